@@ -1,0 +1,64 @@
+import { inspectStore, type StoreInfo } from '../../store/info.ts';
+import { formatApplicationId } from '../../store/application-id.ts';
+import { formatVersion } from '../../store/schema-version.ts';
+import { CURRENT_SCHEMA } from '../../store/upgrades/index.ts';
+import type { Command } from '../command.ts';
+
+function describeStatus(info: StoreInfo): string {
+  switch (info.status) {
+    case 'current':
+      return 'current';
+    case 'needs-upgrade':
+      return `older than this brick-work's ${info.appSchema}: open it read-write once (e.g. \`brick-work store upgrade\`) to upgrade it`;
+    case 'too-new':
+      return `newer than this brick-work (${info.appVersion}, schema ${info.appSchema}) can read`;
+    case 'too-old':
+      return `too old for this brick-work (${info.appVersion}) to upgrade`;
+    case 'none':
+      return 'no store yet: the first command that writes makes it';
+  }
+}
+
+export const storeInfo: Command = {
+  name: ['store', 'info'],
+  synopsis: '',
+  summary: 'schema version, application id and counts (read-only, any version)',
+  args: { min: 0, max: 0 },
+  async run(ctx) {
+    const info = inspectStore(ctx.storePath);
+    const counts = Object.entries(info.counts).map(([k, v]) => `  ${k.padEnd(16)} ${v}`);
+    const text = [
+      `store           ${info.path}`,
+      `schema          ${info.schema ?? '-'} (${describeStatus(info)})`,
+      `application id  ${info.applicationId === null ? '-' : formatApplicationId(info.applicationId)}`,
+      ...(counts.length > 0 ? ['counts', ...counts] : []),
+    ].join('\n');
+    return { json: info, text };
+  },
+};
+
+export const storeUpgrade: Command = {
+  name: ['store', 'upgrade'],
+  synopsis: '',
+  summary: 'open read-write: upgrade an older store, print where its backup is',
+  args: { min: 0, max: 0 },
+  async run(ctx) {
+    const store = await ctx.openStore('write');
+    try {
+      const up = store.upgrade;
+      const json = { schema: currentSchema(), upgradedFrom: up?.from ?? null, backup: up?.backup ?? null, path: store.path };
+      const text = up
+        ? `Upgraded ${store.path} from schema ${up.from} to ${up.to}.\nBackup of the ${up.from} file: ${up.backup}`
+        : store.created
+          ? `Made a new store at ${store.path} (schema ${currentSchema()}).`
+          : `${store.path} is already schema ${currentSchema()}; nothing to upgrade.`;
+      return { json, text };
+    } finally {
+      store.close();
+    }
+  },
+};
+
+function currentSchema(): string {
+  return formatVersion(CURRENT_SCHEMA);
+}

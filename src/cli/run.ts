@@ -1,0 +1,150 @@
+import { parseArgs } from 'node:util';
+import { toErrorValue, isBrickWorkError } from '../errors.ts';
+import { openStore } from '../store/open.ts';
+import { resolveStorePath } from '../store/paths.ts';
+import { APP_NAME, APP_VERSION } from '../version.ts';
+import {
+  UsageError,
+  type CliIo,
+  type Command,
+  type CommandContext,
+  type OptionValues,
+  type OptionsConfig,
+} from './command.ts';
+import { COMMANDS } from './commands/index.ts';
+
+export const EXIT_DONE = 0;
+export const EXIT_REFUSED = 1;
+export const EXIT_USAGE = 2;
+
+const GLOBAL_OPTIONS: OptionsConfig = {
+  db: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+};
+
+export function usage(commands: readonly Command[] = COMMANDS): string {
+  const rows = commands.map((c) => {
+    const call = [...c.name, c.synopsis].filter(Boolean).join(' ');
+    return `  ${call.padEnd(44)} ${c.summary}`;
+  });
+  return [
+    `usage: ${APP_NAME} [--db FILE] [--json] COMMAND …`,
+    '',
+    'commands:',
+    ...rows,
+    '',
+    'The store is FILE, else $BRICK_WORK_DB, else brick-work.sqlite in the app\'s user-data folder.',
+    'Exit status: 0 done, 1 refused (the reason on stderr), 2 bad usage.',
+  ].join('\n');
+}
+
+/** Every option any command takes: one parse finds the command words whatever the options are. */
+function allOptions(): OptionsConfig {
+  const all: OptionsConfig = { ...GLOBAL_OPTIONS };
+  for (const c of COMMANDS) Object.assign(all, c.options);
+  return all;
+}
+
+function findCommand(words: readonly string[]): Command | undefined {
+  let best: Command | undefined;
+  for (const c of COMMANDS) {
+    const matches = c.name.every((w, i) => words[i] === w);
+    if (matches && (best === undefined || c.name.length > best.name.length)) best = c;
+  }
+  return best;
+}
+
+interface Parsed {
+  readonly command: Command;
+  readonly args: string[];
+  readonly options: OptionValues;
+}
+
+function parse(argv: readonly string[]): Parsed | 'help' | 'version' {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: allOptions(), allowPositionals: true, strict: true, tokens: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals, tokens } = parsed;
+  if (values['version']) return 'version';
+  if (values['help'] || positionals.length === 0) return 'help';
+  const command = findCommand(positionals);
+  if (!command) throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+  const allowed = new Set([...Object.keys(GLOBAL_OPTIONS), ...Object.keys(command.options ?? {})]);
+  for (const t of tokens) {
+    if (t.kind === 'option' && !allowed.has(t.name)) {
+      throw new UsageError(`${command.name.join(' ')} takes no option --${t.name}`);
+    }
+  }
+  const args = positionals.slice(command.name.length);
+  if (args.length < command.args.min || args.length > command.args.max) {
+    const call = [...command.name, command.synopsis].filter(Boolean).join(' ');
+    throw new UsageError(`usage: ${APP_NAME} ${call}`);
+  }
+  return { command, args, options: values };
+}
+
+/**
+ * Runs one CLI invocation and returns its exit status. With `--json`, stdout holds exactly one JSON
+ * document: the result, or `{"error": {"code", "message"}}` on a refusal.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json');
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`${APP_NAME}: ${e.message}\n\n${usage()}\n`);
+    if (json) io.stdout(`${JSON.stringify({ error: { code: 'invalid-argument', message: e.message } })}\n`);
+    return EXIT_USAGE;
+  }
+  if (parsed === 'help') {
+    io.stdout(`${usage()}\n`);
+    return EXIT_DONE;
+  }
+  if (parsed === 'version') {
+    io.stdout(`${APP_VERSION}\n`);
+    return EXIT_DONE;
+  }
+
+  const { command, args, options } = parsed;
+  const ctx: CommandContext = {
+    storePath: resolveStorePath(typeof options['db'] === 'string' ? options['db'] : undefined, io.env),
+    json,
+    io,
+    async openStore(mode) {
+      const store = await openStore(this.storePath, {
+        readOnly: mode === 'read',
+        onProgress: (message) => io.stderr(`${APP_NAME}: ${message}\n`),
+      });
+      if (store.upgrade) {
+        io.stderr(
+          `${APP_NAME}: upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; ` +
+            `the ${store.upgrade.from} file is backed up at ${store.upgrade.backup}\n`,
+        );
+      }
+      return store;
+    },
+  };
+  try {
+    const out = await command.run(ctx, args, options);
+    io.stdout(json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
+    return EXIT_DONE;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`${APP_NAME}: ${e.message}\n`);
+      if (json) io.stdout(`${JSON.stringify({ error: { code: 'invalid-argument', message: e.message } })}\n`);
+      return EXIT_USAGE;
+    }
+    const error = toErrorValue(e);
+    io.stderr(`${APP_NAME}: ${error.message}\n`);
+    if (!isBrickWorkError(e) && io.env['BRICK_WORK_DEBUG']) io.stderr(`${(e as Error).stack ?? ''}\n`);
+    if (json) io.stdout(`${JSON.stringify({ error })}\n`);
+    return EXIT_REFUSED;
+  }
+}

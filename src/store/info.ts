@@ -1,0 +1,68 @@
+import Database from 'better-sqlite3';
+import { APP_VERSION } from '../version.ts';
+import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
+import { formatVersion } from './schema-version.ts';
+import { CURRENT_SCHEMA } from './upgrades/index.ts';
+
+/** Row counts reported by `store info`, by the name staff read, for the tables a store of any version has. */
+const COUNTED_TABLES = {
+  items: 'catalogue_item',
+  colours: 'colour',
+  categories: 'category',
+  orders: 'shop_order',
+  documents: 'document',
+  lines: 'order_line',
+  jobs: 'job',
+  undoSteps: 'undo_step',
+  handPlacements: 'hand_placement',
+} as const;
+
+export interface StoreInfo {
+  readonly path: string;
+  readonly exists: boolean;
+  /** The file's schema, "4.2"; null when there is no store file yet. */
+  readonly schema: string | null;
+  readonly applicationId: number | null;
+  readonly status: StoreStatus | 'none';
+  /** The schema this build reads and writes, and its version. */
+  readonly appSchema: string;
+  readonly appVersion: string;
+  readonly counts: Record<string, number>;
+}
+
+/**
+ * What `store info` reports: works read-only on a store of any version (it never changes the file),
+ * and refuses only a file that is not a brick-work store at all.
+ */
+export function inspectStore(storePath: string): StoreInfo {
+  const file = inspectFile(storePath);
+  const base = { path: storePath, appSchema: formatVersion(CURRENT_SCHEMA), appVersion: APP_VERSION };
+  if (file.kind === 'missing' || file.kind === 'empty') {
+    return { ...base, exists: file.kind === 'empty', schema: null, applicationId: null, status: 'none', counts: {} };
+  }
+  if (file.kind !== 'store') throw refusalFor(storePath, file) ?? new Error('unreachable');
+  const db = new Database(storePath, { readonly: true, fileMustExist: true });
+  try {
+    const header = readHeader(db);
+    const tables = new Set(
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
+    );
+    const counts: Record<string, number> = {};
+    for (const [label, table] of Object.entries(COUNTED_TABLES)) {
+      if (tables.has(table)) counts[label] = db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+    }
+    if (tables.has('order_line')) {
+      counts['unplacedLines'] = db.prepare('SELECT count(*) FROM order_line WHERE item_no IS NULL').pluck().get() as number;
+    }
+    return {
+      ...base,
+      exists: true,
+      schema: formatVersion(file.version),
+      applicationId: header.applicationId,
+      status: statusOf(file.version),
+      counts,
+    };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,84 @@
+import type { Database } from 'better-sqlite3';
+import { APPLICATION_ID } from './application-id.ts';
+import { backupPath, backupStore } from './backup.ts';
+import { classifyHeader, readHeader, refusalFor, statusOf } from './inspect.ts';
+import {
+  compareVersions,
+  formatVersion,
+  parseVersion,
+  toUserVersion,
+  type SchemaVersion,
+} from './schema-version.ts';
+import { BASELINE, BASELINE_SCHEMA, CURRENT_SCHEMA, UPGRADES, type UpgradeStep } from './upgrades/index.ts';
+
+export interface UpgradeReport {
+  readonly from: string;
+  readonly to: string;
+  /** The copy of the file as it was before the first step. */
+  readonly backup: string;
+}
+
+export type Progress = (message: string) => void;
+
+/** The steps that take a store at `from` to the current schema, checked to form one chain. */
+export function pendingSteps(from: SchemaVersion): UpgradeStep[] {
+  const steps = UPGRADES.filter((s) => compareVersions(parseVersion(s.from), from) >= 0);
+  let at = formatVersion(from);
+  for (const step of steps) {
+    if (step.from !== at) throw new Error(`UPGRADES is not a chain: expected a step from ${at}, found ${step.from}`);
+    at = step.to;
+  }
+  return steps;
+}
+
+function runSteps(db: Database, from: SchemaVersion, progress: Progress): void {
+  for (const step of pendingSteps(from)) {
+    progress(`upgrading ${step.from} → ${step.to}`);
+    step.up(db, (message) => progress(`upgrading ${step.from} → ${step.to}: ${message}`));
+  }
+  db.pragma(`user_version = ${toUserVersion(CURRENT_SCHEMA)}`);
+}
+
+/** A new store: the 4.1 baseline, then every step, so that it equals an upgraded one. Caller owns the transaction. */
+export function createSchema(db: Database, progress: Progress = () => {}): void {
+  db.pragma(`application_id = ${APPLICATION_ID}`);
+  BASELINE.create(db);
+  runSteps(db, BASELINE_SCHEMA, progress);
+}
+
+export interface PrepareResult {
+  readonly created: boolean;
+  readonly upgrade: UpgradeReport | null;
+}
+
+/**
+ * Brings a read-write connection's store to the current schema: makes a new store in an empty file,
+ * or upgrades an older one. Everything happens under one write transaction (BEGIN IMMEDIATE), so two
+ * processes opening one file at once can't both do it, and a process killed half-way leaves the
+ * file as it was. The backup is taken under that same lock, before the first step.
+ */
+export async function prepareStore(db: Database, storePath: string, progress: Progress): Promise<PrepareResult> {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const file = classifyHeader(readHeader(db));
+    const refusal = refusalFor(storePath, file);
+    if (refusal) throw refusal;
+    let result: PrepareResult = { created: false, upgrade: null };
+    if (file.kind === 'empty') {
+      createSchema(db);
+      result = { created: true, upgrade: null };
+    } else if (file.kind === 'store' && statusOf(file.version) === 'needs-upgrade') {
+      const from = formatVersion(file.version);
+      const backup = backupPath(storePath, from);
+      progress(`backing up the ${from} store to ${backup}`);
+      await backupStore(storePath, backup);
+      runSteps(db, file.version, progress);
+      result = { created: false, upgrade: { from, to: formatVersion(CURRENT_SCHEMA), backup } };
+    }
+    db.exec('COMMIT');
+    return result;
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
