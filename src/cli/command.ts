@@ -19,6 +19,8 @@ export interface CommandContext {
    * the rest (which upgrades an older store, and says where the backup went).
    */
   openStore(mode: 'read' | 'write'): Promise<Store>;
+  /** Opens the store as `openStore` does, runs `fn`, and closes it whatever happens. */
+  withStore<T>(mode: 'read' | 'write', fn: (store: Store) => T | Promise<T>): Promise<T>;
 }
 
 /** What a command prints: the JSON document for `--json`, the text for people otherwise. */

@@ -130,6 +130,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       return store;
     },
+    async withStore(mode, fn) {
+      const store = await this.openStore(mode);
+      try {
+        return await fn(store);
+      } finally {
+        store.close();
+      }
+    },
   };
   try {
     const out = await command.run(ctx, args, options);

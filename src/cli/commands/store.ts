@@ -42,9 +42,8 @@ export const storeUpgrade: Command = {
   synopsis: '',
   summary: 'open read-write: upgrade an older store, print where its backup is',
   args: { min: 0, max: 0 },
-  async run(ctx) {
-    const store = await ctx.openStore('write');
-    try {
+  run(ctx) {
+    return ctx.withStore('write', (store) => {
       const up = store.upgrade;
       const json = { schema: currentSchema(), upgradedFrom: up?.from ?? null, backup: up?.backup ?? null, path: store.path };
       const text = up
@@ -53,9 +52,7 @@ export const storeUpgrade: Command = {
           ? `Made a new store at ${store.path} (schema ${currentSchema()}).`
           : `${store.path} is already schema ${currentSchema()}; nothing to upgrade.`;
       return { json, text };
-    } finally {
-      store.close();
-    }
+    });
   },
 };
 

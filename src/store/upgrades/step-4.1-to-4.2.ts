@@ -40,6 +40,15 @@ export const STEP_4_1_TO_4_2: UpgradeStep = {
         PRIMARY KEY (item_type, item_no)
       ) WITHOUT ROWID;
 
+      CREATE TABLE job_event (
+        id INTEGER PRIMARY KEY,
+        job_id INTEGER NOT NULL REFERENCES job (id),
+        event TEXT NOT NULL CHECK (event IN ('recovered', 'taken-over')),
+        detail TEXT NOT NULL DEFAULT '{}',
+        at TEXT NOT NULL
+      );
+      CREATE INDEX job_event_by_job ON job_event (job_id, id);
+
       CREATE TABLE setting (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL

@@ -1,0 +1,259 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { isoNow, type Clock } from '../clock.ts';
+import { BrickWorkError } from '../errors.ts';
+import { isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import type { ProcView } from '../identity/proc.ts';
+import { STORE_FILE_NAME } from '../store/paths.ts';
+import type { JobProgress } from './types.ts';
+
+/**
+ * catalogue-job.json (SPEC §4): the one catalogue job of a store, beside the store file. Its
+ * check-and-claim runs under the store's write lock, so two processes can't both start one; every
+ * write is atomic (temporary file, fsync, rename), so a crash never leaves it torn; a file that can't
+ * be read is reported and treated as no job, never as Busy for good.
+ */
+
+export const CATALOGUE_JOB_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
+export type CatalogueJobState = (typeof CATALOGUE_JOB_STATES)[number];
+
+export interface CatalogueJobRecord {
+  readonly state: CatalogueJobState;
+  readonly kind: string;
+  readonly owner: OwnerIdentity;
+  readonly progress: JobProgress;
+  readonly error: string | null;
+  /** Staff asked it to stop; the owner stops at its next step. */
+  readonly cancelRequested: boolean;
+  /** What it works on (file names), for the screen. */
+  readonly detail: unknown;
+  readonly startedAt: string;
+  readonly updatedAt: string;
+}
+
+export type CatalogueJobFile =
+  | { readonly status: 'none' }
+  | { readonly status: 'ok'; readonly record: CatalogueJobRecord }
+  | { readonly status: 'corrupt'; readonly problem: string };
+
+export function catalogueJobPath(storePath: string): string {
+  const base = path.basename(storePath);
+  const name = base === STORE_FILE_NAME ? 'catalogue-job.json' : `${base}.catalogue-job.json`;
+  return path.join(path.dirname(storePath), name);
+}
+
+function isOwner(v: unknown): v is OwnerIdentity {
+  const o = v as Record<string, unknown> | null;
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    Number.isSafeInteger(o['pid']) &&
+    (o['bootId'] === null || typeof o['bootId'] === 'string') &&
+    (o['startTicks'] === null || Number.isSafeInteger(o['startTicks']))
+  );
+}
+
+function validate(v: unknown): CatalogueJobRecord | string {
+  const r = v as Record<string, unknown> | null;
+  if (typeof r !== 'object' || r === null) return 'it is not a JSON object';
+  if (!CATALOGUE_JOB_STATES.includes(r['state'] as CatalogueJobState)) return 'its state is not one of running, done, failed, cancelled';
+  if (typeof r['kind'] !== 'string') return 'it names no kind';
+  if (!isOwner(r['owner'])) return 'its owner is not a (pid, bootId, startTicks) identity';
+  const p = r['progress'] as Record<string, unknown> | null;
+  if (typeof p !== 'object' || p === null || !Number.isSafeInteger(p['done'])) return 'its progress is not readable';
+  return {
+    state: r['state'] as CatalogueJobState,
+    kind: r['kind'],
+    owner: r['owner'],
+    progress: { done: p['done'] as number, total: Number.isSafeInteger(p['total']) ? (p['total'] as number) : null },
+    error: typeof r['error'] === 'string' ? r['error'] : null,
+    cancelRequested: r['cancelRequested'] === true,
+    detail: r['detail'] ?? null,
+    startedAt: typeof r['startedAt'] === 'string' ? r['startedAt'] : '',
+    updatedAt: typeof r['updatedAt'] === 'string' ? r['updatedAt'] : '',
+  };
+}
+
+export function readCatalogueJob(file: string): CatalogueJobFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'none' };
+    return { status: 'corrupt', problem: (e as Error).message };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return { status: 'corrupt', problem: `it is not valid JSON (${(e as Error).message})` };
+  }
+  const record = validate(parsed);
+  return typeof record === 'string' ? { status: 'corrupt', problem: record } : { status: 'ok', record };
+}
+
+/** Writes `text` to `file` so that readers see the old content or the new, never a part: temp file, fsync, rename. */
+export function writeFileAtomically(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(temp, 'w', 0o644);
+  try {
+    fs.writeFileSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temp, file);
+  const dir = fs.openSync(path.dirname(file), 'r');
+  try {
+    fs.fsyncSync(dir);
+  } finally {
+    fs.closeSync(dir);
+  }
+}
+
+function write(file: string, record: CatalogueJobRecord): void {
+  writeFileAtomically(file, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/** Temporary files left by writers that were killed mid-write. Only called under the write lock. */
+function removeLeftovers(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  for (const name of fs.readdirSync(dir)) {
+    if (name.startsWith(prefix) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+export interface CatalogueJobOptions {
+  readonly me: OwnerIdentity;
+  readonly clock: Clock;
+  readonly proc?: ProcView;
+}
+
+/** What the jobs list shows of the catalogue job. */
+export interface CatalogueJobStatus {
+  readonly file: string;
+  readonly record: CatalogueJobRecord | null;
+  readonly alive: boolean | null;
+  /** Why the file could not be read, when it could not. */
+  readonly problem: string | null;
+}
+
+export function catalogueJobStatus(storePath: string, proc: ProcView = SYSTEM_PROC): CatalogueJobStatus {
+  const file = catalogueJobPath(storePath);
+  const read = readCatalogueJob(file);
+  if (read.status === 'ok') return { file, record: read.record, alive: isAlive(read.record.owner, proc), problem: null };
+  return { file, record: null, alive: null, problem: read.status === 'corrupt' ? read.problem : null };
+}
+
+/** Serialises a read-modify-write of the file through the store's write lock. */
+function underWriteLock<T>(db: Database, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
+
+/** The catalogue job this process owns. */
+export class CatalogueJob {
+  private constructor(
+    private readonly db: Database,
+    readonly file: string,
+    private record: CatalogueJobRecord,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Starts the store's catalogue job for `me`. Refused as `busy` while another live owner runs one;
+   * a stale `running` (dead owner) or an unreadable file does not block (the latter is reported in
+   * `warning`).
+   */
+  static start(
+    db: Database,
+    storePath: string,
+    kind: string,
+    detail: unknown,
+    options: CatalogueJobOptions,
+  ): { job: CatalogueJob; warning: string | null } {
+    const file = catalogueJobPath(storePath);
+    const proc = options.proc ?? SYSTEM_PROC;
+    return underWriteLock(db, () => {
+      const current = readCatalogueJob(file);
+      let warning: string | null = null;
+      if (current.status === 'corrupt') {
+        warning = `${path.basename(file)} could not be read (${current.problem}); it was treated as no catalogue job.`;
+      } else if (current.status === 'ok' && current.record.state === 'running' && isAlive(current.record.owner, proc)) {
+        const p = current.record.progress;
+        const done = p.total ? ` (${Math.floor((100 * p.done) / p.total)}% done)` : '';
+        throw new BrickWorkError(
+          'busy',
+          `Busy: another brick-work process (pid ${current.record.owner.pid}) is loading a catalogue into this store${done}. ` +
+            'Wait until it has finished, then try again.',
+        );
+      }
+      removeLeftovers(file);
+      const now = isoNow(options.clock);
+      const record: CatalogueJobRecord = {
+        state: 'running',
+        kind,
+        owner: options.me,
+        progress: { done: 0, total: null },
+        error: null,
+        cancelRequested: false,
+        detail,
+        startedAt: now,
+        updatedAt: now,
+      };
+      write(file, record);
+      return { job: new CatalogueJob(db, file, record, options.clock), warning };
+    });
+  }
+
+  get state(): CatalogueJobRecord {
+    return this.record;
+  }
+
+  /** Records progress. False when staff asked it to stop, or the file is no longer this job's: stop then. */
+  progress(progress: JobProgress): boolean {
+    return underWriteLock(this.db, () => {
+      const current = this.ownRecord();
+      if (current === null || current.cancelRequested) return false;
+      this.record = { ...current, progress, updatedAt: isoNow(this.clock) };
+      write(this.file, this.record);
+      return true;
+    });
+  }
+
+  /** Ends the job: done, failed (with the reason), or cancelled. False when the file is no longer this job's. */
+  finish(state: Exclude<CatalogueJobState, 'running'>, error: string | null = null): boolean {
+    return underWriteLock(this.db, () => {
+      const current = this.ownRecord();
+      if (current === null) return false;
+      this.record = { ...current, state, error, updatedAt: isoNow(this.clock) };
+      write(this.file, this.record);
+      return true;
+    });
+  }
+
+  private ownRecord(): CatalogueJobRecord | null {
+    const read = readCatalogueJob(this.file);
+    if (read.status !== 'ok' || read.record.state !== 'running') return null;
+    const o = read.record.owner;
+    const me = this.record.owner;
+    return o.pid === me.pid && o.bootId === me.bootId && o.startTicks === me.startTicks ? read.record : null;
+  }
+}
+
+/** Asks the running catalogue job to stop at its next step. False when none is running. */
+export function requestCatalogueJobCancel(db: Database, storePath: string, clock: Clock, proc: ProcView = SYSTEM_PROC): boolean {
+  const file = catalogueJobPath(storePath);
+  return underWriteLock(db, () => {
+    const read = readCatalogueJob(file);
+    if (read.status !== 'ok' || read.record.state !== 'running') return false;
+    if (!isAlive(read.record.owner, proc)) {
+      // Nobody is left to stop: mark it cancelled now.
+      write(file, { ...read.record, state: 'cancelled', updatedAt: isoNow(clock) });
+      return true;
+    }
+    write(file, { ...read.record, cancelRequested: true, updatedAt: isoNow(clock) });
+    return true;
+  });
+}

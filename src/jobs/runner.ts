@@ -1,0 +1,147 @@
+import type { Database } from 'better-sqlite3';
+import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
+import { isBrickWorkError, toErrorValue } from '../errors.ts';
+import { identityOf, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import type { ProcView } from '../identity/proc.ts';
+import {
+  claimJob,
+  claimNext,
+  deferJob,
+  finishJob,
+  recoverJobs,
+  reportProgress,
+  whileOwner,
+  type RecoveredJob,
+} from './queue.ts';
+import type { ClaimedJob, JobProgress } from './types.ts';
+
+/**
+ * What a running job may do. Every write it makes goes through `step` or `complete`, which commit the
+ * work together with the job's progress or end, and only while this process still owns the job — so a
+ * job that was cancelled, or taken over, writes nothing more, and a job is done exactly once.
+ */
+export interface JobContext {
+  readonly db: Database;
+  readonly clock: Clock;
+  /** Commits `work` (may be null) and the progress in one transaction. False: stop now (cancelled or no longer ours). */
+  step(work: (() => void) | null, progress?: JobProgress): boolean;
+  /** Commits `work` and marks the job done, in one transaction. False: it was no longer ours; nothing was written. */
+  complete(work?: () => void): boolean;
+  /** Back to `queued`, not claimed before `day` (UTC `yyyy-mm-dd`); for the BrickLink budget. */
+  defer(day: string, reason: string): boolean;
+}
+
+export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<void> | void;
+
+export type JobOutcome = 'done' | 'failed' | 'deferred' | 'stopped';
+
+export interface RunResult {
+  readonly job: ClaimedJob;
+  readonly outcome: JobOutcome;
+  readonly error: string | null;
+}
+
+export interface JobRunnerOptions {
+  readonly db: Database;
+  readonly handlers: Readonly<Record<string, JobHandler>>;
+  readonly clock?: Clock;
+  readonly proc?: ProcView;
+  /** This process as an owner; computed from /proc when not given. */
+  readonly me?: OwnerIdentity;
+  readonly log?: (line: string) => void;
+}
+
+/** Runs jobs the same way in the app, the browser host and the CLI. */
+export class JobRunner {
+  readonly me: OwnerIdentity;
+  private readonly db: Database;
+  private readonly handlers: Readonly<Record<string, JobHandler>>;
+  private readonly clock: Clock;
+  private readonly proc: ProcView;
+  private readonly log: (line: string) => void;
+
+  constructor(options: JobRunnerOptions) {
+    this.db = options.db;
+    this.handlers = options.handlers;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.proc = options.proc ?? SYSTEM_PROC;
+    this.me = options.me ?? identityOf(process.pid, this.proc);
+    this.log = options.log ?? (() => {});
+  }
+
+  /** What the app and the browser host do at their start: dead owners' running jobs back to the queue, each reported. */
+  recover(): RecoveredJob[] {
+    const recovered = recoverJobs(this.db, { clock: this.clock, proc: this.proc });
+    for (const r of recovered) {
+      const who = r.deadOwner ? `pid ${r.deadOwner.pid}` : 'no owner';
+      this.log(`recovered job ${r.id} (${r.kind}): its owner (${who}) is gone; it is queued again`);
+    }
+    return recovered;
+  }
+
+  /** Claims and runs the oldest job this runner has a handler for. Null when there is none. */
+  async runNext(): Promise<RunResult | null> {
+    const job = claimNext(this.db, this.me, { clock: this.clock, proc: this.proc, kinds: Object.keys(this.handlers) });
+    return job === null ? null : this.run(job);
+  }
+
+  /** Claims and runs one particular job (refused as `busy` while a live owner has it). */
+  async runJob(id: number): Promise<RunResult> {
+    return this.run(claimJob(this.db, id, this.me, { clock: this.clock, proc: this.proc }));
+  }
+
+  async runUntilIdle(): Promise<RunResult[]> {
+    const results: RunResult[] = [];
+    for (let r = await this.runNext(); r !== null; r = await this.runNext()) results.push(r);
+    return results;
+  }
+
+  private async run(job: ClaimedJob): Promise<RunResult> {
+    const handler = this.handlers[job.kind];
+    if (job.takenFrom) this.log(`took over job ${job.id} (${job.kind}) from pid ${job.takenFrom.pid}, which is gone`);
+    let outcome: JobOutcome | null = null;
+    const opts = { clock: this.clock };
+    const ctx: JobContext = {
+      db: this.db,
+      clock: this.clock,
+      step: (work, progress) => {
+        if (outcome !== null) return false;
+        const ok = whileOwner(this.db, job.id, this.me, () => {
+          work?.();
+          if (progress) reportProgress(this.db, job.id, this.me, progress, opts);
+        });
+        if (!ok) outcome = 'stopped';
+        return ok;
+      },
+      complete: (work) => {
+        if (outcome !== null) return false;
+        const ok = whileOwner(this.db, job.id, this.me, () => {
+          work?.();
+          finishJob(this.db, job.id, this.me, { state: 'done' }, opts);
+        });
+        outcome = ok ? 'done' : 'stopped';
+        return ok;
+      },
+      defer: (day, reason) => {
+        if (outcome !== null) return false;
+        const ok = deferJob(this.db, job.id, this.me, day, reason, opts);
+        outcome = ok ? 'deferred' : 'stopped';
+        return ok;
+      },
+    };
+
+    let error: string | null = null;
+    try {
+      if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
+      await handler(job, ctx);
+      if (outcome === null) ctx.complete();
+    } catch (e) {
+      error = toErrorValue(e).message;
+      if (!isBrickWorkError(e)) this.log(`job ${job.id} (${job.kind}) failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (outcome === null) {
+        outcome = finishJob(this.db, job.id, this.me, { state: 'failed', error }, opts) ? 'failed' : 'stopped';
+      }
+    }
+    return { job, outcome: outcome ?? 'stopped', error };
+  }
+}

@@ -1,0 +1,40 @@
+import type { OwnerIdentity } from '../identity/owner.ts';
+
+export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export interface JobProgress {
+  readonly done: number;
+  readonly total: number | null;
+}
+
+/** A job as the jobs list shows it. */
+export interface JobView {
+  readonly id: number;
+  readonly kind: string;
+  readonly state: JobState;
+  readonly payload: unknown;
+  readonly progress: JobProgress;
+  readonly error: string | null;
+  /** Not claimed before this UTC day (the BrickLink budget ran out). */
+  readonly notBeforeDay: string | null;
+  readonly owner: OwnerIdentity | null;
+  /** Whether the owner is alive; null when there is no owner. */
+  readonly alive: boolean | null;
+  /** How often the job was put back or taken over because its owner had died. */
+  readonly recoveries: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly finishedAt: string | null;
+}
+
+/** A job this process has claimed and now owns. */
+export interface ClaimedJob {
+  readonly id: number;
+  readonly kind: string;
+  readonly payload: unknown;
+  readonly progress: JobProgress;
+  readonly owner: OwnerIdentity;
+  /** The dead owner it was taken from, when it was `running`. */
+  readonly takenFrom: OwnerIdentity | null;
+}

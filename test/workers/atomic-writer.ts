@@ -1,0 +1,10 @@
+/** Rewrites FILE atomically in a loop with large, self-checking JSON, until killed. argv: FILE */
+import { writeFileAtomically } from '../../src/jobs/catalogue-job.ts';
+
+const [file] = process.argv.slice(2);
+if (!file) throw new Error('usage: atomic-writer FILE');
+process.stdout.write('ready\n');
+for (let i = 0; ; i++) {
+  const filler = 'x'.repeat(200_000 + (i % 7) * 10_000);
+  writeFileAtomically(file, JSON.stringify({ i, filler, length: filler.length }));
+}
