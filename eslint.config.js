@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 const ELECTRON_ONLY = { name: 'electron', message: 'Only electron/ imports electron.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'coverage/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'coverage/', 'test-results/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

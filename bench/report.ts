@@ -5,8 +5,9 @@ export interface BenchRow {
   readonly measuredMs: number;
   readonly baselineName: string;
   readonly baselineMs: number;
-  /** The bar for measured / baseline (≤), or null when the row only reports. */
+  /** The bar for measured / baseline: at most `maxRatio`, at least `minRatio`; neither: the row only reports. */
   readonly maxRatio: number | null;
+  readonly minRatio?: number;
 }
 
 export function median(samples: readonly number[]): number {
@@ -15,17 +16,23 @@ export function median(samples: readonly number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+export function ratioOf(row: BenchRow): number {
+  return row.measuredMs / row.baselineMs;
+}
+
+export function missesTheBar(row: BenchRow): boolean {
+  const r = ratioOf(row);
+  return (row.maxRatio !== null && r > row.maxRatio) || (row.minRatio !== undefined && r < row.minRatio);
+}
+
 export function formatRow(row: BenchRow): string {
-  const ratio = row.measuredMs / row.baselineMs;
-  const verdict = row.maxRatio === null ? 'report' : ratio <= row.maxRatio ? `ok (bar ≤ ${row.maxRatio}×)` : `OVER the bar of ${row.maxRatio}×`;
+  const ratio = ratioOf(row);
+  const bar = row.maxRatio !== null ? `≤ ${row.maxRatio}×` : row.minRatio !== undefined ? `≥ ${row.minRatio}×` : null;
+  const verdict = bar === null ? 'report only' : missesTheBar(row) ? `MISSES the bar (${bar})` : `ok (bar ${bar})`;
   return [
     `${row.name}`,
     `  ran on:   ${row.ranOn}`,
-    `  measured: ${row.measuredMs.toFixed(1)} ms; ${row.baselineName}: ${row.baselineMs.toFixed(1)} ms`,
+    `  measured: ${row.measuredMs.toFixed(3)} ms; ${row.baselineName}: ${row.baselineMs.toFixed(3)} ms`,
     `  ratio:    ${ratio.toFixed(2)}× — ${verdict}`,
   ].join('\n');
-}
-
-export function overTheBar(row: BenchRow): boolean {
-  return row.maxRatio !== null && row.measuredMs / row.baselineMs > row.maxRatio;
 }

@@ -21,3 +21,10 @@ export function isoNow(clock: Clock): string {
 export function utcDay(clock: Clock): string {
   return clock.now().toISOString().slice(0, 10);
 }
+
+/** The UTC day after today: when a used-up BrickLink budget starts again. */
+export function nextUtcDay(clock: Clock): string {
+  const d = new Date(`${utcDay(clock)}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}

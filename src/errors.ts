@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'busy',
   'budget-exhausted',
   'not-found',
+  'no-credentials',
+  'source-error',
   'invalid-argument',
   'internal',
 ] as const;

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
-import { isBrickWorkError, toErrorValue } from '../errors.ts';
+import { isBrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
 import { identityOf, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
 import {
@@ -38,7 +38,8 @@ export type JobOutcome = 'done' | 'failed' | 'deferred' | 'stopped';
 export interface RunResult {
   readonly job: ClaimedJob;
   readonly outcome: JobOutcome;
-  readonly error: string | null;
+  /** Why it failed, or why it was deferred (e.g. `budget-exhausted`). */
+  readonly error: ErrorValue | null;
 }
 
 export interface JobRunnerOptions {
@@ -130,16 +131,16 @@ export class JobRunner {
       },
     };
 
-    let error: string | null = null;
+    let error: ErrorValue | null = null;
     try {
       if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
       await handler(job, ctx);
       if (outcome === null) ctx.complete();
     } catch (e) {
-      error = toErrorValue(e).message;
+      error = toErrorValue(e);
       if (!isBrickWorkError(e)) this.log(`job ${job.id} (${job.kind}) failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       if (outcome === null) {
-        outcome = finishJob(this.db, job.id, this.me, { state: 'failed', error }, opts) ? 'failed' : 'stopped';
+        outcome = finishJob(this.db, job.id, this.me, { state: 'failed', error: error.message }, opts) ? 'failed' : 'stopped';
       }
     }
     return { job, outcome: outcome ?? 'stopped', error };

@@ -4,5 +4,11 @@
  * This is the fold stored in `catalogue_item.name_key`, so changing it means refilling that column.
  */
 export function foldName(name: string): string {
-  return name.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+  // Printable ASCII needs no Unicode normalisation: the common case, kept cheap for catalogue loads.
+  const text = (PRINTABLE_ASCII.test(name) ? name : name.normalize('NFKC')).toLowerCase();
+  return ODD_SPACING.test(text) ? text.replace(/\s+/gu, ' ').trim() : text;
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Leading or trailing space, two in a row, or a space that is not ' '. */
+const ODD_SPACING = /^\s|\s$|\s\s|[^\S ]/u;

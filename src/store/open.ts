@@ -53,6 +53,7 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
+    db.pragma('cache_size = -32000'); // 32 MB: catalogue loads touch many index pages
     db.pragma('foreign_keys = ON');
     const prepared = await prepareStore(db, storePath, options.onProgress ?? (() => {}));
     return wrap(db, storePath, false, prepared.created, prepared.upgrade);

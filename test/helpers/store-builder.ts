@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { foldName } from '../../src/placement/fold.ts';
 import { APPLICATION_ID } from '../../src/store/application-id.ts';
+import { bumpCatalogueGeneration } from '../../src/store/settings.ts';
 import { createSchema } from '../../src/store/upgrade-runner.ts';
 import { BASELINE } from '../../src/store/upgrades/index.ts';
 
@@ -46,6 +47,9 @@ export function insertItem(
     `INSERT INTO catalogue_item (item_type, item_no, name, name_key, category_id, source)
      VALUES (?, ?, ?, ?, ?, ?)`,
   ).run(item.type ?? 'P', item.no, item.name, foldName(item.name), item.categoryId ?? null, item.source ?? 'test');
+  // As every writer of the catalogue does, so that caches built from it (suggestions) see the change.
+  const hasSettings = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'setting'").get() !== undefined;
+  if (hasSettings) bumpCatalogueGeneration(db);
 }
 
 export function insertColour(db: Db, colour: { id: number; name: string }): void {

@@ -185,7 +185,7 @@ describe('state changes are compare-and-set', () => {
         },
       },
     });
-    expect(await runner.runNext()).toMatchObject({ outcome: 'failed', error: 'parts.csv line 3: the number is missing' });
+    expect(await runner.runNext()).toMatchObject({ outcome: 'failed', error: { code: 'parse-error', message: 'parts.csv line 3: the number is missing' } });
     expect(getJob(db, id)).toMatchObject({ state: 'failed', error: 'parts.csv line 3: the number is missing' });
   });
 

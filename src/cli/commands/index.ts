@@ -1,6 +1,19 @@
 import type { Command } from '../command.ts';
+import { catalogueImport, catalogueLookup } from './catalogue.ts';
 import { jobsCancel, jobsList, jobsRecover } from './jobs.ts';
+import { settings } from './settings.ts';
 import { storeInfo, storeUpgrade } from './store.ts';
+import { suggest } from './suggest.ts';
 
 /** Every CLI command, in the order the usage text lists them. */
-export const COMMANDS: readonly Command[] = [storeInfo, storeUpgrade, jobsList, jobsRecover, jobsCancel];
+export const COMMANDS: readonly Command[] = [
+  storeInfo,
+  storeUpgrade,
+  catalogueImport,
+  catalogueLookup,
+  suggest,
+  jobsList,
+  jobsRecover,
+  jobsCancel,
+  settings,
+];

@@ -1,0 +1,41 @@
+import type { Database } from 'better-sqlite3';
+import { utcDay, type Clock } from '../clock.ts';
+import { BrickWorkError } from '../errors.ts';
+import { getSetting } from '../store/settings.ts';
+
+export interface BudgetStatus {
+  /** The budget's day: the UTC date. */
+  readonly day: string;
+  readonly used: number;
+  readonly limit: number;
+  readonly left: number;
+}
+
+export function budgetStatus(db: Database, clock: Clock): BudgetStatus {
+  const day = utcDay(clock);
+  const limit = Number(getSetting(db, 'daily-call-limit'));
+  const used = (db.prepare('SELECT calls FROM call_budget WHERE day = ?').pluck().get(day) as number | undefined) ?? 0;
+  return { day, used, limit, left: Math.max(0, limit - used) };
+}
+
+export function budgetExhausted(status: BudgetStatus): BrickWorkError {
+  return new BrickWorkError(
+    'budget-exhausted',
+    `the day's BrickLink budget is used up (${status.used} of ${status.limit} calls on ${status.day}, UTC); it starts again tomorrow`,
+  );
+}
+
+/**
+ * Counts one BrickLink call for today, committed, before it is sent (SPEC §5): a process killed while
+ * the request is in flight has still counted it. Refused with `budget-exhausted` at the day's limit.
+ */
+export function reserveCall(db: Database, clock: Clock): BudgetStatus {
+  return db
+    .transaction(() => {
+      const status = budgetStatus(db, clock);
+      if (status.used >= status.limit) throw budgetExhausted(status);
+      db.prepare('INSERT INTO call_budget (day, calls) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET calls = calls + 1').run(status.day);
+      return { ...status, used: status.used + 1, left: status.left - 1 };
+    })
+    .immediate();
+}

@@ -1,0 +1,47 @@
+import zlib from 'node:zlib';
+import { BrickWorkError } from '../errors.ts';
+import { parseCsv } from '../text/csv.ts';
+import { decodeText } from '../text/decode.ts';
+import { parseError } from '../text/position.ts';
+import { readBrickLinkTab } from './formats/bricklink-tab.ts';
+import { readBrickLinkXml } from './formats/bricklink-xml.ts';
+import { readRebrickable } from './formats/rebrickable-csv.ts';
+import type { ItemType } from './item-types.ts';
+import type { CatalogueFile } from './records.ts';
+
+/** A file as the renderer or the CLI hands it over: its name and its bytes, never a path (SPEC §1). */
+export interface NamedContent {
+  readonly name: string;
+  readonly content: Uint8Array;
+}
+
+/** Catalogue downloads are big (BrickLink's full items XML is tens of MB); anything past this is not one. */
+export const CATALOGUE_FILE_LIMIT = 256 * 1024 * 1024;
+
+/** Reads a catalogue file of any format brick-work loads, plain or gzipped, detected from its content. */
+export function readCatalogueFile(file: NamedContent, options: { type: ItemType }): CatalogueFile {
+  const { name } = file;
+  if (file.content.byteLength > CATALOGUE_FILE_LIMIT) {
+    throw new BrickWorkError('parse-error', `${name} is larger than ${CATALOGUE_FILE_LIMIT / 1024 / 1024} MB, too big to be a catalogue file.`);
+  }
+  let bytes = file.content;
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = zlib.gunzipSync(bytes, { maxOutputLength: CATALOGUE_FILE_LIMIT });
+    } catch (e) {
+      throw parseError(name, `the gzip data can't be read (${(e as Error).message})`);
+    }
+  }
+  const text = decodeText(bytes, name);
+  if (text.trimStart().startsWith('<')) return readBrickLinkXml(name, text);
+  const table = parseCsv(text, name);
+  const parsed = readRebrickable(name, table) ?? readBrickLinkTab(name, table, options.type);
+  if (parsed === null) {
+    throw new BrickWorkError(
+      'parse-error',
+      `${name} is not a catalogue file brick-work knows (its first row is "${table.header.slice(0, 5).join(', ')}"). ` +
+        "It loads BrickLink's catalogue downloads (XML or tab-delimited) and Rebrickable's parts.csv, part_categories.csv and sets.csv.",
+    );
+  }
+  return parsed;
+}

@@ -1,0 +1,80 @@
+import type { Database } from 'better-sqlite3';
+import { BrickWorkError } from '../errors.ts';
+
+/**
+ * The settings kept in the store (table `setting`), each with its default and its check. Staff see and
+ * change them in Settings and with `brick-work settings KEY VALUE`.
+ */
+export const SETTINGS = {
+  'daily-call-limit': {
+    summary: "BrickLink API calls allowed per UTC day (BrickLink's own limit is 5,000)",
+    default: '5000',
+    parse(value: string): string {
+      if (!/^\d{1,9}$/.test(value.trim())) throw new BrickWorkError('invalid-argument', `The daily call limit must be a whole number, not "${value}".`);
+      return String(Number(value.trim()));
+    },
+  },
+  currency: {
+    summary: "the shop's currency, for documents that name none (ISO 4217 code)",
+    default: 'USD',
+    parse(value: string): string {
+      const code = value.trim().toUpperCase();
+      if (!/^[A-Z]{3}$/.test(code)) throw new BrickWorkError('invalid-argument', `A currency is a three-letter code such as EUR or USD, not "${value}".`);
+      return code;
+    },
+  },
+  'api-url': {
+    summary: "the BrickLink API's base URL (BRICKLINK_API_URL overrides it for the CLI)",
+    default: 'https://api.bricklink.com/api/store/v1',
+    parse(value: string): string {
+      let url: URL;
+      try {
+        url = new URL(value.trim());
+      } catch {
+        throw new BrickWorkError('invalid-argument', `"${value}" is not a URL.`);
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new BrickWorkError('invalid-argument', `The API URL must start with https:// (or http:// for a local stand-in), not "${value}".`);
+      }
+      return url.toString().replace(/\/$/, '');
+    },
+  },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+export function getSetting(db: Database, key: SettingKey): string {
+  const stored = db.prepare('SELECT value FROM setting WHERE key = ?').pluck().get(key) as string | undefined;
+  return stored ?? SETTINGS[key].default;
+}
+
+export function setSetting(db: Database, key: SettingKey, value: string): string {
+  const parsed = SETTINGS[key].parse(value);
+  db.prepare('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, parsed);
+  return parsed;
+}
+
+export function allSettings(db: Database): Record<SettingKey, string> {
+  const out = {} as Record<SettingKey, string>;
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) out[key] = getSetting(db, key);
+  return out;
+}
+
+/**
+ * A number that changes whenever the catalogue does, in the same transaction: caches built from the
+ * catalogue (the suggestion index) compare it to know they are stale, in any process.
+ */
+export function catalogueGeneration(db: Database): number {
+  return Number(db.prepare("SELECT value FROM setting WHERE key = 'catalogue.generation'").pluck().get() ?? 0);
+}
+
+export function bumpCatalogueGeneration(db: Database): void {
+  db.prepare(
+    `INSERT INTO setting (key, value) VALUES ('catalogue.generation', '1')
+     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+  ).run();
+}

@@ -1,0 +1,19 @@
+/**
+ * Folding for suggestions (SPEC §7): case, spacing and punctuation, so that "Brick  2 x  4",
+ * "brick 2 x 4" and "Brick 2 x 4," are the same words. Letters and digits of any script are kept.
+ */
+export function suggestWords(name: string): string[] {
+  // Printable ASCII (nearly every catalogue name) takes a cheaper path to the same answer.
+  const ascii = PRINTABLE_ASCII.test(name);
+  const text = (ascii ? name : name.normalize('NFKC')).toLowerCase();
+  return text.split(ascii ? ASCII_SEPARATORS : SEPARATORS).filter(Boolean);
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII_SEPARATORS = /[^a-z0-9]+/;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+/** Numbers match without regard to case or surrounding spaces. */
+export function foldNumber(no: string): string {
+  return no.trim().toLowerCase();
+}

@@ -1,0 +1,91 @@
+import { parseErrorAt } from './position.ts';
+
+export type CsvDelimiter = ',' | ';' | '\t';
+
+export interface CsvTable {
+  readonly delimiter: CsvDelimiter;
+  readonly header: readonly string[];
+  /** The data rows, each with the line it starts on (for messages). */
+  readonly rows: readonly { readonly line: number; readonly cells: readonly string[] }[];
+}
+
+/** The delimiter of a header line: whichever of comma, semicolon and tab it holds most, outside quotes. */
+export function detectDelimiter(headerLine: string): CsvDelimiter {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const ch of headerLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === ',' || ch === ';' || ch === '\t')) counts[ch] += 1;
+  }
+  if (counts['\t'] >= counts[','] && counts['\t'] >= counts[';'] && counts['\t'] > 0) return '\t';
+  return counts[';'] > counts[','] ? ';' : ',';
+}
+
+/**
+ * Parses delimited text with a header row (RFC 4180 quoting: `"a ""b"", c"`; CRLF or LF; a leading BOM
+ * is dropped). Blank lines are skipped. An unclosed quote is a parse error with its line and column.
+ */
+export function parseCsv(text: string, fileName: string, delimiter?: CsvDelimiter): CsvTable {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const firstLineEnd = src.search(/\r?\n/);
+  const delim = delimiter ?? detectDelimiter(firstLineEnd === -1 ? src : src.slice(0, firstLineEnd));
+  const d = delim.charCodeAt(0);
+  const rows: { line: number; cells: string[] }[] = [];
+  let cells: string[] = [];
+  let line = 1;
+  let rowLine = 1;
+  let i = 0;
+  const n = src.length;
+  const endRow = () => {
+    if (!(cells.length === 1 && cells[0] === '')) rows.push({ line: rowLine, cells });
+    cells = [];
+  };
+  while (i <= n) {
+    if (i === n) {
+      if (cells.length > 0) endRow();
+      break;
+    }
+    if (src.charCodeAt(i) === 34 /* " */) {
+      const startLine = line;
+      const startCol = i - src.lastIndexOf('\n', i - 1);
+      let value = '';
+      let j = i + 1;
+      for (;;) {
+        const q = src.indexOf('"', j);
+        if (q === -1) throw parseErrorAt(fileName, startLine, startCol, 'a quoted field is never closed');
+        const chunk = src.slice(j, q);
+        for (let k = chunk.indexOf('\n'); k !== -1; k = chunk.indexOf('\n', k + 1)) line += 1;
+        value += chunk;
+        if (src.charCodeAt(q + 1) === 34) {
+          value += '"';
+          j = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+      // Anything between the closing quote and the delimiter is kept, as spreadsheets do.
+      let end = i;
+      while (end < n && src.charCodeAt(end) !== d && src.charCodeAt(end) !== 10 && src.charCodeAt(end) !== 13) end += 1;
+      cells.push(value + src.slice(i, end));
+      i = end;
+    } else {
+      let end = i;
+      while (end < n && src.charCodeAt(end) !== d && src.charCodeAt(end) !== 10 && src.charCodeAt(end) !== 13) end += 1;
+      cells.push(src.slice(i, end));
+      i = end;
+    }
+    const c = src.charCodeAt(i);
+    if (c === d) {
+      i += 1;
+      if (i === n) cells.push('');
+    } else if (c === 13 || c === 10) {
+      i += c === 13 && src.charCodeAt(i + 1) === 10 ? 2 : 1;
+      endRow();
+      line += 1;
+      rowLine = line;
+    }
+  }
+  const [header, ...data] = rows;
+  return { delimiter: delim, header: (header?.cells ?? []).map((h) => h.trim()), rows: data };
+}

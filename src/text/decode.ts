@@ -1,0 +1,84 @@
+import { parseError, parseErrorAt } from './position.ts';
+
+/**
+ * Bytes to text (SPEC §8): UTF-8, with or without a BOM, unless an XML declaration names ISO-8859-1 or
+ * Windows-1252, which are then decoded. Bytes that are not UTF-8 and not declared are refused, naming
+ * where the first one is — never guessed.
+ */
+export function decodeText(bytes: Uint8Array, fileName: string): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) throw parseError(fileName, 'the file is UTF-16 text; save it as UTF-8');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) throw parseError(fileName, 'the file is UTF-16 text; save it as UTF-8');
+  const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = hasBom ? bytes.subarray(3) : bytes;
+
+  const declared = hasBom ? null : declaredXmlEncoding(body);
+  if (declared !== null) {
+    const label = declared.toLowerCase();
+    if (label === 'iso-8859-1' || label === 'latin1' || label === 'latin-1' || label === 'iso8859-1') {
+      return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
+    }
+    if (label === 'windows-1252' || label === 'cp1252') return new TextDecoder('windows-1252').decode(body);
+    if (label !== 'utf-8' && label !== 'utf8') {
+      throw parseError(fileName, `the file declares the encoding "${declared}", which brick-work does not read; save it as UTF-8`);
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    // Not UTF-8: find where, for the message.
+  }
+  const bad = firstInvalidUtf8(body);
+  const lines = new TextDecoder('utf-8').decode(body.subarray(0, bad)).split('\n');
+  const byte = (body[bad] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+  throw parseErrorAt(
+    fileName,
+    lines.length,
+    (lines.at(-1)?.length ?? 0) + 1,
+    `byte 0x${byte} is not UTF-8 text, and the file does not declare another encoding; save it as UTF-8`,
+  );
+}
+
+/** The `encoding` of a leading `<?xml … ?>` declaration, read as ASCII. */
+function declaredXmlEncoding(bytes: Uint8Array): string | null {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 200)).toString('latin1');
+  const decl = /^\s*<\?xml\s[^?]*\?>/.exec(head);
+  if (!decl) return null;
+  const enc = /\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(decl[0]);
+  return enc?.[1] ?? null;
+}
+
+/** Offset of the first byte that breaks UTF-8, or -1. */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  const n = b.length;
+  let i = 0;
+  while (i < n) {
+    const c = b[i] as number;
+    if (c < 0x80) {
+      i += 1;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (c >= 0xc2 && c <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else {
+      return i;
+    }
+    let cp = c & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const cc = b[i + k];
+      if (cc === undefined || (cc & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}

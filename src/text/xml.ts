@@ -1,0 +1,242 @@
+import { lineColumn, parseErrorAt } from './position.ts';
+
+/**
+ * A small, safe XML reader for the files brick-work reads (SPEC §8, §11).
+ *
+ * Safe: it never expands entities beyond XML's five and character references, never reads an external
+ * DTD or entity, and refuses a document that declares entities (an entity bomb, an external entity).
+ * Tolerant of BrickLink's own defects: a bare `&` is a literal `&`, an unknown `&name;` stays as
+ * written, no XML declaration is needed. Strict about structure: a tag that does not close, or closes
+ * the wrong element, is a parse error with its line and column.
+ */
+
+export interface XmlHandler {
+  open?(name: string, attributes: Readonly<Record<string, string>>, offset: number): void;
+  close?(name: string, offset: number): void;
+  text?(text: string): void;
+}
+
+const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const NAME = /[A-Za-z_:][-A-Za-z0-9_.:]*/y;
+
+/** The XML name starting exactly at `at`, or null. */
+function nameAt(src: string, at: number): string | null {
+  NAME.lastIndex = at;
+  return NAME.exec(src)?.[0] ?? null;
+}
+
+/** Replaces XML's five entities and character references; leaves anything else (a bare `&`, `&nbsp;`) as written. */
+export function decodeEntities(text: string): string {
+  if (text.indexOf('&') === -1) return text;
+  return text.replace(/&(#x[0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,8});/g, (whole, ref: string) => {
+    if (ref.startsWith('#')) {
+      const cp = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : whole;
+    }
+    return PREDEFINED[ref] ?? whole;
+  });
+}
+
+export function parseXml(source: string, fileName: string, handler: XmlHandler): void {
+  const src = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  const n = src.length;
+  const stack: string[] = [];
+  let sawRoot = false;
+  let i = 0;
+  const fail = (offset: number, problem: string): never => {
+    const { line, column } = lineColumn(src, offset);
+    throw parseErrorAt(fileName, line, column, problem);
+  };
+
+  while (i < n) {
+    const lt = src.indexOf('<', i);
+    const textEnd = lt === -1 ? n : lt;
+    if (textEnd > i) {
+      const raw = src.slice(i, textEnd);
+      if (stack.length > 0) handler.text?.(decodeEntities(raw));
+      else if (raw.trim() !== '') fail(i, sawRoot ? 'there is text after the end of the document' : 'there is text before the first element');
+    }
+    if (lt === -1) break;
+    i = lt;
+
+    if (src.startsWith('<!--', i)) {
+      const end = src.indexOf('-->', i + 4);
+      if (end === -1) fail(i, 'a comment is never closed');
+      i = end + 3;
+    } else if (src.startsWith('<![CDATA[', i)) {
+      const end = src.indexOf(']]>', i + 9);
+      if (end === -1) fail(i, 'a CDATA section is never closed');
+      if (stack.length === 0) fail(i, 'there is a CDATA section outside the document element');
+      handler.text?.(src.slice(i + 9, end));
+      i = end + 3;
+    } else if (src.startsWith('<?', i)) {
+      const end = src.indexOf('?>', i + 2);
+      if (end === -1) fail(i, 'a processing instruction is never closed');
+      i = end + 2;
+    } else if (src.startsWith('<!DOCTYPE', i)) {
+      if (sawRoot || stack.length > 0) fail(i, 'a DOCTYPE may only come before the document element');
+      i = skipDoctype(src, i, fail);
+    } else if (src.charCodeAt(i + 1) === 47 /* / */) {
+      const name = nameAt(src, i + 2) ?? fail(i, 'a closing tag has no element name');
+      const gt = src.indexOf('>', i + 2 + name.length);
+      if (gt === -1 || src.slice(i + 2 + name.length, gt).trim() !== '') fail(i, `the closing tag </${name}> is not closed with ">"`);
+      const open = stack.pop();
+      if (open === undefined) fail(i, `</${name}> closes an element that was never opened`);
+      if (open !== name) fail(i, `expected </${open}> here, found </${name}>`);
+      handler.close?.(name, i);
+      i = gt + 1;
+    } else {
+      const name = nameAt(src, i + 1) ?? fail(i, 'a "<" that does not start a tag (write it as &lt;)');
+      if (sawRoot && stack.length === 0) fail(i, `a second document element <${name}> after the first one ended`);
+      const { attributes, end, selfClosing } = readAttributes(src, i + 1 + name.length, name, fail);
+      sawRoot = true;
+      handler.open?.(name, attributes, i);
+      if (selfClosing) handler.close?.(name, i);
+      else stack.push(name);
+      i = end;
+    }
+  }
+  if (stack.length > 0) fail(n, `the file ends inside <${stack.at(-1) ?? ''}>: it is cut short`);
+  if (!sawRoot) fail(0, 'there is no XML element in the file');
+}
+
+function readAttributes(
+  src: string,
+  from: number,
+  element: string,
+  fail: (offset: number, problem: string) => never,
+): { attributes: Record<string, string>; end: number; selfClosing: boolean } {
+  const attributes: Record<string, string> = {};
+  let i = from;
+  for (;;) {
+    while (i < src.length && /\s/.test(src.charAt(i))) i += 1;
+    if (i >= src.length) fail(from, `the tag <${element}> is never closed`);
+    if (src.startsWith('/>', i)) return { attributes, end: i + 2, selfClosing: true };
+    if (src.charAt(i) === '>') return { attributes, end: i + 1, selfClosing: false };
+    const attr = nameAt(src, i) ?? fail(i, `the tag <${element}> has something that is not an attribute`);
+    i += attr.length;
+    while (/\s/.test(src.charAt(i))) i += 1;
+    if (src.charAt(i) !== '=') fail(i, `the attribute ${attr} of <${element}> has no value`);
+    i += 1;
+    while (/\s/.test(src.charAt(i))) i += 1;
+    const quote = src.charAt(i);
+    if (quote !== '"' && quote !== "'") fail(i, `the value of ${attr} in <${element}> is not quoted`);
+    const close = src.indexOf(quote, i + 1);
+    if (close === -1) fail(i, `the value of ${attr} in <${element}> is never closed`);
+    attributes[attr] = decodeEntities(src.slice(i + 1, close));
+    i = close + 1;
+  }
+}
+
+/** Skips `<!DOCTYPE …>`, refusing one that declares entities: brick-work never expands them. */
+function skipDoctype(src: string, from: number, fail: (offset: number, problem: string) => never): number {
+  let i = from + '<!DOCTYPE'.length;
+  let quote = '';
+  for (; i < src.length; i++) {
+    const ch = src.charAt(i);
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+    } else if (ch === '[') {
+      const close = src.indexOf(']', i);
+      if (close === -1) fail(i, 'the DOCTYPE is never closed');
+      const subset = src.slice(i, close);
+      const entity = subset.search(/<!ENTITY/);
+      if (entity !== -1) {
+        fail(
+          i + entity,
+          'the file declares XML entities (<!ENTITY …>); brick-work never expands entities, so it does not read such files',
+        );
+      }
+      i = close;
+    } else if (ch === '>') {
+      return i + 1;
+    }
+  }
+  return fail(from, 'the DOCTYPE is never closed');
+}
+
+/** An element with its attributes, children and text, for documents small enough to hold whole. */
+export interface XmlElement {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly children: XmlElement[];
+  text: string;
+  /** Where it starts in the source, for messages. */
+  readonly offset: number;
+}
+
+export function parseXmlTree(source: string, fileName: string): XmlElement {
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  parseXml(source, fileName, {
+    open(name, attributes, offset) {
+      const el: XmlElement = { name, attributes, children: [], text: '', offset };
+      stack.at(-1)?.children.push(el);
+      stack.push(el);
+      root ??= el;
+    },
+    close() {
+      stack.pop();
+    },
+    text(text) {
+      const el = stack.at(-1);
+      if (el) el.text += text;
+    },
+  });
+  if (root === undefined) throw new Error('unreachable: parseXml found no element');
+  return root;
+}
+
+/** The trimmed text of the first child element named `name`, or null. */
+export function childText(el: XmlElement, name: string): string | null {
+  const child = el.children.find((c) => c.name === name);
+  return child === undefined ? null : child.text.trim();
+}
+
+/**
+ * Streams the records of a big file: for each element named `record`, the trimmed text of each of its
+ * child elements, by name. For catalogue downloads (CATALOG/ITEM) that are too big to hold as a tree.
+ */
+export function forEachRecord(
+  source: string,
+  fileName: string,
+  record: string,
+  onRecord: (fields: Record<string, string>, offset: number) => void,
+  onRoot?: (name: string) => void,
+): void {
+  let depth = 0;
+  let recordDepth = -1;
+  let recordOffset = 0;
+  let fields: Record<string, string> = {};
+  let field: string | null = null;
+  let value = '';
+  parseXml(source, fileName, {
+    open(name, _attributes, offset) {
+      depth += 1;
+      if (depth === 1) onRoot?.(name);
+      if (recordDepth === -1 && name === record) {
+        recordDepth = depth;
+        recordOffset = offset;
+        fields = {};
+      } else if (recordDepth !== -1 && depth === recordDepth + 1) {
+        field = name;
+        value = '';
+      }
+    },
+    close(name) {
+      if (recordDepth !== -1 && depth === recordDepth + 1 && field !== null) {
+        fields[field] = value.trim();
+        field = null;
+      } else if (depth === recordDepth && name === record) {
+        onRecord(fields, recordOffset);
+        recordDepth = -1;
+      }
+      depth -= 1;
+    },
+    text(text) {
+      if (field !== null) value += text;
+    },
+  });
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { identityOf } from '../../src/identity/owner.ts';
+import { catalogueJobPath, readCatalogueJob, requestCatalogueJobCancel } from '../../src/jobs/catalogue-job.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { UNPLACED_REASONS } from '../../src/placement/reasons.ts';
+import { placeUnplacedLines } from '../../src/placement/place-lines.ts';
+import { openStore } from '../../src/store/open.ts';
+import { bytes, files } from '../helpers/catalogue-files.ts';
+import { cliJson, finished, spawnCli } from '../helpers/cli.ts';
+import { insertDocument, insertLine, insertOrder } from '../helpers/store-builder.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+const options = { type: 'P' as const, me: identityOf(), clock: SYSTEM_CLOCK };
+
+async function newStore() {
+  const file = path.join(tempDir(), 'brick-work.sqlite');
+  const store = await openStore(file);
+  onTestFinished(() => store.close());
+  return { file, db: store.db };
+}
+
+describe('loading a catalogue (the catalogue job)', () => {
+  it('merges by key, keeps each row’s source, never deletes, and places unplaced lines again when it ends', async () => {
+    const { file, db } = await newStore();
+    const orderId = insertOrder(db, { reference: 'A' });
+    const documentId = insertDocument(db, { orderId, key: 'a.csv' });
+    insertLine(db, { documentId, position: 1, given: { no: '3001', colourId: 11 } });
+    insertLine(db, { documentId, position: 2, given: { name: 'brick  1 x  2' } });
+    insertLine(db, { documentId, position: 3, given: { no: '3001', colourId: 999 } });
+    insertLine(db, { documentId, position: 4, given: { no: '4444' } });
+    db.transaction(() => placeUnplacedLines(db))();
+
+    const first = await loadCatalogue(db, file, [
+      { name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }, { no: '3004', name: 'Brick 1 x 2' }, { no: '9999', name: 'Old Thing' }])) },
+      { name: 'colors.xml', content: bytes(files.bricklinkColoursXml([{ id: 11, name: 'Black' }])) },
+    ], options);
+    expect(first).toMatchObject({ items: 3, colours: 1, categories: 0, placed: 2, cancelled: false, warning: null });
+    const reasons = db.prepare('SELECT position, item_no, unplaced_reason FROM order_line ORDER BY position').all();
+    expect(reasons).toEqual([
+      { position: 1, item_no: '3001', unplaced_reason: null },
+      { position: 2, item_no: '3004', unplaced_reason: null },
+      { position: 3, item_no: null, unplaced_reason: UNPLACED_REASONS.colourNotInCatalogue },
+      { position: 4, item_no: null, unplaced_reason: UNPLACED_REASONS.numberNotInCatalogue },
+    ]);
+
+    // A second file renames one item and leaves the others out: they stay.
+    await loadCatalogue(db, file, [{ name: 'Parts.xml', content: bytes(files.bricklinkItemsXml([{ type: 'P', no: '3001', name: 'Brick 2 x 4 (new name)' }])) }], options);
+    expect(db.prepare('SELECT item_no, name, source FROM catalogue_item ORDER BY item_no').all()).toEqual([
+      { item_no: '3001', name: 'Brick 2 x 4 (new name)', source: 'bricklink:Parts.xml' },
+      { item_no: '3004', name: 'Brick 1 x 2', source: 'rebrickable:parts.csv' },
+      { item_no: '9999', name: 'Old Thing', source: 'rebrickable:parts.csv' },
+    ]);
+    expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({ status: 'ok', record: { state: 'done', progress: { done: 1, total: 1 } } });
+  });
+
+  it('refuses a load with a bad file before writing anything, and records the failure', async () => {
+    const { file, db } = await newStore();
+    await expect(
+      loadCatalogue(db, file, [
+        { name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) },
+        { name: 'colors.csv', content: bytes(files.rebrickableColours()) },
+      ], options),
+    ).rejects.toMatchObject({ code: 'parse-error' });
+    expect(db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(0);
+    expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({ record: { state: 'failed', error: expect.stringContaining('colors.csv') } });
+  });
+
+  it('stops when staff cancel, rolling back the file it was merging', async () => {
+    const { file, db } = await newStore();
+    const many = files.rebrickableParts(Array.from({ length: 500 }, (_, i) => ({ no: `p${i}`, name: `Part ${i}` })));
+    const result = await loadCatalogue(db, file, [{ name: 'parts.csv', content: bytes(many) }], {
+      ...options,
+      progressEvery: 100,
+      onProgress: ({ done }) => {
+        if (done === 200) requestCatalogueJobCancel(db, file, SYSTEM_CLOCK);
+      },
+    });
+    expect(result).toMatchObject({ cancelled: true, items: 0 });
+    expect(db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(0);
+    expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({ record: { state: 'cancelled' } });
+  });
+
+  it('catalogue import --json reports items, colours and categories', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'brick-work.sqlite');
+    fs.writeFileSync(path.join(dir, 'Sets.txt'), files.bricklinkItemsTab([{ no: '10190-1', name: 'Market Street' }]));
+    fs.writeFileSync(path.join(dir, 'colors.txt'), files.bricklinkColoursTab([{ id: 1, name: 'White' }, { id: 11, name: 'Black' }]));
+    fs.writeFileSync(path.join(dir, 'categories.txt'), files.bricklinkCategoriesTab([{ id: 66, name: 'Modular Buildings' }]));
+    const r = await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'Sets.txt'), path.join(dir, 'colors.txt'), path.join(dir, 'categories.txt'), '--type', 'S']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ items: 1, colours: 2, categories: 1 });
+    const info = await cliJson(['--db', file, 'store', 'info']);
+    expect(info.json.counts).toMatchObject({ items: 1, colours: 2, categories: 1 });
+    expect((await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'nope.csv')])).json.error.code).toBe('not-found');
+    expect((await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'Sets.txt'), '--type', 'Q'])).code).toBe(2);
+  });
+
+  it('gives Busy to a second process while one loads, and lets it start once the first is killed', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'brick-work.sqlite');
+    const big = path.join(dir, 'parts.csv');
+    const rows = Array.from({ length: 400_000 }, (_, i) => `x${i},Generated Part Number ${i} with a longer name,11,Plastic`);
+    fs.writeFileSync(big, `part_num,name,part_cat_id,part_material\n${rows.join('\n')}\n`);
+    const small = path.join(dir, 'more.csv');
+    fs.writeFileSync(small, files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }]));
+
+    const first = spawnCli(['--db', file, 'catalogue', 'import', big]);
+    const firstDone = finished(first);
+    // Wait until the first one is merging (its progress is in catalogue-job.json).
+    for (let i = 0; i < 600; i++) {
+      const job = readCatalogueJob(catalogueJobPath(file));
+      if (job.status === 'ok' && job.record.state === 'running' && job.record.progress.done > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const second = await cliJson(['--db', file, 'catalogue', 'import', small]);
+    expect(second.code).toBe(1);
+    expect(second.json.error.code).toBe('busy');
+    expect(second.json.error.message).toContain(`pid ${first.pid}`);
+
+    first.kill('SIGKILL');
+    expect((await firstDone).signal).toBe('SIGKILL');
+    const third = await cliJson(['--db', file, 'catalogue', 'import', small]);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.json).toMatchObject({ items: 1 });
+  });
+});

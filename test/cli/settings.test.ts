@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliJson } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+describe('brick-work settings', () => {
+  it('shows the defaults, changes a setting, checks values, and refuses unknown keys', async () => {
+    const db = path.join(tempDir(), 'brick-work.sqlite');
+    expect((await cliJson(['--db', db, 'settings'])).json).toEqual({
+      settings: { 'daily-call-limit': '5000', currency: 'USD', 'api-url': 'https://api.bricklink.com/api/store/v1' },
+    });
+    expect((await cliJson(['--db', db, 'settings', 'daily-call-limit', '1200'])).json).toEqual({ key: 'daily-call-limit', value: '1200' });
+    expect((await cliJson(['--db', db, 'settings', 'currency', 'eur'])).json).toEqual({ key: 'currency', value: 'EUR' });
+    expect((await cliJson(['--db', db, 'settings', 'daily-call-limit'])).json).toEqual({ key: 'daily-call-limit', value: '1200' });
+    const bad = await cliJson(['--db', db, 'settings', 'currency', 'euros']);
+    expect(bad.code).toBe(1);
+    expect(bad.json.error).toMatchObject({ code: 'invalid-argument' });
+    expect((await cliJson(['--db', db, 'settings', 'api-url', 'ftp://example.com'])).code).toBe(1);
+    expect((await cliJson(['--db', db, 'settings', 'colour', 'red'])).code).toBe(2);
+  });
+});

@@ -1,0 +1,41 @@
+import zlib from 'node:zlib';
+
+/** Catalogue files as BrickLink and Rebrickable publish them, made by the tests. */
+export const files = {
+  bricklinkItemsXml: (items: { type: string; no: string; name: string; category?: number }[]) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<CATALOG>\n${items
+      .map(
+        (i) =>
+          `<ITEM>\n<ITEMTYPE>${i.type}</ITEMTYPE>\n<ITEMID>${i.no}</ITEMID>\n<ITEMNAME>${i.name}</ITEMNAME>\n<CATEGORY>${i.category ?? 5}</CATEGORY>\n</ITEM>`,
+      )
+      .join('\n')}\n</CATALOG>\n`,
+  bricklinkColoursXml: (colours: { id: number; name: string }[]) =>
+    `<CATALOG>${colours.map((c) => `<ITEM><COLOR>${c.id}</COLOR><COLORNAME>${c.name}</COLORNAME><COLORRGB>FFFFFF</COLORRGB><COLORTYPE>Solid</COLORTYPE></ITEM>`).join('')}</CATALOG>`,
+  bricklinkCategoriesXml: (cats: { id: number; name: string }[]) =>
+    `<CATALOG>${cats.map((c) => `<ITEM><CATEGORY>${c.id}</CATEGORY><CATEGORYNAME>${c.name}</CATEGORYNAME></ITEM>`).join('')}</CATALOG>`,
+  bricklinkItemsTab: (items: { no: string; name: string; category?: number }[]) =>
+    `Category ID\tCategory Name\tNumber\tName\tWeight (in Grams)\n${items.map((i) => `${i.category ?? 5}\tBrick\t${i.no}\t${i.name}\t2.3`).join('\n')}\n`,
+  bricklinkColoursTab: (colours: { id: number; name: string }[]) =>
+    `Color ID\tColor Name\tRGB\tType\tParts\tIn Sets\n${colours.map((c) => `${c.id}\t${c.name}\tFFFFFF\tSolid\t1\t1`).join('\r\n')}\r\n`,
+  bricklinkCategoriesTab: (cats: { id: number; name: string }[]) =>
+    `Category ID\tCategory Name\n${cats.map((c) => `${c.id}\t${c.name}`).join('\n')}\n`,
+  rebrickableParts: (parts: { no: string; name: string; category?: number }[]) =>
+    `part_num,name,part_cat_id,part_material\n${parts.map((p) => `${p.no},${csvCell(p.name)},${p.category ?? 11},Plastic`).join('\n')}\n`,
+  rebrickableCategories: (cats: { id: number; name: string }[]) => `id,name\n${cats.map((c) => `${c.id},${csvCell(c.name)}`).join('\n')}\n`,
+  rebrickableSets: (sets: { no: string; name: string }[]) =>
+    `set_num,name,year,theme_id,num_parts,img_url\n${sets.map((s) => `${s.no},${csvCell(s.name)},2010,1,100,https://x/y.jpg`).join('\n')}\n`,
+  rebrickableColours: () => 'id,name,rgb,is_trans,num_parts,num_sets,y1,y2\n0,Black,05131D,False,1,1,1957,2026\n',
+  rebrickableMinifigs: () => 'fig_num,name,num_parts,img_url\nfig-000001,Toy Store Employee,4,https://x\n',
+};
+
+function csvCell(s: string): string {
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+export function gzip(text: string): Uint8Array {
+  return zlib.gzipSync(text);
+}
