@@ -11,6 +11,7 @@ import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from './item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
 import type { CatalogueFile, CatalogueRecord } from './records.ts';
+import type { Source } from './source.ts';
 
 export interface LoadOptions {
   readonly type: ItemType;
@@ -131,3 +132,31 @@ export async function loadCatalogue(
 }
 
 class Cancelled extends Error {}
+
+/**
+ * Colours from the BrickLink API's colour list (SPEC §5), as a catalogue job of its own: one call,
+ * counted before it is sent, merged in one transaction; unplaced lines are placed again.
+ */
+export async function loadColoursFromSource(
+  db: Database,
+  storePath: string,
+  source: Source,
+  options: Omit<LoadOptions, 'type'>,
+): Promise<{ colours: number; placed: number; warning: string | null }> {
+  const { job, warning } = CatalogueJob.start(db, storePath, 'colours-from-bricklink', {}, options);
+  try {
+    source.reserve();
+    const colours = await source.fetchColours();
+    const merge = mergers(db);
+    db.transaction(() => {
+      for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name }, 'bricklink-api');
+    })();
+    const placed = db.transaction(() => placeUnplacedLines(db).placed)();
+    job.progress({ done: colours.length, total: colours.length });
+    job.finish('done');
+    return { colours: colours.length, placed, warning };
+  } catch (e) {
+    job.finish('failed', toErrorValue(e).message);
+    throw e;
+  }
+}

@@ -23,4 +23,8 @@ export class Source {
   fetch(type: ItemType, no: string): Promise<ItemAnswer> {
     return this.fetcher.fetchItem(type, no);
   }
+
+  fetchColours(): Promise<{ id: number; name: string }[]> {
+    return this.fetcher.fetchColours();
+  }
 }

@@ -193,4 +193,27 @@ describe('the look-up job against a BrickLink stand-in', () => {
     expect(jobs.json.jobs[0]).toMatchObject({ kind: 'catalogue-lookup', state: 'queued' });
     expect(jobs.json.jobs[0].notBeforeDay).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
+
+  it("loads the colours from the API's colour list with one counted call, and checks line colours from then on", async () => {
+    const standIn = await startStandIn(BRICKLINK);
+    const { file, db } = await storeWithUnknownNumbers();
+    const orderId = insertOrder(db, { reference: '1002' });
+    const documentId = insertDocument(db, { orderId, key: 'colours.csv' });
+    insertLine(db, { documentId, position: 1, given: { no: '3020', colourId: 86 } });
+    insertLine(db, { documentId, position: 2, given: { no: '3020', colourId: 999 } });
+    const r = await cliJson(['--db', file, 'catalogue', 'colours'], { ...CREDENTIALS_ENV, BRICKLINK_API_URL: standIn.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toEqual({ colours: 3, placed: 1 });
+    expect(standIn.requests).toEqual(['colors']);
+    expect(db.prepare('SELECT id, name, source FROM colour ORDER BY id').all()).toEqual([
+      { id: 1, name: 'White', source: 'bricklink-api' },
+      { id: 11, name: 'Black', source: 'bricklink-api' },
+      { id: 86, name: 'Light Bluish Gray', source: 'bricklink-api' },
+    ]);
+    expect(db.prepare('SELECT position, item_no, unplaced_reason FROM order_line WHERE document_id = ? ORDER BY position').all(documentId)).toEqual([
+      { position: 1, item_no: '3020', unplaced_reason: null },
+      { position: 2, item_no: null, unplaced_reason: UNPLACED_REASONS.colourNotInCatalogue },
+    ]);
+    expect(budgetStatus(db, { now: () => new Date() }).used).toBe(1);
+  });
 });

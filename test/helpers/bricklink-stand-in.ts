@@ -43,11 +43,22 @@ export async function startStandIn(catalogue: Record<string, { name: string; cat
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-    const m = /^\/api\/store\/v1\/items\/([A-Z_]+)\/([^/]+)$/.exec(url.pathname);
     const answer = (status: number, body: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    if (url.pathname === '/api/store/v1/colors') {
+      requests.push('colors');
+      return answer(200, {
+        meta: { code: 200, message: 'OK', description: 'OK' },
+        data: [
+          { color_id: 1, color_name: 'White', color_code: 'FFFFFF', color_type: 'Solid' },
+          { color_id: 11, color_name: 'Black', color_code: '212121', color_type: 'Solid' },
+          { color_id: 86, color_name: 'Light Bluish Gray', color_code: 'AFB5C7', color_type: 'Solid' },
+        ],
+      });
+    }
+    const m = /^\/api\/store\/v1\/items\/([A-Z_]+)\/([^/]+)$/.exec(url.pathname);
     if (!m) return answer(404, { meta: { code: 404, message: 'NOT_FOUND', description: 'no such resource' } });
     const key = `${m[1]}/${decodeURIComponent(m[2] ?? '')}`;
     requests.push(key);

@@ -20,14 +20,15 @@ export const API_TYPE_NAMES: Readonly<Record<ItemType, string>> = {
   O: 'ORIGINAL_BOX',
 };
 
-/** Anything that can answer for one item number: the BrickLink API, or a test's stand-in. */
+/** Anything that can answer for one item number, and give the colour list: the BrickLink API, or a stand-in. */
 export interface ItemFetcher {
   fetchItem(type: ItemType, no: string): Promise<ItemAnswer>;
+  fetchColours(): Promise<{ id: number; name: string }[]>;
 }
 
-interface ApiEnvelope {
+interface ApiEnvelope<T> {
   meta?: { code?: number; message?: string; description?: string };
-  data?: { no?: string; name?: string; category_id?: number };
+  data?: T;
 }
 
 /** The BrickLink store API v1 (`GET /items/{type}/{no}`), signed with OAuth 1.0a. */
@@ -39,7 +40,34 @@ export class BrickLinkApi implements ItemFetcher {
   ) {}
 
   async fetchItem(type: ItemType, no: string): Promise<ItemAnswer> {
-    const url = `${this.baseUrl.replace(/\/$/, '')}/items/${API_TYPE_NAMES[type]}/${encodeURIComponent(no)}`;
+    const { status, body } = await this.get<{ no?: string; name?: string; category_id?: number }>(
+      `/items/${API_TYPE_NAMES[type]}/${encodeURIComponent(no)}`,
+      `${type} ${no}`,
+    );
+    if (status === 404) return { found: false };
+    const data = body.data;
+    if (!data?.no || !data.name) throw new BrickWorkError('source-error', `BrickLink's answer for ${type} ${no} has no item in it.`);
+    return {
+      found: true,
+      type,
+      no: data.no,
+      name: decodeEntities(data.name),
+      categoryId: Number.isSafeInteger(data.category_id) ? (data.category_id ?? null) : null,
+    };
+  }
+
+  /** The API's colour list (`GET /colors`), in BrickLink's numbering. */
+  async fetchColours(): Promise<{ id: number; name: string }[]> {
+    const { status, body } = await this.get<{ color_id?: number; color_name?: string }[]>('/colors', 'the colour list');
+    if (status === 404 || !Array.isArray(body.data)) throw new BrickWorkError('source-error', 'BrickLink gave no colour list.');
+    return body.data.flatMap((c) =>
+      Number.isSafeInteger(c.color_id) && c.color_name ? [{ id: c.color_id as number, name: decodeEntities(c.color_name) }] : [],
+    );
+  }
+
+  /** A signed GET. 404 (by HTTP status or by `meta.code`) is an answer; other errors are refusals. */
+  private async get<T>(pathname: string, what: string): Promise<{ status: 200 | 404; body: ApiEnvelope<T> }> {
+    const url = `${this.baseUrl.replace(/\/$/, '')}${pathname}`;
     const now = this.options.nowSeconds?.() ?? Math.floor(Date.now() / 1000);
     let response: Response;
     try {
@@ -50,24 +78,18 @@ export class BrickLinkApi implements ItemFetcher {
     } catch (e) {
       throw new BrickWorkError('source-error', `BrickLink could not be reached (${(e as Error).message}).`);
     }
-    let body: ApiEnvelope = {};
+    let body: ApiEnvelope<T> = {};
     try {
-      body = (await response.json()) as ApiEnvelope;
+      body = (await response.json()) as ApiEnvelope<T>;
     } catch {
       // Not JSON: judged by the HTTP status alone.
     }
     const code = body.meta?.code ?? response.status;
-    if (response.status === 404 || code === 404) return { found: false };
-    if (!response.ok || code !== 200 || !body.data?.no || !body.data.name) {
+    if (response.status === 404 || code === 404) return { status: 404, body };
+    if (!response.ok || code !== 200) {
       const why = [body.meta?.message, body.meta?.description].filter(Boolean).join(': ') || `HTTP ${response.status}`;
-      throw new BrickWorkError('source-error', `BrickLink answered ${type} ${no} with an error (${code}: ${why}).`);
+      throw new BrickWorkError('source-error', `BrickLink answered the request for ${what} with an error (${code}: ${why}).`);
     }
-    return {
-      found: true,
-      type,
-      no: body.data.no,
-      name: decodeEntities(body.data.name),
-      categoryId: Number.isSafeInteger(body.data.category_id) ? (body.data.category_id ?? null) : null,
-    };
+    return { status: 200, body };
   }
 }

@@ -8,7 +8,7 @@ import { BrickLinkApi } from '../../catalogue/bricklink/api.ts';
 import { credentialsFromEnv } from '../../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../../catalogue/budget.ts';
 import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPES } from '../../catalogue/item-types.ts';
-import { loadCatalogue } from '../../catalogue/load.ts';
+import { loadCatalogue, loadColoursFromSource } from '../../catalogue/load.ts';
 import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, type LookupStats } from '../../catalogue/lookup-job.ts';
 import { Source } from '../../catalogue/source.ts';
 import { getSetting } from '../../store/settings.ts';
@@ -59,6 +59,33 @@ export const catalogueImport: Command = {
   },
 };
 
+/** The BrickLink source for the CLI: credentials from the environment, the base URL from BRICKLINK_API_URL or the setting. */
+function cliSource(env: NodeJS.ProcessEnv, db: Parameters<typeof getSetting>[0]): Source {
+  const { credentials, missing } = credentialsFromEnv(env);
+  if (credentials === null) {
+    throw new BrickWorkError('no-credentials', `The BrickLink credentials are missing: set ${missing.join(', ')}.`);
+  }
+  const baseUrl = env['BRICKLINK_API_URL'] || getSetting(db, 'api-url');
+  return new Source(db, SYSTEM_CLOCK, new BrickLinkApi(baseUrl, credentials));
+}
+
+export const catalogueColours: Command = {
+  name: ['catalogue', 'colours'],
+  synopsis: '',
+  summary: "load the colours from the BrickLink API's colour list (one call; BRICKLINK_* credentials)",
+  args: { min: 0, max: 0 },
+  run(ctx) {
+    return ctx.withStore('write', async (store) => {
+      const result = await loadColoursFromSource(store.db, store.path ?? '', cliSource(ctx.io.env, store.db), {
+        me: identityOf(),
+        clock: SYSTEM_CLOCK,
+      });
+      if (result.warning) ctx.io.stderr(`brick-work: ${result.warning}\n`);
+      return { json: { colours: result.colours, placed: result.placed }, text: `Loaded ${result.colours} colours from BrickLink; ${result.placed} unplaced lines are now placed.` };
+    });
+  },
+};
+
 export const catalogueLookup: Command = {
   name: ['catalogue', 'lookup'],
   synopsis: '[--limit N]',
@@ -67,13 +94,8 @@ export const catalogueLookup: Command = {
   args: { min: 0, max: 0 },
   run(ctx, _args, options) {
     const limit = positiveInt(options, 'limit');
-    const { credentials, missing } = credentialsFromEnv(ctx.io.env);
     return ctx.withStore('write', async (store) => {
-      if (credentials === null) {
-        throw new BrickWorkError('no-credentials', `The BrickLink credentials are missing: set ${missing.join(', ')}.`);
-      }
-      const baseUrl = ctx.io.env['BRICKLINK_API_URL'] || getSetting(store.db, 'api-url');
-      const source = new Source(store.db, SYSTEM_CLOCK, new BrickLinkApi(baseUrl, credentials));
+      const source = cliSource(ctx.io.env, store.db);
       const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
       const runner = new JobRunner({
         db: store.db,

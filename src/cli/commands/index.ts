@@ -1,5 +1,5 @@
 import type { Command } from '../command.ts';
-import { catalogueImport, catalogueLookup } from './catalogue.ts';
+import { catalogueColours, catalogueImport, catalogueLookup } from './catalogue.ts';
 import { jobsCancel, jobsList, jobsRecover } from './jobs.ts';
 import { settings } from './settings.ts';
 import { storeInfo, storeUpgrade } from './store.ts';
@@ -11,6 +11,7 @@ export const COMMANDS: readonly Command[] = [
   storeUpgrade,
   catalogueImport,
   catalogueLookup,
+  catalogueColours,
   suggest,
   jobsList,
   jobsRecover,
