@@ -8,6 +8,8 @@ export interface BenchRow {
   /** The bar for measured / baseline: at most `maxRatio`, at least `minRatio`; neither: the row only reports. */
   readonly maxRatio: number | null;
   readonly minRatio?: number;
+  /** A condition the run must meet besides its ratio (e.g. "no job claimed twice"), and whether it did. */
+  readonly check?: { readonly what: string; readonly ok: boolean; readonly detail: string };
 }
 
 export function median(samples: readonly number[]): number {
@@ -22,7 +24,7 @@ export function ratioOf(row: BenchRow): number {
 
 export function missesTheBar(row: BenchRow): boolean {
   const r = ratioOf(row);
-  return (row.maxRatio !== null && r > row.maxRatio) || (row.minRatio !== undefined && r < row.minRatio);
+  return (row.maxRatio !== null && r > row.maxRatio) || (row.minRatio !== undefined && r < row.minRatio) || row.check?.ok === false;
 }
 
 export function formatRow(row: BenchRow): string {
@@ -34,5 +36,6 @@ export function formatRow(row: BenchRow): string {
     `  ran on:   ${row.ranOn}`,
     `  measured: ${row.measuredMs.toFixed(3)} ms; ${row.baselineName}: ${row.baselineMs.toFixed(3)} ms`,
     `  ratio:    ${ratio.toFixed(2)}× — ${verdict}`,
+    ...(row.check ? [`  check:    ${row.check.what}: ${row.check.ok ? 'yes' : 'NO'} (${row.check.detail})`] : []),
   ].join('\n');
 }

@@ -4,6 +4,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { benchCatalogueLoad } from './catalogue-load.bench.ts';
+import { benchClaims } from './claims.bench.ts';
+import { benchImport } from './import.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
 import { benchSuggest } from './suggest.bench.ts';
 import { benchUpgrade } from './upgrade.bench.ts';
@@ -28,6 +30,11 @@ else console.log('catalogue load: skipped, the sqlite3 shell (its baseline) is m
 const suggest = benchSuggest();
 print(suggest.p99);
 print(suggest.fuse);
+const imports = await benchImport();
+print(imports.importRow);
+print(imports.insertOnlyRow);
+print(imports.undoRow);
+print(await benchClaims());
 print(await benchUpgrade());
 
 const missed = rows.filter(missesTheBar);

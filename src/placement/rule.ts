@@ -97,16 +97,18 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
   }
 
   const colourName = clean(given.colourName);
-  if (given.colourId === null && colourName === null) {
+  // BrickLink's colour 0 is "(Not Applicable)": items without a colour (sets, minifigs) carry it.
+  const givenColourId = given.colourId === 0 ? null : given.colourId;
+  if (givenColourId === null && colourName === null) {
     return { item: found.item, colourId: null, by: found.by, reason: null };
   }
   if (!lookup.coloursLoaded()) {
-    return { item: found.item, colourId: given.colourId, by: found.by, reason: null };
+    return { item: found.item, colourId: givenColourId, by: found.by, reason: null };
   }
   const colourId =
-    given.colourId !== null
-      ? lookup.hasColour(given.colourId)
-        ? given.colourId
+    givenColourId !== null
+      ? lookup.hasColour(givenColourId)
+        ? givenColourId
         : null
       : lookup.colourNamed(foldName(colourName ?? ''));
   if (colourId === null) return unplaced(UNPLACED_REASONS.colourNotInCatalogue);

@@ -19,3 +19,19 @@ export function parseErrorAt(fileName: string, line: number, column: number, pro
 export function parseError(fileName: string, problem: string): BrickWorkError {
   return new BrickWorkError('parse-error', `${fileName}: ${problem}`);
 }
+
+/** Line numbers of offsets in one text, each found by binary search over where its lines start. */
+export function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}

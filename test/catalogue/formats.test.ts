@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BrickWorkError } from '../../src/errors.ts';
 import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
 import { bytes, files, gzip } from '../helpers/catalogue-files.ts';
+import { refusalOf } from '../helpers/refusal.ts';
 
 const read = (name: string, content: Uint8Array | string, type: 'P' | 'S' | 'M' = 'P') =>
   readCatalogueFile({ name, content: typeof content === 'string' ? bytes(content) : content }, { type });
 
-function refusal(fn: () => unknown): BrickWorkError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof BrickWorkError) return e;
-    throw e;
-  }
-  throw new Error('not refused');
-}
+const refusal = refusalOf;
 
 describe('catalogue files (SPEC §5)', () => {
   it('reads BrickLink items XML of any item type, with entities decoded', () => {

@@ -3,11 +3,14 @@
  * that a test can set up any state before (or without) the importers that would normally write it.
  */
 import Database from 'better-sqlite3';
+import { onTestFinished } from 'vitest';
 import { foldName } from '../../src/placement/fold.ts';
 import { APPLICATION_ID } from '../../src/store/application-id.ts';
 import { bumpCatalogueGeneration } from '../../src/store/settings.ts';
+import { openStore } from '../../src/store/open.ts';
 import { createSchema } from '../../src/store/upgrade-runner.ts';
 import { BASELINE } from '../../src/store/upgrades/index.ts';
+import { tempDir } from './temp.ts';
 
 export type Db = Database.Database;
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -196,4 +199,15 @@ export function normalisedSchema(db: Db): unknown {
     sql: o.sql?.replace(/\s+/g, ' ').trim() ?? null,
     columns: o.type === 'table' ? db.prepare(`PRAGMA table_info("${o.name}")`).all() : undefined,
   }));
+}
+
+/** A fresh 4.2 store in a temporary folder with a small catalogue (3001, 3003, colour 5 Red), closed when the test ends. */
+export async function storeWithCatalogue(): Promise<{ db: Db; dbPath: string }> {
+  const dbPath = `${tempDir()}/brick-work.sqlite`;
+  const store = await openStore(dbPath);
+  onTestFinished(() => store.close());
+  insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });
+  insertItem(store.db, { no: '3003', name: 'Brick 2 x 2' });
+  insertColour(store.db, { id: 5, name: 'Red' });
+  return { db: store.db, dbPath };
 }

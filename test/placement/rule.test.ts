@@ -55,6 +55,8 @@ describe('the placement rule (SPEC §6)', () => {
       expect(place({ no: '3001', colourId: 5 })).toMatchObject({ colourId: 5, reason: null });
       expect(place({ no: '3001', colourName: 'light  bluish gray' })).toMatchObject({ colourId: 86, reason: null });
       expect(place({ no: '3001' })).toMatchObject({ colourId: null, reason: null });
+      // BrickLink's colour 0, "(Not Applicable)", is no colour.
+      expect(place({ no: '3001', colourId: 0 })).toMatchObject({ colourId: null, reason: null });
     });
   });
 

@@ -1,5 +1,17 @@
 import type { Command } from '../command.ts';
 import { catalogueColours, catalogueImport, catalogueLookup } from './catalogue.ts';
+import {
+  exportBricklink,
+  exportSummary,
+  importDocument,
+  lines,
+  orders,
+  place,
+  placements,
+  placementsForget,
+  redoCommand,
+  undoCommand,
+} from './documents.ts';
 import { jobsCancel, jobsList, jobsRecover } from './jobs.ts';
 import { settings } from './settings.ts';
 import { storeInfo, storeUpgrade } from './store.ts';
@@ -12,7 +24,17 @@ export const COMMANDS: readonly Command[] = [
   catalogueImport,
   catalogueLookup,
   catalogueColours,
+  importDocument,
+  orders,
+  lines,
   suggest,
+  place,
+  placements,
+  placementsForget,
+  undoCommand,
+  redoCommand,
+  exportSummary,
+  exportBricklink,
   jobsList,
   jobsRecover,
   jobsCancel,

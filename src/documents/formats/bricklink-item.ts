@@ -1,0 +1,32 @@
+import type { XmlElement } from '../../text/xml.ts';
+import type { ParsedLine } from '../model.ts';
+import { parseCondition, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
+import { field, unescapeTwice } from './xml-fields.ts';
+
+/**
+ * One BrickLink `ITEM` (of an order or an INVENTORY) as a line: ITEMTYPE, ITEMID, COLOR, CONDITION,
+ * REMARKS, with the quantity and price the caller picked from its fields. BrickLink gives no names.
+ */
+export function brickLinkItemLine(
+  item: XmlElement,
+  position: number,
+  fileName: string,
+  line: number,
+  values: { quantity: string | null; price: string | null; quantityIfMissing: number | null },
+): ParsedLine {
+  return {
+    position,
+    given: {
+      type: field(item, 'ITEMTYPE'),
+      no: field(item, 'ITEMID'),
+      name: null,
+      colourId: parseOptionalId(field(item, 'COLOR'), 'colour id', fileName, line),
+      colourName: null,
+    },
+    quantity: parseQuantity(values.quantity, fileName, line, values.quantityIfMissing),
+    unitPriceE4: parseMoneyE4(values.price, fileName, line),
+    condition: parseCondition(field(item, 'CONDITION'), fileName, line),
+    remarks: textOrNull(unescapeTwice(field(item, 'REMARKS'))),
+    sourceLine: line,
+  };
+}

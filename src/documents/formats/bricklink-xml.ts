@@ -1,0 +1,22 @@
+import type { XmlElement } from '../../text/xml.ts';
+import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
+import { brickLinkItemLine } from './bricklink-item.ts';
+import { childrenNamed, field } from './xml-fields.ts';
+
+/**
+ * BrickLink XML (SPEC §8): `INVENTORY` of `ITEM`s, as wanted lists (MINQTY, MAXPRICE) and mass uploads
+ * (QTY, PRICE) have it. No header: the key is the file's name.
+ */
+export function readBrickLinkXml(root: XmlElement, fileName: string, lineOf: (offset: number) => number): ParsedDocument {
+  const lines: ParsedLine[] = childrenNamed(root, 'ITEM').map((item, i) => {
+    const maxPrice = field(item, 'MAXPRICE');
+    return brickLinkItemLine(item, i + 1, fileName, lineOf(item.offset), {
+      // A wanted list may leave out MINQTY ("any"): one.
+      quantity: field(item, 'QTY') ?? field(item, 'MINQTY'),
+      quantityIfMissing: 1,
+      // BrickLink writes MAXPRICE -1 for "no maximum".
+      price: field(item, 'PRICE') ?? (maxPrice !== null && /^-1(\.0+)?$/.test(maxPrice) ? null : maxPrice),
+    });
+  });
+  return { key: fileName, fileName, format: 'bricklink-xml', header: NO_HEADER, lines };
+}

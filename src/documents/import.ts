@@ -1,0 +1,296 @@
+import type { Database } from 'better-sqlite3';
+import { isoNow, type Clock } from '../clock.ts';
+import { BrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
+import { catalogueLookup } from '../placement/catalogue-lookup.ts';
+import { placeItem, type Placement } from '../placement/rule.ts';
+import { importedDocument, undoneDocument, type DocumentRow } from '../store/documents.ts';
+import { documentLines, type LineView } from '../store/lines.ts';
+import { getOrder, type OrderRow } from '../store/orders.ts';
+import { getSetting } from '../store/settings.ts';
+import { NOW } from '../undo/changes.ts';
+import { recordStep } from '../undo/history.ts';
+import type { StepRecorder } from '../undo/recorder.ts';
+import type { ParsedDocument, ParsedLine } from './model.ts';
+import { readDocumentFile } from './read-document.ts';
+
+/**
+ * Import (SPEC §8) in two steps: `planImport` is the preview (it writes nothing) and `confirmImport`
+ * writes every document of the file in one transaction, as one undo step, or refuses and writes
+ * nothing. A key that matches an undone document revives it in its order, lines paired by position.
+ */
+
+export interface ImportRequest {
+  readonly file: { readonly name: string; readonly content: Uint8Array };
+  /** Import into this order instead of a new one (header and currency must match). */
+  readonly orderId?: number | null;
+  /** Import as a new document even when an undone one has the same key. */
+  readonly asNew?: boolean;
+}
+
+export type ImportTarget =
+  | {
+      readonly kind: 'new';
+      readonly reference: string;
+      readonly counterparty: string | null;
+      readonly counterpartyRole: 'seller' | 'buyer' | null;
+      readonly currency: string;
+      readonly orderDate: string | null;
+    }
+  | { readonly kind: 'order'; readonly order: OrderRow };
+
+export interface PlannedLine extends ParsedLine {
+  readonly placement: Placement | { readonly item: { type: string; no: string }; readonly colourId: number | null; readonly by: 'hand'; readonly reason: null };
+}
+
+/** How an old line and a new one pair in a revival, and what differs between them. */
+export interface Pair {
+  readonly position: number;
+  readonly lineId: number;
+  readonly changed: readonly string[];
+}
+
+export interface Revival {
+  readonly document: DocumentRow;
+  readonly pairs: readonly Pair[];
+}
+
+export interface PlannedDocument {
+  readonly parsed: ParsedDocument;
+  readonly target: ImportTarget | null;
+  readonly revival: Revival | null;
+  readonly lines: readonly PlannedLine[];
+  readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
+  /** What refuses this document's import, if anything. */
+  readonly refusal: ErrorValue | null;
+}
+
+export interface ImportPlan {
+  readonly fileName: string;
+  readonly documents: readonly PlannedDocument[];
+  /** What refuses the import (the first refusal of any document), or null when it can go ahead. */
+  readonly refusal: ErrorValue | null;
+}
+
+function headerMismatch(doc: ParsedDocument, order: OrderRow): void {
+  const h = doc.header;
+  const where = `order ${order.reference} (#${order.id})`;
+  if (h.reference !== null && h.reference !== order.reference) {
+    throw new BrickWorkError('header-mismatch', `The file's order reference is "${h.reference}", but ${where} has "${order.reference}".`);
+  }
+  if (h.counterparty !== null && order.counterparty !== null && h.counterparty !== order.counterparty) {
+    throw new BrickWorkError('header-mismatch', `The file's counterparty is "${h.counterparty}", but ${where} has "${order.counterparty}".`);
+  }
+  if (h.currency !== null && h.currency !== order.currency) {
+    throw new BrickWorkError('currency-mismatch', `The file is in ${h.currency}, but ${where} is in ${order.currency}.`);
+  }
+}
+
+function day(iso: string | null): string {
+  return iso === null ? '?' : iso.slice(0, 16).replace('T', ' ');
+}
+
+function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly LineView[]): Pair[] {
+  if (oldLines.length !== doc.lines.length) {
+    const [fewer, more] = oldLines.length < doc.lines.length ? [oldLines.length, doc.lines.length] : [doc.lines.length, oldLines.length];
+    const positions = fewer + 1 === more ? `position ${more}` : `positions ${fewer + 1}–${more}`;
+    throw new BrickWorkError(
+      'lines-do-not-pair',
+      `${old.key} was undone with ${oldLines.length} lines and this file has ${doc.lines.length}: lines pair by position, so ${positions} ` +
+        `${fewer + 1 === more ? 'has' : 'have'} no partner. Import the file as a new document instead (--as-new); the undone one stays undone.`,
+    );
+  }
+  return doc.lines.map((line, i) => {
+    const o = oldLines[i] as LineView;
+    const changed: string[] = [];
+    const g = line.given;
+    if (g.type !== o.given.type) changed.push('type');
+    if (g.no !== o.given.no) changed.push('number');
+    if (g.name !== o.given.name) changed.push('name');
+    if (g.colourId !== o.given.colourId || g.colourName !== o.given.colourName) changed.push('colour');
+    if (line.quantity !== o.quantity) changed.push('quantity');
+    if (line.unitPriceE4 !== o.unitPriceE4) changed.push('price');
+    if (line.condition !== o.condition) changed.push('condition');
+    if (line.remarks !== o.remarks) changed.push('remarks');
+    return { position: line.position, lineId: o.id, changed };
+  });
+}
+
+/** The preview: every document of the file with its target, its lines placed, and what refuses it. Writes nothing. */
+export function planImport(db: Database, request: ImportRequest): ImportPlan {
+  let parsed: ParsedDocument[];
+  try {
+    parsed = readDocumentFile(request.file);
+  } catch (e) {
+    return { fileName: request.file.name, documents: [], refusal: toErrorValue(e) };
+  }
+  const lookup = catalogueLookup(db);
+  const seen = new Set<string>();
+  const documents = parsed.map((doc): PlannedDocument => {
+    let target: ImportTarget | null = null;
+    let revival: Revival | null = null;
+    let refusal: ErrorValue | null = null;
+    let oldLines: readonly LineView[] = [];
+    try {
+      if (seen.has(doc.key)) throw new BrickWorkError('duplicate-document', `${doc.key} is in the file twice.`);
+      seen.add(doc.key);
+      const earlier = importedDocument(db, doc.key);
+      if (earlier !== null) {
+        const order = getOrder(db, earlier.orderId);
+        throw new BrickWorkError(
+          'duplicate-document',
+          `${doc.key} was already imported on ${day(earlier.importedAt)} into order ${order.reference} (#${order.id}). Undo that import first to import it again.`,
+        );
+      }
+      const undone = request.asNew ? null : undoneDocument(db, doc.key);
+      if (undone !== null) {
+        const order = getOrder(db, undone.orderId);
+        if (request.orderId != null && request.orderId !== order.id) {
+          throw new BrickWorkError(
+            'invalid-argument',
+            `${doc.key} was imported into order ${order.reference} (#${order.id}) and undone; importing it again revives it there. To import it into another order, import it as a new document (--as-new).`,
+          );
+        }
+        headerMismatch(doc, order);
+        target = { kind: 'order', order };
+        oldLines = documentLines(db, undone.id);
+        revival = { document: undone, pairs: pairLines(doc, undone, oldLines) };
+      } else if (request.orderId != null) {
+        const order = getOrder(db, request.orderId);
+        headerMismatch(doc, order);
+        target = { kind: 'order', order };
+      } else {
+        const h = doc.header;
+        target = {
+          kind: 'new',
+          reference: h.reference ?? doc.key,
+          counterparty: h.counterparty,
+          counterpartyRole: h.counterpartyRole,
+          currency: h.currency ?? getSetting(db, 'currency'),
+          orderDate: h.orderDate,
+        };
+      }
+    } catch (e) {
+      refusal = toErrorValue(e);
+    }
+    const lines = doc.lines.map((line, i): PlannedLine => {
+      const old = revival ? oldLines[i] : undefined;
+      // A hand placement stays where the given number and name are unchanged.
+      if (old?.placed?.by === 'hand' && old.given.no === line.given.no && old.given.name === line.given.name && old.given.type === line.given.type) {
+        return { ...line, placement: { item: { type: old.placed.type, no: old.placed.no }, colourId: old.placed.colour, by: 'hand', reason: null } };
+      }
+      return { ...line, placement: placeItem(line.given, lookup) };
+    });
+    const placed = lines.filter((l) => l.placement.item !== null).length;
+    return { parsed: doc, target, revival, lines, counts: { total: lines.length, placed, unplaced: lines.length - placed }, refusal };
+  });
+  return { fileName: request.file.name, documents, refusal: documents.find((d) => d.refusal !== null)?.refusal ?? null };
+}
+
+export interface ImportResult {
+  readonly document: { readonly id: number; readonly key: string; readonly state: 'imported' };
+  readonly order: { readonly id: number; readonly reference: string; readonly currency: string };
+  readonly lines: { readonly total: number; readonly placed: number; readonly unplaced: number };
+  readonly revived: boolean;
+}
+
+function lineValues(line: PlannedLine) {
+  const p = line.placement;
+  return {
+    given_type: line.given.type,
+    given_no: line.given.no,
+    given_name: line.given.name,
+    given_colour_id: line.given.colourId,
+    given_colour_name: line.given.colourName,
+    quantity: line.quantity,
+    unit_price_e4: line.unitPriceE4,
+    condition: line.condition,
+    remarks: line.remarks,
+    item_type: p.item?.type ?? null,
+    item_no: p.item?.no ?? null,
+    colour_id: p.item === null ? null : p.colourId,
+    placed_by: p.by,
+    unplaced_reason: p.reason,
+  };
+}
+
+function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target: ImportTarget, now: string): ImportResult {
+  let order: { id: number; reference: string; currency: string };
+  if (target.kind === 'new') {
+    const id = Number(
+      db
+        .prepare(
+          `INSERT INTO shop_order (reference, counterparty, counterparty_role, currency, order_date, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(target.reference, target.counterparty, target.counterpartyRole, target.currency, target.orderDate, now).lastInsertRowid,
+    );
+    order = { id, reference: target.reference, currency: target.currency };
+  } else {
+    order = { id: target.order.id, reference: target.order.reference, currency: target.order.currency };
+  }
+  const h = doc.parsed.header;
+  const documentId = Number(
+    db
+      .prepare(
+        `INSERT INTO document (order_id, doc_key, file_name, format, state, reference, counterparty, currency, imported_at)
+         VALUES (?, ?, ?, ?, 'imported', ?, ?, ?, ?)`,
+      )
+      .run(order.id, doc.parsed.key, doc.parsed.fileName, doc.parsed.format, h.reference, h.counterparty, h.currency, now).lastInsertRowid,
+  );
+  // Undo of an import marks the document undone; its rows stay (SPEC §8).
+  rec.note('document', documentId, { state: 'undone', undone_at: NOW }, { state: 'imported', undone_at: null });
+  const insert = db.prepare(
+    `INSERT INTO order_line (document_id, position, given_type, given_no, given_name, given_colour_id, given_colour_name,
+       quantity, unit_price_e4, condition, remarks, item_type, item_no, colour_id, placed_by, unplaced_reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const line of doc.lines) {
+    const v = lineValues(line);
+    insert.run(
+      documentId, line.position, v.given_type, v.given_no, v.given_name, v.given_colour_id, v.given_colour_name,
+      v.quantity, v.unit_price_e4, v.condition, v.remarks, v.item_type, v.item_no, v.colour_id, v.placed_by, v.unplaced_reason,
+    );
+  }
+  return { document: { id: documentId, key: doc.parsed.key, state: 'imported' }, order, lines: doc.counts, revived: false };
+}
+
+function writeRevival(rec: StepRecorder, doc: PlannedDocument, revival: Revival, order: OrderRow, now: string): ImportResult {
+  const h = doc.parsed.header;
+  rec.update('document', revival.document.id, {
+    state: 'imported',
+    imported_at: now,
+    undone_at: null,
+    file_name: doc.parsed.fileName,
+    format: doc.parsed.format,
+    reference: h.reference,
+    counterparty: h.counterparty,
+    currency: h.currency,
+  });
+  doc.lines.forEach((line, i) => rec.update('order_line', (revival.pairs[i] as Pair).lineId, lineValues(line)));
+  return {
+    document: { id: revival.document.id, key: doc.parsed.key, state: 'imported' },
+    order: { id: order.id, reference: order.reference, currency: order.currency },
+    lines: doc.counts,
+    revived: true,
+  };
+}
+
+/** Writes the import: everything in one transaction and one undo step, or refuses with nothing written. */
+export function confirmImport(db: Database, request: ImportRequest, clock: Clock): ImportResult[] {
+  return recordStep(db, clock, (rec) => {
+    // Planned inside the write transaction: nothing can change between the plan and the write.
+    const plan = planImport(db, request);
+    if (plan.refusal) throw new BrickWorkError(plan.refusal.code, plan.refusal.message);
+    const now = isoNow(clock);
+    const value = plan.documents.map((doc) => {
+      const target = doc.target as ImportTarget;
+      if (doc.revival !== null && target.kind === 'order') return writeRevival(rec, doc, doc.revival, target.order, now);
+      return writeNew(db, rec, doc, target, now);
+    });
+    const revivals = value.filter((r) => r.revived).length;
+    const label =
+      value.length === 1
+        ? `${revivals ? 'Revival' : 'Import'} of ${value[0]?.document.key ?? request.file.name}`
+        : `Import of ${value.length} documents from ${request.file.name}`;
+    return { value, kind: revivals === value.length ? 'revival' : 'import', label };
+  });
+}

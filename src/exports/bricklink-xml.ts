@@ -1,0 +1,36 @@
+import type { Database } from 'better-sqlite3';
+import { formatMoneyE4 } from '../documents/values.ts';
+import { orderLines } from '../store/lines.ts';
+import { getOrder } from '../store/orders.ts';
+
+function xmlText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The BrickLink XML mass upload (`INVENTORY`) of an order's placed saved lines (SPEC §8), for the shop's
+ * BrickLink store: item, colour, quantity, price, condition and remarks of each.
+ */
+export function bricklinkXml(db: Database, orderId: number): string {
+  getOrder(db, orderId);
+  const items = orderLines(db, orderId)
+    .filter((l) => l.placed !== null)
+    .map((l) => {
+      const p = l.placed as NonNullable<typeof l.placed>;
+      const fields: [string, string | null][] = [
+        ['ITEMTYPE', p.type],
+        ['ITEMID', p.no],
+        ['COLOR', p.colour === null ? null : String(p.colour)],
+        ['QTY', String(l.quantity)],
+        ['PRICE', l.unitPriceE4 === null ? null : formatMoneyE4(l.unitPriceE4)],
+        ['CONDITION', l.condition],
+        ['REMARKS', l.remarks],
+      ];
+      const body = fields
+        .filter((f): f is [string, string] => f[1] !== null)
+        .map(([k, v]) => `    <${k}>${xmlText(v)}</${k}>`)
+        .join('\n');
+      return `  <ITEM>\n${body}\n  </ITEM>`;
+    });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<INVENTORY>\n${items.join('\n')}\n</INVENTORY>\n`;
+}

@@ -1,0 +1,89 @@
+import type { Database } from 'better-sqlite3';
+import { BrickWorkError } from '../errors.ts';
+import type { ItemType } from '../catalogue/item-types.ts';
+
+/** A stored line as the screens and the CLI show it. */
+export interface LineView {
+  readonly id: number;
+  readonly documentId: number;
+  readonly documentKey: string;
+  readonly position: number;
+  readonly given: {
+    readonly type: string | null;
+    readonly no: string | null;
+    readonly name: string | null;
+    readonly colourId: number | null;
+    readonly colourName: string | null;
+  };
+  readonly quantity: number;
+  readonly unitPriceE4: number | null;
+  readonly condition: 'N' | 'U' | null;
+  readonly remarks: string | null;
+  readonly placed: { readonly type: ItemType; readonly no: string; readonly colour: number | null; readonly by: string; readonly name: string | null } | null;
+  /** Why it is unplaced; null exactly when it is placed. */
+  readonly reason: string | null;
+}
+
+interface LineRow {
+  id: number;
+  document_id: number;
+  doc_key: string;
+  position: number;
+  given_type: string | null;
+  given_no: string | null;
+  given_name: string | null;
+  given_colour_id: number | null;
+  given_colour_name: string | null;
+  quantity: number;
+  unit_price_e4: number | null;
+  condition: 'N' | 'U' | null;
+  remarks: string | null;
+  item_type: ItemType | null;
+  item_no: string | null;
+  colour_id: number | null;
+  placed_by: string | null;
+  unplaced_reason: string | null;
+  item_name: string | null;
+}
+
+const SELECT = `SELECT l.*, d.doc_key, c.name AS item_name
+  FROM order_line l JOIN document d ON d.id = l.document_id
+  LEFT JOIN catalogue_item c ON c.item_type = l.item_type AND c.item_no = l.item_no`;
+
+function toView(r: LineRow): LineView {
+  return {
+    id: r.id,
+    documentId: r.document_id,
+    documentKey: r.doc_key,
+    position: r.position,
+    given: { type: r.given_type, no: r.given_no, name: r.given_name, colourId: r.given_colour_id, colourName: r.given_colour_name },
+    quantity: r.quantity,
+    unitPriceE4: r.unit_price_e4,
+    condition: r.condition,
+    remarks: r.remarks,
+    placed:
+      r.item_type !== null && r.item_no !== null
+        ? { type: r.item_type, no: r.item_no, colour: r.colour_id, by: r.placed_by ?? '', name: r.item_name }
+        : null,
+    reason: r.unplaced_reason,
+  };
+}
+
+/** The saved lines of an order (lines of its imported documents), in document and position order. */
+export function orderLines(db: Database, orderId: number, options: { unplacedOnly?: boolean } = {}): LineView[] {
+  const rows = db
+    .prepare(`${SELECT} WHERE d.order_id = ? AND d.state = 'imported' ${options.unplacedOnly ? 'AND l.item_no IS NULL' : ''} ORDER BY d.id, l.position`)
+    .all(orderId) as LineRow[];
+  return rows.map(toView);
+}
+
+export function getLine(db: Database, id: number): LineView {
+  const row = db.prepare(`${SELECT} WHERE l.id = ?`).get(id) as LineRow | undefined;
+  if (row === undefined) throw new BrickWorkError('not-found', `There is no line ${id}.`);
+  return toView(row);
+}
+
+/** The lines of one document (saved or not), by position. */
+export function documentLines(db: Database, documentId: number): LineView[] {
+  return (db.prepare(`${SELECT} WHERE l.document_id = ? ORDER BY l.position`).all(documentId) as LineRow[]).map(toView);
+}

@@ -1,0 +1,66 @@
+import type { Database } from 'better-sqlite3';
+import { isoNow, type Clock } from '../clock.ts';
+
+/**
+ * The rows an undo step may change, and their columns: undo and redo only ever write these, with
+ * values recorded by brick-work itself.
+ */
+export const UNDOABLE_TABLES = {
+  shop_order: ['reference', 'counterparty', 'counterparty_role', 'currency', 'order_date', 'created_at'],
+  document: ['order_id', 'doc_key', 'file_name', 'format', 'state', 'reference', 'counterparty', 'currency', 'imported_at', 'undone_at'],
+  order_line: [
+    'document_id', 'position', 'given_type', 'given_no', 'given_name', 'given_colour_id', 'given_colour_name', 'quantity',
+    'unit_price_e4', 'condition', 'remarks', 'item_type', 'item_no', 'colour_id', 'placed_by', 'unplaced_reason',
+  ],
+  hand_placement: ['given_type', 'given_no', 'name_key', 'item_type', 'item_no', 'colour_id', 'created_at'],
+} as const;
+
+export type UndoableTable = keyof typeof UNDOABLE_TABLES;
+export type Value = string | number | null;
+/** A value resolved when the change is applied: the time of the undo (e.g. when a document was undone). */
+export const NOW = { $now: true } as const;
+export type RecordedValue = Value | typeof NOW;
+export type Values = Record<string, RecordedValue>;
+
+export interface Change {
+  readonly table: UndoableTable;
+  readonly rowId: number;
+  /** The row's values before the step (only the columns it changed); null: the step made the row. */
+  readonly before: Values | null;
+  /** …and after it; null: the step removed the row. */
+  readonly after: Values | null;
+}
+
+function checkColumns(table: UndoableTable, values: Values): void {
+  const allowed: readonly string[] = UNDOABLE_TABLES[table];
+  for (const c of Object.keys(values)) if (!allowed.includes(c)) throw new Error(`${table}.${c} is not an undoable column`);
+}
+
+function resolve(values: Values, clock: Clock): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = typeof v === 'object' && v !== null ? isoNow(clock) : v;
+  return out;
+}
+
+/**
+ * Writes one side of a change (`before` to undo, `after` to redo) as an ordinary write: a row the side
+ * says did not exist is deleted, a row it holds is inserted or updated to those values.
+ */
+export function applySide(db: Database, change: Change, side: 'before' | 'after', clock: Clock): void {
+  const values = change[side];
+  const { table, rowId } = change;
+  if (values === null) {
+    db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(rowId);
+    return;
+  }
+  checkColumns(table, values);
+  const row = resolve(values, clock);
+  const cols = Object.keys(row);
+  const exists = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(rowId) !== undefined;
+  if (exists) {
+    if (cols.length === 0) return;
+    db.prepare(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...cols.map((c) => row[c] ?? null), rowId);
+  } else {
+    db.prepare(`INSERT INTO ${table} (id, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`).run(rowId, ...cols.map((c) => row[c] ?? null));
+  }
+}

@@ -1,0 +1,123 @@
+import type { Database } from 'better-sqlite3';
+import { isoNow, type Clock } from '../clock.ts';
+import { BrickWorkError } from '../errors.ts';
+import { placeLinesAgain } from '../placement/place-lines.ts';
+import { applySide, type Change } from './changes.ts';
+import { StepRecorder } from './recorder.ts';
+
+/**
+ * One undo history per store, kept in the store (so Undo works after a restart and is shared by the
+ * app and the CLI). Every writing action is one step; Undo takes back the newest done step, Redo puts
+ * back the oldest undone one; a new step drops the steps that could still have been redone.
+ */
+
+export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement';
+
+export interface StepInfo {
+  readonly id: number;
+  readonly kind: StepKind;
+  /** What staff read on the Undo and Redo buttons. */
+  readonly label: string;
+  readonly createdAt: string;
+}
+
+/** What a step's writer gives back: its result, and the step's kind and label (known once it has looked). */
+export interface Written<T> {
+  readonly value: T;
+  readonly kind: StepKind;
+  readonly label: string;
+}
+
+/** Runs `write` as one undo step, in one write transaction with its record. */
+export function recordStep<T>(db: Database, clock: Clock, write: (rec: StepRecorder) => Written<T>): T {
+  return db
+    .transaction(() => {
+      dropRedoable(db);
+      const rec = new StepRecorder(db);
+      const { value, kind, label } = write(rec);
+      const stepId = Number(
+        db
+          .prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES (?, ?, 'done', ?)")
+          .run(kind, label, isoNow(clock)).lastInsertRowid,
+      );
+      const insert = db.prepare('INSERT INTO undo_change (step_id, table_name, row_id, before, after) VALUES (?, ?, ?, ?, ?)');
+      for (const c of rec.changes) {
+        insert.run(stepId, c.table, c.rowId, c.before === null ? null : JSON.stringify(c.before), c.after === null ? null : JSON.stringify(c.after));
+      }
+      return value;
+    })
+    .immediate();
+}
+
+function dropRedoable(db: Database): void {
+  db.prepare("DELETE FROM undo_change WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')").run();
+  db.prepare("DELETE FROM undo_step WHERE state = 'undone'").run();
+}
+
+const STEP_COLUMNS = 'id, kind, label, created_at AS createdAt';
+
+export function nextUndo(db: Database): StepInfo | null {
+  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'done' ORDER BY id DESC LIMIT 1`).get() as StepInfo | undefined) ?? null;
+}
+
+export function nextRedo(db: Database): StepInfo | null {
+  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'undone' ORDER BY id ASC LIMIT 1`).get() as StepInfo | undefined) ?? null;
+}
+
+function changesOf(db: Database, stepId: number): Change[] {
+  const rows = db.prepare('SELECT table_name, row_id, before, after FROM undo_change WHERE step_id = ? ORDER BY id').all(stepId) as {
+    table_name: Change['table'];
+    row_id: number;
+    before: string | null;
+    after: string | null;
+  }[];
+  return rows.map((r) => ({
+    table: r.table_name,
+    rowId: r.row_id,
+    before: r.before === null ? null : (JSON.parse(r.before) as Change['before']),
+    after: r.after === null ? null : (JSON.parse(r.after) as Change['after']),
+  }));
+}
+
+/**
+ * The lines whose placement an undo or redo may have made stale: lines it wrote, and the lines of
+ * documents it made saved again. They are placed again against the current catalogue (hand
+ * placements stay as restored).
+ */
+function touchedLines(db: Database, changes: readonly Change[], side: 'before' | 'after'): number[] {
+  const ids = new Set<number>();
+  const ofDocument = db.prepare('SELECT id FROM order_line WHERE document_id = ?').pluck();
+  for (const c of changes) {
+    const values = c[side];
+    if (values === null) continue;
+    if (c.table === 'order_line') ids.add(c.rowId);
+    if (c.table === 'document' && values['state'] === 'imported') for (const id of ofDocument.all(c.rowId) as number[]) ids.add(id);
+  }
+  return [...ids];
+}
+
+function move(db: Database, direction: 'undo' | 'redo', clock: Clock): StepInfo {
+  return db
+    .transaction(() => {
+      const step = direction === 'undo' ? nextUndo(db) : nextRedo(db);
+      if (step === null) throw new BrickWorkError('not-found', direction === 'undo' ? 'There is nothing to undo.' : 'There is nothing to redo.');
+      const changes = changesOf(db, step.id);
+      const side = direction === 'undo' ? 'before' : 'after';
+      const ordered = direction === 'undo' ? [...changes].reverse() : changes;
+      for (const c of ordered) applySide(db, c, side, clock);
+      placeLinesAgain(db, touchedLines(db, changes, side));
+      db.prepare('UPDATE undo_step SET state = ? WHERE id = ?').run(direction === 'undo' ? 'undone' : 'done', step.id);
+      return step;
+    })
+    .immediate();
+}
+
+/** Takes back the newest step. */
+export function undo(db: Database, clock: Clock): StepInfo {
+  return move(db, 'undo', clock);
+}
+
+/** Puts back the step undone last. */
+export function redo(db: Database, clock: Clock): StepInfo {
+  return move(db, 'redo', clock);
+}

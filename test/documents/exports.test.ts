@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { confirmImport } from '../../src/documents/import.ts';
+import { readDocumentFile } from '../../src/documents/read-document.ts';
+import { bricklinkXml } from '../../src/exports/bricklink-xml.ts';
+import { csvCell } from '../../src/exports/csv-cell.ts';
+import { summaryCsv } from '../../src/exports/summary.ts';
+import { orderLines } from '../../src/store/lines.ts';
+import { undo } from '../../src/undo/history.ts';
+import { cli, cliJson } from '../helpers/cli.ts';
+import { bsx, file, orderXml } from '../helpers/documents.ts';
+import { storeWithCatalogue } from '../helpers/store-builder.ts';
+
+const setUp = storeWithCatalogue;
+
+describe('exports (SPEC §8)', () => {
+  it('the summary lists only orders with saved lines, with exact totals and formula cells escaped', async () => {
+    const { db } = await setUp();
+    confirmImport(db, { file: file('a.xml', orderXml([{ id: '=HYPERLINK("x")', seller: '+shop', currency: 'EUR', lines: [{ no: '3001', qty: 3, price: '0.1' }, { no: '9', qty: '1,000', price: '0.0001' }] }])) }, SYSTEM_CLOCK);
+    confirmImport(db, { file: file('gone.bsx', bsx([{ no: '3003', qty: 1 }])) }, SYSTEM_CLOCK);
+    undo(db, SYSTEM_CLOCK); // gone.bsx: its order has no saved lines now
+    confirmImport(db, { file: file('b.bsx', bsx([{ no: '3003', qty: 7, price: '0.3333' }, { no: '3001', qty: 1, price: '12.5' }])) }, SYSTEM_CLOCK);
+    expect(summaryCsv(db)).toBe(
+      [
+        'reference,counterparty,currency,documents,lines,placed,unplaced,total quantity,total value',
+        `"'=HYPERLINK(""x"")",'+shop,EUR,1,2,1,1,1003,0.40`,
+        'b.bsx,,USD,1,2,2,0,8,14.8331',
+        '',
+      ].join('\r\n'),
+    );
+    expect([csvCell('-5'), csvCell('@SUM(A1)'), csvCell('plain'), csvCell('a,b')]).toEqual(["'-5", "'@SUM(A1)", 'plain', '"a,b"']);
+  });
+
+  it('the BrickLink XML of an order’s placed lines re-imports through our own parser to the same lines', async () => {
+    const { db } = await setUp();
+    const [r] = confirmImport(
+      db,
+      { file: file('a.bsx', bsx([{ no: '3001', colour: 5, qty: 12, price: '0.0825', condition: 'U', remarks: 'bin &lt;A7&gt; &amp; &quot;top&quot;' }, { no: '3003', qty: 0 }, { no: '4242', qty: 3 }])) },
+      SYSTEM_CLOCK,
+    );
+    const xml = bricklinkXml(db, r?.order.id ?? 0);
+    const [doc] = readDocumentFile(file('upload.xml', xml));
+    const placed = orderLines(db, r?.order.id ?? 0).filter((l) => l.placed !== null);
+    expect(doc?.format).toBe('bricklink-xml');
+    expect(doc?.lines.map((l) => [l.given.type, l.given.no, l.given.colourId, l.quantity, l.unitPriceE4, l.condition, l.remarks])).toEqual(
+      placed.map((l) => [l.placed?.type, l.placed?.no, l.placed?.colour, l.quantity, l.unitPriceE4, l.condition, l.remarks]),
+    );
+    expect(doc?.lines).toHaveLength(2);
+  });
+
+  it('export summary and export bricklink through the CLI, to stdout or to a file', async () => {
+    const { db, dbPath } = await setUp();
+    confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001', qty: 2, price: '1.5' }])) }, SYSTEM_CLOCK);
+    const out = path.join(path.dirname(dbPath), 'summary.csv');
+    const r = await cliJson(['--db', dbPath, 'export', 'summary', '--out', out]);
+    expect(r.json).toEqual({ orders: 1, out });
+    expect(fs.readFileSync(out, 'utf8')).toContain('a.bsx,,USD,1,1,1,0,2,3.00');
+    const xml = await cli(['--db', dbPath, 'export', 'bricklink', '1']);
+    expect(xml.stdout).toContain('<ITEMID>3001</ITEMID>');
+    expect((await cliJson(['--db', dbPath, 'export', 'bricklink', '99'])).json.error.code).toBe('not-found');
+  });
+});

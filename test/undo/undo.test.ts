@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { confirmImport } from '../../src/documents/import.ts';
+import { forgetPlacement, placeByHand, rememberedPlacements } from '../../src/placement/hand.ts';
+import { orderLines } from '../../src/store/lines.ts';
+import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
+import { cliJson } from '../helpers/cli.ts';
+import { bsx, file } from '../helpers/documents.ts';
+import { dumpRows, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
+
+const clock = SYSTEM_CLOCK;
+const BOOKKEEPING = ['undo_step', 'undo_change'];
+
+const setUp = storeWithCatalogue;
+
+describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
+  it('a hand placement places the line, is remembered for later imports, and is one undo step with its remembering', async () => {
+    const { db } = await setUp();
+    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001old', name: 'Brick 2 x 4 old', colour: 5 }, { name: 'Mystery brick' }])) }, clock);
+    const [byNumber, byName] = orderLines(db, r?.order.id ?? 0);
+    const before = dumpRows(db, BOOKKEEPING);
+    placeByHand(db, byNumber?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
+    placeByHand(db, byName?.id ?? 0, { type: 'p', no: '3003', colourId: null }, clock);
+    expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by, l.reason])).toEqual([
+      ['3001', 5, 'hand', null],
+      ['3003', null, 'hand', null],
+    ]);
+    expect(rememberedPlacements(db).map((p) => [p.given.no, p.given.name, p.item.no, p.colourId])).toEqual([
+      ['3001old', null, '3001', 5],
+      [null, 'mystery brick', '3003', null],
+    ]);
+    // A later import uses the memory.
+    const [later] = confirmImport(db, { file: file('b.bsx', bsx([{ no: '3001old', colour: 11 }, { name: 'MYSTERY  brick' }])) }, clock);
+    expect(orderLines(db, later?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by])).toEqual([
+      ['3001', 5, 'remembered'],
+      ['3003', null, 'remembered'],
+    ]);
+    undo(db, clock); // the later import
+    expect(nextUndo(db)?.label).toBe('Hand placement of Mystery brick (a.bsx, line 2) on P 3003');
+    undo(db, clock);
+    undo(db, clock);
+    expect(dumpRows(db, BOOKKEEPING).hand_placement).toEqual([]);
+    expect(dumpRows(db, BOOKKEEPING).order_line?.slice(0, 2)).toEqual(before.order_line);
+  });
+
+  it('refuses a hand placement on an item the catalogue lacks', async () => {
+    const { db } = await setUp();
+    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '1' }])) }, clock);
+    const line = orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0;
+    expect(() => placeByHand(db, line, { type: 'P', no: '9999', colourId: null }, clock)).toThrow(expect.objectContaining({ code: 'not-found' }));
+    expect(() => placeByHand(db, line, { type: 'P', no: '3001', colourId: 77 }, clock)).toThrow(expect.objectContaining({ code: 'not-found' }));
+    expect(() => placeByHand(db, line, { type: 'Z', no: '3001', colourId: null }, clock)).toThrow(expect.objectContaining({ code: 'invalid-argument' }));
+    expect(nextUndo(db)?.kind).toBe('import');
+  });
+
+  it('forgetting a remembered placement is an undo step; undo brings the memory back', async () => {
+    const { db } = await setUp();
+    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: 'x1' }])) }, clock);
+    placeByHand(db, orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
+    const [memory] = rememberedPlacements(db);
+    forgetPlacement(db, memory?.id ?? 0, clock);
+    expect(rememberedPlacements(db)).toEqual([]);
+    undo(db, clock);
+    expect(rememberedPlacements(db)).toEqual([memory]);
+    redo(db, clock);
+    expect(rememberedPlacements(db)).toEqual([]);
+  });
+
+  it('undo of an import marks the document undone (its rows stay); redo brings it back; a new step ends the redo', async () => {
+    const { db } = await setUp();
+    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001' }, { no: '3003' }])) }, clock);
+    const rows = dumpRows(db, BOOKKEEPING);
+    expect(undo(db, clock).label).toBe('Import of a.bsx');
+    expect(orderLines(db, r?.order.id ?? 0)).toEqual([]);
+    expect(db.prepare('SELECT state, undone_at IS NOT NULL AS stamped FROM document').get()).toEqual({ state: 'undone', stamped: 1 });
+    expect(db.prepare('SELECT count(*) FROM order_line').pluck().get()).toBe(2);
+    expect(nextRedo(db)?.label).toBe('Import of a.bsx');
+    redo(db, clock);
+    expect(dumpRows(db, BOOKKEEPING)).toEqual(rows);
+    undo(db, clock);
+    confirmImport(db, { file: file('c.bsx', bsx([{ no: '3001' }])) }, clock);
+    expect(nextRedo(db)).toBeNull();
+    expect(() => redo(db, clock)).toThrow(expect.objectContaining({ code: 'not-found', message: 'There is nothing to redo.' }));
+  });
+
+  it('one history per store, shared by processes and kept across restarts (CLI place, undo, redo)', async () => {
+    const { db, dbPath } = await setUp();
+    const doc = path.join(path.dirname(dbPath), 'a.bsx');
+    fs.writeFileSync(doc, bsx([{ no: 'old-1', name: 'Thing' }]));
+    expect((await cliJson(['--db', dbPath, 'import', doc])).code).toBe(0);
+    const line = orderLines(db, 1)[0]?.id ?? 0;
+    const placed = await cliJson(['--db', dbPath, 'place', String(line), 'P', '3001', '--colour', '5']);
+    expect(placed.json.line).toMatchObject({ id: line, placed: { type: 'P', no: '3001', colour: 5, by: 'hand' }, reason: null });
+    expect((await cliJson(['--db', dbPath, 'undo'])).json).toMatchObject({ undone: { kind: 'hand-placement' } });
+    expect(orderLines(db, 1)[0]?.placed).toBeNull();
+    // This process sees the CLI's step, and undoes the next one itself.
+    expect(undo(db, clock).kind).toBe('import');
+    expect((await cliJson(['--db', dbPath, 'redo'])).json).toMatchObject({ redone: { kind: 'import' } });
+    expect((await cliJson(['--db', dbPath, 'redo'])).json).toMatchObject({ redone: { kind: 'hand-placement' } });
+    expect(orderLines(db, 1)[0]?.placed).toMatchObject({ no: '3001', by: 'hand' });
+    const nothing = await cliJson(['--db', dbPath, 'redo']);
+    expect(nothing.code).toBe(1);
+    expect(nothing.json.error).toEqual({ code: 'not-found', message: 'There is nothing to redo.' });
+  });
+
+  it('undo and redo place the lines they touch again against the current catalogue, hand placements as restored', async () => {
+    const { db } = await setUp();
+    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '5555' }, { no: '6666' }])) }, clock);
+    placeByHand(db, orderLines(db, r?.order.id ?? 0)[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
+    undo(db, clock);
+    undo(db, clock); // the import: document undone
+    insertItem(db, { no: '5555', name: 'New in the catalogue' }); // the catalogue grew meanwhile
+    redo(db, clock); // the import again: its lines are placed against today's catalogue
+    expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.placed?.no ?? null, l.placed?.by ?? null])).toEqual([
+      ['5555', 'number'],
+      [null, null],
+    ]);
+    redo(db, clock);
+    expect(orderLines(db, r?.order.id ?? 0)[1]?.placed).toMatchObject({ no: '3003', by: 'hand' });
+  });
+});
