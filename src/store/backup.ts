@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { nativeOptions } from './native.ts';
 
 /** Where the upgrade from `fromVersion` keeps its copy: `brick-work.sqlite.4.1.bak`, next to the store. */
 export function backupPath(storePath: string, fromVersion: string): string {
@@ -16,13 +17,13 @@ export function backupPath(storePath: string, fromVersion: string): string {
 export async function backupStore(storePath: string, destPath: string): Promise<void> {
   const partial = `${destPath}.partial`;
   fs.rmSync(partial, { force: true });
-  const source = new Database(storePath, { readonly: true, fileMustExist: true });
+  const source = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true });
   try {
     await source.backup(partial);
   } finally {
     source.close();
   }
-  const copy = new Database(partial);
+  const copy = new Database(partial, nativeOptions());
   try {
     copy.pragma('journal_mode = DELETE');
   } finally {

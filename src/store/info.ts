@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { nativeOptions } from './native.ts';
 import { APP_VERSION } from '../version.ts';
 import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
 import { formatVersion } from './schema-version.ts';
@@ -41,7 +42,7 @@ export function inspectStore(storePath: string): StoreInfo {
     return { ...base, exists: file.kind === 'empty', schema: null, applicationId: null, status: 'none', counts: {} };
   }
   if (file.kind !== 'store') throw refusalFor(storePath, file) ?? new Error('unreachable');
-  const db = new Database(storePath, { readonly: true, fileMustExist: true });
+  const db = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true });
   try {
     const header = readHeader(db);
     const tables = new Set(

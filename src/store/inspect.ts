@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { nativeOptions } from './native.ts';
 import { BrickWorkError } from '../errors.ts';
 import { APP_VERSION } from '../version.ts';
 import { APPLICATION_ID, formatApplicationId } from './application-id.ts';
@@ -55,7 +56,7 @@ export function inspectFile(path: string): FileKind {
   if (size === 0) return { kind: 'empty' };
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(path, { ...nativeOptions(), readonly: true, fileMustExist: true });
     return classifyHeader(readHeader(db));
   } catch (e) {
     const code = (e as { code?: string }).code;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { nativeOptions } from './native.ts';
 import { inspectFile, needsUpgradeError, refusalFor, statusOf } from './inspect.ts';
 import { createSchema, prepareStore, type Progress, type UpgradeReport } from './upgrade-runner.ts';
 
@@ -43,13 +44,13 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
   if (options.readOnly) {
     if (file.kind === 'missing' || file.kind === 'empty') return memoryStore();
     if (file.kind === 'store' && statusOf(file.version) === 'needs-upgrade') throw needsUpgradeError(file.version);
-    const db = new Database(storePath, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    const db = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
     db.pragma('foreign_keys = ON');
     return wrap(db, storePath, true, false, null);
   }
 
   fs.mkdirSync(path.dirname(storePath), { recursive: true });
-  const db = new Database(storePath, { timeout: BUSY_TIMEOUT_MS });
+  const db = new Database(storePath, { ...nativeOptions(), timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
@@ -64,7 +65,7 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
 }
 
 function memoryStore(): Store {
-  const db = new Database(':memory:');
+  const db = new Database(':memory:', nativeOptions());
   db.pragma('foreign_keys = ON');
   db.transaction(() => createSchema(db))();
   return wrap(db, null, true, false, null);

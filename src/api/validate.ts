@@ -1,0 +1,107 @@
+import type { CallName } from './contract.ts';
+import { CALL_NAMES } from './contract.ts';
+
+/**
+ * Arguments arrive from the renderer, which is untrusted: every call's arguments are checked here, in
+ * the main process (and the browser host), before anything uses them. Unknown fields are refused too.
+ */
+type Check = (value: unknown, at: string) => string | null;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const text =
+  (max = 10_000): Check =>
+  (v, at) =>
+    typeof v === 'string' && v.length <= max ? null : `${at} must be text (up to ${max} characters)`;
+const id: Check = (v, at) => (Number.isSafeInteger(v) && (v as number) > 0 ? null : `${at} must be a positive whole number`);
+const count: Check = (v, at) => (Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 100_000 ? null : `${at} must be a whole number`);
+const bool: Check = (v, at) => (typeof v === 'boolean' ? null : `${at} must be true or false`);
+const oneOf =
+  (...values: readonly string[]): Check =>
+  (v, at) =>
+    typeof v === 'string' && values.includes(v) ? null : `${at} must be one of ${values.join(', ')}`;
+const nullable =
+  (check: Check): Check =>
+  (v, at) =>
+    v === null ? null : check(v, at);
+const optional =
+  (check: Check): Check & { optional: true } =>
+    Object.assign((v: unknown, at: string) => (v === undefined ? null : check(v, at)), { optional: true as const });
+
+/** A file as `{name, content}`: a name (no path) and its bytes, within the size a document or catalogue can have. */
+const fileArg: Check = (v, at) => {
+  if (!isObject(v)) return `${at} must be a file ({name, content})`;
+  const extra = Object.keys(v).filter((k) => k !== 'name' && k !== 'content');
+  if (extra.length > 0) return `${at} has fields a file does not have: ${extra.join(', ')}`;
+  if (typeof v['name'] !== 'string' || v['name'].length === 0 || v['name'].length > 255) return `${at}.name must be a file name`;
+  if (!(v['content'] instanceof Uint8Array)) return `${at}.content must be the file's bytes`;
+  if (v['content'].byteLength > 300 * 1024 * 1024) return `${at} is too big`;
+  return null;
+};
+
+const arrayOf =
+  (check: Check, max: number): Check =>
+  (v, at) => {
+    if (!Array.isArray(v) || v.length === 0 || v.length > max) return `${at} must be a list of 1 to ${max}`;
+    for (const [i, x] of v.entries()) {
+      const problem = check(x, `${at}[${i}]`);
+      if (problem) return problem;
+    }
+    return null;
+  };
+
+const shape =
+  (fields: Record<string, Check & { optional?: true }>): Check =>
+  (v, at) => {
+    if (!isObject(v)) return `${at} must be an object`;
+    const extra = Object.keys(v).filter((k) => !(k in fields));
+    if (extra.length > 0) return `${at} has unknown fields: ${extra.join(', ')}`;
+    for (const [name, check] of Object.entries(fields)) {
+      if (!(name in v) && !check.optional) return `${at}.${name} is missing`;
+      const problem = check(v[name], `${at}.${name}`);
+      if (problem) return problem;
+    }
+    return null;
+  };
+
+const none = shape({});
+const importArgs = shape({ file: fileArg, orderId: optional(nullable(id)), asNew: optional(bool) });
+
+export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
+  'store.info': none,
+  'orders.list': shape({ query: optional(text(200)) }),
+  'orders.get': shape({ orderId: id }),
+  'lines.list': shape({ orderId: id, unplacedOnly: optional(bool) }),
+  'lines.suggest': shape({ lineId: id, limit: optional(count) }),
+  'lines.place': shape({ lineId: id, type: text(2), no: text(100), colourId: nullable(count) }),
+  'catalogue.search': shape({ query: text(200), limit: optional(count) }),
+  'catalogue.status': none,
+  'catalogue.load': shape({ files: arrayOf(fileArg, 20), type: optional(oneOf('P', 'S', 'M', 'B', 'G', 'C', 'I', 'O')) }),
+  'catalogue.cancel': none,
+  'lookup.start': shape({ limit: optional(nullable(count)) }),
+  'jobs.list': none,
+  'jobs.cancel': shape({ jobId: id }),
+  'import.preview': importArgs,
+  'import.confirm': importArgs,
+  'history.state': none,
+  'history.undo': none,
+  'history.redo': none,
+  'placements.list': none,
+  'placements.forget': shape({ id }),
+  'export.summary': none,
+  'export.bricklink': shape({ orderId: id }),
+  'settings.get': none,
+  'settings.set': shape({ key: oneOf('daily-call-limit', 'currency', 'api-url'), value: text(500) }),
+  'settings.setCredentials': shape({ consumerKey: text(200), consumerSecret: text(200), token: text(200), tokenSecret: text(200) }),
+  'file.pick': shape({ purpose: oneOf('document', 'catalogue') }),
+};
+
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && (CALL_NAMES as readonly string[]).includes(name);
+}
+
+/** Null when `args` fit the call, else what is wrong with them, in words. */
+export function checkArguments(name: unknown, args: unknown): string | null {
+  if (!isCallName(name)) return `there is no call named ${JSON.stringify(name)}`;
+  return ARGUMENT_CHECKS[name](args ?? {}, 'the arguments');
+}

@@ -1,0 +1,31 @@
+/**
+ * JSON for the browser host's wire: the contract's values as they are, except bytes (files), which
+ * travel as `{"$bytes": "<base64>"}`. Used by both ends, so it is plain web JavaScript.
+ */
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function encodeWire(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? { $bytes: toBase64(v) } : v));
+}
+
+export function decodeWire(text: string): unknown {
+  return JSON.parse(text, (_key, v: unknown) => {
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o);
+      if (keys.length === 1 && keys[0] === '$bytes' && typeof o['$bytes'] === 'string') return fromBase64(o['$bytes']);
+    }
+    return v;
+  });
+}

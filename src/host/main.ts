@@ -1,0 +1,56 @@
+/**
+ * `npm run serve [-- --db FILE] [--port N]`: the browser host. Prints the URL to open (it carries this
+ * start's token). Runs the job runner and the start-up recovery, as the app does.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ApiEvents, EventName } from '../api/contract.ts';
+import { startCore } from '../api/core.ts';
+import { credentialsFromEnv, type Credentials } from '../catalogue/bricklink/oauth.ts';
+import { toErrorValue } from '../errors.ts';
+import { resolveStorePath } from '../store/paths.ts';
+import { startHostServer } from './server.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: { db: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' } },
+  allowPositionals: false,
+});
+const storePath = resolveStorePath(values.db, process.env);
+const rendererDir = path.resolve(values.renderer ?? path.join(here, '..', '..', 'dist', 'renderer'));
+const log = (line: string) => process.stderr.write(`brick-work: ${line}\n`);
+
+if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
+  log(`the screens are not built (${rendererDir} has no index.html); run "npm run build:renderer" first`);
+  process.exit(1);
+}
+
+// The host keeps BrickLink credentials only in memory (from BRICKLINK_* or entered in Settings).
+let credentials: Credentials | null = credentialsFromEnv(process.env).credentials;
+let broadcast: <E extends EventName>(name: E, payload: ApiEvents[E]) => void = () => {};
+
+try {
+  const core = await startCore({
+    storePath,
+    workerUrl: new URL('../jobs/runner-thread.ts', import.meta.url),
+    credentials: { encrypted: false, get: () => credentials, set: (c) => (credentials = c) },
+    files: null,
+    emit: (name, payload) => broadcast(name, payload),
+    log,
+  });
+  const server = await startHostServer({ service: core.service, rendererDir, port: values.port ? Number(values.port) : 0, log });
+  broadcast = (name, payload) => server.broadcast(name, payload);
+  process.stdout.write(`brick-work is serving ${storePath}\nopen ${server.url}\n`);
+  const stop = async () => {
+    await server.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+} catch (e) {
+  log(toErrorValue(e).message);
+  process.exit(1);
+}

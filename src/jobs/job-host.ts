@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../clock.ts';
+import type { ApiEvents, EventName } from '../api/contract.ts';
+import type { JobControl } from '../api/service.ts';
+import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import { enqueueLookup } from '../catalogue/lookup-job.ts';
+import type { HostMessage, ThreadMessage } from './thread-messages.ts';
+
+export interface JobHostOptions {
+  readonly db: Database;
+  readonly storePath: string;
+  readonly clock: Clock;
+  /** The runner thread's script: `runner-thread.ts` under tsx, the bundled `runner-thread.js` in the app. */
+  readonly workerUrl: URL;
+  readonly nativeBinding?: string | null;
+  readonly emit: <E extends EventName>(name: E, payload: ApiEvents[E]) => void;
+  readonly log: (line: string) => void;
+  /** How often the runner thread looks for claimable jobs (a deferred look-up job resumes on its day). */
+  readonly wakeEveryMs?: number;
+}
+
+/** The main thread's side of the runner thread: starts it, hands it work, and relays what it reports. */
+export class JobHost implements JobControl {
+  private readonly worker: Worker;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly options: JobHostOptions) {
+    this.worker = new Worker(options.workerUrl, { workerData: { storePath: options.storePath, nativeBinding: options.nativeBinding ?? null } });
+    this.worker.on('message', (m: ThreadMessage) => this.onMessage(m));
+    this.worker.on('error', (e) => options.log(`the job runner stopped: ${e.message}`));
+    this.timer = setInterval(() => this.send({ type: 'wake' }), options.wakeEveryMs ?? 60_000);
+    this.timer.unref();
+  }
+
+  private send(m: HostMessage): void {
+    this.worker.postMessage(m);
+  }
+
+  private onMessage(m: ThreadMessage): void {
+    const { emit } = this.options;
+    if (m.type === 'progress') emit('job.progress', { kind: m.kind, done: m.done, total: m.total, state: m.state });
+    else if (m.type === 'finished') {
+      emit('job.progress', { kind: m.kind, done: 0, total: null, state: m.error ? `failed: ${m.error.message}` : 'done' });
+      emit('store.changed', { reason: `${m.kind} ${m.error ? 'failed' : 'finished'}` });
+      if (m.error) this.options.log(`${m.kind}: ${m.error.message}`);
+    } else if (m.type === 'changed') emit('store.changed', { reason: m.reason });
+    else if (m.type === 'log') this.options.log(m.line);
+  }
+
+  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string): void {
+    this.send({ type: 'catalogue-load', files: files.map((f) => ({ name: f.name, content: f.content })), itemType: type });
+  }
+
+  startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number {
+    const { id } = enqueueLookup(this.options.db, this.options.clock);
+    this.send({ type: 'lookup', jobId: id, limit, credentials, apiUrl });
+    return id;
+  }
+
+  /** Lets the runner thread resume queued look-up jobs by itself. */
+  provideCredentials(credentials: Credentials, apiUrl: string): void {
+    this.send({ type: 'credentials', credentials, apiUrl });
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.send({ type: 'stop' });
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(() => void this.worker.terminate().then(() => resolve()), 2_000);
+      this.worker.once('exit', () => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+}
+
+/**
+ * Notices writes by other connections and processes (the runner thread, the CLI) through
+ * `PRAGMA data_version`, and says so with `store.changed` (SPEC §1).
+ */
+export function watchDataVersion(db: Database, onChange: () => void, everyMs = 700): () => void {
+  let last = db.pragma('data_version', { simple: true }) as number;
+  const timer = setInterval(() => {
+    const now = db.pragma('data_version', { simple: true }) as number;
+    if (now !== last) {
+      last = now;
+      onChange();
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,96 @@
+/**
+ * The job runner's thread (SPEC §1): off the app's main thread, with its own store connection. It loads
+ * catalogues (the catalogue job) and runs look-up jobs when the main thread asks, and keeps claiming
+ * queued look-up jobs while it has credentials (a job deferred to the next UTC day resumes then).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { SYSTEM_CLOCK } from '../clock.ts';
+import { toErrorValue } from '../errors.ts';
+import { identityOf } from '../identity/owner.ts';
+import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
+import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import { isItemType } from '../catalogue/item-types.ts';
+import { loadCatalogue } from '../catalogue/load.ts';
+import { LOOKUP_JOB_KIND, lookupHandler } from '../catalogue/lookup-job.ts';
+import { Source } from '../catalogue/source.ts';
+import { useNativeBinding } from '../store/native.ts';
+import { openStore } from '../store/open.ts';
+import { JobRunner } from './runner.ts';
+import type { HostMessage, ThreadMessage } from './thread-messages.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('runner-thread runs as a worker thread');
+const { storePath, nativeBinding } = workerData as { storePath: string; nativeBinding: string | null };
+const post = (m: ThreadMessage) => port.postMessage(m);
+
+useNativeBinding(nativeBinding);
+const store = await openStore(storePath);
+const me = identityOf();
+let credentials: { credentials: Credentials; apiUrl: string } | null = null;
+let queue = Promise.resolve();
+
+function runner(limit: number | null): JobRunner | null {
+  if (credentials === null) return null;
+  const api = new BrickLinkApi(credentials.apiUrl, credentials.credentials);
+  const fetcher: ItemFetcher = {
+    fetchItem: async (type, no) => {
+      const answer = await api.fetchItem(type, no);
+      post({ type: 'changed', reason: 'look-up' });
+      return answer;
+    },
+    fetchColours: () => api.fetchColours(),
+  };
+  const source = new Source(store.db, SYSTEM_CLOCK, fetcher);
+  return new JobRunner({
+    db: store.db,
+    me,
+    handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { limit, clock: SYSTEM_CLOCK }) },
+    log: (line) => post({ type: 'log', line }),
+  });
+}
+
+async function handle(m: HostMessage): Promise<void> {
+  if (m.type === 'credentials') {
+    credentials = { credentials: m.credentials, apiUrl: m.apiUrl };
+    return;
+  }
+  if (m.type === 'catalogue-load') {
+    try {
+      const result = await loadCatalogue(store.db, storePath, m.files, {
+        type: isItemType(m.itemType) ? m.itemType : 'P',
+        me,
+        clock: SYSTEM_CLOCK,
+        onProgress: ({ done, total }) => post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
+      });
+      post({ type: 'finished', kind: 'catalogue-load', error: null, summary: `${result.items} items, ${result.colours} colours, ${result.categories} categories` });
+    } catch (e) {
+      post({ type: 'finished', kind: 'catalogue-load', error: toErrorValue(e), summary: null });
+    }
+    return;
+  }
+  if (m.type === 'lookup') {
+    credentials = { credentials: m.credentials, apiUrl: m.apiUrl };
+    const r = runner(m.limit);
+    try {
+      const result = await r?.runJob(m.jobId);
+      post({ type: 'finished', kind: LOOKUP_JOB_KIND, error: result?.error ?? null, summary: result?.outcome ?? null });
+    } catch (e) {
+      post({ type: 'finished', kind: LOOKUP_JOB_KIND, error: toErrorValue(e), summary: null });
+    }
+    return;
+  }
+  if (m.type === 'wake') {
+    const r = runner(null);
+    if (r) for (const result of await r.runUntilIdle()) post({ type: 'finished', kind: result.job.kind, error: result.error, summary: result.outcome });
+    return;
+  }
+  if (m.type === 'stop') {
+    store.close();
+    process.exit(0);
+  }
+}
+
+port.on('message', (m: HostMessage) => {
+  queue = queue.then(() => handle(m)).catch((e: unknown) => post({ type: 'log', line: `runner thread: ${String(e)}` }));
+});
+post({ type: 'ready' });
