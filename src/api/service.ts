@@ -290,7 +290,7 @@ export function createApiService(ctx: ServiceContext) {
       if (problem !== null) return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
       try {
         const handler = handlers[name as CallName] as (a: unknown) => unknown;
-        return { ok: true, value: await handler(args ?? {}) };
+        return { ok: true, value: await handler(args === undefined ? {} : args) };
       } catch (e) {
         return { ok: false, error: toErrorValue(e) };
       }

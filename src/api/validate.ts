@@ -103,5 +103,5 @@ export function isCallName(name: unknown): name is CallName {
 /** Null when `args` fit the call, else what is wrong with them, in words. */
 export function checkArguments(name: unknown, args: unknown): string | null {
   if (!isCallName(name)) return `there is no call named ${JSON.stringify(name)}`;
-  return ARGUMENT_CHECKS[name](args ?? {}, 'the arguments');
+  return ARGUMENT_CHECKS[name](args === undefined ? {} : args, 'the arguments');
 }

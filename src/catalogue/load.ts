@@ -150,6 +150,7 @@ export async function loadColoursFromSource(
     const merge = mergers(db);
     db.transaction(() => {
       for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name }, 'bricklink-api');
+      bumpCatalogueGeneration(db);
     })();
     const placed = db.transaction(() => placeUnplacedLines(db).placed)();
     job.progress({ done: colours.length, total: colours.length });

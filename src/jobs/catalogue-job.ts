@@ -94,7 +94,7 @@ export function readCatalogueJob(file: string): CatalogueJobFile {
 }
 
 /** Writes `text` to `file` so that readers see the old content or the new, never a part: temp file, fsync, rename. */
-export function writeFileAtomically(file: string, text: string): void {
+export function writeFileAtomically(file: string, text: string | Uint8Array): void {
   const temp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(temp, 'w', 0o644);
   try {

@@ -26,7 +26,14 @@ export class JobHost implements JobControl {
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: JobHostOptions) {
-    this.worker = new Worker(options.workerUrl, { workerData: { storePath: options.storePath, nativeBinding: options.nativeBinding ?? null } });
+    const workerData = { storePath: options.storePath, nativeBinding: options.nativeBinding ?? null };
+    // From a checkout the runner thread is TypeScript: it starts by registering tsx's loader, as bin/ does.
+    this.worker = options.workerUrl.pathname.endsWith('.ts')
+      ? new Worker(
+          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(options.workerUrl.href)}); });`,
+          { eval: true, workerData },
+        )
+      : new Worker(options.workerUrl, { workerData });
     this.worker.on('message', (m: ThreadMessage) => this.onMessage(m));
     this.worker.on('error', (e) => options.log(`the job runner stopped: ${e.message}`));
     this.timer = setInterval(() => this.send({ type: 'wake' }), options.wakeEveryMs ?? 60_000);

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
+import { catalogueGeneration } from '../store/settings.ts';
 import { applySide, type Change } from './changes.ts';
 import { StepRecorder } from './recorder.ts';
 
@@ -40,6 +41,7 @@ export function recordStep<T>(db: Database, clock: Clock, write: (rec: StepRecor
           .prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES (?, ?, 'done', ?)")
           .run(kind, label, isoNow(clock)).lastInsertRowid,
       );
+      db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?)').run(stepId, catalogueGeneration(db));
       const insert = db.prepare('INSERT INTO undo_change (step_id, table_name, row_id, before, after) VALUES (?, ?, ?, ?, ?)');
       for (const c of rec.changes) {
         insert.run(stepId, c.table, c.rowId, c.before === null ? null : JSON.stringify(c.before), c.after === null ? null : JSON.stringify(c.after));
@@ -51,6 +53,7 @@ export function recordStep<T>(db: Database, clock: Clock, write: (rec: StepRecor
 
 function dropRedoable(db: Database): void {
   db.prepare("DELETE FROM undo_change WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')").run();
+  db.prepare("DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')").run();
   db.prepare("DELETE FROM undo_step WHERE state = 'undone'").run();
 }
 
@@ -81,8 +84,8 @@ function changesOf(db: Database, stepId: number): Change[] {
 
 /**
  * The lines whose placement an undo or redo may have made stale: lines it wrote, and the lines of
- * documents it made saved again. They are placed again against the current catalogue (hand
- * placements stay as restored).
+ * documents it made saved again. When the catalogue has moved on, they are placed again against it
+ * (hand placements stay as restored).
  */
 function touchedLines(db: Database, changes: readonly Change[], side: 'before' | 'after'): number[] {
   const ids = new Set<number>();
@@ -105,7 +108,13 @@ function move(db: Database, direction: 'undo' | 'redo', clock: Clock): StepInfo 
       const side = direction === 'undo' ? 'before' : 'after';
       const ordered = direction === 'undo' ? [...changes].reverse() : changes;
       for (const c of ordered) applySide(db, c, side, clock);
-      placeLinesAgain(db, touchedLines(db, changes, side));
+      // The catalogue changes outside the history (loads, look-ups): when it has changed since this step
+      // was last written, undone or redone, its lines are placed again so no stale placement comes back.
+      // When it has not, the rows come back exactly as they were.
+      const generation = catalogueGeneration(db);
+      const last = db.prepare('SELECT generation FROM undo_step_catalogue WHERE step_id = ?').pluck().get(step.id) as number | undefined;
+      if (last !== generation) placeLinesAgain(db, touchedLines(db, changes, side));
+      db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?) ON CONFLICT (step_id) DO UPDATE SET generation = excluded.generation').run(step.id, generation);
       db.prepare('UPDATE undo_step SET state = ? WHERE id = ?').run(direction === 'undo' ? 'undone' : 'done', step.id);
       return step;
     })

@@ -14,7 +14,7 @@ import { tempDir } from '../helpers/temp.ts';
 
 let t = 0;
 const clock: Clock = { now: () => new Date(Date.UTC(2026, 3, 1, 9, 0, t++)) };
-const BOOKKEEPING = ['undo_step', 'undo_change'];
+const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
 
 async function setUp() {
   const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));

@@ -11,7 +11,7 @@ import { bsx, file } from '../helpers/documents.ts';
 import { dumpRows, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 
 const clock = SYSTEM_CLOCK;
-const BOOKKEEPING = ['undo_step', 'undo_change'];
+const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
 
 const setUp = storeWithCatalogue;
 

@@ -49,6 +49,11 @@ export const STEP_4_1_TO_4_2: UpgradeStep = {
       );
       CREATE INDEX job_event_by_job ON job_event (job_id, id);
 
+      CREATE TABLE undo_step_catalogue (
+        step_id INTEGER PRIMARY KEY REFERENCES undo_step (id),
+        generation INTEGER NOT NULL
+      );
+
       CREATE TABLE setting (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL

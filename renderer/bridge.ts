@@ -1,0 +1,42 @@
+import type { ApiEvents, BrickWorkApi, EventName } from '../src/api/contract.ts';
+import { decodeWire, encodeWire } from '../src/api/wire.ts';
+
+declare global {
+  interface Window {
+    brickWork?: BrickWorkApi;
+  }
+}
+
+/**
+ * The contract over the browser host's HTTP: calls are POSTed (the token travels in the cookie the
+ * host set on the first page load), events arrive as server-sent events.
+ */
+export function httpBridge(): BrickWorkApi {
+  const listeners = new Set<<E extends EventName>(name: E, payload: ApiEvents[E]) => void>();
+  const names: EventName[] = ['store.changed', 'job.progress', 'menu.command'];
+  const source = new EventSource('/api/events');
+  for (const name of names) {
+    source.addEventListener(name, (e) => {
+      const payload = JSON.parse((e as MessageEvent<string>).data) as ApiEvents[typeof name];
+      for (const l of listeners) l(name, payload);
+    });
+  }
+  return {
+    async call(name, args) {
+      try {
+        const response = await fetch(`/api/call/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: encodeWire(args) });
+        if (!response.ok) return { ok: false, error: { code: 'internal', message: (await response.text()).trim() } };
+        return decodeWire(await response.text()) as Awaited<ReturnType<BrickWorkApi['call']>>;
+      } catch (e) {
+        return { ok: false, error: { code: 'internal', message: `brick-work can't be reached (${(e as Error).message}).` } };
+      }
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  } satisfies BrickWorkApi;
+}
+
+/** `window.brickWork` in the app (the preload put it there); the HTTP client in the browser host. */
+export const api: BrickWorkApi = window.brickWork ?? httpBridge();

@@ -1,0 +1,30 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { api } from './bridge.ts';
+import { useApp } from './state/app.ts';
+import { useCatalogue } from './state/catalogue.ts';
+import './styles.css';
+
+// Events from the core: refresh what is on screen, show job progress, follow the app's menu.
+api.onEvent((name, payload) => {
+  if (name === 'store.changed') useApp.getState().changed();
+  else if (name === 'job.progress') useCatalogue.getState().progress(payload as { kind: string; done: number; total: number | null; state: string });
+  else if (name === 'menu.command') {
+    const command = (payload as { command: string }).command;
+    if (command === 'undo') void useApp.getState().undo();
+    else if (command === 'redo') void useApp.getState().redo();
+    else if (command === 'import') useApp.getState().go('import');
+  }
+});
+
+void useApp.getState().start();
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

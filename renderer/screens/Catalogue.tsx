@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'react';
+import type { ItemTypeCode } from '../../src/api/contract.ts';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { useApp } from '../state/app.ts';
+import { useCatalogue } from '../state/catalogue.ts';
+
+const TYPES: [ItemTypeCode, string][] = [
+  ['P', 'Parts'],
+  ['S', 'Sets'],
+  ['M', 'Minifigs'],
+  ['B', 'Books'],
+  ['G', 'Gear'],
+  ['C', 'Catalogs'],
+  ['I', 'Instructions'],
+  ['O', 'Original boxes'],
+];
+
+export function Catalogue() {
+  const c = useCatalogue();
+  const revision = useApp((s) => s.revision);
+  const [limit, setLimit] = useState('');
+  const reload = c.reload;
+  useEffect(() => void reload(), [reload, revision]);
+  const s = c.status;
+  const job = s?.job ?? null;
+  const running = job?.state === 'running' && job.alive;
+  const busyElsewhere = running && c.live === null;
+
+  return (
+    <section className="screen" aria-label="Catalogue and jobs">
+      <div className="toolbar">
+        <h2>Catalogue and jobs</h2>
+      </div>
+      <div className="cards">
+        <div className="card">
+          <h3>Catalogue</h3>
+          <p data-testid="catalogue-size">
+            <b>{s?.items.toLocaleString() ?? '…'}</b> items, <b>{s?.colours ?? '…'}</b> colours, <b>{s?.categories ?? '…'}</b> categories
+          </p>
+          <ul className="sources">
+            {s?.sources.map((x) => (
+              <li key={x.source}>
+                {x.source}: {x.items.toLocaleString()}
+              </li>
+            ))}
+          </ul>
+          <div className="row">
+            <label>
+              Items in tab-delimited BrickLink files are{' '}
+              <select value={c.type} onChange={(e) => c.setType(e.target.value as ItemTypeCode)} aria-label="Item type">
+                {TYPES.map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <div className="row">
+            <label className={`button${running ? ' disabled' : ''}`}>
+              Load catalogue files…
+              <input
+                type="file"
+                multiple
+                data-testid="catalogue-file"
+                disabled={running}
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  if (files.length) void c.load(files);
+                  e.target.value = '';
+                }}
+              />
+            </label>
+            {window.brickWork ? <button onClick={() => void c.pickAndLoad()} disabled={running}>Open…</button> : null}
+          </div>
+          {c.live ? <ProgressBar done={c.live.done} total={c.live.total} label="Loading the catalogue" /> : null}
+          {running ? (
+            <div className="row">
+              {busyElsewhere ? (
+                <p className="busy" role="status">
+                  Busy: another brick-work process (pid {job.owner.pid}) is loading {job.files.join(', ') || 'a catalogue'} — {job.progress.done.toLocaleString()}
+                  {job.progress.total ? ` of ${job.progress.total.toLocaleString()}` : ''} rows.
+                </p>
+              ) : null}
+              <button onClick={() => void c.cancelLoad()}>Cancel the load</button>
+            </div>
+          ) : job ? (
+            <p className="muted">
+              Last load: {job.files.join(', ') || job.kind} — {job.state}
+              {job.error ? `: ${job.error}` : ''}
+            </p>
+          ) : null}
+          {s?.jobProblem ? <p className="warn">catalogue-job.json could not be read ({s.jobProblem}); it is treated as no job.</p> : null}
+        </div>
+        <div className="card">
+          <h3>BrickLink look-up</h3>
+          <p>Asks BrickLink for the numbers that unplaced lines name and the catalogue lacks; each number is asked once.</p>
+          <p data-testid="budget">
+            Today ({s?.budget.day ?? '…'}, UTC): <b>{s?.budget.used ?? '…'}</b> calls used, <b>{s?.budget.left ?? '…'}</b> left of {s?.budget.limit ?? '…'}.
+          </p>
+          <div className="row">
+            <label>
+              At most{' '}
+              <input className="short" inputMode="numeric" value={limit} placeholder="all" onChange={(e) => setLimit(e.target.value.replace(/\D/g, ''))} aria-label="Call limit" /> calls
+            </label>
+            <button onClick={() => void c.lookup(limit ? Number(limit) : null)}>Look up missing numbers</button>
+          </div>
+        </div>
+      </div>
+      <h3>Jobs</h3>
+      {c.jobs.length === 0 ? (
+        <p className="empty">No jobs yet.</p>
+      ) : (
+        <table className="table" aria-label="Jobs">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Kind</th>
+              <th>State</th>
+              <th>Progress</th>
+              <th>Owner</th>
+              <th>Notes</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {c.jobs.map((j) => (
+              <tr key={j.id}>
+                <td>{j.id}</td>
+                <td>{j.kind}</td>
+                <td>{j.state}</td>
+                <td>{j.progress.total ? <ProgressBar done={j.progress.done} total={j.progress.total} label="" /> : j.progress.done || ''}</td>
+                <td>{j.owner ? `pid ${j.owner.pid} — ${j.alive ? 'alive' : 'gone'}` : '—'}</td>
+                <td>
+                  {[j.recoveries ? `recovered ×${j.recoveries}` : '', j.notBeforeDay ? `waits for ${j.notBeforeDay}` : '', j.error ?? ''].filter(Boolean).join('; ')}
+                </td>
+                <td>{j.state === 'queued' || j.state === 'running' ? <button onClick={() => void c.cancelJob(j.id)}>Cancel</button> : null}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { useApp } from '../state/app.ts';
+import { useExports } from '../state/exports.ts';
+import { useOrders } from '../state/orders.ts';
+
+export function Export() {
+  const ex = useExports();
+  const { orders, loadOrders } = useOrders();
+  const revision = useApp((s) => s.revision);
+  const [orderId, setOrderId] = useState<number | null>(null);
+  useEffect(() => void loadOrders(), [loadOrders, revision]);
+  const withLines = orders.filter((o) => o.lines > 0);
+  return (
+    <section className="screen" aria-label="Export">
+      <div className="toolbar">
+        <h2>Export</h2>
+      </div>
+      <div className="cards">
+        <div className="card">
+          <h3>Summary (CSV)</h3>
+          <p>One row per order with saved lines: reference, counterparty, currency, documents, lines, placed, unplaced, total quantity, total value.</p>
+          <button className="primary" onClick={() => void ex.summary()}>
+            Export the summary…
+          </button>
+        </div>
+        <div className="card">
+          <h3>BrickLink XML (mass upload)</h3>
+          <p>The placed lines of one order, for the shop's BrickLink store.</p>
+          <select value={orderId ?? ''} onChange={(e) => setOrderId(e.target.value ? Number(e.target.value) : null)} aria-label="Order to export">
+            <option value="">Choose an order</option>
+            {withLines.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.reference} — {o.placed} placed lines
+              </option>
+            ))}
+          </select>{' '}
+          <button disabled={orderId === null} onClick={() => orderId !== null && void ex.bricklink(orderId)}>
+            Export BrickLink XML…
+          </button>
+        </div>
+      </div>
+      {ex.last ? (
+        <div className="card">
+          <h3>{ex.last.name}</h3>
+          <pre className="export-preview" data-testid="export-preview">{ex.last.content.slice(0, 4000)}</pre>
+        </div>
+      ) : null}
+    </section>
+  );
+}

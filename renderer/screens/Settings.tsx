@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'react';
+import { useApp } from '../state/app.ts';
+import { useSettings } from '../state/settings.ts';
+
+function Field({ label, value, onSave }: { label: string; value: string; onSave(v: string): void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
+      <button disabled={text === value} onClick={() => onSave(text)}>
+        Save
+      </button>
+    </label>
+  );
+}
+
+export function Settings() {
+  const st = useSettings();
+  const revision = useApp((s) => s.revision);
+  const [creds, setCreds] = useState({ consumerKey: '', consumerSecret: '', token: '', tokenSecret: '' });
+  const reload = st.reload;
+  useEffect(() => void reload(), [reload, revision]);
+  const s = st.settings;
+  return (
+    <section className="screen" aria-label="Settings">
+      <div className="toolbar">
+        <h2>Settings</h2>
+      </div>
+      <div className="cards">
+        <div className="card">
+          <h3>Shop</h3>
+          {s ? (
+            <>
+              <Field label="Currency of documents that name none" value={s.currency} onSave={(v) => void st.set('currency', v)} />
+              <Field label="BrickLink calls per day" value={s.dailyCallLimit} onSave={(v) => void st.set('daily-call-limit', v)} />
+              <Field label="BrickLink API address" value={s.apiUrl} onSave={(v) => void st.set('api-url', v)} />
+            </>
+          ) : null}
+        </div>
+        <div className="card">
+          <h3>BrickLink credentials</h3>
+          <p>
+            {s?.credentialsStored ? 'Credentials are stored' : 'No credentials yet'}
+            {s ? (s.credentialsEncrypted ? ', encrypted by the operating system.' : '; this browser host keeps them in memory only, until it stops.') : ''}
+          </p>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void st.setCredentials(creds).then((ok) => ok && setCreds({ consumerKey: '', consumerSecret: '', token: '', tokenSecret: '' }));
+            }}
+          >
+            {(
+              [
+                ['consumerKey', 'Consumer key'],
+                ['consumerSecret', 'Consumer secret'],
+                ['token', 'Token'],
+                ['tokenSecret', 'Token secret'],
+              ] as const
+            ).map(([k, label]) => (
+              <label key={k} className="field">
+                <span>{label}</span>
+                <input type="password" autoComplete="off" value={creds[k]} onChange={(e) => setCreds({ ...creds, [k]: e.target.value })} aria-label={label} />
+              </label>
+            ))}
+            <button type="submit">Store the credentials</button>
+          </form>
+        </div>
+      </div>
+      <h3>Remembered hand placements</h3>
+      {st.placements.length === 0 ? (
+        <p className="empty">None yet: placing a line by hand remembers it for later imports.</p>
+      ) : (
+        <table className="table" aria-label="Remembered placements">
+          <thead>
+            <tr>
+              <th>Given</th>
+              <th>Placed on</th>
+              <th>Colour</th>
+              <th>Since</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {st.placements.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  {p.given.type} {p.given.no ?? `“${p.given.name ?? ''}”`}
+                </td>
+                <td>
+                  {p.item.type} {p.item.no} {p.item.name}
+                </td>
+                <td>{p.colourId ?? '—'}</td>
+                <td>{p.createdAt.slice(0, 10)}</td>
+                <td>
+                  <button onClick={() => void st.forget(p.id)}>Forget</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+import type { ArgsOf, CallName, ErrorValue, ResultOf } from '../../src/api/contract.ts';
+import { api } from '../bridge.ts';
+
+/** A refusal, as the screens show it: the code and the plain message, never a stack trace. */
+export class Refusal extends Error {
+  constructor(readonly error: ErrorValue) {
+    super(error.message);
+  }
+}
+
+/** The stores' one way to the core: a contract call that resolves to its value or throws a Refusal. */
+export async function call<K extends CallName>(name: K, args: ArgsOf<K>): Promise<ResultOf<K>> {
+  const result = await api.call(name, args);
+  if (!result.ok) throw new Refusal(result.error);
+  return result.value;
+}
+
+export function messageOf(e: unknown): ErrorValue {
+  if (e instanceof Refusal) return e.error;
+  return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+}
+
+/** Reads a file the staff dropped or picked, as the contract wants it: `{name, content}`. */
+export async function fileArg(file: File): Promise<{ name: string; content: Uint8Array }> {
+  return { name: file.name, content: new Uint8Array(await file.arrayBuffer()) };
+}

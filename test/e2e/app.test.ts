@@ -1,0 +1,216 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, hasChromium } from '../helpers/browser.ts';
+import { REPO_ROOT } from '../helpers/cli.ts';
+import { bsx } from '../helpers/documents.ts';
+import { files } from '../helpers/catalogue-files.ts';
+import { lines } from '../helpers/workers.ts';
+
+const SCREENSHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
+
+/** The browser host on a fresh store, as `npm run serve` starts it. */
+async function startHost(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', dbPath], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');
+  return { url, child };
+}
+
+const PARTS = [
+  { no: '3001', name: 'Brick 2 x 4' },
+  { no: '3001b', name: 'Brick 2 x 4 with Cross Supports' },
+  { no: '3003', name: 'Brick 2 x 2' },
+  { no: '3020', name: 'Plate 2 x 4' },
+  { no: '3023', name: 'Plate 1 x 2' },
+  { no: '3710', name: 'Plate 1 x 4' },
+  { no: '2431', name: 'Tile 1 x 4 with Groove' },
+];
+
+const DOCUMENT = bsx([
+  { no: '3001', name: 'Brick 2 x 4', qty: 4, price: '0.10' },
+  { no: '3001old', name: 'Brick 2 x 4 old style', qty: 2, price: '0.12' },
+  { no: '3020', name: 'Plate 2 x 4', qty: 6, price: '0.05' },
+  { no: '99999', name: 'Mystery part', qty: 1, price: '1.00' },
+]);
+
+function bigDocument(n: number): string {
+  return bsx(Array.from({ length: n }, (_, i) => ({ no: i % 10 === 0 ? `unknown-${i}` : PARTS[i % PARTS.length]?.no ?? '3001', qty: 1 + (i % 9) })));
+}
+
+describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium, through the browser host)', () => {
+  let dir: string;
+  let host: { url: string; child: ChildProcess };
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+
+  const shot = async (name: string) => {
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  };
+  const tab = (name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
+  const notice = () => page.getByTestId('notice');
+
+  beforeAll(async () => {
+    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'e2e-'));
+    fs.writeFileSync(path.join(dir, 'parts.csv'), files.rebrickableParts(PARTS));
+    fs.writeFileSync(path.join(dir, 'Falcon.bsx'), DOCUMENT);
+    fs.writeFileSync(path.join(dir, 'Big 10000.bsx'), bigDocument(10_000));
+    fs.writeFileSync(path.join(dir, 'Big 1000.bsx'), bigDocument(1_000));
+    host = await startHost(path.join(dir, 'brick-work.sqlite'));
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.goto(host.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    host?.child.kill('SIGTERM');
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads a catalogue, imports a document, fixes a line from the suggestions by keyboard, undoes, revives and exports', async () => {
+    await page.getByText('No orders yet.').waitFor();
+    await shot('1-orders-empty');
+
+    // Load a catalogue.
+    await tab('Catalogue & jobs').click();
+    await page.getByTestId('catalogue-file').setInputFiles(path.join(dir, 'parts.csv'));
+    await page.getByText('The catalogue is loaded.').waitFor();
+    await page.getByTestId('catalogue-size').getByText('7', { exact: true }).waitFor();
+    expect(await page.getByTestId('catalogue-size').textContent()).toContain('7 items');
+    await shot('2-catalogue-and-jobs');
+
+    // Import a document: the preview, then the confirm.
+    await tab('Import').click();
+    await page.getByTestId('import-file').setInputFiles(path.join(dir, 'Falcon.bsx'));
+    const preview = page.getByTestId('preview');
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain('4: 2 placed, 2 unplaced');
+    expect(await preview.textContent()).toContain('a new order "Falcon.bsx" in USD');
+    await shot('3-import-preview');
+    await page.getByTestId('confirm-import').click();
+
+    // The order: unplaced lines show their reasons.
+    await page.getByRole('heading', { name: /Order Falcon\.bsx/ }).waitFor();
+    const table = page.getByTestId('line-table');
+    expect(await table.textContent()).toContain('The BrickLink number is not in the catalogue');
+    expect(await page.locator('.line-row.unplaced').count()).toBe(2);
+
+    // Fix line 2 from its suggestions, keyboard only.
+    await page.keyboard.press('ArrowDown'); // line 1
+    await page.keyboard.press('ArrowDown'); // line 2: 3001old "Brick 2 x 4 old style"
+    await page.getByTestId('reason').waitFor();
+    expect(await page.getByTestId('reason').textContent()).toBe('The BrickLink number is not in the catalogue');
+    const suggestions = page.getByTestId('suggestions');
+    await suggestions.getByText('3001b').waitFor();
+    expect(await suggestions.textContent()).toMatch(/Longest prefix.*P 3001.*Brick 2 x 4/);
+    await shot('4-order-with-suggestions');
+    await page.keyboard.press('Enter'); // into the suggestions: the first is highlighted
+    await page.keyboard.press('Enter'); // place the line on it
+    await page.locator('[data-line-id] .tag', { hasText: 'by hand' }).waitFor();
+    const row2 = page.locator('.line-row[aria-rowindex="2"]');
+    expect(await row2.textContent()).toContain('P 3001');
+    expect(await page.locator('.line-row.unplaced').count()).toBe(1);
+    expect(await page.getByTestId('undo').textContent()).toContain('Undo Hand placement of 3001old');
+    await shot('5-order-fixed-by-hand');
+
+    // Undo and redo it, with the keyboard shortcuts.
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.line-row.unplaced').count()).toBe(2);
+    expect(await notice().textContent()).toContain('Undone: Hand placement of 3001old');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => page.locator('.line-row.unplaced').count()).toBe(1);
+    expect(await notice().textContent()).toContain('Redone: Hand placement');
+    await shot('6-undo-redo');
+
+    // Undo the import too (and the hand placement before it): the order has no saved lines.
+    await page.getByTestId('undo').click();
+    await expect.poll(() => page.locator('.line-row.unplaced').count()).toBe(2);
+    await page.getByTestId('undo').click();
+    await page.getByText('Undone: Import of Falcon.bsx').waitFor();
+    await tab('Orders').click();
+    await page.locator('tr.clickable', { hasText: 'Falcon.bsx' }).waitFor();
+    expect(await page.locator('tr.clickable', { hasText: 'Falcon.bsx' }).textContent()).toMatch(/USD0/);
+
+    // Import it again: the app says it revives the undone document, and how the lines pair.
+    await tab('Import').click();
+    await page.getByTestId('import-file').setInputFiles(path.join(dir, 'Falcon.bsx'));
+    const revival = page.getByTestId('revival');
+    await revival.waitFor();
+    expect(await revival.textContent()).toMatch(/This document was imported on .+ and undone on .+\./);
+    expect(await revival.textContent()).toContain('its 4 lines pair by position');
+    expect(await page.getByTestId('confirm-import').textContent()).toBe('Revive');
+    await shot('7-revival');
+    await page.getByTestId('confirm-import').click();
+    await page.getByRole('heading', { name: /Order Falcon\.bsx/ }).waitFor();
+    expect(await notice().textContent()).toContain('Revived Falcon.bsx');
+    await expect.poll(() => page.locator('.line-row').count()).toBe(4);
+    // The revived line was unplaced again (its hand placement was undone): fix it once more, by keyboard.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.getByTestId('suggestions').getByText('3001b').waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.line-row.unplaced').count()).toBe(1);
+
+    // Export the summary.
+    await tab('Export').click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export the summary…' }).click();
+    const file = await (await download).path();
+    const csv = fs.readFileSync(file, 'utf8');
+    expect(csv).toContain('reference,counterparty,currency,documents,lines,placed,unplaced,total quantity,total value');
+    expect(csv).toContain('Falcon.bsx,,USD,1,4,3,1,13,1.94');
+    expect(await page.getByTestId('export-preview').textContent()).toContain('Falcon.bsx,,USD,1,4');
+    await shot('8-export');
+
+    await tab('Settings').click();
+    await page.getByRole('table', { name: 'Remembered placements' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Remembered placements' }).textContent()).toContain('P 3001old');
+    await shot('9-settings');
+  });
+
+  it('keeps a 10,000-line order smooth: the rows in the page stay bounded, and scrolling and filtering stay fast', async () => {
+    const timings: Record<string, { open: number; filter: number; scroll: number; rows: number }> = {};
+    for (const name of ['Big 1000.bsx', 'Big 10000.bsx']) {
+      await tab('Import').click();
+      await page.getByTestId('import-file').setInputFiles(path.join(dir, name));
+      await page.getByTestId('preview').waitFor();
+      const t0 = Date.now();
+      await page.getByTestId('confirm-import').click();
+      await page.getByRole('heading', { name: new RegExp(`Order ${name.replace('.', '\\.')}`) }).waitFor();
+      await page.locator('.line-row').first().waitFor();
+      const open = Date.now() - t0;
+      const rows = await page.locator('.line-row').count();
+
+      const s0 = Date.now();
+      await page.getByTestId('line-table').evaluate((el) => (el.scrollTop = el.scrollHeight));
+      const total = Number(name.match(/\d+/)?.[0]);
+      await page.locator(`.line-row[aria-rowindex="${total}"]`).waitFor();
+      const scroll = Date.now() - s0;
+
+      const f0 = Date.now();
+      await page.getByLabel('Unplaced only').check();
+      await expect.poll(() => page.getByTestId('line-table').getAttribute('aria-rowcount'), { interval: 10 }).toBe(String(total / 10));
+      const filter = Date.now() - f0;
+      timings[name] = { open, filter, scroll, rows };
+      if (total === 10_000) await shot('10-order-10000-lines');
+      await page.getByLabel('Unplaced only').uncheck();
+    }
+    console.log(`render times: ${JSON.stringify(timings)}`);
+    const small = timings['Big 1000.bsx'];
+    const big = timings['Big 10000.bsx'];
+    // Only the rows in view are in the page, however long the order.
+    expect(big?.rows).toBeLessThanOrEqual(60);
+    expect(big?.rows).toBe(small?.rows);
+    // Scrolling to the end and filtering do not grow with the order (beyond fetching its lines).
+    expect(big?.scroll).toBeLessThan(1_000);
+    expect(big?.filter).toBeLessThan(3_000);
+  });
+});

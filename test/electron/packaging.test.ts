@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { electronNativeBinding } from '../../electron/native.ts';
+import { REPO_ROOT } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  main: string;
+  scripts: Record<string, string>;
+  build: Record<string, any>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+describe('packaging (electron-builder; the builds themselves need the internet, so the configuration is checked here)', () => {
+  const b = pkg.build;
+
+  it('makes a macOS dmg for arm64 and x64 with the hardened runtime and its entitlements', () => {
+    expect(b['mac'].target).toEqual([{ target: 'dmg', arch: ['arm64', 'x64'] }]);
+    expect(b['mac'].hardenedRuntime).toBe(true);
+    const entitlements = path.join(REPO_ROOT, b['mac'].entitlements);
+    expect(fs.readFileSync(entitlements, 'utf8')).toContain('com.apple.security.cs.allow-jit');
+    expect(b['mac'].entitlementsInherit).toBe(b['mac'].entitlements);
+  });
+
+  it('makes a Windows NSIS installer and a Linux AppImage, with the icon in build/', () => {
+    expect(b['win'].target[0].target).toBe('nsis');
+    expect(b['linux'].target[0].target).toBe('AppImage');
+    for (const os of ['mac', 'win', 'linux']) {
+      const icon = path.join(REPO_ROOT, b[os].icon);
+      const png = fs.readFileSync(icon);
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(512); // electron-builder needs ≥ 512 px to make icns and ico
+    }
+    expect(b['directories'].buildResources).toBe('build');
+  });
+
+  it('ships the built app and the Electron better-sqlite3 binaries, unpacked from the asar, and does not rebuild them', () => {
+    expect(pkg.main).toBe('dist/electron/main.js');
+    expect(b['files']).toEqual(expect.arrayContaining(['dist/**', 'native/**', 'package.json']));
+    expect(b['asarUnpack']).toEqual(expect.arrayContaining(['native/**']));
+    expect(b['npmRebuild']).toBe(false);
+    expect(pkg.scripts['dist']).toMatch(/npm run build && node scripts\/native-electron\.mjs && electron-builder/);
+    expect(pkg.scripts['start']).toMatch(/node scripts\/native-electron\.mjs && electron \./);
+    expect(pkg.dependencies['better-sqlite3']).toMatch(/^\^12\./);
+    expect(pkg.devDependencies['electron']).toBeDefined();
+    expect(pkg.devDependencies['electron-builder']).toBeDefined();
+  });
+
+  it('installs without needing more than the npm registry: no install script rebuilds for Electron', () => {
+    expect(Object.keys(pkg.scripts).filter((s) => /^(pre|post)?install$/.test(s))).toEqual([]);
+  });
+
+  it("finds the Electron binary of better-sqlite3 by ABI, platform and arch, unpacked in the packaged app", () => {
+    const root = tempDir();
+    expect(electronNativeBinding(root, '140', 'darwin', 'arm64')).toBeNull();
+    const dir = path.join(root, 'native', 'electron-v140-darwin-arm64');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'better_sqlite3.node'), '');
+    expect(electronNativeBinding(root, '140', 'darwin', 'arm64')).toBe(path.join(dir, 'better_sqlite3.node'));
+    expect(electronNativeBinding(root, '140', 'darwin', 'x64')).toBeNull();
+    const packaged = path.join(root, 'Resources', 'app.asar');
+    const unpacked = path.join(root, 'Resources', 'app.asar.unpacked', 'native', 'electron-v140-win32-x64');
+    fs.mkdirSync(unpacked, { recursive: true });
+    fs.writeFileSync(path.join(unpacked, 'better_sqlite3.node'), '');
+    expect(electronNativeBinding(packaged, '140', 'win32', 'x64')).toBe(path.join(unpacked, 'better_sqlite3.node'));
+  });
+});

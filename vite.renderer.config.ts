@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'renderer');
+
+/** The screens, built to dist/renderer: loaded from file:// by the app and served by the browser host. */
+export default defineConfig({
+  root: here,
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: path.join(here, '..', 'dist', 'renderer'),
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+  },
+});
