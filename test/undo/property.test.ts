@@ -152,7 +152,8 @@ describe('undo and redo, as a property (fast-check)', () => {
           for (const a of actions) {
             const db = store.db;
             if (a.kind === 'catalogue-grows') {
-              const [no, name] = [['9001', 'Odd Brick'], ['7777', 'Lucky Seven'], ['9002', 'Mystery piece']][a.item] ?? ['9001', 'Odd Brick'];
+              const grown: [string, string][] = [['9001', 'Odd Brick'], ['7777', 'Lucky Seven'], ['9002', 'Mystery piece']];
+              const [no, name] = grown[a.item] ?? ['9001', 'Odd Brick'];
               if (db.prepare('SELECT 1 FROM catalogue_item WHERE item_no = ?').get(no) === undefined) insertItem(db, { no, name });
               continue;
             }
