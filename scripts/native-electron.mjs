@@ -20,8 +20,17 @@ const archArg = process.argv.indexOf('--arch');
 const arches = archArg > 0 ? process.argv[archArg + 1].split(',') : [process.arch];
 
 // Electron's ABI: asked of Electron itself (running as Node), so it can't be wrong.
-const electron = require('electron');
-const abi = execFileSync(electron, ['-p', 'process.versions.modules'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).toString().trim();
+let abi;
+try {
+  const electron = require('electron');
+  abi = execFileSync(electron, ['-p', 'process.versions.modules'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).toString().trim();
+} catch (e) {
+  console.error(
+    `brick-work: the Electron binary is not here and could not be fetched (${e.message.split('\n')[0]}).\n` +
+      'On a machine that reaches GitHub, npm fetches it. Without it, run the same app in a browser: npm run serve',
+  );
+  process.exit(1);
+}
 
 for (const arch of arches) {
   const outDir = path.join(root, 'native', `electron-v${abi}-${process.platform}-${arch}`);
