@@ -5,24 +5,27 @@ import { defineConfig } from 'vite';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The main process and the job runner thread, bundled for Electron's Node (ESM). better-sqlite3 and
- * electron stay outside the bundle: they are loaded at run time.
+ * The Electron side, bundled for Electron's Node; better-sqlite3 and electron stay outside the bundle.
+ * Default: the main process and the job runner thread (ESM). `--mode preload`: the preload, which a
+ * sandboxed window needs as one CommonJS file that needs nothing but electron.
  */
-export default defineConfig({
-  root,
-  build: {
-    ssr: true,
-    outDir: path.join(root, 'dist', 'electron'),
-    emptyOutDir: false,
-    target: 'node22',
-    sourcemap: false,
-    rollupOptions: {
-      input: {
-        main: path.join(root, 'electron', 'main.ts'),
-        'runner-thread': path.join(root, 'src', 'jobs', 'runner-thread.ts'),
+export default defineConfig(({ mode }) => {
+  const preload = mode === 'preload';
+  return {
+    root,
+    build: {
+      ssr: true,
+      outDir: path.join(root, 'dist', 'electron'),
+      emptyOutDir: false,
+      target: 'node22',
+      sourcemap: false,
+      rollupOptions: {
+        input: preload
+          ? { preload: path.join(root, 'electron', 'preload.ts') }
+          : { main: path.join(root, 'electron', 'main.ts'), 'runner-thread': path.join(root, 'src', 'jobs', 'runner-thread.ts') },
+        output: preload ? { format: 'cjs', entryFileNames: '[name].cjs' } : { format: 'es', entryFileNames: '[name].js' },
+        external: preload ? ['electron'] : ['electron', 'better-sqlite3', /^node:/],
       },
-      output: { format: 'es', entryFileNames: '[name].js' },
-      external: ['electron', 'better-sqlite3', /^node:/],
     },
-  },
+  };
 });
