@@ -11,6 +11,9 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
  */
 export default defineConfig(({ mode }) => {
   const preload = mode === 'preload';
+  const input: Record<string, string> = preload
+    ? { preload: path.join(root, 'electron', 'preload.ts') }
+    : { main: path.join(root, 'electron', 'main.ts'), 'runner-thread': path.join(root, 'src', 'jobs', 'runner-thread.ts') };
   return {
     root,
     build: {
@@ -20,9 +23,7 @@ export default defineConfig(({ mode }) => {
       target: 'node22',
       sourcemap: false,
       rollupOptions: {
-        input: preload
-          ? { preload: path.join(root, 'electron', 'preload.ts') }
-          : { main: path.join(root, 'electron', 'main.ts'), 'runner-thread': path.join(root, 'src', 'jobs', 'runner-thread.ts') },
+        input,
         output: preload ? { format: 'cjs', entryFileNames: '[name].cjs' } : { format: 'es', entryFileNames: '[name].js' },
         external: preload ? ['electron'] : ['electron', 'better-sqlite3', /^node:/],
       },

@@ -70,11 +70,7 @@ export const useImport = create<ImportState>((set, get) => ({
     try {
       const results = [...(await call('import.confirm', { file, orderId, asNew }))];
       set({ results, preview: null, file: null });
-      const revived = results.filter((r) => r.revived).length;
-      useApp.getState().say(
-        results.map((r) => `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${r.lines.total} lines, ${r.lines.unplaced} unplaced.`).join(' ') +
-          (revived ? '' : ''),
-      );
+      useApp.getState().say(results.map((r) => `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${r.lines.total} lines, ${r.lines.unplaced} unplaced.`).join(' '));
       return results;
     } catch (e) {
       useApp.getState().fail(e);

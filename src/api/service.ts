@@ -9,11 +9,10 @@ import { bricklinkXml } from '../exports/bricklink-xml.ts';
 import { summaryCsv } from '../exports/summary.ts';
 import { catalogueJobStatus, requestCatalogueJobCancel } from '../jobs/catalogue-job.ts';
 import { cancelJob, listJobs, type RecoveredJob } from '../jobs/queue.ts';
-import { forgetPlacement, placeByHand } from '../placement/hand.ts';
-import { rememberedPlacements } from '../placement/hand.ts';
+import { forgetPlacement, placeByHand, rememberedPlacements } from '../placement/hand.ts';
 import { documentsOfOrder } from '../store/documents.ts';
 import { getLine, orderLines, type LineView } from '../store/lines.ts';
-import { listOrders, type OrderSummary } from '../store/orders.ts';
+import { listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
 import { getSetting, setSetting } from '../store/settings.ts';
 import type { UpgradeReport } from '../store/upgrade-runner.ts';
 import { catalogueIndex, suggestFor } from '../suggest/catalogue-index.ts';
@@ -150,10 +149,8 @@ export function createApiService(ctx: ServiceContext) {
         .map(orderView);
     },
     'orders.get': ({ orderId }) => {
-      const order = listOrders(db).find((o) => o.id === orderId);
-      if (!order) throw new BrickWorkError('not-found', `There is no order ${orderId}.`);
       return {
-        order: orderView(order),
+        order: orderView(orderSummary(db, orderId)),
         documents: documentsOfOrder(db, orderId).map((d) => ({
           id: d.id,
           key: d.key,

@@ -31,23 +31,25 @@ export function getOrder(db: Database, id: number): OrderRow {
   return row;
 }
 
+const SUMMARY = `SELECT ${ORDER_COLUMNS},
+        count(DISTINCT d.id) AS documents,
+        count(l.id) AS lines,
+        count(l.item_no) AS placed,
+        count(l.id) - count(l.item_no) AS unplaced,
+        coalesce(sum(l.quantity), 0) AS totalQuantity,
+        coalesce(sum(l.quantity * coalesce(l.unit_price_e4, 0)), 0) AS totalValueE4
+   FROM shop_order o
+   LEFT JOIN document d ON d.order_id = o.id AND d.state = 'imported'
+   LEFT JOIN order_line l ON l.document_id = d.id`;
+
 /** Every order with its counts; `savedOnly` leaves out orders without saved lines (as the summary export does). */
 export function listOrders(db: Database, options: { savedOnly?: boolean } = {}): OrderSummary[] {
-  return db
-    .prepare(
-      `SELECT ${ORDER_COLUMNS},
-              count(DISTINCT d.id) AS documents,
-              count(l.id) AS lines,
-              count(l.item_no) AS placed,
-              count(l.id) - count(l.item_no) AS unplaced,
-              coalesce(sum(l.quantity), 0) AS totalQuantity,
-              coalesce(sum(l.quantity * coalesce(l.unit_price_e4, 0)), 0) AS totalValueE4
-         FROM shop_order o
-         LEFT JOIN document d ON d.order_id = o.id AND d.state = 'imported'
-         LEFT JOIN order_line l ON l.document_id = d.id
-        GROUP BY o.id
-       ${options.savedOnly ? 'HAVING count(l.id) > 0' : ''}
-        ORDER BY o.id`,
-    )
-    .all() as OrderSummary[];
+  return db.prepare(`${SUMMARY} GROUP BY o.id ${options.savedOnly ? 'HAVING count(l.id) > 0' : ''} ORDER BY o.id`).all() as OrderSummary[];
+}
+
+/** One order with its counts, without counting every other order's lines. */
+export function orderSummary(db: Database, id: number): OrderSummary {
+  const row = db.prepare(`${SUMMARY} WHERE o.id = ? GROUP BY o.id`).get(id) as OrderSummary | undefined;
+  if (row === undefined) throw new BrickWorkError('not-found', `There is no order ${id}.`);
+  return row;
 }
