@@ -9,3 +9,29 @@ export const UNPLACED_REASONS = {
 } as const;
 
 export type UnplacedReason = (typeof UNPLACED_REASONS)[keyof typeof UNPLACED_REASONS];
+
+/**
+ * The one table from a reason's text (as `order_line.unplaced_reason` keeps it) to its stable code:
+ * screens and scripts decide by the code, never by the words (SPEC §6).
+ */
+export const REASON_CODES = {
+  [UNPLACED_REASONS.noNumberNorName]: 'no-number-or-name',
+  [UNPLACED_REASONS.typeNotKnown]: 'unknown-item-type',
+  [UNPLACED_REASONS.nameSeveral]: 'name-matches-several',
+  [UNPLACED_REASONS.numberNotInCatalogue]: 'number-not-in-catalogue',
+  [UNPLACED_REASONS.nameNotInCatalogue]: 'name-not-in-catalogue',
+  [UNPLACED_REASONS.colourNotInCatalogue]: 'colour-not-in-catalogue',
+} as const satisfies Record<UnplacedReason, string>;
+
+/** `other`: a text this build does not know (never written by it; kept for what a future build may store). */
+export type ReasonCode = (typeof REASON_CODES)[UnplacedReason] | 'other';
+
+export interface Reason {
+  readonly code: ReasonCode;
+  readonly text: string;
+}
+
+export function reasonOf(text: string | null): Reason | null {
+  if (text === null) return null;
+  return { code: Object.hasOwn(REASON_CODES, text) ? REASON_CODES[text as UnplacedReason] : 'other', text };
+}
