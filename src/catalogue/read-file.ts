@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv } from '../text/csv.ts';
 import { decodeText } from '../text/decode.ts';
 import { parseError } from '../text/position.ts';
@@ -29,7 +29,7 @@ export function readCatalogueFile(file: NamedContent, options: { type: ItemType 
     try {
       bytes = zlib.gunzipSync(bytes, { maxOutputLength: CATALOGUE_FILE_LIMIT });
     } catch (e) {
-      throw parseError(name, `the gzip data can't be read (${(e as Error).message})`);
+      throw parseError(name, `the gzip data can't be read (${quote((e as Error).message)})`);
     }
   }
   const text = decodeText(bytes, name);
@@ -39,7 +39,7 @@ export function readCatalogueFile(file: NamedContent, options: { type: ItemType 
   if (parsed === null) {
     throw new BrickWorkError(
       'parse-error',
-      `${name} is not a catalogue file brick-work knows (its first row is "${table.header.slice(0, 5).join(', ')}"). ` +
+      `${name} is not a catalogue file brick-work knows (its first row is "${quote(table.header.slice(0, 5).join(', '))}"). ` +
         "It loads BrickLink's catalogue downloads (XML or tab-delimited) and Rebrickable's parts.csv, part_categories.csv and sets.csv.",
     );
   }

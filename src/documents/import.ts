@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, type Clock } from '../clock.ts';
-import { BrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
+import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
 import { placeItem, type Placement } from '../placement/rule.ts';
 import { importedDocument, undoneDocument, type DocumentRow } from '../store/documents.ts';
@@ -73,15 +73,15 @@ export interface ImportPlan {
 
 function headerMismatch(doc: ParsedDocument, order: OrderRow): void {
   const h = doc.header;
-  const where = `order ${order.reference} (#${order.id})`;
+  const where = `order ${quote(order.reference)} (#${order.id})`;
   if (h.reference !== null && h.reference !== order.reference) {
-    throw new BrickWorkError('header-mismatch', `The file's order reference is "${h.reference}", but ${where} has "${order.reference}".`);
+    throw new BrickWorkError('header-mismatch', `The file's order reference is "${quote(h.reference)}", but ${where} has "${quote(order.reference)}".`);
   }
   if (h.counterparty !== null && order.counterparty !== null && h.counterparty !== order.counterparty) {
-    throw new BrickWorkError('header-mismatch', `The file's counterparty is "${h.counterparty}", but ${where} has "${order.counterparty}".`);
+    throw new BrickWorkError('header-mismatch', `The file's counterparty is "${quote(h.counterparty)}", but ${where} has "${quote(order.counterparty)}".`);
   }
   if (h.currency !== null && h.currency !== order.currency) {
-    throw new BrickWorkError('currency-mismatch', `The file is in ${h.currency}, but ${where} is in ${order.currency}.`);
+    throw new BrickWorkError('currency-mismatch', `The file is in ${quote(h.currency)}, but ${where} is in ${quote(order.currency)}.`);
   }
 }
 
@@ -95,7 +95,7 @@ function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly Lin
     const positions = fewer + 1 === more ? `position ${more}` : `positions ${fewer + 1}–${more}`;
     throw new BrickWorkError(
       'lines-do-not-pair',
-      `${old.key} was undone with ${oldLines.length} lines and this file has ${doc.lines.length}: lines pair by position, so ${positions} ` +
+      `${quote(old.key)} was undone with ${oldLines.length} lines and this file has ${doc.lines.length}: lines pair by position, so ${positions} ` +
         `${fewer + 1 === more ? 'has' : 'have'} no partner. Import the file as a new document instead (--as-new); the undone one stays undone.`,
     );
   }
@@ -131,14 +131,14 @@ export function planImport(db: Database, request: ImportRequest): ImportPlan {
     let refusal: ErrorValue | null = null;
     let oldLines: readonly LineView[] = [];
     try {
-      if (seen.has(doc.key)) throw new BrickWorkError('duplicate-document', `${doc.key} is in the file twice.`);
+      if (seen.has(doc.key)) throw new BrickWorkError('duplicate-document', `${quote(doc.key)} is in the file twice.`);
       seen.add(doc.key);
       const earlier = importedDocument(db, doc.key);
       if (earlier !== null) {
         const order = getOrder(db, earlier.orderId);
         throw new BrickWorkError(
           'duplicate-document',
-          `${doc.key} was already imported on ${day(earlier.importedAt)} into order ${order.reference} (#${order.id}). Undo that import first to import it again.`,
+          `${quote(doc.key)} was already imported on ${day(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}). Undo that import first to import it again.`,
         );
       }
       const undone = request.asNew ? null : undoneDocument(db, doc.key);
@@ -147,7 +147,7 @@ export function planImport(db: Database, request: ImportRequest): ImportPlan {
         if (request.orderId != null && request.orderId !== order.id) {
           throw new BrickWorkError(
             'invalid-argument',
-            `${doc.key} was imported into order ${order.reference} (#${order.id}) and undone; importing it again revives it there. To import it into another order, import it as a new document (--as-new).`,
+            `${quote(doc.key)} was imported into order ${quote(order.reference)} (#${order.id}) and undone; importing it again revives it there. To import it into another order, import it as a new document (--as-new).`,
           );
         }
         headerMismatch(doc, order);

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv } from '../text/csv.ts';
 import { decodeText } from '../text/decode.ts';
-import { lineIndex, parseError } from '../text/position.ts';
+import { lineColumn, lineIndex, parseError, parseErrorAt } from '../text/position.ts';
 import { parseXmlTree } from '../text/xml.ts';
 import { readBrickLinkOrders } from './formats/bricklink-order.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
@@ -12,6 +12,26 @@ import type { ParsedDocument } from './model.ts';
 
 /** Files bigger than this are refused before any parsing (SPEC §11). The largest real order is far smaller. */
 export const DOCUMENT_SIZE_LIMIT = 20 * 1024 * 1024;
+
+/**
+ * The most lines (CSV rows, XML items) one document may have (SPEC §11). Twenty megabytes of `3001,1`
+ * are 2.5 million lines, which would take gigabytes to hold; the readers stop as soon as they pass this.
+ */
+export const DOCUMENT_LINE_LIMIT = 200_000;
+
+/** C0 control characters other than tab, LF and CR, and DEL: no document field may hold one (SPEC §11). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** The refusal of a document with too many lines: `count` is the line the reader stopped at, `line` its text line. */
+function tooManyLines(fileName: string, count: number, line: number): BrickWorkError {
+  const limit = DOCUMENT_LINE_LIMIT.toLocaleString('en-US');
+  return new BrickWorkError(
+    'parse-error',
+    `${fileName} has more than ${limit} lines (the reader stopped at line ${count.toLocaleString('en-US')}, text line ${line.toLocaleString('en-US')}); ` +
+      `brick-work imports at most ${limit} lines per document — split the file.`,
+  );
+}
 
 /**
  * Reads an order document of any format brick-work imports, detected from its content (SPEC §8):
@@ -27,10 +47,22 @@ export function readDocumentFile(file: { name: string; content: Uint8Array }): P
     );
   }
   if (file.content.byteLength === 0) throw parseError(fileName, 'the file is empty');
-  const text = decodeText(file.content, fileName);
-  if (text.replace(/^\uFEFF/, '').trimStart().startsWith('<')) {
-    const root = parseXmlTree(text, fileName);
-    const lineOf = lineIndex(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  const decoded = decodeText(file.content, fileName);
+  // Without its BOM, as both parsers see it, so that offsets give the same lines and columns.
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  // Looked for in the whole text: in CSV every character is in some field, and XML forbids them anywhere.
+  const control = CONTROL_CHARACTER.exec(text);
+  if (control !== null) {
+    const { line, column } = lineColumn(text, control.index);
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    throw parseErrorAt(fileName, line, column, `a control character (U+${code}) is in the text; a document may not hold one (is the file damaged?)`);
+  }
+  if (text.trimStart().startsWith('<')) {
+    const root = parseXmlTree(text, fileName, {
+      refuseControlReferences: true,
+      childLimit: { names: ['ITEM', 'Item'], max: DOCUMENT_LINE_LIMIT, refuse: (count, offset) => tooManyLines(fileName, count, lineColumn(text, offset).line) },
+    });
+    const lineOf = lineIndex(text);
     switch (root.name) {
       case 'ORDERS':
       case 'ORDER':
@@ -42,11 +74,13 @@ export function readDocumentFile(file: { name: string; content: Uint8Array }): P
       default:
         throw new BrickWorkError(
           'parse-error',
-          `${fileName} is XML, but not a document brick-work imports (its root is <${root.name}>; it reads BrickLink ORDERS/ORDER and INVENTORY, and BrickStoreXML).`,
+          `${fileName} is XML, but not a document brick-work imports (its root is <${quote(root.name)}>; it reads BrickLink ORDERS/ORDER and INVENTORY, and BrickStoreXML).`,
         );
     }
   }
-  const table = parseCsv(text, fileName);
+  const table = parseCsv(text, fileName, {
+    rowLimit: { max: DOCUMENT_LINE_LIMIT, refuse: (count, line) => tooManyLines(fileName, count, line) },
+  });
   if (table.rows.length === 0) throw parseError(fileName, 'the file has a header row but no lines');
   return [readCsvDocument(table, fileName)];
 }

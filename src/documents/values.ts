@@ -1,4 +1,37 @@
+import { quote } from '../errors.ts';
 import { parseError } from '../text/position.ts';
+
+/**
+ * The longest text each document field may hold (SPEC §11), in UTF-16 code units. Real values are far
+ * shorter; the caps keep a damaged or hostile file from filling the store (a 19 MB ItemID once doubled it).
+ */
+export const FIELD_LIMITS = {
+  type: { what: 'item type', max: 20 },
+  no: { what: 'item number', max: 40 },
+  name: { what: 'item name', max: 300 },
+  colourName: { what: 'colour name', max: 100 },
+  remarks: { what: 'remarks', max: 2_000 },
+  reference: { what: 'order reference', max: 100 },
+  counterparty: { what: 'counterparty', max: 200 },
+  currency: { what: 'currency', max: 3 },
+} as const;
+
+export type LimitedField = keyof typeof FIELD_LIMITS;
+
+function where(file: string, line: number | null, problem: string) {
+  return parseError(file, line === null ? problem : `line ${line}: ${problem}`);
+}
+
+/** `text` as it is, or a refusal naming the file, the line, the field and its limit when it is too long. */
+export function limited(text: string | null, field: LimitedField, file: string, line: number | null): string | null {
+  const { what, max } = FIELD_LIMITS[field];
+  if (text === null || text.length <= max) return text;
+  throw where(
+    file,
+    line,
+    `the ${what} field holds ${text.length.toLocaleString('en-US')} characters; brick-work takes at most ${max.toLocaleString('en-US')} there ("${quote(text)}")`,
+  );
+}
 
 /**
  * Values of document lines, checked as SPEC §8 says: money exact (up to 4 decimal places, kept as
@@ -10,14 +43,14 @@ export function parseMoneyE4(text: string | null | undefined, file: string, line
   const normal = decimalComma ? raw.replace(/\./g, '').replace(',', '.') : raw.replace(/,(?=\d{3}(\D|$))/g, '');
   const m = /^(\d+)(?:\.(\d*))?$/.exec(normal);
   if (!m) {
-    if (/^-/.test(normal)) throw parseError(file, `line ${line}: the price ${raw} is negative`);
-    throw parseError(file, `line ${line}: the price "${raw}" is not a number`);
+    if (/^-/.test(normal)) throw parseError(file, `line ${line}: the price ${quote(raw)} is negative`);
+    throw parseError(file, `line ${line}: the price "${quote(raw)}" is not a number`);
   }
   const whole = m[1] ?? '0';
   const fraction = (m[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > 4) throw parseError(file, `line ${line}: the price ${raw} has more than 4 decimal places`);
+  if (fraction.length > 4) throw parseError(file, `line ${line}: the price ${quote(raw)} has more than 4 decimal places`);
   const e4 = Number(whole) * 10_000 + Number(fraction.padEnd(4, '0'));
-  if (!Number.isSafeInteger(e4) || whole.length > 11) throw parseError(file, `line ${line}: the price ${raw} is too large`);
+  if (!Number.isSafeInteger(e4) || whole.length > 11) throw parseError(file, `line ${line}: the price ${quote(raw)} is too large`);
   return e4;
 }
 
@@ -39,13 +72,18 @@ export function parseQuantity(text: string | null | undefined, file: string, lin
     throw parseError(file, `line ${line}: the quantity is missing`);
   }
   const normal = /^\d{1,3}(,\d{3})+$/.test(raw) ? raw.replace(/,/g, '') : raw;
-  if (/^-\s*\d/.test(normal)) throw parseError(file, `line ${line}: the quantity ${raw} is negative; quantities are whole numbers of 0 or more`);
+  if (/^-\s*\d/.test(normal)) {
+    throw parseError(file, `line ${line}: the quantity ${quote(raw)} is negative; quantities are whole numbers of 0 or more`);
+  }
   if (/^\d*[.,]\d+$/.test(normal) && !/^\d+[.,]0+$/.test(normal)) {
-    throw parseError(file, `line ${line}: the quantity ${raw} is not a whole number`);
+    throw parseError(file, `line ${line}: the quantity ${quote(raw)} is not a whole number`);
   }
   const m = /^(\d+)(?:[.,]0+)?$/.exec(normal);
-  if (!m || (m[1] ?? '').length > 9) throw parseError(file, `line ${line}: the quantity "${raw}" is not a whole number`);
-  return Number(m[1]);
+  if (!m) throw parseError(file, `line ${line}: the quantity "${quote(raw)}" is not a whole number`);
+  // The store keeps quantities of up to 9 digits; a longer number is whole, just too large.
+  const digits = (m[1] ?? '').replace(/^0+(?=\d)/, '');
+  if (digits.length > 9) throw parseError(file, `line ${line}: the quantity ${quote(raw)} is too large (at most 999,999,999)`);
+  return Number(digits);
 }
 
 export function parseCondition(text: string | null | undefined, file: string, line: number): 'N' | 'U' | null {
@@ -53,13 +91,16 @@ export function parseCondition(text: string | null | undefined, file: string, li
   if (raw === '') return null;
   if (raw === 'N' || raw === 'NEW') return 'N';
   if (raw === 'U' || raw === 'USED') return 'U';
-  throw parseError(file, `line ${line}: the condition "${text ?? ''}" is neither N (new) nor U (used)`);
+  throw parseError(file, `line ${line}: the condition "${quote(text ?? '')}" is neither N (new) nor U (used)`);
 }
 
-export function parseCurrency(text: string | null | undefined, file: string): string | null {
+/** A three-letter currency code; `line` is where the document gives it (null when unknown). */
+export function parseCurrency(text: string | null | undefined, file: string, line: number | null): string | null {
   const raw = (text ?? '').trim().toUpperCase();
   if (raw === '') return null;
-  if (!/^[A-Z]{3}$/.test(raw)) throw parseError(file, `the currency "${text ?? ''}" is not a three-letter code`);
+  if (raw.length !== FIELD_LIMITS.currency.max || !/^[A-Z]{3}$/.test(raw)) {
+    throw where(file, line, `the currency "${quote(text ?? '')}" is not a three-letter code`);
+  }
   return raw;
 }
 
@@ -67,7 +108,7 @@ export function parseCurrency(text: string | null | undefined, file: string): st
 export function parseOptionalId(text: string | null | undefined, what: string, file: string, line: number): number | null {
   const raw = (text ?? '').trim();
   if (raw === '') return null;
-  if (!/^\d{1,9}$/.test(raw)) throw parseError(file, `line ${line}: the ${what} "${raw}" is not a whole number`);
+  if (!/^\d{1,9}$/.test(raw)) throw parseError(file, `line ${line}: the ${what} "${quote(raw)}" is not a whole number`);
   return Number(raw);
 }
 
@@ -77,12 +118,12 @@ export function textOrNull(text: string | null | undefined): string | null {
 }
 
 /** BrickLink's M/d/yyyy (e.g. 7/22/2012) as yyyy-mm-dd; a time after it is ignored. */
-export function parseUsDate(text: string | null | undefined, file: string): string | null {
+export function parseUsDate(text: string | null | undefined, file: string, line: number | null = null): string | null {
   const raw = (text ?? '').trim();
   if (raw === '') return null;
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(raw);
-  if (!m) throw parseError(file, `the order date "${raw}" is not a BrickLink date (M/d/yyyy)`);
+  if (!m) throw where(file, line, `the order date "${quote(raw)}" is not a BrickLink date (M/d/yyyy)`);
   const [month, day] = [Number(m[1]), Number(m[2])];
-  if (month < 1 || month > 12 || day < 1 || day > 31) throw parseError(file, `the order date "${raw}" is not a real date`);
+  if (month < 1 || month > 12 || day < 1 || day > 31) throw where(file, line, `the order date "${quote(raw)}" is not a real date`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

@@ -3,8 +3,21 @@ import { formatMoneyE4 } from '../documents/values.ts';
 import { orderLines } from '../store/lines.ts';
 import { getOrder } from '../store/orders.ts';
 
+/**
+ * Characters XML 1.0 forbids even as references: C0 controls other than tab, LF and CR, U+FFFE, U+FFFF,
+ * and halves of surrogate pairs standing alone. Imports refuse control characters now, but a store
+ * written before that may hold them, and one of them makes the whole upload unreadable.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 function xmlText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return s
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /**

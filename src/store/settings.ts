@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 
 /**
  * The settings kept in the store (table `setting`), each with its default and its check. Staff see and
@@ -10,7 +10,7 @@ export const SETTINGS = {
     summary: "BrickLink API calls allowed per UTC day (BrickLink's own limit is 5,000)",
     default: '5000',
     parse(value: string): string {
-      if (!/^\d{1,9}$/.test(value.trim())) throw new BrickWorkError('invalid-argument', `The daily call limit must be a whole number, not "${value}".`);
+      if (!/^\d{1,9}$/.test(value.trim())) throw new BrickWorkError('invalid-argument', `The daily call limit must be a whole number, not "${quote(value)}".`);
       return String(Number(value.trim()));
     },
   },
@@ -19,7 +19,7 @@ export const SETTINGS = {
     default: 'USD',
     parse(value: string): string {
       const code = value.trim().toUpperCase();
-      if (!/^[A-Z]{3}$/.test(code)) throw new BrickWorkError('invalid-argument', `A currency is a three-letter code such as EUR or USD, not "${value}".`);
+      if (!/^[A-Z]{3}$/.test(code)) throw new BrickWorkError('invalid-argument', `A currency is a three-letter code such as EUR or USD, not "${quote(value)}".`);
       return code;
     },
   },
@@ -31,10 +31,10 @@ export const SETTINGS = {
       try {
         url = new URL(value.trim());
       } catch {
-        throw new BrickWorkError('invalid-argument', `"${value}" is not a URL.`);
+        throw new BrickWorkError('invalid-argument', `"${quote(value)}" is not a URL.`);
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new BrickWorkError('invalid-argument', `The API URL must start with https:// (or http:// for a local stand-in), not "${value}".`);
+        throw new BrickWorkError('invalid-argument', `The API URL must start with https:// (or http:// for a local stand-in), not "${quote(value)}".`);
       }
       return url.toString().replace(/\/$/, '');
     },

@@ -1,4 +1,4 @@
-import { parseErrorAt } from './position.ts';
+import { countLineEnds, parseErrorAt } from './position.ts';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 
@@ -21,23 +21,38 @@ export function detectDelimiter(headerLine: string): CsvDelimiter {
   return counts[';'] > counts[','] ? ';' : ',';
 }
 
+export interface CsvOptions {
+  readonly delimiter?: CsvDelimiter;
+  /**
+   * At most this many data rows: past it the parser stops at once and throws what `refuse` makes of the
+   * row count and the text line that row starts on, so a huge file is never held whole.
+   */
+  readonly rowLimit?: { readonly max: number; readonly refuse: (rows: number, line: number) => Error };
+}
+
 /**
- * Parses delimited text with a header row (RFC 4180 quoting: `"a ""b"", c"`; CRLF or LF; a leading BOM
- * is dropped). Blank lines are skipped. An unclosed quote is a parse error with its line and column.
+ * Parses delimited text with a header row (RFC 4180 quoting: `"a ""b"", c"`; CRLF, LF or CR; a leading
+ * BOM is dropped). Blank lines are skipped. An unclosed quote is a parse error with its line and column.
  */
-export function parseCsv(text: string, fileName: string, delimiter?: CsvDelimiter): CsvTable {
+export function parseCsv(text: string, fileName: string, options: CsvOptions = {}): CsvTable {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const firstLineEnd = src.search(/\r?\n/);
-  const delim = delimiter ?? detectDelimiter(firstLineEnd === -1 ? src : src.slice(0, firstLineEnd));
+  const firstLineEnd = src.search(/[\r\n]/);
+  const delim = options.delimiter ?? detectDelimiter(firstLineEnd === -1 ? src : src.slice(0, firstLineEnd));
   const d = delim.charCodeAt(0);
   const rows: { line: number; cells: string[] }[] = [];
   let cells: string[] = [];
   let line = 1;
+  let lineStart = 0;
   let rowLine = 1;
   let i = 0;
   const n = src.length;
+  const limit = options.rowLimit;
   const endRow = () => {
-    if (!(cells.length === 1 && cells[0] === '')) rows.push({ line: rowLine, cells });
+    if (!(cells.length === 1 && cells[0] === '')) {
+      rows.push({ line: rowLine, cells });
+      // The first row is the header, so data rows are one fewer.
+      if (limit !== undefined && rows.length - 1 > limit.max) throw limit.refuse(rows.length - 1, rowLine);
+    }
     cells = [];
   };
   while (i <= n) {
@@ -47,15 +62,18 @@ export function parseCsv(text: string, fileName: string, delimiter?: CsvDelimite
     }
     if (src.charCodeAt(i) === 34 /* " */) {
       const startLine = line;
-      const startCol = i - src.lastIndexOf('\n', i - 1);
+      const startCol = i - lineStart + 1;
       let value = '';
       let j = i + 1;
       for (;;) {
         const q = src.indexOf('"', j);
         if (q === -1) throw parseErrorAt(fileName, startLine, startCol, 'a quoted field is never closed');
-        const chunk = src.slice(j, q);
-        for (let k = chunk.indexOf('\n'); k !== -1; k = chunk.indexOf('\n', k + 1)) line += 1;
-        value += chunk;
+        const ends = countLineEnds(src, j, q);
+        if (ends.count > 0) {
+          line += ends.count;
+          lineStart = ends.lineStart;
+        }
+        value += src.slice(j, q);
         if (src.charCodeAt(q + 1) === 34) {
           value += '"';
           j = q + 2;
@@ -83,6 +101,7 @@ export function parseCsv(text: string, fileName: string, delimiter?: CsvDelimite
       i += c === 13 && src.charCodeAt(i + 1) === 10 ? 2 : 1;
       endRow();
       line += 1;
+      lineStart = i;
       rowLine = line;
     }
   }

@@ -1,4 +1,5 @@
-import { parseError, parseErrorAt } from './position.ts';
+import { quote } from '../errors.ts';
+import { lineColumn, parseError, parseErrorAt } from './position.ts';
 
 /**
  * Bytes to text (SPEC §8): UTF-8, with or without a BOM, unless an XML declaration names ISO-8859-1 or
@@ -19,7 +20,7 @@ export function decodeText(bytes: Uint8Array, fileName: string): string {
     }
     if (label === 'windows-1252' || label === 'cp1252') return new TextDecoder('windows-1252').decode(body);
     if (label !== 'utf-8' && label !== 'utf8') {
-      throw parseError(fileName, `the file declares the encoding "${declared}", which brick-work does not read; save it as UTF-8`);
+      throw parseError(fileName, `the file declares the encoding "${quote(declared)}", which brick-work does not read; save it as UTF-8`);
     }
   }
   try {
@@ -28,12 +29,13 @@ export function decodeText(bytes: Uint8Array, fileName: string): string {
     // Not UTF-8: find where, for the message.
   }
   const bad = firstInvalidUtf8(body);
-  const lines = new TextDecoder('utf-8').decode(body.subarray(0, bad)).split('\n');
+  const before = new TextDecoder('utf-8').decode(body.subarray(0, bad));
+  const { line, column } = lineColumn(before, before.length);
   const byte = (body[bad] ?? 0).toString(16).toUpperCase().padStart(2, '0');
   throw parseErrorAt(
     fileName,
-    lines.length,
-    (lines.at(-1)?.length ?? 0) + 1,
+    line,
+    column,
     `byte 0x${byte} is not UTF-8 text, and the file does not declare another encoding; save it as UTF-8`,
   );
 }

@@ -1,3 +1,4 @@
+import { quote } from '../errors.ts';
 import { lineColumn, parseErrorAt } from './position.ts';
 
 /**
@@ -25,19 +26,34 @@ function nameAt(src: string, at: number): string | null {
   return NAME.exec(src)?.[0] ?? null;
 }
 
-/** Replaces XML's five entities and character references; leaves anything else (a bare `&`, `&nbsp;`) as written. */
-export function decodeEntities(text: string): string {
+/** A control character (C0 other than tab, LF and CR; DEL), which no document field may hold (SPEC §11). */
+function isControlCharacter(cp: number): boolean {
+  return (cp < 0x20 && cp !== 0x09 && cp !== 0x0a && cp !== 0x0d) || cp === 0x7f;
+}
+
+/**
+ * Replaces XML's five entities and character references; leaves anything else (a bare `&`, `&nbsp;`) as
+ * written. `onControl`, when given, is called with the index in `text` of a reference to a control
+ * character (`&#1;`, `&#x0;`), before it would be decoded; without it such references decode as before.
+ */
+export function decodeEntities(text: string, onControl?: (index: number, ref: string) => void): string {
   if (text.indexOf('&') === -1) return text;
-  return text.replace(/&(#x[0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,8});/g, (whole, ref: string) => {
+  return text.replace(/&(#x[0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,8});/g, (whole, ref: string, index: number) => {
     if (ref.startsWith('#')) {
       const cp = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      if (onControl !== undefined && isControlCharacter(cp)) onControl(index, whole);
       return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : whole;
     }
     return PREDEFINED[ref] ?? whole;
   });
 }
 
-export function parseXml(source: string, fileName: string, handler: XmlHandler): void {
+export interface XmlOptions {
+  /** Refuse character references to control characters, with their line and column (documents do). */
+  readonly refuseControlReferences?: boolean;
+}
+
+export function parseXml(source: string, fileName: string, handler: XmlHandler, options: XmlOptions = {}): void {
   const src = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const n = src.length;
   const stack: string[] = [];
@@ -47,13 +63,19 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler):
     const { line, column } = lineColumn(src, offset);
     throw parseErrorAt(fileName, line, column, problem);
   };
+  // A reference to a control character would put it in a field as surely as the raw byte would.
+  const onControl = options.refuseControlReferences
+    ? (at: number) =>
+        (index: number, ref: string) =>
+          fail(at + index, `the character reference ${ref} stands for a control character, which a document may not hold`)
+    : () => undefined;
 
   while (i < n) {
     const lt = src.indexOf('<', i);
     const textEnd = lt === -1 ? n : lt;
     if (textEnd > i) {
       const raw = src.slice(i, textEnd);
-      if (stack.length > 0) handler.text?.(decodeEntities(raw));
+      if (stack.length > 0) handler.text?.(decodeEntities(raw, onControl(i)));
       else if (raw.trim() !== '') fail(i, sawRoot ? 'there is text after the end of the document' : 'there is text before the first element');
     }
     if (lt === -1) break;
@@ -79,16 +101,16 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler):
     } else if (src.charCodeAt(i + 1) === 47 /* / */) {
       const name = nameAt(src, i + 2) ?? fail(i, 'a closing tag has no element name');
       const gt = src.indexOf('>', i + 2 + name.length);
-      if (gt === -1 || src.slice(i + 2 + name.length, gt).trim() !== '') fail(i, `the closing tag </${name}> is not closed with ">"`);
+      if (gt === -1 || src.slice(i + 2 + name.length, gt).trim() !== '') fail(i, `the closing tag </${quote(name)}> is not closed with ">"`);
       const open = stack.pop();
-      if (open === undefined) fail(i, `</${name}> closes an element that was never opened`);
-      if (open !== name) fail(i, `expected </${open}> here, found </${name}>`);
+      if (open === undefined) fail(i, `</${quote(name)}> closes an element that was never opened`);
+      if (open !== name) fail(i, `expected </${quote(open ?? '')}> here, found </${quote(name)}>`);
       handler.close?.(name, i);
       i = gt + 1;
     } else {
       const name = nameAt(src, i + 1) ?? fail(i, 'a "<" that does not start a tag (write it as &lt;)');
-      if (sawRoot && stack.length === 0) fail(i, `a second document element <${name}> after the first one ended`);
-      const { attributes, end, selfClosing } = readAttributes(src, i + 1 + name.length, name, fail);
+      if (sawRoot && stack.length === 0) fail(i, `a second document element <${quote(name)}> after the first one ended`);
+      const { attributes, end, selfClosing } = readAttributes(src, i + 1 + name.length, name, fail, onControl);
       sawRoot = true;
       handler.open?.(name, attributes, i);
       if (selfClosing) handler.close?.(name, i);
@@ -96,7 +118,7 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler):
       i = end;
     }
   }
-  if (stack.length > 0) fail(n, `the file ends inside <${stack.at(-1) ?? ''}>: it is cut short`);
+  if (stack.length > 0) fail(n, `the file ends inside <${quote(stack.at(-1) ?? '')}>: it is cut short`);
   if (!sawRoot) fail(0, 'there is no XML element in the file');
 }
 
@@ -105,25 +127,26 @@ function readAttributes(
   from: number,
   element: string,
   fail: (offset: number, problem: string) => never,
+  onControl: (at: number) => ((index: number, ref: string) => void) | undefined,
 ): { attributes: Record<string, string>; end: number; selfClosing: boolean } {
   const attributes: Record<string, string> = {};
   let i = from;
   for (;;) {
     while (i < src.length && /\s/.test(src.charAt(i))) i += 1;
-    if (i >= src.length) fail(from, `the tag <${element}> is never closed`);
+    if (i >= src.length) fail(from, `the tag <${quote(element)}> is never closed`);
     if (src.startsWith('/>', i)) return { attributes, end: i + 2, selfClosing: true };
     if (src.charAt(i) === '>') return { attributes, end: i + 1, selfClosing: false };
-    const attr = nameAt(src, i) ?? fail(i, `the tag <${element}> has something that is not an attribute`);
+    const attr = nameAt(src, i) ?? fail(i, `the tag <${quote(element)}> has something that is not an attribute`);
     i += attr.length;
     while (/\s/.test(src.charAt(i))) i += 1;
-    if (src.charAt(i) !== '=') fail(i, `the attribute ${attr} of <${element}> has no value`);
+    if (src.charAt(i) !== '=') fail(i, `the attribute ${quote(attr)} of <${quote(element)}> has no value`);
     i += 1;
     while (/\s/.test(src.charAt(i))) i += 1;
-    const quote = src.charAt(i);
-    if (quote !== '"' && quote !== "'") fail(i, `the value of ${attr} in <${element}> is not quoted`);
-    const close = src.indexOf(quote, i + 1);
-    if (close === -1) fail(i, `the value of ${attr} in <${element}> is never closed`);
-    attributes[attr] = decodeEntities(src.slice(i + 1, close));
+    const mark = src.charAt(i);
+    if (mark !== '"' && mark !== "'") fail(i, `the value of ${quote(attr)} in <${quote(element)}> is not quoted`);
+    const close = src.indexOf(mark, i + 1);
+    if (close === -1) fail(i, `the value of ${quote(attr)} in <${quote(element)}> is never closed`);
+    attributes[attr] = decodeEntities(src.slice(i + 1, close), onControl(i + 1));
     i = close + 1;
   }
 }
@@ -167,24 +190,52 @@ export interface XmlElement {
   readonly offset: number;
 }
 
-export function parseXmlTree(source: string, fileName: string): XmlElement {
+export interface XmlTreeOptions extends XmlOptions {
+  /**
+   * At most `max` children named one of `names` in any one element (a document's lines): past it the
+   * reader stops at once and throws what `refuse` makes of the count and the offset of that child, so a
+   * huge file is never held whole as a tree.
+   */
+  readonly childLimit?: {
+    readonly names: readonly string[];
+    readonly max: number;
+    readonly refuse: (count: number, offset: number) => Error;
+  };
+}
+
+export function parseXmlTree(source: string, fileName: string, options: XmlTreeOptions = {}): XmlElement {
   const stack: XmlElement[] = [];
+  // Beside `stack`: how many limited children each open element has so far.
+  const counts: number[] = [];
+  const limit = options.childLimit;
   let root: XmlElement | undefined;
-  parseXml(source, fileName, {
-    open(name, attributes, offset) {
-      const el: XmlElement = { name, attributes, children: [], text: '', offset };
-      stack.at(-1)?.children.push(el);
-      stack.push(el);
-      root ??= el;
+  parseXml(
+    source,
+    fileName,
+    {
+      open(name, attributes, offset) {
+        if (limit !== undefined && counts.length > 0 && limit.names.includes(name)) {
+          const count = (counts[counts.length - 1] ?? 0) + 1;
+          if (count > limit.max) throw limit.refuse(count, offset);
+          counts[counts.length - 1] = count;
+        }
+        const el: XmlElement = { name, attributes, children: [], text: '', offset };
+        stack.at(-1)?.children.push(el);
+        stack.push(el);
+        counts.push(0);
+        root ??= el;
+      },
+      close() {
+        stack.pop();
+        counts.pop();
+      },
+      text(text) {
+        const el = stack.at(-1);
+        if (el) el.text += text;
+      },
     },
-    close() {
-      stack.pop();
-    },
-    text(text) {
-      const el = stack.at(-1);
-      if (el) el.text += text;
-    },
-  });
+    options,
+  );
   if (root === undefined) throw new Error('unreachable: parseXml found no element');
   return root;
 }

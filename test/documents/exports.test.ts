@@ -8,10 +8,11 @@ import { bricklinkXml } from '../../src/exports/bricklink-xml.ts';
 import { csvCell } from '../../src/exports/csv-cell.ts';
 import { summaryCsv } from '../../src/exports/summary.ts';
 import { orderLines } from '../../src/store/lines.ts';
-import { undo } from '../../src/undo/history.ts';
+import { undoNewest } from '../helpers/history.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { bsx, file, orderXml } from '../helpers/documents.ts';
-import { storeWithCatalogue } from '../helpers/store-builder.ts';
+import { insertDocument, insertItem, insertLine, insertOrder, storeWithCatalogue } from '../helpers/store-builder.ts';
+import { strictXmlProblem } from '../helpers/xml-check.ts';
 
 const setUp = storeWithCatalogue;
 
@@ -20,7 +21,7 @@ describe('exports (SPEC §8)', () => {
     const { db } = await setUp();
     confirmImport(db, { file: file('a.xml', orderXml([{ id: '=HYPERLINK("x")', seller: '+shop', currency: 'EUR', lines: [{ no: '3001', qty: 3, price: '0.1' }, { no: '9', qty: '1,000', price: '0.0001' }] }])) }, SYSTEM_CLOCK);
     confirmImport(db, { file: file('gone.bsx', bsx([{ no: '3003', qty: 1 }])) }, SYSTEM_CLOCK);
-    undo(db, SYSTEM_CLOCK); // gone.bsx: its order has no saved lines now
+    undoNewest(db, SYSTEM_CLOCK); // gone.bsx: its order has no saved lines now
     confirmImport(db, { file: file('b.bsx', bsx([{ no: '3003', qty: 7, price: '0.3333' }, { no: '3001', qty: 1, price: '12.5' }])) }, SYSTEM_CLOCK);
     expect(summaryCsv(db)).toBe(
       [
@@ -41,6 +42,7 @@ describe('exports (SPEC §8)', () => {
       SYSTEM_CLOCK,
     );
     const xml = bricklinkXml(db, r?.order.id ?? 0);
+    expect(strictXmlProblem(xml)).toBeNull();
     const [doc] = readDocumentFile(file('upload.xml', xml));
     const placed = orderLines(db, r?.order.id ?? 0).filter((l) => l.placed !== null);
     expect(doc?.format).toBe('bricklink-xml');
@@ -59,6 +61,49 @@ describe('exports (SPEC §8)', () => {
     expect(fs.readFileSync(out, 'utf8')).toContain('a.bsx,,USD,1,1,1,0,2,3.00');
     const xml = await cli(['--db', dbPath, 'export', 'bricklink', '1']);
     expect(xml.stdout).toContain('<ITEMID>3001</ITEMID>');
+    expect(strictXmlProblem(xml.stdout)).toBeNull();
     expect((await cliJson(['--db', dbPath, 'export', 'bricklink', '99'])).json.error.code).toBe('not-found');
+  });
+
+  it('the BrickLink XML never holds a character XML forbids, even from lines an older version stored with them (SPEC §11)', async () => {
+    const { db, dbPath } = await setUp();
+    // brick-work 0.9 stored a CSV's NUL and 0x01 in remarks as they were; the catalogue may hold anything.
+    insertItem(db, { no: 'x\u0002y', name: 'Brick from a damaged catalogue file' });
+    const orderId = insertOrder(db, { reference: 'old' });
+    const documentId = insertDocument(db, { orderId, key: 'old.csv' });
+    const stored = [
+      { no: '3001', remarks: 'bin\u0000A\u0001 & <top>' },
+      { no: 'x\u0002y', remarks: 'tab\tline\nreturn\r ok' },
+      { no: '3003', remarks: 'not a character: \uFFFE\uFFFF, and \u001F\u000B\u000C' },
+    ];
+    stored.forEach((l, i) => {
+      const id = insertLine(db, { documentId, position: i + 1, given: { no: l.no }, placed: { type: 'P', no: l.no, by: 'number' } });
+      db.prepare('UPDATE order_line SET remarks = ? WHERE id = ?').run(l.remarks, id);
+    });
+    insertLine(db, { documentId, position: 4, given: { no: 'unplaced\u0003' } });
+
+    const xml = bricklinkXml(db, orderId);
+    expect(strictXmlProblem(xml)).toBeNull();
+    const [doc] = readDocumentFile(file('upload.xml', xml));
+    expect(doc?.lines.map((l) => [l.given.no, l.remarks])).toEqual([
+      ['3001', 'bin\uFFFDA\uFFFD & <top>'],
+      ['x\uFFFDy', 'tab\tline\nreturn\r ok'],
+      ['3003', 'not a character: \uFFFD\uFFFD, and \uFFFD\uFFFD\uFFFD'],
+    ]);
+
+    const out = path.join(path.dirname(dbPath), 'upload.xml');
+    const r = await cli(['--db', dbPath, 'export', 'bricklink', String(orderId), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(strictXmlProblem(fs.readFileSync(out, 'utf8'))).toBeNull();
+  });
+
+  it('the strict check used on every export above finds what XML forbids', () => {
+    expect(strictXmlProblem('<A>ok &amp; &#9; &#x1F600;</A>')).toBeNull();
+    expect(strictXmlProblem('<A>a\u0001</A>')).toMatch(/U\+0001/);
+    expect(strictXmlProblem('<A>\uD800</A>')).toMatch(/U\+D800/);
+    expect(strictXmlProblem('<A>\uFFFF</A>')).toMatch(/U\+FFFF/);
+    expect(strictXmlProblem('<A>&#1;</A>')).toMatch(/&#1;/);
+    expect(strictXmlProblem('<A>a & b</A>')).toMatch(/bare "&"/);
+    expect(strictXmlProblem('<A>a</B>')).toMatch(/expected <\/A>/);
   });
 });

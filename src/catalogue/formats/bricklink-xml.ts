@@ -1,5 +1,5 @@
-import { BrickWorkError } from '../../errors.ts';
-import { parseError } from '../../text/position.ts';
+import { BrickWorkError, quote } from '../../errors.ts';
+import { countLineEnds, parseError } from '../../text/position.ts';
 import { forEachRecord } from '../../text/xml.ts';
 import { isItemType } from '../item-types.ts';
 import type { CatalogueFile, CatalogueRecord } from '../records.ts';
@@ -17,7 +17,7 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
   let counted = 0;
   let lineNo = 1;
   const lineAt = (offset: number): number => {
-    for (let i = text.indexOf('\n', counted); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) lineNo += 1;
+    lineNo += countLineEnds(text, counted, offset).count;
     counted = offset;
     return lineNo;
   };
@@ -32,7 +32,7 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
       kind = k;
       if (k === 'item') {
         const type = requiredText(f['ITEMTYPE'], 'item type', name, line).toUpperCase();
-        if (!isItemType(type)) throw parseError(name, `line ${line}: "${type}" is not a BrickLink item type`);
+        if (!isItemType(type)) throw parseError(name, `line ${line}: "${quote(type)}" is not a BrickLink item type`);
         records.push({
           kind: 'item',
           type,
@@ -57,7 +57,7 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
     },
     (root) => {
       if (root !== 'CATALOG') {
-        throw new BrickWorkError('parse-error', `${name} is XML, but not a BrickLink catalogue download (its root is <${root}>, not <CATALOG>).`);
+        throw new BrickWorkError('parse-error', `${name} is XML, but not a BrickLink catalogue download (its root is <${quote(root)}>, not <CATALOG>).`);
       }
     },
   );

@@ -1,3 +1,4 @@
+import { quote } from '../../errors.ts';
 import { parseError } from '../../text/position.ts';
 
 /** Field checks shared by the catalogue formats: each names the file and the line of a bad value. */
@@ -10,7 +11,7 @@ export function requiredText(value: string | undefined, what: string, file: stri
 export function optionalId(value: string | undefined, what: string, file: string, line: number): number | null {
   const v = value?.trim() ?? '';
   if (v === '') return null;
-  if (!/^-?\d{1,9}$/.test(v)) throw parseError(file, `line ${line}: the ${what} "${v}" is not a whole number`);
+  if (!/^-?\d{1,9}$/.test(v)) throw parseError(file, `line ${line}: the ${what} "${quote(v)}" is not a whole number`);
   return Number(v);
 }
 

@@ -1,6 +1,6 @@
 import type { XmlElement } from '../../text/xml.ts';
 import type { ParsedLine } from '../model.ts';
-import { parseCondition, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
+import { limited, parseCondition, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
 import { field, unescapeTwice } from './xml-fields.ts';
 
 /**
@@ -17,8 +17,8 @@ export function brickLinkItemLine(
   return {
     position,
     given: {
-      type: field(item, 'ITEMTYPE'),
-      no: field(item, 'ITEMID'),
+      type: limited(field(item, 'ITEMTYPE'), 'type', fileName, line),
+      no: limited(field(item, 'ITEMID'), 'no', fileName, line),
       name: null,
       colourId: parseOptionalId(field(item, 'COLOR'), 'colour id', fileName, line),
       colourName: null,
@@ -26,7 +26,7 @@ export function brickLinkItemLine(
     quantity: parseQuantity(values.quantity, fileName, line, values.quantityIfMissing),
     unitPriceE4: parseMoneyE4(values.price, fileName, line),
     condition: parseCondition(field(item, 'CONDITION'), fileName, line),
-    remarks: textOrNull(unescapeTwice(field(item, 'REMARKS'))),
+    remarks: limited(textOrNull(unescapeTwice(field(item, 'REMARKS'))), 'remarks', fileName, line),
     sourceLine: line,
   };
 }

@@ -1,7 +1,8 @@
+import { quote } from '../../errors.ts';
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
 import type { ParsedDocument, ParsedLine } from '../model.ts';
-import { parseCurrency, parseUsDate } from '../values.ts';
+import { limited, parseCurrency, parseUsDate } from '../values.ts';
 import { brickLinkItemLine } from './bricklink-item.ts';
 import { childrenNamed, field } from './xml-fields.ts';
 
@@ -14,11 +15,15 @@ export function readBrickLinkOrders(root: XmlElement, fileName: string, lineOf: 
   const orders = root.name === 'ORDER' ? [root] : childrenNamed(root, 'ORDER');
   if (orders.length === 0) throw parseError(fileName, 'the file holds no ORDER');
   return orders.map((order) => {
-    const orderId = field(order, 'ORDERID');
-    if (orderId === null) throw parseError(fileName, `line ${lineOf(order.offset)}: an ORDER without an ORDERID`);
-    const seller = field(order, 'SELLER');
-    const buyer = field(order, 'BUYER');
-    const lines: ParsedLine[] = childrenNamed(order, 'ITEM').map((item, i) =>
+    const orderLine = lineOf(order.offset);
+    const orderId = limited(field(order, 'ORDERID'), 'reference', fileName, orderLine);
+    if (orderId === null) throw parseError(fileName, `line ${orderLine}: an ORDER without an ORDERID`);
+    const seller = limited(field(order, 'SELLER'), 'counterparty', fileName, orderLine);
+    const buyer = limited(field(order, 'BUYER'), 'counterparty', fileName, orderLine);
+    const items = childrenNamed(order, 'ITEM');
+    // An order without items would be an empty order in the store, which no one could use or export.
+    if (items.length === 0) throw parseError(fileName, `line ${orderLine}: the order has no items (ORDERID ${quote(orderId)})`);
+    const lines: ParsedLine[] = items.map((item, i) =>
       brickLinkItemLine(item, i + 1, fileName, lineOf(item.offset), { quantity: field(item, 'QTY'), price: field(item, 'PRICE'), quantityIfMissing: null }),
     );
     return {
@@ -29,8 +34,8 @@ export function readBrickLinkOrders(root: XmlElement, fileName: string, lineOf: 
         reference: orderId,
         counterparty: seller ?? buyer,
         counterpartyRole: seller !== null ? 'seller' : buyer !== null ? 'buyer' : null,
-        currency: parseCurrency(field(order, 'BASECURRENCYCODE'), fileName),
-        orderDate: parseUsDate(field(order, 'ORDERDATE'), fileName),
+        currency: parseCurrency(field(order, 'BASECURRENCYCODE'), fileName, orderLine),
+        orderDate: parseUsDate(field(order, 'ORDERDATE'), fileName, orderLine),
       },
       lines,
     };

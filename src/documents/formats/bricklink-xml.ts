@@ -1,3 +1,4 @@
+import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
 import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
 import { brickLinkItemLine } from './bricklink-item.ts';
@@ -8,7 +9,9 @@ import { childrenNamed, field } from './xml-fields.ts';
  * (QTY, PRICE) have it. No header: the key is the file's name.
  */
 export function readBrickLinkXml(root: XmlElement, fileName: string, lineOf: (offset: number) => number): ParsedDocument {
-  const lines: ParsedLine[] = childrenNamed(root, 'ITEM').map((item, i) => {
+  const items = childrenNamed(root, 'ITEM');
+  if (items.length === 0) throw parseError(fileName, `line ${lineOf(root.offset)}: the document has no items`);
+  const lines: ParsedLine[] = items.map((item, i) => {
     const maxPrice = field(item, 'MAXPRICE');
     return brickLinkItemLine(item, i + 1, fileName, lineOf(item.offset), {
       // A wanted list may leave out MINQTY ("any"): one.

@@ -1,7 +1,7 @@
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
 import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
-import { parseCondition, parseCurrency, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
+import { limited, parseCondition, parseCurrency, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
 import { childrenNamed, field } from './xml-fields.ts';
 
 /**
@@ -11,24 +11,26 @@ import { childrenNamed, field } from './xml-fields.ts';
 export function readBrickStore(root: XmlElement, fileName: string, lineOf: (offset: number) => number): ParsedDocument {
   const inventory = childrenNamed(root, 'Inventory')[0];
   if (inventory === undefined) throw parseError(fileName, 'the BrickStore document has no Inventory');
-  const lines: ParsedLine[] = childrenNamed(inventory, 'Item').map((item, i) => {
+  const items = childrenNamed(inventory, 'Item');
+  if (items.length === 0) throw parseError(fileName, `line ${lineOf(inventory.offset)}: the document has no items`);
+  const lines: ParsedLine[] = items.map((item, i) => {
     const line = lineOf(item.offset);
     return {
       position: i + 1,
       given: {
-        type: field(item, 'ItemTypeID'),
-        no: field(item, 'ItemID'),
-        name: field(item, 'ItemName'),
+        type: limited(field(item, 'ItemTypeID'), 'type', fileName, line),
+        no: limited(field(item, 'ItemID'), 'no', fileName, line),
+        name: limited(field(item, 'ItemName'), 'name', fileName, line),
         colourId: parseOptionalId(field(item, 'ColorID'), 'colour id', fileName, line),
-        colourName: field(item, 'ColorName'),
+        colourName: limited(field(item, 'ColorName'), 'colourName', fileName, line),
       },
       quantity: parseQuantity(field(item, 'Qty'), fileName, line, 0),
       unitPriceE4: parseMoneyE4(field(item, 'Price'), fileName, line),
       condition: parseCondition(field(item, 'Condition'), fileName, line),
-      remarks: textOrNull(field(item, 'Remarks')),
+      remarks: limited(textOrNull(field(item, 'Remarks')), 'remarks', fileName, line),
       sourceLine: line,
     };
   });
-  const currency = parseCurrency(inventory.attributes['Currency'] ?? root.attributes['Currency'] ?? null, fileName);
+  const currency = parseCurrency(inventory.attributes['Currency'] ?? root.attributes['Currency'] ?? null, fileName, lineOf(inventory.offset));
   return { key: fileName, fileName, format: 'brickstore', header: { ...NO_HEADER, currency }, lines };
 }

@@ -1,8 +1,8 @@
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError, quote } from '../../errors.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { parseError } from '../../text/position.ts';
 import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
-import { parseCondition, parseCurrency, parseMoneyE4, parseQuantity, textOrNull } from '../values.ts';
+import { limited, parseCondition, parseCurrency, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
 
 /** Column titles each field goes by: BrickStore's (XML names and screen titles), Rebrickable's, plain ones. */
 const COLUMNS = {
@@ -30,7 +30,7 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
   if (at.no < 0 && at.name < 0) {
     throw new BrickWorkError(
       'parse-error',
-      `${fileName} is not a part list brick-work knows: its first row ("${table.header.slice(0, 6).join(', ')}") names no number or name column.`,
+      `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column.`,
     );
   }
   const rebrickable = header[0] === 'part' && at.name < 0 && header.includes('color') && header.includes('quantity');
@@ -39,23 +39,23 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
 
   let currency: { code: string; line: number } | null = null;
   const lines: ParsedLine[] = table.rows.map(({ line, cells }, i) => {
-    const rowCurrency = parseCurrency(cell(cells, at.currency), fileName);
+    const rowCurrency = parseCurrency(cell(cells, at.currency), fileName, line);
     if (rowCurrency !== null) {
       if (currency !== null && currency.code !== rowCurrency) {
         throw parseError(fileName, `line ${line}: mixed currencies in one document: ${currency.code} (line ${currency.line}) and ${rowCurrency}`);
       }
       currency ??= { code: rowCurrency, line };
     }
-    const colourText = cell(cells, at.colour);
+    const colourText = limited(cell(cells, at.colour), 'colourName', fileName, line);
     const colourIdText = cell(cells, at.colourId) ?? (colourText !== null && /^\d+$/.test(colourText) && !rebrickable ? colourText : null);
-    const remarks = cell(cells, at.remarks);
+    const remarks = limited(cell(cells, at.remarks), 'remarks', fileName, line);
     return {
       position: i + 1,
       given: {
-        type: cell(cells, at.type),
-        no: cell(cells, at.no),
-        name: cell(cells, at.name),
-        colourId: colourIdText === null ? null : Number(colourIdText),
+        type: limited(cell(cells, at.type), 'type', fileName, line),
+        no: limited(cell(cells, at.no), 'no', fileName, line),
+        name: limited(cell(cells, at.name), 'name', fileName, line),
+        colourId: parseOptionalId(colourIdText, 'colour id', fileName, line),
         colourName: rebrickable || colourText === null || /^\d+$/.test(colourText) ? null : colourText,
       },
       quantity: parseQuantity(cell(cells, at.quantity), fileName, line, at.quantity < 0 ? 1 : null),
