@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import * as electron from 'electron';
 import type { Core } from '../src/api/core.ts';
 import { toErrorValue } from '../src/errors.ts';
+import { STORE_FILE_NAME } from '../src/store/paths.ts';
 import { configureApp, startApp } from './app.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,7 +34,7 @@ if (!app.requestSingleInstanceLock()) {
       ));
     })
     .catch((e: unknown) => {
-      dialog.showErrorBox('brick-work could not start', toErrorValue(e).message);
+      dialog.showErrorBox('brick-work could not start', toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message);
       app.quit();
     });
   app.on('window-all-closed', () => {

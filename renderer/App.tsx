@@ -5,7 +5,7 @@ import { Import } from './screens/Import.tsx';
 import { Orders } from './screens/Orders.tsx';
 import { Settings } from './screens/Settings.tsx';
 import { redoShortcut, undoShortcut } from './shortcuts.ts';
-import { useApp, type Screen } from './state/app.ts';
+import { readOnlyBanner, useApp, type Screen } from './state/app.ts';
 import { useOrders } from './state/orders.ts';
 
 const TABS: [Screen, string][] = [
@@ -19,6 +19,7 @@ const TABS: [Screen, string][] = [
 export function App() {
   const app = useApp();
   const { screen, history, notice, platform } = app;
+  const readOnly = readOnlyBanner(app.store);
 
   // ⌘Z / ⇧⌘Z (Ctrl on Windows and Linux); text fields keep their own undo.
   useEffect(() => {
@@ -60,6 +61,11 @@ export function App() {
           </button>
         </div>
       </header>
+      {readOnly ? (
+        <div className="banner read-only" role="status" data-testid="read-only-banner">
+          {readOnly}
+        </div>
+      ) : null}
       {notice ? (
         <div className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="notice">
           {notice.text}

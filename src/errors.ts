@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 /**
  * Refusals are values with a code and a plain message for staff (SPEC §10). They travel as
  * `BrickWorkError` inside the core (so a refusal unwinds a transaction) and as `ErrorValue` across
@@ -65,37 +68,88 @@ export function quote(value: string): string {
   return chars.length > QUOTE_LIMIT ? `${chars.slice(0, QUOTE_LIMIT - 1).join('')}…` : chars.join('');
 }
 
+/** "this store (PATH)", or "this store" when the path is not known. */
+function thisStore(storePath: string | null): string {
+  return storePath === null ? 'this store' : `this store (${storePath})`;
+}
+
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/** Another process holds the store's write lock past the busy timeout (SPEC §10 `store-busy`). */
+export function storeBusy(storePath: string | null): BrickWorkError {
+  return new BrickWorkError(
+    'store-busy',
+    `Another brick-work is writing to ${thisStore(storePath)}; try again in a moment. Nothing was changed.`,
+  );
+}
+
+/**
+ * The store can't be written (SPEC §10 `read-only-store`): `reason` says why in plain words ("its
+ * folder (…) is read-only"), when it is known.
+ */
+export function readOnlyStore(storePath: string | null, reason: string | null = null): BrickWorkError {
+  return new BrickWorkError(
+    'read-only-store',
+    `${sentence(thisStore(storePath))} can't be written: ${reason ?? 'the file or its folder is read-only'}. ` +
+      'Nothing was changed; you can still look at it and export from it. To change it, ask whoever manages ' +
+      'this computer to make it writable, then try again.',
+  );
+}
+
+/** A write ran out of disk space (SPEC §10 `disk-full`); `what` is the file it was writing, when known. */
+export function diskFull(what: string): BrickWorkError {
+  return new BrickWorkError(
+    'disk-full',
+    `The disk is full: brick-work could not write to ${what}. Nothing was changed; free some space on that disk and try again.`,
+  );
+}
+
+/** The disk a store lives on is (nearly) full: what an I/O error there most likely was. */
+const FULL_BELOW_BYTES = 1024 * 1024;
+function diskIsFull(storePath: string): boolean {
+  try {
+    const s = fs.statfsSync(path.dirname(storePath));
+    return s.bavail * s.bsize < FULL_BELOW_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The store's own troubles — SQLite's result codes and the file system's errno, read by their code
  * strings so this module needs neither — as refusals in plain words (SPEC §10). Null for anything else.
+ * SQLite reports a disk that fills up under its shared-memory index or a checkpoint as an I/O error
+ * (SQLITE_IOERR_SHMSIZE, …), not SQLITE_FULL; such an error on a disk with next to no space left is
+ * taken as the full disk it is.
  */
 export function storeTrouble(e: unknown, storePath: string | null = null): BrickWorkError | null {
   const code = typeof (e as { code?: unknown } | null)?.code === 'string' ? (e as { code: string }).code : '';
-  const where = storePath === null ? 'this store' : `this store (${storePath})`;
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new BrickWorkError(
-      'store-busy',
-      `Another brick-work is writing to ${where} (the app, the command line or a catalogue load); try again in a moment. Nothing was changed.`,
-    );
-  }
+  const sqlite = code.startsWith('SQLITE_');
+  const where = thisStore(storePath);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return storeBusy(storePath);
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') {
-    return new BrickWorkError(
-      'disk-full',
-      `The disk is full: brick-work could not write to ${where}. Nothing was changed; free some space on that disk and try again.`,
-    );
+    // A file system error names the file it was writing when it can (an export, a backup); SQLite's is the store's.
+    const file = sqlite ? null : (e as { path?: unknown }).path;
+    return diskFull(typeof file === 'string' ? file : where);
   }
+  if (code.startsWith('SQLITE_IOERR') && storePath !== null && diskIsFull(storePath)) return diskFull(where);
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
-    return new BrickWorkError(
-      'read-only-store',
-      `${where.charAt(0).toUpperCase()}${where.slice(1)} can't be written: the file or its folder is read-only. ` +
-        'You can look and export, but not change anything; ask whoever manages this computer to make it writable.',
-    );
+    return readOnlyStore(storePath);
   }
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
     return new BrickWorkError(
       'store-damaged',
-      `${where.charAt(0).toUpperCase()}${where.slice(1)} is damaged (cut short or unreadable) and was left untouched. ` +
-        'Restore it from a backup, or ask for help before changing it.',
+      `${sentence(where)} is damaged (cut short or unreadable) and was left as it was. ` +
+        'Put back a copy from a backup, or ask for help before changing it.',
+    );
+  }
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')) {
+    return new BrickWorkError(
+      'store-damaged',
+      `brick-work could not read ${where}: the disk reported an error (${code}). Nothing was changed; ` +
+        'check the disk or network drive it is on, then try again.',
     );
   }
   return null;

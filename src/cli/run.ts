@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { toErrorValue, isBrickWorkError } from '../errors.ts';
+import { readOnlyStore, toErrorValue, isBrickWorkError } from '../errors.ts';
 import { openStore } from '../store/open.ts';
 import { resolveStorePath } from '../store/paths.ts';
 import { APP_NAME, APP_VERSION } from '../version.ts';
@@ -122,6 +122,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         readOnly: mode === 'read',
         onProgress: (message) => io.stderr(`${APP_NAME}: ${message}\n`),
       });
+      // A store that can't be written opens for reading (SPEC §11); a writing command is refused before it tries.
+      if (mode === 'write' && store.unwritable !== null) {
+        store.close();
+        throw readOnlyStore(this.storePath, store.unwritable);
+      }
+      if (store.snapshot) {
+        io.stderr(`${APP_NAME}: reading a private copy of the store: SQLite can't read it in place, as its folder can't be written\n`);
+      }
       if (store.upgrade) {
         io.stderr(
           `${APP_NAME}: upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; ` +
@@ -149,7 +157,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (json) io.stdout(`${JSON.stringify({ error: { code: 'invalid-argument', message: e.message } })}\n`);
       return EXIT_USAGE;
     }
-    const error = toErrorValue(e);
+    const error = toErrorValue(e, ctx.storePath);
     io.stderr(`${APP_NAME}: ${error.message}\n`);
     if (!isBrickWorkError(e) && io.env['BRICK_WORK_DEBUG']) io.stderr(`${(e as Error).stack ?? ''}\n`);
     if (json) io.stdout(`${JSON.stringify({ error })}\n`);

@@ -42,7 +42,8 @@ try {
   });
   const server = await startHostServer({ service: core.service, rendererDir, port: values.port ? Number(values.port) : 0, log });
   broadcast = (name, payload) => server.broadcast(name, payload);
-  process.stdout.write(`brick-work is serving ${storePath}\nopen ${server.url}\n`);
+  const readOnly = core.readOnly ? ` for reading only (${core.readOnly.reason}${core.readOnly.snapshot ? '; from a private copy' : ''})` : '';
+  process.stdout.write(`brick-work is serving ${storePath}${readOnly}\nopen ${server.url}\n`);
   const stop = async () => {
     await server.close();
     await core.close();
@@ -51,6 +52,6 @@ try {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 } catch (e) {
-  log(toErrorValue(e).message);
+  log(toErrorValue(e, storePath).message);
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { diskFull, storeTrouble } from '../errors.ts';
 import { nativeOptions } from './native.ts';
 
 /** Where the upgrade from `fromVersion` keeps its copy: `brick-work.sqlite.4.1.bak`, next to the store. */
@@ -17,19 +18,27 @@ export function backupPath(storePath: string, fromVersion: string): string {
 export async function backupStore(storePath: string, destPath: string): Promise<void> {
   const partial = `${destPath}.partial`;
   fs.rmSync(partial, { force: true });
-  const source = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true });
   try {
-    await source.backup(partial);
-  } finally {
-    source.close();
+    const source = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true });
+    try {
+      await source.backup(partial);
+    } finally {
+      source.close();
+    }
+    const copy = new Database(partial, nativeOptions());
+    try {
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
+    fsyncPath(partial);
+  } catch (e) {
+    // A copy that could not be finished (a full disk) is no backup: don't leave it taking up the space.
+    for (const side of ['', '-journal', '-wal', '-shm']) fs.rmSync(`${partial}${side}`, { force: true });
+    // Name the file that did not fit: the backup, not the store.
+    if (storeTrouble(e, destPath)?.code === 'disk-full') throw diskFull(destPath);
+    throw e;
   }
-  const copy = new Database(partial, nativeOptions());
-  try {
-    copy.pragma('journal_mode = DELETE');
-  } finally {
-    copy.close();
-  }
-  fsyncPath(partial);
   fs.renameSync(partial, destPath);
   fsyncPath(path.dirname(destPath));
 }

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { nativeOptions } from './native.ts';
+import { readablePlace, whyUnwritable } from './access.ts';
 import { APP_VERSION } from '../version.ts';
 import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
 import { formatVersion } from './schema-version.ts';
@@ -29,6 +30,10 @@ export interface StoreInfo {
   readonly appSchema: string;
   readonly appVersion: string;
   readonly counts: Record<string, number>;
+  /** Why the store can't be written, when it can't (it is still read: SPEC §11); null when it can. */
+  readonly readOnly: string | null;
+  /** Set when it was read from a private snapshot copy, as SQLite could not read it in place. */
+  readonly snapshot: boolean;
 }
 
 /**
@@ -36,13 +41,28 @@ export interface StoreInfo {
  * and refuses only a file that is not a brick-work store at all.
  */
 export function inspectStore(storePath: string): StoreInfo {
-  const file = inspectFile(storePath);
-  const base = { path: storePath, appSchema: formatVersion(CURRENT_SCHEMA), appVersion: APP_VERSION };
+  const place = readablePlace(storePath);
+  try {
+    return inspectAt(storePath, place.path, place.snapshot);
+  } finally {
+    place.dispose();
+  }
+}
+
+function inspectAt(storePath: string, readFrom: string, snapshot: boolean): StoreInfo {
+  const file = inspectFile(readFrom);
+  const base = {
+    path: storePath,
+    appSchema: formatVersion(CURRENT_SCHEMA),
+    appVersion: APP_VERSION,
+    readOnly: whyUnwritable(storePath),
+    snapshot,
+  };
   if (file.kind === 'missing' || file.kind === 'empty') {
     return { ...base, exists: file.kind === 'empty', schema: null, applicationId: null, status: 'none', counts: {} };
   }
   if (file.kind !== 'store') throw refusalFor(storePath, file) ?? new Error('unreachable');
-  const db = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true });
+  const db = new Database(readFrom, { ...nativeOptions(), readonly: true, fileMustExist: true });
   try {
     const header = readHeader(db);
     const tables = new Set(

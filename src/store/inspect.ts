@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import { join as pathJoin } from 'node:path';
 import Database from 'better-sqlite3';
 import { nativeOptions } from './native.ts';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 import { APP_VERSION } from '../version.ts';
 import { APPLICATION_ID, formatApplicationId } from './application-id.ts';
 import {
@@ -18,7 +19,9 @@ export type FileKind =
   | { readonly kind: 'empty' }
   | { readonly kind: 'not-sqlite'; readonly detail: string }
   | { readonly kind: 'foreign'; readonly applicationId: number }
-  | { readonly kind: 'store'; readonly version: SchemaVersion };
+  | { readonly kind: 'store'; readonly version: SchemaVersion }
+  /** A folder, a SQLite file cut short or that SQLite can't read, or a file brick-work may not read. */
+  | { readonly kind: 'damaged'; readonly why: 'folder' | 'cut-short' | 'malformed' | 'unreadable'; readonly detail: string };
 
 export type StoreStatus = 'current' | 'needs-upgrade' | 'too-new' | 'too-old';
 
@@ -44,24 +47,92 @@ export function classifyHeader(h: Header): FileKind {
   return { kind: 'store', version: fromUserVersion(h.userVersion) };
 }
 
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/**
+ * What a file's first 100 bytes say, read without SQLite: whether it starts like SQLite, and if so
+ * whether it was cut short — told from the size its header gives, so that SQLite never opens such a
+ * file (and makes no `-wal` or `-shm` beside it). `cutShort` says how, in words.
+ */
+type HeaderCheck = { readonly sqlite: false } | { readonly sqlite: true; readonly cutShort: string | null };
+
+function checkHeader(file: string, size: number): HeaderCheck {
+  const header = Buffer.alloc(100);
+  const fd = fs.openSync(file, 'r');
+  let n: number;
+  try {
+    n = fs.readSync(fd, header, 0, 100, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (n < 16 || header.toString('latin1', 0, 16) !== SQLITE_MAGIC) return { sqlite: false };
+  const short = (how: string): HeaderCheck => ({ sqlite: true, cutShort: how });
+  const whole: HeaderCheck = { sqlite: true, cutShort: null };
+  if (n < 100) return short(`only ${size} bytes, less than its 100-byte header`);
+  // A -wal or hot -journal with content may finish (or undo) a write that was cut off: SQLite's to judge.
+  for (const side of ['-wal', '-journal']) {
+    if ((fs.statSync(`${file}${side}`, { throwIfNoEntry: false })?.size ?? 0) > 0) return whole;
+  }
+  const raw = header.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) return whole;
+  if (size % pageSize !== 0) return short(`${size} bytes, not a whole number of its ${pageSize}-byte pages`);
+  // The page count in the header is valid when the change counter matches "version-valid-for".
+  const pages = header.readUInt32BE(28);
+  if (pages > 0 && header.readUInt32BE(24) === header.readUInt32BE(92) && size < pages * pageSize) {
+    return short(`only ${size} of its ${pages * pageSize} bytes are there`);
+  }
+  return whole;
+}
+
+/**
+ * Removes the `-wal` and `-shm` files an open of `file` made beside it (they did not exist before it)
+ * when the `-wal` holds nothing, so the index indexes nothing: what a failed read of a damaged file leaves.
+ */
+function removeEmptyLeftovers(file: string, existedBefore: { wal: boolean; shm: boolean }): void {
+  const wal = `${file}-wal`;
+  const walSize = fs.statSync(wal, { throwIfNoEntry: false })?.size;
+  if (walSize !== undefined && walSize > 0) return;
+  if (!existedBefore.wal && walSize === 0) fs.rmSync(wal, { force: true });
+  if (!existedBefore.shm) fs.rmSync(`${file}-shm`, { force: true });
+}
+
 /** Opens `path` read-only (never creating or changing it) and says what it is. */
 export function inspectFile(path: string): FileKind {
-  let size: number;
+  let stat: fs.Stats;
   try {
-    size = fs.statSync(path).size;
+    stat = fs.statSync(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'missing' };
+    if (code === 'EACCES' || code === 'EPERM') return { kind: 'damaged', why: 'unreadable', detail: code };
     throw e;
   }
+  if (stat.isDirectory()) return { kind: 'damaged', why: 'folder', detail: 'a folder' };
+  const size = stat.size;
   if (size === 0) return { kind: 'empty' };
+  let header: HeaderCheck;
+  try {
+    header = checkHeader(path, size);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return { kind: 'damaged', why: 'unreadable', detail: code };
+    throw e;
+  }
+  if (header.sqlite && header.cutShort !== null) return { kind: 'damaged', why: 'cut-short', detail: header.cutShort };
+  const existedBefore = { wal: fs.existsSync(`${path}-wal`), shm: fs.existsSync(`${path}-shm`) };
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { ...nativeOptions(), readonly: true, fileMustExist: true });
     return classifyHeader(readHeader(db));
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      return { kind: 'not-sqlite', detail: (e as Error).message };
+    const code = (e as { code?: string }).code ?? '';
+    if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+      db?.close();
+      db = undefined;
+      removeEmptyLeftovers(path, existedBefore);
+      if (!header.sqlite) return { kind: 'not-sqlite', detail: (e as Error).message };
+      return { kind: 'damaged', why: 'malformed', detail: (e as Error).message };
     }
     throw e;
   } finally {
@@ -88,6 +159,8 @@ export function refusalFor(path: string, file: FileKind): BrickWorkError | null 
         'not-a-store',
         `${path} is not a brick-work store: it is not a SQLite database. It was left untouched.`,
       );
+    case 'damaged':
+      return damagedError(path, file);
     case 'foreign':
       return new BrickWorkError(
         'not-a-store',
@@ -116,6 +189,35 @@ export function refusalFor(path: string, file: FileKind): BrickWorkError | null 
       }
       return null;
     }
+  }
+}
+
+function damagedError(path: string, file: Extract<FileKind, { kind: 'damaged' }>): BrickWorkError {
+  switch (file.why) {
+    case 'folder':
+      return new BrickWorkError(
+        'store-damaged',
+        `${path} is a folder, not a brick-work store file. Nothing was changed; give the store file itself ` +
+          `(for example ${pathJoin(path, 'brick-work.sqlite')}).`,
+      );
+    case 'cut-short':
+      return new BrickWorkError(
+        'store-damaged',
+        `${path} is damaged: it is a SQLite file that has been cut short (${file.detail}). It was left untouched; ` +
+          'put back a copy from a backup, then try again.',
+      );
+    case 'malformed':
+      return new BrickWorkError(
+        'store-damaged',
+        `${path} is damaged: it starts like a SQLite file, but SQLite can't read it (${quote(file.detail)}). ` +
+          'It was left untouched; put back a copy from a backup, or ask for help before changing it.',
+      );
+    case 'unreadable':
+      return new BrickWorkError(
+        'store-damaged',
+        `${path} can't be read: brick-work has no permission to read it. It was left untouched; ` +
+          'ask whoever manages this computer to let you read it, then try again.',
+      );
   }
 }
 

@@ -31,6 +31,8 @@ export const storeInfo: Command = {
       `store           ${info.path}`,
       `schema          ${info.schema ?? '-'} (${describeStatus(info)})`,
       `application id  ${info.applicationId === null ? '-' : formatApplicationId(info.applicationId)}`,
+      ...(info.readOnly === null ? [] : [`read-only       ${info.readOnly}: it can be read, not changed`]),
+      ...(info.snapshot ? ["read from       a private copy: SQLite can't read it in place in a folder it can't write"] : []),
       ...(counts.length > 0 ? ['counts', ...counts] : []),
     ].join('\n');
     return { json: info, text };

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { nativeOptions } from './native.ts';
+
+/**
+ * Whether the store can be written, and where it can be read from when it can't (SPEC §11: a store that
+ * can't be written opens for reading — in place where SQLite can, else from a private snapshot copy).
+ */
+
+/**
+ * Why the store at `storePath` can't be written, in plain words, or null when it can: the file, or the
+ * folder SQLite keeps its `-wal` and `-shm` files in, is read-only (or the disk is). A missing file
+ * counts as writable when its folder is, or can be made.
+ */
+export function whyUnwritable(storePath: string): string | null {
+  const problem = (p: string): NodeJS.ErrnoException | null => {
+    try {
+      fs.accessSync(p, fs.constants.W_OK);
+      return null;
+    } catch (e) {
+      return e as NodeJS.ErrnoException;
+    }
+  };
+  const onFile = problem(storePath);
+  // The nearest folder that exists: the open makes the missing ones in it.
+  let dir = path.dirname(storePath);
+  while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  const onDir = problem(dir);
+  if (onFile?.code === 'EROFS' || onDir?.code === 'EROFS') return 'the disk it is on is read-only';
+  const file = onFile !== null && onFile.code !== 'ENOENT';
+  if (file && onDir !== null) return `the file and its folder (${dir}) are read-only`;
+  if (file) return 'the file is read-only';
+  if (onDir !== null) return `its folder (${dir}) is read-only`;
+  return null;
+}
+
+/** Codes of SQLite failing to set up a read of a WAL file in place, for want of a writable folder. */
+export function cannotReadInPlace(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return (
+    code === 'SQLITE_READONLY_DIRECTORY' ||
+    code === 'SQLITE_READONLY_CANTINIT' ||
+    code === 'SQLITE_READONLY_RECOVERY' ||
+    code === 'SQLITE_READONLY_CANTLOCK' ||
+    code === 'SQLITE_CANTOPEN'
+  );
+}
+
+/** Where to read a store file from: the file itself, or a private copy of it. */
+export interface ReadablePlace {
+  readonly path: string;
+  /** Set when `path` is a private snapshot copy (the file could not be read in place). */
+  readonly snapshot: boolean;
+  /** Removes the copy, if there is one. */
+  dispose(): void;
+}
+
+/** A WAL-mode SQLite file: its header's read and write versions (bytes 18 and 19) are 2. */
+function isWalFile(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    fd = fs.openSync(file, 'r');
+    const header = Buffer.alloc(20);
+    const n = fs.readSync(fd, header, 0, 20, 0);
+    return n === 20 && header.toString('latin1', 0, 16) === 'SQLite format 3\0' && header[18] === 2 && header[19] === 2;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Where `storePath` can be read from. A WAL store needs its `-shm` index: in a folder SQLite can't write,
+ * with no `-shm` there, even a read-only connection fails its first read (SQLITE_READONLY_DIRECTORY).
+ * Then the file and its `-wal` (which may hold the latest commits) are copied into a private temporary
+ * folder and read there. Anything else is read in place, and any other failure is left to the caller's
+ * own open to report. In a writable folder nothing is tried here, so nothing is created.
+ */
+export function readablePlace(storePath: string): ReadablePlace {
+  const inPlace: ReadablePlace = { path: storePath, snapshot: false, dispose: () => {} };
+  if (!isWalFile(storePath)) return inPlace;
+  try {
+    fs.accessSync(path.dirname(storePath), fs.constants.W_OK);
+    return inPlace;
+  } catch {
+    // A folder we can't write: SQLite can't make the -shm in it either. See whether it needs to.
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true });
+    db.prepare('SELECT count(*) FROM sqlite_master').pluck().get();
+    return inPlace;
+  } catch (e) {
+    if (!cannotReadInPlace(e)) return inPlace;
+  } finally {
+    db?.close();
+  }
+  return snapshotOf(storePath);
+}
+
+/** Copies the store file and its `-wal` (if any) into a new private folder, readable only by this user. */
+function snapshotOf(storePath: string): ReadablePlace {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-snapshot-'));
+  const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    const copy = path.join(dir, path.basename(storePath));
+    fs.copyFileSync(storePath, copy);
+    if (fs.existsSync(`${storePath}-wal`)) fs.copyFileSync(`${storePath}-wal`, `${copy}-wal`);
+    return { path: copy, snapshot: true, dispose };
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
