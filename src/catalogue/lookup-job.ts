@@ -1,11 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, nextUtcDay, utcDay, type Clock } from '../clock.ts';
-import { isBrickWorkError } from '../errors.ts';
+import { BrickWorkError, isBrickWorkError, toErrorValue } from '../errors.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { foldName } from '../placement/fold.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemAnswer } from './bricklink/api.ts';
+import type { BudgetStatus } from './budget.ts';
 import { isItemType, type ItemType } from './item-types.ts';
 import type { Source } from './source.ts';
 
@@ -65,19 +66,77 @@ function recordAnswer(db: Database, asked: PendingNumber, answer: ItemAnswer, cl
   placeLinesAgain(db, lines);
 }
 
-/** Makes the look-up job, unless one is already queued or running (at most one per store): then that one. */
-export function enqueueLookup(db: Database, clock: Clock): { id: number; created: boolean } {
+/**
+ * One run of the look-up job, kept in the job's payload so that every process and thread that claims
+ * the job keeps to it: the calls staff allowed this run (null: no cap) and the calls made under it.
+ */
+export interface LookupRun {
+  readonly limit: number | null;
+  readonly calls: number;
+}
+
+function count(v: unknown): number | null {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
+}
+
+/** The run a job's payload holds; a payload without one (an older job) is a run with no cap. */
+export function lookupRunOf(payload: unknown): LookupRun {
+  const p = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
+  return { limit: count(p['limit']), calls: count(p['calls']) ?? 0 };
+}
+
+function runUsedUp(run: LookupRun): boolean {
+  return run.limit !== null && run.calls >= run.limit;
+}
+
+/**
+ * Whether a queued look-up job has anything to do before staff start another run: not when its run
+ * has used its limit. The runner's claims skip it then, without writing to it.
+ */
+export function lookupHasWork(payload: unknown): boolean {
+  return !runUsedUp(lookupRunOf(payload));
+}
+
+/** The payload as JSON text, or `{}` when it is not valid JSON: what `json_set` writes into. */
+const PAYLOAD_OBJECT = "CASE WHEN json_valid(payload) AND json_type(payload) = 'object' THEN payload ELSE '{}' END";
+
+function readRun(db: Database, jobId: number): LookupRun {
+  const text = db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
+  try {
+    return lookupRunOf(text === undefined ? {} : JSON.parse(text));
+  } catch {
+    return lookupRunOf({});
+  }
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Starts a run of the look-up job (the app's button, `catalogue lookup`): makes the job, unless one is
+ * already queued or running (at most one per store) — then that one. Either way the run's limit is set
+ * (null: none) and its count of calls starts again from 0; a run that had stopped at its limit goes on.
+ */
+export function enqueueLookup(db: Database, clock: Clock, run: { limit: number | null } = { limit: null }): { id: number; created: boolean } {
   return db
     .transaction(() => {
+      const now = isoNow(clock);
       const existing = db
         .prepare("SELECT id FROM job WHERE kind = ? AND state IN ('queued', 'running') ORDER BY id LIMIT 1")
         .pluck()
         .get(LOOKUP_JOB_KIND) as number | undefined;
-      if (existing !== undefined) return { id: existing, created: false };
-      const now = isoNow(clock);
+      if (existing !== undefined) {
+        // The old run's stop message goes; a wait for the next budget day stays (and says why).
+        db.prepare(
+          `UPDATE job SET payload = json_set(${PAYLOAD_OBJECT}, '$.limit', ?, '$.calls', 0), updated_at = ?,
+                  error = CASE WHEN not_before_day > ? THEN error ELSE NULL END
+            WHERE id = ?`,
+        ).run(run.limit, now, utcDay(clock), existing);
+        return { id: existing, created: false };
+      }
+      const payload = JSON.stringify({ limit: run.limit, calls: 0 } satisfies LookupRun);
       const id = db
-        .prepare("INSERT INTO job (kind, state, payload, created_at, updated_at) VALUES (?, 'queued', '{}', ?, ?)")
-        .run(LOOKUP_JOB_KIND, now, now).lastInsertRowid;
+        .prepare("INSERT INTO job (kind, state, payload, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)")
+        .run(LOOKUP_JOB_KIND, payload, now, now).lastInsertRowid;
       return { id: Number(id), created: true };
     })
     .immediate();
@@ -90,33 +149,61 @@ export interface LookupStats {
   left: number;
 }
 
+/** A call that was counted and sent but got no answer: failed, and said to have been counted. */
+function countedFailure(e: unknown, asked: PendingNumber, budget: BudgetStatus): BrickWorkError {
+  const { code, message } = toErrorValue(e);
+  return new BrickWorkError(
+    code === 'internal' ? 'source-error' : code,
+    `${message.replace(/\.?$/, '.')} The call for ${asked.type} ${asked.no} was counted against today's BrickLink budget ` +
+      `(${budget.used} of ${budget.limit} calls on ${budget.day}, UTC) and against this run's limit, as every call is counted before it is sent.`,
+  );
+}
+
 /**
- * The look-up job (SPEC §5): asks BrickLink once for each pending number, counting each call before
- * sending it; keeps every answer; places the affected lines again. At the day's budget it goes back to
- * the queue until the next UTC day; `limit` caps the calls of this run (the job then stays queued).
+ * The look-up job (SPEC §5): asks BrickLink once for each pending number, counting each call — in the
+ * day's budget and in the run's count in the job's payload, in one transaction — before sending it;
+ * keeps every answer; places the affected lines again. At the day's budget it goes back to the queue
+ * until the next UTC day, and goes on then within what is left of the run's limit. At the run's limit
+ * it stays queued but is not claimed again (`lookupHasWork`) until staff start another run.
  */
-export function lookupHandler(source: Source, options: { limit: number | null; clock: Clock; stats?: LookupStats }): JobHandler {
-  return async (_job, ctx) => {
+export function lookupHandler(source: Source, options: { clock: Clock; stats?: LookupStats }): JobHandler {
+  return async (job, ctx) => {
     const stats = options.stats ?? { calls: 0, found: 0, notFound: 0, left: 0 };
     const todo = pendingLookups(ctx.db);
     const total = todo.length;
     stats.left = total;
     if (!ctx.step(null, { done: 0, total })) return;
     for (const [i, asked] of todo.entries()) {
-      if (options.limit !== null && stats.calls >= options.limit) {
-        ctx.defer(utcDay(options.clock), `stopped after ${stats.calls} calls (the run's limit); ${total - i} numbers still to ask`);
-        return;
-      }
+      const turn = { stoppedAt: null as LookupRun | null, budget: null as BudgetStatus | null };
       try {
-        if (!ctx.step(() => source.reserve())) return;
+        const ours = ctx.step(() => {
+          const run = readRun(ctx.db, job.id);
+          if (runUsedUp(run)) {
+            turn.stoppedAt = run;
+            return;
+          }
+          turn.budget = source.reserve();
+          ctx.db.prepare(`UPDATE job SET payload = json_set(${PAYLOAD_OBJECT}, '$.calls', ?) WHERE id = ?`).run(run.calls + 1, job.id);
+        });
+        if (!ours) return;
       } catch (e) {
         if (isBrickWorkError(e) && e.code === 'budget-exhausted') {
-          ctx.defer(nextUtcDay(options.clock), e.message);
+          ctx.defer(nextUtcDay(options.clock), `${e.message}; ${plural(total - i, 'number', 'numbers')} still to ask`);
         }
         throw e;
       }
+      if (turn.stoppedAt !== null || turn.budget === null) {
+        const calls = plural(turn.stoppedAt?.calls ?? 0, 'call', 'calls');
+        ctx.defer(null, `stopped after ${calls}, the limit of this run; ${plural(total - i, 'number', 'numbers')} still to ask — start another run to go on`);
+        return;
+      }
       stats.calls += 1;
-      const answer = await source.fetch(asked.type, asked.no);
+      let answer: ItemAnswer;
+      try {
+        answer = await source.fetch(asked.type, asked.no);
+      } catch (e) {
+        throw countedFailure(e, asked, turn.budget);
+      }
       if (!ctx.step(() => recordAnswer(ctx.db, asked, answer, options.clock), { done: i + 1, total })) return;
       if (answer.found) stats.found += 1;
       else stats.notFound += 1;

@@ -5,7 +5,7 @@ import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { JobControl } from '../api/service.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { enqueueLookup } from '../catalogue/lookup-job.ts';
-import type { HostMessage, ThreadMessage } from './thread-messages.ts';
+import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 export interface JobHostOptions {
   readonly db: Database;
@@ -26,7 +26,7 @@ export class JobHost implements JobControl {
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: JobHostOptions) {
-    const workerData = { storePath: options.storePath, nativeBinding: options.nativeBinding ?? null };
+    const workerData = { storePath: options.storePath, nativeBinding: options.nativeBinding ?? null, clockMs: options.clock.now().getTime() };
     // From a checkout the runner thread is TypeScript: it starts by registering tsx's loader, as bin/ does.
     this.worker = options.workerUrl.pathname.endsWith('.ts')
       ? new Worker(
@@ -40,16 +40,20 @@ export class JobHost implements JobControl {
     this.timer.unref();
   }
 
+  /** Each message carries this core's clock reading: the thread keeps to the core's clock (see StampedHostMessage). */
   private send(m: HostMessage): void {
-    this.worker.postMessage(m);
+    this.worker.postMessage({ ...m, clockMs: this.options.clock.now().getTime() } satisfies StampedHostMessage);
   }
 
   private onMessage(m: ThreadMessage): void {
     const { emit } = this.options;
     if (m.type === 'progress') emit('job.progress', { kind: m.kind, done: m.done, total: m.total, state: m.state });
     else if (m.type === 'finished') {
-      emit('job.progress', { kind: m.kind, done: 0, total: null, state: m.error ? `failed: ${m.error.message}` : 'done' });
-      emit('store.changed', { reason: `${m.kind} ${m.error ? 'failed' : 'finished'}` });
+      // A deferred job waits in the queue (the budget's next day, or another run): not done, not failed.
+      const waiting = m.summary === 'deferred';
+      const state = waiting ? `waiting${m.error ? `: ${m.error.message}` : ''}` : m.error ? `failed: ${m.error.message}` : 'done';
+      emit('job.progress', { kind: m.kind, done: 0, total: null, state });
+      emit('store.changed', { reason: `${m.kind} ${waiting ? 'waits' : m.error ? 'failed' : 'finished'}` });
       if (m.error) this.options.log(`${m.kind}: ${m.error.message}`);
     } else if (m.type === 'changed') emit('store.changed', { reason: m.reason });
     else if (m.type === 'log') this.options.log(m.line);
@@ -59,9 +63,10 @@ export class JobHost implements JobControl {
     this.send({ type: 'catalogue-load', files: files.map((f) => ({ name: f.name, content: f.content })), itemType: type });
   }
 
+  /** Starts another run of the look-up job: its limit (or none) is kept with the job, its count starts again. */
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number {
-    const { id } = enqueueLookup(this.options.db, this.options.clock);
-    this.send({ type: 'lookup', jobId: id, limit, credentials, apiUrl });
+    const { id } = enqueueLookup(this.options.db, this.options.clock, { limit });
+    this.send({ type: 'lookup', jobId: id, credentials, apiUrl });
     return id;
   }
 

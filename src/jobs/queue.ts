@@ -166,6 +166,11 @@ function claimable(c: Candidate, proc: ProcView): boolean {
 export interface ClaimOptions extends QueueOptions {
   /** Only jobs of these kinds (those this process can run). */
   readonly kinds?: readonly string[];
+  /**
+   * Whether a job has anything for its handler to do now (e.g. a look-up run that has used its limit
+   * has not); jobs without are left as they are, unclaimed. All jobs have, when not given.
+   */
+  readonly ready?: (job: { readonly kind: string; readonly payload: unknown }) => boolean;
 }
 
 /**
@@ -190,6 +195,7 @@ export function claimNext(db: Database, me: OwnerIdentity, options: ClaimOptions
     for (const c of candidates) {
       after = c.id;
       if (!claimable(c, proc)) continue;
+      if (options.ready && !options.ready({ kind: c.kind, payload: parsePayload(c.payload) })) continue;
       try {
         const won = tryClaim(db, c, me, options.clock);
         if (won) return won;
@@ -260,8 +266,11 @@ export function finishJob(
   );
 }
 
-/** Puts a running job back to `queued`, not to be claimed before `day` (the budget is used up). As owner only. */
-export function deferJob(db: Database, id: number, me: OwnerIdentity, day: string, reason: string, { clock }: QueueOptions): boolean {
+/**
+ * Puts a running job back to `queued` with the reason it waits, not to be claimed before `day` (the
+ * budget is used up; null: no day to wait for). As owner only.
+ */
+export function deferJob(db: Database, id: number, me: OwnerIdentity, day: string | null, reason: string, { clock }: QueueOptions): boolean {
   return (
     db
       .prepare(

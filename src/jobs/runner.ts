@@ -27,8 +27,8 @@ export interface JobContext {
   step(work: (() => void) | null, progress?: JobProgress): boolean;
   /** Commits `work` and marks the job done, in one transaction. False: it was no longer ours; nothing was written. */
   complete(work?: () => void): boolean;
-  /** Back to `queued`, not claimed before `day` (UTC `yyyy-mm-dd`); for the BrickLink budget. */
-  defer(day: string, reason: string): boolean;
+  /** Back to `queued` with the reason, not claimed before `day` (UTC `yyyy-mm-dd`, for the BrickLink budget; null: no day). */
+  defer(day: string | null, reason: string): boolean;
 }
 
 export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<void> | void;
@@ -50,6 +50,8 @@ export interface JobRunnerOptions {
   /** This process as an owner; computed from /proc when not given. */
   readonly me?: OwnerIdentity;
   readonly log?: (line: string) => void;
+  /** Per kind: whether a queued job has anything to do now. `runNext` leaves those without alone; `runJob` still runs them. */
+  readonly ready?: Readonly<Record<string, (payload: unknown) => boolean>>;
 }
 
 /** Runs jobs the same way in the app, the browser host and the CLI. */
@@ -60,6 +62,7 @@ export class JobRunner {
   private readonly clock: Clock;
   private readonly proc: ProcView;
   private readonly log: (line: string) => void;
+  private readonly ready: Readonly<Record<string, (payload: unknown) => boolean>>;
 
   constructor(options: JobRunnerOptions) {
     this.db = options.db;
@@ -68,6 +71,7 @@ export class JobRunner {
     this.proc = options.proc ?? SYSTEM_PROC;
     this.me = options.me ?? identityOf(process.pid, this.proc);
     this.log = options.log ?? (() => {});
+    this.ready = options.ready ?? {};
   }
 
   /** What the app and the browser host do at their start: dead owners' running jobs back to the queue, each reported. */
@@ -82,7 +86,12 @@ export class JobRunner {
 
   /** Claims and runs the oldest job this runner has a handler for. Null when there is none. */
   async runNext(): Promise<RunResult | null> {
-    const job = claimNext(this.db, this.me, { clock: this.clock, proc: this.proc, kinds: Object.keys(this.handlers) });
+    const job = claimNext(this.db, this.me, {
+      clock: this.clock,
+      proc: this.proc,
+      kinds: Object.keys(this.handlers),
+      ready: (j) => this.ready[j.kind]?.(j.payload) ?? true,
+    });
     return job === null ? null : this.run(job);
   }
 

@@ -4,10 +4,17 @@ import type { ErrorValue } from '../errors.ts';
 /** What the main thread asks of the runner thread. */
 export type HostMessage =
   | { type: 'catalogue-load'; files: { name: string; content: Uint8Array }[]; itemType: string }
-  | { type: 'lookup'; jobId: number; limit: number | null; credentials: Credentials; apiUrl: string }
+  | { type: 'lookup'; jobId: number; credentials: Credentials; apiUrl: string }
   | { type: 'credentials'; credentials: Credentials; apiUrl: string }
   | { type: 'wake' }
   | { type: 'stop' };
+
+/**
+ * A message as it is sent: with the main thread's clock reading (ms since the epoch). A `Clock` is a
+ * function and can't cross to the thread; the thread goes by the latest reading instead, carried on by
+ * the time that has passed since, so it keeps the core's clock (injected in tests), not its own.
+ */
+export type StampedHostMessage = HostMessage & { readonly clockMs: number };
 
 /** What the runner thread tells the main thread. */
 export type ThreadMessage =

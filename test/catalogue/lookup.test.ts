@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { BrickLinkApi } from '../../src/catalogue/bricklink/api.ts';
 import { budgetStatus } from '../../src/catalogue/budget.ts';
-import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, pendingLookups, type LookupStats } from '../../src/catalogue/lookup-job.ts';
+import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, lookupHasWork, pendingLookups, type LookupStats } from '../../src/catalogue/lookup-job.ts';
 import { Source } from '../../src/catalogue/source.ts';
 import { getJob } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
@@ -51,10 +51,16 @@ function dayClock(day: string): Clock {
   return { now: () => new Date(`${day}T12:00:00Z`) };
 }
 
-function runLookup(db: Db, url: string, clock: Clock, limit: number | null = null) {
+/** A runner for look-up jobs as the app's runner thread makes it (claims skip a run that has used its limit). */
+function runLookup(db: Db, url: string, clock: Clock) {
   const source = new Source(db, clock, new BrickLinkApi(url, TEST_CREDENTIALS));
   const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
-  const runner = new JobRunner({ db, clock, handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { limit, clock, stats }) } });
+  const runner = new JobRunner({
+    db,
+    clock,
+    handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock, stats }) },
+    ready: { [LOOKUP_JOB_KIND]: lookupHasWork },
+  });
   return { runner, stats };
 }
 
@@ -121,17 +127,82 @@ describe('the look-up job against a BrickLink stand-in', () => {
     expect(budgetStatus(db, day2)).toMatchObject({ used: 2, left: 1 });
   });
 
-  it('caps the calls of one run with a limit, leaving the job queued to go on', async () => {
+  it('caps the calls of one run with a limit kept in the job: claims leave it queued until staff start another run', async () => {
     const standIn = await startStandIn(BRICKLINK);
     const { db } = await storeWithUnknownNumbers();
     const clock = dayClock('2026-05-01');
-    const { id } = enqueueLookup(db, clock);
-    const run = runLookup(db, standIn.url, clock, 2);
-    expect(await run.runner.runJob(id)).toMatchObject({ outcome: 'deferred' });
+    const { id } = enqueueLookup(db, clock, { limit: 2 });
+    const run = runLookup(db, standIn.url, clock);
+    expect(await run.runner.runJob(id)).toMatchObject({ outcome: 'deferred', error: null });
     expect(run.stats).toMatchObject({ calls: 2, left: 3 });
-    expect(getJob(db, id)).toMatchObject({ state: 'queued' });
-    expect(await runLookup(db, standIn.url, clock).runner.runJob(id)).toMatchObject({ outcome: 'done' });
+    expect(getJob(db, id)).toMatchObject({
+      state: 'queued',
+      notBeforeDay: null,
+      payload: { limit: 2, calls: 2 },
+      error: 'stopped after 2 calls, the limit of this run; 3 numbers still to ask — start another run to go on',
+    });
+
+    // Any runner's claim (the app's runner thread wakes every minute) passes it by, and writes nothing to it.
+    const before = getJob(db, id);
+    expect(await runLookup(db, standIn.url, clock).runner.runNext()).toBeNull();
+    expect(await runLookup(db, standIn.url, dayClock('2026-05-02')).runner.runNext()).toBeNull();
+    expect(getJob(db, id)).toEqual(before);
+    // Claimed by id without a new run (as an older caller might), it stops again without asking.
+    expect(await runLookup(db, standIn.url, clock).runner.runJob(id)).toMatchObject({ outcome: 'deferred' });
+    expect(standIn.requests).toHaveLength(2);
+
+    // Another run sets its own limit and starts counting again; then one with none finishes.
+    expect(enqueueLookup(db, clock, { limit: 1 })).toEqual({ id, created: false });
+    expect(getJob(db, id)).toMatchObject({ payload: { limit: 1, calls: 0 }, error: null });
+    expect(await runLookup(db, standIn.url, clock).runner.runNext()).toMatchObject({ outcome: 'deferred', job: { id } });
+    expect(getJob(db, id)?.error).toBe('stopped after 1 call, the limit of this run; 2 numbers still to ask — start another run to go on');
+    expect(standIn.requests).toHaveLength(3);
+    enqueueLookup(db, clock);
+    expect(await runLookup(db, standIn.url, clock).runner.runNext()).toMatchObject({ outcome: 'done', job: { id } });
     expect(standIn.requests).toHaveLength(5);
+    expect(new Set(standIn.requests).size).toBe(5);
+  });
+
+  it('goes on after a budget-exhausted day within what is left of its run’s limit', async () => {
+    const standIn = await startStandIn(BRICKLINK);
+    const { db } = await storeWithUnknownNumbers();
+    setSetting(db, 'daily-call-limit', '2');
+    const { id } = enqueueLookup(db, dayClock('2026-05-01'), { limit: 3 });
+    expect(await runLookup(db, standIn.url, dayClock('2026-05-01')).runner.runJob(id)).toMatchObject({ outcome: 'deferred', error: { code: 'budget-exhausted' } });
+    expect(getJob(db, id)).toMatchObject({ state: 'queued', notBeforeDay: '2026-05-02', payload: { limit: 3, calls: 2 } });
+    expect(getJob(db, id)?.error).toMatch(/^the day's BrickLink budget is used up .*; 3 numbers still to ask$/);
+
+    // The next day the budget would allow two more, the run's limit one.
+    const day2 = runLookup(db, standIn.url, dayClock('2026-05-02'));
+    expect(await day2.runner.runNext()).toMatchObject({ outcome: 'deferred', error: null, job: { id } });
+    expect(day2.stats.calls).toBe(1);
+    expect(standIn.requests).toHaveLength(3);
+    expect(budgetStatus(db, dayClock('2026-05-02'))).toMatchObject({ used: 1 });
+    expect(getJob(db, id)).toMatchObject({ state: 'queued', notBeforeDay: null, error: expect.stringMatching(/^stopped after 3 calls, the limit of this run; 2 numbers/) });
+    expect(await runLookup(db, standIn.url, dayClock('2026-05-03')).runner.runNext()).toBeNull();
+    expect(standIn.requests).toHaveLength(3);
+  });
+
+  it.each([
+    ['the connection is closed', 'close' as const, /could not be reached/],
+    ['BrickLink answers 500', 500 as const, /with an error \(500: INTERNAL_SERVER_ERROR: Something broke\)/],
+  ])('fails when a call gets no answer (%s), and says the call was counted', async (_what, how, cause) => {
+    const standIn = await startStandIn(BRICKLINK);
+    const { db } = await storeWithUnknownNumbers();
+    const clock = dayClock('2026-05-01');
+    const { id } = enqueueLookup(db, clock, { limit: 4 });
+    const run = runLookup(db, standIn.url, clock);
+    standIn.fail(how);
+    const result = await run.runner.runJob(id);
+    expect(result).toMatchObject({ outcome: 'failed', error: { code: 'source-error' } });
+    expect(result.error?.message).toMatch(cause);
+    expect(result.error?.message).toContain(
+      "The call for M sw0001a was counted against today's BrickLink budget (1 of 5000 calls on 2026-05-01, UTC) and against this run's limit",
+    );
+    // The jobs list shows it failed, with the same words; the call is in the day's count and the run's.
+    expect(getJob(db, id)).toMatchObject({ state: 'failed', error: result.error?.message, payload: { limit: 4, calls: 1 } });
+    expect(budgetStatus(db, clock)).toMatchObject({ used: 1 });
+    expect(standIn.requests).toEqual(['MINIFIG/sw0001a']);
   });
 
   it('fails plainly when BrickLink refuses the credentials, keeping what it had', async () => {
@@ -140,7 +211,7 @@ describe('the look-up job against a BrickLink stand-in', () => {
     const clock = dayClock('2026-05-01');
     const { id } = enqueueLookup(db, clock);
     const source = new Source(db, clock, new BrickLinkApi(standIn.url, { ...TEST_CREDENTIALS, tokenSecret: 'wrong' }));
-    const runner = new JobRunner({ db, clock, handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { limit: null, clock }) } });
+    const runner = new JobRunner({ db, clock, handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock }) } });
     const result = await runner.runJob(id);
     expect(result).toMatchObject({ outcome: 'failed', error: { code: 'source-error' } });
     expect(result.error?.message).toContain('Invalid signature');

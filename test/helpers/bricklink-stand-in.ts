@@ -27,6 +27,8 @@ export interface StandIn {
   release(): void;
   /** Resolves when the next request arrives. */
   nextRequest(): Promise<string>;
+  /** From now on, item requests get no answer: the connection is closed, or an HTTP 500. `null`: answer again. */
+  fail(how: 'close' | 500 | null): void;
 }
 
 /**
@@ -37,6 +39,7 @@ export interface StandIn {
 export async function startStandIn(catalogue: Record<string, { name: string; categoryId?: number }>): Promise<StandIn> {
   const requests: string[] = [];
   let holding = false;
+  let failing: 'close' | 500 | null = null;
   const held: (() => void)[] = [];
   const waiting: ((r: string) => void)[] = [];
   const typeCodes = Object.fromEntries(Object.entries(API_TYPE_NAMES).map(([code, name]) => [name, code]));
@@ -74,6 +77,8 @@ export async function startStandIn(catalogue: Record<string, { name: string; cat
       timestamp: fields['oauth_timestamp'] ?? '',
     }).signature;
     const reply = () => {
+      if (failing === 'close') return void req.socket.destroy();
+      if (failing === 500) return answer(500, { meta: { code: 500, message: 'INTERNAL_SERVER_ERROR', description: 'Something broke' } });
       if (fields['oauth_signature'] !== expected || fields['oauth_consumer_key'] !== TEST_CREDENTIALS.consumerKey) {
         return answer(401, { meta: { code: 401, message: 'BAD_OAUTH_REQUEST', description: 'Invalid signature' } });
       }
@@ -106,5 +111,6 @@ export async function startStandIn(catalogue: Record<string, { name: string; cat
       for (const r of held.splice(0)) r();
     },
     nextRequest: () => new Promise((resolve) => waiting.push(resolve)),
+    fail: (how) => (failing = how),
   };
 }
