@@ -27,8 +27,11 @@ export interface ChaosOptions {
 }
 
 export interface ChaosReport {
+  /** Workers killed with SIGKILL: each one once, and only while it was alive. */
   readonly kills: number;
   readonly spawned: number;
+  /** Workers that ended on their own (nothing left to claim). */
+  readonly naturalExits: number;
   readonly states: Record<string, number>;
   /** job id → how many times its effect was committed */
   readonly effects: Map<number, number>;
@@ -51,23 +54,39 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const remaining = store.db.prepare("SELECT count(*) FROM job WHERE state IN ('queued', 'running')").pluck();
 
   const goFile = path.join(o.dir, 'go');
-  const live = new Map<number, { child: ChildProcess; log: string; started: boolean }>();
-  const deaths = new Map<number, bigint>(); // pid → when it was killed or exited
+  // Workers are known by the order they were started in, never by pid: pids are reused over a long
+  // soak, and a killed worker stays in the process table until its exit is handled.
+  interface Worker {
+    readonly n: number;
+    readonly child: ChildProcess;
+    readonly log: string;
+    /** When it was killed, or ended on its own: recorded once, at the first of the two. */
+    death: bigint | null;
+    killed: boolean;
+  }
+  const live = new Map<number, Worker>();
+  const all: Worker[] = [];
   let spawned = 0;
   let kills = 0;
+  let naturalExits = 0;
 
   const start = (barrier: boolean) => {
-    const log = path.join(o.dir, `worker-${spawned++}.log`);
+    const n = spawned++;
+    const log = path.join(o.dir, `worker-${n}.log`);
     fs.writeFileSync(log, '');
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER, storePath, log, ...(barrier ? [goFile] : [])], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    const pid = child.pid ?? -1;
-    live.set(pid, { child, log, started: false });
+    const w: Worker = { n, child, log, death: null, killed: false };
+    live.set(n, w);
+    all.push(w);
     child.once('exit', () => {
-      if (!deaths.has(pid)) deaths.set(pid, process.hrtime.bigint());
-      live.delete(pid);
+      if (w.death === null) {
+        w.death = process.hrtime.bigint();
+        naturalExits += 1;
+      }
+      live.delete(n);
     });
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,14 +109,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       continue;
     }
     if (kills < o.kills && performance.now() >= nextKill) {
-      const victims = [...live.entries()].filter(([, w]) => midJob(w.log));
+      // Only workers not yet killed, still running, and in the middle of a job.
+      const victims = [...live.values()].filter((w) => !w.killed && w.death === null && w.child.exitCode === null && midJob(w.log));
       const victim = victims[Math.floor(Math.random() * victims.length)];
       if (victim) {
-        const [pid, w] = victim;
-        deaths.set(pid, process.hrtime.bigint());
-        w.child.kill('SIGKILL');
-        kills += 1;
-        o.onKill?.(kills);
+        const at = process.hrtime.bigint();
+        if (victim.child.kill('SIGKILL')) {
+          victim.killed = true;
+          victim.death = at;
+          kills += 1;
+          o.onKill?.(kills);
+        }
         nextKill = performance.now() + rand(o.killEveryMs);
       }
     }
@@ -118,9 +140,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   db.close();
 
   const runs = new Map<number, { pid: number; start: bigint; end: bigint; finished: boolean }[]>();
-  for (const name of fs.readdirSync(o.dir).filter((f) => f.startsWith('worker-'))) {
+  for (const w of all) {
     const open = new Map<number, { pid: number; start: bigint }>();
-    for (const line of fs.readFileSync(path.join(o.dir, name), 'utf8').split('\n').filter(Boolean)) {
+    for (const line of fs.readFileSync(w.log, 'utf8').split('\n').filter(Boolean)) {
       const [what, job, pid, at] = line.split(' ');
       const id = Number(job);
       if (what === 'start') {
@@ -132,9 +154,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       }
     }
     // A run with no `end` was cut short: it lasted until its process died.
-    for (const [id, s] of open) push(runs, id, { ...s, end: maxBig(deaths.get(s.pid) ?? s.start, s.start), finished: false });
+    for (const [id, s] of open) push(runs, id, { ...s, end: maxBig(w.death ?? s.start, s.start), finished: false });
   }
-  return { kills, spawned, states, effects, runs, integrity, ms: performance.now() - t0 };
+  return { kills, spawned, naturalExits, states, effects, runs, integrity, ms: performance.now() - t0 };
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
