@@ -8,7 +8,7 @@ import { readDocumentFile } from '../src/documents/read-document.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { identityOf } from '../src/identity/owner.ts';
 import { openStore } from '../src/store/open.ts';
-import { undo } from '../src/undo/history.ts';
+import { nextUndo, undo } from '../src/undo/history.ts';
 import { partsCsv } from './data.ts';
 import { median, type BenchRow } from './report.ts';
 
@@ -60,7 +60,7 @@ export async function benchImport(): Promise<{ importRow: BenchRow; insertOnlyRo
       importMs.push(performance.now() - t);
       placed = result?.lines.placed ?? 0;
       t = performance.now();
-      undo(store.db, SYSTEM_CLOCK);
+      undo(store.db, SYSTEM_CLOCK, nextUndo(store.db)?.id ?? 0);
       undoMs.push(performance.now() - t);
       store.close();
 

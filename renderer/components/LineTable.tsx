@@ -79,17 +79,18 @@ export function LineTable({ lines, selected, onSelect, onKey }: Props) {
             <span className="c-colour">{colourText(l)}</span>
             <span className="c-qty">{l.quantity}</span>
             <span className="c-price">{l.unitPrice ?? ''}</span>
-            <span className="c-placed" title={l.placed?.name ?? l.reason ?? ''}>
+            <span className="c-placed" title={l.placed?.name ?? l.reason?.text ?? ''}>
               {l.placed ? (
                 <>
                   <b>
                     {l.placed.type} {l.placed.no}
                   </b>{' '}
                   {l.placed.name}
+                  {l.placed.colourName ? <span className="colour-name"> · {l.placed.colourName}</span> : null}
                   {l.placed.by === 'hand' ? <em className="tag">by hand</em> : null}
                 </>
               ) : (
-                <span className="reason">{l.reason}</span>
+                <span className="reason">{l.reason?.text}</span>
               )}
             </span>
           </div>

@@ -73,7 +73,13 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
               <td>{l.position}</td>
               <td>{[l.given.type, l.given.no, l.given.name].filter(Boolean).join(' · ')}</td>
               <td className="num">{l.quantity}</td>
-              <td>{l.placed ? `${l.placed.type} ${l.placed.no}` : <span className="reason">{l.reason}</span>}</td>
+              <td>
+                {l.placed ? (
+                  `${l.placed.type} ${l.placed.no}${l.placed.colourName ? ` · ${l.placed.colourName}` : ''}`
+                ) : (
+                  <span className="reason">{l.reason?.text}</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -151,7 +151,38 @@ function OrderDetail() {
               <h3>
                 Line {line.position}: {line.given.no ?? ''} {line.given.name ?? ''}
               </h3>
-              {line.reason ? <p className="reason-box" data-testid="reason">{line.reason}</p> : <p>Placed on {line.placed?.type} {line.placed?.no} ({line.placed?.by}).</p>}
+              {line.reason ? (
+                <p className="reason-box" data-testid="reason" data-reason={line.reason.code}>
+                  {line.reason.text}
+                </p>
+              ) : (
+                <p>
+                  Placed on {line.placed?.type} {line.placed?.no}
+                  {line.placed?.colourName ? ` in ${line.placed.colourName}` : ''} ({line.placed?.by}).
+                </p>
+              )}
+              {o.colours.length > 0 ? (
+                <label className="field colour-choice">
+                  <span>Colour</span>
+                  <select
+                    aria-label="Colour to place it in"
+                    data-testid="colour-choice"
+                    value={o.colourChoice ?? ''}
+                    onChange={(e) => o.chooseColour(e.target.value === '' ? null : Number(e.target.value))}
+                  >
+                    <option value="">
+                      {line.reason?.code === 'colour-not-in-catalogue'
+                        ? `Choose one: the catalogue does not know ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`
+                        : `Its own colour (${line.given.colourName ?? (line.given.colourId ? `colour ${line.given.colourId}` : 'none')})`}
+                    </option>
+                    {o.colours.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
               <ol className="suggestions" tabIndex={0} ref={suggestionsList} onKeyDown={onSuggestionKey} aria-label={o.searchResults.length ? 'Search results' : 'Suggestions'} data-testid="suggestions">
                 {options.map((s, i) => {
                   const group = i === 0 || options[i - 1]?.rule !== s.rule;

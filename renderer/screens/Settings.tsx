@@ -69,7 +69,8 @@ export function Settings() {
         </div>
       </div>
       <h3>Remembered hand placements</h3>
-      {st.placements.length === 0 ? (
+      <p className="hint">Placing a line by hand remembers its item for the number (or name) it gives; each line keeps its own colour.</p>
+      {st.placements.items.length === 0 ? (
         <p className="empty">None yet: placing a line by hand remembers it for later imports.</p>
       ) : (
         <table className="table" aria-label="Remembered placements">
@@ -77,13 +78,12 @@ export function Settings() {
             <tr>
               <th>Given</th>
               <th>Placed on</th>
-              <th>Colour</th>
               <th>Since</th>
               <th />
             </tr>
           </thead>
           <tbody>
-            {st.placements.map((p) => (
+            {st.placements.items.map((p) => (
               <tr key={p.id}>
                 <td>
                   {p.given.type} {p.given.no ?? `“${p.given.name ?? ''}”`}
@@ -91,10 +91,37 @@ export function Settings() {
                 <td>
                   {p.item.type} {p.item.no} {p.item.name}
                 </td>
-                <td>{p.colourId ?? '—'}</td>
                 <td>{p.createdAt.slice(0, 10)}</td>
                 <td>
-                  <button onClick={() => void st.forget(p.id)}>Forget</button>
+                  <button onClick={() => void st.forget('item', p.id)}>Forget</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h3>Remembered colours</h3>
+      <p className="hint">When a line gives a colour the catalogue does not know and you choose one for it, lines giving that same colour get it too.</p>
+      {st.placements.colours.length === 0 ? (
+        <p className="empty">None yet.</p>
+      ) : (
+        <table className="table" aria-label="Remembered colours">
+          <thead>
+            <tr>
+              <th>Given colour</th>
+              <th>Placed as</th>
+              <th>Since</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {st.placements.colours.map((p) => (
+              <tr key={p.id}>
+                <td>{p.given.numbering === 'bricklink-id' ? `BrickLink colour ${p.given.colourId ?? ''}` : `“${p.given.name ?? ''}”`}</td>
+                <td title={`colour ${p.colour.id}`}>{p.colour.name ?? `colour ${p.colour.id}`}</td>
+                <td>{p.createdAt.slice(0, 10)}</td>
+                <td>
+                  <button onClick={() => void st.forget('colour', p.id)}>Forget</button>
                 </td>
               </tr>
             ))}

@@ -50,20 +50,28 @@ export const useApp = create<AppState>((set, get) => ({
       get().fail(e);
     }
   },
+  // Undo and Redo carry the step their label names (SPEC §8). When the history has moved on meanwhile
+  // (another window, the CLI), the core refuses and changes nothing: show why and the new label; never retry.
   async undo() {
+    const expected = get().history.undo;
+    if (expected === null) return;
     try {
-      const step = await call('history.undo', {});
+      const step = await call('history.undo', { expectedStep: expected.id });
       get().say(`Undone: ${step.label}`);
     } catch (e) {
       get().fail(e);
+      await get().refreshHistory();
     }
   },
   async redo() {
+    const expected = get().history.redo;
+    if (expected === null) return;
     try {
-      const step = await call('history.redo', {});
+      const step = await call('history.redo', { expectedStep: expected.id });
       get().say(`Redone: ${step.label}`);
     } catch (e) {
       get().fail(e);
+      await get().refreshHistory();
     }
   },
   say: (text) => set({ notice: { kind: 'info', text } }),
@@ -77,3 +85,18 @@ export const useApp = create<AppState>((set, get) => ({
     void get().refreshHistory();
   },
 }));
+
+/**
+ * What the banner says when the store can't be written (SPEC §11): why, that reads work and changes
+ * are refused, and when the screens show a private copy, that they do. Null on a writable store.
+ */
+export function readOnlyBanner(store: StoreView | null): string | null {
+  if (!store?.readOnly) return null;
+  const copy = store.readOnly.snapshot
+    ? ' You are looking at a private copy taken when brick-work started: changes made elsewhere since then do not show here.'
+    : '';
+  return (
+    `Read only: this store can't be written — ${store.readOnly.reason}. You can look and export; changes are refused. ` +
+    `To change it, ask whoever manages this computer to make it writable, then start brick-work again.${copy}`
+  );
+}

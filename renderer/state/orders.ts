@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { DocumentView, LineRowView, OrderView, SuggestionView } from '../../src/api/contract.ts';
+import type { DocumentView, LineRowView, OrderView, PlaceResultView, SuggestionView } from '../../src/api/contract.ts';
 import { useApp } from './app.ts';
 import { call } from './call.ts';
 
@@ -19,6 +19,11 @@ interface OrdersState {
   searchQuery: string;
   searchResults: SuggestionView[];
   loadingLines: boolean;
+  /** The catalogue's colours, for choosing a line's colour. */
+  colours: { id: number; name: string }[];
+  /** The colour chosen for the selected line; null: the line keeps its own colour. */
+  colourChoice: number | null;
+  chooseColour(id: number | null): void;
   setQuery(query: string): Promise<void>;
   loadOrders(): Promise<void>;
   open(orderId: number): Promise<void>;
@@ -29,6 +34,20 @@ interface OrdersState {
   highlight(index: number): void;
   placeOn(s: SuggestionView): Promise<void>;
   search(query: string): Promise<void>;
+}
+
+/** What a hand placement did, in a shop worker's words: the line, and the other lines it placed or moved. */
+function placedMessage(r: PlaceResultView, s: SuggestionView): string {
+  const l = r.line;
+  const colour = l.placed?.colourName ? ` in ${l.placed.colourName}` : '';
+  const given = l.given.no ?? (l.given.name ? `“${l.given.name}”` : 'the same');
+  const more = [
+    r.others.placed > 0 ? `${r.others.placed} more line${r.others.placed === 1 ? '' : 's'} giving ${given}` : '',
+    r.others.moved > 0 ? `moved ${r.others.moved} line${r.others.moved === 1 ? '' : 's'} the old memory had placed` : '',
+  ].filter(Boolean);
+  const rest = more.length > 0 ? `, and ${more.join(', and ')}, each in its own colour` : '';
+  const still = r.others.unplaced > 0 ? ` ${r.others.unplaced} other line${r.others.unplaced === 1 ? '' : 's'} giving it stay unplaced.` : '';
+  return `Placed line ${l.position} on ${s.type} ${s.no} (${s.name})${colour}${rest}.${still}`;
 }
 
 export const useOrders = create<OrdersState>((set, get) => ({
@@ -46,6 +65,9 @@ export const useOrders = create<OrdersState>((set, get) => ({
   searchQuery: '',
   searchResults: [],
   loadingLines: false,
+  colours: [],
+  colourChoice: null,
+  chooseColour: (id) => set({ colourChoice: id }),
   async setQuery(query) {
     set({ query });
     await get().loadOrders();
@@ -58,8 +80,8 @@ export const useOrders = create<OrdersState>((set, get) => ({
     }
   },
   async open(orderId) {
-    set({ orderId, selectedLine: null, suggestions: [], searchResults: [], searchQuery: '' });
-    await get().reload();
+    set({ orderId, selectedLine: null, suggestions: [], searchResults: [], searchQuery: '', colourChoice: null });
+    await Promise.all([get().reload(), call('catalogue.colours', {}).then((c) => set({ colours: [...c] }), () => undefined)]);
   },
   close: () => set({ orderId: null, order: null, lines: [], documents: [], selectedLine: null, suggestions: [] }),
   async reload() {
@@ -83,7 +105,7 @@ export const useOrders = create<OrdersState>((set, get) => ({
     await get().reload();
   },
   async select(lineId) {
-    set({ selectedLine: lineId, highlighted: 0, suggestions: [], suggesting: false });
+    set({ selectedLine: lineId, highlighted: 0, suggestions: [], suggesting: false, colourChoice: null });
     if (lineId === null) return;
     const line = get().lines.find((l) => l.id === lineId);
     if (!line || line.placed !== null) return;
@@ -102,11 +124,10 @@ export const useOrders = create<OrdersState>((set, get) => ({
     const lineId = get().selectedLine;
     if (lineId === null) return;
     try {
-      const given = get().lines.find((l) => l.id === lineId);
-      // The line's own colour goes with it, unless that colour is what kept it unplaced.
-      const colourId = given?.reason === 'The colour is not in the catalogue' ? null : (given?.given.colourId ?? null);
-      const line = await call('lines.place', { lineId, type: s.type, no: s.no, colourId });
-      useApp.getState().say(`Line ${line.position} placed on ${s.type} ${s.no} (${s.name}).`);
+      // Without a chosen colour the line keeps its own; the core refuses (needs-colour) when the
+      // catalogue does not know it, and says so.
+      const result = await call('lines.place', { lineId, type: s.type, no: s.no, colourId: get().colourChoice });
+      useApp.getState().say(placedMessage(result, s));
       await get().reload();
       // Move on to the next unplaced line: fixing lines is a keyboard run.
       const next = get().lines.find((l) => l.placed === null && l.id !== lineId);

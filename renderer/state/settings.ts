@@ -1,24 +1,24 @@
 import { create } from 'zustand';
-import type { RememberedPlacementView, SettingsView } from '../../src/api/contract.ts';
+import type { MemoriesView, SettingsView } from '../../src/api/contract.ts';
 import { useApp } from './app.ts';
 import { call } from './call.ts';
 
 interface SettingsState {
   settings: SettingsView | null;
-  placements: RememberedPlacementView[];
+  placements: MemoriesView;
   reload(): Promise<void>;
   set(key: 'daily-call-limit' | 'currency' | 'api-url', value: string): Promise<void>;
   setCredentials(c: { consumerKey: string; consumerSecret: string; token: string; tokenSecret: string }): Promise<boolean>;
-  forget(id: number): Promise<void>;
+  forget(kind: 'item' | 'colour', id: number): Promise<void>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
   settings: null,
-  placements: [],
+  placements: { items: [], colours: [] },
   async reload() {
     try {
       const [settings, placements] = await Promise.all([call('settings.get', {}), call('placements.list', {})]);
-      set({ settings, placements: [...placements] });
+      set({ settings, placements });
     } catch (e) {
       useApp.getState().fail(e);
     }
@@ -41,9 +41,10 @@ export const useSettings = create<SettingsState>((set, get) => ({
       return false;
     }
   },
-  async forget(id) {
+  async forget(kind, id) {
     try {
-      await call('placements.forget', { id });
+      const { step } = await call('placements.forget', { kind, id });
+      useApp.getState().say(`${step.label}. Undo brings it back.`);
       await get().reload();
     } catch (e) {
       useApp.getState().fail(e);

@@ -54,6 +54,27 @@ export interface GivenView {
   readonly colourName: string | null;
 }
 
+/** Why a line is unplaced: a stable code to decide by, and the text of SPEC §6 to show. */
+export interface ReasonView {
+  readonly code:
+    | 'no-number-or-name'
+    | 'unknown-item-type'
+    | 'name-matches-several'
+    | 'number-not-in-catalogue'
+    | 'name-not-in-catalogue'
+    | 'colour-not-in-catalogue'
+    | 'other';
+  readonly text: string;
+}
+
+export interface PlacedView {
+  readonly type: string;
+  readonly no: string;
+  readonly colour: number | null;
+  /** The colour by name, as staff read it; null when the line has no colour or the catalogue has no colours. */
+  readonly colourName: string | null;
+}
+
 export interface LineRowView {
   readonly id: number;
   readonly documentKey: string;
@@ -63,8 +84,16 @@ export interface LineRowView {
   readonly unitPrice: string | null;
   readonly condition: 'N' | 'U' | null;
   readonly remarks: string | null;
-  readonly placed: { readonly type: string; readonly no: string; readonly colour: number | null; readonly by: string; readonly name: string | null } | null;
-  readonly reason: string | null;
+  readonly placed: (PlacedView & { readonly by: string; readonly name: string | null }) | null;
+  readonly reason: ReasonView | null;
+}
+
+/** What a hand placement did (SPEC §8): the line, the step Undo now names, what was remembered, and the other lines it placed. */
+export interface PlaceResultView {
+  readonly line: LineRowView;
+  readonly step: StepView;
+  readonly remembered: { readonly item: 'added' | 'changed' | 'kept' | null; readonly colour: 'added' | 'changed' | 'kept' | null };
+  readonly others: { readonly placed: number; readonly moved: number; readonly unplaced: number };
 }
 
 export interface SuggestionView {
@@ -78,8 +107,8 @@ export interface PreviewLineView {
   readonly position: number;
   readonly given: GivenView;
   readonly quantity: number;
-  readonly placed: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
-  readonly reason: string | null;
+  readonly placed: PlacedView | null;
+  readonly reason: ReasonView | null;
 }
 
 export interface PreviewDocumentView {
@@ -174,12 +203,25 @@ export interface CatalogueStatusView {
   readonly budget: BudgetView;
 }
 
+/** An item remembered for a given number (or, without one, a folded name): never a colour (SPEC §8). */
 export interface RememberedPlacementView {
   readonly id: number;
   readonly given: { readonly type: string; readonly no: string | null; readonly name: string | null };
   readonly item: { readonly type: string; readonly no: string; readonly name: string | null };
-  readonly colourId: number | null;
   readonly createdAt: string;
+}
+
+/** A colour remembered for a given colour the catalogue does not know, keyed by the document's colour numbering. */
+export interface ColourPlacementView {
+  readonly id: number;
+  readonly given: { readonly numbering: 'bricklink-id' | 'name'; readonly colourId: number | null; readonly name: string | null };
+  readonly colour: { readonly id: number; readonly name: string | null };
+  readonly createdAt: string;
+}
+
+export interface MemoriesView {
+  readonly items: readonly RememberedPlacementView[];
+  readonly colours: readonly ColourPlacementView[];
 }
 
 export interface SettingsView {
@@ -207,6 +249,11 @@ export interface StoreView {
   readonly upgrade: { readonly from: string; readonly to: string; readonly backup: string } | null;
   /** Jobs put back in the queue at this start because their owner had died. */
   readonly recovered: readonly { readonly id: number; readonly kind: string }[];
+  /**
+   * Set when the store can't be written (SPEC §11): why, in plain words, and whether the screens show a
+   * private snapshot copy taken at the start. Reads work; writes are refused with `read-only-store`.
+   */
+  readonly readOnly: { readonly reason: string; readonly snapshot: boolean } | null;
 }
 
 /** Every call: its arguments and its result. */
@@ -216,9 +263,12 @@ export interface ApiCalls {
   'orders.get': { args: { orderId: number }; result: { order: OrderView; documents: readonly DocumentView[] } };
   'lines.list': { args: { orderId: number; unplacedOnly?: boolean }; result: readonly LineRowView[] };
   'lines.suggest': { args: { lineId: number; limit?: number }; result: readonly SuggestionView[] };
-  'lines.place': { args: { lineId: number; type: string; no: string; colourId: number | null }; result: LineRowView };
+  /** `colourId` null: the line keeps its own colour (refused with `needs-colour` when the catalogue does not know it). */
+  'lines.place': { args: { lineId: number; type: string; no: string; colourId: number | null }; result: PlaceResultView };
   'catalogue.search': { args: { query: string; limit?: number }; result: readonly SuggestionView[] };
   'catalogue.status': { args: Record<string, never>; result: CatalogueStatusView };
+  /** The catalogue's colours, by name: for choosing a line's colour. */
+  'catalogue.colours': { args: Record<string, never>; result: readonly { readonly id: number; readonly name: string }[] };
   'catalogue.load': { args: { files: readonly FileArg[]; type?: ItemTypeCode }; result: { started: true } };
   'catalogue.cancel': { args: Record<string, never>; result: { cancelled: boolean } };
   'lookup.start': { args: { limit?: number | null }; result: { jobId: number } };
@@ -227,10 +277,12 @@ export interface ApiCalls {
   'import.preview': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: ImportPreviewView };
   'import.confirm': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: readonly ImportResultView[] };
   'history.state': { args: Record<string, never>; result: { undo: StepView | null; redo: StepView | null } };
-  'history.undo': { args: Record<string, never>; result: StepView };
-  'history.redo': { args: Record<string, never>; result: StepView };
-  'placements.list': { args: Record<string, never>; result: readonly RememberedPlacementView[] };
-  'placements.forget': { args: { id: number }; result: { forgotten: number } };
+  /** `expectedStep`: the step the screen's Undo names; any other state is refused with `step-moved` (SPEC §8). */
+  'history.undo': { args: { expectedStep: number }; result: StepView };
+  /** `expectedStep`: the step Redo would put back, as the screen names it. */
+  'history.redo': { args: { expectedStep: number }; result: StepView };
+  'placements.list': { args: Record<string, never>; result: MemoriesView };
+  'placements.forget': { args: { kind: 'item' | 'colour'; id: number }; result: { forgotten: number; step: StepView } };
   'export.summary': { args: Record<string, never>; result: ExportFileView };
   'export.bricklink': { args: { orderId: number }; result: ExportFileView };
   'settings.get': { args: Record<string, never>; result: SettingsView };
@@ -275,6 +327,7 @@ export const CALL_NAMES: readonly CallName[] = [
   'lines.place',
   'catalogue.search',
   'catalogue.status',
+  'catalogue.colours',
   'catalogue.load',
   'catalogue.cancel',
   'lookup.start',

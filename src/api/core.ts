@@ -1,5 +1,7 @@
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
+import { readOnlyStore } from '../errors.ts';
 import { JobHost, watchDataVersion } from '../jobs/job-host.ts';
+import { recoverCatalogueJob } from '../jobs/catalogue-job.ts';
 import { recoverJobs } from '../jobs/queue.ts';
 import { openStore } from '../store/open.ts';
 import { formatVersion } from '../store/schema-version.ts';
@@ -17,18 +19,24 @@ export interface CoreOptions {
   readonly log: (line: string) => void;
   readonly clock?: Clock;
   readonly nativeBinding?: string | null;
+  /** How often the job runner thread looks for claimable jobs (JobHost's default: a minute). */
+  readonly wakeEveryMs?: number;
 }
 
 export interface Core {
   readonly service: ApiService;
-  readonly jobs: JobHost;
+  /** The job runner thread's host; null on a store that can't be written (SPEC §11). */
+  readonly jobs: JobHost | null;
+  /** Set when the store can't be written and was opened for reading: why, and whether from a snapshot copy. */
+  readonly readOnly: { readonly reason: string; readonly snapshot: boolean } | null;
   close(): Promise<void>;
 }
 
 /**
  * What the app and the browser host do at their start, the same way: open the store read-write
  * (upgrading it, with its backup), put dead owners' running jobs back in the queue and report each,
- * start the job runner thread, and watch for other processes' writes.
+ * start the job runner thread, and watch for other processes' writes. A store that can't be written
+ * opens for reading only: no recovery and no job runner thread, and the service refuses writes.
  */
 export async function startCore(options: CoreOptions): Promise<Core> {
   const clock = options.clock ?? SYSTEM_CLOCK;
@@ -36,11 +44,25 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   if (store.upgrade) {
     options.log(`upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}`);
   }
-  const recovered = recoverJobs(store.db, { clock });
+  const readOnly = store.unwritable === null ? null : { reason: store.unwritable, snapshot: store.snapshot };
+  if (readOnly) {
+    options.log(
+      `${options.storePath} can't be written (${readOnly.reason}): it is open for reading only` +
+        `${readOnly.snapshot ? ', from a private copy' : ''}; job recovery and the job runner are off`,
+    );
+  }
+  const recovered = readOnly ? [] : recoverJobs(store.db, { clock });
   for (const r of recovered) {
     options.log(`recovered job ${r.id} (${r.kind}): its owner (pid ${r.deadOwner?.pid ?? '-'}) is gone; it is queued again`);
   }
-  const jobs = new JobHost({
+  const catalogueJob = readOnly ? null : recoverCatalogueJob(store.db, options.storePath, { clock });
+  if (catalogueJob) {
+    options.log(
+      `recovered the catalogue job (${catalogueJob.kind}): its owner (pid ${catalogueJob.deadOwner.pid}) is gone; ` +
+        `it is marked failed, and ${catalogueJob.placed} unplaced lines were placed again`,
+    );
+  }
+  const jobs = readOnly ? null : new JobHost({
     db: store.db,
     storePath: options.storePath,
     clock,
@@ -48,6 +70,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     nativeBinding: options.nativeBinding ?? null,
     emit: options.emit,
     log: options.log,
+    wakeEveryMs: options.wakeEveryMs,
   });
   const stored = options.credentials.get();
   const service = createApiService({
@@ -57,26 +80,35 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     clock,
     upgrade: store.upgrade,
     recovered,
-    jobs,
+    jobs: jobs ?? {
+      startCatalogueLoad: () => {
+        throw readOnlyStore(options.storePath, readOnly?.reason);
+      },
+      startLookup: () => {
+        throw readOnlyStore(options.storePath, readOnly?.reason);
+      },
+    },
+    readOnly,
     credentials: {
       encrypted: options.credentials.encrypted,
       get: () => options.credentials.get(),
       set: (c) => {
         options.credentials.set(c);
-        jobs.provideCredentials(c, getSetting(store.db, 'api-url'));
+        jobs?.provideCredentials(c, getSetting(store.db, 'api-url'));
       },
     },
     files: options.files,
     emit: options.emit,
   });
-  if (stored) jobs.provideCredentials(stored, getSetting(store.db, 'api-url'));
+  if (stored) jobs?.provideCredentials(stored, getSetting(store.db, 'api-url'));
   const stopWatching = watchDataVersion(store.db, () => options.emit('store.changed', { reason: 'another process wrote' }));
   return {
     service,
     jobs,
+    readOnly,
     async close() {
       stopWatching();
-      await jobs.stop();
+      await jobs?.stop();
       store.close();
     },
   };

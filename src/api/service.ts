@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
-import { BrickWorkError, toErrorValue } from '../errors.ts';
+import { BrickWorkError, readOnlyStore, toErrorValue } from '../errors.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../catalogue/budget.ts';
 import { confirmImport, planImport, type PlannedDocument } from '../documents/import.ts';
@@ -9,9 +9,11 @@ import { bricklinkXml } from '../exports/bricklink-xml.ts';
 import { summaryCsv } from '../exports/summary.ts';
 import { catalogueJobStatus, requestCatalogueJobCancel } from '../jobs/catalogue-job.ts';
 import { cancelJob, listJobs, type RecoveredJob } from '../jobs/queue.ts';
-import { forgetPlacement, placeByHand, rememberedPlacements } from '../placement/hand.ts';
+import { forgetMemory, placeByHand } from '../placement/hand.ts';
+import { reasonOf } from '../placement/reasons.ts';
 import { documentsOfOrder } from '../store/documents.ts';
 import { getLine, orderLines, type LineView } from '../store/lines.ts';
+import { colourMemories, colourName, itemMemories } from '../store/memories.ts';
 import { listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
 import { getSetting, setSetting } from '../store/settings.ts';
 import type { UpgradeReport } from '../store/upgrade-runner.ts';
@@ -50,8 +52,24 @@ export interface ServiceContext {
   readonly jobs: JobControl;
   readonly credentials: CredentialStore;
   readonly files: FileDialogs | null;
+  /** Set when the store can't be written and was opened for reading (SPEC §11): why, and whether from a snapshot copy. */
+  readonly readOnly?: { readonly reason: string; readonly snapshot: boolean } | null;
   emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;
 }
+
+/** The calls that write to the store (or start a job that does): refused up front on a read-only store. */
+const WRITING_CALLS: ReadonlySet<CallName> = new Set<CallName>([
+  'lines.place',
+  'catalogue.load',
+  'catalogue.cancel',
+  'lookup.start',
+  'jobs.cancel',
+  'import.confirm',
+  'history.undo',
+  'history.redo',
+  'placements.forget',
+  'settings.set',
+]);
 
 type Handlers = { [K in CallName]: (args: ApiCalls[K]['args']) => ApiCalls[K]['result'] | Promise<ApiCalls[K]['result']> };
 
@@ -86,7 +104,7 @@ function lineView(l: LineView): LineRowView {
   };
 }
 
-function previewView(d: PlannedDocument): PreviewDocumentView {
+function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
   const t = d.target;
   return {
     key: d.parsed.key,
@@ -106,8 +124,16 @@ function previewView(d: PlannedDocument): PreviewDocumentView {
       position: l.position,
       given: l.given,
       quantity: l.quantity,
-      placed: l.placement.item === null ? null : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
-      reason: l.placement.reason,
+      placed:
+        l.placement.item === null
+          ? null
+          : {
+              type: l.placement.item.type,
+              no: l.placement.item.no,
+              colour: l.placement.colourId,
+              colourName: l.placement.colourId === null ? null : colourName(db, l.placement.colourId),
+            },
+      reason: reasonOf(l.placement.reason),
     })),
     counts: d.counts,
     refusal: d.refusal,
@@ -141,6 +167,7 @@ export function createApiService(ctx: ServiceContext) {
       appVersion: APP_VERSION,
       upgrade: ctx.upgrade,
       recovered: ctx.recovered.map((r) => ({ id: r.id, kind: r.kind })),
+      readOnly: ctx.readOnly ?? null,
     }),
     'orders.list': ({ query }) => {
       const q = query?.trim().toLowerCase() ?? '';
@@ -169,9 +196,9 @@ export function createApiService(ctx: ServiceContext) {
       return suggestFor(db, { name: line.given.name, no: line.given.no }, limit ?? 20);
     },
     'lines.place': ({ lineId, type, no, colourId }) => {
-      const line = placeByHand(db, lineId, { type, no, colourId }, clock);
+      const result = placeByHand(db, lineId, { type, no, colourId }, clock);
       changed('hand placement');
-      return lineView(line);
+      return { ...result, line: lineView(result.line) };
     },
     'catalogue.search': ({ query, limit }) => catalogueIndex(db).search(query, limit ?? 20),
     'catalogue.status': () => {
@@ -202,6 +229,7 @@ export function createApiService(ctx: ServiceContext) {
         budget: budgetStatus(db, clock),
       };
     },
+    'catalogue.colours': () => db.prepare('SELECT id, name FROM colour ORDER BY name COLLATE NOCASE, id').all() as { id: number; name: string }[],
     'catalogue.load': ({ files, type }) => {
       // Busy is decided by the catalogue job itself, in the runner; refuse early when plainly busy.
       const job = catalogueJobStatus(ctx.storePath);
@@ -239,7 +267,7 @@ export function createApiService(ctx: ServiceContext) {
     },
     'import.preview': ({ file, orderId, asNew }) => {
       const plan = planImport(db, { file, orderId: orderId ?? null, asNew: asNew === true });
-      return { fileName: plan.fileName, documents: plan.documents.map(previewView), refusal: plan.refusal };
+      return { fileName: plan.fileName, documents: plan.documents.map((d) => previewView(db, d)), refusal: plan.refusal };
     },
     'import.confirm': ({ file, orderId, asNew }) => {
       const results = confirmImport(db, { file, orderId: orderId ?? null, asNew: asNew === true }, clock);
@@ -247,21 +275,21 @@ export function createApiService(ctx: ServiceContext) {
       return results;
     },
     'history.state': () => ({ undo: nextUndo(db), redo: nextRedo(db) }),
-    'history.undo': () => {
-      const step = undo(db, clock);
+    'history.undo': ({ expectedStep }) => {
+      const step = undo(db, clock, expectedStep);
       changed('undo');
       return step;
     },
-    'history.redo': () => {
-      const step = redo(db, clock);
+    'history.redo': ({ expectedStep }) => {
+      const step = redo(db, clock, expectedStep);
       changed('redo');
       return step;
     },
-    'placements.list': () => rememberedPlacements(db),
-    'placements.forget': ({ id }) => {
-      forgetPlacement(db, id, clock);
+    'placements.list': () => ({ items: itemMemories(db), colours: colourMemories(db) }),
+    'placements.forget': ({ kind, id }) => {
+      const step = forgetMemory(db, kind, id, clock);
       changed('forgot a placement');
-      return { forgotten: id };
+      return { forgotten: id, step };
     },
     'export.summary': () => exported('brick-work-summary.csv', summaryCsv(db)),
     'export.bricklink': ({ orderId }) => exported(`order-${orderId}-bricklink.xml`, bricklinkXml(db, orderId)),
@@ -285,11 +313,15 @@ export function createApiService(ctx: ServiceContext) {
     async call(name: unknown, args: unknown): Promise<Result<unknown>> {
       const problem = checkArguments(name, args);
       if (problem !== null) return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
+      // Any other write that gets through meets the read-only connection, which says the same.
+      if (ctx.readOnly && WRITING_CALLS.has(name as CallName)) {
+        return { ok: false, error: readOnlyStore(ctx.storePath, ctx.readOnly.reason).toValue() };
+      }
       try {
         const handler = handlers[name as CallName] as (a: unknown) => unknown;
         return { ok: true, value: await handler(args === undefined ? {} : args) };
       } catch (e) {
-        return { ok: false, error: toErrorValue(e) };
+        return { ok: false, error: toErrorValue(e, ctx.storePath) };
       }
     },
   };

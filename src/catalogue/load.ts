@@ -6,7 +6,7 @@ import type { ProcView } from '../identity/proc.ts';
 import { CatalogueJob } from '../jobs/catalogue-job.ts';
 import type { JobProgress } from '../jobs/types.ts';
 import { foldName } from '../placement/fold.ts';
-import { placeUnplacedLines } from '../placement/place-lines.ts';
+import { placeColouredLinesAgain, placeUnplacedLines } from '../placement/place-lines.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from './item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
@@ -28,11 +28,46 @@ export interface LoadResult {
   readonly colours: number;
   readonly categories: number;
   readonly files: readonly { name: string; format: string; rows: number }[];
-  /** Unplaced lines the new catalogue placed. */
+  /** Saved lines that were unplaced and are placed now. */
   readonly placed: number;
+  /** …by order. */
+  readonly placedByOrder: readonly { readonly orderId: number; readonly reference: string; readonly placed: number }[];
   readonly cancelled: boolean;
   /** catalogue-job.json could not be read when the job started (it was treated as no job). */
   readonly warning: string | null;
+}
+
+/** Whether the catalogue has any colours: until it has, lines keep their colours unchecked (SPEC §6). */
+function hasColours(db: Database): boolean {
+  return db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1;
+}
+
+/**
+ * After a merge, in its transaction: the unplaced lines are placed again, and when these are the
+ * catalogue's first colours, the lines placed with their colour unchecked are checked now.
+ */
+function placeAfterMerge(db: Database, hadColours: boolean): void {
+  if (!hadColours && hasColours(db)) placeColouredLinesAgain(db);
+  placeUnplacedLines(db);
+}
+
+/** Unplaced saved lines by order: what a load placed is told per order (SPEC §9: "how many, in which orders"). */
+function unplacedByOrder(db: Database): Map<number, { reference: string; unplaced: number }> {
+  const rows = db
+    .prepare(
+      `SELECT o.id, o.reference, count(*) AS unplaced
+         FROM order_line l JOIN document d ON d.id = l.document_id AND d.state = 'imported' JOIN shop_order o ON o.id = d.order_id
+        WHERE l.item_no IS NULL GROUP BY o.id`,
+    )
+    .all() as { id: number; reference: string; unplaced: number }[];
+  return new Map(rows.map((r) => [r.id, { reference: r.reference, unplaced: r.unplaced }]));
+}
+
+function placedSince(db: Database, before: Map<number, { reference: string; unplaced: number }>): { orderId: number; reference: string; placed: number }[] {
+  const after = unplacedByOrder(db);
+  return [...before]
+    .map(([orderId, b]) => ({ orderId, reference: b.reference, placed: b.unplaced - (after.get(orderId)?.unplaced ?? 0) }))
+    .filter((o) => o.placed > 0);
 }
 
 /** Merge statements: insert or update by key, never delete (lines may point at any item). */
@@ -64,8 +99,9 @@ function mergers(db: Database) {
 
 /**
  * The catalogue job (SPEC §5): reads every file whole first (a bad file refuses the load before anything
- * is written), then merges each file in one transaction with progress; when staff cancel, the file
- * being merged is rolled back and the job stops. When it ends, every unplaced line is placed again. At most one per store
+ * is written), then merges each file in one transaction with progress, placing every unplaced line
+ * again in that same transaction; when staff cancel, the file being merged is rolled back and the job
+ * stops. At most one per store
  * (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
  */
 export async function loadCatalogue(
@@ -86,12 +122,16 @@ export async function loadCatalogue(
     options.onProgress?.({ done, total });
 
     // One transaction per file: a file is merged whole or not at all (a cancel or a crash rolls its
-    // rows back); progress goes to catalogue-job.json meanwhile, which other processes read.
+    // rows back), and the unplaced lines are placed again in that same transaction, so no moment
+    // exists — whenever the process dies — where the catalogue answers a line that still has a
+    // reason. Progress goes to catalogue-job.json meanwhile, which other processes read.
+    const unplacedBefore = unplacedByOrder(db);
     for (const file of parsed) {
       if (cancelled) break;
       const before = { ...counts };
       try {
         db.transaction(() => {
+          const hadColours = hasColours(db);
           file.records.forEach((r, i) => {
             merge(r, file.source);
             counts[r.kind] += 1;
@@ -101,6 +141,7 @@ export async function loadCatalogue(
             }
           });
           bumpCatalogueGeneration(db);
+          placeAfterMerge(db, hadColours);
         })();
       } catch (e) {
         if (!(e instanceof Cancelled)) throw e;
@@ -114,14 +155,15 @@ export async function loadCatalogue(
       // Let the event loop breathe between files.
       await new Promise((r) => setImmediate(r));
     }
-    const placed = db.transaction(() => placeUnplacedLines(db).placed)();
     job.finish(cancelled ? 'cancelled' : 'done');
+    const placedByOrder = placedSince(db, unplacedBefore);
     return {
       items: counts.item,
       colours: counts.colour,
       categories: counts.category,
       files: parsed.map((f) => ({ name: f.name, format: f.format, rows: f.records.length })),
-      placed,
+      placed: placedByOrder.reduce((n, o) => n + o.placed, 0),
+      placedByOrder,
       cancelled,
       warning,
     };
@@ -142,20 +184,25 @@ export async function loadColoursFromSource(
   storePath: string,
   source: Source,
   options: Omit<LoadOptions, 'type'>,
-): Promise<{ colours: number; placed: number; warning: string | null }> {
+): Promise<{ colours: number; placed: number; placedByOrder: LoadResult['placedByOrder']; warning: string | null }> {
   const { job, warning } = CatalogueJob.start(db, storePath, 'colours-from-bricklink', {}, options);
   try {
     source.reserve();
     const colours = await source.fetchColours();
     const merge = mergers(db);
+    // Merged and placed again in one transaction, as a catalogue file is.
+    const unplacedBefore = unplacedByOrder(db);
     db.transaction(() => {
+      const hadColours = hasColours(db);
       for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name }, 'bricklink-api');
       bumpCatalogueGeneration(db);
+      placeAfterMerge(db, hadColours);
     })();
-    const placed = db.transaction(() => placeUnplacedLines(db).placed)();
+    const placedByOrder = placedSince(db, unplacedBefore);
+    const placed = placedByOrder.reduce((n, o) => n + o.placed, 0);
     job.progress({ done: colours.length, total: colours.length });
     job.finish('done');
-    return { colours: colours.length, placed, warning };
+    return { colours: colours.length, placed, placedByOrder, warning };
   } catch (e) {
     job.finish('failed', toErrorValue(e).message);
     throw e;

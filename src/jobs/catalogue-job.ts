@@ -5,6 +5,7 @@ import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
+import { placeUnplacedLines } from '../placement/place-lines.ts';
 import { STORE_FILE_NAME } from '../store/paths.ts';
 import type { JobProgress } from './types.ts';
 
@@ -28,6 +29,8 @@ export interface CatalogueJobRecord {
   readonly cancelRequested: boolean;
   /** What it works on (file names), for the screen. */
   readonly detail: unknown;
+  /** Set when its owner died and a later start (or `jobs recover`) ended it. */
+  readonly recovered?: boolean;
   readonly startedAt: string;
   readonly updatedAt: string;
 }
@@ -70,6 +73,7 @@ function validate(v: unknown): CatalogueJobRecord | string {
     error: typeof r['error'] === 'string' ? r['error'] : null,
     cancelRequested: r['cancelRequested'] === true,
     detail: r['detail'] ?? null,
+    recovered: r['recovered'] === true,
     startedAt: typeof r['startedAt'] === 'string' ? r['startedAt'] : '',
     updatedAt: typeof r['updatedAt'] === 'string' ? r['updatedAt'] : '',
   };
@@ -100,9 +104,14 @@ export function writeFileAtomically(file: string, text: string | Uint8Array): vo
   try {
     fs.writeFileSync(fd, text);
     fs.fsyncSync(fd);
-  } finally {
+  } catch (e) {
+    // A write cut off (a full disk): leave no half file, and name the file the error is about.
     fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    (e as NodeJS.ErrnoException).path ??= file;
+    throw e;
   }
+  fs.closeSync(fd);
   fs.renameSync(temp, file);
   const dir = fs.openSync(path.dirname(file), 'r');
   try {
@@ -255,5 +264,44 @@ export function requestCatalogueJobCancel(db: Database, storePath: string, clock
     }
     write(file, { ...read.record, cancelRequested: true, updatedAt: isoNow(clock) });
     return true;
+  });
+}
+
+/** What recovering a dead owner's catalogue job did. */
+export interface RecoveredCatalogueJob {
+  readonly kind: string;
+  readonly deadOwner: OwnerIdentity;
+  /** Unplaced lines the catalogue now answers, placed again while recovering. */
+  readonly placed: number;
+}
+
+/**
+ * A catalogue job left `running` by a process that died (SPEC §4) is ended as failed, saying so, at the
+ * app's start and by `jobs recover`. Its files can't be resumed (they were never stored), but what it
+ * merged is kept, and in the same write transaction every unplaced line is placed again: a load that
+ * died between its merge and its placement (as builds before 0.9.0's fix did) leaves no false reason.
+ */
+export function recoverCatalogueJob(
+  db: Database,
+  storePath: string,
+  options: { readonly clock: Clock; readonly proc?: ProcView },
+): RecoveredCatalogueJob | null {
+  const file = catalogueJobPath(storePath);
+  const proc = options.proc ?? SYSTEM_PROC;
+  return underWriteLock(db, () => {
+    const read = readCatalogueJob(file);
+    if (read.status !== 'ok' || read.record.state !== 'running' || isAlive(read.record.owner, proc)) return null;
+    const placed = placeUnplacedLines(db).placed;
+    const owner = read.record.owner;
+    write(file, {
+      ...read.record,
+      state: 'failed',
+      error:
+        `The brick-work process loading it (pid ${owner.pid}) stopped before it finished. ` +
+        'The files it had merged are kept and every unplaced line was placed again; load the others again.',
+      recovered: true,
+      updatedAt: isoNow(options.clock),
+    });
+    return { kind: read.record.kind, deadOwner: owner, placed };
   });
 }

@@ -1,27 +1,34 @@
 /**
  * The job runner's thread (SPEC §1): off the app's main thread, with its own store connection. It loads
  * catalogues (the catalogue job) and runs look-up jobs when the main thread asks, and keeps claiming
- * queued look-up jobs while it has credentials (a job deferred to the next UTC day resumes then).
+ * queued look-up jobs while it has credentials (a job deferred to the next UTC day resumes then; a run
+ * stopped at its limit waits for staff to start another run).
  */
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { SYSTEM_CLOCK } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { toErrorValue } from '../errors.ts';
 import { identityOf } from '../identity/owner.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { isItemType } from '../catalogue/item-types.ts';
 import { loadCatalogue } from '../catalogue/load.ts';
-import { LOOKUP_JOB_KIND, lookupHandler } from '../catalogue/lookup-job.ts';
+import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../catalogue/lookup-job.ts';
 import { Source } from '../catalogue/source.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore } from '../store/open.ts';
 import { JobRunner } from './runner.ts';
-import type { HostMessage, ThreadMessage } from './thread-messages.ts';
+import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('runner-thread runs as a worker thread');
-const { storePath, nativeBinding } = workerData as { storePath: string; nativeBinding: string | null };
+const { storePath, nativeBinding, clockMs } = workerData as { storePath: string; nativeBinding: string | null; clockMs: number };
 const post = (m: ThreadMessage) => port.postMessage(m);
+
+// The core's clock, as the main thread last read it (at the start, then with every message), carried
+// on by the monotonic time since: the BrickLink budget's day and the rows' stamps are the core's.
+let reading = { clockMs: typeof clockMs === 'number' ? clockMs : Date.now(), at: performance.now() };
+const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() - reading.at)) };
 
 useNativeBinding(nativeBinding);
 const store = await openStore(storePath);
@@ -29,7 +36,8 @@ const me = identityOf();
 let credentials: { credentials: Credentials; apiUrl: string } | null = null;
 let queue = Promise.resolve();
 
-function runner(limit: number | null): JobRunner | null {
+/** The look-up job's runner; its run's limit is kept in the job (set when staff start a run), not here. */
+function runner(): JobRunner | null {
   if (credentials === null) return null;
   const api = new BrickLinkApi(credentials.apiUrl, credentials.credentials);
   const fetcher: ItemFetcher = {
@@ -40,16 +48,18 @@ function runner(limit: number | null): JobRunner | null {
     },
     fetchColours: () => api.fetchColours(),
   };
-  const source = new Source(store.db, SYSTEM_CLOCK, fetcher);
+  const source = new Source(store.db, clock, fetcher);
   return new JobRunner({
     db: store.db,
     me,
-    handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { limit, clock: SYSTEM_CLOCK }) },
+    clock,
+    handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock }) },
+    ready: { [LOOKUP_JOB_KIND]: lookupHasWork },
     log: (line) => post({ type: 'log', line }),
   });
 }
 
-async function handle(m: HostMessage): Promise<void> {
+async function handle(m: StampedHostMessage): Promise<void> {
   if (m.type === 'credentials') {
     credentials = { credentials: m.credentials, apiUrl: m.apiUrl };
     return;
@@ -59,10 +69,12 @@ async function handle(m: HostMessage): Promise<void> {
       const result = await loadCatalogue(store.db, storePath, m.files, {
         type: isItemType(m.itemType) ? m.itemType : 'P',
         me,
-        clock: SYSTEM_CLOCK,
+        clock,
         onProgress: ({ done, total }) => post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
       });
-      post({ type: 'finished', kind: 'catalogue-load', error: null, summary: `${result.items} items, ${result.colours} colours, ${result.categories} categories` });
+      post({ type: 'finished', kind: 'catalogue-load', error: null, summary:
+          `${result.items} items, ${result.colours} colours, ${result.categories} categories; ` +
+          (result.placed === 0 ? 'no unplaced line placed' : `${result.placed} unplaced lines placed (${result.placedByOrder.map((o) => `${o.placed} in order ${o.reference}`).join(', ')})`) });
     } catch (e) {
       post({ type: 'finished', kind: 'catalogue-load', error: toErrorValue(e), summary: null });
     }
@@ -70,7 +82,7 @@ async function handle(m: HostMessage): Promise<void> {
   }
   if (m.type === 'lookup') {
     credentials = { credentials: m.credentials, apiUrl: m.apiUrl };
-    const r = runner(m.limit);
+    const r = runner();
     try {
       const result = await r?.runJob(m.jobId);
       post({ type: 'finished', kind: LOOKUP_JOB_KIND, error: result?.error ?? null, summary: result?.outcome ?? null });
@@ -80,7 +92,7 @@ async function handle(m: HostMessage): Promise<void> {
     return;
   }
   if (m.type === 'wake') {
-    const r = runner(null);
+    const r = runner();
     if (r) for (const result of await r.runUntilIdle()) post({ type: 'finished', kind: result.job.kind, error: result.error, summary: result.outcome });
     return;
   }
@@ -90,7 +102,8 @@ async function handle(m: HostMessage): Promise<void> {
   }
 }
 
-port.on('message', (m: HostMessage) => {
+port.on('message', (m: StampedHostMessage) => {
+  reading = { clockMs: m.clockMs, at: performance.now() };
   queue = queue.then(() => handle(m)).catch((e: unknown) => post({ type: 'log', line: `runner thread: ${String(e)}` }));
 });
 post({ type: 'ready' });

@@ -1,103 +1,228 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, type Clock } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
-import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../catalogue/item-types.ts';
+import { BrickWorkError, quote } from '../errors.ts';
+import { DEFAULT_ITEM_TYPE, isItemType } from '../catalogue/item-types.ts';
 import { getLine, type LineView } from '../store/lines.ts';
-import { recordStep } from '../undo/history.ts';
+import { colourName, findColourMemory, findItemMemory } from '../store/memories.ts';
+import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
+import type { StepRecorder } from '../undo/recorder.ts';
+import { catalogueLookup } from './catalogue-lookup.ts';
 import { foldName } from './fold.ts';
+import { checkColour, placeItem, type ColourKey, type GivenItem } from './rule.ts';
+
+/** What a memory write did: made a new one, changed the one there was, or found it already so. */
+export type MemoryChange = 'added' | 'changed' | 'kept';
+
+export interface HandPlacementResult {
+  readonly line: LineView;
+  /** The undo step it wrote: Undo now names it. */
+  readonly step: StepInfo;
+  readonly remembered: {
+    /** The item remembered for the line's given number (or name); null when nothing was remembered (see `itemNote`). */
+    readonly item: MemoryChange | null;
+    /** The colour remembered for the line's given colour, which the catalogue does not know; null when none. */
+    readonly colour: MemoryChange | null;
+  };
+  /**
+   * The other saved lines it placed at once (SPEC §8): unplaced lines giving the same number, name or
+   * unknown colour that are now placed, lines a replaced memory had placed that moved, and lines it
+   * looked at again that are still (or now) unplaced. Each keeps its own colour.
+   */
+  readonly others: { readonly placed: number; readonly moved: number; readonly unplaced: number };
+}
+
+interface GivenKey {
+  readonly type: string;
+  readonly no: string | null;
+  readonly nameKey: string | null;
+}
+
+function givenKey(given: GivenItem): GivenKey {
+  const type = given.type?.trim().toUpperCase() || DEFAULT_ITEM_TYPE;
+  const no = given.no?.trim() || null;
+  const nameKey = no === null && given.name?.trim() ? foldName(given.name) : null;
+  return { type, no, nameKey };
+}
+
+interface Candidate extends GivenItem {
+  readonly id: number;
+  readonly itemType: string | null;
+  readonly itemNo: string | null;
+  readonly colour: number | null;
+  readonly placedBy: string | null;
+  readonly unplacedReason: string | null;
+}
+
+const CANDIDATE = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name, l.given_colour_id AS colourId,
+    l.given_colour_name AS colourName, l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour,
+    l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason
+  FROM order_line l JOIN document d ON d.id = l.document_id
+ WHERE d.state = 'imported' AND l.id <> ? AND l.placed_by IS NOT 'hand'`;
+const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
+
+/**
+ * The saved lines a memory may place at once: unplaced lines, and lines a memory placed, that give the
+ * same number (or, without a number, the same folded name); for a colour, the lines giving that same
+ * unknown colour. Lines placed by hand are never touched.
+ */
+function linesFor(db: Database, except: number, item: GivenKey | null, colour: ColourKey | null): Candidate[] {
+  const found = new Map<number, Candidate>();
+  const add = (rows: Candidate[]) => rows.forEach((r) => found.set(r.id, r));
+  const mayMove = "(l.item_no IS NULL OR l.placed_by = 'remembered')";
+  if (item?.no != null) {
+    add(db.prepare(`${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND trim(l.given_no) = ? COLLATE NOCASE`).all(except, item.type, item.no) as Candidate[]);
+  } else if (item?.nameKey != null) {
+    const rows = db
+      .prepare(`${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND nullif(trim(l.given_no), '') IS NULL AND l.given_name IS NOT NULL`)
+      .all(except, item.type) as Candidate[];
+    add(rows.filter((r) => r.name !== null && foldName(r.name) === item.nameKey));
+  }
+  if (colour?.numbering === 'bricklink-id') {
+    add(db.prepare(`${CANDIDATE} AND l.given_colour_id = ?`).all(except, colour.id) as Candidate[]);
+  } else if (colour?.numbering === 'name') {
+    const rows = db
+      .prepare(`${CANDIDATE} AND coalesce(l.given_colour_id, 0) = 0 AND l.given_colour_name IS NOT NULL`)
+      .all(except) as Candidate[];
+    add(rows.filter((r) => r.colourName !== null && foldName(r.colourName) === colour.key));
+  }
+  return [...found.values()];
+}
+
+function describeGiven(line: LineView): string {
+  const g = line.given;
+  return quote(g.no ?? g.name ?? `line ${line.position}`);
+}
 
 /**
  * Fixing by hand (SPEC §8): staff place a line (unplaced, or wrongly placed) on a catalogue item,
- * optionally with a colour. The placement is remembered for the line's given number — or, without a
- * number, its folded name — and used on later imports (§6 step 2). One undo step, remembering included.
+ * optionally with a colour. One undo step, which also:
+ * - remembers the item (never the colour) for the line's given number — or, without a number, its
+ *   folded name — unless the catalogue already places that number itself;
+ * - remembers the chosen colour for the line's given colour when the catalogue does not know that
+ *   colour (a colour placement); a colour chosen for a line whose own colour is known, or that gives
+ *   none, is for that line only;
+ * - places at once the other saved lines those memories now place, each in its own colour.
+ *
+ * Without a chosen colour the line keeps its own (or the colour placement of its unknown colour); a line
+ * whose own colour the catalogue does not know needs one chosen (`needs-colour`).
  */
 export function placeByHand(
   db: Database,
   lineId: number,
   target: { type: string; no: string; colourId: number | null },
   clock: Clock,
-): LineView {
+): HandPlacementResult {
   const type = target.type.trim().toUpperCase();
-  if (!isItemType(type)) throw new BrickWorkError('invalid-argument', `"${target.type}" is not a BrickLink item type (P, S, M, B, G, C, I, O).`);
+  if (!isItemType(type)) throw new BrickWorkError('invalid-argument', `"${quote(target.type)}" is not a BrickLink item type (P, S, M, B, G, C, I, O).`);
   const no = db.prepare('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(type, target.no.trim()) as string | undefined;
-  if (no === undefined) throw new BrickWorkError('not-found', `${type} ${target.no} is not in the catalogue.`);
-  const coloursLoaded = db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1;
-  if (target.colourId !== null && coloursLoaded && db.prepare('SELECT 1 FROM colour WHERE id = ?').get(target.colourId) === undefined) {
+  if (no === undefined) throw new BrickWorkError('not-found', `${type} ${quote(target.no)} is not in the catalogue.`);
+  const lookup = catalogueLookup(db);
+  if (target.colourId !== null && lookup.coloursLoaded() && !lookup.hasColour(target.colourId)) {
     throw new BrickWorkError('not-found', `Colour ${target.colourId} is not in the catalogue.`);
   }
   const line = getLine(db, lineId);
 
-  recordStep(db, clock, (rec) => {
-    rec.update('order_line', lineId, {
-      item_type: type,
-      item_no: no,
-      colour_id: target.colourId,
-      placed_by: 'hand',
-      unplaced_reason: null,
-    });
-    const givenType = line.given.type?.trim().toUpperCase() || DEFAULT_ITEM_TYPE;
-    const givenNo = line.given.no?.trim() || null;
-    const nameKey = givenNo === null && line.given.name?.trim() ? foldName(line.given.name) : null;
-    if (givenNo !== null || nameKey !== null) {
-      const existing = (
-        givenNo !== null
-          ? db.prepare('SELECT id FROM hand_placement WHERE given_type = ? AND given_no = ?').pluck().get(givenType, givenNo)
-          : db.prepare('SELECT id FROM hand_placement WHERE given_type = ? AND given_no IS NULL AND name_key = ?').pluck().get(givenType, nameKey)
-      ) as number | undefined;
-      const memory = { item_type: type, item_no: no, colour_id: target.colourId };
-      if (existing !== undefined) rec.update('hand_placement', existing, memory);
-      else rec.insert('hand_placement', { given_type: givenType, given_no: givenNo, name_key: nameKey, ...memory, created_at: isoNow(clock) });
+  const { value, step } = recordStepWithInfo(db, clock, (rec) => {
+    // Read inside the write transaction: what another process wrote meanwhile counts.
+    const own = checkColour(line.given, catalogueLookup(db));
+    let colourId: number | null;
+    if (target.colourId !== null) colourId = target.colourId;
+    else if (own.status === 'unknown') {
+      if (own.placed === null) {
+        const given = line.given.colourId !== null ? `colour ${line.given.colourId}` : `the colour "${quote(line.given.colourName ?? '')}"`;
+        throw new BrickWorkError(
+          'needs-colour',
+          `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
+        );
+      }
+      colourId = own.placed;
+    } else colourId = own.status === 'none' ? null : own.id;
+
+    rec.update('order_line', lineId, { item_type: type, item_no: no, colour_id: colourId, placed_by: 'hand', unplaced_reason: null });
+
+    const key = givenKey(line.given);
+    const givenType = isItemType(key.type) ? key.type : null;
+    // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
+    // number (§6: number first): a memory would never be used otherwise, so none is made.
+    const useful =
+      givenType !== null && (key.no !== null ? catalogueLookup(db).itemNumber(givenType, key.no) === null : key.nameKey !== null);
+    const item = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
+    const colour = own.status === 'unknown' && target.colourId !== null ? rememberColour(db, rec, own.key, target.colourId, clock) : null;
+
+    const others = { placed: 0, moved: 0, unplaced: 0 };
+    if (item !== null || colour !== null) {
+      const again = catalogueLookup(db);
+      for (const c of linesFor(db, lineId, item === null ? null : key, colour === null ? null : own.status === 'unknown' ? own.key : null)) {
+        const p = placeItem(c, again);
+        const values = { item_type: p.item?.type ?? null, item_no: p.item?.no ?? null, colour_id: p.colourId, placed_by: p.by, unplaced_reason: p.reason };
+        const same =
+          values.item_type === c.itemType && values.item_no === c.itemNo && values.colour_id === c.colour && values.placed_by === c.placedBy && values.unplaced_reason === c.unplacedReason;
+        if (same) continue;
+        rec.update('order_line', c.id, values);
+        if (p.item === null) others.unplaced += 1;
+        else if (c.itemNo === null) others.placed += 1;
+        else others.moved += 1;
+      }
     }
-    const what = line.given.no ?? line.given.name ?? `line ${line.position}`;
-    return { value: null, kind: 'hand-placement', label: `Hand placement of ${what} (${line.documentKey}, line ${line.position}) on ${type} ${no}` };
+
+    const inColour = colourId === null ? '' : ` in ${colourName(db, colourId) ?? `colour ${colourId}`}`;
+    const label = `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${type} ${no}${inColour}`;
+    return { value: { remembered: { item, colour }, others }, kind: 'hand-placement', label };
   });
-  return getLine(db, lineId);
+  return { line: getLine(db, lineId), step, ...value };
 }
 
-export interface RememberedPlacement {
-  readonly id: number;
-  /** What the lines gave: a type and a number, or (without a number) a folded name. */
-  readonly given: { readonly type: string; readonly no: string | null; readonly name: string | null };
-  readonly item: { readonly type: ItemType; readonly no: string; readonly name: string | null };
-  readonly colourId: number | null;
-  readonly createdAt: string;
+function rememberItem(db: Database, rec: StepRecorder, key: GivenKey, item: { type: string; no: string }, clock: Clock): MemoryChange {
+  const existing = findItemMemory(db, key.type, key.no, key.nameKey);
+  if (existing === null) {
+    rec.insert('hand_placement', {
+      given_type: key.type,
+      given_no: key.no,
+      name_key: key.no === null ? key.nameKey : null,
+      item_type: item.type,
+      item_no: item.no,
+      created_at: isoNow(clock),
+    });
+    return 'added';
+  }
+  if (existing.itemType === item.type && existing.itemNo === item.no) return 'kept';
+  rec.update('hand_placement', existing.id, { item_type: item.type, item_no: item.no });
+  return 'changed';
 }
 
-export function rememberedPlacements(db: Database): RememberedPlacement[] {
-  const rows = db
-    .prepare(
-      `SELECT h.id, h.given_type, h.given_no, h.name_key, h.item_type, h.item_no, c.name AS item_name, h.colour_id, h.created_at
-         FROM hand_placement h LEFT JOIN catalogue_item c ON c.item_type = h.item_type AND c.item_no = h.item_no
-        ORDER BY h.id`,
-    )
-    .all() as {
-    id: number;
-    given_type: string;
-    given_no: string | null;
-    name_key: string | null;
-    item_type: ItemType;
-    item_no: string;
-    item_name: string | null;
-    colour_id: number | null;
-    created_at: string;
-  }[];
-  return rows.map((r) => ({
-    id: r.id,
-    given: { type: r.given_type, no: r.given_no, name: r.name_key },
-    item: { type: r.item_type, no: r.item_no, name: r.item_name },
-    colourId: r.colour_id,
-    createdAt: r.created_at,
-  }));
+function rememberColour(db: Database, rec: StepRecorder, key: ColourKey, colourId: number, clock: Clock): MemoryChange {
+  const existing = findColourMemory(db, key);
+  if (existing === null) {
+    rec.insert('colour_placement', {
+      numbering: key.numbering,
+      given_colour_id: key.numbering === 'bricklink-id' ? key.id : null,
+      given_name_key: key.numbering === 'name' ? key.key : null,
+      colour_id: colourId,
+      created_at: isoNow(clock),
+    });
+    return 'added';
+  }
+  if (existing.colourId === colourId) return 'kept';
+  rec.update('colour_placement', existing.id, { colour_id: colourId });
+  return 'changed';
 }
 
-/** Forgets a remembered placement (later imports no longer use it); lines it placed stay placed. One undo step. */
-export function forgetPlacement(db: Database, id: number, clock: Clock): void {
-  const row = db.prepare('SELECT given_type, given_no, name_key FROM hand_placement WHERE id = ?').get(id) as
-    | { given_type: string; given_no: string | null; name_key: string | null }
-    | undefined;
-  if (row === undefined) throw new BrickWorkError('not-found', `There is no remembered placement ${id}.`);
-  recordStep(db, clock, (rec) => {
-    rec.delete('hand_placement', id);
-    return { value: null, kind: 'forget-placement', label: `Forgetting the placement remembered for ${row.given_no ?? row.name_key ?? ''}` };
-  });
+/** Which kind of memory: an item for a given number or name, or a colour for an unknown given colour. */
+export type MemoryKind = 'item' | 'colour';
+
+/** Forgets a memory (later imports no longer use it); lines it placed stay placed. One undo step. */
+export function forgetMemory(db: Database, kind: MemoryKind, id: number, clock: Clock): StepInfo {
+  const table = kind === 'item' ? 'hand_placement' : 'colour_placement';
+  const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, string | number | null> | undefined;
+  if (row === undefined) {
+    throw new BrickWorkError('not-found', `There is no remembered ${kind === 'item' ? 'placement' : 'colour'} ${id}.`);
+  }
+  const what =
+    kind === 'item'
+      ? `the placement remembered for ${quote(String(row['given_no'] ?? row['name_key'] ?? ''))}`
+      : `the colour remembered for ${row['numbering'] === 'bricklink-id' ? `colour ${String(row['given_colour_id'])}` : `"${quote(String(row['given_name_key']))}"`}`;
+  return recordStepWithInfo(db, clock, (rec) => {
+    rec.delete(table, id);
+    return { value: null, kind: 'forget-placement', label: `Forgetting ${what}` };
+  }).step;
 }

@@ -46,6 +46,23 @@ export function placeUnplacedLines(
   return { lines: done, placed };
 }
 
+/**
+ * When a catalogue's first colours arrive, the lines placed before (their colour kept unchecked, as
+ * SPEC §6 says) are checked at last: every line placed by the rule that gives a colour is placed
+ * again. Lines placed by hand keep the colour staff chose. The caller owns the transaction.
+ */
+export function placeColouredLinesAgain(db: Database): PlaceLinesResult {
+  const ids = db
+    .prepare(
+      `SELECT id FROM order_line
+        WHERE item_no IS NOT NULL AND placed_by IS NOT 'hand'
+          AND (coalesce(given_colour_id, 0) <> 0 OR nullif(trim(given_colour_name), '') IS NOT NULL)`,
+    )
+    .pluck()
+    .all() as number[];
+  return placeLinesAgain(db, ids);
+}
+
 /** Places the given lines again, whatever their state, except those placed by hand. */
 export function placeLinesAgain(db: Database, lineIds: Iterable<number>): PlaceLinesResult {
   const select = db.prepare<[number], StoredGiven>(`${SELECT_GIVEN} WHERE id = ? AND placed_by IS NOT 'hand'`);

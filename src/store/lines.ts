@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { BrickWorkError } from '../errors.ts';
 import type { ItemType } from '../catalogue/item-types.ts';
+import { reasonOf, type Reason } from '../placement/reasons.ts';
 
 /** A stored line as the screens and the CLI show it. */
 export interface LineView {
@@ -19,9 +20,17 @@ export interface LineView {
   readonly unitPriceE4: number | null;
   readonly condition: 'N' | 'U' | null;
   readonly remarks: string | null;
-  readonly placed: { readonly type: ItemType; readonly no: string; readonly colour: number | null; readonly by: string; readonly name: string | null } | null;
-  /** Why it is unplaced; null exactly when it is placed. */
-  readonly reason: string | null;
+  readonly placed: {
+    readonly type: ItemType;
+    readonly no: string;
+    readonly colour: number | null;
+    /** The colour's name in the catalogue; null when it gives none or the catalogue has no colours. */
+    readonly colourName: string | null;
+    readonly by: string;
+    readonly name: string | null;
+  } | null;
+  /** Why it is unplaced, with its stable code; null exactly when it is placed. */
+  readonly reason: Reason | null;
 }
 
 interface LineRow {
@@ -44,11 +53,13 @@ interface LineRow {
   placed_by: string | null;
   unplaced_reason: string | null;
   item_name: string | null;
+  colour_name: string | null;
 }
 
-const SELECT = `SELECT l.*, d.doc_key, c.name AS item_name
+const SELECT = `SELECT l.*, d.doc_key, c.name AS item_name, k.name AS colour_name
   FROM order_line l JOIN document d ON d.id = l.document_id
-  LEFT JOIN catalogue_item c ON c.item_type = l.item_type AND c.item_no = l.item_no`;
+  LEFT JOIN catalogue_item c ON c.item_type = l.item_type AND c.item_no = l.item_no
+  LEFT JOIN colour k ON k.id = l.colour_id`;
 
 function toView(r: LineRow): LineView {
   return {
@@ -63,9 +74,9 @@ function toView(r: LineRow): LineView {
     remarks: r.remarks,
     placed:
       r.item_type !== null && r.item_no !== null
-        ? { type: r.item_type, no: r.item_no, colour: r.colour_id, by: r.placed_by ?? '', name: r.item_name }
+        ? { type: r.item_type, no: r.item_no, colour: r.colour_id, colourName: r.colour_name, by: r.placed_by ?? '', name: r.item_name }
         : null,
-    reason: r.unplaced_reason,
+    reason: reasonOf(r.unplaced_reason),
   };
 }
 

@@ -2,14 +2,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { nativeOptions } from './native.ts';
+import { readablePlace, whyUnwritable } from './access.ts';
 import { inspectFile, needsUpgradeError, refusalFor, statusOf } from './inspect.ts';
 import { createSchema, prepareStore, type Progress, type UpgradeReport } from './upgrade-runner.ts';
+import { standInForMissingTables } from './upgrades/fixups.ts';
 
 export interface Store {
   readonly db: Database.Database;
   /** The file, or null for the empty in-memory store a read-only open gives when there is no file yet. */
   readonly path: string | null;
   readonly readOnly: boolean;
+  /**
+   * Why the store can't be written, in plain words ("its folder (…) is read-only"), when a read-write
+   * open found it so and opened it for reading instead (SPEC §11); null otherwise. Writers refuse
+   * with `read-only-store` before they try.
+   */
+  readonly unwritable: string | null;
+  /** Set when the file is read from a private snapshot copy, as SQLite could not read it in place. */
+  readonly snapshot: boolean;
   /** Set when this open made a new store file. */
   readonly created: boolean;
   /** Set when this open upgraded the file, with where the backup is. */
@@ -34,23 +44,28 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * Read-only: never changes the file; an older file is refused with `needs-upgrade` (`inspectStore`
  * still reports it); a missing one opens as an empty in-memory store, so readers see "nothing yet".
  * Either way a file of another application, a newer or a too-old store is refused before anything
- * touches it.
+ * touches it, and so is a folder or a damaged file (`store-damaged`).
+ * A read-write open of a store that can't be written (the file, its folder or the disk is read-only)
+ * gives a read-only store instead, with `unwritable` saying why (SPEC §11).
  */
 export async function openStore(storePath: string, options: OpenOptions = {}): Promise<Store> {
+  if (options.readOnly) return openReadOnly(storePath, null);
+  const unwritable = whyUnwritable(storePath);
+  if (unwritable !== null) return openReadOnly(storePath, unwritable);
+
   const file = inspectFile(storePath);
   const refusal = refusalFor(storePath, file);
   if (refusal) throw refusal;
 
-  if (options.readOnly) {
-    if (file.kind === 'missing' || file.kind === 'empty') return memoryStore();
-    if (file.kind === 'store' && statusOf(file.version) === 'needs-upgrade') throw needsUpgradeError(file.version);
-    const db = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
-    db.pragma('foreign_keys = ON');
-    return wrap(db, storePath, true, false, null);
+  let db: Database.Database;
+  try {
+    fs.mkdirSync(path.dirname(storePath), { recursive: true });
+    db = new Database(storePath, { ...nativeOptions(), timeout: BUSY_TIMEOUT_MS });
+  } catch (e) {
+    // The permission check can't see everything (ACLs, a share's own rules): SQLite's refusal says the same.
+    if (isReadOnlyTrouble(e) || (e as { code?: unknown }).code === 'SQLITE_CANTOPEN') return openReadOnly(storePath, UNWRITABLE);
+    throw e;
   }
-
-  fs.mkdirSync(path.dirname(storePath), { recursive: true });
-  const db = new Database(storePath, { ...nativeOptions(), timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
@@ -60,15 +75,55 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
     return wrap(db, storePath, false, prepared.created, prepared.upgrade);
   } catch (e) {
     db.close();
+    if (isReadOnlyTrouble(e)) return openReadOnly(storePath, UNWRITABLE);
     throw e;
   }
 }
 
-function memoryStore(): Store {
+const UNWRITABLE = 'the file or its folder is read-only';
+
+/** SQLite or the file system refusing a write for want of permission. */
+function isReadOnlyTrouble(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS');
+}
+
+/**
+ * The read-only open: asked for (`unwritable` null), or because the store can't be written. Never
+ * changes the file. Reads in place where SQLite can, else from a private snapshot copy (a WAL store in
+ * a folder it can't write: `access.ts`), removed again at close.
+ */
+function openReadOnly(storePath: string, unwritable: string | null): Store {
+  const place = readablePlace(storePath);
+  try {
+    const file = inspectFile(place.path);
+    const refusal = refusalFor(storePath, file);
+    if (refusal) throw refusal;
+    if (file.kind === 'missing' || file.kind === 'empty') {
+      place.dispose();
+      return memoryStore(unwritable);
+    }
+    if (file.kind === 'store' && statusOf(file.version) === 'needs-upgrade') throw needsUpgradeError(file.version);
+    const db = new Database(place.path, { ...nativeOptions(), readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    try {
+      db.pragma('foreign_keys = ON');
+      standInForMissingTables(db);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return wrap(db, storePath, true, false, null, { unwritable, snapshot: place.snapshot, onClose: place.dispose });
+  } catch (e) {
+    place.dispose();
+    throw e;
+  }
+}
+
+function memoryStore(unwritable: string | null = null): Store {
   const db = new Database(':memory:', nativeOptions());
   db.pragma('foreign_keys = ON');
   db.transaction(() => createSchema(db))();
-  return wrap(db, null, true, false, null);
+  return wrap(db, null, true, false, null, { unwritable, snapshot: false, onClose: () => {} });
 }
 
 function wrap(
@@ -77,13 +132,22 @@ function wrap(
   readOnly: boolean,
   created: boolean,
   upgrade: UpgradeReport | null,
+  extra: { unwritable: string | null; snapshot: boolean; onClose: () => void } = { unwritable: null, snapshot: false, onClose: () => {} },
 ): Store {
   return {
     db,
     path: storePath,
     readOnly,
+    unwritable: extra.unwritable,
+    snapshot: extra.snapshot,
     created,
     upgrade,
-    close: () => db.close(),
+    close: () => {
+      try {
+        db.close();
+      } finally {
+        extra.onClose();
+      }
+    },
   };
 }

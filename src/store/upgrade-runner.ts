@@ -9,6 +9,7 @@ import {
   toUserVersion,
   type SchemaVersion,
 } from './schema-version.ts';
+import { markFixupsDone, runPendingFixups } from './upgrades/fixups.ts';
 import { BASELINE, BASELINE_SCHEMA, CURRENT_SCHEMA, UPGRADES, type UpgradeStep } from './upgrades/index.ts';
 
 export interface UpgradeReport {
@@ -55,7 +56,8 @@ export interface PrepareResult {
  * Brings a read-write connection's store to the current schema: makes a new store in an empty file,
  * or upgrades an older one. Everything happens under one write transaction (BEGIN IMMEDIATE), so two
  * processes opening one file at once can't both do it, and a process killed half-way leaves the
- * file as it was. The backup is taken under that same lock, before the first step.
+ * file as it was. The backup is taken under that same lock, before the first step. A store already at
+ * the current schema gets the one-time fix-ups it has not had (`upgrades/fixups.ts`), under that lock too.
  */
 export async function prepareStore(db: Database, storePath: string, progress: Progress): Promise<PrepareResult> {
   db.exec('BEGIN IMMEDIATE');
@@ -66,6 +68,7 @@ export async function prepareStore(db: Database, storePath: string, progress: Pr
     let result: PrepareResult = { created: false, upgrade: null };
     if (file.kind === 'empty') {
       createSchema(db);
+      markFixupsDone(db);
       result = { created: true, upgrade: null };
     } else if (file.kind === 'store' && statusOf(file.version) === 'needs-upgrade') {
       const from = formatVersion(file.version);
@@ -73,7 +76,11 @@ export async function prepareStore(db: Database, storePath: string, progress: Pr
       progress(`backing up the ${from} store to ${backup}`);
       await backupStore(storePath, backup);
       runSteps(db, file.version, progress);
+      // The steps wrote this build's schema: nothing of an earlier build of it to repair.
+      markFixupsDone(db);
       result = { created: false, upgrade: { from, to: formatVersion(CURRENT_SCHEMA), backup } };
+    } else {
+      runPendingFixups(db, progress);
     }
     db.exec('COMMIT');
     return result;

@@ -12,7 +12,9 @@ export const UNDOABLE_TABLES = {
     'document_id', 'position', 'given_type', 'given_no', 'given_name', 'given_colour_id', 'given_colour_name', 'quantity',
     'unit_price_e4', 'condition', 'remarks', 'item_type', 'item_no', 'colour_id', 'placed_by', 'unplaced_reason',
   ],
+  // colour_id stays undoable only so that steps written by early 0.9.0 builds still apply; it is never read.
   hand_placement: ['given_type', 'given_no', 'name_key', 'item_type', 'item_no', 'colour_id', 'created_at'],
+  colour_placement: ['numbering', 'given_colour_id', 'given_name_key', 'colour_id', 'created_at'],
 } as const;
 
 export type UndoableTable = keyof typeof UNDOABLE_TABLES;

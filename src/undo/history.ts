@@ -12,7 +12,7 @@ import { StepRecorder } from './recorder.ts';
  * back the oldest undone one; a new step drops the steps that could still have been redone.
  */
 
-export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement';
+export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back';
 
 export interface StepInfo {
   readonly id: number;
@@ -31,22 +31,26 @@ export interface Written<T> {
 
 /** Runs `write` as one undo step, in one write transaction with its record. */
 export function recordStep<T>(db: Database, clock: Clock, write: (rec: StepRecorder) => Written<T>): T {
+  return recordStepWithInfo(db, clock, write).value;
+}
+
+/** As `recordStep`, and says which step it wrote (what Undo will now name). */
+export function recordStepWithInfo<T>(db: Database, clock: Clock, write: (rec: StepRecorder) => Written<T>): { value: T; step: StepInfo } {
   return db
     .transaction(() => {
       dropRedoable(db);
       const rec = new StepRecorder(db);
       const { value, kind, label } = write(rec);
+      const createdAt = isoNow(clock);
       const stepId = Number(
-        db
-          .prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES (?, ?, 'done', ?)")
-          .run(kind, label, isoNow(clock)).lastInsertRowid,
+        db.prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES (?, ?, 'done', ?)").run(kind, label, createdAt).lastInsertRowid,
       );
       db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?)').run(stepId, catalogueGeneration(db));
       const insert = db.prepare('INSERT INTO undo_change (step_id, table_name, row_id, before, after) VALUES (?, ?, ?, ?, ?)');
       for (const c of rec.changes) {
         insert.run(stepId, c.table, c.rowId, c.before === null ? null : JSON.stringify(c.before), c.after === null ? null : JSON.stringify(c.after));
       }
-      return value;
+      return { value, step: { id: stepId, kind, label, createdAt } };
     })
     .immediate();
 }
@@ -99,11 +103,34 @@ function touchedLines(db: Database, changes: readonly Change[], side: 'before' |
   return [...ids];
 }
 
-function move(db: Database, direction: 'undo' | 'redo', clock: Clock): StepInfo {
+function stepNamed(db: Database, id: number): StepInfo | null {
+  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE id = ?`).get(id) as StepInfo | undefined) ?? null;
+}
+
+/**
+ * Undo and Redo name the step they expect (SPEC §8): the one the screen's label named. Checked inside the
+ * write transaction, like the job queue's compare-and-set: if another process wrote meanwhile (or a new
+ * write dropped the redo list), the step is not the one named, and nothing changes.
+ */
+function stepMoved(db: Database, direction: 'undo' | 'redo', expected: number, actual: StepInfo | null): BrickWorkError {
+  const named = stepNamed(db, expected);
+  const shown = named === null ? `step ${expected}, which is no longer in the history` : `"${named.label}" (step ${expected})`;
+  const what = direction === 'undo' ? 'Undo' : 'Redo';
+  const now =
+    actual === null
+      ? `there is nothing to ${direction} now`
+      : `${direction === 'undo' ? 'it would now take back' : 'it would now put back'} "${actual.label}" (step ${actual.id})`;
+  return new BrickWorkError(
+    'step-moved',
+    `${what} was for ${shown}, but the history has moved on (another window or the command line wrote meanwhile): ${now}. Nothing was changed; look at the new label and try again.`,
+  );
+}
+
+function move(db: Database, direction: 'undo' | 'redo', clock: Clock, expected: number): StepInfo {
   return db
     .transaction(() => {
       const step = direction === 'undo' ? nextUndo(db) : nextRedo(db);
-      if (step === null) throw new BrickWorkError('not-found', direction === 'undo' ? 'There is nothing to undo.' : 'There is nothing to redo.');
+      if (step?.id !== expected) throw stepMoved(db, direction, expected, step);
       const changes = changesOf(db, step.id);
       const side = direction === 'undo' ? 'before' : 'after';
       const ordered = direction === 'undo' ? [...changes].reverse() : changes;
@@ -121,12 +148,16 @@ function move(db: Database, direction: 'undo' | 'redo', clock: Clock): StepInfo 
     .immediate();
 }
 
-/** Takes back the newest step. */
-export function undo(db: Database, clock: Clock): StepInfo {
-  return move(db, 'undo', clock);
+/**
+ * Takes back the newest step, which must be `expectedStep` (refused with `step-moved` otherwise, also
+ * when there is nothing left to undo: the caller named a step). Callers that name no step — the CLI
+ * without --step — read `nextUndo` first and refuse with `nothing-to-undo` themselves.
+ */
+export function undo(db: Database, clock: Clock, expectedStep: number): StepInfo {
+  return move(db, 'undo', clock, expectedStep);
 }
 
-/** Puts back the step undone last. */
-export function redo(db: Database, clock: Clock): StepInfo {
-  return move(db, 'redo', clock);
+/** Puts back the step undone last, which must be `expectedStep` (refused with `step-moved` otherwise). */
+export function redo(db: Database, clock: Clock, expectedStep: number): StepInfo {
+  return move(db, 'redo', clock, expectedStep);
 }

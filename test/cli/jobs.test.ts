@@ -60,11 +60,11 @@ describe('brick-work jobs …', () => {
     const { file, ids } = storeWithJobs();
     const r = await cliJson(['--db', file, 'jobs', 'recover']);
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ recovered: [ids.restarted, ids.before42] });
+    expect(r.json).toEqual({ catalogueJob: null, recovered: [ids.restarted, ids.before42] });
     const after = await cliJson(['--db', file, 'jobs']);
     const states = Object.fromEntries((after.json.jobs as { id: number; state: string; recoveries: number }[]).map((j) => [j.id, [j.state, j.recoveries]]));
     expect(states).toEqual({ [ids.queued]: ['queued', 0], [ids.live]: ['running', 0], [ids.restarted]: ['queued', 1], [ids.before42]: ['queued', 1] });
-    expect((await cliJson(['--db', file, 'jobs', 'recover'])).json).toEqual({ recovered: [] });
+    expect((await cliJson(['--db', file, 'jobs', 'recover'])).json).toEqual({ recovered: [], catalogueJob: null });
   });
 
   it('jobs cancel ID cancels a queued or running job and refuses a finished or missing one', async () => {

@@ -63,7 +63,7 @@ describe('importing each format (SPEC §8)', () => {
       order_date: '2026-03-07',
     });
     const lines = orderLines(db, result?.order.id ?? 0);
-    expect(lines.map((l) => [l.quantity, l.unitPriceE4, l.condition, l.remarks, l.placed?.no ?? null, l.reason])).toEqual([
+    expect(lines.map((l) => [l.quantity, l.unitPriceE4, l.condition, l.remarks, l.placed?.no ?? null, l.reason?.text ?? null])).toEqual([
       [1752, 825, 'N', 'bin <A7>', '3001', null],
       [1, 125000, 'U', null, 'sw0001a', null],
       [3, 1000, 'N', null, null, UNPLACED_REASONS.numberNotInCatalogue],

@@ -7,7 +7,7 @@ import { placeByHand } from '../../src/placement/hand.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { listOrders } from '../../src/store/orders.ts';
 import { openStore } from '../../src/store/open.ts';
-import { undo } from '../../src/undo/history.ts';
+import { undoNewest } from '../helpers/history.ts';
 import { bsx, file, orderXml } from '../helpers/documents.ts';
 import { dumpRows, insertItem } from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -36,9 +36,9 @@ async function setUp() {
 describe('revival (SPEC §8)', () => {
   it('importing an undone document revives it in its order, updating its lines in place and keeping hand placements where nothing changed', async () => {
     const { db, imported, lines } = await setUp();
-    undo(db, clock); // the second hand placement
-    undo(db, clock); // the first
-    undo(db, clock); // the import
+    undoNewest(db, clock); // the second hand placement
+    undoNewest(db, clock); // the first
+    undoNewest(db, clock); // the import
     expect(listOrders(db, { savedOnly: true })).toEqual([]);
     const v2 = bsx([
       { no: '3001', name: 'Brick 2 x 4', qty: 4 }, // quantity changed
@@ -64,9 +64,9 @@ describe('revival (SPEC §8)', () => {
 
   it('keeps a hand placement on a line whose given number and name are unchanged, and re-places one whose number changed', async () => {
     const { db, imported, lines } = await setUp();
-    undo(db, clock);
-    undo(db, clock);
-    undo(db, clock); // the document is undone, its hand placements taken back
+    undoNewest(db, clock);
+    undoNewest(db, clock);
+    undoNewest(db, clock); // the document is undone, its hand placements taken back
     // Staff fix a line of the undone document by hand (its lines stay, so they can).
     placeByHand(db, lines[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
     placeByHand(db, lines[2]?.id ?? 0, { type: 'P', no: '3020', colourId: null }, clock);
@@ -78,7 +78,7 @@ describe('revival (SPEC §8)', () => {
     confirmImport(db, { file: file('Falcon.bsx', v2) }, clock);
     const after = orderLines(db, imported?.order.id ?? 0);
     expect(after.map((l) => l.id)).toEqual(lines.map((l) => l.id));
-    expect(after.map((l) => [l.quantity, l.placed?.no ?? null, l.placed?.by ?? null, l.reason])).toEqual([
+    expect(after.map((l) => [l.quantity, l.placed?.no ?? null, l.placed?.by ?? null, l.reason?.text ?? null])).toEqual([
       [2, '3001', 'number', null],
       [3, '3003', 'hand', null],
       [5, null, null, 'The BrickLink number is not in the catalogue'],
@@ -87,9 +87,9 @@ describe('revival (SPEC §8)', () => {
 
   it('refuses a file whose line count differs, naming the positions that do not pair; --as-new imports it beside the undone one', async () => {
     const { db, imported } = await setUp();
-    undo(db, clock);
-    undo(db, clock);
-    undo(db, clock);
+    undoNewest(db, clock);
+    undoNewest(db, clock);
+    undoNewest(db, clock);
     const longer = bsx([{ no: '3001' }, { no: '9001' }, { no: '9002' }, { no: '3003' }, { no: '3020' }]);
     const before = dumpRows(db);
     let refusal: unknown;
@@ -111,13 +111,13 @@ describe('revival (SPEC §8)', () => {
 
   it('Undo of a revival puts every row back exactly as it was', async () => {
     const { db, imported } = await setUp();
-    undo(db, clock);
-    undo(db, clock);
-    undo(db, clock);
+    undoNewest(db, clock);
+    undoNewest(db, clock);
+    undoNewest(db, clock);
     const before = dumpRows(db, BOOKKEEPING);
     confirmImport(db, { file: file('Falcon.bsx', bsx([{ no: '3001', qty: 9 }, { no: '3003', qty: 8 }, { no: '3020', qty: 7, remarks: 'new' }])) }, clock);
     expect(dumpRows(db, BOOKKEEPING)).not.toEqual(before);
-    expect(undo(db, clock).label).toBe('Revival of Falcon.bsx');
+    expect(undoNewest(db, clock).label).toBe('Revival of Falcon.bsx');
     expect(dumpRows(db, BOOKKEEPING)).toEqual(before);
     expect(db.prepare('SELECT state FROM document WHERE id = ?').pluck().get(imported?.document.id)).toBe('undone');
   });
@@ -125,7 +125,7 @@ describe('revival (SPEC §8)', () => {
   it('revives into its order through the header and currency checks of a chosen order', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(db, { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])) }, clock);
-    undo(db, clock);
+    undoNewest(db, clock);
     let refusal: unknown;
     try {
       confirmImport(db, { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'USD', lines: [{ no: '3001' }] }])) }, clock);

@@ -40,7 +40,7 @@ describe('where an import goes', () => {
     expect(into?.order).toEqual({ id: orderId, reference: '500', currency: 'EUR' });
 
     const before = dumpRows(db);
-    const ref = refused(() => confirmImport(db, { file: file('b.xml', orderXml([{ id: '501', seller: 'ann', currency: 'EUR', lines: [] }])), orderId }, clock));
+    const ref = refused(() => confirmImport(db, { file: file('b.xml', orderXml([{ id: '501', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])), orderId }, clock));
     expect(ref.code).toBe('header-mismatch');
     expect(ref.message).toContain('"501"');
     expect(ref.message).toContain('"500"');
@@ -48,14 +48,14 @@ describe('where an import goes', () => {
     // An order with the same reference and another counterparty (made some other way than from this key).
     const other = insertOrder(db, { reference: '600', counterparty: 'ann', currency: 'EUR' });
     const withOther = dumpRows(db);
-    const who = refused(() => confirmImport(db, { file: file('c.xml', orderXml([{ id: '600', seller: 'bob', currency: 'EUR', lines: [] }])), orderId: other }, clock));
+    const who = refused(() => confirmImport(db, { file: file('c.xml', orderXml([{ id: '600', seller: 'bob', currency: 'EUR', lines: [{ no: '3001' }] }])), orderId: other }, clock));
     expect(who.code).toBe('header-mismatch');
     expect(who.message).toBe(`The file's counterparty is "bob", but order 600 (#${other}) has "ann".`);
     const cur = refused(() => confirmImport(db, { file: file('d.bsx', bsx([{ no: '3001' }], 'USD')), orderId }, clock));
     expect(cur.code).toBe('currency-mismatch');
     expect(cur.message).toBe(`The file is in USD, but order 500 (#${orderId}) is in EUR.`);
     expect(dumpRows(db)).toEqual(withOther);
-    expect(refused(() => confirmImport(db, { file: file('e.bsx', bsx([])), orderId: 999 }, clock)).code).toBe('not-found');
+    expect(refused(() => confirmImport(db, { file: file('e.bsx', bsx([{ no: '3001' }])), orderId: 999 }, clock)).code).toBe('not-found');
   });
 
   it('a duplicate is refused, naming when and where it was imported', async () => {
@@ -100,6 +100,6 @@ describe('where an import goes', () => {
       ],
     });
     const lines = await cliJson(['--db', store, 'lines', '2', '--unplaced']);
-    expect(lines.json.lines[0]).toMatchObject({ id: 2, position: 1, given: { type: 'P', no: '3001' }, placed: null, reason: 'The BrickLink number is not in the catalogue' });
+    expect(lines.json.lines[0]).toMatchObject({ id: 2, position: 1, given: { type: 'P', no: '3001' }, placed: null, reason: { code: 'number-not-in-catalogue', text: 'The BrickLink number is not in the catalogue' } });
   });
 });

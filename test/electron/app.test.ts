@@ -89,8 +89,9 @@ describe('the Electron main process (electron mocked)', () => {
       ['catalogue.search', { query: 'brick' }, (r) => expect(r.ok).toBe(true)],
       ['lines.suggest', { lineId: 2 }, (r) => expect(r.ok).toBe(true)],
       ['lines.place', { lineId: 2, type: 'P', no: '4242', colourId: null }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
-      ['placements.list', {}, (r) => expect(r.value).toEqual([])],
-      ['placements.forget', { id: 1 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
+      ['placements.list', {}, (r) => expect(r.value).toEqual({ items: [], colours: [] })],
+      ['placements.forget', { kind: 'item', id: 1 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
+      ['catalogue.colours', {}, (r) => expect(r.value).toEqual([])],
       ['lookup.start', {}, (r) => expect(r.error).toMatchObject({ code: 'no-credentials' })],
       ['settings.setCredentials', { consumerKey: 'ck', consumerSecret: 'cs-secret', token: 't', tokenSecret: 'ts-secret' }, (r) => expect(r.value.credentialsStored).toBe(true)],
       ['jobs.list', {}, (r) => expect(Array.isArray(r.value)).toBe(true)],
@@ -98,8 +99,8 @@ describe('the Electron main process (electron mocked)', () => {
       ['history.state', {}, (r) => expect(r.value.undo).toMatchObject({ kind: 'import' })],
       ['export.summary', {}, (r) => expect(r.value).toMatchObject({ name: 'brick-work-summary.csv', savedTo: path.join(dir, 'summary.csv') })],
       ['export.bricklink', { orderId: 1 }, (r) => expect(r.value.savedTo).toBe(path.join(dir, 'summary.csv'))],
-      ['history.undo', {}, (r) => expect(r.value).toMatchObject({ kind: 'import' })],
-      ['history.redo', {}, (r) => expect(r.value).toMatchObject({ kind: 'import' })],
+      ['history.undo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
+      ['history.redo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
     ];
     expect(new Set(calls.map(([n]) => n))).toEqual(new Set(CALL_NAMES));
     for (const [name, args, check] of calls) {
@@ -133,6 +134,9 @@ describe('the Electron main process (electron mocked)', () => {
       ['no.such.call', {}],
       ['history.undo', null],
       ['history.undo', 'x'],
+      ['history.undo', {}],
+      ['history.redo', { expectedStep: '1' }],
+      ['placements.forget', { kind: 'everything', id: 1 }],
     ];
     for (const [name, args] of bad) {
       const r = await invoke(name, args);

@@ -149,6 +149,13 @@ export function insertHandPlacement(
   );
 }
 
+/** A colour placement (schema 4.2): the colour staff chose for a given colour id, or a given colour name. */
+export function insertColourPlacement(db: Db, cp: { colourId?: number; colourName?: string; to: number }): void {
+  db.prepare(
+    'INSERT INTO colour_placement (numbering, given_colour_id, given_name_key, colour_id, created_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(cp.colourId !== undefined ? 'bricklink-id' : 'name', cp.colourId ?? null, cp.colourId !== undefined ? null : foldName(cp.colourName ?? ''), cp.to, NOW);
+}
+
 export function insertJob(db: Db, job: { kind: string; state?: string; payload?: unknown }): number {
   return Number(
     db

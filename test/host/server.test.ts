@@ -1,29 +1,17 @@
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
-import { createApiService } from '../../src/api/service.ts';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
 import { startHostServer } from '../../src/host/server.ts';
 import { openStore } from '../../src/store/open.ts';
+import { serviceFor } from '../helpers/service.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 async function host() {
   const dir = tempDir();
   const storePath = path.join(dir, 'brick-work.sqlite');
   const store = await openStore(storePath);
-  const service = createApiService({
-    db: store.db,
-    storePath,
-    schema: '4.2',
-    clock: SYSTEM_CLOCK,
-    upgrade: null,
-    recovered: [],
-    jobs: { startCatalogueLoad: () => {}, startLookup: () => 0 },
-    credentials: { encrypted: false, get: () => null, set: () => {} },
-    files: null,
-    emit: () => {},
-  });
+  const service = serviceFor(store.db, storePath);
   const renderer = path.join(dir, 'renderer');
   await import('node:fs').then((fs) => {
     fs.mkdirSync(path.join(renderer, 'assets'), { recursive: true });

@@ -3,9 +3,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { forgetPlacement, placeByHand, rememberedPlacements } from '../../src/placement/hand.ts';
+import { forgetMemory, placeByHand } from '../../src/placement/hand.ts';
 import { orderLines } from '../../src/store/lines.ts';
-import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
+import { itemMemories } from '../../src/store/memories.ts';
+import { nextRedo, nextUndo, redo } from '../../src/undo/history.ts';
+import { redoNext, undoNewest } from '../helpers/history.ts';
 import { cliJson } from '../helpers/cli.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { dumpRows, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
@@ -21,26 +23,27 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001old', name: 'Brick 2 x 4 old', colour: 5 }, { name: 'Mystery brick' }])) }, clock);
     const [byNumber, byName] = orderLines(db, r?.order.id ?? 0);
     const before = dumpRows(db, BOOKKEEPING);
-    placeByHand(db, byNumber?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
+    placeByHand(db, byNumber?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock);
     placeByHand(db, byName?.id ?? 0, { type: 'p', no: '3003', colourId: null }, clock);
     expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by, l.reason])).toEqual([
       ['3001', 5, 'hand', null],
       ['3003', null, 'hand', null],
     ]);
-    expect(rememberedPlacements(db).map((p) => [p.given.no, p.given.name, p.item.no, p.colourId])).toEqual([
-      ['3001old', null, '3001', 5],
-      [null, 'mystery brick', '3003', null],
+    expect(itemMemories(db).map((p) => [p.given.no, p.given.name, p.item.no])).toEqual([
+      ['3001old', null, '3001'],
+      [null, 'mystery brick', '3003'],
     ]);
-    // A later import uses the memory.
-    const [later] = confirmImport(db, { file: file('b.bsx', bsx([{ no: '3001old', colour: 11 }, { name: 'MYSTERY  brick' }])) }, clock);
-    expect(orderLines(db, later?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by])).toEqual([
-      ['3001', 5, 'remembered'],
-      ['3003', null, 'remembered'],
+    // A later import uses the memory for the item, and each line keeps its own colour, checked.
+    const [later] = confirmImport(db, { file: file('b.bsx', bsx([{ no: '3001old', colour: 5 }, { no: '3001old', colour: 11 }, { name: 'MYSTERY  brick' }])) }, clock);
+    expect(orderLines(db, later?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by, l.reason?.code ?? null])).toEqual([
+      ['3001', 5, 'remembered', null],
+      [undefined, undefined, undefined, 'colour-not-in-catalogue'],
+      ['3003', null, 'remembered', null],
     ]);
-    undo(db, clock); // the later import
+    undoNewest(db, clock); // the later import
     expect(nextUndo(db)?.label).toBe('Hand placement of Mystery brick (a.bsx, line 2) on P 3003');
-    undo(db, clock);
-    undo(db, clock);
+    undoNewest(db, clock);
+    undoNewest(db, clock);
     expect(dumpRows(db, BOOKKEEPING).hand_placement).toEqual([]);
     expect(dumpRows(db, BOOKKEEPING).order_line?.slice(0, 2)).toEqual(before.order_line);
   });
@@ -59,30 +62,31 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
     const { db } = await setUp();
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: 'x1' }])) }, clock);
     placeByHand(db, orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
-    const [memory] = rememberedPlacements(db);
-    forgetPlacement(db, memory?.id ?? 0, clock);
-    expect(rememberedPlacements(db)).toEqual([]);
-    undo(db, clock);
-    expect(rememberedPlacements(db)).toEqual([memory]);
-    redo(db, clock);
-    expect(rememberedPlacements(db)).toEqual([]);
+    const [memory] = itemMemories(db);
+    forgetMemory(db, 'item', memory?.id ?? 0, clock);
+    expect(itemMemories(db)).toEqual([]);
+    undoNewest(db, clock);
+    expect(itemMemories(db)).toEqual([memory]);
+    redoNext(db, clock);
+    expect(itemMemories(db)).toEqual([]);
   });
 
   it('undo of an import marks the document undone (its rows stay); redo brings it back; a new step ends the redo', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001' }, { no: '3003' }])) }, clock);
     const rows = dumpRows(db, BOOKKEEPING);
-    expect(undo(db, clock).label).toBe('Import of a.bsx');
+    expect(undoNewest(db, clock).label).toBe('Import of a.bsx');
     expect(orderLines(db, r?.order.id ?? 0)).toEqual([]);
     expect(db.prepare('SELECT state, undone_at IS NOT NULL AS stamped FROM document').get()).toEqual({ state: 'undone', stamped: 1 });
     expect(db.prepare('SELECT count(*) FROM order_line').pluck().get()).toBe(2);
     expect(nextRedo(db)?.label).toBe('Import of a.bsx');
-    redo(db, clock);
+    redoNext(db, clock);
     expect(dumpRows(db, BOOKKEEPING)).toEqual(rows);
-    undo(db, clock);
+    undoNewest(db, clock);
     confirmImport(db, { file: file('c.bsx', bsx([{ no: '3001' }])) }, clock);
     expect(nextRedo(db)).toBeNull();
-    expect(() => redo(db, clock)).toThrow(expect.objectContaining({ code: 'not-found', message: 'There is nothing to redo.' }));
+    // The redo list was dropped by the new step: a Redo that named it is refused, naming what happened.
+    expect(() => redo(db, clock, 1)).toThrow(expect.objectContaining({ code: 'step-moved' }));
   });
 
   it('one history per store, shared by processes and kept across restarts (CLI place, undo, redo)', async () => {
@@ -93,31 +97,31 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
     const line = orderLines(db, 1)[0]?.id ?? 0;
     const placed = await cliJson(['--db', dbPath, 'place', String(line), 'P', '3001', '--colour', '5']);
     expect(placed.json.line).toMatchObject({ id: line, placed: { type: 'P', no: '3001', colour: 5, by: 'hand' }, reason: null });
-    expect((await cliJson(['--db', dbPath, 'undo'])).json).toMatchObject({ undone: { kind: 'hand-placement' } });
+    expect((await cliJson(['--db', dbPath, 'undo'])).json).toMatchObject({ step: { kind: 'hand-placement' } });
     expect(orderLines(db, 1)[0]?.placed).toBeNull();
     // This process sees the CLI's step, and undoes the next one itself.
-    expect(undo(db, clock).kind).toBe('import');
-    expect((await cliJson(['--db', dbPath, 'redo'])).json).toMatchObject({ redone: { kind: 'import' } });
-    expect((await cliJson(['--db', dbPath, 'redo'])).json).toMatchObject({ redone: { kind: 'hand-placement' } });
+    expect(undoNewest(db, clock).kind).toBe('import');
+    expect((await cliJson(['--db', dbPath, 'redo'])).json).toMatchObject({ step: { kind: 'import' } });
+    expect((await cliJson(['--db', dbPath, 'redo'])).json).toMatchObject({ step: { kind: 'hand-placement' } });
     expect(orderLines(db, 1)[0]?.placed).toMatchObject({ no: '3001', by: 'hand' });
     const nothing = await cliJson(['--db', dbPath, 'redo']);
     expect(nothing.code).toBe(1);
-    expect(nothing.json.error).toEqual({ code: 'not-found', message: 'There is nothing to redo.' });
+    expect(nothing.json.error).toEqual({ code: 'nothing-to-redo', message: 'There is nothing to redo.' });
   });
 
   it('undo and redo place the lines they touch again against the current catalogue, hand placements as restored', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '5555' }, { no: '6666' }])) }, clock);
     placeByHand(db, orderLines(db, r?.order.id ?? 0)[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
-    undo(db, clock);
-    undo(db, clock); // the import: document undone
+    undoNewest(db, clock);
+    undoNewest(db, clock); // the import: document undone
     insertItem(db, { no: '5555', name: 'New in the catalogue' }); // the catalogue grew meanwhile
-    redo(db, clock); // the import again: its lines are placed against today's catalogue
+    redoNext(db, clock); // the import again: its lines are placed against today's catalogue
     expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.placed?.no ?? null, l.placed?.by ?? null])).toEqual([
       ['5555', 'number'],
       [null, null],
     ]);
-    redo(db, clock);
+    redoNext(db, clock);
     expect(orderLines(db, r?.order.id ?? 0)[1]?.placed).toMatchObject({ no: '3003', by: 'hand' });
   });
 });

@@ -52,7 +52,9 @@ export const catalogueImport: Command = {
       const text = [
         ...result.files.map((f) => `${f.name}: ${f.format}, ${f.rows} rows`),
         `Loaded ${result.items} items, ${result.colours} colours, ${result.categories} categories${result.cancelled ? ' (cancelled before the end)' : ''}.`,
-        `${result.placed} unplaced lines are now placed.`,
+        result.placed === 0
+          ? 'No unplaced line is placed by it.'
+          : `${result.placed} unplaced lines are now placed: ${result.placedByOrder.map((o) => `${o.placed} in order ${o.reference}`).join(', ')}.`,
       ].join('\n');
       return { json: result, text };
     });
@@ -99,10 +101,11 @@ export const catalogueLookup: Command = {
       const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
       const runner = new JobRunner({
         db: store.db,
-        handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { limit, clock: SYSTEM_CLOCK, stats }) },
+        handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock: SYSTEM_CLOCK, stats }) },
         log: (line) => ctx.io.stderr(`brick-work: ${line}\n`),
       });
-      const { id } = enqueueLookup(store.db, SYSTEM_CLOCK);
+      // Another run: its limit (or none) is kept with the job, so the app's runner keeps to it too.
+      const { id } = enqueueLookup(store.db, SYSTEM_CLOCK, { limit });
       const result = await runner.runJob(id);
       const budget = budgetStatus(store.db, SYSTEM_CLOCK);
       if (result.error?.code === 'budget-exhausted') throw new BrickWorkError('budget-exhausted', `${result.error.message}. The look-up job waits in the queue for the next UTC day; ${stats.left} numbers are still to ask.`);

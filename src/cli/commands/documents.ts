@@ -7,10 +7,12 @@ import { formatMoneyE4 } from '../../documents/values.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
 import { summaryCsv } from '../../exports/summary.ts';
 import { writeFileAtomically } from '../../jobs/catalogue-job.ts';
-import { forgetPlacement, placeByHand, rememberedPlacements } from '../../placement/hand.ts';
+import { forgetMemory, placeByHand, type MemoryKind } from '../../placement/hand.ts';
+import { reasonOf } from '../../placement/reasons.ts';
 import { orderLines, type LineView } from '../../store/lines.ts';
+import { colourMemories, itemMemories, type ColourMemory, type ItemMemory } from '../../store/memories.ts';
 import { getOrder, listOrders } from '../../store/orders.ts';
-import { redo, undo } from '../../undo/history.ts';
+import { nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
 import { UsageError, type Command, type CommandContext, type OptionValues } from '../command.ts';
 
 function id(text: string | undefined, what: string): number {
@@ -41,7 +43,7 @@ function previewJson(doc: PlannedDocument) {
       given: l.given,
       quantity: l.quantity,
       placed: l.placement.item === null ? null : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
-      reason: l.placement.reason,
+      reason: reasonOf(l.placement.reason),
     })),
   };
 }
@@ -114,14 +116,18 @@ function lineJson(l: LineView) {
     unitPrice: l.unitPriceE4 === null ? null : formatMoneyE4(l.unitPriceE4),
     condition: l.condition,
     remarks: l.remarks,
-    placed: l.placed === null ? null : { type: l.placed.type, no: l.placed.no, colour: l.placed.colour, by: l.placed.by, name: l.placed.name },
+    placed:
+      l.placed === null
+        ? null
+        : { type: l.placed.type, no: l.placed.no, colour: l.placed.colour, colourName: l.placed.colourName, by: l.placed.by, name: l.placed.name },
     reason: l.reason,
   };
 }
 
 function lineText(l: LineView): string {
   const given = [l.given.type, l.given.no, l.given.name].filter(Boolean).join(' ');
-  const where = l.placed ? `${l.placed.type} ${l.placed.no}${l.placed.colour === null ? '' : ` colour ${l.placed.colour}`}` : `— ${l.reason ?? ''}`;
+  const colour = l.placed?.colour == null ? '' : ` in ${l.placed.colourName ?? `colour ${l.placed.colour}`}`;
+  const where = l.placed ? `${l.placed.type} ${l.placed.no}${colour}` : `— ${l.reason?.text ?? ''}`;
   return `${String(l.id).padStart(7)} ${String(l.position).padStart(5)}  ${given.padEnd(40)} ×${String(l.quantity).padEnd(5)} ${where}`;
 }
 
@@ -144,15 +150,24 @@ export const lines: Command = {
 export const place: Command = {
   name: ['place'],
   synopsis: 'LINE_ID TYPE NUMBER [--colour ID]',
-  summary: 'place a line by hand (remembered for later imports)',
+  summary: 'place a line by hand (the item is remembered for its number or name; without --colour it keeps its own colour)',
   options: { colour: { type: 'string' } },
   args: { min: 3, max: 3 },
   run(ctx, [lineId, type, no], options) {
     const lid = id(lineId, 'LINE_ID');
     const colourId = options['colour'] === undefined ? null : id(options['colour'] as string, '--colour');
     return ctx.withStore('write', (store) => {
-      const line = placeByHand(store.db, lid, { type: type ?? '', no: no ?? '', colourId }, SYSTEM_CLOCK);
-      return { json: { line: lineJson(line) }, text: lineText(line) };
+      const r = placeByHand(store.db, lid, { type: type ?? '', no: no ?? '', colourId }, SYSTEM_CLOCK);
+      const others = [
+        r.others.placed ? `placed ${r.others.placed} more line${r.others.placed === 1 ? '' : 's'}` : '',
+        r.others.moved ? `moved ${r.others.moved} line${r.others.moved === 1 ? '' : 's'} the old memory had placed` : '',
+        r.others.unplaced ? `${r.others.unplaced} line${r.others.unplaced === 1 ? '' : 's'} still unplaced` : '',
+      ].filter(Boolean);
+      const text = `${lineText(r.line)}${others.length ? `\n${others.join('; ')}, each in its own colour.` : ''}`;
+      return {
+        json: { line: lineJson(r.line), step: { id: r.step.id, kind: r.step.kind, label: r.step.label }, remembered: r.remembered, others: r.others },
+        text,
+      };
     });
   },
 };
@@ -160,14 +175,29 @@ export const place: Command = {
 function undoRedo(direction: 'undo' | 'redo'): Command {
   return {
     name: [direction],
-    synopsis: '',
-    summary: direction === 'undo' ? 'take back the newest step' : 'put back the step undone last',
+    synopsis: '[--step ID]',
+    summary:
+      direction === 'undo'
+        ? 'take back the newest step (with --step, only if it is that step)'
+        : 'put back the step undone last (with --step, only if it is that step)',
+    options: { step: { type: 'string' } },
     args: { min: 0, max: 0 },
-    run(ctx: CommandContext) {
+    run(ctx: CommandContext, _args, options) {
+      const given = options['step'] === undefined ? null : id(options['step'] as string, '--step');
       return ctx.withStore('write', (store) => {
-        const step = direction === 'undo' ? undo(store.db, SYSTEM_CLOCK) : redo(store.db, SYSTEM_CLOCK);
-        const json = { [direction === 'undo' ? 'undone' : 'redone']: { id: step.id, kind: step.kind, label: step.label } };
-        return { json, text: `${direction === 'undo' ? 'Undid' : 'Redid'}: ${step.label}` };
+        // Without --step, the step the history names now: the same compare-and-set the app makes.
+        const next = direction === 'undo' ? nextUndo(store.db) : nextRedo(store.db);
+        const expected = given ?? next?.id;
+        if (expected === undefined) {
+          throw direction === 'undo'
+            ? new BrickWorkError('nothing-to-undo', 'There is nothing to undo.')
+            : new BrickWorkError('nothing-to-redo', 'There is nothing to redo.');
+        }
+        const step = direction === 'undo' ? undo(store.db, SYSTEM_CLOCK, expected) : redo(store.db, SYSTEM_CLOCK, expected);
+        return {
+          json: { step: { id: step.id, kind: step.kind, label: step.label } },
+          text: `${direction === 'undo' ? 'Undid' : 'Redid'} step ${step.id}: ${step.label}`,
+        };
       });
     },
   };
@@ -207,30 +237,66 @@ export const exportBricklink: Command = {
   },
 };
 
+/** How the CLI names a memory: I12 for an item memory, C3 for a colour memory. */
+const MEMORY_PREFIX: Record<MemoryKind, string> = { item: 'I', colour: 'C' };
+
+function itemMemoryText(p: ItemMemory): string {
+  const given = p.given.no ?? `"${p.given.name ?? ''}"`;
+  return `${`I${p.id}`.padStart(6)}  ${p.given.type} ${given} → ${p.item.type} ${p.item.no}${p.item.name ? ` (${p.item.name})` : ''}`;
+}
+
+function colourMemoryText(p: ColourMemory): string {
+  const given = p.given.numbering === 'bricklink-id' ? `colour ${p.given.colourId ?? ''}` : `colour "${p.given.name ?? ''}"`;
+  return `${`C${p.id}`.padStart(6)}  ${given} → ${p.colour.name ?? 'colour'} (${p.colour.id})`;
+}
+
 export const placements: Command = {
   name: ['placements'],
   synopsis: '',
-  summary: 'the remembered hand placements',
+  summary: 'what hand placements taught: items for given numbers or names (I…), colours for unknown colours (C…)',
   args: { min: 0, max: 0 },
   run(ctx) {
     return ctx.withStore('read', (store) => {
-      const list = rememberedPlacements(store.db);
-      const text = list.length === 0 ? 'No remembered placements.' : list.map((p) => `${String(p.id).padStart(5)}  ${p.given.type} ${p.given.no ?? `"${p.given.name ?? ''}"`} → ${p.item.type} ${p.item.no}${p.colourId === null ? '' : ` colour ${p.colourId}`}`).join('\n');
-      return { json: { placements: list }, text };
+      const items = itemMemories(store.db);
+      const colours = colourMemories(store.db);
+      const text = [
+        items.length === 0 ? 'No remembered item placements.' : ['Items remembered for given numbers or names:', ...items.map(itemMemoryText)].join('\n'),
+        colours.length === 0 ? 'No remembered colours.' : ['Colours remembered for colours the catalogue does not know:', ...colours.map(colourMemoryText)].join('\n'),
+      ].join('\n');
+      return {
+        json: { items: items.map((p) => ({ ref: `I${p.id}`, ...p })), colours: colours.map((p) => ({ ref: `C${p.id}`, ...p })) },
+        text,
+      };
     });
   },
 };
 
+/** `I12` or `C3`; a bare number when only one kind of memory has it. */
+function memoryRef(db: Parameters<typeof itemMemories>[0], text: string): { kind: MemoryKind; id: number } {
+  const m = /^([ic]?)(\d+)$/i.exec(text.trim());
+  if (!m) throw new UsageError(`ID is a remembered placement as "placements" lists it (I12, C3), not "${text}"`);
+  const number = Number(m[2]);
+  const prefix = (m[1] ?? '').toUpperCase();
+  if (prefix !== '') return { kind: prefix === 'I' ? 'item' : 'colour', id: number };
+  const item = itemMemories(db).some((p) => p.id === number);
+  const colour = colourMemories(db).some((p) => p.id === number);
+  if (item && colour) throw new UsageError(`both I${number} and C${number} exist: say which (placements forget I${number} or C${number})`);
+  return { kind: colour ? 'colour' : 'item', id: number };
+}
+
 export const placementsForget: Command = {
   name: ['placements', 'forget'],
   synopsis: 'ID',
-  summary: 'forget a remembered hand placement',
+  summary: 'forget a remembered placement or colour (I12, C3); lines it placed stay placed',
   args: { min: 1, max: 1 },
-  run(ctx, [placementId]) {
-    const pid = id(placementId, 'ID');
+  run(ctx, [ref]) {
     return ctx.withStore('write', (store) => {
-      forgetPlacement(store.db, pid, SYSTEM_CLOCK);
-      return { json: { forgotten: pid }, text: `Forgot remembered placement ${pid}.` };
+      const { kind, id: memoryId } = memoryRef(store.db, ref ?? '');
+      const step = forgetMemory(store.db, kind, memoryId, SYSTEM_CLOCK);
+      return {
+        json: { forgotten: `${MEMORY_PREFIX[kind]}${memoryId}`, kind, id: memoryId, step: { id: step.id, kind: step.kind, label: step.label } },
+        text: `${step.label} (step ${step.id}).`,
+      };
     });
   },
 };

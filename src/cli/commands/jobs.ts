@@ -1,5 +1,5 @@
 import { SYSTEM_CLOCK } from '../../clock.ts';
-import { catalogueJobStatus, requestCatalogueJobCancel, type CatalogueJobStatus } from '../../jobs/catalogue-job.ts';
+import { catalogueJobStatus, recoverCatalogueJob, requestCatalogueJobCancel, type CatalogueJobStatus } from '../../jobs/catalogue-job.ts';
 import { cancelJob, listJobs, recoverJobs } from '../../jobs/queue.ts';
 import type { JobView } from '../../jobs/types.ts';
 import { BrickWorkError } from '../../errors.ts';
@@ -59,11 +59,17 @@ export const jobsRecover: Command = {
   run(ctx) {
     return ctx.withStore('write', (store) => {
       const recovered = recoverJobs(store.db, { clock: SYSTEM_CLOCK });
-      const text =
-        recovered.length === 0
-          ? 'No job needed recovering.'
-          : recovered.map((r) => `recovered job ${r.id} (${r.kind}): owner pid ${r.deadOwner?.pid ?? '-'} is gone; queued again`).join('\n');
-      return { json: { recovered: recovered.map((r) => r.id) }, text };
+      const catalogue = store.path === null ? null : recoverCatalogueJob(store.db, store.path, { clock: SYSTEM_CLOCK });
+      const lines = [
+        ...recovered.map((r) => `recovered job ${r.id} (${r.kind}): owner pid ${r.deadOwner?.pid ?? '-'} is gone; queued again`),
+        ...(catalogue
+          ? [`recovered the catalogue job (${catalogue.kind}): owner pid ${catalogue.deadOwner.pid} is gone; marked failed, ${catalogue.placed} unplaced lines placed again`]
+          : []),
+      ];
+      return {
+        json: { recovered: recovered.map((r) => r.id), catalogueJob: catalogue },
+        text: lines.length === 0 ? 'No job needed recovering.' : lines.join('\n'),
+      };
     });
   },
 };

@@ -1,10 +1,40 @@
-import { placeUnplacedLines } from '../../placement/place-lines.ts';
+import { placeLines42 } from './frozen-4.2/placement.ts';
 import type { UpgradeStep } from './types.ts';
+
+/**
+ * Tables added to 4.2 after the first 0.9.0 builds had already written 4.2 stores. A new or upgraded
+ * store gets them from the step below; a store of those earlier builds gets them from the 0.9.0 fix-up
+ * (`fixups.ts`, at its next read-write open); a read-only open shows them empty (`open.ts`).
+ */
+export const LATE_TABLES_4_2: readonly { readonly name: string; readonly table: string; readonly indexes: readonly string[] }[] = [
+  {
+    // A colour staff chose for a given colour the catalogue does not know (SPEC §8), keyed by the
+    // document's colour numbering: a BrickLink colour id, or a folded colour name for lines without one.
+    name: 'colour_placement',
+    table: `CREATE TABLE colour_placement (
+        id INTEGER PRIMARY KEY,
+        numbering TEXT NOT NULL CHECK (numbering IN ('bricklink-id', 'name')),
+        given_colour_id INTEGER,
+        given_name_key TEXT,
+        colour_id INTEGER NOT NULL REFERENCES colour (id),
+        created_at TEXT NOT NULL,
+        CHECK ((numbering = 'bricklink-id') = (given_colour_id IS NOT NULL)),
+        CHECK ((numbering = 'name') = (given_name_key IS NOT NULL))
+      )`,
+    indexes: [
+      "CREATE UNIQUE INDEX colour_placement_by_id ON colour_placement (given_colour_id) WHERE numbering = 'bricklink-id'",
+      "CREATE UNIQUE INDEX colour_placement_by_name ON colour_placement (given_name_key) WHERE numbering = 'name'",
+    ],
+  },
+];
 
 /**
  * Schema 4.2 (ADR 0023): process identity for job owners, the reason a line is unplaced, and the new
  * tables 0.9.0's features need. Additive only. Until 0.9.0 ships, later work may add tables here, but
  * the three ADR columns never change.
+ *
+ * FROZEN: like the 4.1 baseline, this step uses only its own SQL and code frozen with it
+ * (`frozen-4.2/`), never the live placement rule, so that what it writes never changes with later builds.
  */
 export const STEP_4_1_TO_4_2: UpgradeStep = {
   from: '4.1',
@@ -59,8 +89,11 @@ export const STEP_4_1_TO_4_2: UpgradeStep = {
         value TEXT NOT NULL
       ) WITHOUT ROWID;
     `);
+    // hand_placement.colour_id above is never read: a remembered placement holds the item only (SPEC §8).
+    // Early 0.9.0 builds wrote colours into it; the column stays (nothing is dropped) and is left NULL.
+    for (const t of LATE_TABLES_4_2) db.exec([t.table, ...t.indexes].join(';\n'));
     // 4.1 kept no reasons: run the placement rule on every line it left unplaced, placing those it
     // now can and giving the others their reason (SPEC §2).
-    placeUnplacedLines(db, (done, total) => progress(`placing lines ${done}/${total}`));
+    placeLines42(db, 'item_no IS NULL', (done, total) => progress(`placing lines ${done}/${total}`));
   },
 };

@@ -26,7 +26,7 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
     const added = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).filter(
       (t) => !(t in tables41),
     );
-    expect(added.sort()).toEqual(['hand_placement', 'job_event', 'lookup_answer', 'setting', 'undo_step_catalogue']);
+    expect(added.sort()).toEqual(['colour_placement', 'hand_placement', 'job_event', 'lookup_answer', 'setting', 'undo_step_catalogue']);
     db.close();
   });
 
@@ -65,5 +65,24 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
       { pid: 4243, boot_id: null, start_ticks: null },
     ]);
     db.close();
+  });
+});
+
+describe('upgrade steps and fix-ups are frozen', () => {
+  it('import nothing but their own frozen code (never the live placement rule, nor any other live module)', async () => {
+    const fs = await import('node:fs');
+    const root = path.resolve(import.meta.dirname, '../../../src/store/upgrades');
+    // Everything there but the list of steps itself (index.ts), which only names them.
+    const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
+    expect(files).toEqual(expect.arrayContaining(['step-4.1-to-4.2.ts', 'fixups.ts', path.join('frozen-4.2', 'placement.ts')]));
+    for (const f of files) {
+      const text = fs.readFileSync(path.join(root, f), 'utf8');
+      for (const m of text.matchAll(/^\s*import\s+(type\s+)?[^'"]*['"]([^'"]+)['"]/gm)) {
+        const [, typeOnly, spec = ''] = m;
+        if (typeOnly || spec === 'better-sqlite3') continue;
+        const target = path.resolve(root, path.dirname(f), spec);
+        expect(target.startsWith(root), `${f} imports ${spec}`).toBe(true);
+      }
+    }
   });
 });
