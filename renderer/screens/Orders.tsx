@@ -172,7 +172,7 @@ function OrderDetail() {
                   >
                     <option value="">
                       {line.reason?.code === 'colour-not-in-catalogue'
-                        ? `Choose one: the catalogue does not know ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`
+                        ? `Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`
                         : `Its own colour (${line.given.colourName ?? (line.given.colourId ? `colour ${line.given.colourId}` : 'none')})`}
                     </option>
                     {o.colours.map((c) => (
