@@ -1,7 +1,9 @@
 import type { Database } from 'better-sqlite3';
+import { shownTime } from '../documents/take-back.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 import { orderLines } from '../store/lines.ts';
-import { getOrder } from '../store/orders.ts';
+import { orderSummary } from '../store/orders.ts';
 
 /**
  * Characters XML 1.0 forbids even as references: C0 controls other than tab, LF and CR, U+FFFE, U+FFFF,
@@ -25,7 +27,15 @@ function xmlText(s: string): string {
  * BrickLink store: item, colour, quantity, price, condition and remarks of each.
  */
 export function bricklinkXml(db: Database, orderId: number): string {
-  getOrder(db, orderId);
+  const order = orderSummary(db, orderId);
+  // An order whose documents were all taken back is not an empty order: uploading an empty inventory
+  // for it would mislead. `already-undone`, as for taking back a document twice: what it names is undone.
+  if (order.state === 'undone') {
+    throw new BrickWorkError(
+      'already-undone',
+      `Order ${quote(order.reference)} (#${order.id}) was taken back on ${shownTime(order.undoneAt)}: none of its documents is imported, so there is nothing to export. Import the file again to revive it.`,
+    );
+  }
   const items = orderLines(db, orderId)
     .filter((l) => l.placed !== null)
     .map((l) => {

@@ -20,6 +20,10 @@ export interface OrderSummary extends OrderRow {
   readonly totalQuantity: number;
   /** Σ quantity × unit price, in ten-thousandths. */
   readonly totalValueE4: number;
+  /** 'undone' when every document of the order was taken back (or its import undone): shown as undone, not exported. */
+  readonly state: 'open' | 'undone';
+  /** When an undone order's last document was taken back; null for an open order. */
+  readonly undoneAt: string | null;
 }
 
 const ORDER_COLUMNS = `o.id, o.reference, o.counterparty, o.counterparty_role AS counterpartyRole, o.currency,
@@ -37,7 +41,9 @@ const SUMMARY = `SELECT ${ORDER_COLUMNS},
         count(l.item_no) AS placed,
         count(l.id) - count(l.item_no) AS unplaced,
         coalesce(sum(l.quantity), 0) AS totalQuantity,
-        coalesce(sum(l.quantity * coalesce(l.unit_price_e4, 0)), 0) AS totalValueE4
+        coalesce(sum(l.quantity * coalesce(l.unit_price_e4, 0)), 0) AS totalValueE4,
+        CASE WHEN count(d.id) = 0 AND EXISTS (SELECT 1 FROM document x WHERE x.order_id = o.id) THEN 'undone' ELSE 'open' END AS state,
+        CASE WHEN count(d.id) = 0 THEN (SELECT max(x.undone_at) FROM document x WHERE x.order_id = o.id) END AS undoneAt
    FROM shop_order o
    LEFT JOIN document d ON d.order_id = o.id AND d.state = 'imported'
    LEFT JOIN order_line l ON l.document_id = d.id`;

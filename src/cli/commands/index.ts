@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { catalogueColours, catalogueImport, catalogueLookup } from './catalogue.ts';
 import {
+  documents,
   exportBricklink,
   exportSummary,
   importDocument,
@@ -10,6 +11,7 @@ import {
   placements,
   placementsForget,
   redoCommand,
+  takeBackCommand,
   undoCommand,
 } from './documents.ts';
 import { jobsCancel, jobsList, jobsRecover } from './jobs.ts';
@@ -33,6 +35,8 @@ export const COMMANDS: readonly Command[] = [
   placementsForget,
   undoCommand,
   redoCommand,
+  takeBackCommand,
+  documents,
   exportSummary,
   exportBricklink,
   jobsList,

@@ -1,0 +1,62 @@
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../clock.ts';
+import { BrickWorkError, quote } from '../errors.ts';
+import { getDocument, sameFileDocuments, type DocumentRow, type SameFileDocument } from '../store/documents.ts';
+import { applySide, NOW, type Change } from '../undo/changes.ts';
+import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
+
+/**
+ * Taking back an import (SPEC §8): any imported document, not only the newest step's, is marked undone
+ * by a step of its own, so it can be revived by importing it again and the take-back itself can be
+ * undone. A document that came with others in one file (a BrickLink file with several ORDERs) may be
+ * taken back with all of them, so that the file can be imported again whole.
+ */
+
+export interface TakeBackResult {
+  readonly step: StepInfo;
+  /** The documents taken back, as they are now (undone). */
+  readonly documents: readonly DocumentRow[];
+  /** Documents of the same file that stay imported (when only one was taken back). */
+  readonly stillImported: readonly SameFileDocument[];
+}
+
+/** A stored time as messages show it (UTC, to the minute), like the duplicate-document refusal. */
+export function shownTime(iso: string | null): string {
+  return iso === null ? 'an unknown time' : iso.slice(0, 16).replace('T', ' ');
+}
+
+function alreadyUndone(doc: DocumentRow): BrickWorkError {
+  return new BrickWorkError(
+    'already-undone',
+    `${quote(doc.key)} was already taken back on ${shownTime(doc.undoneAt)}: there is nothing to take back. Import the file again to revive it.`,
+  );
+}
+
+export function takeBack(db: Database, documentId: number, options: { wholeFile?: boolean }, clock: Clock): TakeBackResult {
+  const { value, step } = recordStepWithInfo(db, clock, (rec) => {
+    // Looked at inside the write transaction: another process may have taken it back meanwhile.
+    const doc = getDocument(db, documentId);
+    if (doc.state !== 'imported') throw alreadyUndone(doc);
+    const siblings = sameFileDocuments(db, [doc.id]).get(doc.id) ?? [];
+    const targets = options.wholeFile ? [doc, ...siblings.map((s) => getDocument(db, s.id))].sort((x, y) => x.id - y.id) : [doc];
+    for (const target of targets) {
+      // Exactly what Undo of its import writes (state and undone_at, the time resolved when written),
+      // so revival and Undo treat a taken-back document as any undone one.
+      const change: Change = {
+        table: 'document',
+        rowId: target.id,
+        before: { state: target.state, undone_at: target.undoneAt },
+        after: { state: 'undone', undone_at: NOW },
+      };
+      applySide(db, change, 'after', clock);
+      rec.note(change.table, change.rowId, change.before, change.after);
+    }
+    const label = targets.length === 1 ? `Take back of ${doc.key}` : `Take back of ${targets.length} documents from ${doc.fileName}`;
+    return {
+      value: { ids: targets.map((t) => t.id), stillImported: options.wholeFile ? [] : siblings },
+      kind: 'take-back',
+      label,
+    };
+  });
+  return { step, documents: value.ids.map((id) => getDocument(db, id)), stillImported: value.stillImported };
+}
