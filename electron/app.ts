@@ -23,6 +23,8 @@ export interface AppPaths {
   readonly preload: string;
   /** The job runner thread's script. */
   readonly workerUrl: URL;
+  /** The service threads' script (writes, import previews, suggestions); default: beside the runner thread's. */
+  readonly serviceWorkerUrl?: URL;
 }
 
 /** Before `ready`: the app's name (so its user-data folder is the CLI's, SPEC §1) and the sandbox for every page. */
@@ -69,6 +71,7 @@ export async function startApp(electron: ElectronDeps, paths: AppPaths, log: (li
   core = await startCore({
     storePath: path.join(userData, STORE_FILE_NAME),
     workerUrl: paths.workerUrl,
+    serviceWorkerUrl: paths.serviceWorkerUrl,
     nativeBinding: binding,
     credentials: safeStorageCredentials(safeStorage, userData),
     files: fileDialogs(dialog, window),

@@ -29,6 +29,7 @@ if (!app.requestSingleInstanceLock()) {
           rendererIndex: path.join(here, '..', 'renderer', 'index.html'),
           preload: path.join(here, 'preload.cjs'),
           workerUrl: new URL('./runner-thread.js', import.meta.url),
+          serviceWorkerUrl: new URL('./service-thread.js', import.meta.url),
         },
         (line) => console.log(`brick-work: ${line}`),
       ));

@@ -6,14 +6,18 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The Electron side, bundled for Electron's Node; better-sqlite3 and electron stay outside the bundle.
- * Default: the main process and the job runner thread (ESM). `--mode preload`: the preload, which a
+ * Default: the main process, the job runner thread and the service thread (ESM). `--mode preload`: the preload, which a
  * sandboxed window needs as one CommonJS file that needs nothing but electron.
  */
 export default defineConfig(({ mode }) => {
   const preload = mode === 'preload';
   const input: Record<string, string> = preload
     ? { preload: path.join(root, 'electron', 'preload.ts') }
-    : { main: path.join(root, 'electron', 'main.ts'), 'runner-thread': path.join(root, 'src', 'jobs', 'runner-thread.ts') };
+    : {
+        main: path.join(root, 'electron', 'main.ts'),
+        'runner-thread': path.join(root, 'src', 'jobs', 'runner-thread.ts'),
+        'service-thread': path.join(root, 'src', 'api', 'service-thread.ts'),
+      };
   return {
     root,
     build: {

@@ -13,7 +13,9 @@ declare global {
  */
 export function httpBridge(): BrickWorkApi {
   const listeners = new Set<<E extends EventName>(name: E, payload: ApiEvents[E]) => void>();
-  const names: EventName[] = ['store.changed', 'job.progress', 'menu.command'];
+  // A record of every event, so that the type checker names one added to the contract and missing here.
+  const every: Record<EventName, true> = { 'store.changed': true, 'job.progress': true, 'menu.command': true, 'import.progress': true, 'suggestions.status': true };
+  const names = Object.keys(every) as EventName[];
   const source = new EventSource('/api/events');
   for (const name of names) {
     source.addEventListener(name, (e) => {

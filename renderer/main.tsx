@@ -1,15 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import type { ApiEvents } from '../src/api/contract.ts';
 import { App } from './App.tsx';
 import { api } from './bridge.ts';
 import { useApp } from './state/app.ts';
 import { useCatalogue } from './state/catalogue.ts';
+import { useImport } from './state/import.ts';
+import { useOrders } from './state/orders.ts';
 import './styles.css';
 
 // Events from the core: refresh what is on screen, show job progress, follow the app's menu.
 api.onEvent((name, payload) => {
   if (name === 'store.changed') useApp.getState().changed();
   else if (name === 'job.progress') useCatalogue.getState().progress(payload as { kind: string; done: number; total: number | null; state: string });
+  else if (name === 'import.progress') useImport.getState().onProgress(payload as ApiEvents['import.progress']);
+  else if (name === 'suggestions.status' && (payload as ApiEvents['suggestions.status']).ready) useOrders.getState().suggestionsReady();
   else if (name === 'menu.command') {
     const command = (payload as { command: string }).command;
     if (command === 'undo') void useApp.getState().undo();

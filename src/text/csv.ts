@@ -28,6 +28,8 @@ export interface CsvOptions {
    * row count and the text line that row starts on, so a huge file is never held whole.
    */
   readonly rowLimit?: { readonly max: number; readonly refuse: (rows: number, line: number) => Error };
+  /** Told of each data row as it is read (the count, and how far into the text): a long read's progress; it may throw to stop. */
+  readonly onRow?: (rows: number, offset: number) => void;
 }
 
 /**
@@ -52,6 +54,7 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
       rows.push({ line: rowLine, cells });
       // The first row is the header, so data rows are one fewer.
       if (limit !== undefined && rows.length - 1 > limit.max) throw limit.refuse(rows.length - 1, rowLine);
+      if (rows.length > 1) options.onRow?.(rows.length - 1, i);
     }
     cells = [];
   };

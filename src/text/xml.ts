@@ -200,6 +200,8 @@ export interface XmlTreeOptions extends XmlOptions {
     readonly names: readonly string[];
     readonly max: number;
     readonly refuse: (count: number, offset: number) => Error;
+    /** Told of each such child as it is read (its count and offset): a long read's progress; it may throw to stop. */
+    readonly onChild?: (count: number, offset: number) => void;
   };
 }
 
@@ -218,6 +220,7 @@ export function parseXmlTree(source: string, fileName: string, options: XmlTreeO
           const count = (counts[counts.length - 1] ?? 0) + 1;
           if (count > limit.max) throw limit.refuse(count, offset);
           counts[counts.length - 1] = count;
+          limit.onChild?.(count, offset);
         }
         const el: XmlElement = { name, attributes, children: [], text: '', offset };
         stack.at(-1)?.children.push(el);

@@ -66,4 +66,16 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
     fs.writeFileSync(path.join(unpacked, 'better_sqlite3.node'), '');
     expect(electronNativeBinding(packaged, '140', 'win32', 'x64')).toBe(path.join(unpacked, 'better_sqlite3.node'));
   });
+
+  it('bundles the job runner thread and the service thread beside the main process, where main.ts finds them', async () => {
+    const { default: config } = await import('../../electron/vite.config.ts');
+    const build = (config as (env: { mode: string; command: 'build' }) => { build: { outDir: string; rollupOptions: { input: Record<string, string> } } })({ mode: 'production', command: 'build' });
+    const input = build.build.rollupOptions.input;
+    expect(input['runner-thread']).toBe(path.join(REPO_ROOT, 'src', 'jobs', 'runner-thread.ts'));
+    expect(input['service-thread']).toBe(path.join(REPO_ROOT, 'src', 'api', 'service-thread.ts'));
+    expect(build.build.outDir).toBe(path.join(REPO_ROOT, 'dist', 'electron'));
+    const main = fs.readFileSync(path.join(REPO_ROOT, 'electron', 'main.ts'), 'utf8');
+    expect(main).toContain("new URL('./runner-thread.js', import.meta.url)");
+    expect(main).toContain("new URL('./service-thread.js', import.meta.url)");
+  });
 });

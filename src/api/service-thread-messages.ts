@@ -1,0 +1,45 @@
+import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import type { ErrorValue } from '../errors.ts';
+import type { CallName, EventName, Result } from './contract.ts';
+
+/**
+ * The service threads of the app and the browser host (see service-threads.ts): the writer runs the
+ * writing calls and the import preview; the suggestion thread holds the suggestion index.
+ */
+export type ServiceThreadRole = 'writer' | 'suggest';
+
+export interface ServiceThreadData {
+  readonly role: ServiceThreadRole;
+  readonly storePath: string;
+  readonly nativeBinding: string | null;
+  /** The core's clock at the start (see StampedServiceMessage). */
+  readonly clockMs: number;
+  /** The BrickLink credentials as the main thread keeps them, for `lookup.start` and the settings' view. */
+  readonly credentials: Credentials | null;
+  readonly credentialsEncrypted: boolean;
+}
+
+/** What the main thread asks of a service thread. */
+export type ToServiceThread =
+  /** A contract call, its arguments already checked; `cancel`: a flag the main thread sets to stop an import. */
+  | { type: 'call'; id: number; name: CallName; args: unknown; cancel: SharedArrayBuffer | null }
+  | { type: 'credentials'; credentials: Credentials }
+  | { type: 'build-index' }
+  | { type: 'stop' };
+
+/** As sent: with the core's clock reading, which the thread carries on by its monotonic time (as the runner thread does). */
+export type StampedServiceMessage = ToServiceThread & { readonly clockMs: number };
+
+/** What a service thread tells the main thread. */
+export type FromServiceThread =
+  | { type: 'ready' }
+  /** Its store could not be opened: every call it was asked answers this. */
+  | { type: 'failed'; error: ErrorValue }
+  | { type: 'answer'; id: number; result: Result<unknown> }
+  | { type: 'event'; name: EventName; payload: unknown }
+  /** `lookup.start` queued a run of the look-up job: the job runner thread is to run it. */
+  | { type: 'lookup'; jobId: number; credentials: Credentials; apiUrl: string }
+  /** The suggestion index is built, as the catalogue was at `generation`; or it could not be. */
+  | { type: 'index-built'; generation: number }
+  | { type: 'index-failed'; error: ErrorValue }
+  | { type: 'log'; line: string };

@@ -1,0 +1,116 @@
+/**
+ * A service thread of the app and the browser host (SPEC §11): the contract's service over a store
+ * connection of its own, off the thread that answers the screens.
+ * - The writer (`role: 'writer'`) runs every writing call and the import preview, one at a time: a wait
+ *   for the write lock (another process's, up to the busy timeout) and a long import happen here.
+ * - The suggestion thread (`role: 'suggest'`, a read-only connection) holds the suggestion index, built
+ *   when the main thread asks (at the start, and after the catalogue changes), and answers suggestions.
+ */
+import { performance } from 'node:perf_hooks';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { Clock } from '../clock.ts';
+import { toErrorValue } from '../errors.ts';
+import { enqueueLookup } from '../catalogue/lookup-job.ts';
+import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import { useNativeBinding } from '../store/native.ts';
+import { openStore, type Store } from '../store/open.ts';
+import { formatVersion } from '../store/schema-version.ts';
+import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
+import { buildCatalogueIndex } from '../suggest/catalogue-index.ts';
+import type { SuggestIndex } from '../suggest/index.ts';
+import { createApiService } from './service.ts';
+import type { FromServiceThread, ServiceThreadData, StampedServiceMessage } from './service-thread-messages.ts';
+
+if (parentPort === null) throw new Error('service-thread runs as a worker thread');
+const port: MessagePort = parentPort;
+const data = workerData as ServiceThreadData;
+const post = (m: FromServiceThread) => port.postMessage(m);
+
+// The core's clock, as the main thread last read it, carried on by the monotonic time since (a clock
+// can't cross threads; tests inject one): rows are stamped, and days counted, by the core's clock.
+let reading = { clockMs: data.clockMs, at: performance.now() };
+const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() - reading.at)) };
+
+let credentials: Credentials | null = data.credentials;
+/** The cancel flag of the call running now (an import), set by the main thread. */
+let cancelFlag: Int32Array | null = null;
+let index: SuggestIndex | null = null;
+
+useNativeBinding(data.nativeBinding);
+let store: Store | null = null;
+try {
+  // The suggestion thread only reads; the writer's read-write open waits for the write lock here, if it must.
+  store = await openStore(data.storePath, { readOnly: data.role === 'suggest' });
+} catch (e) {
+  // Nothing keeps the thread alive after this: it ends, and the main thread answers its calls with this.
+  post({ type: 'failed', error: toErrorValue(e, data.storePath) });
+}
+
+if (store !== null) serve(store);
+
+function serve(store: Store): void {
+  const { db } = store;
+  const service = createApiService({
+    db,
+    storePath: data.storePath,
+    schema: formatVersion(CURRENT_SCHEMA),
+    clock,
+    upgrade: null,
+    recovered: [],
+    jobs: {
+      startCatalogueLoad: () => {
+        throw new Error('catalogue.load is handed to the runner thread by the main thread');
+      },
+      // The run is queued here (a write); the main thread hands it to the job runner thread.
+      startLookup: (limit, c, apiUrl) => {
+        const { id } = enqueueLookup(db, clock, { limit });
+        post({ type: 'lookup', jobId: id, credentials: c, apiUrl });
+        return id;
+      },
+    },
+    credentials: {
+      encrypted: data.credentialsEncrypted,
+      get: () => credentials,
+      set: () => {
+        throw new Error('the credentials are kept by the main thread');
+      },
+    },
+    files: null,
+    readOnly: null,
+    emit: (name, payload) => post({ type: 'event', name, payload }),
+    suggestions: data.role === 'suggest' ? { ready: () => index !== null, index: () => index } : undefined,
+    imports: { cancel: () => false, cancelled: () => cancelFlag !== null && Atomics.load(cancelFlag, 0) !== 0 },
+  });
+
+  async function handle(m: StampedServiceMessage): Promise<void> {
+    if (m.type === 'call') {
+      cancelFlag = m.cancel === null ? null : new Int32Array(m.cancel);
+      try {
+        post({ type: 'answer', id: m.id, result: await service.call(m.name, m.args) });
+      } finally {
+        cancelFlag = null;
+      }
+    } else if (m.type === 'credentials') {
+      credentials = m.credentials;
+    } else if (m.type === 'build-index') {
+      try {
+        const built = buildCatalogueIndex(db);
+        index = built.index;
+        post({ type: 'index-built', generation: built.generation });
+      } catch (e) {
+        post({ type: 'index-failed', error: toErrorValue(e, data.storePath) });
+      }
+    } else if (m.type === 'stop') {
+      store.close();
+      process.exit(0);
+    }
+  }
+
+  // One message at a time, in order: calls run in turn, as they would on one connection.
+  let queue = Promise.resolve();
+  port.on('message', (m: StampedServiceMessage) => {
+    reading = { clockMs: m.clockMs, at: performance.now() };
+    queue = queue.then(() => handle(m)).catch((e: unknown) => post({ type: 'log', line: `${data.role} thread: ${String(e)}` }));
+  });
+  post({ type: 'ready' });
+}

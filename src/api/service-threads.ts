@@ -1,0 +1,238 @@
+import { performance } from 'node:perf_hooks';
+import type { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../clock.ts';
+import type { ErrorValue } from '../errors.ts';
+import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import { startWorker } from '../jobs/job-host.ts';
+import { catalogueGeneration } from '../store/settings.ts';
+import type { ApiEvents, CallName, EventName, Result } from './contract.ts';
+import { threadOf, type CallDispatcher } from './service.ts';
+import type { FromServiceThread, ServiceThreadData, ServiceThreadRole, ToServiceThread } from './service-thread-messages.ts';
+
+export interface ServiceThreadsOptions {
+  /** The main thread's connection: it reads the catalogue generation, to know when the index is stale. */
+  readonly db: Database;
+  readonly storePath: string;
+  /** The service thread's script: `service-thread.ts` under tsx, the bundled `service-thread.js` in the app. */
+  readonly workerUrl: URL;
+  readonly nativeBinding: string | null;
+  readonly clock: Clock;
+  readonly credentials: { readonly encrypted: boolean; get(): Credentials | null };
+  readonly emit: <E extends EventName>(name: E, payload: ApiEvents[E]) => void;
+  readonly log: (line: string) => void;
+  /** Hands a queued run of the look-up job to the job runner thread. */
+  readonly runLookup: (jobId: number, credentials: Credentials, apiUrl: string) => void;
+}
+
+/**
+ * After a build, the next waits at least this long: a look-up job adds items one by one, and the index
+ * would be built without rest. Meanwhile suggestions come from the index as it was, and the screens
+ * ask again when the new one is ready (`suggestions.status`).
+ */
+const REBUILD_GAP_MS = 2_000;
+
+/**
+ * The main thread's side of the service threads (SPEC §11: no write, no wait for the write lock and no
+ * long import on the thread that answers the screens). `dispatch` sends each call that `threadOf` puts
+ * elsewhere to its thread and relays its answer; what the threads emit is relayed as the core's events.
+ * It keeps the suggestion index fresh: built at the start, and again after the catalogue changes;
+ * meanwhile suggestions answer at once, not ready.
+ */
+export class ServiceThreads implements CallDispatcher {
+  private readonly writer: Lane;
+  private readonly suggest: Lane;
+  /** The cancel flags of the import previews and confirms under way. */
+  private readonly imports = new Set<Int32Array>();
+  private readonly index = { built: null as number | null, building: false, lastEnd: -Infinity, later: null as NodeJS.Timeout | null };
+  private stopped = false;
+
+  constructor(private readonly options: ServiceThreadsOptions) {
+    const onMessage = (m: FromServiceThread) => this.onMessage(m);
+    this.writer = new Lane('writer', options, onMessage);
+    this.suggest = new Lane('suggest', options, onMessage);
+    this.refreshIndex();
+  }
+
+  dispatch(name: CallName, args: unknown): Promise<Result<unknown>> | null {
+    const thread = threadOf(name);
+    if (thread === 'main') return null;
+    // Not ready: the main thread's own handler answers at once, `ready: false`.
+    if (thread === 'suggest') return this.suggestionsReady ? this.suggest.call(name, args, null) : null;
+    if (name !== 'import.preview' && name !== 'import.confirm') return this.writer.call(name, args, null);
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    this.imports.add(flag);
+    return this.writer.call(name, args, flag.buffer as SharedArrayBuffer).finally(() => this.imports.delete(flag));
+  }
+
+  /** Stops the import previews and confirms under way before they write; whether there was one. */
+  cancelImports(): boolean {
+    for (const flag of this.imports) Atomics.store(flag, 0, 1);
+    return this.imports.size > 0;
+  }
+
+  get suggestionsReady(): boolean {
+    return this.index.built !== null && !this.index.building;
+  }
+
+  /** Both threads have opened the store (or failed to): for tests and the bench. */
+  async whenReady(): Promise<void> {
+    await Promise.all([this.writer.whenReady(), this.suggest.whenReady()]);
+  }
+
+  provideCredentials(credentials: Credentials): void {
+    this.writer.send({ type: 'credentials', credentials });
+  }
+
+  /** Builds the suggestion index again if the catalogue has changed since it was built (not sooner than 2 s after the last build). */
+  refreshIndex(): void {
+    const ix = this.index;
+    if (this.stopped || ix.building || ix.later !== null) return;
+    let generation: number;
+    try {
+      generation = catalogueGeneration(this.options.db);
+    } catch {
+      return; // the store is closing
+    }
+    if (generation === ix.built) return;
+    const wait = ix.lastEnd + REBUILD_GAP_MS - performance.now();
+    if (wait > 0) {
+      ix.later = setTimeout(() => {
+        ix.later = null;
+        this.refreshIndex();
+      }, wait);
+      ix.later.unref();
+      return;
+    }
+    ix.building = true;
+    this.options.emit('suggestions.status', { ready: false });
+    this.suggest.send({ type: 'build-index' });
+  }
+
+  private onMessage(m: FromServiceThread): void {
+    const { emit } = this.options;
+    if (m.type === 'event') emit(m.name, m.payload as ApiEvents[typeof m.name]);
+    else if (m.type === 'lookup') this.options.runLookup(m.jobId, m.credentials, m.apiUrl);
+    else if (m.type === 'log') this.options.log(m.line);
+    else if (m.type === 'index-built' || m.type === 'index-failed') {
+      this.index.building = false;
+      this.index.lastEnd = performance.now();
+      if (m.type === 'index-built') {
+        this.index.built = m.generation;
+        emit('suggestions.status', { ready: true });
+      } else {
+        this.options.log(`the suggestion index could not be built: ${m.error.message}`);
+      }
+      this.refreshIndex();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.index.later) clearTimeout(this.index.later);
+    await Promise.all([this.writer.stop(), this.suggest.stop()]);
+  }
+}
+
+/** One service thread, started again when it has stopped (its store could not be opened, or it failed). */
+class Lane {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: Result<unknown>) => void>();
+  private ready: Promise<void> = Promise.resolve();
+  /** Whether the thread has its store open (it answers a `stop` then; before, it is simply ended). */
+  private serving = false;
+  private stopping = false;
+
+  constructor(
+    private readonly role: ServiceThreadRole,
+    private readonly options: ServiceThreadsOptions,
+    private readonly onMessage: (m: FromServiceThread) => void,
+  ) {
+    this.start();
+  }
+
+  private start(): Worker {
+    const o = this.options;
+    const data: ServiceThreadData = {
+      role: this.role,
+      storePath: o.storePath,
+      nativeBinding: o.nativeBinding,
+      clockMs: o.clock.now().getTime(),
+      credentials: this.role === 'writer' ? o.credentials.get() : null,
+      credentialsEncrypted: o.credentials.encrypted,
+    };
+    const worker = startWorker(o.workerUrl, data);
+    let opened: () => void = () => {};
+    this.ready = new Promise((resolve) => (opened = resolve));
+    this.serving = false;
+    worker.on('message', (m: FromServiceThread) => {
+      if (m.type === 'ready') {
+        this.serving = true;
+        opened();
+      }
+      else if (m.type === 'failed') {
+        opened();
+        o.log(`the ${this.role} thread could not open the store: ${m.error.message}`);
+        this.answerAll(m.error);
+      } else if (m.type === 'answer') {
+        const answer = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        answer?.(m.result);
+      } else this.onMessage(m);
+    });
+    worker.on('error', (e) => o.log(`the ${this.role} thread stopped: ${e.message}`));
+    worker.on('exit', () => {
+      opened();
+      if (this.worker === worker) this.worker = null;
+      if (this.stopping) return this.answerAll({ code: 'cancelled', message: 'brick-work closed before this was done.' });
+      // Calls it had not answered get an answer all the same; the next call starts a new thread, and an
+      // index it was building is asked for again.
+      const error: ErrorValue = { code: 'internal', message: `the ${this.role} thread stopped before it answered` };
+      this.answerAll(error);
+      if (this.role === 'suggest') this.onMessage({ type: 'index-failed', error });
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private answerAll(error: ErrorValue): void {
+    const answers = [...this.pending.values()];
+    this.pending.clear();
+    for (const answer of answers) answer({ ok: false, error });
+  }
+
+  send(m: ToServiceThread): void {
+    if (this.stopping) return;
+    const worker = this.worker ?? this.start();
+    worker.postMessage({ ...m, clockMs: this.options.clock.now().getTime() });
+  }
+
+  call(name: CallName, args: unknown, cancel: SharedArrayBuffer | null): Promise<Result<unknown>> {
+    if (this.stopping) return Promise.resolve({ ok: false, error: { code: 'cancelled', message: 'brick-work is closing.' } });
+    const id = this.nextId++;
+    const answer = new Promise<Result<unknown>>((resolve) => this.pending.set(id, resolve));
+    this.send({ type: 'call', id, name, args, cancel });
+    return answer;
+  }
+
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (worker) worker.postMessage({ type: 'stop', clockMs: this.options.clock.now().getTime() });
+    this.stopping = true;
+    if (!worker) return;
+    // The writer may be in the middle of a write: it finishes (or, cut short, rolls back). A thread still
+    // starting has nothing to finish.
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(() => void worker.terminate().then(() => resolve()), this.serving ? 5_000 : 0);
+      worker.once('exit', () => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+}
