@@ -1,11 +1,14 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
- * baseline and its bar. Exits 1 when a row misses its bar.
+ * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
+ * the groups named (catalogue-load, suggest, import, claims, upgrade, answers, screens).
  */
 import { execFileSync } from 'node:child_process';
+import { benchAnswers } from './answers.bench.ts';
 import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
 import { benchImport } from './import.bench.ts';
+import { benchScreens } from './screens.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
 import { benchSuggest } from './suggest.bench.ts';
 import { benchUpgrade } from './upgrade.bench.ts';
@@ -19,23 +22,44 @@ function hasSqliteShell(): boolean {
   }
 }
 
+const GROUPS = ['catalogue-load', 'suggest', 'import', 'claims', 'upgrade', 'answers', 'screens'] as const;
+const asked = process.argv.slice(2);
+const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
+if (unknown.length > 0) {
+  console.error(`no bench group named ${unknown.join(', ')}; the groups: ${GROUPS.join(', ')}`);
+  process.exit(2);
+}
+const runs = (group: (typeof GROUPS)[number]) => asked.length === 0 || asked.includes(group);
+
 const rows: BenchRow[] = [];
 const print = (row: BenchRow) => {
   rows.push(row);
   console.log(`${formatRow(row)}\n`);
 };
 
-if (hasSqliteShell()) print(await benchCatalogueLoad());
-else console.log('catalogue load: skipped, the sqlite3 shell (its baseline) is missing: apt-get install -y sqlite3\n');
-const suggest = benchSuggest();
-print(suggest.p99);
-print(suggest.fuse);
-const imports = await benchImport();
-print(imports.importRow);
-print(imports.insertOnlyRow);
-print(imports.undoRow);
-print(await benchClaims());
-print(await benchUpgrade());
+if (runs('catalogue-load')) {
+  if (hasSqliteShell()) print(await benchCatalogueLoad());
+  else console.log('catalogue load: skipped, the sqlite3 shell (its baseline) is missing: apt-get install -y sqlite3\n');
+}
+if (runs('suggest')) {
+  const suggest = benchSuggest();
+  print(suggest.p99);
+  print(suggest.fuse);
+}
+if (runs('import')) {
+  const imports = await benchImport();
+  print(imports.importRow);
+  print(imports.insertOnlyRow);
+  print(imports.undoRow);
+}
+if (runs('claims')) print(await benchClaims());
+if (runs('upgrade')) print(await benchUpgrade());
+if (runs('answers')) for (const row of await benchAnswers()) print(row);
+if (runs('screens')) {
+  const screens = await benchScreens();
+  if (screens === null) console.log('order screen: skipped, Debian\'s Chromium (its browser) is missing: apt-get install -y chromium\n');
+  else for (const row of screens) print(row);
+}
 
 const missed = rows.filter(missesTheBar);
 console.log(missed.length === 0 ? `${rows.length} rows, all within their bars.` : `${missed.length} of ${rows.length} rows miss their bars: ${missed.map((r) => r.name).join('; ')}`);

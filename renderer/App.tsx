@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { Catalogue } from './screens/Catalogue.tsx';
 import { Export } from './screens/Export.tsx';
 import { Import } from './screens/Import.tsx';
 import { Orders } from './screens/Orders.tsx';
 import { Settings } from './screens/Settings.tsx';
-import { redoShortcut, undoShortcut } from './shortcuts.ts';
+import { historyCommand, redoShortcut, undoShortcut } from './shortcuts.ts';
 import { readOnlyBanner, useApp, type Screen } from './state/app.ts';
 import { useOrders } from './state/orders.ts';
 
@@ -17,17 +18,18 @@ const TABS: [Screen, string][] = [
 ];
 
 export function App() {
-  const app = useApp();
-  const { screen, history, notice, platform } = app;
-  const readOnly = readOnlyBanner(app.store);
+  const { screen, history, notice, platform, store, go, undo, redo } = useApp(
+    useShallow((s) => ({ screen: s.screen, history: s.history, notice: s.notice, platform: s.platform, store: s.store, go: s.go, undo: s.undo, redo: s.redo })),
+  );
+  const readOnly = readOnlyBanner(store);
 
-  // ⌘Z / ⇧⌘Z (Ctrl on Windows and Linux); text fields keep their own undo.
+  // ⌘Z / ⇧⌘Z (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y on Windows and Linux); text fields keep their own undo.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const mod = platform === 'mac' ? e.metaKey : e.ctrlKey;
-      if (!mod || e.key.toLowerCase() !== 'z' || e.target instanceof HTMLInputElement) return;
+      const command = historyCommand(e, platform);
+      if (command === null || e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
       e.preventDefault();
-      void (e.shiftKey ? useApp.getState().redo() : useApp.getState().undo());
+      void (command === 'redo' ? useApp.getState().redo() : useApp.getState().undo());
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -44,7 +46,7 @@ export function App() {
               className={screen === id ? 'tab active' : 'tab'}
               aria-current={screen === id ? 'page' : undefined}
               onClick={() => {
-                app.go(id);
+                go(id);
                 if (id === 'orders') useOrders.getState().close();
               }}
             >
@@ -53,10 +55,10 @@ export function App() {
           ))}
         </nav>
         <div className="history">
-          <button disabled={!history.undo} onClick={() => void app.undo()} title={undoShortcut(platform)} data-testid="undo">
+          <button disabled={!history.undo} onClick={() => void undo()} title={undoShortcut(platform)} data-testid="undo">
             {history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'} <kbd>{undoShortcut(platform)}</kbd>
           </button>
-          <button disabled={!history.redo} onClick={() => void app.redo()} title={redoShortcut(platform)} data-testid="redo">
+          <button disabled={!history.redo} onClick={() => void redo()} title={redoShortcut(platform)} data-testid="redo">
             {history.redo ? `Redo ${history.redo.label}` : 'Nothing to redo'} <kbd>{redoShortcut(platform)}</kbd>
           </button>
         </div>

@@ -15,3 +15,19 @@ export function undoShortcut(platform: Platform): string {
 export function redoShortcut(platform: Platform): string {
   return platform === 'mac' ? '⇧⌘Z' : 'Ctrl+Shift+Z';
 }
+
+/**
+ * What a key press asks of the history: ⌘Z / ⇧⌘Z on macOS; Ctrl+Z, and Ctrl+Shift+Z or Ctrl+Y (as on
+ * Windows and Linux desktops) elsewhere. Null for anything else.
+ */
+export function historyCommand(
+  e: { readonly key: string; readonly metaKey: boolean; readonly ctrlKey: boolean; readonly shiftKey: boolean; readonly altKey: boolean },
+  platform: Platform,
+): 'undo' | 'redo' | null {
+  const mod = platform === 'mac' ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
+  if (!mod || e.altKey) return null;
+  const key = e.key.toLowerCase();
+  if (key === 'z') return e.shiftKey ? 'redo' : 'undo';
+  if (key === 'y' && platform !== 'mac' && !e.shiftKey) return 'redo';
+  return null;
+}

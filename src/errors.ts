@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'needs-colour',
   'no-credentials',
   'source-error',
+  /** Staff stopped a long piece of work (an import) before it wrote anything. */
+  'cancelled',
   'invalid-argument',
   'internal',
 ] as const;

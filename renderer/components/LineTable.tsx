@@ -1,11 +1,15 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LineRowView } from '../../src/api/contract.ts';
+import { count, money } from '../format.ts';
+import { Colour } from './Colour.tsx';
 
 export const ROW_HEIGHT = 30;
 const OVERSCAN = 8;
 
 interface Props {
   lines: readonly LineRowView[];
+  /** The order's currency: prices are shown in it. */
+  currency: string;
   selected: number | null;
   onSelect(lineId: number): void;
   onKey(e: KeyboardEvent<HTMLDivElement>): void;
@@ -15,15 +19,62 @@ function givenText(l: LineRowView): string {
   return [l.given.type && l.given.type !== 'P' ? l.given.type : '', l.given.no ?? '', l.given.name ?? ''].filter(Boolean).join(' · ');
 }
 
-function colourText(l: LineRowView): string {
-  return l.given.colourName ?? (l.given.colourId === null ? '' : `#${l.given.colourId}`);
+/** The colour the line gives: the document's name for it, else the catalogue's, else its id. */
+function GivenColour({ l }: { l: LineRowView }) {
+  const id = l.given.colourId === 0 ? null : l.given.colourId;
+  if (id === null && l.given.colourName === null) return null;
+  return <Colour id={id} name={l.given.colourName ?? l.givenColour?.name ?? null} rgb={l.givenColour?.rgb ?? null} />;
 }
+
+/** One row; memoised so that scrolling renders only the rows that come into view. */
+const Row = memo(function Row({ l, top, index, selected, currency, onSelect }: { l: LineRowView; top: number; index: number; selected: boolean; currency: string; onSelect(id: number): void }) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 1}
+      aria-selected={selected}
+      className={`line-row${selected ? ' selected' : ''}${l.placed ? '' : ' unplaced'}`}
+      style={{ top, height: ROW_HEIGHT }}
+      onClick={() => onSelect(l.id)}
+      data-line-id={l.id}
+    >
+      <span className="c-pos">{l.position}</span>
+      <span className="c-given" title={givenText(l)}>
+        {givenText(l)}
+      </span>
+      <span className="c-colour">
+        <GivenColour l={l} />
+      </span>
+      <span className="c-qty">{count(l.quantity)}</span>
+      <span className="c-price">{l.unitPrice === null ? '' : money(l.unitPrice, currency)}</span>
+      <span className="c-placed" title={l.placed ? `${l.placed.type} ${l.placed.no} ${l.placed.name ?? ''}` : (l.reason?.text ?? '')}>
+        {l.placed ? (
+          <>
+            <b>
+              {l.placed.type} {l.placed.no}
+            </b>{' '}
+            <span className="item-name">{l.placed.name}</span>
+            {l.placed.colour !== null ? (
+              <>
+                {' '}
+                <Colour id={l.placed.colour} name={l.placed.colourName} rgb={l.placed.colourRgb} />
+              </>
+            ) : null}
+            {l.placed.by === 'hand' ? <em className="tag">by hand</em> : null}
+          </>
+        ) : (
+          <span className="reason">{l.reason?.text}</span>
+        )}
+      </span>
+    </div>
+  );
+});
 
 /**
  * The order's line table: only the rows in view (and a few around them) are in the page, so it stays
  * smooth at 10,000 lines and more; the scroll height is the whole list's.
  */
-export function LineTable({ lines, selected, onSelect, onKey }: Props) {
+export function LineTable({ lines, currency, selected, onSelect, onKey }: Props) {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -64,36 +115,7 @@ export function LineTable({ lines, selected, onSelect, onKey }: Props) {
     >
       <div style={{ height: lines.length * ROW_HEIGHT, position: 'relative' }}>
         {visible.map((l, i) => (
-          <div
-            key={l.id}
-            role="row"
-            aria-rowindex={first + i + 1}
-            aria-selected={l.id === selected}
-            className={`line-row${l.id === selected ? ' selected' : ''}${l.placed ? '' : ' unplaced'}`}
-            style={{ top: (first + i) * ROW_HEIGHT, height: ROW_HEIGHT }}
-            onClick={() => onSelect(l.id)}
-            data-line-id={l.id}
-          >
-            <span className="c-pos">{l.position}</span>
-            <span className="c-given" title={givenText(l)}>{givenText(l)}</span>
-            <span className="c-colour">{colourText(l)}</span>
-            <span className="c-qty">{l.quantity}</span>
-            <span className="c-price">{l.unitPrice ?? ''}</span>
-            <span className="c-placed" title={l.placed?.name ?? l.reason?.text ?? ''}>
-              {l.placed ? (
-                <>
-                  <b>
-                    {l.placed.type} {l.placed.no}
-                  </b>{' '}
-                  {l.placed.name}
-                  {l.placed.colourName ? <span className="colour-name"> · {l.placed.colourName}</span> : null}
-                  {l.placed.by === 'hand' ? <em className="tag">by hand</em> : null}
-                </>
-              ) : (
-                <span className="reason">{l.reason?.text}</span>
-              )}
-            </span>
-          </div>
+          <Row key={l.id} l={l} top={(first + i) * ROW_HEIGHT} index={first + i} selected={l.id === selected} currency={currency} onSelect={onSelect} />
         ))}
       </div>
     </div>

@@ -1,8 +1,29 @@
 import { useEffect, useState } from 'react';
-import type { ItemTypeCode } from '../../src/api/contract.ts';
+import { useShallow } from 'zustand/react/shallow';
+import type { ItemTypeCode, JobRowView } from '../../src/api/contract.ts';
 import { ProgressBar } from '../components/ProgressBar.tsx';
+import { count, when } from '../format.ts';
 import { useApp } from '../state/app.ts';
 import { useCatalogue } from '../state/catalogue.ts';
+
+/** A time today as 12:03; another day with its date. */
+function since(iso: string | null): string {
+  if (iso === null) return '';
+  const d = new Date(iso);
+  return d.toDateString() === new Date().toDateString() ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : when(iso);
+}
+
+/** Who has a job, in words: this app, another brick-work, or a process that is gone. */
+function ownerWords(j: JobRowView): string {
+  if (j.state === 'running') {
+    if (j.owner === null || j.alive === false) return 'left running by a process that is gone; it is taken up again by itself';
+    return j.ownedHere ? `running in this app since ${since(j.claimedAt)}` : `running in another brick-work (process ${j.owner.pid}) since ${since(j.claimedAt)}`;
+  }
+  if (j.state === 'queued') return j.owner !== null && j.alive === false ? 'waiting; the process that ran it before is gone' : 'waiting';
+  return '';
+}
+
+const KINDS: Record<string, string> = { 'catalogue-lookup': 'BrickLink look-up' };
 
 const TYPES: [ItemTypeCode, string][] = [
   ['P', 'Parts'],
@@ -16,7 +37,21 @@ const TYPES: [ItemTypeCode, string][] = [
 ];
 
 export function Catalogue() {
-  const c = useCatalogue();
+  const c = useCatalogue(
+    useShallow((s) => ({
+      status: s.status,
+      jobs: s.jobs,
+      live: s.live,
+      type: s.type,
+      reload: s.reload,
+      setType: s.setType,
+      load: s.load,
+      pickAndLoad: s.pickAndLoad,
+      cancelLoad: s.cancelLoad,
+      lookup: s.lookup,
+      cancelJob: s.cancelJob,
+    })),
+  );
   const revision = useApp((s) => s.revision);
   const [limit, setLimit] = useState('');
   const reload = c.reload;
@@ -35,12 +70,12 @@ export function Catalogue() {
         <div className="card">
           <h3>Catalogue</h3>
           <p data-testid="catalogue-size">
-            <b>{s?.items.toLocaleString() ?? '…'}</b> items, <b>{s?.colours ?? '…'}</b> colours, <b>{s?.categories ?? '…'}</b> categories
+            <b>{s ? count(s.items) : '…'}</b> items, <b>{s ? count(s.colours) : '…'}</b> colours, <b>{s ? count(s.categories) : '…'}</b> categories
           </p>
           <ul className="sources">
             {s?.sources.map((x) => (
               <li key={x.source}>
-                {x.source}: {x.items.toLocaleString()}
+                {x.source}: {count(x.items)}
               </li>
             ))}
           </ul>
@@ -73,20 +108,20 @@ export function Catalogue() {
             </label>
             {window.brickWork ? <button onClick={() => void c.pickAndLoad()} disabled={running}>Open…</button> : null}
           </div>
-          {c.live ? <ProgressBar done={c.live.done} total={c.live.total} label="Loading the catalogue" /> : null}
+          {c.live ? <ProgressBar done={c.live.done} total={c.live.total} label="Loading the catalogue" unit="rows" /> : null}
           {running ? (
             <div className="row">
               {busyElsewhere ? (
                 <p className="busy" role="status">
-                  Busy: another brick-work process (pid {job.owner.pid}) is loading {job.files.join(', ') || 'a catalogue'} — {job.progress.done.toLocaleString()}
-                  {job.progress.total ? ` of ${job.progress.total.toLocaleString()}` : ''} rows.
+                  Busy: another brick-work (process {job.owner.pid}) is loading {job.files.join(', ') || 'a catalogue'} — {count(job.progress.done)}
+                  {job.progress.total ? ` of ${count(job.progress.total)}` : ''} rows. You can load yours when it has finished.
                 </p>
               ) : null}
               <button onClick={() => void c.cancelLoad()}>Cancel the load</button>
             </div>
           ) : job ? (
             <p className="muted">
-              Last load: {job.files.join(', ') || job.kind} — {job.state}
+              Last load ({when(job.updatedAt)}): {job.files.join(', ') || job.kind} — {job.state === 'done' ? 'loaded' : job.state}
               {job.error ? `: ${job.error}` : ''}
             </p>
           ) : null}
@@ -96,7 +131,8 @@ export function Catalogue() {
           <h3>BrickLink look-up</h3>
           <p>Asks BrickLink for the numbers that unplaced lines name and the catalogue lacks; each number is asked once.</p>
           <p data-testid="budget">
-            Today ({s?.budget.day ?? '…'}, UTC): <b>{s?.budget.used ?? '…'}</b> calls used, <b>{s?.budget.left ?? '…'}</b> left of {s?.budget.limit ?? '…'}.
+            Today ({s?.budget.day ?? '…'}, UTC): <b>{s ? count(s.budget.used) : '…'}</b> calls used, <b>{s ? count(s.budget.left) : '…'}</b> left of{' '}
+            {s ? count(s.budget.limit) : '…'}.
           </p>
           <div className="row">
             <label>
@@ -118,7 +154,7 @@ export function Catalogue() {
               <th>Kind</th>
               <th>State</th>
               <th>Progress</th>
-              <th>Owner</th>
+              <th>Run by</th>
               <th>Notes</th>
               <th />
             </tr>
@@ -127,12 +163,18 @@ export function Catalogue() {
             {c.jobs.map((j) => (
               <tr key={j.id}>
                 <td>{j.id}</td>
-                <td>{j.kind}</td>
+                <td>{KINDS[j.kind] ?? j.kind}</td>
                 <td>{j.state}</td>
-                <td>{j.progress.total ? <ProgressBar done={j.progress.done} total={j.progress.total} label="" /> : j.progress.done || ''}</td>
-                <td>{j.owner ? `pid ${j.owner.pid} — ${j.alive ? 'alive' : 'gone'}` : '—'}</td>
+                <td>{j.progress.total ? <ProgressBar done={j.progress.done} total={j.progress.total} label="" /> : j.progress.done ? count(j.progress.done) : ''}</td>
+                <td data-testid="job-owner">{ownerWords(j)}</td>
                 <td>
-                  {[j.recoveries ? `recovered ×${j.recoveries}` : '', j.notBeforeDay ? `waits for ${j.notBeforeDay}` : '', j.error ?? ''].filter(Boolean).join('; ')}
+                  {[
+                    j.recoveries ? `taken up again after its process died (${j.recoveries}×)` : '',
+                    j.notBeforeDay ? `waits for ${j.notBeforeDay} (UTC)` : '',
+                    j.error ?? '',
+                  ]
+                    .filter(Boolean)
+                    .join('; ')}
                 </td>
                 <td>{j.state === 'queued' || j.state === 'running' ? <button onClick={() => void c.cancelJob(j.id)}>Cancel</button> : null}</td>
               </tr>

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { count } from '../format.ts';
 import { useApp } from '../state/app.ts';
 import { useExports } from '../state/exports.ts';
 import { useOrders } from '../state/orders.ts';
 
 export function Export() {
-  const ex = useExports();
-  const { orders, loadOrders } = useOrders();
+  const ex = useExports(useShallow((s) => ({ last: s.last, summary: s.summary, bricklink: s.bricklink })));
+  const { orders, loadOrders } = useOrders(useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders })));
   const revision = useApp((s) => s.revision);
   const [orderId, setOrderId] = useState<number | null>(null);
   useEffect(() => void loadOrders(), [loadOrders, revision]);
@@ -30,7 +32,7 @@ export function Export() {
             <option value="">Choose an order</option>
             {withLines.map((o) => (
               <option key={o.id} value={o.id}>
-                {o.reference} — {o.placed} placed lines
+                {o.reference} — {count(o.placed)} placed {o.placed === 1 ? 'line' : 'lines'}
               </option>
             ))}
           </select>{' '}

@@ -1,11 +1,19 @@
 import { useEffect, useState } from 'react';
-import type { PreviewDocumentView } from '../../src/api/contract.ts';
+import { useShallow } from 'zustand/react/shallow';
+import type { PreviewDocumentView, PreviewLineView } from '../../src/api/contract.ts';
+import { Colour } from '../components/Colour.tsx';
+import { TakeBack } from '../components/Documents.tsx';
+import { ProgressBar } from '../components/ProgressBar.tsx';
 import { useApp } from '../state/app.ts';
 import { useImport } from '../state/import.ts';
 import { useOrders } from '../state/orders.ts';
+import { count, plural, when } from '../format.ts';
 
-function day(iso: string | null): string {
-  return iso === null ? '—' : iso.slice(0, 16).replace('T', ' ');
+/** The colour a preview line gives: the document's name for it, else the catalogue's, else its id. */
+function GivenColour({ l }: { l: PreviewLineView }) {
+  const id = l.given.colourId === 0 ? null : l.given.colourId;
+  if (id === null && l.given.colourName === null) return null;
+  return <Colour id={id} name={l.given.colourName ?? l.givenColour?.name ?? null} rgb={l.givenColour?.rgb ?? null} />;
 }
 
 function Revival({ doc }: { doc: PreviewDocumentView }) {
@@ -14,10 +22,10 @@ function Revival({ doc }: { doc: PreviewDocumentView }) {
   const changed = r.pairs.filter((p) => p.changed.length > 0);
   return (
     <div className="revival" data-testid="revival">
-      <h4>This document was imported on {day(r.importedAt)} and undone on {day(r.undoneAt)}.</h4>
+      <h4>This document was imported on {when(r.importedAt)} and undone on {when(r.undoneAt)}.</h4>
       <p>
-        Importing it again revives it in its order <b>{doc.target?.reference}</b>: its {r.pairs.length} lines pair by position and are updated in
-        place; {changed.length === 0 ? 'none of them changed.' : `${changed.length} changed:`}
+        Importing it again revives it in its order <b>{doc.target?.reference}</b>: its {plural(r.pairs.length, 'line')} pair by position and are updated in
+        place; {changed.length === 0 ? 'none of them changed.' : `${count(changed.length)} changed:`}
       </p>
       {changed.length > 0 ? (
         <ul className="pairs">
@@ -53,16 +61,19 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
         </dd>
         <dt>Lines</dt>
         <dd>
-          {doc.counts.total}: {doc.counts.placed} placed, <b className={doc.counts.unplaced ? 'warn' : ''}>{doc.counts.unplaced} unplaced</b>
+          {count(doc.counts.total)}: {count(doc.counts.placed)} placed, <b className={doc.counts.unplaced ? 'warn' : ''}>{count(doc.counts.unplaced)} unplaced</b>
         </dd>
       </dl>
       {doc.refusal ? <p className="refusal" role="alert">{doc.refusal.message}</p> : null}
+      {/* A duplicate: take the earlier import back here, and the preview then offers to revive it. */}
+      {doc.duplicateOf ? <TakeBack doc={doc.duplicateOf} label="Take back that import" onDone={() => void useImport.getState().refresh()} /> : null}
       <Revival doc={doc} />
       <table className="table compact">
         <thead>
           <tr>
             <th>#</th>
             <th>Given</th>
+            <th>Colour</th>
             <th className="num">Qty</th>
             <th>Placement</th>
           </tr>
@@ -72,10 +83,21 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
             <tr key={l.position} className={l.placed ? '' : 'unplaced'}>
               <td>{l.position}</td>
               <td>{[l.given.type, l.given.no, l.given.name].filter(Boolean).join(' · ')}</td>
-              <td className="num">{l.quantity}</td>
+              <td>
+                <GivenColour l={l} />
+              </td>
+              <td className="num">{count(l.quantity)}</td>
               <td>
                 {l.placed ? (
-                  `${l.placed.type} ${l.placed.no}${l.placed.colourName ? ` · ${l.placed.colourName}` : ''}`
+                  <>
+                    {l.placed.type} {l.placed.no}
+                    {l.placed.colour !== null ? (
+                      <>
+                        {' '}
+                        <Colour id={l.placed.colour} name={l.placed.colourName} rgb={l.placed.colourRgb} />
+                      </>
+                    ) : null}
+                  </>
                 ) : (
                   <span className="reason">{l.reason?.text}</span>
                 )}
@@ -84,14 +106,50 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
           ))}
         </tbody>
       </table>
-      {doc.lines.length > shown.length ? <button onClick={() => setAll(true)}>Show all {doc.lines.length} lines</button> : null}
+      {doc.lines.length > shown.length ? <button onClick={() => setAll(true)}>Show all {count(doc.lines.length)} lines</button> : null}
+    </div>
+  );
+}
+
+/** The preview or import under way, by phase, with Cancel until it writes (a big file takes seconds). */
+function ImportProgress() {
+  const { progress, cancel } = useImport(useShallow((s) => ({ progress: s.progress, cancel: s.cancel })));
+  const step = progress?.step === 'confirm' ? 'Importing' : 'Previewing';
+  const bar =
+    progress === null
+      ? { label: 'Starting', done: 0, total: null, unit: '' }
+      : progress.phase === 'reading'
+        ? // Characters of the file, shown as KB: the reader counts where it is in the text.
+          { label: `${step}: reading ${progress.fileName}`, done: Math.round(progress.done / 1024), total: progress.total === null ? null : Math.max(1, Math.round(progress.total / 1024)), unit: 'KB' }
+        : { label: `${step}: ${progress.phase === 'placing' ? 'placing' : 'writing'} its lines`, done: progress.done, total: progress.total, unit: 'lines' };
+  const writing = progress?.phase === 'writing';
+  return (
+    <div className="toolbar import-progress" data-testid="import-progress" data-phase={progress?.phase ?? 'starting'}>
+      <div style={{ flex: 1, maxWidth: 640 }}>
+        {/* One bar per phase: it starts again from empty, rather than sliding back. */}
+        <ProgressBar key={progress?.phase ?? 'starting'} label={bar.label} done={bar.done} total={bar.total} unit={bar.unit} />
+      </div>
+      {writing ? <span className="hint">Writing: it can't be stopped now.</span> : <button onClick={() => void cancel()}>Cancel</button>}
     </div>
   );
 }
 
 export function Import() {
-  const im = useImport();
-  const { orders, loadOrders, open } = useOrders();
+  const im = useImport(
+    useShallow((s) => ({
+      preview: s.preview,
+      busy: s.busy,
+      asNew: s.asNew,
+      orderId: s.orderId,
+      choose: s.choose,
+      pick: s.pick,
+      setTarget: s.setTarget,
+      setAsNew: s.setAsNew,
+      confirm: s.confirm,
+      reset: s.reset,
+    })),
+  );
+  const { orders, loadOrders, open } = useOrders(useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders, open: s.open })));
   const go = useApp((s) => s.go);
   const [dragging, setDragging] = useState(false);
   useEffect(() => void loadOrders(), [loadOrders]);
@@ -134,6 +192,7 @@ export function Import() {
         </label>
         {window.brickWork ? <button onClick={() => void im.pick()}>Open…</button> : null}
       </div>
+      {im.busy ? <ImportProgress /> : null}
       {preview ? (
         <>
           <div className="toolbar">
@@ -167,8 +226,8 @@ export function Import() {
                 void im.confirm().then((results) => {
                   const first = results?.[0];
                   if (first) {
-                    go('orders');
-                    void open(first.order.id);
+                    go('orders', 'app');
+                    void open(first.order.id, 'app');
                   }
                 })
               }

@@ -1,10 +1,18 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { LineTable } from '../components/LineTable.tsx';
+import { useCallback, useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { LineRowView, SuggestionView } from '../../src/api/contract.ts';
+import { Colour } from '../components/Colour.tsx';
+import { OrderDocuments, UndoneOrder, UndoneTag } from '../components/Documents.tsx';
+import { FirstStart } from '../components/FirstStart.tsx';
+import { LineTable, ROW_HEIGHT } from '../components/LineTable.tsx';
+import { count, money } from '../format.ts';
 import { useApp } from '../state/app.ts';
-import { useOrders } from '../state/orders.ts';
+import { shownOptions, useOrders } from '../state/orders.ts';
 
 function OrderList() {
-  const { orders, query, setQuery, loadOrders, open } = useOrders();
+  const { orders, query, setQuery, loadOrders, open } = useOrders(
+    useShallow((s) => ({ orders: s.orders, query: s.query, setQuery: s.setQuery, loadOrders: s.loadOrders, open: s.open })),
+  );
   const revision = useApp((s) => s.revision);
   useEffect(() => void loadOrders(), [loadOrders, revision]);
   return (
@@ -13,8 +21,11 @@ function OrderList() {
         <h2>Orders</h2>
         <input className="search" type="search" placeholder="Search orders by reference or counterparty" value={query} onChange={(e) => void setQuery(e.target.value)} aria-label="Search orders" />
       </div>
+      {query.trim() === '' ? <FirstStart orders={orders.length} /> : null}
       {orders.length === 0 ? (
-        <p className="empty">No orders yet. Import a document to make one.</p>
+        <p className="empty" data-testid="orders-empty">
+          {query.trim() !== '' ? `No order matches “${query.trim()}”.` : 'No orders yet. Import a document to make one.'}
+        </p>
       ) : (
         <table className="table" aria-label="Order list">
           <thead>
@@ -30,12 +41,15 @@ function OrderList() {
           <tbody>
             {orders.map((o) => (
               <tr key={o.id} className="clickable" onClick={() => void open(o.id)} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && void open(o.id)}>
-                <td>{o.reference}</td>
+                <td>
+                  {o.reference}
+                  <UndoneTag order={o} />
+                </td>
                 <td>{o.counterparty ?? '—'}</td>
                 <td>{o.currency}</td>
-                <td className="num">{o.lines}</td>
-                <td className={`num${o.unplaced ? ' warn' : ''}`}>{o.unplaced}</td>
-                <td className="num">{o.totalValue}</td>
+                <td className="num">{count(o.lines)}</td>
+                <td className={`num${o.unplaced ? ' warn' : ''}`}>{count(o.unplaced)}</td>
+                <td className="num">{money(o.totalValue, o.currency)}</td>
               </tr>
             ))}
           </tbody>
@@ -45,20 +59,45 @@ function OrderList() {
   );
 }
 
-function OrderDetail() {
-  const o = useOrders();
-  const revision = useApp((s) => s.revision);
-  const table = useRef<HTMLDivElement>(null);
-  const suggestionsList = useRef<HTMLOListElement>(null);
+/** How many rows one PageUp/PageDown moves: what the table shows at once. */
+function pageSize(table: RefObject<HTMLDivElement | null>): number {
+  const height = table.current?.querySelector<HTMLDivElement>('.line-table')?.clientHeight ?? ROW_HEIGHT * 10;
+  return Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+}
+
+function focusTable(table: RefObject<HTMLDivElement | null>): void {
+  table.current?.querySelector<HTMLDivElement>('.line-table')?.focus();
+}
+
+function ruleName(rule: SuggestionView['rule']): string {
+  return rule === 'prefix' ? 'Longest prefix' : rule === 'words' ? 'All words' : rule === 'number' ? 'By number' : 'Closest names';
+}
+
+function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject<HTMLDivElement | null> }) {
+  const o = useOrders(
+    useShallow((s) => ({
+      selectedLine: s.selectedLine,
+      suggestions: s.suggestions,
+      suggesting: s.suggesting,
+      preparing: s.preparing,
+      search: s.search,
+      highlighted: s.highlighted,
+      colours: s.colours,
+      colourChoice: s.colourChoice,
+    })),
+  );
+  const { highlight, placeOn, setSearch, leaveSearch, chooseColour } = useOrders(
+    useShallow((s) => ({ highlight: s.highlight, placeOn: s.placeOn, setSearch: s.setSearch, leaveSearch: s.leaveSearch, chooseColour: s.chooseColour })),
+  );
+  const list = useRef<HTMLOListElement>(null);
   const searchBox = useRef<HTMLInputElement>(null);
-  const reload = o.reload;
-  useEffect(() => void reload(), [reload, revision]);
-  // Keyboard first: the line table has the focus as soon as the order is on screen.
-  const shownOrder = o.order?.id;
-  useEffect(() => table.current?.querySelector<HTMLDivElement>('.line-table')?.focus(), [shownOrder]);
+  const shown = shownOptions(o);
+
+  // `/` (and the app menu's "Search the catalogue") go to the search box.
   useEffect(() => {
     const onSlash = (e: globalThis.KeyboardEvent) => {
-      if (e.key === '/' && !(e.target instanceof HTMLInputElement)) {
+      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement;
+      if (e.key === '/' && !typing) {
         e.preventDefault();
         searchBox.current?.focus();
       }
@@ -67,51 +106,209 @@ function OrderDetail() {
     return () => window.removeEventListener('keydown', onSlash);
   }, []);
 
-  const line = o.lines.find((l) => l.id === o.selectedLine) ?? null;
-  const options = o.searchResults.length > 0 ? o.searchResults : o.suggestions;
-
-  const onTableKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const index = o.lines.findIndex((l) => l.id === o.selectedLine);
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const next = o.lines[Math.max(0, Math.min(o.lines.length - 1, index + (e.key === 'ArrowDown' ? 1 : -1)))];
-      if (next) void o.select(next.id);
-    } else if ((e.key === 'Enter' || e.key === 'ArrowRight') && options.length > 0) {
-      e.preventDefault();
-      o.highlight(0);
-      suggestionsList.current?.focus();
-    }
+  /** Enter acts only on a list that answers what is on screen: never on an older query's results. */
+  const placeHighlighted = () => {
+    const s = shown.items[o.highlighted];
+    if (!shown.current || !s) return;
+    void placeOn(s).then(() => focusTable(table));
   };
-  const onSuggestionKey = (e: KeyboardEvent<HTMLOListElement>) => {
+  const onListKey = (e: KeyboardEvent<HTMLOListElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      o.highlight(Math.max(0, Math.min(options.length - 1, o.highlighted + (e.key === 'ArrowDown' ? 1 : -1))));
+      highlight(Math.max(0, Math.min(shown.items.length - 1, o.highlighted + (e.key === 'ArrowDown' ? 1 : -1))));
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      const s = options[o.highlighted];
-      if (s) void o.placeOn(s).then(() => table.current?.querySelector<HTMLDivElement>('.line-table')?.focus());
+      placeHighlighted();
     } else if (e.key === 'Escape' || e.key === 'ArrowLeft') {
       e.preventDefault();
-      table.current?.querySelector<HTMLDivElement>('.line-table')?.focus();
+      if (shown.mode === 'search') leaveSearch();
+      focusTable(table);
     }
   };
 
-  if (!o.order) return <section className="screen"><p className="empty">Loading the order…</p></section>;
+  return (
+    <aside className="side" aria-label="Suggestions">
+      <input
+        ref={searchBox}
+        className="search"
+        type="search"
+        placeholder="/ Search the catalogue by name or number"
+        aria-label="Search the catalogue"
+        data-testid="catalogue-search"
+        value={o.search.query}
+        disabled={line === null}
+        onChange={(e) => void setSearch(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'Enter') {
+            e.preventDefault();
+            if (!shown.current || shown.items.length === 0) return;
+            highlight(0);
+            list.current?.focus();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            leaveSearch();
+            focusTable(table);
+          }
+        }}
+      />
+      {line === null ? (
+        <p className="empty">Select a line to see why it is unplaced and what it could be.</p>
+      ) : (
+        <>
+          <h3>
+            Line {line.position}: {line.given.no ?? ''} {line.given.name ?? ''}
+          </h3>
+          {line.reason ? (
+            <p className="reason-box" data-testid="reason" data-reason={line.reason.code}>
+              {line.reason.text}
+            </p>
+          ) : (
+            <p data-testid="placed-on">
+              Placed on <b>{line.placed?.type} {line.placed?.no}</b> {line.placed?.name}
+              {line.placed?.colour != null ? (
+                <>
+                  {' in '}
+                  <Colour id={line.placed.colour} name={line.placed.colourName} rgb={line.placed.colourRgb} />
+                </>
+              ) : null}
+              {line.placed?.by === 'hand' ? ' (by hand).' : '.'}
+            </p>
+          )}
+          {o.colours.length > 0 ? (
+            <label className="field colour-choice">
+              <span>Colour</span>
+              <select
+                aria-label="Colour to place it in"
+                data-testid="colour-choice"
+                value={o.colourChoice ?? ''}
+                onChange={(e) => chooseColour(e.target.value === '' ? null : Number(e.target.value))}
+              >
+                <option value="">
+                  {line.reason?.code === 'colour-not-in-catalogue'
+                    ? `Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`
+                    : `Its own colour (${line.given.colourName ?? line.givenColour?.name ?? (line.given.colourId ? `colour ${line.given.colourId}` : 'none')})`}
+                </option>
+                {o.colours.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <ol
+            className="suggestions"
+            tabIndex={0}
+            ref={list}
+            onKeyDown={onListKey}
+            aria-label={shown.mode === 'search' ? 'Search results' : 'Suggestions'}
+            data-testid="suggestions"
+            data-current={shown.current}
+          >
+            {shown.items.map((s, i) => {
+              const group = i === 0 || shown.items[i - 1]?.rule !== s.rule;
+              return (
+                <li
+                  key={`${s.type}${s.no}`}
+                  className={i === o.highlighted ? 'highlighted' : ''}
+                  aria-selected={i === o.highlighted}
+                  onClick={() => {
+                    highlight(i);
+                    void placeOn(s);
+                  }}
+                >
+                  {group && shown.mode === 'suggestions' ? <span className="group">{ruleName(s.rule)}</span> : null}
+                  <b>
+                    {s.type} {s.no}
+                  </b>{' '}
+                  {s.name}
+                </li>
+              );
+            })}
+            {shown.items.length === 0 ? (
+              <li className="empty" data-testid="no-options">
+                {shown.mode === 'search'
+                  ? shown.current
+                    ? `Nothing in the catalogue matches “${o.search.query.trim()}”.`
+                    : o.preparing
+                      ? 'Preparing suggestions…'
+                      : 'Searching the catalogue…'
+                  : o.preparing && !line.placed
+                    ? 'Preparing suggestions…'
+                    : o.suggesting
+                    ? 'Looking for suggestions…'
+                    : line.placed
+                      ? 'Search the catalogue to place it elsewhere.'
+                      : 'No suggestions: search the catalogue by name or number.'}
+              </li>
+            ) : null}
+          </ol>
+        </>
+      )}
+    </aside>
+  );
+}
+
+function OrderDetail() {
+  const { order, lines, selectedLine, unplacedOnly } = useOrders(
+    useShallow((s) => ({ order: s.order, lines: s.lines, selectedLine: s.selectedLine, unplacedOnly: s.unplacedOnly })),
+  );
+  const { reload, close, select, setUnplacedOnly, highlight } = useOrders(
+    useShallow((s) => ({ reload: s.reload, close: s.close, select: s.select, setUnplacedOnly: s.setUnplacedOnly, highlight: s.highlight })),
+  );
+  const revision = useApp((s) => s.revision);
+  const documents = useOrders((s) => s.documents);
+  const table = useRef<HTMLDivElement>(null);
+  useEffect(() => void reload(), [reload, revision]);
+  // Keyboard first: the line table has the focus as soon as the order is on screen.
+  const shownOrder = order?.id;
+  useEffect(() => focusTable(table), [shownOrder]);
+  const onSelect = useCallback((id: number) => void select(id), [select]);
+
+  const onTableKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const index = lines.findIndex((l) => l.id === selectedLine);
+    const last = lines.length - 1;
+    const to: Record<string, number> = {
+      ArrowDown: index + 1,
+      ArrowUp: index - 1,
+      PageDown: index + pageSize(table),
+      PageUp: index - pageSize(table),
+      Home: 0,
+      End: last,
+    };
+    if (e.key in to && last >= 0) {
+      e.preventDefault();
+      const next = lines[Math.max(0, Math.min(last, index < 0 && e.key !== 'End' ? 0 : (to[e.key] ?? 0)))];
+      if (next) void select(next.id);
+    } else if (e.key === 'Enter' || e.key === 'ArrowRight') {
+      const st = useOrders.getState();
+      const shown = shownOptions(st);
+      if (!shown.current || shown.items.length === 0) return;
+      e.preventDefault();
+      highlight(0);
+      table.current?.parentElement?.querySelector<HTMLOListElement>('.suggestions')?.focus();
+    }
+  };
+
+  if (!order) return <section className="screen"><p className="empty">Loading the order…</p></section>;
+  if (order.state === 'undone') return <UndoneOrder order={order} documents={documents} onBack={close} />;
+  const line = lines.find((l) => l.id === selectedLine) ?? null;
   return (
     <section className="screen order" aria-label="Order">
       <div className="toolbar">
-        <button onClick={() => o.close()}>← Orders</button>
+        <button onClick={() => close()}>← Orders</button>
         <h2>
-          Order {o.order.reference} <small>{o.order.counterparty ?? ''} · {o.order.currency}</small>
+          Order {order.reference} <small>{order.counterparty ?? ''} · {order.currency}</small>
         </h2>
         <span className="counts">
-          {o.order.lines} lines · <b className={o.order.unplaced ? 'warn' : ''}>{o.order.unplaced} unplaced</b> · value {o.order.totalValue}
+          {count(order.lines)} lines · <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b> · value {money(order.totalValue, order.currency)}
         </span>
         <label className="check">
-          <input type="checkbox" checked={o.unplacedOnly} onChange={(e) => void o.setUnplacedOnly(e.target.checked)} /> Unplaced only
+          <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} /> Unplaced only
         </label>
       </div>
-      <p className="hint">↑/↓ move · Enter or → goes to the suggestions · Enter places the line on the highlighted one · / searches the catalogue</p>
+      <p className="hint">↑/↓, PageUp/PageDown, Home/End move · Enter or → goes to the suggestions · Enter places the line on the highlighted one · / searches the catalogue · Esc leaves the search</p>
+      <OrderDocuments documents={documents} />
       <div className="order-body">
         <div className="lines" ref={table}>
           <div className="line-head">
@@ -122,84 +319,9 @@ function OrderDetail() {
             <span className="c-price">Price</span>
             <span className="c-placed">Placed on / why not</span>
           </div>
-          <LineTable lines={o.lines} selected={o.selectedLine} onSelect={(id) => void o.select(id)} onKey={onTableKey} />
+          <LineTable lines={lines} currency={order.currency} selected={selectedLine} onSelect={onSelect} onKey={onTableKey} />
         </div>
-        <aside className="side" aria-label="Suggestions">
-          <input
-            ref={searchBox}
-            className="search"
-            type="search"
-            placeholder="/ Search the catalogue by name or number"
-            aria-label="Search the catalogue"
-            value={o.searchQuery}
-            onChange={(e) => void o.search(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'ArrowDown' || e.key === 'Enter') {
-                e.preventDefault();
-                o.highlight(0);
-                suggestionsList.current?.focus();
-              } else if (e.key === 'Escape') {
-                void o.search('');
-                table.current?.querySelector<HTMLDivElement>('.line-table')?.focus();
-              }
-            }}
-          />
-          {line === null ? (
-            <p className="empty">Select a line to see why it is unplaced and what it could be.</p>
-          ) : (
-            <>
-              <h3>
-                Line {line.position}: {line.given.no ?? ''} {line.given.name ?? ''}
-              </h3>
-              {line.reason ? (
-                <p className="reason-box" data-testid="reason" data-reason={line.reason.code}>
-                  {line.reason.text}
-                </p>
-              ) : (
-                <p>
-                  Placed on {line.placed?.type} {line.placed?.no}
-                  {line.placed?.colourName ? ` in ${line.placed.colourName}` : ''} ({line.placed?.by}).
-                </p>
-              )}
-              {o.colours.length > 0 ? (
-                <label className="field colour-choice">
-                  <span>Colour</span>
-                  <select
-                    aria-label="Colour to place it in"
-                    data-testid="colour-choice"
-                    value={o.colourChoice ?? ''}
-                    onChange={(e) => o.chooseColour(e.target.value === '' ? null : Number(e.target.value))}
-                  >
-                    <option value="">
-                      {line.reason?.code === 'colour-not-in-catalogue'
-                        ? `Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`
-                        : `Its own colour (${line.given.colourName ?? (line.given.colourId ? `colour ${line.given.colourId}` : 'none')})`}
-                    </option>
-                    {o.colours.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ) : null}
-              <ol className="suggestions" tabIndex={0} ref={suggestionsList} onKeyDown={onSuggestionKey} aria-label={o.searchResults.length ? 'Search results' : 'Suggestions'} data-testid="suggestions">
-                {options.map((s, i) => {
-                  const group = i === 0 || options[i - 1]?.rule !== s.rule;
-                  return (
-                    <li key={`${s.type}${s.no}`} className={i === o.highlighted ? 'highlighted' : ''} aria-selected={i === o.highlighted} onClick={() => { o.highlight(i); void o.placeOn(s); }}>
-                      {group ? <span className="group">{s.rule === 'prefix' ? 'Longest prefix' : s.rule === 'words' ? 'All words' : 'By number'}</span> : null}
-                      <b>{s.type} {s.no}</b> {s.name}
-                    </li>
-                  );
-                })}
-                {options.length === 0 ? (
-                  <li className="empty">{o.suggesting ? 'Looking for suggestions…' : line.placed ? 'Search the catalogue to place it elsewhere.' : 'No suggestions.'}</li>
-                ) : null}
-              </ol>
-            </>
-          )}
-        </aside>
+        <SidePanel line={line} table={table} />
       </div>
     </section>
   );

@@ -1,23 +1,35 @@
 import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../state/app.ts';
 import { useSettings } from '../state/settings.ts';
 
+/** One setting: Enter saves it, as the Save button does. */
 function Field({ label, value, onSave }: { label: string; value: string; onSave(v: string): void }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   return (
-    <label className="field">
-      <span>{label}</span>
-      <input value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
-      <button disabled={text === value} onClick={() => onSave(text)}>
+    <form
+      className="field"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text !== value) onSave(text);
+      }}
+    >
+      <label htmlFor={`setting-${label}`}>
+        <span>{label}</span>
+      </label>
+      <input id={`setting-${label}`} value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
+      <button type="submit" disabled={text === value}>
         Save
       </button>
-    </label>
+    </form>
   );
 }
 
 export function Settings() {
-  const st = useSettings();
+  const st = useSettings(
+    useShallow((s) => ({ settings: s.settings, placements: s.placements, reload: s.reload, set: s.set, setCredentials: s.setCredentials, forget: s.forget })),
+  );
   const revision = useApp((s) => s.revision);
   const [creds, setCreds] = useState({ consumerKey: '', consumerSecret: '', token: '', tokenSecret: '' });
   const reload = st.reload;

@@ -14,13 +14,16 @@ interface AppState {
   notice: { kind: 'error' | 'info'; text: string; code?: string } | null;
   /** Bumped on every store.changed event: screens reload what they show. */
   revision: number;
-  go(screen: Screen): void;
+  /** `by`: staff went there (what was said before goes), or the app did after an action (it stays). */
+  go(screen: Screen, by?: 'staff' | 'app'): void;
   start(): Promise<void>;
   refreshHistory(): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
   say(text: string): void;
   fail(e: unknown): ErrorValue;
+  /** Staff moved on (another screen, another line): what was said about before goes. */
+  clearNotice(): void;
   changed(): void;
 }
 
@@ -31,50 +34,44 @@ export const useApp = create<AppState>((set, get) => ({
   history: { undo: null, redo: null },
   notice: null,
   revision: 0,
-  go: (screen) => set({ screen }),
+  go: (screen, by = 'staff') => set((s) => (s.screen === screen ? {} : by === 'app' ? { screen } : { screen, notice: null })),
   async start() {
-    try {
-      const store = await call('store.info', {});
+    const store = await attempt(() => call('store.info', {}));
+    if (store !== null) {
       set({ store });
       if (store.upgrade) get().say(`The store was upgraded from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}.`);
-      else if (store.recovered.length > 0) get().say(`${store.recovered.length} job(s) left running by a closed brick-work were put back in the queue.`);
+      else if (store.recovered.length > 0) {
+        get().say(
+          store.recovered.length === 1
+            ? 'A job that a closed brick-work left running was put back in the queue; it goes on by itself.'
+            : `${store.recovered.length} jobs that a closed brick-work left running were put back in the queue; they go on by themselves.`,
+        );
+      }
       await get().refreshHistory();
-    } catch (e) {
-      get().fail(e);
     }
   },
   async refreshHistory() {
-    try {
-      set({ history: await call('history.state', {}) });
-    } catch (e) {
-      get().fail(e);
-    }
+    const history = await attempt(() => call('history.state', {}));
+    if (history !== null) set({ history });
   },
   // Undo and Redo carry the step their label names (SPEC §8). When the history has moved on meanwhile
   // (another window, the CLI), the core refuses and changes nothing: show why and the new label; never retry.
   async undo() {
     const expected = get().history.undo;
     if (expected === null) return;
-    try {
-      const step = await call('history.undo', { expectedStep: expected.id });
-      get().say(`Undone: ${step.label}`);
-    } catch (e) {
-      get().fail(e);
-      await get().refreshHistory();
-    }
+    const step = await attempt(() => call('history.undo', { expectedStep: expected.id }));
+    if (step !== null) get().say(`Undone: ${step.label}`);
+    else await get().refreshHistory();
   },
   async redo() {
     const expected = get().history.redo;
     if (expected === null) return;
-    try {
-      const step = await call('history.redo', { expectedStep: expected.id });
-      get().say(`Redone: ${step.label}`);
-    } catch (e) {
-      get().fail(e);
-      await get().refreshHistory();
-    }
+    const step = await attempt(() => call('history.redo', { expectedStep: expected.id }));
+    if (step !== null) get().say(`Redone: ${step.label}`);
+    else await get().refreshHistory();
   },
   say: (text) => set({ notice: { kind: 'info', text } }),
+  clearNotice: () => set((s) => (s.notice === null ? {} : { notice: null })),
   fail(e) {
     const error = messageOf(e);
     set({ notice: { kind: 'error', text: error.message, code: error.code } });
@@ -85,6 +82,19 @@ export const useApp = create<AppState>((set, get) => ({
     void get().refreshHistory();
   },
 }));
+
+/**
+ * The screens' one error path: runs a call, and on a refusal shows it (in plain words, with its code)
+ * and gives null. Every store's action goes through it.
+ */
+export async function attempt<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (e) {
+    useApp.getState().fail(e);
+    return null;
+  }
+}
 
 /**
  * What the banner says when the store can't be written (SPEC §11): why, that reads work and changes

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { CatalogueStatusView, ItemTypeCode, JobRowView } from '../../src/api/contract.ts';
-import { useApp } from './app.ts';
+import { attempt, useApp } from './app.ts';
 import { call, fileArg } from './call.ts';
 
 interface CatalogueState {
@@ -16,7 +16,7 @@ interface CatalogueState {
   cancelLoad(): Promise<void>;
   lookup(limit: number | null): Promise<void>;
   cancelJob(jobId: number): Promise<void>;
-  progress(p: { kind: string; done: number; total: number | null; state: string }): void;
+  progress(p: { kind: string; done: number; total: number | null; state: string; summary?: string }): void;
 }
 
 export const useCatalogue = create<CatalogueState>((set, get) => ({
@@ -25,63 +25,45 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
   live: null,
   type: 'P',
   async reload() {
-    try {
-      const [status, jobs] = await Promise.all([call('catalogue.status', {}), call('jobs.list', {})]);
-      set({ status, jobs: [...jobs] });
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const both = await attempt(() => Promise.all([call('catalogue.status', {}), call('jobs.list', {})]));
+    if (both !== null) set({ status: both[0], jobs: [...both[1]] });
   },
   setType: (type) => set({ type }),
   async load(files) {
-    try {
+    const started = await attempt(async () => {
       const args = await Promise.all(files.map(fileArg));
       await call('catalogue.load', { files: args, type: get().type });
-      set({ live: { kind: 'catalogue-load', done: 0, total: null, state: 'running' } });
-      useApp.getState().say(`Loading ${args.map((f) => f.name).join(', ')}…`);
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+      return args;
+    });
+    if (started === null) return;
+    set({ live: { kind: 'catalogue-load', done: 0, total: null, state: 'running' } });
+    useApp.getState().say(`Loading ${started.map((f) => f.name).join(', ')}…`);
   },
   async pickAndLoad() {
-    try {
+    const picked = await attempt(async () => {
       const file = await call('file.pick', { purpose: 'catalogue' });
-      if (file === null) return false;
-      await call('catalogue.load', { files: [file], type: get().type });
-      set({ live: { kind: 'catalogue-load', done: 0, total: null, state: 'running' } });
-      return true;
-    } catch (e) {
-      useApp.getState().fail(e);
-      return false;
-    }
+      if (file !== null) await call('catalogue.load', { files: [file], type: get().type });
+      return file;
+    });
+    if (picked === null) return false;
+    set({ live: { kind: 'catalogue-load', done: 0, total: null, state: 'running' } });
+    return true;
   },
   async cancelLoad() {
-    try {
-      await call('catalogue.cancel', {});
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    await attempt(() => call('catalogue.cancel', {}));
   },
   async lookup(limit) {
-    try {
-      const { jobId } = await call('lookup.start', { limit });
-      useApp.getState().say(`Look-up job ${jobId} started.`);
-      await get().reload();
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const started = await attempt(() => call('lookup.start', { limit }));
+    if (started === null) return;
+    useApp.getState().say(limit === null ? 'The look-up has started: it asks BrickLink for each missing number once.' : `The look-up has started: at most ${limit} calls this time.`);
+    await get().reload();
   },
   async cancelJob(jobId) {
-    try {
-      await call('jobs.cancel', { jobId });
-      await get().reload();
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    if ((await attempt(() => call('jobs.cancel', { jobId }))) !== null) await get().reload();
   },
   progress(p) {
     set({ live: p.state === 'running' ? p : null });
-    if (p.state !== 'running' && p.state.startsWith('failed')) useApp.getState().fail(new Error(p.state.replace(/^failed: /, '')));
-    else if (p.state === 'done' && p.kind === 'catalogue-load') useApp.getState().say('The catalogue is loaded.');
+    if (p.state.startsWith('failed')) useApp.getState().fail(new Error(p.state.replace(/^failed: /, '')));
+    else if (p.state === 'done' && p.kind === 'catalogue-load') useApp.getState().say(p.summary ?? 'The catalogue is loaded.');
   },
 }));

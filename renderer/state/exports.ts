@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ExportFileView } from '../../src/api/contract.ts';
-import { useApp } from './app.ts';
+import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 
 /** Where the app saved an export, or (in the browser host) a download of it. */
@@ -27,21 +27,15 @@ interface ExportState {
 export const useExports = create<ExportState>((set) => ({
   last: null,
   async summary() {
-    try {
-      const file = await call('export.summary', {});
-      set({ last: file });
-      deliver(file);
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const file = await attempt(() => call('export.summary', {}));
+    if (file === null) return;
+    set({ last: file });
+    deliver(file);
   },
   async bricklink(orderId) {
-    try {
-      const file = await call('export.bricklink', { orderId });
-      set({ last: file });
-      deliver(file);
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const file = await attempt(() => call('export.bricklink', { orderId }));
+    if (file === null) return;
+    set({ last: file });
+    deliver(file);
   },
 }));

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import type { FileArg, ImportPreviewView, ImportResultView } from '../../src/api/contract.ts';
-import { useApp } from './app.ts';
+import type { ApiEvents, FileArg, ImportPreviewView, ImportResultView } from '../../src/api/contract.ts';
+import { plural } from '../format.ts';
+import { attempt, useApp } from './app.ts';
 import { call, fileArg, messageOf } from './call.ts';
 
 interface ImportState {
@@ -9,6 +10,8 @@ interface ImportState {
   asNew: boolean;
   preview: ImportPreviewView | null;
   busy: boolean;
+  /** How far the preview or import under way has come (reading, placing, writing); null before it says. */
+  progress: ApiEvents['import.progress'] | null;
   results: ImportResultView[] | null;
   choose(file: File): Promise<void>;
   pick(): Promise<boolean>;
@@ -16,8 +19,16 @@ interface ImportState {
   setAsNew(asNew: boolean): Promise<void>;
   refresh(): Promise<void>;
   confirm(): Promise<ImportResultView[] | null>;
+  /** Stops the preview or import under way, before it writes. */
+  cancel(): Promise<void>;
+  /** An `import.progress` event. */
+  onProgress(p: ApiEvents['import.progress']): void;
   reset(): void;
 }
+
+/** What is under way, and which preview is the newest: an older one's answer is not shown. */
+let running: 'preview' | 'confirm' | null = null;
+let newestPreview = 0;
 
 export const useImport = create<ImportState>((set, get) => ({
   file: null,
@@ -25,22 +36,18 @@ export const useImport = create<ImportState>((set, get) => ({
   asNew: false,
   preview: null,
   busy: false,
+  progress: null,
   results: null,
   async choose(file) {
     set({ file: await fileArg(file), results: null, orderId: null, asNew: false });
     await get().refresh();
   },
   async pick() {
-    try {
-      const file = await call('file.pick', { purpose: 'document' });
-      if (file === null) return false;
-      set({ file, results: null, orderId: null, asNew: false });
-      await get().refresh();
-      return true;
-    } catch (e) {
-      useApp.getState().fail(e);
-      return false;
-    }
+    const file = await attempt(() => call('file.pick', { purpose: 'document' }));
+    if (file === null) return false;
+    set({ file, results: null, orderId: null, asNew: false });
+    await get().refresh();
+    return true;
   },
   async setTarget(orderId) {
     set({ orderId });
@@ -53,32 +60,58 @@ export const useImport = create<ImportState>((set, get) => ({
   async refresh() {
     const { file, orderId, asNew } = get();
     if (file === null) return;
-    set({ busy: true });
+    // A new preview (another file, another target) replaces one still under way.
+    if (running === 'preview') await call('import.cancel', {}).catch(() => undefined);
+    const ticket = ++newestPreview;
+    running = 'preview';
+    set({ busy: true, progress: null });
     try {
-      set({ preview: await call('import.preview', { file, orderId, asNew }) });
+      const preview = await call('import.preview', { file, orderId, asNew });
+      if (ticket === newestPreview) set({ preview });
     } catch (e) {
+      if (ticket !== newestPreview) return;
       const error = messageOf(e);
-      set({ preview: { fileName: file.name, documents: [], refusal: error } });
+      if (error.code === 'cancelled') {
+        set({ file: null, preview: null });
+        useApp.getState().say(error.message);
+      } else set({ preview: { fileName: file.name, documents: [], refusal: error } });
     } finally {
-      set({ busy: false });
+      if (ticket === newestPreview) {
+        running = null;
+        set({ busy: false, progress: null });
+      }
     }
   },
   async confirm() {
     const { file, orderId, asNew } = get();
     if (file === null) return null;
-    set({ busy: true });
+    running = 'confirm';
+    set({ busy: true, progress: null });
     try {
       const results = [...(await call('import.confirm', { file, orderId, asNew }))];
       set({ results, preview: null, file: null });
-      useApp.getState().say(results.map((r) => `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${r.lines.total} lines, ${r.lines.unplaced} unplaced.`).join(' '));
+      useApp.getState().say(results.map((r) => `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${plural(r.lines.total, 'line')}, ${r.lines.unplaced.toLocaleString()} unplaced.`).join(' '));
       return results;
     } catch (e) {
-      useApp.getState().fail(e);
-      await get().refresh();
+      // Cancelled before it wrote: the preview still stands.
+      if (messageOf(e).code === 'cancelled') useApp.getState().say(messageOf(e).message);
+      else {
+        useApp.getState().fail(e);
+        running = null;
+        await get().refresh();
+      }
       return null;
     } finally {
-      set({ busy: false });
+      if (running === 'confirm') running = null;
+      set({ busy: false, progress: null });
     }
+  },
+  async cancel() {
+    if (running === null) return;
+    await attempt(() => call('import.cancel', {}));
+  },
+  onProgress(p) {
+    if (running === p.step) set({ progress: p });
   },
   reset: () => set({ file: null, preview: null, results: null, orderId: null, asNew: false }),
 }));

@@ -1,7 +1,21 @@
 import { create } from 'zustand';
 import type { DocumentView, LineRowView, OrderView, PlaceResultView, SuggestionView } from '../../src/api/contract.ts';
-import { useApp } from './app.ts';
+import { plural } from '../format.ts';
+import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
+
+/** A search of the catalogue by hand: it belongs to one line, and its results to the query they answer. */
+export interface LineSearch {
+  readonly lineId: number | null;
+  readonly query: string;
+  /** The answer to `results.query`: shown only while it is the query in the box (never an older one's). */
+  readonly results: { readonly query: string; readonly items: readonly SuggestionView[] } | null;
+}
+
+const NO_SEARCH: LineSearch = { lineId: null, query: '', results: null };
+
+/** How many times the core said its suggestion index is ready: an answer "preparing" that crossed that news is asked again. */
+let indexReady = 0;
 
 interface OrdersState {
   orders: OrderView[];
@@ -12,42 +26,68 @@ interface OrdersState {
   lines: LineRowView[];
   unplacedOnly: boolean;
   selectedLine: number | null;
-  suggestions: SuggestionView[];
+  /** The suggestions of a line: shown only for that line. */
+  suggestions: { readonly lineId: number; readonly items: readonly SuggestionView[] } | null;
   /** True while the suggestions of the selected line are on their way. */
   suggesting: boolean;
+  /** True while the core builds its suggestion index: the panel says "Preparing suggestions…", and asks again when it is ready. */
+  preparing: boolean;
   highlighted: number;
-  searchQuery: string;
-  searchResults: SuggestionView[];
+  search: LineSearch;
   loadingLines: boolean;
   /** The catalogue's colours, for choosing a line's colour. */
-  colours: { id: number; name: string }[];
+  colours: { id: number; name: string; rgb: string | null }[];
   /** The colour chosen for the selected line; null: the line keeps its own colour. */
   colourChoice: number | null;
   chooseColour(id: number | null): void;
   setQuery(query: string): Promise<void>;
   loadOrders(): Promise<void>;
-  open(orderId: number): Promise<void>;
+  /** `by`: staff opened it (what was said before goes), or the app did after an import (it stays). */
+  open(orderId: number, by?: 'staff' | 'app'): Promise<void>;
   close(): void;
   reload(): Promise<void>;
   setUnplacedOnly(on: boolean): Promise<void>;
-  select(lineId: number | null): Promise<void>;
+  /** `by`: staff moved (a message about what happened before is cleared), or the app did (it stays). */
+  select(lineId: number | null, by?: 'staff' | 'app'): Promise<void>;
+  /** Asks the suggestions of the selected line `lineId`. */
+  askSuggestions(lineId: number): Promise<void>;
+  /** The search's results for `query`, if it is still the query in the box. */
+  askSearch(query: string): Promise<void>;
+  /** A new suggestion index is ready (`suggestions.status`): the suggestions and the search on screen are asked again. */
+  suggestionsReady(): void;
   highlight(index: number): void;
   placeOn(s: SuggestionView): Promise<void>;
-  search(query: string): Promise<void>;
+  setSearch(query: string): Promise<void>;
+  leaveSearch(): void;
 }
 
 /** What a hand placement did, in a shop worker's words: the line, and the other lines it placed or moved. */
-function placedMessage(r: PlaceResultView, s: SuggestionView): string {
+export function placedMessage(r: PlaceResultView, s: SuggestionView): string {
   const l = r.line;
   const colour = l.placed?.colourName ? ` in ${l.placed.colourName}` : '';
   const given = l.given.no ?? (l.given.name ? `“${l.given.name}”` : 'the same');
   const more = [
-    r.others.placed > 0 ? `${r.others.placed} more line${r.others.placed === 1 ? '' : 's'} giving ${given}` : '',
-    r.others.moved > 0 ? `moved ${r.others.moved} line${r.others.moved === 1 ? '' : 's'} the old memory had placed` : '',
+    r.others.placed > 0 ? `${plural(r.others.placed, 'more line')} giving ${given}` : '',
+    r.others.moved > 0 ? `moved ${plural(r.others.moved, 'line')} the old memory had placed` : '',
   ].filter(Boolean);
   const rest = more.length > 0 ? `, and ${more.join(', and ')}, each in its own colour` : '';
-  const still = r.others.unplaced > 0 ? ` ${r.others.unplaced} other line${r.others.unplaced === 1 ? '' : 's'} giving it stay unplaced.` : '';
+  const still = r.others.unplaced > 0 ? ` ${plural(r.others.unplaced, 'other line')} giving it stay unplaced.` : '';
   return `Placed line ${l.position} on ${s.type} ${s.no} (${s.name})${colour}${rest}.${still}`;
+}
+
+/**
+ * The line to go on to after a placement: the next unplaced line below the one just placed, wrapping
+ * at the end (SPEC §9). `before` is the list as it was, so the order of lines is known even when the
+ * placed line has left the list (the "unplaced only" filter).
+ */
+export function nextUnplacedAfter(before: readonly LineRowView[], after: readonly LineRowView[], placedId: number): number | null {
+  const now = new Map(after.map((l) => [l.id, l]));
+  const from = before.findIndex((l) => l.id === placedId);
+  for (let k = 1; k <= before.length; k++) {
+    const candidate = before[(from + k) % before.length];
+    if (candidate && candidate.id !== placedId && now.get(candidate.id)?.placed === null) return candidate.id;
+  }
+  return null;
 }
 
 export const useOrders = create<OrdersState>((set, get) => ({
@@ -59,11 +99,11 @@ export const useOrders = create<OrdersState>((set, get) => ({
   lines: [],
   unplacedOnly: false,
   selectedLine: null,
-  suggestions: [],
+  suggestions: null,
   suggesting: false,
+  preparing: false,
   highlighted: 0,
-  searchQuery: '',
-  searchResults: [],
+  search: NO_SEARCH,
   loadingLines: false,
   colours: [],
   colourChoice: null,
@@ -73,26 +113,27 @@ export const useOrders = create<OrdersState>((set, get) => ({
     await get().loadOrders();
   },
   async loadOrders() {
-    try {
-      set({ orders: [...(await call('orders.list', { query: get().query }))] });
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const query = get().query;
+    const orders = await attempt(() => call('orders.list', { query }));
+    // An answer to an older query is not shown.
+    if (orders !== null && get().query === query) set({ orders: [...orders] });
   },
-  async open(orderId) {
-    set({ orderId, selectedLine: null, suggestions: [], searchResults: [], searchQuery: '', colourChoice: null });
+  async open(orderId, by = 'staff') {
+    if (by === 'staff') useApp.getState().clearNotice();
+    set({ orderId, order: null, lines: [], selectedLine: null, suggestions: null, search: NO_SEARCH, colourChoice: null });
     await Promise.all([get().reload(), call('catalogue.colours', {}).then((c) => set({ colours: [...c] }), () => undefined)]);
   },
-  close: () => set({ orderId: null, order: null, lines: [], documents: [], selectedLine: null, suggestions: [] }),
+  close: () => set({ orderId: null, order: null, lines: [], documents: [], selectedLine: null, suggestions: null, search: NO_SEARCH }),
   async reload() {
     const { orderId, unplacedOnly } = get();
     if (orderId === null) return get().loadOrders();
     set({ loadingLines: true });
     try {
       const [detail, lines] = await Promise.all([call('orders.get', { orderId }), call('lines.list', { orderId, unplacedOnly })]);
+      if (get().orderId !== orderId) return;
       set({ order: detail.order, documents: [...detail.documents], lines: [...lines] });
       const selected = get().selectedLine;
-      if (selected !== null && !lines.some((l) => l.id === selected)) set({ selectedLine: null, suggestions: [] });
+      if (selected !== null && !lines.some((l) => l.id === selected)) set({ selectedLine: null, suggestions: null, search: NO_SEARCH });
     } catch (e) {
       useApp.getState().fail(e);
       set({ orderId: null, order: null, lines: [] });
@@ -104,46 +145,79 @@ export const useOrders = create<OrdersState>((set, get) => ({
     set({ unplacedOnly: on });
     await get().reload();
   },
-  async select(lineId) {
-    set({ selectedLine: lineId, highlighted: 0, suggestions: [], suggesting: false, colourChoice: null });
+  async select(lineId, by = 'staff') {
+    if (by === 'staff') useApp.getState().clearNotice();
+    // The search box belongs to the selected line: moving on clears it (SPEC §9).
+    set({ selectedLine: lineId, highlighted: 0, suggesting: false, colourChoice: null, search: { ...NO_SEARCH, lineId } });
     if (lineId === null) return;
     const line = get().lines.find((l) => l.id === lineId);
     if (!line || line.placed !== null) return;
+    if (get().suggestions?.lineId === lineId) return;
+    await get().askSuggestions(lineId);
+  },
+  async askSuggestions(lineId) {
     set({ suggesting: true });
-    try {
-      const suggestions = await call('lines.suggest', { lineId });
-      if (get().selectedLine === lineId) set({ suggestions: [...suggestions] });
-    } catch (e) {
-      useApp.getState().fail(e);
-    } finally {
-      if (get().selectedLine === lineId) set({ suggesting: false });
-    }
+    const seen = indexReady;
+    const answer = await attempt(() => call('lines.suggest', { lineId }));
+    if (get().selectedLine !== lineId) return;
+    if (answer?.ready === false && indexReady !== seen) return get().askSuggestions(lineId);
+    set({ suggesting: false, preparing: answer?.ready === false, ...(answer?.ready ? { suggestions: { lineId, items: answer.suggestions } } : {}) });
+  },
+  suggestionsReady() {
+    indexReady++;
+    set({ preparing: false });
+    // Built at the start, or again after the catalogue changed: what is on screen may be out of date.
+    const { selectedLine, search, lines } = get();
+    if (search.query.trim() !== '') void get().askSearch(search.query);
+    const line = lines.find((l) => l.id === selectedLine);
+    if (line !== undefined && line.placed === null) void get().askSuggestions(line.id);
   },
   highlight: (index) => set({ highlighted: index }),
   async placeOn(s) {
     const lineId = get().selectedLine;
     if (lineId === null) return;
-    try {
-      // Without a chosen colour the line keeps its own; the core refuses (needs-colour) when the
-      // catalogue does not know it, and says so.
-      const result = await call('lines.place', { lineId, type: s.type, no: s.no, colourId: get().colourChoice });
-      useApp.getState().say(placedMessage(result, s));
-      await get().reload();
-      // Move on to the next unplaced line: fixing lines is a keyboard run.
-      const next = get().lines.find((l) => l.placed === null && l.id !== lineId);
-      await get().select(next?.id ?? lineId);
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const before = get().lines;
+    // Without a chosen colour the line keeps its own; the core refuses (needs-colour) when the
+    // catalogue does not know it, and says so.
+    const result = await attempt(() => call('lines.place', { lineId, type: s.type, no: s.no, colourId: get().colourChoice }));
+    if (result === null) return;
+    useApp.getState().say(placedMessage(result, s));
+    await get().reload();
+    // Go on to the next unplaced line below: fixing lines is a keyboard run.
+    await get().select(nextUnplacedAfter(before, get().lines, lineId) ?? lineId, 'app');
   },
-  async search(query) {
-    set({ searchQuery: query });
-    if (query.trim() === '') return set({ searchResults: [] });
-    try {
-      const results = await call('catalogue.search', { query, limit: 20 });
-      if (get().searchQuery === query) set({ searchResults: [...results] });
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+  async setSearch(query) {
+    const lineId = get().selectedLine;
+    set({ search: { lineId, query, results: query.trim() === '' ? null : get().search.results }, highlighted: 0 });
+    if (query.trim() === '') return;
+    await get().askSearch(query);
   },
+  async askSearch(query) {
+    const lineId = get().selectedLine;
+    const seen = indexReady;
+    const answer = await attempt(() => call('catalogue.search', { query, limit: 20 }));
+    // Kept only while it answers the query in the box, for the same line.
+    const now = get().search;
+    if (answer === null || now.query !== query || now.lineId !== lineId) return;
+    if (answer.ready) set({ search: { ...now, results: { query, items: answer.suggestions } } });
+    else if (indexReady !== seen) await get().askSearch(query);
+    else set({ preparing: true });
+  },
+  leaveSearch: () => set((st) => ({ search: { ...NO_SEARCH, lineId: st.selectedLine }, highlighted: 0 })),
 }));
+
+/** What the suggestion list shows for the selected line now, and whether Enter may act on it. */
+export function shownOptions(st: Pick<OrdersState, 'selectedLine' | 'suggestions' | 'search'>): {
+  readonly mode: 'search' | 'suggestions';
+  readonly items: readonly SuggestionView[];
+  /** False while the list does not answer what is on screen (a search on its way): Enter must not act. */
+  readonly current: boolean;
+} {
+  const searching = st.search.query.trim() !== '';
+  if (searching) {
+    const answer = st.search.results?.query === st.search.query ? st.search.results.items : null;
+    return { mode: 'search', items: answer ?? [], current: answer !== null };
+  }
+  const own = st.suggestions?.lineId === st.selectedLine ? st.suggestions.items : null;
+  return { mode: 'suggestions', items: own ?? [], current: own !== null };
+}

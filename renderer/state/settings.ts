@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { MemoriesView, SettingsView } from '../../src/api/contract.ts';
-import { useApp } from './app.ts';
+import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 
 interface SettingsState {
@@ -16,38 +16,26 @@ export const useSettings = create<SettingsState>((set, get) => ({
   settings: null,
   placements: { items: [], colours: [] },
   async reload() {
-    try {
-      const [settings, placements] = await Promise.all([call('settings.get', {}), call('placements.list', {})]);
-      set({ settings, placements });
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const both = await attempt(() => Promise.all([call('settings.get', {}), call('placements.list', {})]));
+    if (both !== null) set({ settings: both[0], placements: both[1] });
   },
   async set(key, value) {
-    try {
-      set({ settings: await call('settings.set', { key, value }) });
-      useApp.getState().say('Saved.');
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const settings = await attempt(() => call('settings.set', { key, value }));
+    if (settings === null) return;
+    set({ settings });
+    useApp.getState().say('Saved.');
   },
   async setCredentials(c) {
-    try {
-      set({ settings: await call('settings.setCredentials', c) });
-      useApp.getState().say('The BrickLink credentials are stored.');
-      return true;
-    } catch (e) {
-      useApp.getState().fail(e);
-      return false;
-    }
+    const settings = await attempt(() => call('settings.setCredentials', c));
+    if (settings === null) return false;
+    set({ settings });
+    useApp.getState().say('The BrickLink credentials are stored.');
+    return true;
   },
   async forget(kind, id) {
-    try {
-      const { step } = await call('placements.forget', { kind, id });
-      useApp.getState().say(`${step.label}. Undo brings it back.`);
-      await get().reload();
-    } catch (e) {
-      useApp.getState().fail(e);
-    }
+    const forgot = await attempt(() => call('placements.forget', { kind, id }));
+    if (forgot === null) return;
+    useApp.getState().say(`${forgot.step.label}. Undo brings it back.`);
+    await get().reload();
   },
 }));

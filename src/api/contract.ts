@@ -33,6 +33,10 @@ export interface OrderView {
   readonly unplaced: number;
   readonly totalQuantity: number;
   readonly totalValue: string;
+  /** 'undone' when every document of the order was taken back: shown as undone, left out of the exports. */
+  readonly state: 'open' | 'undone';
+  /** When an undone order's last document was taken back; null for an open order. */
+  readonly undoneAt: string | null;
 }
 
 export interface DocumentView {
@@ -44,6 +48,20 @@ export interface DocumentView {
   readonly importedAt: string;
   readonly undoneAt: string | null;
   readonly lines: number;
+  readonly orderId: number;
+  readonly orderReference: string;
+  /**
+   * An imported document's companions: the other documents still imported from the same file in the same
+   * import (a BrickLink file with several ORDERs). Taking it back offers to take them back too.
+   */
+  readonly sameFile: readonly { readonly id: number; readonly key: string; readonly orderId: number; readonly orderReference: string }[];
+}
+
+/** What "Take back this import" did: the step Undo now names, the documents taken back, and the file's others still imported. */
+export interface TakeBackResultView {
+  readonly step: StepView;
+  readonly takenBack: readonly DocumentView[];
+  readonly stillImported: DocumentView['sameFile'];
 }
 
 export interface GivenView {
@@ -73,7 +91,12 @@ export interface PlacedView {
   readonly colour: number | null;
   /** The colour by name, as staff read it; null when the line has no colour or the catalogue has no colours. */
   readonly colourName: string | null;
+  /** Its swatch (six hex digits), when the catalogue's colour list gave one. */
+  readonly colourRgb: string | null;
 }
+
+/** The catalogue's colour for the colour id a line gives: its name and swatch; null when it gives none or the catalogue lacks it. */
+export type GivenColourView = { readonly name: string; readonly rgb: string | null } | null;
 
 export interface LineRowView {
   readonly id: number;
@@ -85,6 +108,7 @@ export interface LineRowView {
   readonly condition: 'N' | 'U' | null;
   readonly remarks: string | null;
   readonly placed: (PlacedView & { readonly by: string; readonly name: string | null }) | null;
+  readonly givenColour: GivenColourView;
   readonly reason: ReasonView | null;
 }
 
@@ -103,11 +127,22 @@ export interface SuggestionView {
   readonly rule: 'prefix' | 'words' | 'number';
 }
 
+/**
+ * Suggestions, or none yet: `ready` is false while the suggestion index is being built (at the start,
+ * and for a moment after the catalogue changes). The screen then says "Preparing suggestions…" and asks
+ * again on `suggestions.status` `{ready: true}`.
+ */
+export interface SuggestionsView {
+  readonly ready: boolean;
+  readonly suggestions: readonly SuggestionView[];
+}
+
 export interface PreviewLineView {
   readonly position: number;
   readonly given: GivenView;
   readonly quantity: number;
   readonly placed: PlacedView | null;
+  readonly givenColour: GivenColourView;
   readonly reason: ReasonView | null;
 }
 
@@ -134,6 +169,8 @@ export interface PreviewDocumentView {
   readonly lines: readonly PreviewLineView[];
   readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
   readonly refusal: ErrorValue | null;
+  /** Set when this is refused as a duplicate: the imported document to take back first. */
+  readonly duplicateOf: DocumentView | null;
 }
 
 export interface ImportPreviewView {
@@ -170,6 +207,10 @@ export interface JobRowView {
   readonly notBeforeDay: string | null;
   readonly owner: OwnerView | null;
   readonly alive: boolean | null;
+  /** Whether its owner is this app (its job runner), as opposed to another process. */
+  readonly ownedHere: boolean;
+  /** When its owner claimed it. */
+  readonly claimedAt: string | null;
   readonly recoveries: number;
   readonly updatedAt: string;
 }
@@ -201,6 +242,8 @@ export interface CatalogueStatusView {
   /** Why catalogue-job.json could not be read, when it could not. */
   readonly jobProblem: string | null;
   readonly budget: BudgetView;
+  /** Whether the suggestion index is built (false: "Preparing suggestions…"). */
+  readonly suggestionsReady: boolean;
 }
 
 /** An item remembered for a given number (or, without one, a folded name): never a colour (SPEC §8). */
@@ -262,13 +305,13 @@ export interface ApiCalls {
   'orders.list': { args: { query?: string }; result: readonly OrderView[] };
   'orders.get': { args: { orderId: number }; result: { order: OrderView; documents: readonly DocumentView[] } };
   'lines.list': { args: { orderId: number; unplacedOnly?: boolean }; result: readonly LineRowView[] };
-  'lines.suggest': { args: { lineId: number; limit?: number }; result: readonly SuggestionView[] };
+  'lines.suggest': { args: { lineId: number; limit?: number }; result: SuggestionsView };
   /** `colourId` null: the line keeps its own colour (refused with `needs-colour` when the catalogue does not know it). */
   'lines.place': { args: { lineId: number; type: string; no: string; colourId: number | null }; result: PlaceResultView };
-  'catalogue.search': { args: { query: string; limit?: number }; result: readonly SuggestionView[] };
+  'catalogue.search': { args: { query: string; limit?: number }; result: SuggestionsView };
   'catalogue.status': { args: Record<string, never>; result: CatalogueStatusView };
   /** The catalogue's colours, by name: for choosing a line's colour. */
-  'catalogue.colours': { args: Record<string, never>; result: readonly { readonly id: number; readonly name: string }[] };
+  'catalogue.colours': { args: Record<string, never>; result: readonly { readonly id: number; readonly name: string; readonly rgb: string | null }[] };
   'catalogue.load': { args: { files: readonly FileArg[]; type?: ItemTypeCode }; result: { started: true } };
   'catalogue.cancel': { args: Record<string, never>; result: { cancelled: boolean } };
   'lookup.start': { args: { limit?: number | null }; result: { jobId: number } };
@@ -276,6 +319,15 @@ export interface ApiCalls {
   'jobs.cancel': { args: { jobId: number }; result: { cancelled: number } };
   'import.preview': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: ImportPreviewView };
   'import.confirm': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: readonly ImportResultView[] };
+  /**
+   * Stops the import previews and confirms under way (they answer `cancelled`, nothing written) while they
+   * read and place; a confirm that has begun writing finishes (or rolls back). `cancelled`: whether one was under way.
+   */
+  'import.cancel': { args: Record<string, never>; result: { cancelled: boolean } };
+  /** The documents of one order, or of every order, with their state (SPEC §10 `documents`). */
+  'documents.list': { args: { orderId?: number }; result: readonly DocumentView[] };
+  /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */
+  'documents.takeBack': { args: { documentId: number; wholeFile?: boolean }; result: TakeBackResultView };
   'history.state': { args: Record<string, never>; result: { undo: StepView | null; redo: StepView | null } };
   /** `expectedStep`: the step the screen's Undo names; any other state is refused with `step-moved` (SPEC §8). */
   'history.undo': { args: { expectedStep: number }; result: StepView };
@@ -304,9 +356,30 @@ export interface ApiEvents {
   /** The store changed (this process or another): views should refresh. */
   'store.changed': { readonly reason: string };
   /** A job or the catalogue job moved on. */
-  'job.progress': { readonly kind: string; readonly done: number; readonly total: number | null; readonly state: string };
+  'job.progress': {
+    readonly kind: string;
+    readonly done: number;
+    readonly total: number | null;
+    readonly state: string;
+    /** When it ends: what it did, in staff's words (a catalogue load: how many lines it placed, in which orders). */
+    readonly summary?: string;
+  };
   /** Undo or Redo chosen from the app's menu (or its shortcut). */
   'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'search' };
+  /**
+   * How far an import preview or confirm has come, by phase: reading the file, placing its lines,
+   * writing them (a confirm; Cancel works until it writes). `done` and `total` count lines, except while
+   * reading, where they count characters of the file; `total` is null while unknown.
+   */
+  'import.progress': {
+    readonly step: 'preview' | 'confirm';
+    readonly fileName: string;
+    readonly phase: 'reading' | 'placing' | 'writing';
+    readonly done: number;
+    readonly total: number | null;
+  };
+  /** The suggestion index is being built (`ready` false) or is ready: suggestions asked meanwhile can be asked again. */
+  'suggestions.status': { readonly ready: boolean };
 }
 
 export type EventName = keyof ApiEvents;
@@ -335,6 +408,9 @@ export const CALL_NAMES: readonly CallName[] = [
   'jobs.cancel',
   'import.preview',
   'import.confirm',
+  'import.cancel',
+  'documents.list',
+  'documents.takeBack',
   'history.state',
   'history.undo',
   'history.redo',

@@ -9,10 +9,17 @@ import { getSetting } from '../store/settings.ts';
 import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
 import type { ApiEvents, EventName } from './contract.ts';
 import { createApiService, type ApiService, type CredentialStore, type FileDialogs } from './service.ts';
+import { ServiceThreads } from './service-threads.ts';
 
 export interface CoreOptions {
   readonly storePath: string;
   readonly workerUrl: URL;
+  /**
+   * The service threads' script (writes, import previews, suggestions: `src/api/service-thread.ts`).
+   * Default: beside the runner thread's — `../api/service-thread.ts` from a checkout's
+   * `src/jobs/runner-thread.ts`, `service-thread.js` beside a built `runner-thread.js`.
+   */
+  readonly serviceWorkerUrl?: URL;
   readonly credentials: CredentialStore;
   readonly files: FileDialogs | null;
   readonly emit: <E extends EventName>(name: E, payload: ApiEvents[E]) => void;
@@ -27,6 +34,8 @@ export interface Core {
   readonly service: ApiService;
   /** The job runner thread's host; null on a store that can't be written (SPEC §11). */
   readonly jobs: JobHost | null;
+  /** The service threads (writer, suggestions); null on a store that can't be written, where every call runs on the main thread. */
+  readonly threads: ServiceThreads | null;
   /** Set when the store can't be written and was opened for reading: why, and whether from a snapshot copy. */
   readonly readOnly: { readonly reason: string; readonly snapshot: boolean } | null;
   close(): Promise<void>;
@@ -62,16 +71,40 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         `it is marked failed, and ${catalogueJob.placed} unplaced lines were placed again`,
     );
   }
+  // A change of the store may be a change of the catalogue: the suggestion index is then built again.
+  let threads: ServiceThreads | null = null;
+  const emit = <E extends EventName>(name: E, payload: ApiEvents[E]) => {
+    options.emit(name, payload);
+    if (name === 'store.changed') threads?.refreshIndex();
+  };
   const jobs = readOnly ? null : new JobHost({
     db: store.db,
     storePath: options.storePath,
     clock,
     workerUrl: options.workerUrl,
     nativeBinding: options.nativeBinding ?? null,
-    emit: options.emit,
+    emit,
     log: options.log,
     wakeEveryMs: options.wakeEveryMs,
   });
+  let watcher: ReturnType<typeof watchDataVersion> | null = null;
+  // Off the main thread: every write (and its wait for the write lock), the import preview, suggestions (SPEC §11).
+  threads = jobs === null ? null : new ServiceThreads({
+    db: store.db,
+    storePath: options.storePath,
+    workerUrl: options.serviceWorkerUrl ?? serviceThreadUrl(options.workerUrl),
+    nativeBinding: options.nativeBinding ?? null,
+    clock,
+    credentials: options.credentials,
+    emit: (name, payload) => {
+      // The writer thread says what it changed; the data_version watcher need not say it again.
+      if (name === 'store.changed') watcher?.sync();
+      emit(name, payload);
+    },
+    log: options.log,
+    runLookup: (jobId, credentials, apiUrl) => jobs.runLookup(jobId, credentials, apiUrl),
+  });
+  const offMain = threads; // as a const, for the closures below
   const stored = options.credentials.get();
   const service = createApiService({
     db: store.db,
@@ -95,21 +128,32 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       set: (c) => {
         options.credentials.set(c);
         jobs?.provideCredentials(c, getSetting(store.db, 'api-url'));
+        offMain?.provideCredentials(c);
       },
     },
     files: options.files,
-    emit: options.emit,
+    emit,
+    threads: offMain,
+    suggestions: offMain ? { ready: () => offMain.suggestionsReady, index: () => null } : undefined,
+    imports: offMain ? { cancel: () => offMain.cancelImports(), cancelled: () => false } : undefined,
   });
   if (stored) jobs?.provideCredentials(stored, getSetting(store.db, 'api-url'));
-  const stopWatching = watchDataVersion(store.db, () => options.emit('store.changed', { reason: 'another process wrote' }));
+  watcher = watchDataVersion(store.db, () => emit('store.changed', { reason: 'another process wrote' }));
+  const stopWatching = watcher;
   return {
     service,
     jobs,
+    threads: offMain,
     readOnly,
     async close() {
       stopWatching();
-      await jobs?.stop();
+      await Promise.all([jobs?.stop(), offMain?.stop()]);
       store.close();
     },
   };
+}
+
+/** The service thread's script beside the runner thread's (see `CoreOptions.serviceWorkerUrl`). */
+function serviceThreadUrl(runnerUrl: URL): URL {
+  return new URL(runnerUrl.pathname.endsWith('.ts') ? '../api/service-thread.ts' : './service-thread.js', runnerUrl);
 }

@@ -3,24 +3,40 @@ import type { Clock } from '../clock.ts';
 import { BrickWorkError, readOnlyStore, toErrorValue } from '../errors.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../catalogue/budget.ts';
-import { confirmImport, planImport, type PlannedDocument } from '../documents/import.ts';
+import { confirmImport, planImport, type ImportHooks, type PlannedDocument } from '../documents/import.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import { bricklinkXml } from '../exports/bricklink-xml.ts';
 import { summaryCsv } from '../exports/summary.ts';
 import { catalogueJobStatus, requestCatalogueJobCancel } from '../jobs/catalogue-job.ts';
+import { identityOf } from '../identity/owner.ts';
 import { cancelJob, listJobs, type RecoveredJob } from '../jobs/queue.ts';
 import { forgetMemory, placeByHand } from '../placement/hand.ts';
 import { reasonOf } from '../placement/reasons.ts';
-import { documentsOfOrder } from '../store/documents.ts';
+import { takeBack } from '../documents/take-back.ts';
+import { documentsOfOrder, listDocuments, sameFileDocuments, type DocumentRow } from '../store/documents.ts';
 import { getLine, orderLines, type LineView } from '../store/lines.ts';
-import { colourMemories, colourName, itemMemories } from '../store/memories.ts';
-import { listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
-import { getSetting, setSetting } from '../store/settings.ts';
+import { colourInfo, listColours } from '../store/colours.ts';
+import { colourMemories, itemMemories } from '../store/memories.ts';
+import { getOrder, listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
+import { catalogueGeneration, getSetting, setSetting } from '../store/settings.ts';
 import type { UpgradeReport } from '../store/upgrade-runner.ts';
-import { catalogueIndex, suggestFor } from '../suggest/catalogue-index.ts';
+import { catalogueIndex, suggestIn } from '../suggest/catalogue-index.ts';
+import type { SuggestIndex } from '../suggest/index.ts';
 import { nextRedo, nextUndo, redo, undo } from '../undo/history.ts';
 import { APP_VERSION } from '../version.ts';
-import type { ApiCalls, ApiEvents, CallName, EventName, ExportFileView, LineRowView, OrderView, PreviewDocumentView, Result, SettingsView } from './contract.ts';
+import type {
+  ApiCalls,
+  ApiEvents,
+  CallName,
+  DocumentView,
+  EventName,
+  ExportFileView,
+  LineRowView,
+  OrderView,
+  PreviewDocumentView,
+  Result,
+  SettingsView,
+} from './contract.ts';
 import { checkArguments } from './validate.ts';
 
 /** Starts the background work; the app and the browser host run it off their main thread. */
@@ -55,6 +71,20 @@ export interface ServiceContext {
   /** Set when the store can't be written and was opened for reading (SPEC §11): why, and whether from a snapshot copy. */
   readonly readOnly?: { readonly reason: string; readonly snapshot: boolean } | null;
   emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;
+  /**
+   * The app's service threads (SPEC §11): they run the calls `threadOf` does not put on the main thread.
+   * Absent (the CLI, a test's service, a service thread's own): every call runs here.
+   */
+  readonly threads?: CallDispatcher | null;
+  /** Where suggestions come from: null while the index is being built. Absent: this connection's index, built when first asked. */
+  readonly suggestions?: { ready(): boolean; index(): SuggestIndex | null };
+  /** Cancel of imports: `cancel` stops those under way (asked on the main thread); `cancelled` is asked by the one running. */
+  readonly imports?: { cancel(): boolean; cancelled(): boolean };
+}
+
+/** Runs a call on the thread that owns it, and answers with its value; null: it runs on this thread. */
+export interface CallDispatcher {
+  dispatch(name: CallName, args: unknown): Promise<Result<unknown>> | null;
 }
 
 /** The calls that write to the store (or start a job that does): refused up front on a read-only store. */
@@ -65,11 +95,25 @@ const WRITING_CALLS: ReadonlySet<CallName> = new Set<CallName>([
   'lookup.start',
   'jobs.cancel',
   'import.confirm',
+  'documents.takeBack',
   'history.undo',
   'history.redo',
   'placements.forget',
   'settings.set',
 ]);
+
+/**
+ * Which thread runs a call in the app and the browser host (SPEC §11: the thread that answers the screens
+ * never writes, nor waits for the write lock): every writing call and the import preview run on the
+ * writer thread, in turn; suggestions on the suggestion thread, which holds the index; the rest — reads,
+ * which WAL lets run while another connection writes — on the main thread. `catalogue.load` only hands
+ * its files to the job runner thread, which does the writing.
+ */
+export function threadOf(name: CallName): 'main' | 'writer' | 'suggest' {
+  if (name === 'lines.suggest' || name === 'catalogue.search') return 'suggest';
+  if (name === 'import.preview' || (WRITING_CALLS.has(name) && name !== 'catalogue.load')) return 'writer';
+  return 'main';
+}
 
 type Handlers = { [K in CallName]: (args: ApiCalls[K]['args']) => ApiCalls[K]['result'] | Promise<ApiCalls[K]['result']> };
 
@@ -86,7 +130,27 @@ function orderView(o: OrderSummary): OrderView {
     unplaced: o.unplaced,
     totalQuantity: o.totalQuantity,
     totalValue: formatMoneyE4(o.totalValueE4),
+    state: o.state,
+    undoneAt: o.undoneAt,
   };
+}
+
+/** Documents as the screens show them, each imported one with the others still imported from its file. */
+function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView[] {
+  const sameFile = sameFileDocuments(db, rows.filter((d) => d.state === 'imported').map((d) => d.id));
+  return rows.map((d) => ({
+    id: d.id,
+    key: d.key,
+    fileName: d.fileName,
+    format: d.format,
+    state: d.state,
+    importedAt: d.importedAt,
+    undoneAt: d.undoneAt,
+    lines: d.lineCount,
+    orderId: d.orderId,
+    orderReference: d.orderReference,
+    sameFile: sameFile.get(d.id) ?? [],
+  }));
 }
 
 function lineView(l: LineView): LineRowView {
@@ -100,8 +164,19 @@ function lineView(l: LineView): LineRowView {
     condition: l.condition,
     remarks: l.remarks,
     placed: l.placed,
+    givenColour: l.givenColour,
     reason: l.reason,
   };
+}
+
+function swatchOf(db: Database, id: number | null): { colourName: string | null; colourRgb: string | null } {
+  const c = id === null ? null : colourInfo(db, id);
+  return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
+}
+
+function catalogueColour(db: Database, id: number): { name: string; rgb: string | null } | null {
+  const c = colourInfo(db, id);
+  return c === null ? null : { name: c.name, rgb: c.rgb };
 }
 
 function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
@@ -131,12 +206,14 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
               type: l.placement.item.type,
               no: l.placement.item.no,
               colour: l.placement.colourId,
-              colourName: l.placement.colourId === null ? null : colourName(db, l.placement.colourId),
+              ...swatchOf(db, l.placement.colourId),
             },
+      givenColour: l.given.colourId === null || l.given.colourId === 0 ? null : catalogueColour(db, l.given.colourId),
       reason: reasonOf(l.placement.reason),
     })),
     counts: d.counts,
     refusal: d.refusal,
+    duplicateOf: d.duplicateOf === null ? null : (documentViews(db, [d.duplicateOf])[0] ?? null),
   };
 }
 
@@ -147,6 +224,32 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
 export function createApiService(ctx: ServiceContext) {
   const { db, clock } = ctx;
   const changed = (reason: string) => ctx.emit('store.changed', { reason });
+  const suggestions = ctx.suggestions ?? { ready: () => true, index: () => catalogueIndex(db) };
+  // Counting the items by source reads the whole catalogue (tens of ms): once per catalogue generation,
+  // which every writer of the catalogue moves, not at every look at the screen.
+  let itemsSeen: { generation: number; items: number; sources: { source: string; items: number }[] } | null = null;
+  const itemCounts = () => {
+    const generation = catalogueGeneration(db);
+    if (itemsSeen?.generation !== generation) {
+      const sources = db.prepare('SELECT source, count(*) AS items FROM catalogue_item GROUP BY source ORDER BY items DESC').all() as { source: string; items: number }[];
+      itemsSeen = { generation, items: sources.reduce((n, s) => n + s.items, 0), sources };
+    }
+    return itemsSeen;
+  };
+  const suggestionIndex = () => (suggestions.ready() ? suggestions.index() : null);
+  /** An import's progress as events, a phase's at most every 50 ms, and its cancel. */
+  const importHooks = (step: 'preview' | 'confirm', fileName: string): ImportHooks => {
+    let last = { phase: '', done: -1, at: 0 };
+    return {
+      onProgress: (phase, done, total) => {
+        const at = performance.now();
+        if (phase === last.phase && (done === last.done || (at - last.at < 50 && done !== total))) return;
+        last = { phase, done, at };
+        ctx.emit('import.progress', { step, fileName, phase, done, total });
+      },
+      cancelled: () => ctx.imports?.cancelled() ?? false,
+    };
+  };
   const settingsView = (): SettingsView => ({
     dailyCallLimit: getSetting(db, 'daily-call-limit'),
     currency: getSetting(db, 'currency'),
@@ -176,42 +279,34 @@ export function createApiService(ctx: ServiceContext) {
         .map(orderView);
     },
     'orders.get': ({ orderId }) => {
-      return {
-        order: orderView(orderSummary(db, orderId)),
-        documents: documentsOfOrder(db, orderId).map((d) => ({
-          id: d.id,
-          key: d.key,
-          fileName: d.fileName,
-          format: d.format,
-          state: d.state,
-          importedAt: d.importedAt,
-          undoneAt: d.undoneAt,
-          lines: d.lineCount,
-        })),
-      };
+      return { order: orderView(orderSummary(db, orderId)), documents: documentViews(db, documentsOfOrder(db, orderId)) };
     },
     'lines.list': ({ orderId, unplacedOnly }) => orderLines(db, orderId, { unplacedOnly: unplacedOnly === true }).map(lineView),
     'lines.suggest': ({ lineId, limit }) => {
       const line = getLine(db, lineId);
-      return suggestFor(db, { name: line.given.name, no: line.given.no }, limit ?? 20);
+      const index = suggestionIndex();
+      if (index === null) return { ready: false, suggestions: [] };
+      return { ready: true, suggestions: suggestIn(index, { name: line.given.name, no: line.given.no }, limit ?? 20) };
     },
     'lines.place': ({ lineId, type, no, colourId }) => {
       const result = placeByHand(db, lineId, { type, no, colourId }, clock);
       changed('hand placement');
       return { ...result, line: lineView(result.line) };
     },
-    'catalogue.search': ({ query, limit }) => catalogueIndex(db).search(query, limit ?? 20),
+    'catalogue.search': ({ query, limit }) => {
+      const index = suggestionIndex();
+      return index === null ? { ready: false, suggestions: [] } : { ready: true, suggestions: index.search(query, limit ?? 20) };
+    },
     'catalogue.status': () => {
       const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
       const job = catalogueJobStatus(ctx.storePath);
       const detail = job.record?.detail as { files?: unknown } | null | undefined;
+      const { items, sources } = itemCounts();
       return {
-        items: count('catalogue_item'),
+        items,
         colours: count('colour'),
         categories: count('category'),
-        sources: db
-          .prepare('SELECT source, count(*) AS items FROM catalogue_item GROUP BY source ORDER BY items DESC')
-          .all() as { source: string; items: number }[],
+        sources,
         job:
           job.record === null
             ? null
@@ -227,9 +322,10 @@ export function createApiService(ctx: ServiceContext) {
               },
         jobProblem: job.problem,
         budget: budgetStatus(db, clock),
+        suggestionsReady: suggestions.ready(),
       };
     },
-    'catalogue.colours': () => db.prepare('SELECT id, name FROM colour ORDER BY name COLLATE NOCASE, id').all() as { id: number; name: string }[],
+    'catalogue.colours': () => listColours(db),
     'catalogue.load': ({ files, type }) => {
       // Busy is decided by the catalogue job itself, in the runner; refuse early when plainly busy.
       const job = catalogueJobStatus(ctx.storePath);
@@ -242,13 +338,21 @@ export function createApiService(ctx: ServiceContext) {
     'catalogue.cancel': () => ({ cancelled: requestCatalogueJobCancel(db, ctx.storePath, clock) }),
     'lookup.start': ({ limit }) => {
       const credentials = ctx.credentials.get();
-      if (credentials === null) throw new BrickWorkError('no-credentials', 'Enter the BrickLink credentials in Settings first.');
+      if (credentials === null) {
+        throw new BrickWorkError(
+          'no-credentials',
+          'The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: enter them in Settings → BrickLink credentials first.',
+        );
+      }
       const jobId = ctx.jobs.startLookup(limit ?? null, credentials, getSetting(db, 'api-url'));
       changed('look-up job');
       return { jobId };
     },
-    'jobs.list': () =>
-      listJobs(db).map((j) => ({
+    'jobs.list': () => {
+      const me = identityOf();
+      const isMe = (o: { pid: number; bootId: string | null; startTicks: number | null } | null) =>
+        o !== null && o.pid === me.pid && o.bootId === me.bootId && o.startTicks === me.startTicks;
+      return listJobs(db).map((j) => ({
         id: j.id,
         kind: j.kind,
         state: j.state,
@@ -257,22 +361,35 @@ export function createApiService(ctx: ServiceContext) {
         notBeforeDay: j.notBeforeDay,
         owner: j.owner,
         alive: j.alive,
+        ownedHere: isMe(j.owner),
+        claimedAt: j.claimedAt,
         recoveries: j.recoveries,
         updatedAt: j.updatedAt,
-      })),
+      }));
+    },
     'jobs.cancel': ({ jobId }) => {
       cancelJob(db, jobId, { clock });
       changed('job cancelled');
       return { cancelled: jobId };
     },
     'import.preview': ({ file, orderId, asNew }) => {
-      const plan = planImport(db, { file, orderId: orderId ?? null, asNew: asNew === true });
+      const plan = planImport(db, { file, orderId: orderId ?? null, asNew: asNew === true }, importHooks('preview', file.name));
       return { fileName: plan.fileName, documents: plan.documents.map((d) => previewView(db, d)), refusal: plan.refusal };
     },
     'import.confirm': ({ file, orderId, asNew }) => {
-      const results = confirmImport(db, { file, orderId: orderId ?? null, asNew: asNew === true }, clock);
+      const results = confirmImport(db, { file, orderId: orderId ?? null, asNew: asNew === true }, clock, importHooks('confirm', file.name));
       changed('import');
       return results;
+    },
+    'import.cancel': () => ({ cancelled: ctx.imports?.cancel() ?? false }),
+    'documents.list': ({ orderId }) => {
+      if (orderId !== undefined) getOrder(db, orderId); // an unknown order is refused, not an empty list
+      return documentViews(db, listDocuments(db, orderId ?? null));
+    },
+    'documents.takeBack': ({ documentId, wholeFile }) => {
+      const r = takeBack(db, documentId, { wholeFile: wholeFile === true }, clock);
+      changed('take-back');
+      return { step: { id: r.step.id, kind: r.step.kind, label: r.step.label }, takenBack: documentViews(db, r.documents), stillImported: r.stillImported };
     },
     'history.state': () => ({ undo: nextUndo(db), redo: nextRedo(db) }),
     'history.undo': ({ expectedStep }) => {
@@ -300,7 +417,15 @@ export function createApiService(ctx: ServiceContext) {
       return settingsView();
     },
     'settings.setCredentials': (credentials) => {
-      for (const [k, v] of Object.entries(credentials)) if (v.trim() === '') throw new BrickWorkError('invalid-argument', `The BrickLink ${k} is empty.`);
+      const names: Record<string, string> = { consumerKey: 'consumer key', consumerSecret: 'consumer secret', token: 'token', tokenSecret: 'token secret' };
+      const empty = Object.entries(credentials).filter(([, v]) => v.trim() === '').map(([k]) => names[k] ?? k);
+      if (empty.length > 0) {
+        throw new BrickWorkError(
+          'invalid-argument',
+          `Enter all four BrickLink API credentials: the ${empty.join(', the ')} ${empty.length === 1 ? 'is' : 'are'} empty. ` +
+            'BrickLink shows them to the shop’s account on its API registration page (bricklink.com/v2/api/register_consumer.page).',
+        );
+      }
       ctx.credentials.set(credentials);
       return settingsView();
     },
@@ -317,9 +442,12 @@ export function createApiService(ctx: ServiceContext) {
       if (ctx.readOnly && WRITING_CALLS.has(name as CallName)) {
         return { ok: false, error: readOnlyStore(ctx.storePath, ctx.readOnly.reason).toValue() };
       }
+      const checked = args === undefined ? {} : args;
+      const elsewhere = ctx.threads?.dispatch(name as CallName, checked);
+      if (elsewhere) return elsewhere;
       try {
         const handler = handlers[name as CallName] as (a: unknown) => unknown;
-        return { ok: true, value: await handler(args === undefined ? {} : args) };
+        return { ok: true, value: await handler(checked) };
       } catch (e) {
         return { ok: false, error: toErrorValue(e, ctx.storePath) };
       }

@@ -70,6 +70,19 @@ function placedSince(db: Database, before: Map<number, { reference: string; unpl
     .filter((o) => o.placed > 0);
 }
 
+/** What a load did, in staff's words: what it loaded, and how many lines it placed, in which orders. */
+export function catalogueLoadSummary(r: Pick<LoadResult, 'items' | 'colours' | 'categories' | 'placed' | 'placedByOrder' | 'cancelled'>): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const loaded = [r.items ? `${n(r.items)} items` : '', r.colours ? `${n(r.colours)} colours` : '', r.categories ? `${n(r.categories)} categories` : '']
+    .filter(Boolean)
+    .join(', ');
+  const placed =
+    r.placed === 0
+      ? 'no unplaced line could be placed by it'
+      : `${n(r.placed)} unplaced line${r.placed === 1 ? ' is' : 's are'} placed now: ${r.placedByOrder.map((o) => `${n(o.placed)} in order ${o.reference}`).join(', ')}`;
+  return `${r.cancelled ? 'Cancelled: loaded only' : 'Loaded'} ${loaded || 'nothing new'}; ${placed}.`;
+}
+
 /** Merge statements: insert or update by key, never delete (lines may point at any item). */
 function mergers(db: Database) {
   const item = db.prepare(
@@ -85,6 +98,10 @@ function mergers(db: Database) {
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, source = excluded.source
       WHERE name IS NOT excluded.name OR source IS NOT excluded.source`,
   );
+  const swatch = db.prepare(
+    `INSERT INTO colour_swatch (colour_id, rgb) VALUES (?, ?)
+     ON CONFLICT (colour_id) DO UPDATE SET rgb = excluded.rgb WHERE rgb IS NOT excluded.rgb`,
+  );
   const category = db.prepare(
     `INSERT INTO category (id, name, source) VALUES (?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, source = excluded.source
@@ -92,7 +109,10 @@ function mergers(db: Database) {
   );
   return (r: CatalogueRecord, source: string) => {
     if (r.kind === 'item') item.run(r.type, r.no, r.name, foldName(r.name), r.categoryId, source);
-    else if (r.kind === 'colour') colour.run(r.id, r.name, foldName(r.name), source);
+    else if (r.kind === 'colour') {
+      colour.run(r.id, r.name, foldName(r.name), source);
+      if (r.rgb !== null) swatch.run(r.id, r.rgb);
+    }
     else category.run(r.id, r.name, source);
   };
 }
@@ -194,7 +214,7 @@ export async function loadColoursFromSource(
     const unplacedBefore = unplacedByOrder(db);
     db.transaction(() => {
       const hadColours = hasColours(db);
-      for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name }, 'bricklink-api');
+      for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
       bumpCatalogueGeneration(db);
       placeAfterMerge(db, hadColours);
     })();

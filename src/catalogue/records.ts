@@ -3,7 +3,8 @@ import type { ItemType } from './item-types.ts';
 /** One row a catalogue file gives, in BrickLink's numbering. */
 export type CatalogueRecord =
   | { readonly kind: 'item'; readonly type: ItemType; readonly no: string; readonly name: string; readonly categoryId: number | null }
-  | { readonly kind: 'colour'; readonly id: number; readonly name: string }
+  /** `rgb`: six hex digits, upper case, when the file gives them (BrickLink's colour lists do). */
+  | { readonly kind: 'colour'; readonly id: number; readonly name: string; readonly rgb: string | null }
   | { readonly kind: 'category'; readonly id: number; readonly name: string };
 
 /** A catalogue file, read and checked whole before anything is written. */
@@ -14,4 +15,10 @@ export interface CatalogueFile {
   /** Written into each row's `source`: where the row came from. */
   readonly source: string;
   readonly records: readonly CatalogueRecord[];
+}
+
+/** A colour's RGB as six upper-case hex digits, or null for anything else (a missing or odd value is not an error). */
+export function rgbOrNull(text: string | null | undefined): string | null {
+  const t = (text ?? '').trim().replace(/^#/, '');
+  return /^[0-9A-Fa-f]{6}$/.test(t) ? t.toUpperCase() : null;
 }

@@ -24,7 +24,7 @@ export class Source {
     return this.fetcher.fetchItem(type, no);
   }
 
-  fetchColours(): Promise<{ id: number; name: string }[]> {
+  fetchColours(): Promise<{ id: number; name: string; rgb: string | null }[]> {
     return this.fetcher.fetchColours();
   }
 }

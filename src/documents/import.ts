@@ -58,10 +58,36 @@ export interface PlannedDocument {
   readonly parsed: ParsedDocument;
   readonly target: ImportTarget | null;
   readonly revival: Revival | null;
+  /** The imported document with this key, when this one is refused as its duplicate: taking it back lets the file in. */
+  readonly duplicateOf: DocumentRow | null;
   readonly lines: readonly PlannedLine[];
   readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
   /** What refuses this document's import, if anything. */
   readonly refusal: ErrorValue | null;
+}
+
+/** The phases of an import, as its progress tells them (SPEC §11): the file read, its lines placed, then written. */
+export type ImportPhase = 'reading' | 'placing' | 'writing';
+
+/** What a long import tells and asks as it goes (the app runs it off the thread that answers the screens). */
+export interface ImportHooks {
+  /** How far it has come in a phase; `total` null while unknown. Told every thousand lines or so. */
+  readonly onProgress?: (phase: ImportPhase, done: number, total: number | null) => void;
+  /** Asked as it reads and places: true stops it with `cancelled` before its write transaction starts. */
+  readonly cancelled?: () => boolean;
+}
+
+/** How often a long import tells its progress and asks whether to stop: every this many lines. */
+const PROGRESS_EVERY = 1000;
+
+function stopIfCancelled(hooks: ImportHooks, fileName: string): void {
+  if (hooks.cancelled?.() === true) {
+    throw new BrickWorkError('cancelled', `The import of ${quote(fileName)} was cancelled; nothing was written.`);
+  }
+}
+
+function isCancellation(e: unknown): boolean {
+  return e instanceof BrickWorkError && e.code === 'cancelled';
 }
 
 export interface ImportPlan {
@@ -116,13 +142,29 @@ function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly Lin
 }
 
 /** The preview: every document of the file with its target, its lines placed, and what refuses it. Writes nothing. */
-export function planImport(db: Database, request: ImportRequest): ImportPlan {
+export function planImport(db: Database, request: ImportRequest, hooks: ImportHooks = {}): ImportPlan {
   let parsed: ParsedDocument[];
   try {
-    parsed = readDocumentFile(request.file);
+    stopIfCancelled(hooks, request.file.name);
+    hooks.onProgress?.('reading', 0, null);
+    parsed = readDocumentFile(request.file, {
+      onProgress: (done, total) => {
+        stopIfCancelled(hooks, request.file.name);
+        hooks.onProgress?.('reading', done, total);
+      },
+    });
   } catch (e) {
+    if (isCancellation(e)) throw e;
     return { fileName: request.file.name, documents: [], refusal: toErrorValue(e) };
   }
+  return planDocuments(db, request, parsed, hooks);
+}
+
+/** Places the lines of documents already read: the preview's second half, and the confirm's check under the write lock. */
+function planDocuments(db: Database, request: ImportRequest, parsed: readonly ParsedDocument[], hooks: ImportHooks): ImportPlan {
+  const total = parsed.reduce((n, d) => n + d.lines.length, 0);
+  let placedSoFar = 0;
+  hooks.onProgress?.('placing', 0, total);
   const lookup = catalogueLookup(db);
   const seen = new Set<string>();
   const documents = parsed.map((doc): PlannedDocument => {
@@ -130,15 +172,18 @@ export function planImport(db: Database, request: ImportRequest): ImportPlan {
     let revival: Revival | null = null;
     let refusal: ErrorValue | null = null;
     let oldLines: readonly LineView[] = [];
+    let duplicateOf: DocumentRow | null = null;
     try {
       if (seen.has(doc.key)) throw new BrickWorkError('duplicate-document', `${quote(doc.key)} is in the file twice.`);
       seen.add(doc.key);
       const earlier = importedDocument(db, doc.key);
+      duplicateOf = earlier;
       if (earlier !== null) {
         const order = getOrder(db, earlier.orderId);
         throw new BrickWorkError(
           'duplicate-document',
-          `${quote(doc.key)} was already imported on ${day(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}). Undo that import first to import it again.`,
+          `${quote(doc.key)} was already imported on ${day(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}); ` +
+            `take that import back first (Take back this import, or brick-work take-back ${earlier.id}) to import it again.`,
         );
       }
       const undone = request.asNew ? null : undoneDocument(db, doc.key);
@@ -173,6 +218,10 @@ export function planImport(db: Database, request: ImportRequest): ImportPlan {
       refusal = toErrorValue(e);
     }
     const lines = doc.lines.map((line, i): PlannedLine => {
+      if (++placedSoFar % PROGRESS_EVERY === 0) {
+        stopIfCancelled(hooks, request.file.name);
+        hooks.onProgress?.('placing', placedSoFar, total);
+      }
       const old = revival ? oldLines[i] : undefined;
       // A hand placement stays where the given number and name are unchanged.
       if (old?.placed?.by === 'hand' && old.given.no === line.given.no && old.given.name === line.given.name && old.given.type === line.given.type) {
@@ -180,8 +229,9 @@ export function planImport(db: Database, request: ImportRequest): ImportPlan {
       }
       return { ...line, placement: placeItem(line.given, lookup) };
     });
+    if (placedSoFar === total) hooks.onProgress?.('placing', total, total);
     const placed = lines.filter((l) => l.placement.item !== null).length;
-    return { parsed: doc, target, revival, lines, counts: { total: lines.length, placed, unplaced: lines.length - placed }, refusal };
+    return { parsed: doc, target, revival, duplicateOf, lines, counts: { total: lines.length, placed, unplaced: lines.length - placed }, refusal };
   });
   return { fileName: request.file.name, documents, refusal: documents.find((d) => d.refusal !== null)?.refusal ?? null };
 }
@@ -213,7 +263,7 @@ function lineValues(line: PlannedLine) {
   };
 }
 
-function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target: ImportTarget, now: string): ImportResult {
+function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target: ImportTarget, now: string, wrote: () => void = () => {}): ImportResult {
   let order: { id: number; reference: string; currency: string };
   if (target.kind === 'new') {
     const id = Number(
@@ -249,11 +299,12 @@ function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target:
       documentId, line.position, v.given_type, v.given_no, v.given_name, v.given_colour_id, v.given_colour_name,
       v.quantity, v.unit_price_e4, v.condition, v.remarks, v.item_type, v.item_no, v.colour_id, v.placed_by, v.unplaced_reason,
     );
+    wrote();
   }
   return { document: { id: documentId, key: doc.parsed.key, state: 'imported' }, order, lines: doc.counts, revived: false };
 }
 
-function writeRevival(rec: StepRecorder, doc: PlannedDocument, revival: Revival, order: OrderRow, now: string): ImportResult {
+function writeRevival(rec: StepRecorder, doc: PlannedDocument, revival: Revival, order: OrderRow, now: string, wrote: () => void = () => {}): ImportResult {
   const h = doc.parsed.header;
   rec.update('document', revival.document.id, {
     state: 'imported',
@@ -265,7 +316,10 @@ function writeRevival(rec: StepRecorder, doc: PlannedDocument, revival: Revival,
     counterparty: h.counterparty,
     currency: h.currency,
   });
-  doc.lines.forEach((line, i) => rec.update('order_line', (revival.pairs[i] as Pair).lineId, lineValues(line)));
+  doc.lines.forEach((line, i) => {
+    rec.update('order_line', (revival.pairs[i] as Pair).lineId, lineValues(line));
+    wrote();
+  });
   return {
     document: { id: revival.document.id, key: doc.parsed.key, state: 'imported' },
     order: { id: order.id, reference: order.reference, currency: order.currency },
@@ -275,17 +329,36 @@ function writeRevival(rec: StepRecorder, doc: PlannedDocument, revival: Revival,
 }
 
 /** Writes the import: everything in one transaction and one undo step, or refuses with nothing written. */
-export function confirmImport(db: Database, request: ImportRequest, clock: Clock): ImportResult[] {
+export function confirmImport(db: Database, request: ImportRequest, clock: Clock, hooks: ImportHooks = {}): ImportResult[] {
+  // Read and placed before the write transaction, so that the write lock is held only while writing
+  // and a cancel comes before anything is written. `data_version` moves when another connection commits.
+  const seen = db.pragma('data_version', { simple: true });
+  const first = planImport(db, request, hooks);
+  if (first.refusal) throw new BrickWorkError(first.refusal.code, first.refusal.message);
+  stopIfCancelled(hooks, request.file.name);
   return recordStep(db, clock, (rec) => {
-    // Planned inside the write transaction: nothing can change between the plan and the write.
-    const plan = planImport(db, request);
+    // A cancel that came while it waited for the write lock: nothing is written yet, so it still stops.
+    stopIfCancelled(hooks, request.file.name);
+    // Nothing may change between the plan and the write: when another connection wrote meanwhile, the
+    // documents are placed again here, under the write lock (no cancel from here on).
+    const plan =
+      db.pragma('data_version', { simple: true }) === seen
+        ? first
+        : planDocuments(db, request, first.documents.map((d) => d.parsed), { onProgress: hooks.onProgress });
     if (plan.refusal) throw new BrickWorkError(plan.refusal.code, plan.refusal.message);
     const now = isoNow(clock);
+    const total = plan.documents.reduce((n, d) => n + d.lines.length, 0);
+    let written = 0;
+    const wrote = () => {
+      if (++written % PROGRESS_EVERY === 0) hooks.onProgress?.('writing', written, total);
+    };
+    hooks.onProgress?.('writing', 0, total);
     const value = plan.documents.map((doc) => {
       const target = doc.target as ImportTarget;
-      if (doc.revival !== null && target.kind === 'order') return writeRevival(rec, doc, doc.revival, target.order, now);
-      return writeNew(db, rec, doc, target, now);
+      if (doc.revival !== null && target.kind === 'order') return writeRevival(rec, doc, doc.revival, target.order, now, wrote);
+      return writeNew(db, rec, doc, target, now, wrote);
     });
+    hooks.onProgress?.('writing', total, total);
     const revivals = value.filter((r) => r.revived).length;
     const label =
       value.length === 1

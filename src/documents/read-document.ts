@@ -33,12 +33,36 @@ function tooManyLines(fileName: string, count: number, line: number): BrickWorkE
   );
 }
 
+/** Files staff pick by mistake, known by their first bytes: named for what they are, not as bad text. */
+const NOT_DOCUMENTS: readonly { readonly magic: readonly number[]; readonly what: string; readonly hint?: string }[] = [
+  { magic: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image' },
+  { magic: [0xff, 0xd8, 0xff], what: 'a JPEG image' },
+  { magic: [0x47, 0x49, 0x46, 0x38], what: 'a GIF image' },
+  { magic: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document', hint: 'export the order from where it came as XML or CSV' },
+  { magic: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive (an Excel or LibreOffice sheet is one)', hint: 'save the sheet as CSV, or unpack the archive' },
+  { magic: [0x1f, 0x8b], what: 'a gzip-compressed file', hint: 'unpack it first' },
+  { magic: [0xd0, 0xcf, 0x11, 0xe0], what: 'an old Excel or Word file', hint: 'save the sheet as CSV' },
+];
+
+function notADocument(content: Uint8Array, fileName: string): BrickWorkError | null {
+  const kind = NOT_DOCUMENTS.find((k) => k.magic.every((b, i) => content[i] === b));
+  if (kind === undefined) return null;
+  return new BrickWorkError(
+    'parse-error',
+    `This is ${kind.what}, not an order document (${fileName})${kind.hint ? `: ${kind.hint}` : ''}. ` +
+      'brick-work imports BrickLink orders (XML), BrickLink XML, BrickStore files (.bsx) and CSV part lists.',
+  );
+}
+
 /**
  * Reads an order document of any format brick-work imports, detected from its content (SPEC §8):
  * BrickLink order XML, BrickLink XML, BrickStore, CSV. A BrickLink file with several ORDERs gives
  * several documents. Every refusal is a `parse-error` naming the cause (and the line and column).
  */
-export function readDocumentFile(file: { name: string; content: Uint8Array }): ParsedDocument[] {
+export function readDocumentFile(
+  file: { name: string; content: Uint8Array },
+  options: { readonly onProgress?: (done: number, total: number) => void } = {},
+): ParsedDocument[] {
   const fileName = path.basename(file.name.replace(/\\/g, '/'));
   if (file.content.byteLength > DOCUMENT_SIZE_LIMIT) {
     throw new BrickWorkError(
@@ -47,6 +71,8 @@ export function readDocumentFile(file: { name: string; content: Uint8Array }): P
     );
   }
   if (file.content.byteLength === 0) throw parseError(fileName, 'the file is empty');
+  const wrongKind = notADocument(file.content, fileName);
+  if (wrongKind !== null) throw wrongKind;
   const decoded = decodeText(file.content, fileName);
   // Without its BOM, as both parsers see it, so that offsets give the same lines and columns.
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
@@ -57,11 +83,25 @@ export function readDocumentFile(file: { name: string; content: Uint8Array }): P
     const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     throw parseErrorAt(fileName, line, column, `a control character (U+${code}) is in the text; a document may not hold one (is the file damaged?)`);
   }
+  // How far into the text the reader is, every thousand lines: a big file takes seconds (SPEC §11).
+  const progress = options.onProgress;
+  const tell =
+    progress === undefined
+      ? undefined
+      : (count: number, offset: number) => {
+          if (count % 1000 === 0) progress(offset, text.length);
+        };
   if (text.trimStart().startsWith('<')) {
     const root = parseXmlTree(text, fileName, {
       refuseControlReferences: true,
-      childLimit: { names: ['ITEM', 'Item'], max: DOCUMENT_LINE_LIMIT, refuse: (count, offset) => tooManyLines(fileName, count, lineColumn(text, offset).line) },
+      childLimit: {
+        names: ['ITEM', 'Item'],
+        max: DOCUMENT_LINE_LIMIT,
+        refuse: (count, offset) => tooManyLines(fileName, count, lineColumn(text, offset).line),
+        onChild: tell,
+      },
     });
+    progress?.(text.length, text.length);
     const lineOf = lineIndex(text);
     switch (root.name) {
       case 'ORDERS':
@@ -80,7 +120,9 @@ export function readDocumentFile(file: { name: string; content: Uint8Array }): P
   }
   const table = parseCsv(text, fileName, {
     rowLimit: { max: DOCUMENT_LINE_LIMIT, refuse: (count, line) => tooManyLines(fileName, count, line) },
+    onRow: tell,
   });
+  progress?.(text.length, text.length);
   if (table.rows.length === 0) throw parseError(fileName, 'the file has a header row but no lines');
   return [readCsvDocument(table, fileName)];
 }

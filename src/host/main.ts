@@ -35,6 +35,7 @@ try {
   const core = await startCore({
     storePath,
     workerUrl: new URL('../jobs/runner-thread.ts', import.meta.url),
+    serviceWorkerUrl: new URL('../api/service-thread.ts', import.meta.url),
     credentials: { encrypted: false, get: () => credentials, set: (c) => (credentials = c) },
     files: null,
     emit: (name, payload) => broadcast(name, payload),

@@ -27,13 +27,7 @@ export class JobHost implements JobControl {
 
   constructor(private readonly options: JobHostOptions) {
     const workerData = { storePath: options.storePath, nativeBinding: options.nativeBinding ?? null, clockMs: options.clock.now().getTime() };
-    // From a checkout the runner thread is TypeScript: it starts by registering tsx's loader, as bin/ does.
-    this.worker = options.workerUrl.pathname.endsWith('.ts')
-      ? new Worker(
-          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(options.workerUrl.href)}); });`,
-          { eval: true, workerData },
-        )
-      : new Worker(options.workerUrl, { workerData });
+    this.worker = startWorker(options.workerUrl, workerData);
     this.worker.on('message', (m: ThreadMessage) => this.onMessage(m));
     this.worker.on('error', (e) => options.log(`the job runner stopped: ${e.message}`));
     this.timer = setInterval(() => this.send({ type: 'wake' }), options.wakeEveryMs ?? 60_000);
@@ -52,7 +46,7 @@ export class JobHost implements JobControl {
       // A deferred job waits in the queue (the budget's next day, or another run): not done, not failed.
       const waiting = m.summary === 'deferred';
       const state = waiting ? `waiting${m.error ? `: ${m.error.message}` : ''}` : m.error ? `failed: ${m.error.message}` : 'done';
-      emit('job.progress', { kind: m.kind, done: 0, total: null, state });
+      emit('job.progress', { kind: m.kind, done: 0, total: null, state, ...(m.summary && !waiting ? { summary: m.summary } : {}) });
       emit('store.changed', { reason: `${m.kind} ${waiting ? 'waits' : m.error ? 'failed' : 'finished'}` });
       if (m.error) this.options.log(`${m.kind}: ${m.error.message}`);
     } else if (m.type === 'changed') emit('store.changed', { reason: m.reason });
@@ -66,8 +60,13 @@ export class JobHost implements JobControl {
   /** Starts another run of the look-up job: its limit (or none) is kept with the job, its count starts again. */
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number {
     const { id } = enqueueLookup(this.options.db, this.options.clock, { limit });
-    this.send({ type: 'lookup', jobId: id, credentials, apiUrl });
+    this.runLookup(id, credentials, apiUrl);
     return id;
+  }
+
+  /** Runs a look-up job already queued (by the writer thread, which queued its run). */
+  runLookup(jobId: number, credentials: Credentials, apiUrl: string): void {
+    this.send({ type: 'lookup', jobId, credentials, apiUrl });
   }
 
   /** Lets the runner thread resume queued look-up jobs by itself. */
@@ -92,7 +91,7 @@ export class JobHost implements JobControl {
  * Notices writes by other connections and processes (the runner thread, the CLI) through
  * `PRAGMA data_version`, and says so with `store.changed` (SPEC §1).
  */
-export function watchDataVersion(db: Database, onChange: () => void, everyMs = 700): () => void {
+export function watchDataVersion(db: Database, onChange: () => void, everyMs = 700): (() => void) & { sync(): void } {
   let last = db.pragma('data_version', { simple: true }) as number;
   const timer = setInterval(() => {
     const now = db.pragma('data_version', { simple: true }) as number;
@@ -102,5 +101,13 @@ export function watchDataVersion(db: Database, onChange: () => void, everyMs = 7
     }
   }, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  // `sync`: the change so far is told already (the app's own writer thread said so): don't tell it twice.
+  return Object.assign(() => clearInterval(timer), { sync: () => void (last = db.pragma('data_version', { simple: true }) as number) });
+}
+
+/** Starts a worker thread: from a checkout its script is TypeScript and starts by registering tsx's loader, as bin/ does. */
+export function startWorker(url: URL, workerData: unknown): Worker {
+  return url.pathname.endsWith('.ts')
+    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData })
+    : new Worker(url, { workerData });
 }

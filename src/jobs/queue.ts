@@ -26,11 +26,12 @@ interface JobRow {
   pid: number | null;
   boot_id: string | null;
   start_ticks: number | null;
+  claimed_at: string | null;
   recoveries: number;
 }
 
 const SELECT_JOB = `
-  SELECT j.*, o.pid, o.boot_id, o.start_ticks,
+  SELECT j.*, o.pid, o.boot_id, o.start_ticks, o.claimed_at,
          (SELECT count(*) FROM job_event e WHERE e.job_id = j.id) AS recoveries
     FROM job j LEFT JOIN job_owner o ON o.job_id = j.id`;
 
@@ -65,6 +66,7 @@ function toView(row: JobRow, proc: ProcView): JobView {
     error: row.error,
     notBeforeDay: row.not_before_day,
     owner,
+    claimedAt: row.claimed_at,
     alive: owner === null ? null : isAlive(owner, proc),
     recoveries: row.recoveries,
     createdAt: row.created_at,

@@ -12,7 +12,7 @@ import { identityOf } from '../identity/owner.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { isItemType } from '../catalogue/item-types.ts';
-import { loadCatalogue } from '../catalogue/load.ts';
+import { catalogueLoadSummary, loadCatalogue } from '../catalogue/load.ts';
 import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../catalogue/lookup-job.ts';
 import { Source } from '../catalogue/source.ts';
 import { useNativeBinding } from '../store/native.ts';
@@ -72,9 +72,7 @@ async function handle(m: StampedHostMessage): Promise<void> {
         clock,
         onProgress: ({ done, total }) => post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
       });
-      post({ type: 'finished', kind: 'catalogue-load', error: null, summary:
-          `${result.items} items, ${result.colours} colours, ${result.categories} categories; ` +
-          (result.placed === 0 ? 'no unplaced line placed' : `${result.placed} unplaced lines placed (${result.placedByOrder.map((o) => `${o.placed} in order ${o.reference}`).join(', ')})`) });
+      post({ type: 'finished', kind: 'catalogue-load', error: null, summary: catalogueLoadSummary(result) });
     } catch (e) {
       post({ type: 'finished', kind: 'catalogue-load', error: toErrorValue(e), summary: null });
     }

@@ -19,6 +19,8 @@ export interface JobView {
   /** Not claimed before this UTC day (the BrickLink budget ran out). */
   readonly notBeforeDay: string | null;
   readonly owner: OwnerIdentity | null;
+  /** When the owner claimed it. */
+  readonly claimedAt: string | null;
   /** Whether the owner is alive; null when there is no owner. */
   readonly alive: boolean | null;
   /** How often the job was put back or taken over because its owner had died. */

@@ -26,9 +26,13 @@ export interface LineView {
     readonly colour: number | null;
     /** The colour's name in the catalogue; null when it gives none or the catalogue has no colours. */
     readonly colourName: string | null;
+    /** Its swatch, six hex digits, when the catalogue's colour list gave one. */
+    readonly colourRgb: string | null;
     readonly by: string;
     readonly name: string | null;
   } | null;
+  /** The catalogue's colour for the colour id the line gives (name and swatch); null when it gives none or the catalogue lacks it. */
+  readonly givenColour: { readonly name: string; readonly rgb: string | null } | null;
   /** Why it is unplaced, with its stable code; null exactly when it is placed. */
   readonly reason: Reason | null;
 }
@@ -54,12 +58,19 @@ interface LineRow {
   unplaced_reason: string | null;
   item_name: string | null;
   colour_name: string | null;
+  colour_rgb: string | null;
+  given_colour_known: string | null;
+  given_colour_rgb: string | null;
 }
 
-const SELECT = `SELECT l.*, d.doc_key, c.name AS item_name, k.name AS colour_name
+const SELECT = `SELECT l.*, d.doc_key, c.name AS item_name, k.name AS colour_name, ks.rgb AS colour_rgb,
+       g.name AS given_colour_known, gs.rgb AS given_colour_rgb
   FROM order_line l JOIN document d ON d.id = l.document_id
   LEFT JOIN catalogue_item c ON c.item_type = l.item_type AND c.item_no = l.item_no
-  LEFT JOIN colour k ON k.id = l.colour_id`;
+  LEFT JOIN colour k ON k.id = l.colour_id
+  LEFT JOIN colour_swatch ks ON ks.colour_id = l.colour_id
+  LEFT JOIN colour g ON g.id = l.given_colour_id
+  LEFT JOIN colour_swatch gs ON gs.colour_id = l.given_colour_id`;
 
 function toView(r: LineRow): LineView {
   return {
@@ -74,8 +85,9 @@ function toView(r: LineRow): LineView {
     remarks: r.remarks,
     placed:
       r.item_type !== null && r.item_no !== null
-        ? { type: r.item_type, no: r.item_no, colour: r.colour_id, colourName: r.colour_name, by: r.placed_by ?? '', name: r.item_name }
+        ? { type: r.item_type, no: r.item_no, colour: r.colour_id, colourName: r.colour_name, colourRgb: r.colour_rgb, by: r.placed_by ?? '', name: r.item_name }
         : null,
+    givenColour: r.given_colour_known === null ? null : { name: r.given_colour_known, rgb: r.given_colour_rgb },
     reason: reasonOf(r.unplaced_reason),
   };
 }

@@ -94,8 +94,3 @@ export function colourMemories(db: Database): ColourMemory[] {
     createdAt: r.created_at,
   }));
 }
-
-/** A colour's name, for messages and labels; null when the catalogue has no such colour. */
-export function colourName(db: Database, id: number): string | null {
-  return (db.prepare('SELECT name FROM colour WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
-}

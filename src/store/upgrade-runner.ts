@@ -9,7 +9,7 @@ import {
   toUserVersion,
   type SchemaVersion,
 } from './schema-version.ts';
-import { markFixupsDone, runPendingFixups } from './upgrades/fixups.ts';
+import { ensureLateTables, markFixupsDone, runPendingFixups } from './upgrades/fixups.ts';
 import { BASELINE, BASELINE_SCHEMA, CURRENT_SCHEMA, UPGRADES, type UpgradeStep } from './upgrades/index.ts';
 
 export interface UpgradeReport {
@@ -80,6 +80,7 @@ export async function prepareStore(db: Database, storePath: string, progress: Pr
       markFixupsDone(db);
       result = { created: false, upgrade: { from, to: formatVersion(CURRENT_SCHEMA), backup } };
     } else {
+      ensureLateTables(db);
       runPendingFixups(db, progress);
     }
     db.exec('COMMIT');

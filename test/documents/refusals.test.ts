@@ -321,3 +321,21 @@ describe('a message quotes at most ~80 characters of a bad value (SPEC §11)', (
     expect(dumpRows(store.db)).toEqual(before);
   });
 });
+
+describe('files that are not documents at all say what they are (issue 10)', () => {
+  const cases: [string, number[], RegExp][] = [
+    ['photo.png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], /^This is a PNG image, not an order document \(photo\.png\)\. brick-work imports /],
+    ['scan.jpg', [0xff, 0xd8, 0xff, 0xe0, 0, 16], /^This is a JPEG image, not an order document/],
+    ['order.pdf', [...Buffer.from('%PDF-1.7\n')], /^This is a PDF document, not an order document \(order\.pdf\): export the order/],
+    ['order.xlsx', [0x50, 0x4b, 0x03, 0x04, 20, 0], /^This is a ZIP archive \(an Excel or LibreOffice sheet is one\), not an order document \(order\.xlsx\): save the sheet as CSV/],
+    ['list.csv.gz', [0x1f, 0x8b, 8, 0], /^This is a gzip-compressed file, not an order document \(list\.csv\.gz\): unpack it first/],
+  ];
+  for (const [name, bytes, message] of cases) {
+    it(name, () => {
+      const refusal = refusalOf(() => readDocumentFile({ name, content: new Uint8Array(bytes) }));
+      expect(refusal.code).toBe('parse-error');
+      expect(refusal.message).toMatch(message);
+      expect(refusal.message).not.toMatch(/UTF-8|byte 0x/);
+    });
+  }
+});

@@ -65,7 +65,8 @@ describe('where an import goes', () => {
     const dup = refused(() => confirmImport(db, { file: file('renamed.xml', text) }, clock));
     expect(dup.code).toBe('duplicate-document');
     expect(dup.message).toBe(
-      `bricklink-order:42 was already imported on 2026-04-01 09:30 into order 42 (#${r?.order.id}). Undo that import first to import it again.`,
+      `bricklink-order:42 was already imported on 2026-04-01 09:30 into order 42 (#${r?.order.id}); ` +
+        `take that import back first (Take back this import, or brick-work take-back ${r?.document.id}) to import it again.`,
     );
   });
 

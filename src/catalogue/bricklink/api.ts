@@ -1,3 +1,4 @@
+import { rgbOrNull } from '../records.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { decodeEntities } from '../../text/xml.ts';
 import type { ItemType } from '../item-types.ts';
@@ -23,7 +24,7 @@ export const API_TYPE_NAMES: Readonly<Record<ItemType, string>> = {
 /** Anything that can answer for one item number, and give the colour list: the BrickLink API, or a stand-in. */
 export interface ItemFetcher {
   fetchItem(type: ItemType, no: string): Promise<ItemAnswer>;
-  fetchColours(): Promise<{ id: number; name: string }[]>;
+  fetchColours(): Promise<{ id: number; name: string; rgb: string | null }[]>;
 }
 
 interface ApiEnvelope<T> {
@@ -57,11 +58,13 @@ export class BrickLinkApi implements ItemFetcher {
   }
 
   /** The API's colour list (`GET /colors`), in BrickLink's numbering. */
-  async fetchColours(): Promise<{ id: number; name: string }[]> {
-    const { status, body } = await this.get<{ color_id?: number; color_name?: string }[]>('/colors', 'the colour list');
+  async fetchColours(): Promise<{ id: number; name: string; rgb: string | null }[]> {
+    const { status, body } = await this.get<{ color_id?: number; color_name?: string; color_code?: string }[]>('/colors', 'the colour list');
     if (status === 404 || !Array.isArray(body.data)) throw new BrickWorkError('source-error', 'BrickLink gave no colour list.');
     return body.data.flatMap((c) =>
-      Number.isSafeInteger(c.color_id) && c.color_name ? [{ id: c.color_id as number, name: decodeEntities(c.color_name) }] : [],
+      Number.isSafeInteger(c.color_id) && c.color_name
+        ? [{ id: c.color_id as number, name: decodeEntities(c.color_name), rgb: rgbOrNull(c.color_code) }]
+        : [],
     );
   }
 

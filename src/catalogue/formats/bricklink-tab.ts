@@ -1,6 +1,6 @@
 import type { CsvTable } from '../../text/csv.ts';
 import type { ItemType } from '../item-types.ts';
-import type { CatalogueFile, CatalogueRecord } from '../records.ts';
+import { rgbOrNull, type CatalogueFile, type CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';
 
 /**
@@ -25,11 +25,12 @@ export function readBrickLinkTab(name: string, table: CsvTable, type: ItemType):
     return { name, format: `BrickLink items (tab-delimited, type ${type})`, source, records };
   }
   if (col('color id') >= 0 && col('color name') >= 0) {
-    const [id, nm] = [col('color id'), col('color name')];
+    const [id, nm, rgb] = [col('color id'), col('color name'), col('rgb')];
     const records: CatalogueRecord[] = table.rows.map(({ line, cells }) => ({
       kind: 'colour',
       id: requiredId(cells[id], 'colour id', name, line),
       name: requiredText(cells[nm], 'colour name', name, line),
+      rgb: rgb < 0 ? null : rgbOrNull(cells[rgb]),
     }));
     return { name, format: 'BrickLink colours (tab-delimited)', source, records };
   }

@@ -2,7 +2,7 @@ import { BrickWorkError, quote } from '../../errors.ts';
 import { countLineEnds, parseError } from '../../text/position.ts';
 import { forEachRecord } from '../../text/xml.ts';
 import { isItemType } from '../item-types.ts';
-import type { CatalogueFile, CatalogueRecord } from '../records.ts';
+import { rgbOrNull, type CatalogueFile, type CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';
 
 /**
@@ -45,6 +45,7 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
           kind: 'colour',
           id: requiredId(f['COLOR'], 'colour id', name, line),
           name: requiredText(f['COLORNAME'], 'colour name', name, line),
+          rgb: rgbOrNull(f['COLORRGB']),
         });
       } else {
         if (f['CATEGORYNAME'] === undefined) throw parseError(name, `line ${line}: an ITEM that is neither an item, a colour nor a category`);

@@ -8,7 +8,7 @@ import { BrickLinkApi } from '../../catalogue/bricklink/api.ts';
 import { credentialsFromEnv } from '../../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../../catalogue/budget.ts';
 import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPES } from '../../catalogue/item-types.ts';
-import { loadCatalogue, loadColoursFromSource } from '../../catalogue/load.ts';
+import { catalogueLoadSummary, loadCatalogue, loadColoursFromSource } from '../../catalogue/load.ts';
 import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, type LookupStats } from '../../catalogue/lookup-job.ts';
 import { Source } from '../../catalogue/source.ts';
 import { getSetting } from '../../store/settings.ts';
@@ -51,10 +51,7 @@ export const catalogueImport: Command = {
       if (result.warning) ctx.io.stderr(`brick-work: ${result.warning}\n`);
       const text = [
         ...result.files.map((f) => `${f.name}: ${f.format}, ${f.rows} rows`),
-        `Loaded ${result.items} items, ${result.colours} colours, ${result.categories} categories${result.cancelled ? ' (cancelled before the end)' : ''}.`,
-        result.placed === 0
-          ? 'No unplaced line is placed by it.'
-          : `${result.placed} unplaced lines are now placed: ${result.placedByOrder.map((o) => `${o.placed} in order ${o.reference}`).join(', ')}.`,
+        catalogueLoadSummary(result),
       ].join('\n');
       return { json: result, text };
     });

@@ -3,15 +3,17 @@ import path from 'node:path';
 import { SYSTEM_CLOCK } from '../../clock.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { confirmImport, planImport, type PlannedDocument } from '../../documents/import.ts';
+import { shownTime, takeBack } from '../../documents/take-back.ts';
 import { formatMoneyE4 } from '../../documents/values.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
 import { summaryCsv } from '../../exports/summary.ts';
 import { writeFileAtomically } from '../../jobs/catalogue-job.ts';
 import { forgetMemory, placeByHand, type MemoryKind } from '../../placement/hand.ts';
 import { reasonOf } from '../../placement/reasons.ts';
+import { listDocuments, sameFileDocuments, type DocumentRow } from '../../store/documents.ts';
 import { orderLines, type LineView } from '../../store/lines.ts';
 import { colourMemories, itemMemories, type ColourMemory, type ItemMemory } from '../../store/memories.ts';
-import { getOrder, listOrders } from '../../store/orders.ts';
+import { getOrder, listOrders, orderSummary } from '../../store/orders.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
 import { UsageError, type Command, type CommandContext, type OptionValues } from '../command.ts';
 
@@ -99,7 +101,13 @@ export const orders: Command = {
         list.length === 0
           ? 'No orders yet.'
           : list
-              .map((o) => `#${String(o.id).padEnd(5)} ${o.reference.padEnd(28)} ${(o.counterparty ?? '').padEnd(20)} ${o.currency} ${String(o.lines).padStart(6)} lines ${String(o.unplaced).padStart(5)} unplaced`)
+              .map(
+                (o) =>
+                  `#${String(o.id).padEnd(5)} ${o.reference.padEnd(28)} ${(o.counterparty ?? '').padEnd(20)} ${o.currency} ` +
+                  (o.state === 'undone'
+                    ? `taken back on ${shownTime(o.undoneAt)}; import the file again to revive it`
+                    : `${String(o.lines).padStart(6)} lines ${String(o.unplaced).padStart(5)} unplaced`),
+              )
               .join('\n');
       return { json: { orders: list }, text };
     });
@@ -119,7 +127,8 @@ function lineJson(l: LineView) {
     placed:
       l.placed === null
         ? null
-        : { type: l.placed.type, no: l.placed.no, colour: l.placed.colour, colourName: l.placed.colourName, by: l.placed.by, name: l.placed.name },
+        : { type: l.placed.type, no: l.placed.no, colour: l.placed.colour, colourName: l.placed.colourName, colourRgb: l.placed.colourRgb, by: l.placed.by, name: l.placed.name },
+    givenColour: l.givenColour,
     reason: l.reason,
   };
 }
@@ -140,9 +149,11 @@ export const lines: Command = {
   run(ctx, [orderId], options) {
     const oid = id(orderId, 'ORDER_ID');
     return ctx.withStore('read', (store) => {
-      getOrder(store.db, oid);
+      const order = orderSummary(store.db, oid);
       const list = orderLines(store.db, oid, { unplacedOnly: options['unplaced'] === true });
-      return { json: { lines: list.map(lineJson) }, text: list.length === 0 ? 'No lines.' : list.map(lineText).join('\n') };
+      // An undone order is not an empty one: say so rather than "No lines."
+      const none = order.state === 'undone' ? `Order ${order.reference} was taken back on ${shownTime(order.undoneAt)}; import the file again to revive it.` : 'No lines.';
+      return { json: { lines: list.map(lineJson) }, text: list.length === 0 ? none : list.map(lineText).join('\n') };
     });
   },
 };
@@ -167,6 +178,79 @@ export const place: Command = {
       return {
         json: { line: lineJson(r.line), step: { id: r.step.id, kind: r.step.kind, label: r.step.label }, remembered: r.remembered, others: r.others },
         text,
+      };
+    });
+  },
+};
+
+function documentJson(d: DocumentRow) {
+  return {
+    id: d.id,
+    key: d.key,
+    order: d.orderId,
+    orderReference: d.orderReference,
+    state: d.state,
+    importedAt: d.importedAt,
+    undoneAt: d.undoneAt,
+    fileName: d.fileName,
+    format: d.format,
+    lines: d.lineCount,
+  };
+}
+
+export const documents: Command = {
+  name: ['documents'],
+  synopsis: '[ORDER_ID]',
+  summary: 'the imported and undone documents (of one order), with their state',
+  args: { min: 0, max: 1 },
+  run(ctx, [orderId]) {
+    const oid = orderId === undefined ? null : id(orderId, 'ORDER_ID');
+    return ctx.withStore('read', (store) => {
+      if (oid !== null) getOrder(store.db, oid);
+      const list = listDocuments(store.db, oid);
+      const sameFile = sameFileDocuments(store.db, list.filter((d) => d.state === 'imported').map((d) => d.id));
+      const text =
+        list.length === 0
+          ? 'No documents.'
+          : list
+              .map(
+                (d) =>
+                  `${String(d.id).padStart(6)}  ${d.key.padEnd(32)} order ${d.orderReference} (#${d.orderId})  ` +
+                  (d.state === 'imported' ? `imported ${shownTime(d.importedAt)}` : `taken back ${shownTime(d.undoneAt)}`),
+              )
+              .join('\n');
+      return { json: { documents: list.map((d) => ({ ...documentJson(d), sameFile: (sameFile.get(d.id) ?? []).map((s) => s.id) })) }, text };
+    });
+  },
+};
+
+export const takeBackCommand: Command = {
+  name: ['take-back'],
+  synopsis: 'DOCUMENT_ID [--whole-file]',
+  summary: 'take back an imported document, as one undo step (--whole-file: with the other documents of its file)',
+  options: { 'whole-file': { type: 'boolean' } },
+  args: { min: 1, max: 1 },
+  run(ctx, [documentId], options) {
+    const did = id(documentId, 'DOCUMENT_ID');
+    return ctx.withStore('write', (store) => {
+      const r = takeBack(store.db, did, { wholeFile: options['whole-file'] === true }, SYSTEM_CLOCK);
+      const lines = r.documents
+        .map((d) => `Took back ${d.key} from order ${d.orderReference} (#${d.orderId}): its ${d.lineCount} line${d.lineCount === 1 ? ' is' : 's are'} out of the order.`)
+        .concat(`Step ${r.step.id}: ${r.step.label}. Undo puts it back; importing the file again revives it.`);
+      const first = r.stillImported[0];
+      if (first !== undefined) {
+        lines.push(
+          `${r.documents[0]?.fileName ?? 'Its file'} also brought in ${r.stillImported.map((s) => `${s.key} (order ${s.orderReference}, #${s.orderId})`).join(', ')}, ` +
+            `still imported; to import the file again whole, take ${r.stillImported.length === 1 ? 'it' : 'them'} back too: brick-work take-back ${first.id} --whole-file`,
+        );
+      }
+      return {
+        json: {
+          step: { id: r.step.id, kind: r.step.kind, label: r.step.label },
+          takenBack: r.documents.map(documentJson),
+          stillImported: r.stillImported.map((s) => ({ id: s.id, key: s.key, order: s.orderId, orderReference: s.orderReference })),
+        },
+        text: lines.join('\n'),
       };
     });
   },

@@ -24,10 +24,7 @@ const COLOUR_MEMORY: Fixup = {
   id: 'colour-memory-0.9.0',
   run(db, progress) {
     // Tables those builds did not make yet.
-    for (const t of LATE_TABLES_4_2) {
-      const ifMissing = (sql: string) => sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE) /, 'CREATE $1 IF NOT EXISTS ');
-      db.exec([t.table, ...t.indexes].map(ifMissing).join(';\n'));
-    }
+    ensureLateTables(db);
 
     // Lines placed by hand keep their item and colour. Where such a line gave a colour the catalogue
     // does not know, the colour staff chose for it becomes a colour placement (the latest line wins).
@@ -74,6 +71,16 @@ const COLOUR_MEMORY: Fixup = {
 };
 
 export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY];
+
+/**
+ * Makes the tables added to the current schema after some stores of it were written (`LATE_TABLES_4_2`)
+ * where they are missing. Idempotent; run at every read-write open of a current store, so that a table
+ * appended later still reaches stores whose fix-ups have all run.
+ */
+export function ensureLateTables(db: Database): void {
+  const ifMissing = (sql: string) => sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE) /, 'CREATE $1 IF NOT EXISTS ');
+  for (const t of LATE_TABLES_4_2) db.exec([t.table, ...t.indexes].map(ifMissing).join(';\n'));
+}
 
 const marker = (f: Fixup) => `fixup.${f.id}`;
 

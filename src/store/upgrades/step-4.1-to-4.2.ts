@@ -26,6 +26,16 @@ export const LATE_TABLES_4_2: readonly { readonly name: string; readonly table: 
       "CREATE UNIQUE INDEX colour_placement_by_name ON colour_placement (given_name_key) WHERE numbering = 'name'",
     ],
   },
+  {
+    // A colour's RGB as its catalogue file gives it (BrickLink's colour lists do), for the swatch staff
+    // see beside its name; a colour without one is shown by name alone.
+    name: 'colour_swatch',
+    table: `CREATE TABLE colour_swatch (
+        colour_id INTEGER PRIMARY KEY REFERENCES colour (id),
+        rgb TEXT NOT NULL CHECK (length(rgb) = 6 AND rgb NOT GLOB '*[^0-9A-F]*')
+      )`,
+    indexes: [],
+  },
 ];
 
 /**

@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import type { CatalogueStatusView } from '../../src/api/contract.ts';
+import { count } from '../format.ts';
+import { attempt, useApp } from '../state/app.ts';
+import { useCatalogue } from '../state/catalogue.ts';
+import { call } from '../state/call.ts';
+
+/**
+ * The first start (SPEC §9): an empty store shows the two steps — load a catalogue, then import a
+ * document — with a button for each, until both are done.
+ */
+export function FirstStart({ orders }: { orders: number }) {
+  const revision = useApp((s) => s.revision);
+  const go = useApp((s) => s.go);
+  const load = useCatalogue((s) => s.load);
+  const live = useCatalogue((s) => s.live);
+  const [status, setStatus] = useState<CatalogueStatusView | null>(null);
+  useEffect(() => {
+    void attempt(() => call('catalogue.status', {})).then((s) => s && setStatus(s));
+  }, [revision]);
+  if (status === null || (status.items > 0 && orders > 0)) return null;
+  const catalogued = status.items > 0;
+  return (
+    <div className="first-start card" data-testid="first-start">
+      <h3>Getting started</h3>
+      <ol className="steps">
+        <li className={catalogued ? 'done' : ''}>
+          <b>Load the shop’s catalogue.</b>{' '}
+          {catalogued ? (
+            `Done: ${count(status.items)} items and ${count(status.colours)} colours.`
+          ) : (
+            <>
+              brick-work places each line against it. It takes BrickLink’s catalogue downloads (items, colours and categories, as
+              XML or tab-delimited text) and Rebrickable’s <code>parts.csv</code>, <code>part_categories.csv</code> and{' '}
+              <code>sets.csv</code> (also gzipped). Load BrickLink’s colours too, so that colours can be checked.
+              <div className="row">
+                <label className={`button primary${live ? ' disabled' : ''}`}>
+                  Load catalogue files…
+                  <input
+                    type="file"
+                    multiple
+                    data-testid="first-start-catalogue"
+                    disabled={live !== null}
+                    onChange={(e) => {
+                      const files = [...(e.target.files ?? [])];
+                      if (files.length) void load(files);
+                      e.target.value = '';
+                    }}
+                  />
+                </label>
+                <button onClick={() => go('catalogue')}>More on the catalogue screen</button>
+              </div>
+            </>
+          )}
+        </li>
+        <li className={orders > 0 ? 'done' : ''}>
+          <b>Import an order document.</b> A BrickLink order (XML), BrickLink XML, a BrickStore file (.bsx) or a CSV part list.
+          <div className="row">
+            <button className={catalogued ? 'primary' : ''} onClick={() => go('import')}>
+              Import a document…
+            </button>
+          </div>
+        </li>
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import type { Database } from 'better-sqlite3';
+
+/** The catalogue's colours (tables `colour` and `colour_swatch`): names and swatches as staff see them. */
+
+export interface ColourInfo {
+  readonly id: number;
+  readonly name: string;
+  /** Six hex digits, when the catalogue file gave them. */
+  readonly rgb: string | null;
+}
+
+export function colourInfo(db: Database, id: number): ColourInfo | null {
+  return (
+    (db.prepare('SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id WHERE c.id = ?').get(id) as
+      | ColourInfo
+      | undefined) ?? null
+  );
+}
+
+/** A colour's name, for messages and labels; null when the catalogue has no such colour. */
+export function colourName(db: Database, id: number): string | null {
+  return colourInfo(db, id)?.name ?? null;
+}
+
+/** Every colour, by name: for choosing a line's colour. */
+export function listColours(db: Database): ColourInfo[] {
+  return db
+    .prepare('SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id ORDER BY c.name COLLATE NOCASE, c.id')
+    .all() as ColourInfo[];
+}
