@@ -33,8 +33,13 @@ function inventory(): { name: string; text: string; ranOn: string } {
 }
 
 function coloursXml(text: string): string {
+  // Every colour id the inventory gives (its lots carry no names: "BrickLink colour N").
   const seen = new Map<string, string>();
-  for (const m of text.matchAll(/<ColorID>(\d+)<\/ColorID>[\s\S]*?<ColorName>([^<]+)<\/ColorName>/g)) seen.set(m[1] ?? '', m[2] ?? '');
+  for (const item of text.split('<Item>').slice(1)) {
+    const id = /<ColorID>(\d+)<\/ColorID>/.exec(item)?.[1];
+    const name = /<ColorName>([^<]+)<\/ColorName>/.exec(item)?.[1];
+    if (id !== undefined && (name !== undefined || !seen.has(id))) seen.set(id, name ?? `BrickLink colour ${id}`);
+  }
   const rgb = (id: string) => ((Number(id) * 2_654_435_761) >>> 8).toString(16).padStart(6, '0').slice(0, 6).toUpperCase();
   return `<CATALOG>${[...seen].map(([id, name]) => `<ITEM><COLOR>${id}</COLOR><COLORNAME>${name}</COLORNAME><COLORRGB>${rgb(id)}</COLORRGB></ITEM>`).join('')}</CATALOG>`;
 }

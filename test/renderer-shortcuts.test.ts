@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { JobRowView } from '../src/api/contract.ts';
+import { ownerWords } from '../renderer/jobs-words.ts';
 import { historyCommand, platformOf, redoShortcut, undoShortcut } from '../renderer/shortcuts.ts';
 
 describe('shortcut labels', () => {
@@ -29,5 +31,32 @@ describe('shortcut keys', () => {
     expect(historyCommand(press('y', { ctrlKey: true }), 'other')).toBe('redo');
     expect(historyCommand(press('y'), 'other')).toBeNull();
     expect(historyCommand(press('z', { ctrlKey: true, altKey: true }), 'other')).toBeNull();
+  });
+});
+
+describe('the jobs list in words', () => {
+  const job = (over: Partial<JobRowView>): JobRowView => ({
+    id: 1,
+    kind: 'catalogue-lookup',
+    state: 'running',
+    progress: { done: 0, total: null },
+    error: null,
+    notBeforeDay: null,
+    owner: { pid: 4242, bootId: 'b', startTicks: 1 },
+    alive: true,
+    ownedHere: true,
+    claimedAt: new Date(new Date().setHours(12, 3, 0, 0)).toISOString(),
+    recoveries: 0,
+    updatedAt: '',
+    ...over,
+  });
+  it('says who runs a job instead of "pid 17955 — alive"', () => {
+    expect(ownerWords(job({}))).toMatch(/^running in this app since 12:03/);
+    expect(ownerWords(job({ ownedHere: false }))).toMatch(/^running in another brick-work \(process 4242\) since 12:03/);
+    expect(ownerWords(job({ alive: false, ownedHere: false }))).toBe('left running by a process that is gone; it is taken up again by itself');
+    expect(ownerWords(job({ state: 'queued', alive: false }))).toBe('waiting; the process that ran it before is gone');
+    expect(ownerWords(job({ state: 'queued', owner: null, alive: null }))).toBe('waiting');
+    expect(ownerWords(job({ state: 'done' }))).toBe('');
+    for (const j of [job({}), job({ ownedHere: false }), job({ alive: false })]) expect(ownerWords(j)).not.toMatch(/pid|alive|gone$/);
   });
 });

@@ -53,13 +53,13 @@ const Row = memo(function Row({ l, top, index, selected, currency, onSelect }: {
             <b>
               {l.placed.type} {l.placed.no}
             </b>{' '}
-            <span className="item-name">{l.placed.name}</span>
+            {/* The colour before the name: a long name must never hide it (a wrong colour is seen at a glance). */}
             {l.placed.colour !== null ? (
               <>
-                {' '}
-                <Colour id={l.placed.colour} name={l.placed.colourName} rgb={l.placed.colourRgb} />
+                <Colour id={l.placed.colour} name={l.placed.colourName} rgb={l.placed.colourRgb} />{' '}
               </>
             ) : null}
+            <span className="item-name">{l.placed.name}</span>
             {l.placed.by === 'hand' ? <em className="tag">by hand</em> : null}
           </>
         ) : (

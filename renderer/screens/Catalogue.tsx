@@ -1,27 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ItemTypeCode, JobRowView } from '../../src/api/contract.ts';
+import type { ItemTypeCode } from '../../src/api/contract.ts';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { count, when } from '../format.ts';
+import { ownerWords } from '../jobs-words.ts';
 import { useApp } from '../state/app.ts';
 import { useCatalogue } from '../state/catalogue.ts';
-
-/** A time today as 12:03; another day with its date. */
-function since(iso: string | null): string {
-  if (iso === null) return '';
-  const d = new Date(iso);
-  return d.toDateString() === new Date().toDateString() ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : when(iso);
-}
-
-/** Who has a job, in words: this app, another brick-work, or a process that is gone. */
-function ownerWords(j: JobRowView): string {
-  if (j.state === 'running') {
-    if (j.owner === null || j.alive === false) return 'left running by a process that is gone; it is taken up again by itself';
-    return j.ownedHere ? `running in this app since ${since(j.claimedAt)}` : `running in another brick-work (process ${j.owner.pid}) since ${since(j.claimedAt)}`;
-  }
-  if (j.state === 'queued') return j.owner !== null && j.alive === false ? 'waiting; the process that ran it before is gone' : 'waiting';
-  return '';
-}
 
 const KINDS: Record<string, string> = { 'catalogue-lookup': 'BrickLink look-up' };
 

@@ -22,11 +22,15 @@ describe('catalogue files (SPEC §5)', () => {
     ]);
   });
 
-  it('reads BrickLink colours and categories, XML and tab-delimited', () => {
-    expect(read('colors.xml', files.bricklinkColoursXml([{ id: 11, name: 'Black' }])).records).toEqual([{ kind: 'colour', id: 11, name: 'Black' }]);
+  it('reads BrickLink colours (with their RGB, for the swatches) and categories, XML and tab-delimited', () => {
+    expect(read('colors.xml', files.bricklinkColoursXml([{ id: 11, name: 'Black' }])).records).toEqual([{ kind: 'colour', id: 11, name: 'Black', rgb: 'FFFFFF' }]);
+    // An odd or missing RGB is no error: the colour is shown by name alone.
+    expect(read('colors.xml', '<CATALOG><ITEM><COLOR>5</COLOR><COLORNAME>Red</COLORNAME><COLORRGB>nope</COLORRGB></ITEM></CATALOG>').records).toEqual([
+      { kind: 'colour', id: 5, name: 'Red', rgb: null },
+    ]);
     expect(read('categories.xml', files.bricklinkCategoriesXml([{ id: 5, name: 'Brick' }])).records).toEqual([{ kind: 'category', id: 5, name: 'Brick' }]);
     expect(read('colors.txt', files.bricklinkColoursTab([{ id: 86, name: 'Light Bluish Gray' }])).records).toEqual([
-      { kind: 'colour', id: 86, name: 'Light Bluish Gray' },
+      { kind: 'colour', id: 86, name: 'Light Bluish Gray', rgb: 'FFFFFF' },
     ]);
     expect(read('categories.txt', files.bricklinkCategoriesTab([{ id: 5, name: 'Brick' }])).records).toEqual([{ kind: 'category', id: 5, name: 'Brick' }]);
   });
