@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { DocumentView, LineRowView, OrderView, PlaceResultView, SuggestionView } from '../../src/api/contract.ts';
-import { plural } from '../format.ts';
+import type { DocumentView, LineRowView, OrderView, SuggestionView } from '../../src/api/contract.ts';
+import { nextUnplacedAfter, placedMessage } from '../desk.ts';
 import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 
@@ -59,35 +59,6 @@ interface OrdersState {
   placeOn(s: SuggestionView): Promise<void>;
   setSearch(query: string): Promise<void>;
   leaveSearch(): void;
-}
-
-/** What a hand placement did, in a shop worker's words: the line, and the other lines it placed or moved. */
-export function placedMessage(r: PlaceResultView, s: SuggestionView): string {
-  const l = r.line;
-  const colour = l.placed?.colourName ? ` in ${l.placed.colourName}` : '';
-  const given = l.given.no ?? (l.given.name ? `“${l.given.name}”` : 'the same');
-  const more = [
-    r.others.placed > 0 ? `${plural(r.others.placed, 'more line')} giving ${given}` : '',
-    r.others.moved > 0 ? `moved ${plural(r.others.moved, 'line')} the old memory had placed` : '',
-  ].filter(Boolean);
-  const rest = more.length > 0 ? `, and ${more.join(', and ')}, each in its own colour` : '';
-  const still = r.others.unplaced > 0 ? ` ${plural(r.others.unplaced, 'other line')} giving it stay unplaced.` : '';
-  return `Placed line ${l.position} on ${s.type} ${s.no} (${s.name})${colour}${rest}.${still}`;
-}
-
-/**
- * The line to go on to after a placement: the next unplaced line below the one just placed, wrapping
- * at the end (SPEC §9). `before` is the list as it was, so the order of lines is known even when the
- * placed line has left the list (the "unplaced only" filter).
- */
-export function nextUnplacedAfter(before: readonly LineRowView[], after: readonly LineRowView[], placedId: number): number | null {
-  const now = new Map(after.map((l) => [l.id, l]));
-  const from = before.findIndex((l) => l.id === placedId);
-  for (let k = 1; k <= before.length; k++) {
-    const candidate = before[(from + k) % before.length];
-    if (candidate && candidate.id !== placedId && now.get(candidate.id)?.placed === null) return candidate.id;
-  }
-  return null;
 }
 
 export const useOrders = create<OrdersState>((set, get) => ({

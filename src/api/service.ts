@@ -422,7 +422,7 @@ export function createApiService(ctx: ServiceContext) {
       if (empty.length > 0) {
         throw new BrickWorkError(
           'invalid-argument',
-          `Enter all four BrickLink API credentials: the ${empty.join(', the ')} ${empty.length === 1 ? 'is' : 'are'} empty. ` +
+          `Enter all four BrickLink API credentials: the ${empty.slice(0, -1).join(', the ')}${empty.length > 1 ? ' and the ' : ''}${empty.at(-1) ?? ''} ${empty.length === 1 ? 'is' : 'are'} empty. ` +
             'BrickLink shows them to the shop’s account on its API registration page (bricklink.com/v2/api/register_consumer.page).',
         );
       }

@@ -73,7 +73,8 @@ function placedSince(db: Database, before: Map<number, { reference: string; unpl
 /** What a load did, in staff's words: what it loaded, and how many lines it placed, in which orders. */
 export function catalogueLoadSummary(r: Pick<LoadResult, 'items' | 'colours' | 'categories' | 'placed' | 'placedByOrder' | 'cancelled'>): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  const loaded = [r.items ? `${n(r.items)} items` : '', r.colours ? `${n(r.colours)} colours` : '', r.categories ? `${n(r.categories)} categories` : '']
+  const some = (x: number, one: string, many: string) => (x === 0 ? '' : `${n(x)} ${x === 1 ? one : many}`);
+  const loaded = [some(r.items, 'item', 'items'), some(r.colours, 'colour', 'colours'), some(r.categories, 'category', 'categories')]
     .filter(Boolean)
     .join(', ');
   const placed =

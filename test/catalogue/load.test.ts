@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { catalogueJobPath, readCatalogueJob, requestCatalogueJobCancel } from '../../src/jobs/catalogue-job.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { catalogueLoadSummary, loadCatalogue } from '../../src/catalogue/load.ts';
 import { UNPLACED_REASONS } from '../../src/placement/reasons.ts';
 import { placeUnplacedLines } from '../../src/placement/place-lines.ts';
 import { openStore } from '../../src/store/open.ts';
@@ -37,7 +37,9 @@ describe('loading a catalogue (the catalogue job)', () => {
       { name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }, { no: '3004', name: 'Brick 1 x 2' }, { no: '9999', name: 'Old Thing' }])) },
       { name: 'colors.xml', content: bytes(files.bricklinkColoursXml([{ id: 11, name: 'Black' }])) },
     ], options);
-    expect(first).toMatchObject({ items: 3, colours: 1, categories: 0, placed: 2, cancelled: false, warning: null });
+    expect(first).toMatchObject({ items: 3, colours: 1, categories: 0, placed: 2, placedByOrder: [{ orderId, reference: 'A', placed: 2 }], cancelled: false, warning: null });
+    // What the app and the CLI say when it ends: how many lines it placed, in which orders.
+    expect(catalogueLoadSummary(first)).toBe('Loaded 3 items, 1 colour; 2 unplaced lines are placed now: 2 in order A.');
     const reasons = db.prepare('SELECT position, item_no, unplaced_reason FROM order_line ORDER BY position').all();
     expect(reasons).toEqual([
       { position: 1, item_no: '3001', unplaced_reason: null },
