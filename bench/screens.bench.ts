@@ -15,6 +15,7 @@ import { loadCatalogue } from '../src/catalogue/load.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { identityOf } from '../src/identity/owner.ts';
 import { openStore } from '../src/store/open.ts';
+import { FIRST_SUGGESTIONS, openOrder, p95, SCROLL_FRAMES } from '../test/helpers/in-page.ts';
 import { partsCsv, shared } from './data.ts';
 import type { BenchRow } from './report.ts';
 
@@ -95,42 +96,11 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
     // Let the host build its suggestion index in the background, as a shop's app has long done by the time an order is opened.
     await page.waitForTimeout(3_000);
 
-    // From the click that opens the order to its first unplaced line's suggestion list, all in the page
-    // (the page's code is a string: this file is type-checked for Node, without the DOM's types).
-    const first = (await page.evaluate(`(async (ref) => {
-      const until = async (check) => {
-        for (;;) {
-          const el = check();
-          if (el) return el;
-          await new Promise((r) => requestAnimationFrame(r));
-        }
-      };
-      const row = [...document.querySelectorAll('tr.clickable')].find((r) => r.textContent.includes(ref));
-      const t0 = performance.now();
-      row.click();
-      const unplaced = await until(() => document.querySelector('.line-row.unplaced'));
-      const shown = performance.now();
-      unplaced.click();
-      await until(() => document.querySelector('[data-testid="suggestions"] li:not(.empty)'));
-      return { shown: shown - t0, suggestions: performance.now() - shown };
-    })(${JSON.stringify(reference)})`)) as { shown: number; suggestions: number };
-
-    // Frames while the table scrolls from top to bottom, 120 px a frame.
-    const frames = (await page.evaluate(`(async () => {
-      const table = document.querySelector('[data-testid="line-table"]');
-      const deltas = [];
-      let last = await new Promise((r) => requestAnimationFrame(r));
-      while (table.scrollTop + table.clientHeight < table.scrollHeight - 1) {
-        table.scrollTop += 120;
-        const now = await new Promise((r) => requestAnimationFrame(r));
-        deltas.push(now - last);
-        last = now;
-      }
-      return deltas;
-    })()`)) as number[];
+    // From the click that opens the order to its lines, then to its first unplaced line's suggestion list; then its frames.
+    const first = { shown: (await page.evaluate(openOrder(reference))) as number, suggestions: (await page.evaluate(FIRST_SUGGESTIONS)) as number };
+    const frames = (await page.evaluate(SCROLL_FRAMES)) as number[];
     await context.close();
-    frames.sort((a, b) => a - b);
-    const p95 = frames[Math.min(frames.length - 1, Math.floor(frames.length * 0.95))] ?? 0;
+    const p95frame = p95(frames);
     const worst = frames.at(-1) ?? 0;
     const on = `${doc.ranOn} on ${parts.ranOn}, Debian Chromium through the browser host`;
     return [
@@ -145,7 +115,7 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
       {
         name: `order screen: scrolling the ${doc.ranOn.includes('1,532') ? '1,532' : ''}-line order, p95 frame`,
         ranOn: `${on}; ${frames.length} frames, worst ${worst.toFixed(1)} ms`,
-        measuredMs: p95,
+        measuredMs: p95frame,
         baselineName: 'the 17 ms bar (60 frames a second)',
         baselineMs: 17,
         maxRatio: 1,

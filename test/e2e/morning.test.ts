@@ -16,6 +16,7 @@ import { launchBrowser, hasChromium } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx, type DocLine } from '../helpers/documents.ts';
 import { files } from '../helpers/catalogue-files.ts';
+import { FIRST_SUGGESTIONS, p95, SCROLL_FRAMES } from '../helpers/in-page.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 import { lines as outputOf } from '../helpers/workers.ts';
 
@@ -183,33 +184,9 @@ describe.runIf(hasChromium())("a worker's morning at the desk, in a real browser
     await shot('import-preview-pab');
     await page.getByTestId('confirm-import').click();
     await page.getByRole('heading', { name: /Order PAB_inventory/ }).waitFor();
-    const times = (await page.evaluate(`(async () => {
-      const until = async (check) => {
-        const deadline = performance.now() + 20000;
-        for (;;) {
-          const el = check();
-          if (el) return el;
-          if (performance.now() > deadline) throw new Error('the page never showed ' + check.toString());
-          await new Promise((r) => requestAnimationFrame(r));
-        }
-      };
-      const t0 = performance.now();
-      const row = await until(() => document.querySelector('.line-row.unplaced'));
-      row.click();
-      await until(() => document.querySelector('[data-testid="suggestions"] li:not(.empty)'));
-      const suggestions = performance.now() - t0;
-      const table = document.querySelector('[data-testid="line-table"]');
-      const deltas = [];
-      let last = await new Promise((r) => requestAnimationFrame(r));
-      while (table.scrollTop + table.clientHeight < table.scrollHeight - 1) {
-        table.scrollTop += 120;
-        const now = await new Promise((r) => requestAnimationFrame(r));
-        deltas.push(now - last);
-        last = now;
-      }
-      deltas.sort((a, b) => a - b);
-      return { suggestions, p95: deltas[Math.floor(deltas.length * 0.95)], frames: deltas.length };
-    })()`)) as { suggestions: number; p95: number; frames: number };
+    const firstSuggestions = (await page.evaluate(FIRST_SUGGESTIONS)) as number;
+    const frames = (await page.evaluate(SCROLL_FRAMES)) as number[];
+    const times = { suggestions: firstSuggestions, p95: p95(frames), frames: frames.length };
     console.log(`the PAB order: first suggestions ${times.suggestions.toFixed(0)} ms after it was shown; scrolling p95 frame ${times.p95.toFixed(1)} ms over ${times.frames} frames (bars, held by npm run bench: 150 ms, 17 ms)`);
     // The bars themselves are held by `npm run bench`; here, on a machine busy with the whole suite, only gross regressions fail.
     expect(times.suggestions).toBeLessThan(1_000);
@@ -227,7 +204,9 @@ describe.runIf(hasChromium())("a worker's morning at the desk, in a real browser
     await page.getByLabel('Search orders').fill('');
     await marketRow.click();
     await page.getByRole('heading', { name: /Order Inventory for 10190-1 Market Street/ }).waitFor();
-    const unplacedAtStart = await page.locator('.line-row.unplaced').count();
+    // The order's own count (the table shows only the rows in view).
+    const unplacedOf = async () => Number(/([\d,]+) unplaced/.exec((await page.locator('.counts').textContent()) ?? '')?.[1]?.replace(/,/g, ''));
+    const unplacedAtStart = await unplacedOf();
 
     // The keyboard moves the selection: Home, End, PageDown, PageUp.
     await page.keyboard.press('Home');
@@ -360,8 +339,9 @@ describe.runIf(hasChromium())("a worker's morning at the desk, in a real browser
       await option.first().click();
       await notice().filter({ hasText: new RegExp(`^Placed line \\d+ on ${number} `) }).waitFor();
     }
-    const unplacedNow = await page.locator('.line-row.unplaced').count();
-    expect(unplacedNow).toBeLessThan(unplacedAtStart);
+    const unplacedNow = await unplacedOf();
+    // Ten fixes by hand, and the lines their memories placed at once (4073, Cherries, 3794).
+    expect(unplacedNow).toBeLessThanOrEqual(unplacedAtStart - 10 - (real ? 10 : 3));
     await shot('order-after-ten-fixes');
     const orderCounts = await page.locator('.counts').textContent();
 
