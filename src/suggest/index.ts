@@ -1,7 +1,9 @@
 import type { ItemType } from '../catalogue/item-types.ts';
+import { EQUIVALENTS } from './equivalents.ts';
+import { closenessTokens, dimensionsOf, nameTokens, sizeRelation, tokenSpans, wordForm, type TokenSpan } from './tokens.ts';
 import { foldNumber, suggestWords } from './words.ts';
 
-export type SuggestionRule = 'prefix' | 'words' | 'number';
+export type SuggestionRule = 'prefix' | 'words' | 'close' | 'number';
 
 export interface Suggestion {
   readonly type: ItemType;
@@ -9,6 +11,14 @@ export interface Suggestion {
   readonly name: string;
   /** Which rule of SPEC §7 found it. */
   readonly rule: SuggestionRule;
+  /** The line's words that this suggestion matched (folded), for the screen to show. */
+  readonly matched: readonly string[];
+  /** Where the words that matched stand in `name` (UTF-16 offsets, end exclusive), for the screen to highlight. */
+  readonly marks: readonly (readonly [number, number])[];
+  /** Set when it was found by a name staff taught (SPEC §7, §8)… */
+  readonly via?: 'taught';
+  /** …and then the name it was found by. */
+  readonly taughtName?: string;
 }
 
 export interface IndexedItem {
@@ -17,123 +27,311 @@ export interface IndexedItem {
   readonly name: string;
 }
 
+/** A name staff taught for an item: the given name of a line they placed on it by hand (SPEC §8). */
+export interface TaughtName {
+  readonly type: ItemType;
+  readonly no: string;
+  readonly name: string;
+}
+
+/** What each word of a name that the line's name lacks costs its closeness, as a share of the line's mean word weight. */
+const EXTRA_WORD_COST = 0.35;
+/** …and each common word (`with`, `print`) it has beyond the line's, as a share of the same. */
+const COMMON_EXTRA = 1;
+/** A prefix of several words is weak evidence too when the words it covers weigh less than this share of the line's name. */
+const STRONG_PREFIX_SHARE = 0.7;
+/** What a size that agrees with the line's, but is not the same token, weighs (of the lesser of the two tokens' weights). */
+const SIZE_WEIGHT = { same: 0.9, near: 0.75, part: 0.5 } as const;
+
+/** A group of rule 1 whose common prefix is one word, for a longer name, shows at most this many (SPEC §7). */
+export const ONE_WORD_PREFIX_CAP = 5;
+
+/** A prefix group bigger than this is searched through the postings (`closestIn`), not entry by entry. */
+const WALK_GROUPS_OVER = 256;
+
 /**
- * The catalogue laid out for the rules of SPEC §7, built once per catalogue generation:
- * - names as folded word strings, sorted, so a whole-word prefix is one binary-searched range;
- * - an inverted index word → items, for "all words" (intersected from the rarest word);
- * - folded numbers, sorted, so a character prefix is one range;
- * - a rank per item (shorter names first) and per number (shorter numbers first), so a range yields
- *   its best few without sorting it.
+ * A walk starts no further posting list once it has counted this many entries and filled its places: a
+ * long name of common words (a minifig's clothes) would otherwise count a sixth of the catalogue for
+ * names that are all far. The lists are heaviest first, so what is left unread is the commonest words;
+ * on the development sets it changes 9 of 1,937 answers and no hit (bench/quality.bench.ts).
+ */
+const WALK_BUDGET = 3000;
+
+/** How many items' token positions are kept for marking the words that matched. */
+const SPANS_KEPT = 16_384;
+
+/**
+ * The catalogue laid out for the rules of SPEC §7, built once per catalogue generation. Every item is
+ * an entry, and so is every name staff taught (an entry pointing at its item):
+ * - names as folded word strings, sorted, so a whole-word prefix is one binary-searched range (rule 1);
+ * - an inverted index word → entries, for "all words" (rule 2);
+ * - closeness tokens (`tokens.ts`) with their rarity (idf) and an inverted index token → entries, so
+ *   one pass over a name's tokens scores every entry that shares one (rule 3, and the order inside
+ *   every group);
+ * - folded numbers, sorted, so a character prefix is one range.
  */
 export class SuggestIndex {
   private readonly items: readonly IndexedItem[];
-  /** Item indices in order of their folded-name key. */
+  /** entry → item index (entries 0…items.length-1 are the items themselves). */
+  private readonly entryItem: Int32Array;
+  /** 1 for items that have more than one entry (names staff taught): only they need de-duplicating. */
+  private readonly multiEntry: Uint8Array;
+  private readonly entryName: readonly string[];
+  private readonly taughtFrom: number;
+  /** Entry indices in order of their folded-name key. */
   private readonly byKey: Int32Array;
   private readonly keys: readonly string[];
-  /** Rank of each item among names: shorter folded names first, then name, then number. */
+  /** Rank of each entry among names: shorter folded names first, then name, then number. */
   private readonly nameRank: Int32Array;
-  /** Distinct word ids of every item, one after another; item i's are [wordStart[i], wordStart[i + 1]). */
-  private readonly itemWords: Int32Array;
-  private readonly wordStart: Int32Array;
-  private readonly wordIds: ReadonlyMap<string, number>;
-  /** word id → item indices holding it, ascending. */
-  private readonly postings: readonly Int32Array[];
+  /** Each entry's position in `byKey`: whether it is in a prefix group is one comparison. */
+  private readonly keyPosition: Int32Array;
+  /** Rules 2 and 3: closeness tokens, distinct per entry, and token → entries (both laid out flat). */
+  private readonly tokenIds: ReadonlyMap<string, number>;
+  private readonly tokenText: readonly string[];
+  /** The tokens as text, sorted: the words an abbreviation begins are one range. */
+  private readonly sortedTokens: readonly string[];
+  private readonly tokenIdf: Float64Array;
+  private readonly postStart: Int32Array;
+  private readonly tokenPostings: Int32Array;
+  private readonly entryTokens: Int32Array;
+  private readonly tokenStart: Int32Array;
+  /** How many of an entry's tokens weigh something (idf > 0). */
+  private readonly entryCounted: Int32Array;
+  /** How many of an entry's tokens are common words (idf 0: `with`, `print`). */
+  private readonly entryCommon: Uint8Array;
+  /** Size tokens by their sorted dimensions, and by every part of their dimensions. */
+  /** Every size token the names have, with its dimensions: a query's size is compared with each (there are about a thousand). */
+  private readonly sizeTokens: readonly { readonly id: number; readonly dims: readonly number[] }[];
+  /** 1 for entries whose names have a size. */
+  private readonly hasSize: Uint8Array;
+  /** Renamed words: a token → tokens of the catalogue's naming, with how sure the table is. */
+  private readonly equivalents: ReadonlyMap<string, readonly { readonly to: number; readonly weight: number }[]>;
   /** Item indices in order of folded number. */
   private readonly byNumber: Int32Array;
   private readonly numbers: readonly string[];
   private readonly numberRank: Int32Array;
+  // Scratch space of a query, reset after each (the index answers one query at a time).
+  /** Token → the query's token it stands for (-1: none), what it weighs for it, and whether it is a size that agrees. */
+  private readonly routeQ: Int32Array;
+  private readonly routeW: Float64Array;
+  private readonly routeSize: Uint8Array;
+  private walk = 0;
+  /** The query tokens an entry matched, and by what weight, while its closeness is counted. */
+  private readonly matchQ: Int32Array;
+  private readonly matchW: Float64Array;
+  private readonly spans = new Map<number, Int32Array>();
+  private readonly scored = new Float64Array(1);
+  /**
+   * Each entry's marks, side by side so that one read from memory brings them all: [4e] the last walk
+   * that saw it, [4e+1] the query whose closeness [4e+2] holds. Marks are never cleared (see `nextMark`).
+   */
+  private readonly marks: Float64Array;
+  private queries = 0;
 
-  constructor(items: readonly IndexedItem[]) {
+  /**
+   * The index of `catalogue` (its items, or a `PreparedCatalogue` of them, which is reused when only the
+   * names staff taught have changed) and of `taught`.
+   */
+  constructor(catalogue: readonly IndexedItem[] | PreparedCatalogue, taught: readonly TaughtName[] = []) {
+    const base = catalogue instanceof PreparedCatalogue ? catalogue : new PreparedCatalogue(catalogue);
+    const items = base.items;
     this.items = items;
-    const n = items.length;
-    const keys: string[] = new Array<string>(n);
-    const wordIds = new Map<string, number>();
-    const postingLists: number[][] = [];
-    const itemWords: number[] = [];
-    const wordStart = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) {
-      const words = suggestWords((items[i] as IndexedItem).name);
-      keys[i] = words.join(' ');
-      wordStart[i] = itemWords.length;
-      for (const w of words) {
-        let id = wordIds.get(w);
+    const entryItem: number[] = items.map((_, i) => i);
+    const entryName: string[] = items.map((it) => it.name);
+    this.taughtFrom = items.length;
+    const taughtTokens: string[][] = [];
+    const taughtKeys: string[] = [];
+    const taughtSizes: boolean[] = [];
+    for (const t of taught) {
+      const i = base.itemIndex.get(`${t.type} ${foldNumber(t.no)}`);
+      if (i === undefined) continue;
+      entryItem.push(i);
+      entryName.push(t.name);
+      taughtKeys.push(suggestWords(t.name).join(' '));
+      const tok = nameTokens(t.name);
+      taughtTokens.push(closenessTokens(tok));
+      taughtSizes.push(tok.sizes.length > 0);
+    }
+    this.entryItem = Int32Array.from(entryItem);
+    this.multiEntry = new Uint8Array(items.length);
+    for (let e = items.length; e < entryItem.length; e++) this.multiEntry[entryItem[e] as number] = 1;
+    this.entryName = entryName;
+    const n = entryName.length;
+
+    // Tokens: the catalogue's, interned once (PreparedCatalogue); the taught names' on top.
+    const tokenIds = new Map(base.tokenIds);
+    const df = [...base.df];
+    const tokenStart = new Int32Array(n + 1);
+    tokenStart.set(base.tokenStart);
+    let used = base.tokenStart[items.length] as number;
+    const flat = new Int32Array(used + taughtTokens.reduce((m, t) => m + t.length, 0));
+    flat.set(base.entryTokens);
+    taughtTokens.forEach((tokens, t) => {
+      tokenStart[items.length + t] = used;
+      for (const tok of tokens) {
+        let id = tokenIds.get(tok);
         if (id === undefined) {
-          id = postingLists.length;
-          wordIds.set(w, id);
-          postingLists.push([]);
+          id = df.length;
+          tokenIds.set(tok, id);
+          df.push(0);
         }
-        const list = postingLists[id] as number[];
-        if (list[list.length - 1] !== i) {
-          list.push(i);
-          itemWords.push(id);
-        }
+        flat[used++] = id;
+        df[id] = (df[id] as number) + 1;
+      }
+    });
+    tokenStart[n] = used;
+    const entryTokens = flat;
+    const postStart = new Int32Array(df.length + 1);
+    for (let id = 0; id < df.length; id++) postStart[id + 1] = (postStart[id] as number) + (df[id] as number);
+    const fill = postStart.slice(0, df.length);
+    const tokenPostings = new Int32Array(used);
+    for (let e = 0; e < n; e++) {
+      for (let p = tokenStart[e] as number; p < (tokenStart[e + 1] as number); p++) {
+        const id = entryTokens[p] as number;
+        tokenPostings[(fill[id] as number)++] = e;
       }
     }
+    const keys = [...base.keys, ...taughtKeys];
     this.keys = keys;
-    this.wordIds = wordIds;
-    this.postings = postingLists.map((p) => Int32Array.from(p));
-    wordStart[n] = itemWords.length;
-    this.itemWords = Int32Array.from(itemWords);
-    this.wordStart = wordStart;
+    this.tokenIds = tokenIds;
+    const tokenText = new Array<string>(df.length);
+    for (const [tok, id] of tokenIds) tokenText[id] = tok;
+    this.tokenText = tokenText;
+    this.sortedTokens = [...tokenIds.keys()].filter((tok) => /^\p{L}/u.test(tok)).sort();
+    this.postStart = postStart;
+    this.tokenPostings = tokenPostings;
+    this.entryTokens = entryTokens;
+    this.tokenStart = tokenStart;
+    const hasSize = new Uint8Array(n);
+    hasSize.set(base.hasSize);
+    taughtSizes.forEach((has, t) => (hasSize[items.length + t] = has ? 1 : 0));
+    this.hasSize = hasSize;
+    // Rarity (BM25's idf): a word most names have says little, one few have says much (taught names count
+    // as names). In a big catalogue, words more than a fifth of all names have (`with`, `print`) say
+    // nothing about closeness: they weigh 0, and so their long lists are never walked.
+    const idf = new Float64Array(df.length);
+    const common = n >= 2_000 ? n / 5 : Infinity;
+    df.forEach((d, id) => (idf[id] = d > common ? 0 : Math.log(1 + (n - d + 0.5) / (d + 0.5))));
+    this.tokenIdf = idf;
+    // The tokens of each entry that weigh something: those the query lacks cost closeness.
+    const counted = new Int32Array(n);
+    const commonCount = new Uint8Array(n);
+    for (let e = 0; e < n; e++) {
+      let c = 0;
+      let k = 0;
+      for (let p = tokenStart[e] as number; p < (tokenStart[e + 1] as number); p++) {
+        if ((idf[entryTokens[p] as number] as number) > 0) c += 1;
+        else k += 1;
+      }
+      counted[e] = c;
+      commonCount[e] = Math.min(k, 255);
+    }
+    this.entryCounted = counted;
+    this.entryCommon = commonCount;
+    // Sizes by their dimensions, sorted: a size also reaches the sizes it is part of, or that are part of it.
+    const sizeTokens: { id: number; dims: number[] }[] = [];
+    for (const [tok, id] of tokenIds) if (tok.startsWith('#')) sizeTokens.push({ id, dims: dimensionsOf(tok.slice(1)) });
+    this.sizeTokens = sizeTokens;
+    const equivalents = new Map<string, { to: number; weight: number }[]>();
+    for (const [from, to, w] of EQUIVALENTS) {
+      const id = tokenIds.get(to);
+      if (id !== undefined) push(equivalents, from, { to: id, weight: w });
+    }
+    this.equivalents = equivalents;
 
-    const byNo = (a: number, b: number) => {
-      const x = (items[a] as IndexedItem).no;
-      const y = (items[b] as IndexedItem).no;
-      return x.length - y.length || (x < y ? -1 : x > y ? 1 : a - b);
-    };
-    this.byKey = orderByString(keys, byNo);
+    // The catalogue's names in key order (sorted once), with the taught ones merged in.
+    const taughtOrder = [...taughtKeys.keys()].map((t) => items.length + t).sort((a, b) => cmp(keys[a] as string, keys[b] as string) || a - b);
+    this.byKey = mergeOrders(base.byKey, taughtOrder, keys);
     this.nameRank = rankOf(stableByLength(this.byKey, keys));
-    const numbers = items.map((it) => foldNumber(it.no));
-    this.numbers = numbers;
-    this.byNumber = orderByString(numbers, (a, b) => a - b);
-    this.numberRank = rankOf(stableByLength(this.byNumber, numbers));
+    this.keyPosition = rankOf(this.byKey);
+    this.numbers = base.numbers;
+    this.byNumber = base.byNumber;
+    this.numberRank = base.numberRank;
+
+    this.routeQ = new Int32Array(df.length).fill(-1);
+    this.routeW = new Float64Array(df.length);
+    this.routeSize = new Uint8Array(df.length);
+    this.marks = new Float64Array(n * 4);
+    let most = 0;
+    for (let e = 0; e < n; e++) most = Math.max(most, (tokenStart[e + 1] as number) - (tokenStart[e] as number));
+    this.matchQ = new Int32Array(most);
+    this.matchW = new Float64Array(most);
   }
 
   get size(): number {
     return this.items.length;
   }
 
-  /** Suggestions for a name: the longest whole-word prefix group, then the all-words group (SPEC §7). */
+  /**
+   * Suggestions for a name (SPEC §7): the longest whole-word prefix group, then the all-words group,
+   * then the closest names; each group closest first (then shorter name, then number). A one-word
+   * prefix group for a longer name shows at most its 5 closest. Items repeat in no group.
+   */
   byName(name: string, limit: number): Suggestion[] {
     const words = suggestWords(name);
     if (words.length === 0 || limit <= 0) return [];
-    const out: Suggestion[] = [];
-    const taken = new Set<number>();
+    const query = this.closeness(name);
+    try {
+      const out: Suggestion[] = [];
+      const takenItems = new Set<number>();
+      const take = (e: number, rule: SuggestionRule) => {
+        const item = this.entryItem[e] as number;
+        if (takenItems.has(item)) return;
+        takenItems.add(item);
+        out.push(this.suggestion(e, rule, query));
+      };
 
-    // 1. Longest prefix, in whole words: the longest k for which some name starts with the first k words.
-    for (let k = words.length; k >= 1; k--) {
-      const prefix = words.slice(0, k).join(' ');
-      // Keys equal to the prefix or continuing it with " …" sort together: ' ' is below every letter or digit.
-      const from = lowerBound(this.byKey, this.keys, prefix);
-      const to = lowerBound(this.byKey, this.keys, `${prefix}!`);
-      if (to > from) {
-        for (const i of best(this.byKey, from, to, this.nameRank, limit)) {
-          taken.add(i);
-          out.push(this.suggestion(i, 'prefix'));
+      // 1. Longest prefix, in whole words: the longest k for which some name starts with the first k words.
+      for (let k = words.length; k >= 1; k--) {
+        const prefix = words.slice(0, k).join(' ');
+        // Keys equal to the prefix or continuing it with " …" sort together: ' ' is below every letter or digit.
+        const from = lowerBound(this.byKey, this.keys, prefix);
+        const to = lowerBound(this.byKey, this.keys, `${prefix}!`);
+        if (to === from) continue;
+        if (this.weakPrefix(prefix, query)) {
+          // A one-word prefix is weak evidence (and so is one word and part of a size: "Wheel 8 x" of
+          // "Wheel 8 x 35"): at most its 5 closest, and none less close than the best name the other rules
+          // find — so that their stronger matches are seen (SPEC §7).
+          const inGroup = (e: number) => {
+            const at = this.keyPosition[e] as number;
+            return at >= from && at < to;
+          };
+          const [outside] = this.closestReached(1, query, NONE_TAKEN, inGroup);
+          const floor = outside === undefined ? 0 : this.closenessOf(outside, query);
+          const cap = Math.min(limit, ONE_WORD_PREFIX_CAP);
+          // With a floor above 0, only the group's entries that reach it are wanted: the walk finds them all.
+          const group = floor > 0 ? this.closestReached(cap, query, takenItems, (e) => !inGroup(e), floor) : this.closestIn(from, to, cap, query, takenItems);
+          for (const e of group) if (this.closenessOf(e, query) >= floor) take(e, 'prefix');
+        } else {
+          for (const e of this.closestIn(from, to, limit, query, takenItems)) take(e, 'prefix');
         }
         break;
       }
-    }
-    if (out.length >= limit) return out;
 
-    // 2. All words, any order: intersect the posting lists, rarest first; fewest extra words first.
-    const ids: number[] = [];
-    for (const w of new Set(words)) {
-      const id = this.wordIds.get(w);
-      if (id === undefined) return out;
-      ids.push(id);
+      // 2. All words, any order: the entries holding every token of the name (from the rarest token's
+      //    list), then checked word by word as rule 2 folds them (case, spacing and punctuation only).
+      if (out.length < limit && query.ids.length > 0 && !query.ids.includes(-1)) {
+        const ids = [...query.ids].sort((a, b) => this.df(a) - this.df(b));
+        const [rarest, ...rest] = ids as [number, ...number[]];
+        const wanted = [...new Set(words)].map((w) => ` ${w} `);
+        const matches: number[] = [];
+        for (let p = this.postStart[rarest] as number; p < (this.postStart[rarest + 1] as number); p++) {
+          const e = this.tokenPostings[p] as number;
+          if (!this.hasTokens(e, rest)) continue;
+          const key = ` ${this.keys[e] as string} `;
+          if (wanted.every((w) => key.includes(w))) matches.push(e);
+        }
+        for (const e of this.closest(matches, limit - out.length, query, takenItems)) take(e, 'words');
+      }
+
+      // 3. Closest names, for the places left: the entries sharing a token (or a renamed or mistyped word).
+      if (out.length < limit) {
+        for (const e of this.closestReached(limit - out.length, query, takenItems)) take(e, 'close');
+      }
+      return out;
+    } finally {
+      this.reset(query);
     }
-    ids.sort((a, b) => (this.postings[a] as Int32Array).length - (this.postings[b] as Int32Array).length);
-    const [rarest, ...rest] = ids;
-    const matches: { i: number; extra: number }[] = [];
-    for (const i of this.postings[rarest as number] as Int32Array) {
-      if (taken.has(i)) continue;
-      const own = this.itemWords.subarray(this.wordStart[i], this.wordStart[i + 1]);
-      if (rest.every((id) => own.includes(id))) matches.push({ i, extra: own.length - ids.length });
-    }
-    matches.sort((a, b) => a.extra - b.extra || (this.nameRank[a.i] as number) - (this.nameRank[b.i] as number));
-    for (const m of matches.slice(0, limit - out.length)) out.push(this.suggestion(m.i, 'words'));
-    return out;
   }
 
   /** Suggestions for a number: the items whose numbers share the longest prefix with it, in characters, shortest first. */
@@ -144,7 +342,12 @@ export class SuggestIndex {
       const prefix = q.slice(0, k);
       const from = lowerBound(this.byNumber, this.numbers, prefix);
       const to = lowerBound(this.byNumber, this.numbers, `${prefix}\uffff`);
-      if (to > from) return best(this.byNumber, from, to, this.numberRank, limit).map((i) => this.suggestion(i, 'number'));
+      if (to > from) {
+        return best(this.byNumber, from, to, this.numberRank, limit).map((i) => {
+          const it = this.items[i] as IndexedItem;
+          return { type: it.type, no: it.no, name: it.name, rule: 'number' as const, matched: [q], marks: [] };
+        });
+      }
     }
     return [];
   }
@@ -162,15 +365,581 @@ export class SuggestIndex {
     return out;
   }
 
-  private suggestion(i: number, rule: SuggestionRule): Suggestion {
-    const it = this.items[i] as IndexedItem;
-    return { type: it.type, no: it.no, name: it.name, rule };
+  /**
+   * Whether a common prefix is a single word of a longer name, counting as rule 3 does: a size is one
+   * word, and part of a size is none.
+   */
+  private weakPrefix(prefix: string, query: Query): boolean {
+    const own = new Set(query.routes.map((r) => r.token));
+    if (own.size <= 1) return false;
+    const inPrefix = new Set(closenessTokens(nameTokens(prefix)));
+    const covered = query.routes.filter((r) => inPrefix.has(r.token));
+    if (covered.length <= 1) return true;
+    const share = covered.reduce((m, r) => m + r.weight, 0) / query.total;
+    return share < STRONG_PREFIX_SHARE;
+  }
+
+  private df(id: number): number {
+    return (this.postStart[id + 1] as number) - (this.postStart[id] as number);
+  }
+
+  /**
+   * The query of rule 3 for `name`: each of its tokens with the catalogue's tokens that stand for it
+   * (itself, renamed words, agreeing sizes, typo corrections, the words an abbreviation begins) and what
+   * each weighs for it, laid out in the route arrays for `closenessOf` (cleared by `reset`).
+   */
+  private closeness(name: string): Query {
+    const t = nameTokens(name);
+    const given = closenessTokens(t);
+    // Rule 2 needs every token of the name as it is.
+    const ids = given.map((tok) => this.tokenIds.get(tok) ?? -1);
+    // A word no name has may be two that names have, run together ("Axlehole", "Pinhole").
+    const tokens = distinct(given.flatMap((tok) => (this.tokenIds.has(tok) ? [tok] : (this.split(tok) ?? [tok]))));
+    let total = 0;
+    const routes: Route[] = [];
+    const routed: number[] = [];
+    const routesOf = new Map<number, number[]>();
+    const lists: PostingList[] = [];
+    // The dimensions of the name's sizes are tokens too (closenessTokens): each of them, and the size it is of.
+    const dimensionOf = new Map<string, number>();
+    for (const size of t.sizes) {
+      const at = tokens.indexOf(`#${size}`);
+      if (at >= 0) for (const d of size.split('x')) if (!dimensionOf.has(d)) dimensionOf.set(d, at);
+    }
+    tokens.forEach((tok, q) => {
+      const own = this.tokenIds.get(tok);
+      // A token no name has still weighs as the rarest: the names lack it.
+      const ownIdf = own === undefined ? Math.log(this.entryName.length + 1) : (this.tokenIdf[own] as number);
+      total += ownIdf;
+      const via: { id: number; weight: number }[] = [];
+      if (own !== undefined) via.push({ id: own, weight: ownIdf });
+      for (const eq of this.equivalents.get(tok) ?? []) via.push({ id: eq.to, weight: eq.weight * Math.min(this.tokenIdf[eq.to] as number, ownIdf) });
+      // A size reaches the sizes that agree with it: the same dimensions in another order, nearly the
+      // same, or one part of the other; each weighs less the looser it agrees.
+      const isSize = tok.startsWith('#');
+      if (isSize) {
+        const dims = dimensionsOf(tok.slice(1));
+        for (let k = 0; k < this.sizeTokens.length; k++) {
+          const size = this.sizeTokens[k] as { readonly id: number; readonly dims: readonly number[] };
+          if (size.id === own) continue;
+          const relation = sizeRelation(dims, size.dims);
+          if (relation === null) continue;
+          via.push({ id: size.id, weight: SIZE_WEIGHT[relation] * Math.min(ownIdf, this.tokenIdf[size.id] as number) });
+        }
+      }
+      // A small typo (one letter added, left out, changed, or two swapped) of a word the names have.
+      if (own === undefined && tok.length >= 5 && !/[\d#]/.test(tok)) {
+        forEachOneEditAway(tok, (near) => {
+          const id = this.tokenIds.get(near);
+          if (id !== undefined && !via.some((v) => v.id === id)) via.push({ id, weight: 0.8 * (this.tokenIdf[id] as number) });
+        });
+      }
+      // An abbreviation ("Fric.", "Conn.") of words the names have: the words it begins.
+      if (own === undefined && tok.length >= 3 && /^\p{L}+$/u.test(tok)) {
+        for (const id of this.tokensBeginning(tok, 8)) if (!via.some((v) => v.id === id)) via.push({ id, weight: 0.7 * Math.min(this.tokenIdf[id] as number, ownIdf) });
+      }
+      for (const { id, weight } of via) {
+        // Words that weigh nothing are never walked (`with` has 36,000 names). A catalogue token that
+        // stands for two of the query's tokens counts for the one it weighs more for: one word, one match.
+        if (weight <= 0) continue;
+        lists.push({ id, weight, q });
+        const before = this.routeQ[id] as number;
+        if (before === -1) routed.push(id);
+        else if ((this.routeW[id] as number) >= weight) continue;
+        this.routeQ[id] = q;
+        this.routeW[id] = weight;
+        this.routeSize[id] = isSize ? 1 : 0;
+      }
+      for (const v of via) push(routesOf, v.id, q);
+      const size = dimensionOf.get(tok);
+      routes.push({ token: tok, via: via.map((v) => v.id), weight: ownIdf, ...(size === undefined ? {} : { dimensionOf: size }) });
+    });
+    const weighed = tokens.filter((tok) => (this.tokenIdf[this.tokenIds.get(tok) ?? -1] ?? 1) > 0).length;
+    const extraCost = EXTRA_WORD_COST * (weighed > 0 ? total / weighed : 1);
+    const common = tokens.filter((tok) => this.tokenIdf[this.tokenIds.get(tok) ?? -1] === 0).length;
+    // For walking the postings heaviest first: what an entry that lists[j…] reach first can weigh at most
+    // (for each query token, the most any of its lists from the j-th on gives).
+    lists.sort((a, b) => b.weight - a.weight);
+    const rest = new Float64Array(lists.length + 1);
+    const left = new Int32Array(lists.length + 1);
+    const most = new Float64Array(routes.length);
+    for (let j = lists.length - 1, sum = 0, count = 0; j >= 0; j--) {
+      const { q, weight } = lists[j] as PostingList;
+      if (most[q] === 0) count += 1;
+      if (weight > (most[q] as number)) {
+        sum += weight - (most[q] as number);
+        most[q] = weight;
+      }
+      rest[j] = sum;
+      left[j] = count;
+    }
+    const no = (this.queries = nextMark(this.queries, this.marks));
+    return { no, total, ids, sizes: t.sizes, routes, routesOf, routed, extraCost, common, lists, rest, left, hit: new Uint8Array(routes.length) };
+  }
+
+  /** Whether entry `e` has every token of `ids`. */
+  private hasTokens(e: number, ids: readonly number[]): boolean {
+    const from = this.tokenStart[e] as number;
+    const to = this.tokenStart[e + 1] as number;
+    for (const id of ids) {
+      let p = from;
+      while (p < to && this.entryTokens[p] !== id) p++;
+      if (p === to) return false;
+    }
+    return true;
+  }
+
+  /** `word` as two words the names have, each at least 3 letters; null when it is none. */
+  private split(word: string): string[] | null {
+    if (word.length < 6 || !/^\p{L}+$/u.test(word)) return null;
+    for (let i = 3; i <= word.length - 3; i++) {
+      const a = word.slice(0, i);
+      const b = wordForm(word.slice(i));
+      if (this.tokenIds.has(a) && this.tokenIds.has(b)) return [a, b];
+    }
+    return null;
+  }
+
+  /** Up to `limit` tokens the names have that begin with `prefix` (and are longer), the most common first. */
+  private tokensBeginning(prefix: string, limit: number): number[] {
+    const sorted = this.sortedTokens;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as string) < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: number[] = [];
+    for (let p = lo; p < sorted.length && (sorted[p] as string).startsWith(prefix); p++) {
+      if (sorted[p] !== prefix) found.push(this.tokenIds.get(sorted[p] as string) as number);
+      if (found.length > 64) return [];
+    }
+    return found.sort((a, b) => this.df(b) - this.df(a)).slice(0, limit);
+  }
+
+  /**
+   * How close an entry is to the query, 0…1: the weight of the query's tokens it has (each by its best
+   * route), over the query's weight plus a fixed cost for each token of its own that the query lacks —
+   * a rare extra word ("with Groove") is no farther than a common one; 0 when their sizes disagree.
+   */
+  private closenessOf(e: number, query: Query): number {
+    this.score(e, query);
+    return this.scored[0] as number;
+  }
+
+  /**
+   * `closenessOf`, left in `scored[0]`: the hot loops call this, as a double returned from a call that
+   * is not inlined is boxed — thousands of allocations a query.
+   */
+  private score(e: number, query: Query): void {
+    const scored = this.scored;
+    // Each walk of a query meets the same entries again: each is counted once a query.
+    const marks = this.marks;
+    if (marks[4 * e + 1] === query.no) {
+      scored[0] = marks[4 * e + 2] as number;
+      return;
+    }
+    marks[4 * e + 1] = query.no;
+    marks[4 * e + 2] = 0;
+    scored[0] = 0;
+    const routeQ = this.routeQ;
+    const routeW = this.routeW;
+    const matchQ = this.matchQ;
+    const matchW = this.matchW;
+    let matched = 0;
+    let s = 0;
+    let sizeAgrees = false;
+    const end = this.tokenStart[e + 1] as number;
+    for (let p = this.tokenStart[e] as number; p < end; p++) {
+      const id = this.entryTokens[p] as number;
+      const q = routeQ[id] as number;
+      if (q === -1) continue;
+      const w = routeW[id] as number;
+      if (this.routeSize[id] === 1) sizeAgrees = true;
+      let m = 0;
+      while (m < matched && matchQ[m] !== q) m++;
+      if (m === matched) {
+        matchQ[matched++] = q;
+        matchW[m] = w;
+        s += w;
+      } else if (w > (matchW[m] as number)) {
+        s += w - (matchW[m] as number);
+        matchW[m] = w;
+      }
+    }
+    if (s === 0) return;
+    // Sizes must agree when both names have one: the query's size routes reach exactly the sizes that agree.
+    if (query.sizes.length > 0 && this.hasSize[e] === 1 && !sizeAgrees) return;
+    const extra = Math.max(0, (this.entryCounted[e] as number) - matched) + COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
+    scored[0] = s / (query.total + query.extraCost * extra);
+    marks[4 * e + 2] = scored[0] as number;
+  }
+
+  /** The `limit` closest entries of `entries` whose items are not taken yet, one entry per item; ties: shorter name, then number. */
+  private closest(entries: ArrayLike<number>, limit: number, query: Query, taken: ReadonlySet<number>): number[] {
+    const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scored);
+    for (let p = 0; p < entries.length; p++) {
+      const e = entries[p] as number;
+      this.score(e, query);
+      top.offer(e, this.nameRank[e] as number);
+    }
+    return top.entries;
+  }
+
+  /**
+   * The `limit` closest entries of the prefix group byKey[from, to). A big group (`Minifig …` has 6,000)
+   * is not scored entry by entry: its closest share a weighty token with the query, so the walk of the
+   * postings finds them — unless fewer than `limit` do, and then the rest are as far as can be (0), and
+   * the group is scored whole after all.
+   */
+  private closestIn(from: number, to: number, limit: number, query: Query, taken: ReadonlySet<number>): number[] {
+    if (to - from > WALK_GROUPS_OVER) {
+      const outside = (e: number) => {
+        const at = this.keyPosition[e] as number;
+        return at < from || at >= to;
+      };
+      const found = this.closestReached(limit, query, taken, outside);
+      if (found.length === limit) return found;
+    }
+    return this.closest(this.byKey.subarray(from, to), limit, query, taken);
+  }
+
+  /**
+   * The `limit` closest entries that share a token with the query (by any route) and are not skipped,
+   * not taken and not 0. The postings are walked heaviest token first (MaxScore): once the tokens left
+   * could not lift an entry they alone reach above the last place, their long lists of common words
+   * are left unread.
+   */
+  private closestReached(limit: number, query: Query, taken: ReadonlySet<number>, skip?: (e: number) => boolean, atLeast = 0): number[] {
+    const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scored);
+    const walk = (this.walk = nextMark(this.walk, this.marks));
+    const marks = this.marks;
+    let counted = 0;
+    for (let j = 0; j < query.lists.length; j++) {
+      const most = (query.rest[j] as number) / query.total;
+      if (most < atLeast || (top.full && most < top.worst)) break;
+      if (counted > WALK_BUDGET && top.full) break;
+      const id = (query.lists[j] as PostingList).id;
+      const end = this.postStart[id + 1] as number;
+      const rest = query.rest[j] as number;
+      const left = query.left[j] as number;
+      for (let p = this.postStart[id] as number; p < end; p++) {
+        const e = this.tokenPostings[p] as number;
+        if (marks[4 * e] === walk) continue;
+        marks[4 * e] = walk;
+        if (skip?.(e) === true) continue;
+        if (marks[4 * e + 1] !== query.no) {
+          // Not counted yet: first what it could weigh at most, with the words of its own that the
+          // query's tokens left could not match (one read, where counting reads all its tokens).
+          const need = Math.max(atLeast, top.full ? top.worst : 0);
+          const extra = Math.max(0, (this.entryCounted[e] as number) - left) + COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
+          // (With room for rounding: `rest` sums the weights in another order than the count does.)
+          if (rest * (1 + 1e-9) < need * (query.total + query.extraCost * extra)) continue;
+        }
+        counted += 1;
+        this.score(e, query);
+        const c = this.scored[0] as number;
+        if (c > 0 && c >= atLeast) top.offer(e, this.nameRank[e] as number);
+      }
+    }
+    return top.entries;
+  }
+
+  private reset(query: Query): void {
+    for (const id of query.routed) this.routeQ[id] = -1;
+  }
+
+  private suggestion(e: number, rule: SuggestionRule, query: Query): Suggestion {
+    const item = this.entryItem[e] as number;
+    const it = this.items[item] as IndexedItem;
+    // The line's tokens this entry has, by any route.
+    const hit = query.hit;
+    hit.fill(0);
+    const from = this.tokenStart[e] as number;
+    const to = this.tokenStart[e + 1] as number;
+    for (let p = from; p < to; p++) {
+      const qs = query.routesOf.get(this.entryTokens[p] as number);
+      if (qs !== undefined) for (const q of qs) hit[q] = 1;
+    }
+    const matched: string[] = [];
+    query.routes.forEach((r, q) => {
+      // A dimension is a word of its own only where its size did not match ("4" of "Axle 4").
+      if (hit[q] === 1 && !(r.dimensionOf !== undefined && hit[r.dimensionOf] === 1)) matched.push(r.token.startsWith('#') ? r.token.slice(1) : r.token);
+    });
+    // Where the item's own words that matched stand (for a name staff taught: those it shares with the item's name).
+    const marks: (readonly [number, number])[] = [];
+    const spans = this.spansOf(item);
+    for (let k = 0; k < spans.length; k += 3) {
+      const id = spans[k] as number;
+      if (!query.routesOf.has(id)) continue;
+      if (e >= this.taughtFrom && !this.entryTokens.subarray(from, to).includes(id)) continue;
+      marks.push([spans[k + 1] as number, spans[k + 2] as number]);
+    }
+    return {
+      type: it.type,
+      no: it.no,
+      name: it.name,
+      rule,
+      matched,
+      marks,
+      ...(e >= this.taughtFrom ? { via: 'taught' as const, taughtName: this.entryName[e] as string } : {}),
+    };
+  }
+
+  /**
+   * Where an item's tokens stand in its name, as (token id, start, end) triples: kept for the items
+   * suggested lately, as the same ones come back line after line.
+   */
+  private spansOf(item: number): Int32Array {
+    let spans = this.spans.get(item);
+    if (spans === undefined) {
+      if (this.spans.size >= SPANS_KEPT) this.spans.clear();
+      const found = tokenSpans((this.items[item] as IndexedItem).name);
+      spans = new Int32Array(found.length * 3);
+      for (let k = 0; k < found.length; k++) {
+        const span = found[k] as TokenSpan;
+        spans[k * 3] = this.tokenIds.get(span.token) ?? -1;
+        spans[k * 3 + 1] = span.start;
+        spans[k * 3 + 2] = span.end;
+      }
+      this.spans.set(item, spans);
+    }
+    return spans;
   }
 }
 
 /**
- * Item indices ordered by their string (UTF-16 code units, as `<` compares), ties by `tie`. The distinct
- * strings are sorted by the engine's own sort, far faster than a comparator over every item.
+ * The costly part of an index, which depends on the catalogue alone: every item's name folded into
+ * rule 1's key and rule 3's tokens, interned, and the items in key and number order. Built once per
+ * catalogue generation; an index of it and the names staff taught is then quick to make (SuggestIndex).
+ */
+export class PreparedCatalogue {
+  readonly itemIndex: ReadonlyMap<string, number>;
+  readonly keys: readonly string[];
+  readonly tokenIds: ReadonlyMap<string, number>;
+  /** How many items have each token. */
+  readonly df: readonly number[];
+  readonly entryTokens: Int32Array;
+  readonly tokenStart: Int32Array;
+  readonly hasSize: Uint8Array;
+  readonly byKey: Int32Array;
+  readonly numbers: readonly string[];
+  readonly byNumber: Int32Array;
+  readonly numberRank: Int32Array;
+
+  constructor(readonly items: readonly IndexedItem[]) {
+    const n = items.length;
+    const itemIndex = new Map<string, number>();
+    items.forEach((it, i) => itemIndex.set(`${it.type} ${foldNumber(it.no)}`, i));
+    this.itemIndex = itemIndex;
+    const keys: string[] = new Array<string>(n);
+    const tokenIds = new Map<string, number>();
+    const df: number[] = [];
+    let flat = new Int32Array(n * 12);
+    let used = 0;
+    const tokenStart = new Int32Array(n + 1);
+    const hasSize = new Uint8Array(n);
+    for (let e = 0; e < n; e++) {
+      const name = (items[e] as IndexedItem).name;
+      keys[e] = suggestWords(name).join(' ');
+      const t = nameTokens(name);
+      if (t.sizes.length > 0) hasSize[e] = 1;
+      tokenStart[e] = used;
+      const from = used;
+      const add = (tok: string) => {
+        let id = tokenIds.get(tok);
+        if (id === undefined) {
+          id = df.length;
+          tokenIds.set(tok, id);
+          df.push(0);
+        }
+        for (let p = from; p < used; p++) if (flat[p] === id) return;
+        if (used === flat.length) {
+          const grown = new Int32Array(flat.length * 2);
+          grown.set(flat);
+          flat = grown;
+        }
+        flat[used++] = id;
+        df[id] = (df[id] as number) + 1;
+      };
+      for (const tok of closenessTokens(t)) add(tok);
+    }
+    tokenStart[n] = used;
+    this.keys = keys;
+    this.tokenIds = tokenIds;
+    this.df = df;
+    this.entryTokens = flat.slice(0, used);
+    this.tokenStart = tokenStart;
+    this.hasSize = hasSize;
+    const byNo = (a: number, b: number) => {
+      const x = (items[a] as IndexedItem).no;
+      const y = (items[b] as IndexedItem).no;
+      return x.length - y.length || (x < y ? -1 : x > y ? 1 : a - b);
+    };
+    this.byKey = orderByString(keys, byNo);
+    const numbers = items.map((it) => foldNumber(it.no));
+    this.numbers = numbers;
+    this.byNumber = orderByString(numbers, (a, b) => a - b);
+    this.numberRank = rankOf(stableByLength(this.byNumber, numbers));
+  }
+}
+
+interface Route {
+  readonly token: string;
+  /** The catalogue's tokens that stand for it (itself, renamed words, agreeing sizes, typo corrections). */
+  readonly via: readonly number[];
+  /** What the token weighs (its idf). */
+  readonly weight: number;
+  /** For a dimension of one of the name's sizes: that size's route. */
+  readonly dimensionOf?: number;
+}
+
+/** A catalogue token whose entries a query token reaches, and what it weighs for it. */
+interface PostingList {
+  readonly id: number;
+  readonly weight: number;
+  readonly q: number;
+}
+
+interface Query {
+  /** Numbers the queries, for the memo of closeness (never 0). */
+  readonly no: number;
+  /** Σ idf of the query's tokens. */
+  readonly total: number;
+  /** The query's token ids (-1: a token no name has), for rule 2. */
+  readonly ids: readonly number[];
+  readonly sizes: readonly string[];
+  /** What each token of an entry that the query lacks costs (a share of the query's mean token weight). */
+  readonly extraCost: number;
+  /** How many of the query's tokens are common words. */
+  readonly common: number;
+  /** Each token of the query, and the tokens that stand for it. */
+  readonly routes: readonly Route[];
+  /** Catalogue token → the query's tokens it stands for (for saying which words a suggestion matched). */
+  readonly routesOf: ReadonlyMap<number, readonly number[]>;
+  /** The catalogue tokens set in the route arrays (to clear). */
+  readonly routed: readonly number[];
+  /** Scratch: which of the routes a suggestion matched. */
+  readonly hit: Uint8Array;
+  /** The posting lists that weigh something, heaviest first, and what an entry first reached by lists[j] can weigh at most. */
+  readonly lists: readonly PostingList[];
+  readonly rest: Float64Array;
+  /** How many of the query's tokens lists[j…] stand for: the most an entry first reached there can match. */
+  readonly left: Int32Array;
+}
+
+const NONE_TAKEN: ReadonlySet<number> = new Set();
+
+/** The mark after `mark` for an array of marks that is never cleared: 1 again (and the array cleared) when the int32 range runs out. */
+function nextMark(mark: number, marks: Float64Array): number {
+  if (mark < 0x7fffffff) return mark + 1;
+  marks.fill(0);
+  return 1;
+}
+
+/** The best entries offered, at most `limit`, one per item, none of a taken item; best: closer, then lower rank. */
+class TopEntries {
+  readonly entries: number[] = [];
+  private readonly closeness: number[] = [];
+  private readonly rank: number[] = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly taken: ReadonlySet<number>,
+    private readonly entryItem: Int32Array,
+    private readonly multiEntry: Uint8Array,
+    /** Where the closeness of the entry offered is. */
+    private readonly scored: Float64Array,
+  ) {}
+
+  get full(): boolean {
+    return this.entries.length >= this.limit;
+  }
+
+  /** The closeness of the last place. */
+  get worst(): number {
+    return this.closeness[this.closeness.length - 1] ?? 0;
+  }
+
+  offer(e: number, r: number): void {
+    const { entries, closeness, rank, limit } = this;
+    const c = this.scored[0] as number;
+    const n = entries.length;
+    if (limit <= 0) return;
+    if (n === limit && !(c > (closeness[n - 1] as number) || (c === closeness[n - 1] && r < (rank[n - 1] as number)))) return;
+    const item = this.entryItem[e] as number;
+    if (this.taken.has(item)) return;
+    // One entry per item: an item's best entry (its own name, or a name staff taught) stands for it.
+    if (this.multiEntry[item] === 1) {
+      const at = entries.findIndex((x) => this.entryItem[x] === item);
+      if (at >= 0) {
+        if (!(c > (closeness[at] as number) || (c === closeness[at] && r < (rank[at] as number)))) return;
+        entries.splice(at, 1);
+        closeness.splice(at, 1);
+        rank.splice(at, 1);
+      }
+    }
+    let at = entries.length;
+    while (at > 0 && (c > (closeness[at - 1] as number) || (c === closeness[at - 1] && r < (rank[at - 1] as number)))) at -= 1;
+    entries.splice(at, 0, e);
+    closeness.splice(at, 0, c);
+    rank.splice(at, 0, r);
+    if (entries.length > limit) {
+      entries.pop();
+      closeness.pop();
+      rank.pop();
+    }
+  }
+}
+
+function distinct(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `base` (in key order) with `extra` (in key order) merged in; ties: base first. */
+function mergeOrders(base: Int32Array, extra: readonly number[], keys: readonly string[]): Int32Array {
+  if (extra.length === 0) return base;
+  const out = new Int32Array(base.length + extra.length);
+  let [i, j, k] = [0, 0, 0];
+  while (i < base.length || j < extra.length) {
+    const b = base[i];
+    const x = extra[j];
+    if (x === undefined || (b !== undefined && cmp(keys[b] as string, keys[x] as string) <= 0)) out[k++] = base[i++] as number;
+    else out[k++] = extra[j++] as number;
+  }
+  return out;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+/** Calls `found` with every word one edit from `word` (a letter left out, two swapped, one changed, one added), some twice. */
+function forEachOneEditAway(word: string, found: (near: string) => void): void {
+  for (let i = 0; i <= word.length; i++) {
+    const a = word.slice(0, i);
+    const b = word.slice(i);
+    const rest = b.slice(1);
+    if (b) found(a + rest);
+    if (b.length > 1) found(a + (b[1] as string) + (b[0] as string) + b.slice(2));
+    for (let c = 97; c <= 122; c++) {
+      const letter = String.fromCharCode(c);
+      if (b && letter !== b[0]) found(a + letter + rest);
+      found(a + letter + b);
+    }
+  }
+}
+
+/**
+ * Entry indices ordered by their string (UTF-16 code units, as `<` compares), ties by `tie`. The distinct
+ * strings are sorted by the engine's own sort, far faster than a comparator over every entry.
  */
 function orderByString(values: readonly string[], tie: (a: number, b: number) => number): Int32Array {
   const groups = new Map<string, number[]>();
@@ -189,7 +958,7 @@ function orderByString(values: readonly string[], tie: (a: number, b: number) =>
   return out;
 }
 
-/** `order`, stably re-sorted by the length of each item's string (a counting sort): shorter first. */
+/** `order`, stably re-sorted by the length of each entry's string (a counting sort): shorter first. */
 function stableByLength(order: Int32Array, values: readonly string[]): Int32Array {
   const counts = new Int32Array(1 + values.reduce((m, v) => Math.max(m, v.length), 0) + 1);
   for (const v of values) (counts[v.length + 1] as number)++;

@@ -34,38 +34,60 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
     expect(suggestWords('Plate, Modified 1 x 2 (with Clip)')).toEqual(['plate', 'modified', '1', 'x', '2', 'with', 'clip']);
   });
 
-  it('give the longest whole-word prefix group first, shorter names first', () => {
+  it('give the longest whole-word prefix group first, closest first, then shorter names', () => {
     const s = index.byName('Brick 2 x 4', 20);
-    expect(s.slice(0, 4).map((x) => [x.no, x.rule])).toEqual([
+    // All four begin "brick 2 x 4"; "Brick 2 x 4 x 3" is another size (2 x 4 x 3 only contains 2 x 4),
+    // so it is less close than the variants of the brick itself.
+    expect(s.map((x) => [x.no, x.rule])).toEqual([
       ['3001', 'prefix'],
-      ['30144', 'prefix'],
       ['3001old', 'prefix'],
       ['3001a', 'prefix'],
+      ['30144', 'prefix'],
     ]);
     // "brick 2 x 4" is not a prefix of "brick 2 x 40…": whole words only.
     expect(index.byName('Brick  2 x  4', 20)).toEqual(s);
+    // Sizes that disagree are never close: "Brick 2 x 6" is no suggestion for "Brick 2 x 4".
+    expect(s.some((x) => x.no === '2456')).toBe(false);
   });
 
-  it('fall back to the longest prefix that exists, then add the all-words group, fewest extra words first, without repeats', () => {
+  it('fall back to the longest prefix that exists, then the all-words group, then the closest names, without repeats', () => {
     const s = index.byName('Plate 1 x 2 with Clip Horizontal', 20);
-    // The whole name is a prefix of one item; the others hold all its words elsewhere.
+    // The whole name is a prefix of one item; another holds all its words elsewhere; the rest share some.
     expect(s.map((x) => [x.no, x.rule])).toEqual([
       ['63868', 'prefix'],
       ['11476', 'words'],
+      ['60470', 'close'], // "2 Clips Horizontal": a plural is the same word
+      ['48336', 'close'],
+      ['3794', 'close'],
+      ['3023', 'close'],
     ]);
-    // "plate 1 x 2 with" is the longest prefix any name shares with this one: all three, shortest first.
-    expect(index.byName('Plate 1 x 2 with Bar', 20).map((x) => [x.no, x.rule])).toEqual([
-      ['48336', 'prefix'],
+    // "Plate 1 x 1 with Clip Light" shares words but its size disagrees.
+    expect(s.some((x) => x.no === '4081')).toBe(false);
+    // "plate 1 x 2 with" is the longest prefix any name shares with this one, but it leaves out "Bar": a weak
+    // group, so its closest (fewest words of their own) only, and none less close than the best name
+    // outside it ("Plate, Modified 1 x 2 with 1 Stud with Groove"); the third plate comes back under `close`.
+    const bar = index.byName('Plate 1 x 2 with Bar', 20).map((x) => [x.no, x.rule]);
+    expect(bar.slice(0, 3)).toEqual([
       ['60470', 'prefix'],
-      ['63868', 'prefix'],
+      ['48336', 'prefix'],
+      ['3794', 'close'],
     ]);
+    expect(bar).toContainEqual(['63868', 'close']);
     expect(new Set(s.map((x) => x.no)).size).toBe(s.length);
     const words = index.byName('Clip Horizontal Plate', 20);
-    // No name starts with "clip": all words, fewest extra words first ("Clips" is another word).
-    expect(words.map((x) => [x.no, x.rule])).toEqual([
+    // No name starts with "clip": all words, closest first ("Clips" is not a word of rule 2).
+    expect(words.map((x) => [x.no, x.rule]).slice(0, 3)).toEqual([
       ['63868', 'words'],
       ['11476', 'words'],
+      ['60470', 'close'],
     ]);
+  });
+
+  it('say which words matched, and where they stand in the name', () => {
+    const [first] = index.byName('PLATE 1X2 W. CLIP HORIZONTAL ON END', 1);
+    expect(first).toMatchObject({ no: '63868', matched: ['plate', 'with', 'clip', 'horizontal', 'on', 'end', '1x2'] });
+    const name = first?.name ?? '';
+    expect(first?.marks.map(([a, b]) => name.slice(a, b))).toEqual(['Plate', '1 x 2', 'with', 'Clip', 'Horizontal', 'on', 'End']);
   });
 
   it('by number: the longest common prefix in characters, shortest numbers first', () => {
@@ -90,12 +112,19 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
     const byName = await cliJson(['--db', db, 'suggest', 'Brick 2 x 4', '--limit', '2']);
     expect(byName.json).toEqual({
       suggestions: [
-        { type: 'P', no: '3001', name: 'Brick 2 x 4', rule: 'prefix' },
-        { type: 'P', no: '30144', name: 'Brick 2 x 4 x 3', rule: 'prefix' },
+        { type: 'P', no: '3001', name: 'Brick 2 x 4', rule: 'prefix', matched: ['brick', '2x4'], marks: [[0, 5], [6, 11]] },
+        { type: 'P', no: '3001old', name: 'Brick 2 x 4 with Cross Supports', rule: 'prefix', matched: ['brick', '2x4'], marks: [[0, 5], [6, 11]] },
       ],
     });
     const byNumber = await cliJson(['--db', db, 'suggest', '--number', '3001old']);
-    expect(byNumber.json.suggestions[0]).toEqual({ type: 'P', no: '3001old', name: 'Brick 2 x 4 with Cross Supports', rule: 'number' });
+    expect(byNumber.json.suggestions[0]).toEqual({
+      type: 'P',
+      no: '3001old',
+      name: 'Brick 2 x 4 with Cross Supports',
+      rule: 'number',
+      matched: ['3001old'],
+      marks: [],
+    });
     expect((await cliJson(['--db', db, 'suggest'])).code).toBe(2);
   });
 });
@@ -110,18 +139,22 @@ describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogu
     index = new SuggestIndex(f.records.flatMap((r) => (r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : [])));
   });
 
-  it('list 3001 first for "Brick 2 x 4", and the same for LDraw\'s "Brick  2 x  4"', () => {
+  it('list 3001 first for "Brick 2 x 4" in every spelling (LDraw\'s "Brick  2 x  4", "BRICK 2X4", "Brick, 2x4")', () => {
     expect(index.byName('Brick 2 x 4', 20)[0]).toMatchObject({ no: '3001', rule: 'prefix' });
     expect(index.byName('Brick  2 x  4', 20)).toEqual(index.byName('Brick 2 x 4', 20));
+    for (const spelling of ['BRICK 2X4', 'Brick, 2x4', 'brick 2 x4', 'Brick 2x4']) expect(index.byName(spelling, 20)[0], spelling).toMatchObject({ no: '3001' });
   });
 
-  it('list every item that begins like "Plate 1 x 2 with" under prefix before any words match', () => {
+  it('list every item that begins like "Plate 1 x 2 with" under prefix before any words match, then closest names', () => {
     const s = index.byName('Plate 1 x 2 with', 200);
     const rules = s.map((x) => x.rule);
     const firstWords = rules.indexOf('words');
+    const firstClose = rules.indexOf('close');
     expect(firstWords).toBeGreaterThan(5);
     expect(rules.slice(0, firstWords).every((r) => r === 'prefix')).toBe(true);
-    expect(rules.slice(firstWords).every((r) => r === 'words')).toBe(true);
+    expect(firstClose === -1 || firstClose > firstWords).toBe(true);
+    expect(rules.slice(firstWords, firstClose === -1 ? undefined : firstClose).every((r) => r === 'words')).toBe(true);
+    if (firstClose !== -1) expect(rules.slice(firstClose).every((r) => r === 'close')).toBe(true);
     for (const x of s.filter((y) => y.rule === 'prefix')) expect(suggestWords(x.name).slice(0, 5)).toEqual(['plate', '1', 'x', '2', 'with']);
   });
 

@@ -1,0 +1,31 @@
+/**
+ * `npm run build:equivalents`: learns the table of renamed words that suggestions bridge (SPEC §7 rule 3)
+ * and writes it to src/suggest/equivalents.ts.
+ *
+ * It reads the LDraw parts library's names (parts.lst, LDraw.org, CC BY 4.0) against Rebrickable's names
+ * (parts.csv) for the same part numbers, from ../shared/data, and learns only from the numbers whose hash
+ * is even (bench/quality-sets.ts): the odd ones are what the suggestions are measured on. For every such
+ * pair, the words one name has and the other lacks are set against each other; a word `a` of LDraw's
+ * naming becomes `b` of Rebrickable's when they stand in for each other often enough:
+ *   - in at least MIN_PAIRS pairs, and
+ *   - in at least MIN_SHARE of the pairs whose LDraw name holds `a` (the table's weight for a → b),
+ *   - in at least MIN_TARGET_SHARE of the pairs where Rebrickable's name has `b` and LDraw's lacks it.
+ * Words with digits, and words shorter than three letters, are never learned. No name is typed in by hand.
+ * (The learning itself is scripts/equivalents-table.ts; test/suggest/equivalents.test.ts checks the file is its output.)
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ldrawPairs } from '../bench/quality-sets.ts';
+import { equivalentsSource, learnEquivalents } from './equivalents-table.ts';
+
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'suggest', 'equivalents.ts');
+
+const sets = ldrawPairs();
+if (sets === null) {
+  console.error('build-equivalents: ../shared/data (LDraw parts.lst.gz and Rebrickable parts.csv.gz) is not there; the table was left as it is.');
+  process.exit(1);
+}
+const table = learnEquivalents(sets.train);
+fs.writeFileSync(OUT, equivalentsSource(table, sets.train.length));
+console.log(`build-equivalents: ${table.length} renamed words from ${sets.train.length} training pairs → ${path.relative(process.cwd(), OUT)}`);
