@@ -10,6 +10,10 @@ export interface BenchRow {
   readonly minRatio?: number;
   /** A condition the run must meet besides its ratio (e.g. "no job claimed twice"), and whether it did. */
   readonly check?: { readonly what: string; readonly ok: boolean; readonly detail: string };
+  /** What `measuredMs` and `baselineMs` count: milliseconds (the default), or a percentage (e.g. hit@5). */
+  readonly unit?: 'ms' | '%';
+  /** Lines printed under the row (e.g. the table a quality row is read from). */
+  readonly details?: readonly string[];
 }
 
 export function median(samples: readonly number[]): number {
@@ -31,11 +35,13 @@ export function formatRow(row: BenchRow): string {
   const ratio = ratioOf(row);
   const bar = row.maxRatio !== null ? `≤ ${row.maxRatio}×` : row.minRatio !== undefined ? `≥ ${row.minRatio}×` : null;
   const verdict = bar === null ? 'report only' : missesTheBar(row) ? `MISSES the bar (${bar})` : `ok (bar ${bar})`;
+  const value = (v: number) => (row.unit === '%' ? `${v.toFixed(1)} %` : `${v.toFixed(3)} ms`);
   return [
     `${row.name}`,
     `  ran on:   ${row.ranOn}`,
-    `  measured: ${row.measuredMs.toFixed(3)} ms; ${row.baselineName}: ${row.baselineMs.toFixed(3)} ms`,
+    `  measured: ${value(row.measuredMs)}; ${row.baselineName}: ${value(row.baselineMs)}`,
     `  ratio:    ${ratio.toFixed(2)}× — ${verdict}`,
     ...(row.check ? [`  check:    ${row.check.what}: ${row.check.ok ? 'yes' : 'NO'} (${row.check.detail})`] : []),
+    ...(row.details ?? []).map((d) => `  ${d}`),
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, import, claims, upgrade, answers, screens).
+ * the groups named (catalogue-load, suggest, quality, import, claims, upgrade, answers, screens).
  */
 import { execFileSync } from 'node:child_process';
 import { benchAnswers } from './answers.bench.ts';
@@ -9,6 +9,7 @@ import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchScreens } from './screens.bench.ts';
+import { benchQuality } from './quality.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
 import { benchSuggest } from './suggest.bench.ts';
 import { benchUpgrade } from './upgrade.bench.ts';
@@ -22,7 +23,7 @@ function hasSqliteShell(): boolean {
   }
 }
 
-const GROUPS = ['catalogue-load', 'suggest', 'import', 'claims', 'upgrade', 'answers', 'screens'] as const;
+const GROUPS = ['catalogue-load', 'suggest', 'quality', 'import', 'claims', 'upgrade', 'answers', 'screens'] as const;
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
 if (unknown.length > 0) {
@@ -45,6 +46,12 @@ if (runs('suggest')) {
   const suggest = benchSuggest();
   print(suggest.p99);
   print(suggest.fuse);
+}
+if (runs('quality')) {
+  for (const out of benchQuality()) {
+    if ('skipped' in out) console.log(`${out.skipped}\n`);
+    else print(out);
+  }
 }
 if (runs('import')) {
   const imports = await benchImport();

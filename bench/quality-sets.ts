@@ -1,0 +1,190 @@
+/**
+ * The query sets of issue 11 ("Suggestions that find renamed parts"), built at run time from the real data
+ * beside the project (../shared/data), never copied into it:
+ * - `ldrawPairs()`: LDraw's name against Rebrickable's for the same part number, where they differ;
+ * - `brickstoreCases()`: the names in the real BrickStore documents that differ from Rebrickable's.
+ * Each query is a name; the right answer is its number in the Rebrickable catalogue.
+ *
+ * A table of equivalents may learn only from the numbers whose hash is even (`numberHashIsEven`), so that
+ * what it is measured on (the odd ones) is not what it learned from. Shared by the quality bench, the
+ * suggestion tests and the script that learns the table, so everything here is a plain function.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { readCatalogueFile } from '../src/catalogue/read-file.ts';
+import { childText, parseXmlTree } from '../src/text/xml.ts';
+import { shared } from './data.ts';
+
+/** The count issue 11 names for `brickstoreCases()` on the real data. */
+export const EXPECTED_BRICKSTORE_CASES = 98;
+
+/**
+ * FNV-1a, 32 bits, over the UTF-8 bytes of `no.trim().toLowerCase()`:
+ *   h = 0x811c9dc5; for each byte b: h = ((h XOR b) × 0x01000193) mod 2^32.
+ * Even h: the number may be learned from (training); odd h: it is kept for evaluation.
+ *
+ * (Multiplying by an odd prime keeps the lowest bit, so this parity is in fact 1 XOR the parity of the
+ * number of odd bytes; deterministic and about half/half, which is all the split needs.)
+ */
+export function numberHashIsEven(no: string): boolean {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(no.trim().toLowerCase(), 'utf8')) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return (h & 1) === 0;
+}
+
+/** The fold that decides whether two names "differ": case, and runs of spacing (LDraw's `Brick  2 x  4`). */
+export function foldCaseAndSpacing(name: string): string {
+  return name.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+export function namesDiffer(a: string, b: string): boolean {
+  return foldCaseAndSpacing(a) !== foldCaseAndSpacing(b);
+}
+
+/** LDraw's leading name markers (`~` unofficial/sub-part, `=` alias, `_` physical colour, `|` third party), possibly several. */
+export function stripLdrawMarkers(name: string): string {
+  return name.replace(/^[\s~=_|]+/, '').trim();
+}
+
+export interface LdrawPart {
+  /** The number, lower-cased (LDraw's `NUMBER.dat`). */
+  readonly no: string;
+  /** The name with its markers stripped. */
+  readonly name: string;
+}
+
+/**
+ * The parts of LDraw's parts.lst (`NUMBER.dat   Name`): markers stripped, moved-to entries (`~Moved to …`)
+ * skipped, as are lines of another shape; the first line of a number wins.
+ */
+export function parseLdrawList(text: string): LdrawPart[] {
+  const out: LdrawPart[] = [];
+  const seen = new Set<string>();
+  for (const line of text.split(/\r\n|\n|\r/)) {
+    const m = /^\s*(\S+)\.dat\s+(.*)$/i.exec(line);
+    if (!m) continue;
+    const no = (m[1] as string).toLowerCase();
+    const name = stripLdrawMarkers(m[2] as string);
+    // A moved-to entry names another part, not this one.
+    if (name === '' || /^moved to\b/i.test(name) || seen.has(no)) continue;
+    seen.add(no);
+    out.push({ no, name });
+  }
+  return out;
+}
+
+/** Rebrickable's part names by lower-cased number, read with the catalogue's own reader (as the app loads it). */
+export function rebrickableNames(partsCsv: Uint8Array, fileName = 'parts.csv.gz'): Map<string, { no: string; name: string }> {
+  const file = readCatalogueFile({ name: fileName, content: partsCsv }, { type: 'P' });
+  const names = new Map<string, { no: string; name: string }>();
+  for (const r of file.records) if (r.kind === 'item' && !names.has(r.no.toLowerCase())) names.set(r.no.toLowerCase(), { no: r.no, name: r.name });
+  return names;
+}
+
+export interface LdrawPair {
+  /** Rebrickable's spelling of the number (the catalogue's). */
+  readonly no: string;
+  readonly ldrawName: string;
+  readonly rebrickableName: string;
+}
+
+export interface LdrawSets {
+  /** Hash even: may be learned from. */
+  readonly train: readonly LdrawPair[];
+  /** Hash odd: only measured on. */
+  readonly evaluation: readonly LdrawPair[];
+}
+
+/** The pairs of LDraw parts that Rebrickable also has under a name that differs, split by `numberHashIsEven`. */
+export function ldrawPairsFrom(parts: readonly LdrawPart[], rebrickable: ReadonlyMap<string, { no: string; name: string }>): LdrawSets {
+  const train: LdrawPair[] = [];
+  const evaluation: LdrawPair[] = [];
+  for (const p of parts) {
+    const rb = rebrickable.get(p.no);
+    if (rb === undefined || !namesDiffer(p.name, rb.name)) continue;
+    (numberHashIsEven(rb.no) ? train : evaluation).push({ no: rb.no, ldrawName: p.name, rebrickableName: rb.name });
+  }
+  return { train, evaluation };
+}
+
+export interface BrickStoreCase {
+  /** The number as the document gives it. */
+  readonly no: string;
+  /** The document's ItemName: the query. */
+  readonly name: string;
+  readonly rebrickableName: string;
+}
+
+/**
+ * The distinct (number, name) pairs of parts (ItemTypeID P, or none) in BrickStore documents whose name
+ * differs from Rebrickable's for that number, where Rebrickable has the number; in the order first met.
+ */
+export function brickstoreCasesFrom(
+  documents: readonly { readonly fileName: string; readonly text: string }[],
+  rebrickable: ReadonlyMap<string, { no: string; name: string }>,
+): BrickStoreCase[] {
+  const out: BrickStoreCase[] = [];
+  const seen = new Set<string>();
+  for (const doc of documents) {
+    const root = parseXmlTree(doc.text, doc.fileName);
+    for (const inventory of root.children.filter((c) => c.name === 'Inventory')) {
+      for (const item of inventory.children.filter((c) => c.name === 'Item')) {
+        const type = childText(item, 'ItemTypeID');
+        if (type !== null && type !== '' && type !== 'P') continue;
+        const no = childText(item, 'ItemID');
+        const name = childText(item, 'ItemName');
+        if (!no || !name) continue;
+        const key = `${no}\u0000${name}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const rb = rebrickable.get(no.toLowerCase());
+        if (rb !== undefined && namesDiffer(name, rb.name)) out.push({ no, name, rebrickableName: rb.name });
+      }
+    }
+  }
+  return out;
+}
+
+// Both sets read the same 61,770-row catalogue; read it once per file.
+const rebrickableCache = new Map<string, Map<string, { no: string; name: string }>>();
+
+function rebrickableAt(dataDir: string): Map<string, { no: string; name: string }> | null {
+  const file = path.join(dataDir, 'rebrickable', 'parts.csv.gz');
+  if (!fs.existsSync(file)) return null;
+  let names = rebrickableCache.get(file);
+  if (names === undefined) {
+    names = rebrickableNames(fs.readFileSync(file), 'parts.csv.gz');
+    rebrickableCache.set(file, names);
+  }
+  return names;
+}
+
+/**
+ * The LDraw development set, from `dataDir` (../shared/data by default); null when the data is absent
+ * (LDraw's parts.lst.gz or Rebrickable's parts.csv.gz).
+ */
+export function ldrawPairs(dataDir: string | null = shared()): LdrawSets | null {
+  if (dataDir === null) return null;
+  const list = path.join(dataDir, 'ldraw', 'parts.lst.gz');
+  const rebrickable = rebrickableAt(dataDir);
+  if (rebrickable === null || !fs.existsSync(list)) return null;
+  return ldrawPairsFrom(parseLdrawList(zlib.gunzipSync(fs.readFileSync(list)).toString('utf8')), rebrickable);
+}
+
+/**
+ * The BrickStore cases, from every `.bsx` in `dataDir`/brickstore-bsx (../shared/data by default; files in
+ * name order); null when the data is absent. On the real data there are `EXPECTED_BRICKSTORE_CASES`.
+ */
+export function brickstoreCases(dataDir: string | null = shared()): BrickStoreCase[] | null {
+  if (dataDir === null) return null;
+  const dir = path.join(dataDir, 'brickstore-bsx');
+  const rebrickable = rebrickableAt(dataDir);
+  if (rebrickable === null || !fs.existsSync(dir)) return null;
+  const files = fs.readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.bsx')).sort();
+  if (files.length === 0) return null;
+  return brickstoreCasesFrom(
+    files.map((f) => ({ fileName: f, text: fs.readFileSync(path.join(dir, f), 'utf8') })),
+    rebrickable,
+  );
+}
