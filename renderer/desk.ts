@@ -14,7 +14,8 @@ export function placedMessage(r: PlaceResultView, s: SuggestionView): string {
   ].filter(Boolean);
   const rest = more.length > 0 ? `, and ${more.join(', and ')}, each in its own colour` : '';
   const still = r.others.unplaced > 0 ? ` ${plural(r.others.unplaced, 'other line')} giving it stay unplaced.` : '';
-  return `Placed line ${l.position} on ${s.type} ${s.no} (${s.name})${colour}${rest}.${still}`;
+  const taught = r.remembered.name === 'added' && l.given.name ? ` Suggestions now find it by “${l.given.name}” too.` : '';
+  return `Placed line ${l.position} on ${s.type} ${s.no} (${s.name})${colour}${rest}.${still}${taught}`;
 }
 
 /**
@@ -32,3 +33,21 @@ export function nextUnplacedAfter(before: readonly LineRowView[], after: readonl
   return null;
 }
 
+
+/**
+ * A suggestion's name in pieces, the words that matched the line marked (SPEC §7: the screen shows
+ * which words matched). Overlapping or out-of-range marks are clipped, never thrown on.
+ */
+export function markedPieces(name: string, marks: readonly (readonly [number, number])[]): { text: string; marked: boolean }[] {
+  const pieces: { text: string; marked: boolean }[] = [];
+  let at = 0;
+  for (const [from, to] of [...marks].sort((a, b) => a[0] - b[0])) {
+    const start = Math.max(at, Math.min(from, name.length));
+    const end = Math.max(start, Math.min(to, name.length));
+    if (start > at) pieces.push({ text: name.slice(at, start), marked: false });
+    if (end > start) pieces.push({ text: name.slice(start, end), marked: true });
+    at = Math.max(at, end);
+  }
+  if (at < name.length) pieces.push({ text: name.slice(at), marked: false });
+  return pieces;
+}

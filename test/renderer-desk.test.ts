@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LineRowView, PlaceResultView } from '../src/api/contract.ts';
-import { nextUnplacedAfter, placedMessage } from '../renderer/desk.ts';
+import { markedPieces, nextUnplacedAfter, placedMessage } from '../renderer/desk.ts';
 
 const line = (id: number, placed: boolean): LineRowView => ({
   id,
@@ -39,10 +39,10 @@ describe('what a fix did, in words (issue 10)', () => {
   const result = (others: PlaceResultView['others']): PlaceResultView => ({
     line: { ...line(21, true), position: 21 },
     step: { id: 9, kind: 'hand-placement', label: 'x' },
-    remembered: { item: 'added', colour: null },
+    remembered: { item: 'added', colour: null, name: null },
     others,
   });
-  const s = { type: 'P', no: '6141', name: 'Plate Round 1 x 1 with Solid Stud', rule: 'prefix' } as const;
+  const s = { type: 'P', no: '6141', name: 'Plate Round 1 x 1 with Solid Stud', rule: 'prefix', matched: [], marks: [] } as const;
   it('names the lines it placed at once, each in its own colour', () => {
     expect(placedMessage(result({ placed: 9, moved: 0, unplaced: 0 }), s)).toBe(
       'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White, and 9 more lines giving 4073, each in its own colour.',
@@ -51,5 +51,36 @@ describe('what a fix did, in words (issue 10)', () => {
     expect(placedMessage(result({ placed: 1, moved: 2, unplaced: 3 }), s)).toBe(
       'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White, and 1 more line giving 4073, and moved 2 lines the old memory had placed, each in its own colour. 3 other lines giving it stay unplaced.',
     );
+  });
+  it('says when the line taught the item its name (issue 11)', () => {
+    const named: PlaceResultView = {
+      line: { ...line(21, true), position: 21, given: { type: 'P', no: null, name: 'PLATE 1X1 ROUND', colourId: 1, colourName: 'White' } },
+      step: { id: 9, kind: 'hand-placement', label: 'x' },
+      remembered: { item: 'added', colour: null, name: 'added' },
+      others: { placed: 0, moved: 0, unplaced: 0 },
+    };
+    expect(placedMessage(named, s)).toBe('Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White. Suggestions now find it by “PLATE 1X1 ROUND” too.');
+    expect(placedMessage({ ...named, remembered: { ...named.remembered, name: 'kept' } }, s)).toBe('Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White.');
+  });
+});
+
+describe('the words that matched, marked in the name (issue 11)', () => {
+  it('splits the name at the marks, in order', () => {
+    expect(markedPieces('Plate Special 1 x 2 with Door Rail', [[25, 29], [0, 5], [14, 19], [30, 34]])).toEqual([
+      { text: 'Plate', marked: true },
+      { text: ' Special ', marked: false },
+      { text: '1 x 2', marked: true },
+      { text: ' with ', marked: false },
+      { text: 'Door', marked: true },
+      { text: ' ', marked: false },
+      { text: 'Rail', marked: true },
+    ]);
+  });
+  it('clips marks that overlap or reach past the name', () => {
+    expect(markedPieces('Brick', [[0, 3], [2, 9]])).toEqual([
+      { text: 'Bri', marked: true },
+      { text: 'ck', marked: true },
+    ]);
+    expect(markedPieces('Brick', [])).toEqual([{ text: 'Brick', marked: false }]);
   });
 });

@@ -5,6 +5,7 @@ import { Colour } from '../components/Colour.tsx';
 import { OrderDocuments, UndoneOrder, UndoneTag } from '../components/Documents.tsx';
 import { FirstStart } from '../components/FirstStart.tsx';
 import { LineTable, ROW_HEIGHT } from '../components/LineTable.tsx';
+import { markedPieces } from '../desk.ts';
 import { count, money } from '../format.ts';
 import { useApp } from '../state/app.ts';
 import { shownOptions, useOrders } from '../state/orders.ts';
@@ -221,7 +222,8 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
                   <b>
                     {s.type} {s.no}
                   </b>{' '}
-                  {s.name}
+                  {markedPieces(s.name, s.marks).map((p, k) => (p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
+                  {s.via === 'taught' ? <span className="via"> — by the name “{s.taughtName}” you taught it</span> : null}
                 </li>
               );
             })}

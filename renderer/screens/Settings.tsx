@@ -140,6 +140,36 @@ export function Settings() {
           </tbody>
         </table>
       )}
+      <h3>Names taught</h3>
+      <p className="hint">When a line placed by hand names its part differently from the catalogue, suggestions find the part by that name too.</p>
+      {st.placements.names.length === 0 ? (
+        <p className="empty">None yet.</p>
+      ) : (
+        <table className="table" aria-label="Names taught">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Finds</th>
+              <th>Since</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {st.placements.names.map((p) => (
+              <tr key={p.id}>
+                <td>“{p.name}”</td>
+                <td>
+                  {p.item.type} {p.item.no} {p.item.name}
+                </td>
+                <td>{p.createdAt.slice(0, 10)}</td>
+                <td>
+                  <button onClick={() => void st.forget('name', p.id)}>Forget</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

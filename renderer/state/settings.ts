@@ -9,12 +9,12 @@ interface SettingsState {
   reload(): Promise<void>;
   set(key: 'daily-call-limit' | 'currency' | 'api-url', value: string): Promise<void>;
   setCredentials(c: { consumerKey: string; consumerSecret: string; token: string; tokenSecret: string }): Promise<boolean>;
-  forget(kind: 'item' | 'colour', id: number): Promise<void>;
+  forget(kind: 'item' | 'colour' | 'name', id: number): Promise<void>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
   settings: null,
-  placements: { items: [], colours: [] },
+  placements: { items: [], colours: [], names: [] },
   async reload() {
     const both = await attempt(() => Promise.all([call('settings.get', {}), call('placements.list', {})]));
     if (both !== null) set({ settings: both[0], placements: both[1] });

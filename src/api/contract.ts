@@ -116,7 +116,12 @@ export interface LineRowView {
 export interface PlaceResultView {
   readonly line: LineRowView;
   readonly step: StepView;
-  readonly remembered: { readonly item: 'added' | 'changed' | 'kept' | null; readonly colour: 'added' | 'changed' | 'kept' | null };
+  readonly remembered: {
+    readonly item: 'added' | 'changed' | 'kept' | null;
+    readonly colour: 'added' | 'changed' | 'kept' | null;
+    /** The line's given name, kept as an extra name of the item for suggestions (SPEC §7); null when it gives none or the item has it. */
+    readonly name: 'added' | 'changed' | 'kept' | null;
+  };
   readonly others: { readonly placed: number; readonly moved: number; readonly unplaced: number };
 }
 
@@ -124,7 +129,16 @@ export interface SuggestionView {
   readonly type: ItemTypeCode;
   readonly no: string;
   readonly name: string;
-  readonly rule: 'prefix' | 'words' | 'number';
+  /** Which rule of SPEC §7 found it: longest prefix, all words, closest names, or by number. */
+  readonly rule: 'prefix' | 'words' | 'close' | 'number';
+  /** The line's words it matched (folded). */
+  readonly matched: readonly string[];
+  /** Where the words that matched stand in `name` (UTF-16 offsets, end exclusive), for the screen to highlight. */
+  readonly marks: readonly (readonly [number, number])[];
+  /** Set when it was found by a name staff taught (SPEC §7)… */
+  readonly via?: 'taught';
+  /** …and then that name. */
+  readonly taughtName?: string;
 }
 
 /**
@@ -262,9 +276,18 @@ export interface ColourPlacementView {
   readonly createdAt: string;
 }
 
+/** A name staff placed by hand on an item whose own name differs: suggestions find the item by it too (SPEC §7). */
+export interface TaughtNameView {
+  readonly id: number;
+  readonly name: string;
+  readonly item: { readonly type: string; readonly no: string; readonly name: string | null };
+  readonly createdAt: string;
+}
+
 export interface MemoriesView {
   readonly items: readonly RememberedPlacementView[];
   readonly colours: readonly ColourPlacementView[];
+  readonly names: readonly TaughtNameView[];
 }
 
 export interface SettingsView {
@@ -334,7 +357,7 @@ export interface ApiCalls {
   /** `expectedStep`: the step Redo would put back, as the screen names it. */
   'history.redo': { args: { expectedStep: number }; result: StepView };
   'placements.list': { args: Record<string, never>; result: MemoriesView };
-  'placements.forget': { args: { kind: 'item' | 'colour'; id: number }; result: { forgotten: number; step: StepView } };
+  'placements.forget': { args: { kind: 'item' | 'colour' | 'name'; id: number }; result: { forgotten: number; step: StepView } };
   'export.summary': { args: Record<string, never>; result: ExportFileView };
   'export.bricklink': { args: { orderId: number }; result: ExportFileView };
   'settings.get': { args: Record<string, never>; result: SettingsView };

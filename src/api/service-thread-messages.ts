@@ -40,6 +40,6 @@ export type FromServiceThread =
   /** `lookup.start` queued a run of the look-up job: the job runner thread is to run it. */
   | { type: 'lookup'; jobId: number; credentials: Credentials; apiUrl: string }
   /** The suggestion index is built, as the catalogue was at `generation`; or it could not be. */
-  | { type: 'index-built'; generation: number }
+  | { type: 'index-built'; generation: string }
   | { type: 'index-failed'; error: ErrorValue }
   | { type: 'log'; line: string };

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { ErrorValue } from '../errors.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { startWorker } from '../jobs/job-host.ts';
-import { catalogueGeneration } from '../store/settings.ts';
+import { suggestionGeneration } from '../store/memories.ts';
 import type { ApiEvents, CallName, EventName, Result } from './contract.ts';
 import { threadOf, type CallDispatcher } from './service.ts';
 import type { FromServiceThread, ServiceThreadData, ServiceThreadRole, ToServiceThread } from './service-thread-messages.ts';
@@ -44,7 +44,7 @@ export class ServiceThreads implements CallDispatcher {
   private readonly suggest: Lane;
   /** The cancel flags of the import previews and confirms under way. */
   private readonly imports = new Set<Int32Array>();
-  private readonly index = { built: null as number | null, building: false, lastEnd: -Infinity, later: null as NodeJS.Timeout | null };
+  private readonly index = { built: null as string | null, building: false, lastEnd: -Infinity, later: null as NodeJS.Timeout | null };
   private stopped = false;
 
   constructor(private readonly options: ServiceThreadsOptions) {
@@ -88,9 +88,9 @@ export class ServiceThreads implements CallDispatcher {
   refreshIndex(): void {
     const ix = this.index;
     if (this.stopped || ix.building || ix.later !== null) return;
-    let generation: number;
+    let generation: string;
     try {
-      generation = catalogueGeneration(this.options.db);
+      generation = suggestionGeneration(this.options.db);
     } catch {
       return; // the store is closing
     }

@@ -16,7 +16,7 @@ import { takeBack } from '../documents/take-back.ts';
 import { documentsOfOrder, listDocuments, sameFileDocuments, type DocumentRow } from '../store/documents.ts';
 import { getLine, orderLines, type LineView } from '../store/lines.ts';
 import { colourInfo, listColours } from '../store/colours.ts';
-import { colourMemories, itemMemories } from '../store/memories.ts';
+import { colourMemories, itemMemories, taughtNames } from '../store/memories.ts';
 import { getOrder, listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
 import { catalogueGeneration, getSetting, setSetting } from '../store/settings.ts';
 import type { UpgradeReport } from '../store/upgrade-runner.ts';
@@ -402,7 +402,7 @@ export function createApiService(ctx: ServiceContext) {
       changed('redo');
       return step;
     },
-    'placements.list': () => ({ items: itemMemories(db), colours: colourMemories(db) }),
+    'placements.list': () => ({ items: itemMemories(db), colours: colourMemories(db), names: taughtNames(db) }),
     'placements.forget': ({ kind, id }) => {
       const step = forgetMemory(db, kind, id, clock);
       changed('forgot a placement');

@@ -91,7 +91,7 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'history.undo': shape({ expectedStep: id }),
   'history.redo': shape({ expectedStep: id }),
   'placements.list': none,
-  'placements.forget': shape({ kind: oneOf('item', 'colour'), id }),
+  'placements.forget': shape({ kind: oneOf('item', 'colour', 'name'), id }),
   'export.summary': none,
   'export.bricklink': shape({ orderId: id }),
   'settings.get': none,

@@ -4,7 +4,7 @@ import { BrickWorkError, quote } from '../errors.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../catalogue/item-types.ts';
 import { getLine, type LineView } from '../store/lines.ts';
 import { colourName } from '../store/colours.ts';
-import { findColourMemory, findItemMemory } from '../store/memories.ts';
+import { findColourMemory, findItemMemory, findTaughtName } from '../store/memories.ts';
 import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import { catalogueLookup } from './catalogue-lookup.ts';
@@ -23,6 +23,8 @@ export interface HandPlacementResult {
     readonly item: MemoryChange | null;
     /** The colour remembered for the line's given colour, which the catalogue does not know; null when none. */
     readonly colour: MemoryChange | null;
+    /** The line's given name, taught to the item as an extra name for suggestions; null when it gives none or the item has that name. */
+    readonly name: MemoryChange | null;
   };
   /**
    * The other saved lines it placed at once (SPEC §8): unplaced lines giving the same number, name or
@@ -149,6 +151,7 @@ export function placeByHand(
       givenType !== null && (key.no !== null ? catalogueLookup(db).itemNumber(givenType, key.no) === null : key.nameKey !== null);
     const item = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
     const colour = own.status === 'unknown' && target.colourId !== null ? rememberColour(db, rec, own.key, target.colourId, clock) : null;
+    const name = teachName(db, rec, line.given.name, { type, no }, clock);
 
     const others = { placed: 0, moved: 0, unplaced: 0 };
     if (item !== null || colour !== null) {
@@ -168,7 +171,7 @@ export function placeByHand(
 
     const inColour = colourId === null ? '' : ` in ${colourName(db, colourId) ?? `colour ${colourId}`}`;
     const label = `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${type} ${no}${inColour}`;
-    return { value: { remembered: { item, colour }, others }, kind: 'hand-placement', label };
+    return { value: { remembered: { item, colour, name }, others }, kind: 'hand-placement', label };
   });
   return { line: getLine(db, lineId), step, ...value };
 }
@@ -191,6 +194,21 @@ function rememberItem(db: Database, rec: StepRecorder, key: GivenKey, item: { ty
   return 'changed';
 }
 
+/**
+ * A line placed by hand whose given name differs from the item's own (after folding case and spacing)
+ * teaches the item that name: suggestions find the item by it from now on (SPEC §7, §8).
+ */
+function teachName(db: Database, rec: StepRecorder, given: string | null, item: { type: string; no: string }, clock: Clock): MemoryChange | null {
+  const name = given?.trim();
+  if (!name) return null;
+  const key = foldName(name);
+  const own = db.prepare('SELECT name_key FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(item.type, item.no) as string | undefined;
+  if (own === undefined || own === key) return null;
+  if (findTaughtName(db, item.type, item.no, key) !== null) return 'kept';
+  rec.insert('taught_name', { item_type: item.type, item_no: item.no, name, name_key: key, created_at: isoNow(clock) });
+  return 'added';
+}
+
 function rememberColour(db: Database, rec: StepRecorder, key: ColourKey, colourId: number, clock: Clock): MemoryChange {
   const existing = findColourMemory(db, key);
   if (existing === null) {
@@ -208,20 +226,24 @@ function rememberColour(db: Database, rec: StepRecorder, key: ColourKey, colourI
   return 'changed';
 }
 
-/** Which kind of memory: an item for a given number or name, or a colour for an unknown given colour. */
-export type MemoryKind = 'item' | 'colour';
+/** Which kind of memory: an item for a given number or name, a colour for an unknown given colour, a name taught to an item. */
+export type MemoryKind = 'item' | 'colour' | 'name';
+
+const MEMORY_TABLES = { item: 'hand_placement', colour: 'colour_placement', name: 'taught_name' } as const;
 
 /** Forgets a memory (later imports no longer use it); lines it placed stay placed. One undo step. */
 export function forgetMemory(db: Database, kind: MemoryKind, id: number, clock: Clock): StepInfo {
-  const table = kind === 'item' ? 'hand_placement' : 'colour_placement';
+  const table = MEMORY_TABLES[kind];
   const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, string | number | null> | undefined;
   if (row === undefined) {
-    throw new BrickWorkError('not-found', `There is no remembered ${kind === 'item' ? 'placement' : 'colour'} ${id}.`);
+    throw new BrickWorkError('not-found', `There is no remembered ${kind === 'item' ? 'placement' : kind === 'colour' ? 'colour' : 'name'} ${id}.`);
   }
   const what =
     kind === 'item'
       ? `the placement remembered for ${quote(String(row['given_no'] ?? row['name_key'] ?? ''))}`
-      : `the colour remembered for ${row['numbering'] === 'bricklink-id' ? `colour ${String(row['given_colour_id'])}` : `"${quote(String(row['given_name_key']))}"`}`;
+      : kind === 'colour'
+        ? `the colour remembered for ${row['numbering'] === 'bricklink-id' ? `colour ${String(row['given_colour_id'])}` : `"${quote(String(row['given_name_key']))}"`}`
+        : `the name "${quote(String(row['name']))}" taught to ${String(row['item_type'])} ${String(row['item_no'])}`;
   return recordStepWithInfo(db, clock, (rec) => {
     rec.delete(table, id);
     return { value: null, kind: 'forget-placement', label: `Forgetting ${what}` };

@@ -94,3 +94,38 @@ export function colourMemories(db: Database): ColourMemory[] {
     createdAt: r.created_at,
   }));
 }
+
+export interface TaughtNameMemory {
+  readonly id: number;
+  /** The name as the line gave it. */
+  readonly name: string;
+  readonly item: { readonly type: ItemType; readonly no: string; readonly name: string | null };
+  readonly createdAt: string;
+}
+
+/** The names staff taught items by placing lines by hand (extra names for suggestions). */
+export function taughtNames(db: Database): TaughtNameMemory[] {
+  const rows = db
+    .prepare(
+      `SELECT t.id, t.name, t.item_type, t.item_no, c.name AS item_name, t.created_at
+         FROM taught_name t LEFT JOIN catalogue_item c ON c.item_type = t.item_type AND c.item_no = t.item_no
+        ORDER BY t.id`,
+    )
+    .all() as { id: number; name: string; item_type: ItemType; item_no: string; item_name: string | null; created_at: string }[];
+  return rows.map((r) => ({ id: r.id, name: r.name, item: { type: r.item_type, no: r.item_no, name: r.item_name }, createdAt: r.created_at }));
+}
+
+/** Whether this item was already taught this (folded) name. */
+export function findTaughtName(db: Database, type: string, no: string, nameKey: string): number | null {
+  return (db.prepare('SELECT id FROM taught_name WHERE item_type = ? AND item_no = ? AND name_key = ?').pluck().get(type, no, nameKey) as number | undefined) ?? null;
+}
+
+/**
+ * A number that moves whenever what suggestions search moves — the catalogue (its generation) or the
+ * names staff taught — so that an index built from them knows it is stale, in any process.
+ */
+export function suggestionGeneration(db: Database): string {
+  const read = db.prepare("SELECT key, value FROM setting WHERE key IN ('catalogue.generation', 'taught.generation')").all() as { key: string; value: string }[];
+  const value = (key: string) => read.find((r) => r.key === key)?.value ?? '0';
+  return `${value('catalogue.generation')}:${value('taught.generation')}`;
+}

@@ -1,18 +1,22 @@
 import type { Database } from 'better-sqlite3';
 import type { ItemType } from '../catalogue/item-types.ts';
+import { suggestionGeneration } from '../store/memories.ts';
 import { catalogueGeneration } from '../store/settings.ts';
-import { SuggestIndex, type Suggestion } from './index.ts';
+import { PreparedCatalogue, SuggestIndex, type Suggestion, type TaughtName } from './index.ts';
 
 export const DEFAULT_SUGGESTION_LIMIT = 20;
 
-const cache = new WeakMap<Database, { generation: number; index: SuggestIndex }>();
+const cache = new WeakMap<Database, { generation: string; index: SuggestIndex }>();
+/** The costly part, per catalogue generation: a new taught name rebuilds the index from it in milliseconds. */
+const prepared = new WeakMap<Database, { generation: number; catalogue: PreparedCatalogue }>();
 
 /**
- * The suggestion index of this connection's catalogue, rebuilt when the catalogue generation has
- * moved (every writer of `catalogue_item` bumps it in the same transaction, whatever the process).
+ * The suggestion index of this connection's catalogue (and the names staff taught), rebuilt when they
+ * have moved (`suggestionGeneration`: every writer of `catalogue_item` bumps the catalogue generation in
+ * the same transaction, whatever the process; taught names are counted).
  */
 export function catalogueIndex(db: Database): SuggestIndex {
-  const generation = catalogueGeneration(db);
+  const generation = suggestionGeneration(db);
   const cached = cache.get(db);
   if (cached && cached.generation === generation) return cached.index;
   const built = buildCatalogueIndex(db);
@@ -21,13 +25,24 @@ export function catalogueIndex(db: Database): SuggestIndex {
 }
 
 /** Builds the index of the catalogue as it is now, with the generation it was read at (one read transaction). */
-export function buildCatalogueIndex(db: Database): { generation: number; index: SuggestIndex } {
-  const read = db.transaction(() => ({
-    generation: catalogueGeneration(db),
-    items: db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as { type: ItemType; no: string; name: string }[],
-  }));
-  const { generation, items } = read();
-  return { generation, index: new SuggestIndex(items) };
+export function buildCatalogueIndex(db: Database): { generation: string; index: SuggestIndex } {
+  const read = db.transaction(() => {
+    const catalogue = catalogueGeneration(db);
+    const kept = prepared.get(db);
+    return {
+      generation: suggestionGeneration(db),
+      catalogue,
+      items:
+        kept?.generation === catalogue
+          ? null
+          : (db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as { type: ItemType; no: string; name: string }[]),
+      taught: db.prepare('SELECT item_type AS type, item_no AS no, name FROM taught_name ORDER BY id').all() as TaughtName[],
+    };
+  });
+  const { generation, catalogue, items, taught } = read();
+  if (items !== null) prepared.set(db, { generation: catalogue, catalogue: new PreparedCatalogue(items) });
+  const base = prepared.get(db)?.catalogue ?? new PreparedCatalogue([]);
+  return { generation, index: new SuggestIndex(base, taught) };
 }
 
 /**

@@ -15,6 +15,7 @@ export const UNDOABLE_TABLES = {
   // colour_id stays undoable only so that steps written by early 0.9.0 builds still apply; it is never read.
   hand_placement: ['given_type', 'given_no', 'name_key', 'item_type', 'item_no', 'colour_id', 'created_at'],
   colour_placement: ['numbering', 'given_colour_id', 'given_name_key', 'colour_id', 'created_at'],
+  taught_name: ['item_type', 'item_no', 'name', 'name_key', 'created_at'],
 } as const;
 
 export type UndoableTable = keyof typeof UNDOABLE_TABLES;

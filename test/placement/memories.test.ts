@@ -91,7 +91,7 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
 
     const result = placeByHand(db, white?.id ?? 0, { type: 'P', no: '6141', colourId: null }, clock);
     expect(result.line.placed).toMatchObject({ no: '6141', colour: 1, colourName: 'White', by: 'hand' });
-    expect(result.remembered).toEqual({ item: 'added', colour: null });
+    expect(result.remembered).toEqual({ item: 'added', colour: null, name: 'added' });
     expect(result.others).toEqual({ placed: before.length - 1, moved: 0, unplaced: 0 });
 
     const after = given4073(orderLines(db, orderId));
@@ -128,7 +128,7 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001old', colour: 5 }, { no: '3001old', colour: 11 }])) }, clock);
     const [red, black] = orderLines(db, r?.order.id ?? 0);
     const result = placeByHand(db, red?.id ?? 0, { type: 'P', no: '3001', colourId: 11 }, clock);
-    expect(result.remembered).toEqual({ item: 'added', colour: null });
+    expect(result.remembered).toEqual({ item: 'added', colour: null, name: null });
     expect(colourMemories(db)).toEqual([]);
     expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.id, l.placed?.colour, l.placed?.by])).toEqual([
       [red?.id, 11, 'hand'],
@@ -157,7 +157,7 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     expect(dumpRows(db)).toEqual(rows);
 
     const result = placeByHand(db, first?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
-    expect(result.remembered).toEqual({ item: null, colour: 'added' }); // 3001 is placed by number anyway: no item memory
+    expect(result.remembered).toEqual({ item: null, colour: 'added', name: null }); // 3001 is placed by number anyway: no item memory
     expect(result.others).toEqual({ placed: 1, moved: 0, unplaced: 0 });
     expect(colourMemories(db)).toMatchObject([{ given: { numbering: 'bricklink-id', colourId: 999 }, colour: { id: 5, name: 'Red' } }]);
     expect(itemMemories(db)).toEqual([]);
@@ -209,7 +209,7 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: 'old1', colour: 77 }, { no: 'old1', colour: 5 }, { no: '3003', colour: 77 }])) }, clock);
     const rows = dumpRows(db, BOOKKEEPING);
     const result = placeByHand(db, orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
-    expect(result.remembered).toEqual({ item: 'added', colour: 'added' });
+    expect(result.remembered).toEqual({ item: 'added', colour: 'added', name: null });
     expect(result.others).toEqual({ placed: 2, moved: 0, unplaced: 0 });
     expect(result.step.label).toBe('Hand placement of old1 (a.bsx, line 1) on P 3001 in Red');
     expect(undoNewest(db, clock).id).toBe(result.step.id);

@@ -12,7 +12,7 @@ import { forgetMemory, placeByHand, type MemoryKind } from '../../placement/hand
 import { reasonOf } from '../../placement/reasons.ts';
 import { listDocuments, sameFileDocuments, type DocumentRow } from '../../store/documents.ts';
 import { orderLines, type LineView } from '../../store/lines.ts';
-import { colourMemories, itemMemories, type ColourMemory, type ItemMemory } from '../../store/memories.ts';
+import { colourMemories, itemMemories, taughtNames, type ColourMemory, type ItemMemory, type TaughtNameMemory } from '../../store/memories.ts';
 import { getOrder, listOrders, orderSummary } from '../../store/orders.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
 import { UsageError, type Command, type CommandContext, type OptionValues } from '../command.ts';
@@ -322,11 +322,15 @@ export const exportBricklink: Command = {
 };
 
 /** How the CLI names a memory: I12 for an item memory, C3 for a colour memory. */
-const MEMORY_PREFIX: Record<MemoryKind, string> = { item: 'I', colour: 'C' };
+const MEMORY_PREFIX: Record<MemoryKind, string> = { item: 'I', colour: 'C', name: 'N' };
 
 function itemMemoryText(p: ItemMemory): string {
   const given = p.given.no ?? `"${p.given.name ?? ''}"`;
   return `${`I${p.id}`.padStart(6)}  ${p.given.type} ${given} → ${p.item.type} ${p.item.no}${p.item.name ? ` (${p.item.name})` : ''}`;
+}
+
+function nameMemoryText(p: TaughtNameMemory): string {
+  return `${`N${p.id}`.padStart(6)}  "${p.name}" → ${p.item.type} ${p.item.no}${p.item.name ? ` (${p.item.name})` : ''}`;
 }
 
 function colourMemoryText(p: ColourMemory): string {
@@ -337,41 +341,53 @@ function colourMemoryText(p: ColourMemory): string {
 export const placements: Command = {
   name: ['placements'],
   synopsis: '',
-  summary: 'what hand placements taught: items for given numbers or names (I…), colours for unknown colours (C…)',
+  summary: 'what hand placements taught: items for given numbers or names (I…), colours for unknown colours (C…), names of items (N…)',
   args: { min: 0, max: 0 },
   run(ctx) {
     return ctx.withStore('read', (store) => {
       const items = itemMemories(store.db);
       const colours = colourMemories(store.db);
+      const names = taughtNames(store.db);
       const text = [
         items.length === 0 ? 'No remembered item placements.' : ['Items remembered for given numbers or names:', ...items.map(itemMemoryText)].join('\n'),
         colours.length === 0 ? 'No remembered colours.' : ['Colours remembered for colours the catalogue does not know:', ...colours.map(colourMemoryText)].join('\n'),
+        names.length === 0 ? 'No names taught.' : ['Names taught to items (suggestions find the item by them):', ...names.map(nameMemoryText)].join('\n'),
       ].join('\n');
       return {
-        json: { items: items.map((p) => ({ ref: `I${p.id}`, ...p })), colours: colours.map((p) => ({ ref: `C${p.id}`, ...p })) },
+        json: {
+          items: items.map((p) => ({ ref: `I${p.id}`, ...p })),
+          colours: colours.map((p) => ({ ref: `C${p.id}`, ...p })),
+          names: names.map((p) => ({ ref: `N${p.id}`, ...p })),
+        },
         text,
       };
     });
   },
 };
 
-/** `I12` or `C3`; a bare number when only one kind of memory has it. */
+/** `I12`, `C3` or `N5`; a bare number when only one kind of memory has it. */
 function memoryRef(db: Parameters<typeof itemMemories>[0], text: string): { kind: MemoryKind; id: number } {
-  const m = /^([ic]?)(\d+)$/i.exec(text.trim());
-  if (!m) throw new UsageError(`ID is a remembered placement as "placements" lists it (I12, C3), not "${text}"`);
+  const m = /^([icn]?)(\d+)$/i.exec(text.trim());
+  if (!m) throw new UsageError(`ID is a remembered placement as "placements" lists it (I12, C3, N5), not "${text}"`);
   const number = Number(m[2]);
   const prefix = (m[1] ?? '').toUpperCase();
-  if (prefix !== '') return { kind: prefix === 'I' ? 'item' : 'colour', id: number };
-  const item = itemMemories(db).some((p) => p.id === number);
-  const colour = colourMemories(db).some((p) => p.id === number);
-  if (item && colour) throw new UsageError(`both I${number} and C${number} exist: say which (placements forget I${number} or C${number})`);
-  return { kind: colour ? 'colour' : 'item', id: number };
+  const kinds: MemoryKind[] = ['item', 'colour', 'name'];
+  if (prefix !== '') return { kind: kinds.find((k) => MEMORY_PREFIX[k] === prefix) ?? 'item', id: number };
+  const has: MemoryKind[] = [];
+  if (itemMemories(db).some((p) => p.id === number)) has.push('item');
+  if (colourMemories(db).some((p) => p.id === number)) has.push('colour');
+  if (taughtNames(db).some((p) => p.id === number)) has.push('name');
+  if (has.length > 1) {
+    const refs = has.map((k) => `${MEMORY_PREFIX[k]}${number}`);
+    throw new UsageError(`${refs.join(' and ')} exist: say which (placements forget ${refs.join(' or ')})`);
+  }
+  return { kind: has[0] ?? 'item', id: number };
 }
 
 export const placementsForget: Command = {
   name: ['placements', 'forget'],
   synopsis: 'ID',
-  summary: 'forget a remembered placement or colour (I12, C3); lines it placed stay placed',
+  summary: 'forget a remembered placement, colour or taught name (I12, C3, N5); lines it placed stay placed',
   args: { min: 1, max: 1 },
   run(ctx, [ref]) {
     return ctx.withStore('write', (store) => {

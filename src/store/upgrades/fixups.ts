@@ -78,7 +78,7 @@ export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY];
  * appended later still reaches stores whose fix-ups have all run.
  */
 export function ensureLateTables(db: Database): void {
-  const ifMissing = (sql: string) => sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE) /, 'CREATE $1 IF NOT EXISTS ');
+  const ifMissing = (sql: string) => sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE|TRIGGER) /, 'CREATE $1 IF NOT EXISTS ');
   for (const t of LATE_TABLES_4_2) db.exec([t.table, ...t.indexes].map(ifMissing).join(';\n'));
 }
 

@@ -36,6 +36,31 @@ export const LATE_TABLES_4_2: readonly { readonly name: string; readonly table: 
       )`,
     indexes: [],
   },
+  {
+    // A name staff placed by hand on an item, when it differs from the item's own: an extra name of the
+    // item for suggestions (SPEC §7, §8). `name_key` is the name folded as catalogue names are.
+    name: 'taught_name',
+    table: `CREATE TABLE taught_name (
+        id INTEGER PRIMARY KEY,
+        item_type TEXT NOT NULL,
+        item_no TEXT NOT NULL,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        FOREIGN KEY (item_type, item_no) REFERENCES catalogue_item (item_type, item_no)
+      )`,
+    indexes: [
+      'CREATE UNIQUE INDEX taught_name_once ON taught_name (item_type, item_no, name_key)',
+      // Every change of the taught names (an undo's too) moves a counter, so that any process's
+      // suggestion index knows it is stale; ids alone could come back with another name.
+      ...['INSERT', 'DELETE', 'UPDATE'].map(
+        (event) => `CREATE TRIGGER taught_name_${event.toLowerCase()} AFTER ${event} ON taught_name BEGIN
+          INSERT INTO setting (key, value) VALUES ('taught.generation', '1')
+            ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+        END`,
+      ),
+    ],
+  },
 ];
 
 /**

@@ -26,7 +26,7 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
     const added = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).filter(
       (t) => !(t in tables41),
     );
-    expect(added.sort()).toEqual(['colour_placement', 'colour_swatch', 'hand_placement', 'job_event', 'lookup_answer', 'setting', 'undo_step_catalogue']);
+    expect(added.sort()).toEqual(['colour_placement', 'colour_swatch', 'hand_placement', 'job_event', 'lookup_answer', 'setting', 'taught_name', 'undo_step_catalogue']);
     db.close();
   });
 
