@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import type { ApiEvents } from '../src/api/contract.ts';
 import { App } from './App.tsx';
 import { api } from './bridge.ts';
+import { followMenuCommand } from './menu.ts';
 import { useApp } from './state/app.ts';
 import { useCatalogue } from './state/catalogue.ts';
 import { useImport } from './state/import.ts';
@@ -16,10 +17,12 @@ api.onEvent((name, payload) => {
   else if (name === 'import.progress') useImport.getState().onProgress(payload as ApiEvents['import.progress']);
   else if (name === 'suggestions.status' && (payload as ApiEvents['suggestions.status']).ready) useOrders.getState().suggestionsReady();
   else if (name === 'menu.command') {
-    const command = (payload as { command: string }).command;
-    if (command === 'undo') void useApp.getState().undo();
-    else if (command === 'redo') void useApp.getState().redo();
-    else if (command === 'import') useApp.getState().go('import');
+    followMenuCommand((payload as ApiEvents['menu.command']).command, {
+      undo: () => useApp.getState().undo(),
+      redo: () => useApp.getState().redo(),
+      importScreen: () => useApp.getState().go('import'),
+      events: window,
+    });
   }
 });
 

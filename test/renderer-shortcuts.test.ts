@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobRowView } from '../src/api/contract.ts';
 import { ownerWords } from '../renderer/jobs-words.ts';
 import { historyCommand, platformOf, redoShortcut, undoShortcut } from '../renderer/shortcuts.ts';
+import { followMenuCommand, SEARCH_THE_CATALOGUE } from '../renderer/menu.ts';
 
 describe('shortcut labels', () => {
   it('use ⌘ on macOS and Ctrl on Windows and Linux', () => {
@@ -58,5 +59,19 @@ describe('the jobs list in words', () => {
     expect(ownerWords(job({ state: 'queued', owner: null, alive: null }))).toBe('waiting');
     expect(ownerWords(job({ state: 'done' }))).toBe('');
     for (const j of [job({}), job({ ownedHere: false }), job({ alive: false })]) expect(ownerWords(j)).not.toMatch(/pid|alive|gone$/);
+  });
+});
+
+describe("the app menu's commands", () => {
+  const targets = () => {
+    const done: string[] = [];
+    const events = new EventTarget();
+    events.addEventListener(SEARCH_THE_CATALOGUE, () => done.push('search box focused'));
+    return { done, to: { undo: () => done.push('undo'), redo: () => done.push('redo'), importScreen: () => done.push('import'), events } };
+  };
+  it('undo, redo and import do what they say, and "Search the catalogue" asks the search box to take the focus', () => {
+    const { done, to } = targets();
+    for (const command of ['undo', 'redo', 'import', 'search', 'no-such-command']) followMenuCommand(command, to);
+    expect(done).toEqual(['undo', 'redo', 'import', 'search box focused']);
   });
 });

@@ -7,6 +7,7 @@ import { FirstStart } from '../components/FirstStart.tsx';
 import { LineTable, ROW_HEIGHT } from '../components/LineTable.tsx';
 import { markedPieces } from '../desk.ts';
 import { count, money } from '../format.ts';
+import { SEARCH_THE_CATALOGUE } from '../menu.ts';
 import { useApp } from '../state/app.ts';
 import { shownOptions, useOrders } from '../state/orders.ts';
 
@@ -103,8 +104,13 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
         searchBox.current?.focus();
       }
     };
+    const onMenu = () => searchBox.current?.focus();
     window.addEventListener('keydown', onSlash);
-    return () => window.removeEventListener('keydown', onSlash);
+    window.addEventListener(SEARCH_THE_CATALOGUE, onMenu);
+    return () => {
+      window.removeEventListener('keydown', onSlash);
+      window.removeEventListener(SEARCH_THE_CATALOGUE, onMenu);
+    };
   }, []);
 
   /** Enter acts only on a list that answers what is on screen: never on an older query's results. */

@@ -387,7 +387,7 @@ export interface ApiEvents {
     /** When it ends: what it did, in staff's words (a catalogue load: how many lines it placed, in which orders). */
     readonly summary?: string;
   };
-  /** Undo or Redo chosen from the app's menu (or its shortcut). */
+  /** A command chosen from the app's menu (or its shortcut): Undo, Redo, Import…, Search the catalogue. */
   'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'search' };
   /**
    * How far an import preview or confirm has come, by phase: reading the file, placing its lines,

@@ -111,7 +111,8 @@ function headerMismatch(doc: ParsedDocument, order: OrderRow): void {
   }
 }
 
-function day(iso: string | null): string {
+/** A time as staff read it: `2026-11-30 18:25`. */
+function dayAndTime(iso: string | null): string {
   return iso === null ? '?' : iso.slice(0, 16).replace('T', ' ');
 }
 
@@ -182,7 +183,7 @@ function planDocuments(db: Database, request: ImportRequest, parsed: readonly Pa
         const order = getOrder(db, earlier.orderId);
         throw new BrickWorkError(
           'duplicate-document',
-          `${quote(doc.key)} was already imported on ${day(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}); ` +
+          `${quote(doc.key)} was already imported on ${dayAndTime(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}); ` +
             `take that import back first (Take back this import, or brick-work take-back ${earlier.id}) to import it again.`,
         );
       }

@@ -8,10 +8,8 @@ import {
   claimNext,
   deferJob,
   finishJob,
-  recoverJobs,
   reportProgress,
   whileOwner,
-  type RecoveredJob,
 } from './queue.ts';
 import type { ClaimedJob, JobProgress } from './types.ts';
 
@@ -72,16 +70,6 @@ export class JobRunner {
     this.me = options.me ?? identityOf(process.pid, this.proc);
     this.log = options.log ?? (() => {});
     this.ready = options.ready ?? {};
-  }
-
-  /** What the app and the browser host do at their start: dead owners' running jobs back to the queue, each reported. */
-  recover(): RecoveredJob[] {
-    const recovered = recoverJobs(this.db, { clock: this.clock, proc: this.proc });
-    for (const r of recovered) {
-      const who = r.deadOwner ? `pid ${r.deadOwner.pid}` : 'no owner';
-      this.log(`recovered job ${r.id} (${r.kind}): its owner (${who}) is gone; it is queued again`);
-    }
-    return recovered;
   }
 
   /** Claims and runs the oldest job this runner has a handler for. Null when there is none. */

@@ -205,14 +205,12 @@ describe('state changes are compare-and-set', () => {
     expect(await tomorrow.runNext()).toMatchObject({ outcome: 'done' });
   });
 
-  it('the runner recovers at start and reports each job it put back', async () => {
+  it("recovery (what the core does at start) puts a dead owner's running job back in the queue, and says whose it was", async () => {
     const { db } = await newStore();
     const id = enqueueJob(db, 'lookup', {}, { clock });
-    ownedBy({ db } as Store, id, await deadOwner());
-    const log: string[] = [];
-    const runner = new JobRunner({ db, handlers: {}, log: (l) => log.push(l) });
-    expect(runner.recover().map((r) => r.id)).toEqual([id]);
-    expect(log).toEqual([expect.stringMatching(new RegExp(`^recovered job ${id} \\(lookup\\): its owner \\(pid \\d+\\) is gone`))]);
+    const dead = await deadOwner();
+    ownedBy({ db } as Store, id, dead);
+    expect(recoverJobs(db, { clock })).toEqual([expect.objectContaining({ id, kind: 'lookup', deadOwner: expect.objectContaining({ pid: dead.pid }) })]);
     expect(getJob(db, id)).toMatchObject({ state: 'queued', recoveries: 1 });
   });
 });

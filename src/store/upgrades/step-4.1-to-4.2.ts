@@ -1,3 +1,9 @@
+/**
+ * The 4.1 → 4.2 upgrade step. FROZEN: it uses only SQL and code frozen with it (`frozen-4.2/`), never
+ * today's modules (the placement rule, the store's queries), so that it writes the same rows on a store
+ * upgraded next year as on one upgraded today (test/store/upgrades/step-4.1-to-4.2.test.ts checks its
+ * imports). Tables may still be appended to 4.2 (LATE_TABLES_4_2) until 0.9.0 ships.
+ */
 import { placeLines42 } from './frozen-4.2/placement.ts';
 import type { UpgradeStep } from './types.ts';
 
