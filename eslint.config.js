@@ -3,8 +3,35 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** What each side may not import (DEVELOPERS.md): the renderer is untrusted web code; only electron/ talks to Electron. */
+/** What each side may not import (docs/architecture.md, "Boundaries"): the renderer is untrusted web code; only electron/ talks to Electron. */
 const ELECTRON_ONLY = { name: 'electron', message: 'Only electron/ imports electron.' };
+const NOT_THE_SHELLS = { group: ['**/renderer/**', '**/electron/**'], message: 'The core does not depend on the app shells.' };
+
+/**
+ * The core's folders, lowest first. Each may import the root modules (src/*.ts) and the folders before
+ * it, never one after it: so no two folders can need each other (no cycles), and a change low down is
+ * the only kind that reaches far. The app wiring (threads, job host, start-up) is `app`, above the
+ * service (`api`) it runs; the three adapters (Electron's IPC, `host`, `cli`) sit on top.
+ */
+const LAYERS = ['text', 'identity', 'store', 'placement', 'undo', 'jobs', 'catalogue', 'suggest', 'documents', 'hand', 'exports', 'api', 'app', 'host', 'cli'];
+
+/** The rule for files of `src/<layer>` (or the root modules, for null): no folder above. */
+function layerRule(layer) {
+  const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
+  const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [ELECTRON_ONLY],
+        patterns: [
+          NOT_THE_SHELLS,
+          ...(above.length === 0 ? [] : [{ group: above.map((l) => `**/${l}/**`), message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).` }]),
+        ],
+      },
+    ],
+  };
+}
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'coverage/', 'test-results/', '.scratch/'] },
@@ -22,18 +49,8 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
-  {
-    files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [ELECTRON_ONLY],
-          patterns: [{ group: ['**/renderer/**', '**/electron/**'], message: 'The core does not depend on the app shells.' }],
-        },
-      ],
-    },
-  },
+  { files: ['src/*.ts'], rules: layerRule(null) },
+  ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: layerRule(layer) })),
   { files: ['electron/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['renderer/**/*.{ts,tsx}'],

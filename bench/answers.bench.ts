@@ -6,7 +6,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { CallName, Result } from '../src/api/contract.ts';
-import { startCore, type Core } from '../src/api/core.ts';
+import { startCore, type Core } from '../src/app/core.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { SYSTEM_CLOCK } from '../src/clock.ts';
 import { confirmImport } from '../src/documents/import.ts';
@@ -160,7 +160,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: string, doc: Uint8Array): Promise<Run> {
   const core = await startCore({
     storePath,
-    workerUrl: new URL('../src/jobs/runner-thread.ts', import.meta.url),
+    workerUrl: new URL('../src/app/runner-thread.ts', import.meta.url),
     credentials: { encrypted: false, get: () => null, set: () => {} },
     files: null,
     emit: () => {},

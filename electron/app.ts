@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Electron from 'electron';
 import type { ApiEvents, EventName, StepView } from '../src/api/contract.ts';
-import { startCore, type Core } from '../src/api/core.ts';
+import { startCore, type Core } from '../src/app/core.ts';
 import { useNativeBinding } from '../src/store/native.ts';
 import { STORE_FILE_NAME } from '../src/store/paths.ts';
 import { APP_NAME } from '../src/version.ts';

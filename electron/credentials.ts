@@ -4,7 +4,7 @@ import type { SafeStorage } from 'electron';
 import type { CredentialStore } from '../src/api/service.ts';
 import type { Credentials } from '../src/catalogue/bricklink/oauth.ts';
 import { BrickWorkError } from '../src/errors.ts';
-import { writeFileAtomically } from '../src/jobs/catalogue-job.ts';
+import { writeFileAtomically } from '../src/files.ts';
 
 /**
  * The BrickLink credentials, encrypted with Electron's safeStorage (the operating system's keychain)

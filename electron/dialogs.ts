@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
 import type { FileDialogs } from '../src/api/service.ts';
 import { BrickWorkError } from '../src/errors.ts';
-import { writeFileAtomically } from '../src/jobs/catalogue-job.ts';
+import { writeFileAtomically } from '../src/files.ts';
 
 const LIMIT = 300 * 1024 * 1024;
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as electron from 'electron';
-import type { Core } from '../src/api/core.ts';
+import type { Core } from '../src/app/core.ts';
 import { toErrorValue } from '../src/errors.ts';
 import { STORE_FILE_NAME } from '../src/store/paths.ts';
 import { configureApp, startApp } from './app.ts';

@@ -15,8 +15,8 @@ export default defineConfig(({ mode }) => {
     ? { preload: path.join(root, 'electron', 'preload.ts') }
     : {
         main: path.join(root, 'electron', 'main.ts'),
-        'runner-thread': path.join(root, 'src', 'jobs', 'runner-thread.ts'),
-        'service-thread': path.join(root, 'src', 'api', 'service-thread.ts'),
+        'runner-thread': path.join(root, 'src', 'app', 'runner-thread.ts'),
+        'service-thread': path.join(root, 'src', 'app', 'service-thread.ts'),
       };
   return {
     root,

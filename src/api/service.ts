@@ -7,11 +7,11 @@ import { confirmImport, planImport, type ImportHooks, type PlannedDocument } fro
 import { formatMoneyE4 } from '../documents/values.ts';
 import { bricklinkXml } from '../exports/bricklink-xml.ts';
 import { summaryCsv } from '../exports/summary.ts';
-import { catalogueJobStatus, requestCatalogueJobCancel } from '../jobs/catalogue-job.ts';
+import { catalogueJobStatus, requestCatalogueJobCancel } from '../catalogue/catalogue-job.ts';
 import { identityOf } from '../identity/owner.ts';
 import { cancelJob, listJobs, type RecoveredJob } from '../jobs/queue.ts';
-import { forgetMemory, placeByHand } from '../placement/hand.ts';
-import { reasonOf } from '../placement/reasons.ts';
+import { forgetMemory, placeByHand } from '../hand/placement.ts';
+import { reasonOf } from '../reasons.ts';
 import { takeBack } from '../documents/take-back.ts';
 import { documentsOfOrder, listDocuments, sameFileDocuments, type DocumentRow } from '../store/documents.ts';
 import { getLine, orderLines, type LineView } from '../store/lines.ts';

@@ -1,23 +1,23 @@
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { readOnlyStore } from '../errors.ts';
-import { JobHost, watchDataVersion } from '../jobs/job-host.ts';
-import { recoverCatalogueJob } from '../jobs/catalogue-job.ts';
+import { JobHost, watchDataVersion } from './job-host.ts';
+import { recoverCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { recoverJobs } from '../jobs/queue.ts';
 import { openStore } from '../store/open.ts';
 import { formatVersion } from '../store/schema-version.ts';
 import { getSetting } from '../store/settings.ts';
 import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
-import type { ApiEvents, EventName } from './contract.ts';
-import { createApiService, type ApiService, type CredentialStore, type FileDialogs } from './service.ts';
+import type { ApiEvents, EventName } from '../api/contract.ts';
+import { createApiService, type ApiService, type CredentialStore, type FileDialogs } from '../api/service.ts';
 import { ServiceThreads } from './service-threads.ts';
 
 export interface CoreOptions {
   readonly storePath: string;
   readonly workerUrl: URL;
   /**
-   * The service threads' script (writes, import previews, suggestions: `src/api/service-thread.ts`).
-   * Default: beside the runner thread's — `../api/service-thread.ts` from a checkout's
-   * `src/jobs/runner-thread.ts`, `service-thread.js` beside a built `runner-thread.js`.
+   * The service threads' script (writes, import previews, suggestions: `src/app/service-thread.ts`).
+   * Default: beside the runner thread's — `service-thread.ts` beside a checkout's
+   * `src/app/runner-thread.ts`, `service-thread.js` beside a built `runner-thread.js`.
    */
   readonly serviceWorkerUrl?: URL;
   readonly credentials: CredentialStore;
@@ -155,5 +155,5 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
 /** The service thread's script beside the runner thread's (see `CoreOptions.serviceWorkerUrl`). */
 function serviceThreadUrl(runnerUrl: URL): URL {
-  return new URL(runnerUrl.pathname.endsWith('.ts') ? '../api/service-thread.ts' : './service-thread.js', runnerUrl);
+  return new URL(runnerUrl.pathname.endsWith('.ts') ? './service-thread.ts' : './service-thread.js', runnerUrl);
 }

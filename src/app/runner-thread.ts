@@ -11,13 +11,13 @@ import { toErrorValue } from '../errors.ts';
 import { identityOf } from '../identity/owner.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { isItemType } from '../catalogue/item-types.ts';
+import { isItemType } from '../item-types.ts';
 import { catalogueLoadSummary, loadCatalogue } from '../catalogue/load.ts';
 import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../catalogue/lookup-job.ts';
 import { Source } from '../catalogue/source.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore } from '../store/open.ts';
-import { JobRunner } from './runner.ts';
+import { JobRunner } from '../jobs/runner.ts';
 import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 const port = parentPort;

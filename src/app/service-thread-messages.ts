@@ -1,6 +1,6 @@
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ErrorValue } from '../errors.ts';
-import type { CallName, EventName, Result } from './contract.ts';
+import type { CallName, EventName, Result } from '../api/contract.ts';
 
 /**
  * The service threads of the app and the browser host (see service-threads.ts): the writer runs the

@@ -18,7 +18,7 @@ import { formatVersion } from '../store/schema-version.ts';
 import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
 import { buildCatalogueIndex } from '../suggest/catalogue-index.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
-import { createApiService } from './service.ts';
+import { createApiService } from '../api/service.ts';
 import type { FromServiceThread, ServiceThreadData, StampedServiceMessage } from './service-thread-messages.ts';
 
 if (parentPort === null) throw new Error('service-thread runs as a worker thread');

@@ -4,10 +4,10 @@ import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import type { ErrorValue } from '../errors.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { startWorker } from '../jobs/job-host.ts';
+import { startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
-import type { ApiEvents, CallName, EventName, Result } from './contract.ts';
-import { threadOf, type CallDispatcher } from './service.ts';
+import type { ApiEvents, CallName, EventName, Result } from '../api/contract.ts';
+import { threadOf, type CallDispatcher } from '../api/service.ts';
 import type { FromServiceThread, ServiceThreadData, ServiceThreadRole, ToServiceThread } from './service-thread-messages.ts';
 
 export interface ServiceThreadsOptions {

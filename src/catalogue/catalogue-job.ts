@@ -6,8 +6,9 @@ import { BrickWorkError } from '../errors.ts';
 import { isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines } from '../placement/place-lines.ts';
+import { writeFileAtomically } from '../files.ts';
 import { STORE_FILE_NAME } from '../store/paths.ts';
-import type { JobProgress } from './types.ts';
+import type { JobProgress } from '../jobs/types.ts';
 
 /**
  * catalogue-job.json (SPEC §4): the one catalogue job of a store, beside the store file. Its
@@ -95,30 +96,6 @@ export function readCatalogueJob(file: string): CatalogueJobFile {
   }
   const record = validate(parsed);
   return typeof record === 'string' ? { status: 'corrupt', problem: record } : { status: 'ok', record };
-}
-
-/** Writes `text` to `file` so that readers see the old content or the new, never a part: temp file, fsync, rename. */
-export function writeFileAtomically(file: string, text: string | Uint8Array): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(temp, 'w', 0o644);
-  try {
-    fs.writeFileSync(fd, text);
-    fs.fsyncSync(fd);
-  } catch (e) {
-    // A write cut off (a full disk): leave no half file, and name the file the error is about.
-    fs.closeSync(fd);
-    fs.rmSync(temp, { force: true });
-    (e as NodeJS.ErrnoException).path ??= file;
-    throw e;
-  }
-  fs.closeSync(fd);
-  fs.renameSync(temp, file);
-  const dir = fs.openSync(path.dirname(file), 'r');
-  try {
-    fs.fsyncSync(dir);
-  } finally {
-    fs.closeSync(dir);
-  }
 }
 
 function write(file: string, record: CatalogueJobRecord): void {

@@ -7,7 +7,7 @@ import { placeLinesAgain } from '../placement/place-lines.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemAnswer } from './bricklink/api.ts';
 import type { BudgetStatus } from './budget.ts';
-import { isItemType, type ItemType } from './item-types.ts';
+import { isItemType, type ItemType } from '../item-types.ts';
 import type { Source } from './source.ts';
 
 export const LOOKUP_JOB_KIND = 'catalogue-lookup';

@@ -6,7 +6,7 @@ import { parseError } from '../text/position.ts';
 import { readBrickLinkTab } from './formats/bricklink-tab.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
 import { readRebrickable } from './formats/rebrickable-csv.ts';
-import type { ItemType } from './item-types.ts';
+import type { ItemType } from '../item-types.ts';
 import type { CatalogueFile } from './records.ts';
 
 /** A file as the renderer or the CLI hands it over: its name and its bytes, never a path (SPEC §1). */

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import type { ItemAnswer, ItemFetcher } from './bricklink/api.ts';
 import { reserveCall, type BudgetStatus } from './budget.ts';
-import type { ItemType } from './item-types.ts';
+import type { ItemType } from '../item-types.ts';
 
 /**
  * The BrickLink source under the daily budget (SPEC §5). `reserve()` counts a call, committed, before

@@ -1,15 +1,15 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
-import { DEFAULT_ITEM_TYPE, isItemType } from '../catalogue/item-types.ts';
+import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
 import { getLine, type LineView } from '../store/lines.ts';
 import { colourName } from '../store/colours.ts';
 import { findColourMemory, findItemMemory, findTaughtName } from '../store/memories.ts';
 import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
-import { catalogueLookup } from './catalogue-lookup.ts';
-import { foldName } from './fold.ts';
-import { checkColour, placeItem, type ColourKey, type GivenItem } from './rule.ts';
+import { catalogueLookup } from '../placement/catalogue-lookup.ts';
+import { foldName } from '../placement/fold.ts';
+import { checkColour, placeItem, type ColourKey, type GivenItem } from '../placement/rule.ts';
 
 /** What a memory write did: made a new one, changed the one there was, or found it already so. */
 export type MemoryChange = 'added' | 'changed' | 'kept';

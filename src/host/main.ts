@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ApiEvents, EventName } from '../api/contract.ts';
-import { startCore } from '../api/core.ts';
+import { startCore } from '../app/core.ts';
 import { credentialsFromEnv, type Credentials } from '../catalogue/bricklink/oauth.ts';
 import { toErrorValue } from '../errors.ts';
 import { resolveStorePath } from '../store/paths.ts';
@@ -34,8 +34,8 @@ let broadcast: <E extends EventName>(name: E, payload: ApiEvents[E]) => void = (
 try {
   const core = await startCore({
     storePath,
-    workerUrl: new URL('../jobs/runner-thread.ts', import.meta.url),
-    serviceWorkerUrl: new URL('../api/service-thread.ts', import.meta.url),
+    workerUrl: new URL('../app/runner-thread.ts', import.meta.url),
+    serviceWorkerUrl: new URL('../app/service-thread.ts', import.meta.url),
     credentials: { encrypted: false, get: () => credentials, set: (c) => (credentials = c) },
     files: null,
     emit: (name, payload) => broadcast(name, payload),

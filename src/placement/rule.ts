@@ -1,6 +1,6 @@
-import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../catalogue/item-types.ts';
+import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../item-types.ts';
 import { foldName } from './fold.ts';
-import { UNPLACED_REASONS, type UnplacedReason } from './reasons.ts';
+import { UNPLACED_REASONS, type UnplacedReason } from '../reasons.ts';
 
 /** What a document line says about its item; every field may be missing. */
 export interface GivenItem {

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { BrickWorkError } from '../errors.ts';
-import type { ItemType } from '../catalogue/item-types.ts';
-import { reasonOf, type Reason } from '../placement/reasons.ts';
+import type { ItemType } from '../item-types.ts';
+import { reasonOf, type Reason } from '../reasons.ts';
 
 /** A stored line as the screens and the CLI show it. */
 export interface LineView {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { ItemType } from '../catalogue/item-types.ts';
+import type { ItemType } from '../item-types.ts';
 
 /**
  * What staff taught by placing lines by hand (SPEC §8), tables `hand_placement` (the item for a given

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { ItemType } from '../catalogue/item-types.ts';
+import type { ItemType } from '../item-types.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import { catalogueGeneration } from '../store/settings.ts';
 import { PreparedCatalogue, SuggestIndex, type Suggestion, type TaughtName } from './index.ts';

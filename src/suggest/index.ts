@@ -1,4 +1,4 @@
-import type { ItemType } from '../catalogue/item-types.ts';
+import type { ItemType } from '../item-types.ts';
 import { EQUIVALENTS } from './equivalents.ts';
 import { closenessTokens, dimensionsOf, nameTokens, sizeRelation, tokenSpans, wordForm, type TokenSpan } from './tokens.ts';
 import { foldNumber, suggestWords } from './words.ts';

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiEvents, EventName, Result } from '../../src/api/contract.ts';
-import { startCore, type Core } from '../../src/api/core.ts';
+import { startCore, type Core } from '../../src/app/core.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { csv, file } from '../helpers/documents.ts';
@@ -31,7 +31,7 @@ async function startApp(storePath: string): Promise<App> {
   const listeners = new Set<(e: Event) => boolean>();
   const core = await startCore({
     storePath,
-    workerUrl: new URL('../../src/jobs/runner-thread.ts', import.meta.url),
+    workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
     credentials: { encrypted: false, get: () => null, set: () => {} },
     files: null,
     emit: (name, payload) => {

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { catalogueJobPath, readCatalogueJob } from '../../src/jobs/catalogue-job.ts';
+import { catalogueJobPath, readCatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
 import { placeItem, type GivenItem } from '../../src/placement/rule.ts';
 import { openStore } from '../../src/store/open.ts';
@@ -141,11 +141,11 @@ describe('a catalogue load killed at any moment (SPEC §5, issue 9)', () => {
           const recovered = await cliJson(['--db', storePath, 'jobs', 'recover']);
           expect(recovered.json.catalogueJob, recovered.stderr).toMatchObject({ kind: 'catalogue-load' });
         } else {
-          const { startCore } = await import('../../src/api/core.ts');
+          const { startCore } = await import('../../src/app/core.ts');
           const logs: string[] = [];
           const core = await startCore({
             storePath,
-            workerUrl: new URL('../../src/jobs/runner-thread.ts', import.meta.url),
+            workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
             credentials: { encrypted: false, get: () => null, set: () => {} },
             files: null,
             emit: () => {},

@@ -8,7 +8,7 @@ import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, lookupHasWork, pendingLo
 import { Source } from '../../src/catalogue/source.ts';
 import { getJob } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
-import { UNPLACED_REASONS } from '../../src/placement/reasons.ts';
+import { UNPLACED_REASONS } from '../../src/reasons.ts';
 import { placeUnplacedLines } from '../../src/placement/place-lines.ts';
 import { openStore } from '../../src/store/open.ts';
 import { setSetting } from '../../src/store/settings.ts';

@@ -6,7 +6,7 @@ import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
-import { UNPLACED_REASONS } from '../../src/placement/reasons.ts';
+import { UNPLACED_REASONS } from '../../src/reasons.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bsx, csv, file, inventoryXml, orderXml } from '../helpers/documents.ts';

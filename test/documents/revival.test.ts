@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import type { BrickWorkError } from '../../src/errors.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
-import { placeByHand } from '../../src/placement/hand.ts';
+import { placeByHand } from '../../src/hand/placement.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { listOrders } from '../../src/store/orders.ts';
 import { openStore } from '../../src/store/open.ts';

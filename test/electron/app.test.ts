@@ -10,7 +10,7 @@ import { bsx } from '../helpers/documents.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { fakeElectron } from './fake-electron.ts';
 
-const WORKER = new URL('../../src/jobs/runner-thread.ts', import.meta.url);
+const WORKER = new URL('../../src/app/runner-thread.ts', import.meta.url);
 let closeCore: (() => Promise<void>) | null = null;
 afterEach(async () => {
   await closeCore?.();

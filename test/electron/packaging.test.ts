@@ -71,8 +71,8 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
     const { default: config } = await import('../../electron/vite.config.ts');
     const build = (config as (env: { mode: string; command: 'build' }) => { build: { outDir: string; rollupOptions: { input: Record<string, string> } } })({ mode: 'production', command: 'build' });
     const input = build.build.rollupOptions.input;
-    expect(input['runner-thread']).toBe(path.join(REPO_ROOT, 'src', 'jobs', 'runner-thread.ts'));
-    expect(input['service-thread']).toBe(path.join(REPO_ROOT, 'src', 'api', 'service-thread.ts'));
+    expect(input['runner-thread']).toBe(path.join(REPO_ROOT, 'src', 'app', 'runner-thread.ts'));
+    expect(input['service-thread']).toBe(path.join(REPO_ROOT, 'src', 'app', 'service-thread.ts'));
     expect(build.build.outDir).toBe(path.join(REPO_ROOT, 'dist', 'electron'));
     const main = fs.readFileSync(path.join(REPO_ROOT, 'electron', 'main.ts'), 'utf8');
     expect(main).toContain("new URL('./runner-thread.js', import.meta.url)");

@@ -10,7 +10,7 @@ import {
   catalogueJobStatus,
   readCatalogueJob,
   requestCatalogueJobCancel,
-} from '../../src/jobs/catalogue-job.ts';
+} from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';

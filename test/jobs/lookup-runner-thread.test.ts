@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { JobRowView } from '../../src/api/contract.ts';
-import { startCore, type Core } from '../../src/api/core.ts';
+import { startCore, type Core } from '../../src/app/core.ts';
 import type { Clock } from '../../src/clock.ts';
 import { openStore } from '../../src/store/open.ts';
 import { setSetting } from '../../src/store/settings.ts';
@@ -43,7 +43,7 @@ async function storeWithEightUnknownNumbers(apiUrl: string): Promise<{ file: str
 async function startApp(file: string, clock: Clock): Promise<Core> {
   const core = await startCore({
     storePath: file,
-    workerUrl: new URL('../../src/jobs/runner-thread.ts', import.meta.url),
+    workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
     credentials: { encrypted: false, get: () => TEST_CREDENTIALS, set: () => {} },
     files: null,
     emit: () => {},

@@ -7,7 +7,7 @@ import { bricklinkXml } from '../../src/exports/bricklink-xml.ts';
 import { summaryCsv } from '../../src/exports/summary.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { placeByHand } from '../../src/placement/hand.ts';
+import { placeByHand } from '../../src/hand/placement.ts';
 import { orderLines, type LineView } from '../../src/store/lines.ts';
 import { colourMemories, itemMemories } from '../../src/store/memories.ts';
 import { openStore } from '../../src/store/open.ts';

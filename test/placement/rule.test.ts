@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
-import { UNPLACED_REASONS } from '../../src/placement/reasons.ts';
+import { UNPLACED_REASONS } from '../../src/reasons.ts';
 import { placeItem, type GivenItem } from '../../src/placement/rule.ts';
 import { buildStore, insertColour, insertColourPlacement, insertHandPlacement, insertItem, type Db } from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { forgetMemory, placeByHand } from '../../src/placement/hand.ts';
+import { forgetMemory, placeByHand } from '../../src/hand/placement.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { taughtNames } from '../../src/store/memories.ts';
 import { catalogueIndex, suggestIn } from '../../src/suggest/catalogue-index.ts';

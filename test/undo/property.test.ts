@@ -8,7 +8,7 @@ import { BrickWorkError } from '../../src/errors.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { bricklinkXml } from '../../src/exports/bricklink-xml.ts';
 import { summaryCsv } from '../../src/exports/summary.ts';
-import { forgetMemory, placeByHand } from '../../src/placement/hand.ts';
+import { forgetMemory, placeByHand } from '../../src/hand/placement.ts';
 import { colourMemories, itemMemories } from '../../src/store/memories.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { listOrders } from '../../src/store/orders.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { forgetMemory, placeByHand } from '../../src/placement/hand.ts';
+import { forgetMemory, placeByHand } from '../../src/hand/placement.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { itemMemories } from '../../src/store/memories.ts';
 import { nextRedo, nextUndo, redo } from '../../src/undo/history.ts';

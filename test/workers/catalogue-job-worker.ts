@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { isBrickWorkError } from '../../src/errors.ts';
 import { identityOf } from '../../src/identity/owner.ts';
-import { CatalogueJob } from '../../src/jobs/catalogue-job.ts';
+import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';
 
 const [storePath, holdMs, goFile] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import type { CsvTable } from '../../text/csv.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../../item-types.ts';
 import { rgbOrNull, type CatalogueFile, type CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';
 

@@ -7,7 +7,7 @@ import { JobRunner } from '../../jobs/runner.ts';
 import { BrickLinkApi } from '../../catalogue/bricklink/api.ts';
 import { credentialsFromEnv } from '../../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../../catalogue/budget.ts';
-import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPES } from '../../catalogue/item-types.ts';
+import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPES } from '../../item-types.ts';
 import { catalogueLoadSummary, loadCatalogue, loadColoursFromSource } from '../../catalogue/load.ts';
 import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, type LookupStats } from '../../catalogue/lookup-job.ts';
 import { Source } from '../../catalogue/source.ts';

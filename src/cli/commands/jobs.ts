@@ -1,5 +1,5 @@
 import { SYSTEM_CLOCK } from '../../clock.ts';
-import { catalogueJobStatus, recoverCatalogueJob, requestCatalogueJobCancel, type CatalogueJobStatus } from '../../jobs/catalogue-job.ts';
+import { catalogueJobStatus, recoverCatalogueJob, requestCatalogueJobCancel, type CatalogueJobStatus } from '../../catalogue/catalogue-job.ts';
 import { cancelJob, listJobs, recoverJobs } from '../../jobs/queue.ts';
 import type { JobView } from '../../jobs/types.ts';
 import { BrickWorkError } from '../../errors.ts';
