@@ -1,7 +1,7 @@
 import type { ItemType } from '../item-types.ts';
 import { EQUIVALENTS } from './equivalents.ts';
 import { closenessTokens, dimensionsOf, nameTokens, sizeRelation, tokenSpans, wordForm, type TokenSpan } from './tokens.ts';
-import { foldNumber, suggestWords } from './words.ts';
+import { foldNumber, suggestKey, suggestWords } from './words.ts';
 
 export type SuggestionRule = 'prefix' | 'words' | 'close' | 'number';
 
@@ -147,7 +147,7 @@ export class SuggestIndex {
       if (i === undefined) continue;
       entryItem.push(i);
       entryName.push(t.name);
-      taughtKeys.push(suggestWords(t.name).join(' '));
+      taughtKeys.push(suggestKey(t.name));
       const tok = nameTokens(t.name);
       taughtTokens.push(closenessTokens(tok));
       taughtSizes.push(tok.sizes.length > 0);
@@ -742,7 +742,7 @@ export class PreparedCatalogue {
     const hasSize = new Uint8Array(n);
     for (let e = 0; e < n; e++) {
       const name = (items[e] as IndexedItem).name;
-      keys[e] = suggestWords(name).join(' ');
+      keys[e] = suggestKey(name);
       const t = nameTokens(name);
       if (t.sizes.length > 0) hasSize[e] = 1;
       tokenStart[e] = used;
@@ -942,18 +942,33 @@ function forEachOneEditAway(word: string, found: (near: string) => void): void {
  * strings are sorted by the engine's own sort, far faster than a comparator over every entry.
  */
 function orderByString(values: readonly string[], tie: (a: number, b: number) => number): Int32Array {
-  const groups = new Map<string, number[]>();
-  values.forEach((v, i) => {
-    const g = groups.get(v);
-    if (g) g.push(i);
-    else groups.set(v, [i]);
-  });
+  // Each distinct string's first entry, and the rest chained behind it (no array per string).
+  const first = new Map<string, number>();
+  const next = new Int32Array(values.length).fill(-1);
+  const last = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as string;
+    const f = first.get(v);
+    if (f === undefined) {
+      first.set(v, i);
+      last[i] = i;
+    } else {
+      next[last[f] as number] = i;
+      last[f] = i;
+    }
+  }
   const out = new Int32Array(values.length);
   let p = 0;
-  for (const v of [...groups.keys()].sort()) {
-    const g = groups.get(v) as number[];
-    if (g.length > 1) g.sort(tie);
-    for (const i of g) out[p++] = i;
+  for (const v of [...first.keys()].sort()) {
+    const f = first.get(v) as number;
+    if (next[f] === -1) {
+      out[p++] = f;
+      continue;
+    }
+    const group: number[] = [];
+    for (let i = f; i !== -1; i = next[i] as number) group.push(i);
+    group.sort(tie);
+    for (const i of group) out[p++] = i;
   }
   return out;
 }

@@ -9,7 +9,16 @@ export function suggestWords(name: string): string[] {
   return text.split(ascii ? ASCII_SEPARATORS : SEPARATORS).filter(Boolean);
 }
 
+/** The words of `suggestWords`, joined by one space: a name's key for the longest prefix (one pass, for index builds). */
+export function suggestKey(name: string): string {
+  const ascii = PRINTABLE_ASCII.test(name);
+  const text = (ascii ? name : name.normalize('NFKC')).toLowerCase();
+  return text.replace(ascii ? ASCII_SEPARATOR_RUNS : SEPARATOR_RUNS, ' ').trim();
+}
+
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII_SEPARATOR_RUNS = /[^a-z0-9]+/g;
+const SEPARATOR_RUNS = /[^\p{L}\p{N}]+/gu;
 const ASCII_SEPARATORS = /[^a-z0-9]+/;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SuggestIndex, type IndexedItem } from '../../src/suggest/index.ts';
-import { suggestWords } from '../../src/suggest/words.ts';
+import { suggestKey, suggestWords } from '../../src/suggest/words.ts';
 import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
 import { cliJson } from '../helpers/cli.ts';
 import { files } from '../helpers/catalogue-files.ts';
@@ -180,5 +180,13 @@ describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogu
       if (checked >= 300) break;
     }
     expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe('the longest-prefix key of a name', () => {
+  it('is its words joined by one space, in every script', () => {
+    for (const name of ['Brick  2 x  4', ' Plate, Modified 1 x 2 (with Clip) ', 'Kugel Ø 16,5 – grün', '', '--', 'Ünïcödé Nàme 1X2']) {
+      expect(suggestKey(name)).toBe(suggestWords(name).join(' '));
+    }
   });
 });
