@@ -1,16 +1,22 @@
-/** BrickLink's item type codes (SPEC §5). */
+/**
+ * BrickLink's item type codes (SPEC §5), with what staff call a list of each: the one declaration the
+ * contract, the argument checks, the CLI and the screens derive theirs from. (The frozen 4.1 baseline
+ * and 4.2 rule keep their own copies, as frozen code must.)
+ */
 export const ITEM_TYPES = {
-  P: 'Part',
-  S: 'Set',
-  M: 'Minifig',
-  B: 'Book',
+  P: 'Parts',
+  S: 'Sets',
+  M: 'Minifigs',
+  B: 'Books',
   G: 'Gear',
-  C: 'Catalog',
-  I: 'Instruction',
-  O: 'Original box',
+  C: 'Catalogs',
+  I: 'Instructions',
+  O: 'Original boxes',
 } as const;
 
 export type ItemType = keyof typeof ITEM_TYPES;
+
+export const ITEM_TYPE_CODES = Object.keys(ITEM_TYPES) as readonly ItemType[];
 
 export const DEFAULT_ITEM_TYPE: ItemType = 'P';
 

@@ -2,6 +2,7 @@ import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LineRowView } from '../../src/api/contract.ts';
 import { count, money } from '../format.ts';
 import { Colour } from './Colour.tsx';
+import { DEFAULT_ITEM_TYPE } from '../../src/item-types.ts';
 
 export const ROW_HEIGHT = 30;
 const OVERSCAN = 8;
@@ -16,7 +17,7 @@ interface Props {
 }
 
 function givenText(l: LineRowView): string {
-  return [l.given.type && l.given.type !== 'P' ? l.given.type : '', l.given.no ?? '', l.given.name ?? ''].filter(Boolean).join(' · ');
+  return [l.given.type && l.given.type !== DEFAULT_ITEM_TYPE ? l.given.type : '', l.given.no ?? '', l.given.name ?? ''].filter(Boolean).join(' · ');
 }
 
 /** The colour the line gives: the document's name for it, else the catalogue's, else its id. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ItemTypeCode } from '../../src/api/contract.ts';
+import { ITEM_TYPES } from '../../src/item-types.ts';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { count, when } from '../format.ts';
 import { ownerWords } from '../jobs-words.ts';
@@ -9,16 +10,7 @@ import { useCatalogue } from '../state/catalogue.ts';
 
 const KINDS: Record<string, string> = { 'catalogue-lookup': 'BrickLink look-up' };
 
-const TYPES: [ItemTypeCode, string][] = [
-  ['P', 'Parts'],
-  ['S', 'Sets'],
-  ['M', 'Minifigs'],
-  ['B', 'Books'],
-  ['G', 'Gear'],
-  ['C', 'Catalogs'],
-  ['I', 'Instructions'],
-  ['O', 'Original boxes'],
-];
+const TYPES = Object.entries(ITEM_TYPES) as [ItemTypeCode, string][];
 
 export function Catalogue() {
   const c = useCatalogue(

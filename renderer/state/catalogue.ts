@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { CatalogueStatusView, ItemTypeCode, JobRowView } from '../../src/api/contract.ts';
 import { attempt, useApp } from './app.ts';
 import { call, fileArg } from './call.ts';
+import { DEFAULT_ITEM_TYPE } from '../../src/item-types.ts';
 
 interface CatalogueState {
   status: CatalogueStatusView | null;
@@ -23,7 +24,7 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
   status: null,
   jobs: [],
   live: null,
-  type: 'P',
+  type: DEFAULT_ITEM_TYPE,
   async reload() {
     const both = await attempt(() => Promise.all([call('catalogue.status', {}), call('jobs.list', {})]));
     if (both !== null) set({ status: both[0], jobs: [...both[1]] });

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { MemoriesView, SettingsView } from '../../src/api/contract.ts';
+import type { MemoriesView, SettingKey, SettingsView } from '../../src/api/contract.ts';
 import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 
@@ -7,7 +7,7 @@ interface SettingsState {
   settings: SettingsView | null;
   placements: MemoriesView;
   reload(): Promise<void>;
-  set(key: 'daily-call-limit' | 'currency' | 'api-url', value: string): Promise<void>;
+  set(key: SettingKey, value: string): Promise<void>;
   setCredentials(c: { consumerKey: string; consumerSecret: string; token: string; tokenSecret: string }): Promise<boolean>;
   forget(kind: 'item' | 'colour' | 'name', id: number): Promise<void>;
 }

@@ -3,11 +3,16 @@
  * its arguments and result, and every event it can receive. The Electron IPC adapter and the browser
  * host both serve exactly this; the preload object is checked against `BrickWorkApi` with `satisfies`.
  *
- * Self-contained on purpose: the renderer imports these types, and nothing of the core comes with them.
+ * Self-contained on purpose: the renderer imports these types, and nothing of the core comes with them
+ * (only the root modules' lists of item types and setting keys, which are plain data).
  * Calls that take a file take `{name, content}`: the renderer never names a path.
  */
 
-export type ItemTypeCode = 'P' | 'S' | 'M' | 'B' | 'G' | 'C' | 'I' | 'O';
+import type { ItemType } from '../item-types.ts';
+import type { SettingKey } from '../setting-keys.ts';
+
+export type ItemTypeCode = ItemType;
+export type { SettingKey };
 
 export interface ErrorValue {
   readonly code: string;
@@ -361,7 +366,7 @@ export interface ApiCalls {
   'export.summary': { args: Record<string, never>; result: ExportFileView };
   'export.bricklink': { args: { orderId: number }; result: ExportFileView };
   'settings.get': { args: Record<string, never>; result: SettingsView };
-  'settings.set': { args: { key: 'daily-call-limit' | 'currency' | 'api-url'; value: string }; result: SettingsView };
+  'settings.set': { args: { key: SettingKey; value: string }; result: SettingsView };
   'settings.setCredentials': {
     args: { consumerKey: string; consumerSecret: string; token: string; tokenSecret: string };
     result: SettingsView;
@@ -414,35 +419,41 @@ export interface BrickWorkApi {
   onEvent(listener: <E extends EventName>(name: E, payload: ApiEvents[E]) => void): () => void;
 }
 
-export const CALL_NAMES: readonly CallName[] = [
-  'store.info',
-  'orders.list',
-  'orders.get',
-  'lines.list',
-  'lines.suggest',
-  'lines.place',
-  'catalogue.search',
-  'catalogue.status',
-  'catalogue.colours',
-  'catalogue.load',
-  'catalogue.cancel',
-  'lookup.start',
-  'jobs.list',
-  'jobs.cancel',
-  'import.preview',
-  'import.confirm',
-  'import.cancel',
-  'documents.list',
-  'documents.takeBack',
-  'history.state',
-  'history.undo',
-  'history.redo',
-  'placements.list',
-  'placements.forget',
-  'export.summary',
-  'export.bricklink',
-  'settings.get',
-  'settings.set',
-  'settings.setCredentials',
-  'file.pick',
-];
+/**
+ * Every call, once: `satisfies` makes a call the contract has and this lacks (or one it does not have)
+ * a compile error, so the list the adapters answer can't drift from the types.
+ */
+const CALLS = {
+  'store.info': true,
+  'orders.list': true,
+  'orders.get': true,
+  'lines.list': true,
+  'lines.suggest': true,
+  'lines.place': true,
+  'catalogue.search': true,
+  'catalogue.status': true,
+  'catalogue.colours': true,
+  'catalogue.load': true,
+  'catalogue.cancel': true,
+  'lookup.start': true,
+  'jobs.list': true,
+  'jobs.cancel': true,
+  'import.preview': true,
+  'import.confirm': true,
+  'import.cancel': true,
+  'documents.list': true,
+  'documents.takeBack': true,
+  'history.state': true,
+  'history.undo': true,
+  'history.redo': true,
+  'placements.list': true,
+  'placements.forget': true,
+  'export.summary': true,
+  'export.bricklink': true,
+  'settings.get': true,
+  'settings.set': true,
+  'settings.setCredentials': true,
+  'file.pick': true,
+} as const satisfies Record<CallName, true>;
+
+export const CALL_NAMES = Object.keys(CALLS) as readonly CallName[];

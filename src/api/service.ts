@@ -38,6 +38,7 @@ import type {
   SettingsView,
 } from './contract.ts';
 import { checkArguments } from './validate.ts';
+import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
 
 /** Starts the background work; the app and the browser host run it off their main thread. */
 export interface JobControl {
@@ -332,7 +333,7 @@ export function createApiService(ctx: ServiceContext) {
       if (job.record?.state === 'running' && job.alive) {
         throw new BrickWorkError('busy', `Busy: a catalogue is being loaded by another brick-work process (pid ${job.record.owner.pid}).`);
       }
-      ctx.jobs.startCatalogueLoad(files, type ?? 'P');
+      ctx.jobs.startCatalogueLoad(files, type ?? DEFAULT_ITEM_TYPE);
       return { started: true };
     },
     'catalogue.cancel': () => ({ cancelled: requestCatalogueJobCancel(db, ctx.storePath, clock) }),

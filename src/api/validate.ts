@@ -1,4 +1,6 @@
 import type { CallName } from './contract.ts';
+import { ITEM_TYPE_CODES } from '../item-types.ts';
+import { SETTING_KEYS } from '../setting-keys.ts';
 import { CALL_NAMES } from './contract.ts';
 
 /**
@@ -77,7 +79,7 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'catalogue.search': shape({ query: text(200), limit: optional(count) }),
   'catalogue.status': none,
   'catalogue.colours': none,
-  'catalogue.load': shape({ files: arrayOf(fileArg, 20), type: optional(oneOf('P', 'S', 'M', 'B', 'G', 'C', 'I', 'O')) }),
+  'catalogue.load': shape({ files: arrayOf(fileArg, 20), type: optional(oneOf(...ITEM_TYPE_CODES)) }),
   'catalogue.cancel': none,
   'lookup.start': shape({ limit: optional(nullable(count)) }),
   'jobs.list': none,
@@ -95,7 +97,7 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'export.summary': none,
   'export.bricklink': shape({ orderId: id }),
   'settings.get': none,
-  'settings.set': shape({ key: oneOf('daily-call-limit', 'currency', 'api-url'), value: text(500) }),
+  'settings.set': shape({ key: oneOf(...SETTING_KEYS), value: text(500) }),
   'settings.setCredentials': shape({ consumerKey: text(200), consumerSecret: text(200), token: text(200), tokenSecret: text(200) }),
   'file.pick': shape({ purpose: oneOf('document', 'catalogue') }),
 };

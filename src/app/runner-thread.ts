@@ -11,7 +11,7 @@ import { toErrorValue } from '../errors.ts';
 import { identityOf } from '../identity/owner.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { isItemType } from '../item-types.ts';
+import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
 import { catalogueLoadSummary, loadCatalogue } from '../catalogue/load.ts';
 import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../catalogue/lookup-job.ts';
 import { Source } from '../catalogue/source.ts';
@@ -67,7 +67,7 @@ async function handle(m: StampedHostMessage): Promise<void> {
   if (m.type === 'catalogue-load') {
     try {
       const result = await loadCatalogue(store.db, storePath, m.files, {
-        type: isItemType(m.itemType) ? m.itemType : 'P',
+        type: isItemType(m.itemType) ? m.itemType : DEFAULT_ITEM_TYPE,
         me,
         clock,
         onProgress: ({ done, total }) => post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { BrickWorkError, quote } from '../errors.ts';
+import type { SettingKey } from '../setting-keys.ts';
 
 /**
  * The settings kept in the store (table `setting`), each with its default and its check. Staff see and
@@ -39,9 +40,9 @@ export const SETTINGS = {
       return url.toString().replace(/\/$/, '');
     },
   },
-} as const;
+} as const satisfies Record<SettingKey, unknown>;
 
-export type SettingKey = keyof typeof SETTINGS;
+export type { SettingKey };
 
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
