@@ -5,7 +5,10 @@ import tseslint from 'typescript-eslint';
 
 /** What each side may not import (docs/architecture.md, "Boundaries"): the renderer is untrusted web code; only electron/ talks to Electron. */
 const ELECTRON_ONLY = { name: 'electron', message: 'Only electron/ imports electron.' };
-const NOT_THE_SHELLS = { group: ['**/renderer/**', '**/electron/**'], message: 'The core does not depend on the app shells.' };
+const NOT_THE_SHELLS = {
+  group: ['**/renderer/**', '**/electron/**'],
+  message: 'The core does not depend on the app shells.',
+};
 
 /**
  * The core's folders, lowest first. Each may import the root modules (src/*.ts) and the folders before
@@ -13,7 +16,23 @@ const NOT_THE_SHELLS = { group: ['**/renderer/**', '**/electron/**'], message: '
  * the only kind that reaches far. The app wiring (threads, job host, start-up) is `app`, above the
  * service (`api`) it runs; the three adapters (Electron's IPC, `host`, `cli`) sit on top.
  */
-const LAYERS = ['text', 'identity', 'store', 'placement', 'undo', 'jobs', 'catalogue', 'suggest', 'documents', 'hand', 'exports', 'api', 'app', 'host', 'cli'];
+const LAYERS = [
+  'text',
+  'identity',
+  'store',
+  'placement',
+  'undo',
+  'jobs',
+  'catalogue',
+  'suggest',
+  'documents',
+  'hand',
+  'exports',
+  'api',
+  'app',
+  'host',
+  'cli',
+];
 
 /** The rule for files of `src/<layer>` (or the root modules, for null): no folder above. */
 function layerRule(layer) {
@@ -26,7 +45,14 @@ function layerRule(layer) {
         paths: [ELECTRON_ONLY],
         patterns: [
           NOT_THE_SHELLS,
-          ...(above.length === 0 ? [] : [{ group: above.map((l) => `**/${l}/**`), message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).` }]),
+          ...(above.length === 0
+            ? []
+            : [
+                {
+                  group: above.map((l) => `**/${l}/**`),
+                  message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).`,
+                },
+              ]),
         ],
       },
     ],
@@ -64,7 +90,10 @@ export default tseslint.config(
             { name: 'better-sqlite3', message: 'The renderer reaches the store only through window.brickWork.' },
           ],
           patterns: [
-            { group: ['**/src/store', '**/src/store/**'], message: 'The renderer reaches the store only through window.brickWork.' },
+            {
+              group: ['**/src/store', '**/src/store/**'],
+              message: 'The renderer reaches the store only through window.brickWork.',
+            },
             { group: ['node:*'], message: 'The renderer is web code: no Node modules.' },
           ],
         },

@@ -81,12 +81,21 @@ interface Run {
 async function baseStore(file: string) {
   const parts = partsCsv();
   const store = await openStore(file);
-  await loadCatalogue(store.db, file, [{ name: 'parts.csv', content: Buffer.from(parts.text) }], { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK });
-  const real = ['PAB_inventory_US_July_22_2012.bsx', 'Inventory for 10190-1 Market Street.bsx', 'Tie Fighter 9492-1.bsx'].flatMap((n) => {
+  await loadCatalogue(store.db, file, [{ name: 'parts.csv', content: Buffer.from(parts.text) }], {
+    type: 'P',
+    me: identityOf(),
+    clock: SYSTEM_CLOCK,
+  });
+  const real = [
+    'PAB_inventory_US_July_22_2012.bsx',
+    'Inventory for 10190-1 Market Street.bsx',
+    'Tie Fighter 9492-1.bsx',
+  ].flatMap((n) => {
     const f = shared('brickstore-bsx', n);
     return f ? [{ name: n, content: new Uint8Array(fs.readFileSync(f)) }] : [];
   });
-  const documents = real.length > 0 ? real : [{ name: 'generated.csv', content: new TextEncoder().encode(csvOf(parts.text, 1_500)) }];
+  const documents =
+    real.length > 0 ? real : [{ name: 'generated.csv', content: new TextEncoder().encode(csvOf(parts.text, 1_500)) }];
   for (const d of documents) confirmImport(store.db, { file: d }, SYSTEM_CLOCK);
   const items = store.db.prepare('SELECT count(*) FROM catalogue_item').pluck().get() as number;
   const lines = store.db.prepare('SELECT count(*) FROM order_line').pluck().get() as number;
@@ -97,15 +106,21 @@ async function baseStore(file: string) {
 
 /** `number,name,colour,quantity,price` lines from the catalogue's rows: most numbers known, some not, some names only. */
 function csvOf(partsText: string, n: number): string {
-  const rows = partsText.split('\n').slice(1).filter(Boolean).map((l) => {
-    const m = /^([^,]+),("(?:[^"]|"")*"|[^,]*)/.exec(l);
-    return [m?.[1] ?? '3001', (m?.[2] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')] as const;
-  });
+  const rows = partsText
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => {
+      const m = /^([^,]+),("(?:[^"]|"")*"|[^,]*)/.exec(l);
+      return [m?.[1] ?? '3001', (m?.[2] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')] as const;
+    });
   const out = ['number,name,colour,quantity,price'];
   for (let i = 0; i < n; i++) {
     const [no, name] = rows[(i * 7919) % rows.length] ?? ['3001', 'Brick 2 x 4'];
     const number = i % 10 === 0 ? `${no}x${i}` : i % 20 === 1 ? '' : no;
-    out.push(`${number},"${name.replace(/"/g, '""')}",${1 + (i % 90)},${1 + (i % 50)},0.${String(i % 1000).padStart(3, '0')}`);
+    out.push(
+      `${number},"${name.replace(/"/g, '""')}",${1 + (i % 90)},${1 + (i % 50)},0.${String(i % 1000).padStart(3, '0')}`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -191,7 +206,9 @@ async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: st
     let write: Promise<{ waitedMs: number; ok: boolean; answeredAt: number }> | null = null;
     const probe = lockProbe(storePath, () => {
       const start = performance.now();
-      write = core.service.call('settings.set', { key: 'currency', value: 'EUR' }).then((r) => ({ waitedMs: performance.now() - start, ok: r.ok, answeredAt: performance.now() }));
+      write = core.service
+        .call('settings.set', { key: 'currency', value: 'EUR' })
+        .then((r) => ({ waitedMs: performance.now() - start, ok: r.ok, answeredAt: performance.now() }));
     });
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
@@ -245,7 +262,12 @@ function screenCalls(storePath: string): [CallName, unknown][] {
     const order = listOrders(db).sort((a, b) => b.lines - a.lines)[0];
     if (order === undefined) throw new Error('the bench store has no order');
     const line =
-      (db.prepare('SELECT l.id FROM order_line l JOIN document d ON d.id = l.document_id WHERE d.order_id = ? AND l.item_no IS NULL AND l.given_name IS NOT NULL LIMIT 1').pluck().get(order.id) as number | undefined) ??
+      (db
+        .prepare(
+          'SELECT l.id FROM order_line l JOIN document d ON d.id = l.document_id WHERE d.order_id = ? AND l.item_no IS NULL AND l.given_name IS NOT NULL LIMIT 1',
+        )
+        .pluck()
+        .get(order.id) as number | undefined) ??
       (db.prepare('SELECT id FROM order_line LIMIT 1').pluck().get() as number);
     return [
       ['orders.list', {}],
@@ -267,7 +289,11 @@ async function importInApp(core: Core, doc: Uint8Array): Promise<string | null> 
 }
 
 async function importByCli(storePath: string, docFile: string): Promise<string | null> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'brick-work.js'), '--db', storePath, 'import', docFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin', 'brick-work.js'), '--db', storePath, 'import', docFile],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -279,7 +305,8 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 function rowsOf(run: Run, who: 'app' | 'cli', about: string): BenchRow[] {
-  const overlaps = ([start, end]: readonly [number, number]) => run.held.some(([from, to]) => end >= from && start <= to);
+  const overlaps = ([start, end]: readonly [number, number]) =>
+    run.held.some(([from, to]) => end >= from && start <= to);
   const during = run.answered.filter((a) => overlaps([a.start, a.end]));
   const stallMs = Math.max(0, ...run.gaps.filter(overlaps).map(([from, to]) => to - from));
   // Once the lines are in, the order list counts 200,000 more of them: its first answer after the commit, for the record.
@@ -293,7 +320,10 @@ function rowsOf(run: Run, who: 'app' | 'cli', about: string): BenchRow[] {
       return `${name} ${Math.max(...t).toFixed(1)}`;
     })
     .join(', ');
-  const whose = who === 'app' ? "the app's own import.confirm (its writer thread)" : 'the CLI (`brick-work import`, another process)';
+  const whose =
+    who === 'app'
+      ? "the app's own import.confirm (its writer thread)"
+      : 'the CLI (`brick-work import`, another process)';
   const ranOn =
     `${about}; by ${whose}: the import took ${(run.importMs / 1000).toFixed(1)} s and held the write lock ${(heldMs / 1000).toFixed(1)} s; ` +
     `${during.length} calls answered meanwhile (p100 by call, ms: ${byCall || 'none'}); ` +
@@ -303,14 +333,37 @@ function rowsOf(run: Run, who: 'app' | 'cli', about: string): BenchRow[] {
   const write = run.write;
   const check = {
     what: 'the import went through, every call answered (suggestions from the index), the main thread stayed free (longest event-loop stall ≤ 100 ms), and a write made meanwhile waited off the main thread, then went through',
-    ok: run.importOk === null && during.length > 0 && allOk && stallMs <= BAR_MS && write !== null && write.ok && write.afterLock,
+    ok:
+      run.importOk === null &&
+      during.length > 0 &&
+      allOk &&
+      stallMs <= BAR_MS &&
+      write !== null &&
+      write.ok &&
+      write.afterLock,
     detail:
       `${run.importOk ?? 'imported'}; ${during.length} calls, ${during.filter((a) => !a.ok || !a.ready).length} not answered or not ready; ` +
       `longest event-loop stall ${stallMs.toFixed(1)} ms; the write ${write === null ? 'was not made' : `${write.ok ? 'went through' : 'was refused'} after ${write.waitedMs.toFixed(0)} ms${write.afterLock ? ', once the lock was free' : ''}`}`,
   };
-  const name = who === 'app' ? 'answers while the app imports 200,000 lines' : 'answers while the CLI imports 200,000 lines';
+  const name =
+    who === 'app' ? 'answers while the app imports 200,000 lines' : 'answers while the CLI imports 200,000 lines';
   return [
-    { name: `${name}: p100 of every call`, ranOn, measuredMs: percentile(times, 1), baselineName: 'the 100 ms bar', baselineMs: BAR_MS, maxRatio: 1, check },
-    { name: `${name}: p99`, ranOn: `the same ${during.length} calls`, measuredMs: percentile(times, 0.99), baselineName: 'the 100 ms bar', baselineMs: BAR_MS, maxRatio: 1 },
+    {
+      name: `${name}: p100 of every call`,
+      ranOn,
+      measuredMs: percentile(times, 1),
+      baselineName: 'the 100 ms bar',
+      baselineMs: BAR_MS,
+      maxRatio: 1,
+      check,
+    },
+    {
+      name: `${name}: p99`,
+      ranOn: `the same ${during.length} calls`,
+      measuredMs: percentile(times, 0.99),
+      baselineName: 'the 100 ms bar',
+      baselineMs: BAR_MS,
+      maxRatio: 1,
+    },
   ];
 }

@@ -38,10 +38,14 @@ function document(parts: readonly string[][]): string {
  */
 export async function benchImport(): Promise<{ importRow: BenchRow; insertOnlyRow: BenchRow; undoRow: BenchRow }> {
   const parts = partsCsv();
-  const rows = parts.text.split('\n').slice(1).filter(Boolean).map((l) => {
-    const m = /^([^,]+),("(?:[^"]|"")*"|[^,]*)/.exec(l);
-    return [m?.[1] ?? '', (m?.[2] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')];
-  });
+  const rows = parts.text
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => {
+      const m = /^([^,]+),("(?:[^"]|"")*"|[^,]*)/.exec(l);
+      return [m?.[1] ?? '', (m?.[2] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')];
+    });
   const content = new TextEncoder().encode(document(rows));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-'));
   try {
@@ -54,7 +58,11 @@ export async function benchImport(): Promise<{ importRow: BenchRow; insertOnlyRo
     for (let run = 0; run < RUNS; run++) {
       const dbPath = path.join(dir, `store-${run}`, 'brick-work.sqlite');
       const store = await openStore(dbPath);
-      await loadCatalogue(store.db, dbPath, [{ name: 'parts.csv', content: Buffer.from(parts.text) }], { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK });
+      await loadCatalogue(store.db, dbPath, [{ name: 'parts.csv', content: Buffer.from(parts.text) }], {
+        type: 'P',
+        me: identityOf(),
+        clock: SYSTEM_CLOCK,
+      });
       let t = performance.now();
       const [result] = confirmImport(store.db, { file: { name: `bench-${run}.bsx`, content } }, SYSTEM_CLOCK);
       importMs.push(performance.now() - t);
@@ -75,7 +83,18 @@ export async function benchImport(): Promise<{ importRow: BenchRow; insertOnlyRo
       parseMs.push(performance.now() - t);
       const i0 = performance.now();
       bare.transaction(() => {
-        for (const l of doc?.lines ?? []) insert.run(l.position, l.given.type, l.given.no, l.given.name, l.given.colourId, l.quantity, l.unitPriceE4, l.condition, l.remarks);
+        for (const l of doc?.lines ?? [])
+          insert.run(
+            l.position,
+            l.given.type,
+            l.given.no,
+            l.given.name,
+            l.given.colourId,
+            l.quantity,
+            l.unitPriceE4,
+            l.condition,
+            l.remarks,
+          );
       })();
       insertMs.push(performance.now() - i0);
       bareMs.push(performance.now() - t);

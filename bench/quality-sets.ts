@@ -75,10 +75,14 @@ export function parseLdrawList(text: string): LdrawPart[] {
 }
 
 /** Rebrickable's part names by lower-cased number, read with the catalogue's own reader (as the app loads it). */
-export function rebrickableNames(partsCsv: Uint8Array, fileName = 'parts.csv.gz'): Map<string, { no: string; name: string }> {
+export function rebrickableNames(
+  partsCsv: Uint8Array,
+  fileName = 'parts.csv.gz',
+): Map<string, { no: string; name: string }> {
   const file = readCatalogueFile({ name: fileName, content: partsCsv }, { type: 'P' });
   const names = new Map<string, { no: string; name: string }>();
-  for (const r of file.records) if (r.kind === 'item' && !names.has(r.no.toLowerCase())) names.set(r.no.toLowerCase(), { no: r.no, name: r.name });
+  for (const r of file.records)
+    if (r.kind === 'item' && !names.has(r.no.toLowerCase())) names.set(r.no.toLowerCase(), { no: r.no, name: r.name });
   return names;
 }
 
@@ -97,7 +101,10 @@ export interface LdrawSets {
 }
 
 /** The pairs of LDraw parts that Rebrickable also has under a name that differs, split by `numberHashIsEven`. */
-export function ldrawPairsFrom(parts: readonly LdrawPart[], rebrickable: ReadonlyMap<string, { no: string; name: string }>): LdrawSets {
+export function ldrawPairsFrom(
+  parts: readonly LdrawPart[],
+  rebrickable: ReadonlyMap<string, { no: string; name: string }>,
+): LdrawSets {
   const train: LdrawPair[] = [];
   const evaluation: LdrawPair[] = [];
   for (const p of parts) {
@@ -181,7 +188,10 @@ export function brickstoreCases(dataDir: string | null = shared()): BrickStoreCa
   const dir = path.join(dataDir, 'brickstore-bsx');
   const rebrickable = rebrickableAt(dataDir);
   if (rebrickable === null || !fs.existsSync(dir)) return null;
-  const files = fs.readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.bsx')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.toLowerCase().endsWith('.bsx'))
+    .sort();
   if (files.length === 0) return null;
   return brickstoreCasesFrom(
     files.map((f) => ({ fileName: f, text: fs.readFileSync(path.join(dir, f), 'utf8') })),

@@ -58,7 +58,9 @@ function hitTable(rows: readonly [string, Hits][]): string[] {
   const cell = (h: number, n: number) => `${pct(h, n).toFixed(1).padStart(5)} %`;
   return [
     `${''.padEnd(30)}  hit@1    hit@5    hit@20   queries`,
-    ...rows.map(([label, h]) => `${label.padEnd(30)}  ${cell(h.at1, h.n)}  ${cell(h.at5, h.n)}  ${cell(h.at20, h.n)}  ${h.n}`),
+    ...rows.map(
+      ([label, h]) => `${label.padEnd(30)}  ${cell(h.at1, h.n)}  ${cell(h.at5, h.n)}  ${cell(h.at20, h.n)}  ${h.n}`,
+    ),
   ];
 }
 
@@ -99,14 +101,21 @@ function percentile(sorted: readonly number[], p: number): number {
 export function benchQuality(): QualityOutput[] {
   const partsFile = shared('rebrickable', 'parts.csv.gz');
   if (partsFile === null) {
-    return [{ skipped: 'suggestion quality: skipped, the real Rebrickable parts.csv.gz (../shared/data/rebrickable) is absent; generated names would measure nothing' }];
+    return [
+      {
+        skipped:
+          'suggestion quality: skipped, the real Rebrickable parts.csv.gz (../shared/data/rebrickable) is absent; generated names would measure nothing',
+      },
+    ];
   }
   const ldraw = ldrawPairs();
   const brickstore = brickstoreCases();
   const out: QualityOutput[] = [];
 
   const file = readCatalogueFile({ name: 'parts.csv.gz', content: fs.readFileSync(partsFile) }, { type: 'P' });
-  const items: IndexedItem[] = file.records.flatMap((r) => (r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : []));
+  const items: IndexedItem[] = file.records.flatMap((r) =>
+    r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : [],
+  );
   const catalogue = `Rebrickable parts.csv (${items.length} items)`;
 
   // The app builds its index once per catalogue, cold: that first build is the one measured.
@@ -124,7 +133,9 @@ export function benchQuality(): QualityOutput[] {
   const fts = fts5Ranker(items);
 
   if (brickstore === null) {
-    out.push({ skipped: 'suggestion quality: BrickStore renamed names: skipped, ../shared/data/brickstore-bsx is absent' });
+    out.push({
+      skipped: 'suggestion quality: BrickStore renamed names: skipped, ../shared/data/brickstore-bsx is absent',
+    });
   } else {
     const queries: Query[] = brickstore.map((c) => ({ no: c.no, name: c.name }));
     const odd = queries.filter((q) => !numberHashIsEven(q.no));
@@ -155,7 +166,9 @@ export function benchQuality(): QualityOutput[] {
   }
 
   if (ldraw === null) {
-    out.push({ skipped: 'suggestion quality: LDraw development set: skipped, ../shared/data/ldraw/parts.lst.gz is absent' });
+    out.push({
+      skipped: 'suggestion quality: LDraw development set: skipped, ../shared/data/ldraw/parts.lst.gz is absent',
+    });
   } else {
     const queries: Query[] = ldraw.evaluation.map((p) => ({ no: p.no, name: p.ldrawName }));
     const { sample, k } = everyKth(queries, FUSE_SAMPLE);
@@ -198,10 +211,7 @@ export function benchQuality(): QualityOutput[] {
   }
   fts.close();
 
-  const timed = [
-    ...(ldraw?.evaluation.map((p) => p.ldrawName) ?? []),
-    ...(brickstore?.map((c) => c.name) ?? []),
-  ];
+  const timed = [...(ldraw?.evaluation.map((p) => p.ldrawName) ?? []), ...(brickstore?.map((c) => c.name) ?? [])];
   if (timed.length > 0) {
     for (const name of timed) ours(name); // warm up the JIT
     const times: number[] = [];
@@ -230,7 +240,10 @@ export function benchQuality(): QualityOutput[] {
 
   out.push({
     name: 'suggestion index build',
-    ranOn: `new SuggestIndex over ${catalogue}, the first (cold) build; the next two took ${builds.slice(1).map((b) => b.toFixed(0)).join(' and ')} ms`,
+    ranOn: `new SuggestIndex over ${catalogue}, the first (cold) build; the next two took ${builds
+      .slice(1)
+      .map((b) => b.toFixed(0))
+      .join(' and ')} ms`,
     measuredMs: builds[0] ?? 0,
     baselineName: 'the 1 s bar',
     baselineMs: 1000,

@@ -28,7 +28,11 @@ export function ratioOf(row: BenchRow): number {
 
 export function missesTheBar(row: BenchRow): boolean {
   const r = ratioOf(row);
-  return (row.maxRatio !== null && r > row.maxRatio) || (row.minRatio !== undefined && r < row.minRatio) || row.check?.ok === false;
+  return (
+    (row.maxRatio !== null && r > row.maxRatio) ||
+    (row.minRatio !== undefined && r < row.minRatio) ||
+    row.check?.ok === false
+  );
 }
 
 export function formatRow(row: BenchRow): string {

@@ -40,7 +40,8 @@ const print = (row: BenchRow) => {
 
 if (runs('catalogue-load')) {
   if (hasSqliteShell()) print(await benchCatalogueLoad());
-  else console.log('catalogue load: skipped, the sqlite3 shell (its baseline) is missing: apt-get install -y sqlite3\n');
+  else
+    console.log('catalogue load: skipped, the sqlite3 shell (its baseline) is missing: apt-get install -y sqlite3\n');
 }
 if (runs('suggest')) {
   const suggest = benchSuggest();
@@ -64,10 +65,15 @@ if (runs('upgrade')) print(await benchUpgrade());
 if (runs('answers')) for (const row of await benchAnswers()) print(row);
 if (runs('screens')) {
   const screens = await benchScreens();
-  if (screens === null) console.log('order screen: skipped, Debian\'s Chromium (its browser) is missing: apt-get install -y chromium\n');
+  if (screens === null)
+    console.log("order screen: skipped, Debian's Chromium (its browser) is missing: apt-get install -y chromium\n");
   else for (const row of screens) print(row);
 }
 
 const missed = rows.filter(missesTheBar);
-console.log(missed.length === 0 ? `${rows.length} rows, all within their bars.` : `${missed.length} of ${rows.length} rows miss their bars: ${missed.map((r) => r.name).join('; ')}`);
+console.log(
+  missed.length === 0
+    ? `${rows.length} rows, all within their bars.`
+    : `${missed.length} of ${rows.length} rows miss their bars: ${missed.map((r) => r.name).join('; ')}`,
+);
 process.exitCode = missed.length === 0 ? 0 : 1;

@@ -25,12 +25,21 @@ const CHROMIUM = '/usr/bin/chromium';
 /** The inventory, and the colours its lines name (as BrickLink's colour list gives them). */
 function inventory(): { name: string; text: string; ranOn: string } {
   const real = shared('brickstore-bsx', 'PAB_inventory_US_July_22_2012.bsx');
-  if (real) return { name: path.basename(real), text: fs.readFileSync(real, 'utf8'), ranOn: `the ${path.basename(real)} inventory (1,532 lots)` };
+  if (real)
+    return {
+      name: path.basename(real),
+      text: fs.readFileSync(real, 'utf8'),
+      ranOn: `the ${path.basename(real)} inventory (1,532 lots)`,
+    };
   const lots = Array.from({ length: 1_532 }, (_, i) => {
     const no = i % 9 === 0 ? `${900_000 + i}` : `${3000 + ((i * 37) % 61_000)}`;
     return `<Item><ItemID>${no}</ItemID><ItemTypeID>P</ItemTypeID><ColorID>${(i % 20) + 1}</ColorID><ItemName>Part ${i}</ItemName><ColorName>Colour ${(i % 20) + 1}</ColorName><Qty>${1 + (i % 30)}</Qty><Price>0.05</Price><Condition>N</Condition></Item>`;
   });
-  return { name: 'PAB inventory.bsx', text: `<BrickStoreXML><Inventory>${lots.join('')}</Inventory></BrickStoreXML>`, ranOn: 'a generated 1,532-lot inventory (../shared/data is absent)' };
+  return {
+    name: 'PAB inventory.bsx',
+    text: `<BrickStoreXML><Inventory>${lots.join('')}</Inventory></BrickStoreXML>`,
+    ranOn: 'a generated 1,532-lot inventory (../shared/data is absent)',
+  };
 }
 
 function coloursXml(text: string): string {
@@ -41,7 +50,8 @@ function coloursXml(text: string): string {
     const name = /<ColorName>([^<]+)<\/ColorName>/.exec(item)?.[1];
     if (id !== undefined && (name !== undefined || !seen.has(id))) seen.set(id, name ?? `BrickLink colour ${id}`);
   }
-  const rgb = (id: string) => ((Number(id) * 2_654_435_761) >>> 8).toString(16).padStart(6, '0').slice(0, 6).toUpperCase();
+  const rgb = (id: string) =>
+    ((Number(id) * 2_654_435_761) >>> 8).toString(16).padStart(6, '0').slice(0, 6).toUpperCase();
   return `<CATALOG>${[...seen].map(([id, name]) => `<ITEM><COLOR>${id}</COLOR><COLORNAME>${name}</COLORNAME><COLORRGB>${rgb(id)}</COLORRGB></ITEM>`).join('')}</CATALOG>`;
 }
 
@@ -49,7 +59,21 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
   if (!fs.existsSync(CHROMIUM)) return null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-screens-'));
   const renderer = path.join(dir, 'renderer');
-  execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--outDir', renderer, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(
+    'npx',
+    [
+      'vite',
+      'build',
+      '--config',
+      'vite.renderer.config.ts',
+      '--outDir',
+      renderer,
+      '--emptyOutDir',
+      '--logLevel',
+      'error',
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   const dbPath = path.join(dir, 'brick-work.sqlite');
   const doc = inventory();
   const parts = partsCsv();
@@ -63,13 +87,21 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
     ],
     { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
   );
-  const [imported] = confirmImport(store.db, { file: { name: doc.name, content: Buffer.from(doc.text) } }, SYSTEM_CLOCK);
+  const [imported] = confirmImport(
+    store.db,
+    { file: { name: doc.name, content: Buffer.from(doc.text) } },
+    SYSTEM_CLOCK,
+  );
   store.close();
 
-  const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'host', 'main.ts'), '--db', dbPath, '--renderer', renderer], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const host = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'src', 'host', 'main.ts'), '--db', dbPath, '--renderer', renderer],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-chromium-'));
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -86,7 +118,14 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
       viewport: { width: 1360, height: 860 },
     });
     const page = context.pages()[0] ?? (await context.newPage());
@@ -97,7 +136,10 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
     await page.waitForTimeout(3_000);
 
     // From the click that opens the order to its lines, then to its first unplaced line's suggestion list; then its frames.
-    const first = { shown: (await page.evaluate(openOrder(reference))) as number, suggestions: (await page.evaluate(FIRST_SUGGESTIONS)) as number };
+    const first = {
+      shown: (await page.evaluate(openOrder(reference))) as number,
+      suggestions: (await page.evaluate(FIRST_SUGGESTIONS)) as number,
+    };
     const frames = (await page.evaluate(SCROLL_FRAMES)) as number[];
     await context.close();
     const p95frame = p95(frames);

@@ -12,7 +12,9 @@ function documentNames(items: readonly IndexedItem[]): { names: string[]; ranOn:
   if (bsx) {
     const root = parseXmlTree(fs.readFileSync(bsx, 'utf8'), 'Market Street.bsx');
     const inventory = root.children.find((c) => c.name === 'Inventory');
-    const names = (inventory?.children ?? []).map((item) => childText(item, 'ItemName')).filter((n): n is string => !!n);
+    const names = (inventory?.children ?? [])
+      .map((item) => childText(item, 'ItemName'))
+      .filter((n): n is string => !!n);
     return { names, ranOn: `the ${names.length} item names of "${bsx.split('/').at(-1) ?? ''}"` };
   }
   const names = items.filter((_, i) => i % 300 === 0).map((it) => it.name.replace(/ x /g, '  x  '));
@@ -28,7 +30,9 @@ export interface SuggestBench {
 export function benchSuggest(): SuggestBench {
   const parts = partsCsv();
   const file = readCatalogueFile({ name: 'parts.csv', content: Buffer.from(parts.text) }, { type: 'P' });
-  const items: IndexedItem[] = file.records.flatMap((r) => (r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : []));
+  const items: IndexedItem[] = file.records.flatMap((r) =>
+    r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : [],
+  );
   const t0 = performance.now();
   const index = new SuggestIndex(items);
   const buildMs = performance.now() - t0;

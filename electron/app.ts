@@ -14,7 +14,10 @@ import { electronNativeBinding } from './native.ts';
 import { lockDown, lockDownApp, lockDownSession, showWhenReady, webPreferences } from './security.ts';
 
 /** The parts of Electron the app uses: the real module in the app, a stand-in in the unit tests. */
-export type ElectronDeps = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'safeStorage' | 'session'>;
+export type ElectronDeps = Pick<
+  typeof Electron,
+  'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'safeStorage' | 'session'
+>;
 
 export interface AppPaths {
   /** dist/renderer/index.html */
@@ -37,13 +40,23 @@ export function configureApp(electron: Pick<ElectronDeps, 'app'>): void {
  * After `ready`: the locked-down window, the core (store opened and upgraded, jobs recovered, the runner
  * thread started), the IPC adapter answering only this window, and the menu with Undo and Redo.
  */
-export async function startApp(electron: ElectronDeps, paths: AppPaths, log: (line: string) => void): Promise<{ window: Electron.BrowserWindow; core: Core }> {
+export async function startApp(
+  electron: ElectronDeps,
+  paths: AppPaths,
+  log: (line: string) => void,
+): Promise<{ window: Electron.BrowserWindow; core: Core }> {
   const { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session } = electron;
   const pageUrl = pathToFileURL(paths.rendererIndex).href;
   lockDownApp(app, pageUrl);
   lockDownSession(session.defaultSession);
 
-  const window = new BrowserWindow({ width: 1360, height: 880, show: false, title: APP_NAME, webPreferences: webPreferences(paths.preload) });
+  const window = new BrowserWindow({
+    width: 1360,
+    height: 880,
+    show: false,
+    title: APP_NAME,
+    webPreferences: webPreferences(paths.preload),
+  });
   lockDown(window.webContents, pageUrl);
   showWhenReady(window);
 
@@ -51,7 +64,9 @@ export async function startApp(electron: ElectronDeps, paths: AppPaths, log: (li
   const send = (command: ApiEvents['menu.command']['command']) => sendEvent(window, 'menu.command', { command });
   const refreshMenu = async () => {
     const state = core ? await core.service.call('history.state', {}) : null;
-    const history = state?.ok ? (state.value as { undo: StepView | null; redo: StepView | null }) : { undo: null, redo: null };
+    const history = state?.ok
+      ? (state.value as { undo: StepView | null; redo: StepView | null })
+      : { undo: null, redo: null };
     const template = menuTemplate(process.platform, history, {
       undo: () => send('undo'),
       redo: () => send('redo'),

@@ -27,7 +27,10 @@ export function safeStorageCredentials(safeStorage: SafeStorage, userData: strin
     },
     set(credentials: Credentials): void {
       if (!safeStorage.isEncryptionAvailable()) {
-        throw new BrickWorkError('invalid-argument', 'This computer offers no encrypted storage for the BrickLink credentials, so they were not stored.');
+        throw new BrickWorkError(
+          'invalid-argument',
+          'This computer offers no encrypted storage for the BrickLink credentials, so they were not stored.',
+        );
       }
       const bytes = safeStorage.encryptString(JSON.stringify(credentials));
       writeFileAtomically(file, bytes);

@@ -21,7 +21,8 @@ export function fileDialogs(dialog: Dialog, window: BrowserWindow): FileDialogs 
       });
       const file = result.filePaths[0];
       if (result.canceled || file === undefined) return null;
-      if (fs.statSync(file).size > LIMIT) throw new BrickWorkError('parse-error', `${path.basename(file)} is too big to read.`);
+      if (fs.statSync(file).size > LIMIT)
+        throw new BrickWorkError('parse-error', `${path.basename(file)} is too big to read.`);
       return { name: path.basename(file), content: new Uint8Array(fs.readFileSync(file)) };
     },
     async save(name, content) {

@@ -35,7 +35,10 @@ if (!app.requestSingleInstanceLock()) {
       ));
     })
     .catch((e: unknown) => {
-      dialog.showErrorBox('brick-work could not start', toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message);
+      dialog.showErrorBox(
+        'brick-work could not start',
+        toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message,
+      );
       app.quit();
     });
   app.on('window-all-closed', () => {

@@ -28,7 +28,9 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
       rollupOptions: {
         input,
-        output: preload ? { format: 'cjs', entryFileNames: '[name].cjs' } : { format: 'es', entryFileNames: '[name].js' },
+        output: preload
+          ? { format: 'cjs', entryFileNames: '[name].cjs' }
+          : { format: 'es', entryFileNames: '[name].js' },
         external: preload ? ['electron'] : ['electron', 'better-sqlite3', /^node:/],
       },
     },

@@ -19,7 +19,16 @@ const TABS: [Screen, string][] = [
 
 export function App() {
   const { screen, history, notice, platform, store, go, undo, redo } = useApp(
-    useShallow((s) => ({ screen: s.screen, history: s.history, notice: s.notice, platform: s.platform, store: s.store, go: s.go, undo: s.undo, redo: s.redo })),
+    useShallow((s) => ({
+      screen: s.screen,
+      history: s.history,
+      notice: s.notice,
+      platform: s.platform,
+      store: s.store,
+      go: s.go,
+      undo: s.undo,
+      redo: s.redo,
+    })),
   );
   const readOnly = readOnlyBanner(store);
 
@@ -55,10 +64,20 @@ export function App() {
           ))}
         </nav>
         <div className="history">
-          <button disabled={!history.undo} onClick={() => void undo()} title={undoShortcut(platform)} data-testid="undo">
+          <button
+            disabled={!history.undo}
+            onClick={() => void undo()}
+            title={undoShortcut(platform)}
+            data-testid="undo"
+          >
             {history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'} <kbd>{undoShortcut(platform)}</kbd>
           </button>
-          <button disabled={!history.redo} onClick={() => void redo()} title={redoShortcut(platform)} data-testid="redo">
+          <button
+            disabled={!history.redo}
+            onClick={() => void redo()}
+            title={redoShortcut(platform)}
+            data-testid="redo"
+          >
             {history.redo ? `Redo ${history.redo.label}` : 'Nothing to redo'} <kbd>{redoShortcut(platform)}</kbd>
           </button>
         </div>
@@ -69,7 +88,11 @@ export function App() {
         </div>
       ) : null}
       {notice ? (
-        <div className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="notice">
+        <div
+          className={`notice ${notice.kind}`}
+          role={notice.kind === 'error' ? 'alert' : 'status'}
+          data-testid="notice"
+        >
           {notice.text}
         </div>
       ) : null}

@@ -14,7 +14,13 @@ declare global {
 export function httpBridge(): BrickWorkApi {
   const listeners = new Set<<E extends EventName>(name: E, payload: ApiEvents[E]) => void>();
   // A record of every event, so that the type checker names one added to the contract and missing here.
-  const every: Record<EventName, true> = { 'store.changed': true, 'job.progress': true, 'menu.command': true, 'import.progress': true, 'suggestions.status': true };
+  const every: Record<EventName, true> = {
+    'store.changed': true,
+    'job.progress': true,
+    'menu.command': true,
+    'import.progress': true,
+    'suggestions.status': true,
+  };
   const names = Object.keys(every) as EventName[];
   const source = new EventSource('/api/events');
   for (const name of names) {
@@ -26,11 +32,18 @@ export function httpBridge(): BrickWorkApi {
   return {
     async call(name, args) {
       try {
-        const response = await fetch(`/api/call/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: encodeWire(args) });
+        const response = await fetch(`/api/call/${name}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: encodeWire(args),
+        });
         if (!response.ok) return { ok: false, error: { code: 'internal', message: (await response.text()).trim() } };
         return decodeWire(await response.text()) as Awaited<ReturnType<BrickWorkApi['call']>>;
       } catch (e) {
-        return { ok: false, error: { code: 'internal', message: `brick-work can't be reached (${(e as Error).message}).` } };
+        return {
+          ok: false,
+          error: { code: 'internal', message: `brick-work can't be reached (${(e as Error).message}).` },
+        };
       }
     },
     onEvent(listener) {

@@ -14,7 +14,8 @@ export function placedMessage(r: PlaceResultView, s: SuggestionView): string {
   ].filter(Boolean);
   const rest = more.length > 0 ? `, and ${more.join(', and ')}, each in its own colour` : '';
   const still = r.others.unplaced > 0 ? ` ${plural(r.others.unplaced, 'other line')} giving it stay unplaced.` : '';
-  const taught = r.remembered.name === 'added' && l.given.name ? ` Suggestions now find it by “${l.given.name}” too.` : '';
+  const taught =
+    r.remembered.name === 'added' && l.given.name ? ` Suggestions now find it by “${l.given.name}” too.` : '';
   return `Placed line ${l.position} on ${s.type} ${s.no} (${s.name})${colour}${rest}.${still}${taught}`;
 }
 
@@ -23,7 +24,11 @@ export function placedMessage(r: PlaceResultView, s: SuggestionView): string {
  * at the end (SPEC §9). `before` is the list as it was, so the order of lines is known even when the
  * placed line has left the list (the "unplaced only" filter).
  */
-export function nextUnplacedAfter(before: readonly LineRowView[], after: readonly LineRowView[], placedId: number): number | null {
+export function nextUnplacedAfter(
+  before: readonly LineRowView[],
+  after: readonly LineRowView[],
+  placedId: number,
+): number | null {
   const now = new Map(after.map((l) => [l.id, l]));
   const from = before.findIndex((l) => l.id === placedId);
   for (let k = 1; k <= before.length; k++) {
@@ -33,12 +38,14 @@ export function nextUnplacedAfter(before: readonly LineRowView[], after: readonl
   return null;
 }
 
-
 /**
  * A suggestion's name in pieces, the words that matched the line marked (SPEC §7: the screen shows
  * which words matched). Overlapping or out-of-range marks are clipped, never thrown on.
  */
-export function markedPieces(name: string, marks: readonly (readonly [number, number])[]): { text: string; marked: boolean }[] {
+export function markedPieces(
+  name: string,
+  marks: readonly (readonly [number, number])[],
+): { text: string; marked: boolean }[] {
   const pieces: { text: string; marked: boolean }[] = [];
   let at = 0;
   for (const [from, to] of [...marks].sort((a, b) => a[0] - b[0])) {

@@ -21,7 +21,13 @@ export function redoShortcut(platform: Platform): string {
  * Windows and Linux desktops) elsewhere. Null for anything else.
  */
 export function historyCommand(
-  e: { readonly key: string; readonly metaKey: boolean; readonly ctrlKey: boolean; readonly shiftKey: boolean; readonly altKey: boolean },
+  e: {
+    readonly key: string;
+    readonly metaKey: boolean;
+    readonly ctrlKey: boolean;
+    readonly shiftKey: boolean;
+    readonly altKey: boolean;
+  },
   platform: Platform,
 ): 'undo' | 'redo' | null {
   const mod = platform === 'mac' ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;

@@ -23,9 +23,13 @@ const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src',
 
 const sets = ldrawPairs();
 if (sets === null) {
-  console.error('build-equivalents: ../shared/data (LDraw parts.lst.gz and Rebrickable parts.csv.gz) is not there; the table was left as it is.');
+  console.error(
+    'build-equivalents: ../shared/data (LDraw parts.lst.gz and Rebrickable parts.csv.gz) is not there; the table was left as it is.',
+  );
   process.exit(1);
 }
 const table = learnEquivalents(sets.train);
 fs.writeFileSync(OUT, equivalentsSource(table, sets.train.length));
-console.log(`build-equivalents: ${table.length} renamed words from ${sets.train.length} training pairs → ${path.relative(process.cwd(), OUT)}`);
+console.log(
+  `build-equivalents: ${table.length} renamed words from ${sets.train.length} training pairs → ${path.relative(process.cwd(), OUT)}`,
+);

@@ -42,7 +42,10 @@ export function learnEquivalents(pairs: readonly NamePair[]): EquivalentsTable {
   for (const [a, row] of [...together].sort(([x], [y]) => (x < y ? -1 : 1))) {
     const n = inLdraw.get(a) ?? 0;
     const kept = [...row]
-      .filter(([b, c]) => c >= MIN_PAIRS && c / n >= MIN_SHARE && c / (onlyInRebrickable.get(b) ?? Infinity) >= MIN_TARGET_SHARE)
+      .filter(
+        ([b, c]) =>
+          c >= MIN_PAIRS && c / n >= MIN_SHARE && c / (onlyInRebrickable.get(b) ?? Infinity) >= MIN_TARGET_SHARE,
+      )
       .sort(([x, c], [y, d]) => d - c || (x < y ? -1 : 1))
       .slice(0, MAX_PER_WORD);
     for (const [b, c] of kept) table.push([a, b, Math.round(Math.min(0.9, c / n) * 100) / 100]);

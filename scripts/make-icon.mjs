@@ -7,7 +7,10 @@ const N = 1024;
 const px = Buffer.alloc(N * N * 4);
 const set = (x, y, [r, g, b, a]) => {
   const i = (y * N + x) * 4;
-  px[i] = r; px[i + 1] = g; px[i + 2] = b; px[i + 3] = a;
+  px[i] = r;
+  px[i + 1] = g;
+  px[i + 2] = b;
+  px[i + 3] = a;
 };
 const red = [200, 16, 46, 255];
 const dark = [150, 10, 32, 255];
@@ -21,7 +24,12 @@ for (let y = 0; y < N; y++) {
   for (let x = 0; x < N; x++) {
     if (!inRounded(x, y, 96, 96, 928, 928, 120)) continue;
     set(x, y, inRounded(x, y, 96, 96, 928, 900, 120) ? red : dark);
-    for (const [sx, sy] of [[320, 320], [704, 320], [320, 704], [704, 704]]) {
+    for (const [sx, sy] of [
+      [320, 320],
+      [704, 320],
+      [320, 704],
+      [704, 704],
+    ]) {
       const d = Math.hypot(x - sx, y - sy);
       if (d <= 150) set(x, y, d > 132 ? dark : d < 110 && x - sx < -30 && y - sy < -30 ? light : red);
     }
@@ -48,9 +56,15 @@ const chunk = (type, data) => {
 const ihdr = Buffer.alloc(13);
 ihdr.writeUInt32BE(N, 0);
 ihdr.writeUInt32BE(N, 4);
-ihdr[8] = 8; ihdr[9] = 6;
+ihdr[8] = 8;
+ihdr[9] = 6;
 const raw = Buffer.alloc(N * (N * 4 + 1));
 for (let y = 0; y < N; y++) px.copy(raw, y * (N * 4 + 1) + 1, y * N * 4, (y + 1) * N * 4);
-const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+const png = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  chunk('IHDR', ihdr),
+  chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
+  chunk('IEND', Buffer.alloc(0)),
+]);
 fs.writeFileSync(new URL('../build/icon.png', import.meta.url), png);
 console.log(`build/icon.png: ${png.length} bytes`);

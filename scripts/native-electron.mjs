@@ -23,7 +23,11 @@ const arches = archArg > 0 ? process.argv[archArg + 1].split(',') : [process.arc
 let abi;
 try {
   const electron = require('electron');
-  abi = execFileSync(electron, ['-p', 'process.versions.modules'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).toString().trim();
+  abi = execFileSync(electron, ['-p', 'process.versions.modules'], {
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  })
+    .toString()
+    .trim();
 } catch (e) {
   console.error(
     `brick-work: the Electron binary is not here and could not be fetched (${e.message.split('\n')[0]}).\n` +
@@ -44,10 +48,19 @@ for (const arch of arches) {
   const work = path.join(root, '.native-build', arch);
   fs.rmSync(work, { recursive: true, force: true });
   fs.cpSync(sqliteDir, work, { recursive: true, filter: (src) => !src.includes(`${path.sep}build${path.sep}`) });
-  console.log(`native: building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} (ABI ${abi}, ${arch})…`);
+  console.log(
+    `native: building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} (ABI ${abi}, ${arch})…`,
+  );
   execFileSync(
     process.execPath,
-    [require.resolve('node-gyp/bin/node-gyp.js'), 'rebuild', '--release', `--target=${electronVersion}`, `--arch=${arch}`, '--dist-url=https://electronjs.org/headers'],
+    [
+      require.resolve('node-gyp/bin/node-gyp.js'),
+      'rebuild',
+      '--release',
+      `--target=${electronVersion}`,
+      `--arch=${arch}`,
+      '--dist-url=https://electronjs.org/headers',
+    ],
     { cwd: work, stdio: 'inherit' },
   );
   fs.mkdirSync(outDir, { recursive: true });

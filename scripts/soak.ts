@@ -27,10 +27,19 @@ try {
   const doubled = [...report.effects].filter(([, n]) => n !== 1).map(([id]) => id);
   const missing = jobs - report.effects.size;
   const over = overlaps(report);
-  console.log(`kills ${report.kills}, workers started ${report.spawned}, natural exits ${report.naturalExits}, ${(report.ms / 1000).toFixed(1)} s`);
-  console.log(`job states ${JSON.stringify(report.states)}; effects committed twice: ${doubled.length}; jobs without effect: ${missing}`);
+  console.log(
+    `kills ${report.kills}, workers started ${report.spawned}, natural exits ${report.naturalExits}, ${(report.ms / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `job states ${JSON.stringify(report.states)}; effects committed twice: ${doubled.length}; jobs without effect: ${missing}`,
+  );
   console.log(`overlapping runs: ${over.length}; integrity_check: ${report.integrity}`);
-  const ok = doubled.length === 0 && missing === 0 && over.length === 0 && report.integrity === 'ok' && report.states['done'] === jobs;
+  const ok =
+    doubled.length === 0 &&
+    missing === 0 &&
+    over.length === 0 &&
+    report.integrity === 'ok' &&
+    report.states['done'] === jobs;
   console.log(ok ? 'soak: ok' : 'soak: FAILED');
   process.exitCode = ok ? 0 : 1;
 } finally {

@@ -16,7 +16,9 @@ describe('import boundaries (docs/architecture.md, "Boundaries")', () => {
     expect(await restricted('renderer/x.ts', "import 'better-sqlite3';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import '../src/store/open.ts';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import 'node:fs';")).toHaveLength(1);
-    expect(await restricted('renderer/x.ts', "import { undoShortcut } from './shortcuts.ts'; undoShortcut('mac');")).toEqual([]);
+    expect(
+      await restricted('renderer/x.ts', "import { undoShortcut } from './shortcuts.ts'; undoShortcut('mac');"),
+    ).toEqual([]);
   });
 
   it('let only electron/ import electron', async () => {
@@ -32,16 +34,25 @@ describe('import boundaries (docs/architecture.md, "Boundaries")', () => {
 
 describe('the core is layered: no folder imports one above it, so no two folders can need each other', () => {
   it('refuses an import of a higher folder, with the layering named', async () => {
-    const [message] = await restricted('src/store/x.ts', "import { placeItem } from '../placement/rule.ts'; placeItem;");
+    const [message] = await restricted(
+      'src/store/x.ts',
+      "import { placeItem } from '../placement/rule.ts'; placeItem;",
+    );
     expect(message).toMatch(/src\/store\/ may not import .*placement.*the folders are layered/);
     // Type-only imports count too: a cycle of types is still two folders that need each other.
     expect(await restricted('src/jobs/x.ts', "import type { ApiCalls } from '../api/contract.ts';")).toHaveLength(1);
-    expect(await restricted('src/errors.ts', "import { openStore } from './store/open.ts'; openStore;")).toHaveLength(1);
+    expect(await restricted('src/errors.ts', "import { openStore } from './store/open.ts'; openStore;")).toHaveLength(
+      1,
+    );
   });
 
   it('so a cycle fails: placement → hand is refused where hand → placement is allowed', async () => {
-    expect(await restricted('src/hand/x.ts', "import { placeItem } from '../placement/rule.ts'; placeItem;")).toEqual([]);
-    expect(await restricted('src/placement/x.ts', "import { placeByHand } from '../hand/placement.ts'; placeByHand;")).toHaveLength(1);
+    expect(await restricted('src/hand/x.ts', "import { placeItem } from '../placement/rule.ts'; placeItem;")).toEqual(
+      [],
+    );
+    expect(
+      await restricted('src/placement/x.ts', "import { placeByHand } from '../hand/placement.ts'; placeByHand;"),
+    ).toHaveLength(1);
     // The cycles issue 12 found: api ↔ jobs, placement ↔ undo, store ↔ placement.
     expect(await restricted('src/jobs/x.ts', "import '../api/service.ts';")).toHaveLength(1);
     expect(await restricted('src/placement/x.ts', "import '../undo/history.ts';")).toHaveLength(1);
@@ -49,7 +60,9 @@ describe('the core is layered: no folder imports one above it, so no two folders
   });
 
   it('lets the adapters on top use the service and everything below', async () => {
-    expect(await restricted('src/cli/commands/x.ts', "import '../../api/service.ts'; import '../../app/core.ts';")).toEqual([]);
+    expect(
+      await restricted('src/cli/commands/x.ts', "import '../../api/service.ts'; import '../../app/core.ts';"),
+    ).toEqual([]);
     expect(await restricted('src/host/x.ts', "import '../app/core.ts';")).toEqual([]);
   });
 });

@@ -11,7 +11,17 @@ const line = (id: number, placed: boolean): LineRowView => ({
   unitPrice: null,
   condition: null,
   remarks: null,
-  placed: placed ? { type: 'P', no: '6141', colour: 1, colourName: 'White', colourRgb: 'FFFFFF', by: 'hand', name: 'Plate Round 1 x 1' } : null,
+  placed: placed
+    ? {
+        type: 'P',
+        no: '6141',
+        colour: 1,
+        colourName: 'White',
+        colourRgb: 'FFFFFF',
+        by: 'hand',
+        name: 'Plate Round 1 x 1',
+      }
+    : null,
   givenColour: null,
   reason: placed ? null : { code: 'number-not-in-catalogue', text: 'The BrickLink number is not in the catalogue' },
 });
@@ -31,7 +41,13 @@ describe('after a placement, the keyboard run goes on to the next unplaced line 
     expect(nextUnplacedAfter(before, after, 3)).toBe(4);
   });
   it('nowhere when nothing is left unplaced', () => {
-    expect(nextUnplacedAfter(before, before.map((l) => line(l.id, true)), 6)).toBeNull();
+    expect(
+      nextUnplacedAfter(
+        before,
+        before.map((l) => line(l.id, true)),
+        6,
+      ),
+    ).toBeNull();
   });
 });
 
@@ -42,31 +58,55 @@ describe('what a fix did, in words (issue 10)', () => {
     remembered: { item: 'added', colour: null, name: null },
     others,
   });
-  const s = { type: 'P', no: '6141', name: 'Plate Round 1 x 1 with Solid Stud', rule: 'prefix', matched: [], marks: [] } as const;
+  const s = {
+    type: 'P',
+    no: '6141',
+    name: 'Plate Round 1 x 1 with Solid Stud',
+    rule: 'prefix',
+    matched: [],
+    marks: [],
+  } as const;
   it('names the lines it placed at once, each in its own colour', () => {
     expect(placedMessage(result({ placed: 9, moved: 0, unplaced: 0 }), s)).toBe(
       'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White, and 9 more lines giving 4073, each in its own colour.',
     );
-    expect(placedMessage(result({ placed: 0, moved: 0, unplaced: 0 }), s)).toBe('Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White.');
+    expect(placedMessage(result({ placed: 0, moved: 0, unplaced: 0 }), s)).toBe(
+      'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White.',
+    );
     expect(placedMessage(result({ placed: 1, moved: 2, unplaced: 3 }), s)).toBe(
       'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White, and 1 more line giving 4073, and moved 2 lines the old memory had placed, each in its own colour. 3 other lines giving it stay unplaced.',
     );
   });
   it('says when the line taught the item its name (issue 11)', () => {
     const named: PlaceResultView = {
-      line: { ...line(21, true), position: 21, given: { type: 'P', no: null, name: 'PLATE 1X1 ROUND', colourId: 1, colourName: 'White' } },
+      line: {
+        ...line(21, true),
+        position: 21,
+        given: { type: 'P', no: null, name: 'PLATE 1X1 ROUND', colourId: 1, colourName: 'White' },
+      },
       step: { id: 9, kind: 'hand-placement', label: 'x' },
       remembered: { item: 'added', colour: null, name: 'added' },
       others: { placed: 0, moved: 0, unplaced: 0 },
     };
-    expect(placedMessage(named, s)).toBe('Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White. Suggestions now find it by “PLATE 1X1 ROUND” too.');
-    expect(placedMessage({ ...named, remembered: { ...named.remembered, name: 'kept' } }, s)).toBe('Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White.');
+    expect(placedMessage(named, s)).toBe(
+      'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White. Suggestions now find it by “PLATE 1X1 ROUND” too.',
+    );
+    expect(placedMessage({ ...named, remembered: { ...named.remembered, name: 'kept' } }, s)).toBe(
+      'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White.',
+    );
   });
 });
 
 describe('the words that matched, marked in the name (issue 11)', () => {
   it('splits the name at the marks, in order', () => {
-    expect(markedPieces('Plate Special 1 x 2 with Door Rail', [[25, 29], [0, 5], [14, 19], [30, 34]])).toEqual([
+    expect(
+      markedPieces('Plate Special 1 x 2 with Door Rail', [
+        [25, 29],
+        [0, 5],
+        [14, 19],
+        [30, 34],
+      ]),
+    ).toEqual([
       { text: 'Plate', marked: true },
       { text: ' Special ', marked: false },
       { text: '1 x 2', marked: true },
@@ -77,7 +117,12 @@ describe('the words that matched, marked in the name (issue 11)', () => {
     ]);
   });
   it('clips marks that overlap or reach past the name', () => {
-    expect(markedPieces('Brick', [[0, 3], [2, 9]])).toEqual([
+    expect(
+      markedPieces('Brick', [
+        [0, 3],
+        [2, 9],
+      ]),
+    ).toEqual([
       { text: 'Bri', marked: true },
       { text: 'ck', marked: true },
     ]);

@@ -14,7 +14,10 @@ describe('shortcut labels', () => {
 });
 
 describe('shortcut keys', () => {
-  const press = (key: string, mods: Partial<{ metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
+  const press = (
+    key: string,
+    mods: Partial<{ metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; altKey: boolean }> = {},
+  ) => ({
     key,
     metaKey: false,
     ctrlKey: false,
@@ -53,12 +56,17 @@ describe('the jobs list in words', () => {
   });
   it('says who runs a job instead of "pid 17955 — alive"', () => {
     expect(ownerWords(job({}))).toMatch(/^running in this app since 12:03/);
-    expect(ownerWords(job({ ownedHere: false }))).toMatch(/^running in another brick-work \(process 4242\) since 12:03/);
-    expect(ownerWords(job({ alive: false, ownedHere: false }))).toBe('left running by a process that is gone; it is taken up again by itself');
+    expect(ownerWords(job({ ownedHere: false }))).toMatch(
+      /^running in another brick-work \(process 4242\) since 12:03/,
+    );
+    expect(ownerWords(job({ alive: false, ownedHere: false }))).toBe(
+      'left running by a process that is gone; it is taken up again by itself',
+    );
     expect(ownerWords(job({ state: 'queued', alive: false }))).toBe('waiting; the process that ran it before is gone');
     expect(ownerWords(job({ state: 'queued', owner: null, alive: null }))).toBe('waiting');
     expect(ownerWords(job({ state: 'done' }))).toBe('');
-    for (const j of [job({}), job({ ownedHere: false }), job({ alive: false })]) expect(ownerWords(j)).not.toMatch(/pid|alive|gone$/);
+    for (const j of [job({}), job({ ownedHere: false }), job({ alive: false })])
+      expect(ownerWords(j)).not.toMatch(/pid|alive|gone$/);
   });
 });
 
@@ -67,7 +75,15 @@ describe("the app menu's commands", () => {
     const done: string[] = [];
     const events = new EventTarget();
     events.addEventListener(SEARCH_THE_CATALOGUE, () => done.push('search box focused'));
-    return { done, to: { undo: () => done.push('undo'), redo: () => done.push('redo'), importScreen: () => done.push('import'), events } };
+    return {
+      done,
+      to: {
+        undo: () => done.push('undo'),
+        redo: () => done.push('redo'),
+        importScreen: () => done.push('import'),
+        events,
+      },
+    };
   };
   it('undo, redo and import do what they say, and "Search the catalogue" asks the search box to take the focus', () => {
     const { done, to } = targets();

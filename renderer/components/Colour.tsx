@@ -4,7 +4,11 @@ export function Colour({ id, name, rgb }: { id: number | null; name: string | nu
   const label = name ?? `colour ${id ?? ''}`;
   return (
     <span className="colour" title={id === null ? label : `BrickLink colour ${id}`}>
-      <span className={`swatch${rgb ? '' : ' none'}`} style={rgb ? { background: `#${rgb}` } : undefined} aria-hidden="true" />
+      <span
+        className={`swatch${rgb ? '' : ' none'}`}
+        style={rgb ? { background: `#${rgb}` } : undefined}
+        aria-hidden="true"
+      />
       {label}
     </span>
   );

@@ -13,7 +13,15 @@ function keys(docs: readonly { key: string; orderReference: string }[]): string 
 }
 
 /** The button and, once pressed, the question in the page (never a modal of the browser's). */
-export function TakeBack({ doc, onDone, label = 'Take back this import' }: { doc: DocumentView; onDone?: () => void; label?: string }) {
+export function TakeBack({
+  doc,
+  onDone,
+  label = 'Take back this import',
+}: {
+  doc: DocumentView;
+  onDone?: () => void;
+  label?: string;
+}) {
   const [asking, setAsking] = useState(false);
   const busy = useDocuments((s) => s.busy);
   const takeBack = useDocuments((s) => s.takeBack);
@@ -34,19 +42,24 @@ export function TakeBack({ doc, onDone, label = 'Take back this import' }: { doc
   return (
     <div className="confirm" role="dialog" aria-label={`Take back ${doc.key}`} data-testid="take-back-confirm">
       <p>
-        Take back <b>{doc.key}</b>, imported {when(doc.importedAt)}? Its {plural(doc.lines, 'line')} leave the order. Undo puts it back, and
-        importing the file again revives it.
+        Take back <b>{doc.key}</b>, imported {when(doc.importedAt)}? Its {plural(doc.lines, 'line')} leave the order.
+        Undo puts it back, and importing the file again revives it.
       </p>
       {others.length > 0 ? (
         <p>
-          {doc.fileName} also brought in {keys(others)}. Take {others.length === 1 ? 'it' : 'them'} back too, so that the file can be imported
-          again whole?
+          {doc.fileName} also brought in {keys(others)}. Take {others.length === 1 ? 'it' : 'them'} back too, so that
+          the file can be imported again whole?
         </p>
       ) : null}
       <div className="row">
         {others.length > 0 ? (
           <>
-            <button className="primary" disabled={busy !== null} onClick={() => go(true)} data-testid="take-back-whole-file">
+            <button
+              className="primary"
+              disabled={busy !== null}
+              onClick={() => go(true)}
+              data-testid="take-back-whole-file"
+            >
               Take back all {count(others.length + 1)} from {doc.fileName}
             </button>
             <button disabled={busy !== null} onClick={() => go(false)} data-testid="take-back-only">
@@ -112,13 +125,24 @@ export function undoneText(order: OrderView): string {
 }
 
 /** An undone order: the banner and its documents, not an empty "0 lines" order. */
-export function UndoneOrder({ order, documents, onBack }: { order: OrderView; documents: readonly DocumentView[]; onBack: () => void }) {
+export function UndoneOrder({
+  order,
+  documents,
+  onBack,
+}: {
+  order: OrderView;
+  documents: readonly DocumentView[];
+  onBack: () => void;
+}) {
   return (
     <section className="screen order" aria-label="Order">
       <div className="toolbar">
         <button onClick={onBack}>← Orders</button>
         <h2>
-          Order {order.reference} <small>{order.counterparty ?? ''} · {order.currency}</small>
+          Order {order.reference}{' '}
+          <small>
+            {order.counterparty ?? ''} · {order.currency}
+          </small>
         </h2>
       </div>
       <p className="banner undone" role="status" data-testid="order-undone">

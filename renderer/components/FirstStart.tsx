@@ -30,9 +30,10 @@ export function FirstStart({ orders }: { orders: number }) {
             `Done: ${count(status.items)} items and ${count(status.colours)} colours.`
           ) : (
             <>
-              brick-work places each line against it. It takes BrickLink’s catalogue downloads (items, colours and categories, as
-              XML or tab-delimited text) and Rebrickable’s <code>parts.csv</code>, <code>part_categories.csv</code> and{' '}
-              <code>sets.csv</code> (also gzipped). Load BrickLink’s colours too, so that colours can be checked.
+              brick-work places each line against it. It takes BrickLink’s catalogue downloads (items, colours and
+              categories, as XML or tab-delimited text) and Rebrickable’s <code>parts.csv</code>,{' '}
+              <code>part_categories.csv</code> and <code>sets.csv</code> (also gzipped). Load BrickLink’s colours too,
+              so that colours can be checked.
               <div className="row">
                 <label className={`button primary${live ? ' disabled' : ''}`}>
                   Load catalogue files…
@@ -54,7 +55,8 @@ export function FirstStart({ orders }: { orders: number }) {
           )}
         </li>
         <li className={orders > 0 ? 'done' : ''}>
-          <b>Import an order document.</b> A BrickLink order (XML), BrickLink XML, a BrickStore file (.bsx) or a CSV part list.
+          <b>Import an order document.</b> A BrickLink order (XML), BrickLink XML, a BrickStore file (.bsx) or a CSV
+          part list.
           <div className="row">
             <button className={catalogued ? 'primary' : ''} onClick={() => go('import')}>
               Import a document…

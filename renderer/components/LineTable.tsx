@@ -17,7 +17,9 @@ interface Props {
 }
 
 function givenText(l: LineRowView): string {
-  return [l.given.type && l.given.type !== DEFAULT_ITEM_TYPE ? l.given.type : '', l.given.no ?? '', l.given.name ?? ''].filter(Boolean).join(' · ');
+  return [l.given.type && l.given.type !== DEFAULT_ITEM_TYPE ? l.given.type : '', l.given.no ?? '', l.given.name ?? '']
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** The colour the line gives: the document's name for it, else the catalogue's, else its id. */
@@ -28,7 +30,21 @@ function GivenColour({ l }: { l: LineRowView }) {
 }
 
 /** One row; memoised so that scrolling renders only the rows that come into view. */
-const Row = memo(function Row({ l, top, index, selected, currency, onSelect }: { l: LineRowView; top: number; index: number; selected: boolean; currency: string; onSelect(id: number): void }) {
+const Row = memo(function Row({
+  l,
+  top,
+  index,
+  selected,
+  currency,
+  onSelect,
+}: {
+  l: LineRowView;
+  top: number;
+  index: number;
+  selected: boolean;
+  currency: string;
+  onSelect(id: number): void;
+}) {
   return (
     <div
       role="row"
@@ -48,7 +64,10 @@ const Row = memo(function Row({ l, top, index, selected, currency, onSelect }: {
       </span>
       <span className="c-qty">{count(l.quantity)}</span>
       <span className="c-price">{l.unitPrice === null ? '' : money(l.unitPrice, currency)}</span>
-      <span className="c-placed" title={l.placed ? `${l.placed.type} ${l.placed.no} ${l.placed.name ?? ''}` : (l.reason?.text ?? '')}>
+      <span
+        className="c-placed"
+        title={l.placed ? `${l.placed.type} ${l.placed.no} ${l.placed.name ?? ''}` : (l.reason?.text ?? '')}
+      >
         {l.placed ? (
           <>
             <b>
@@ -116,7 +135,15 @@ export function LineTable({ lines, currency, selected, onSelect, onKey }: Props)
     >
       <div style={{ height: lines.length * ROW_HEIGHT, position: 'relative' }}>
         {visible.map((l, i) => (
-          <Row key={l.id} l={l} top={(first + i) * ROW_HEIGHT} index={first + i} selected={l.id === selected} currency={currency} onSelect={onSelect} />
+          <Row
+            key={l.id}
+            l={l}
+            top={(first + i) * ROW_HEIGHT}
+            index={first + i}
+            selected={l.id === selected}
+            currency={currency}
+            onSelect={onSelect}
+          />
         ))}
       </div>
     </div>

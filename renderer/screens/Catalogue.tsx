@@ -46,7 +46,8 @@ export function Catalogue() {
         <div className="card">
           <h3>Catalogue</h3>
           <p data-testid="catalogue-size">
-            <b>{s ? count(s.items) : '…'}</b> items, <b>{s ? count(s.colours) : '…'}</b> colours, <b>{s ? count(s.categories) : '…'}</b> categories
+            <b>{s ? count(s.items) : '…'}</b> items, <b>{s ? count(s.colours) : '…'}</b> colours,{' '}
+            <b>{s ? count(s.categories) : '…'}</b> categories
           </p>
           <ul className="sources">
             {s?.sources.map((x) => (
@@ -82,38 +83,59 @@ export function Catalogue() {
                 }}
               />
             </label>
-            {window.brickWork ? <button onClick={() => void c.pickAndLoad()} disabled={running}>Open…</button> : null}
+            {window.brickWork ? (
+              <button onClick={() => void c.pickAndLoad()} disabled={running}>
+                Open…
+              </button>
+            ) : null}
           </div>
-          {c.live ? <ProgressBar done={c.live.done} total={c.live.total} label="Loading the catalogue" unit="rows" /> : null}
+          {c.live ? (
+            <ProgressBar done={c.live.done} total={c.live.total} label="Loading the catalogue" unit="rows" />
+          ) : null}
           {running ? (
             <div className="row">
               {busyElsewhere ? (
                 <p className="busy" role="status">
-                  Busy: another brick-work (process {job.owner.pid}) is loading {job.files.join(', ') || 'a catalogue'} — {count(job.progress.done)}
-                  {job.progress.total ? ` of ${count(job.progress.total)}` : ''} rows. You can load yours when it has finished.
+                  Busy: another brick-work (process {job.owner.pid}) is loading {job.files.join(', ') || 'a catalogue'}{' '}
+                  — {count(job.progress.done)}
+                  {job.progress.total ? ` of ${count(job.progress.total)}` : ''} rows. You can load yours when it has
+                  finished.
                 </p>
               ) : null}
               <button onClick={() => void c.cancelLoad()}>Cancel the load</button>
             </div>
           ) : job ? (
             <p className="muted">
-              Last load ({when(job.updatedAt)}): {job.files.join(', ') || job.kind} — {job.state === 'done' ? 'loaded' : job.state}
+              Last load ({when(job.updatedAt)}): {job.files.join(', ') || job.kind} —{' '}
+              {job.state === 'done' ? 'loaded' : job.state}
               {job.error ? `: ${job.error}` : ''}
             </p>
           ) : null}
-          {s?.jobProblem ? <p className="warn">catalogue-job.json could not be read ({s.jobProblem}); it is treated as no job.</p> : null}
+          {s?.jobProblem ? (
+            <p className="warn">catalogue-job.json could not be read ({s.jobProblem}); it is treated as no job.</p>
+          ) : null}
         </div>
         <div className="card">
           <h3>BrickLink look-up</h3>
-          <p>Asks BrickLink for the numbers that unplaced lines name and the catalogue lacks; each number is asked once.</p>
+          <p>
+            Asks BrickLink for the numbers that unplaced lines name and the catalogue lacks; each number is asked once.
+          </p>
           <p data-testid="budget">
-            Today ({s?.budget.day ?? '…'}, UTC): <b>{s ? count(s.budget.used) : '…'}</b> calls used, <b>{s ? count(s.budget.left) : '…'}</b> left of{' '}
-            {s ? count(s.budget.limit) : '…'}.
+            Today ({s?.budget.day ?? '…'}, UTC): <b>{s ? count(s.budget.used) : '…'}</b> calls used,{' '}
+            <b>{s ? count(s.budget.left) : '…'}</b> left of {s ? count(s.budget.limit) : '…'}.
           </p>
           <div className="row">
             <label>
               At most{' '}
-              <input className="short" inputMode="numeric" value={limit} placeholder="all" onChange={(e) => setLimit(e.target.value.replace(/\D/g, ''))} aria-label="Call limit" /> calls
+              <input
+                className="short"
+                inputMode="numeric"
+                value={limit}
+                placeholder="all"
+                onChange={(e) => setLimit(e.target.value.replace(/\D/g, ''))}
+                aria-label="Call limit"
+              />{' '}
+              calls
             </label>
             <button onClick={() => void c.lookup(limit ? Number(limit) : null)}>Look up missing numbers</button>
           </div>
@@ -141,7 +163,15 @@ export function Catalogue() {
                 <td>{j.id}</td>
                 <td>{KINDS[j.kind] ?? j.kind}</td>
                 <td>{j.state}</td>
-                <td>{j.progress.total ? <ProgressBar done={j.progress.done} total={j.progress.total} label="" /> : j.progress.done ? count(j.progress.done) : ''}</td>
+                <td>
+                  {j.progress.total ? (
+                    <ProgressBar done={j.progress.done} total={j.progress.total} label="" />
+                  ) : j.progress.done ? (
+                    count(j.progress.done)
+                  ) : (
+                    ''
+                  )}
+                </td>
                 <td data-testid="job-owner">{ownerWords(j)}</td>
                 <td>
                   {[
@@ -152,7 +182,11 @@ export function Catalogue() {
                     .filter(Boolean)
                     .join('; ')}
                 </td>
-                <td>{j.state === 'queued' || j.state === 'running' ? <button onClick={() => void c.cancelJob(j.id)}>Cancel</button> : null}</td>
+                <td>
+                  {j.state === 'queued' || j.state === 'running' ? (
+                    <button onClick={() => void c.cancelJob(j.id)}>Cancel</button>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>

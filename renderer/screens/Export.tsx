@@ -20,7 +20,10 @@ export function Export() {
       <div className="cards">
         <div className="card">
           <h3>Summary (CSV)</h3>
-          <p>One row per order with saved lines: reference, counterparty, currency, documents, lines, placed, unplaced, total quantity, total value.</p>
+          <p>
+            One row per order with saved lines: reference, counterparty, currency, documents, lines, placed, unplaced,
+            total quantity, total value.
+          </p>
           <button className="primary" onClick={() => void ex.summary()}>
             Export the summary…
           </button>
@@ -28,7 +31,11 @@ export function Export() {
         <div className="card">
           <h3>BrickLink XML (mass upload)</h3>
           <p>The placed lines of one order, for the shop's BrickLink store.</p>
-          <select value={orderId ?? ''} onChange={(e) => setOrderId(e.target.value ? Number(e.target.value) : null)} aria-label="Order to export">
+          <select
+            value={orderId ?? ''}
+            onChange={(e) => setOrderId(e.target.value ? Number(e.target.value) : null)}
+            aria-label="Order to export"
+          >
             <option value="">Choose an order</option>
             {withLines.map((o) => (
               <option key={o.id} value={o.id}>
@@ -44,7 +51,9 @@ export function Export() {
       {ex.last ? (
         <div className="card">
           <h3>{ex.last.name}</h3>
-          <pre className="export-preview" data-testid="export-preview">{ex.last.content.slice(0, 4000)}</pre>
+          <pre className="export-preview" data-testid="export-preview">
+            {ex.last.content.slice(0, 4000)}
+          </pre>
         </div>
       ) : null}
     </section>

@@ -22,10 +22,13 @@ function Revival({ doc }: { doc: PreviewDocumentView }) {
   const changed = r.pairs.filter((p) => p.changed.length > 0);
   return (
     <div className="revival" data-testid="revival">
-      <h4>This document was imported on {when(r.importedAt)} and undone on {when(r.undoneAt)}.</h4>
+      <h4>
+        This document was imported on {when(r.importedAt)} and undone on {when(r.undoneAt)}.
+      </h4>
       <p>
-        Importing it again revives it in its order <b>{doc.target?.reference}</b>: its {plural(r.pairs.length, 'line')} pair by position and are updated in
-        place; {changed.length === 0 ? 'none of them changed.' : `${count(changed.length)} changed:`}
+        Importing it again revives it in its order <b>{doc.target?.reference}</b>: its {plural(r.pairs.length, 'line')}{' '}
+        pair by position and are updated in place;{' '}
+        {changed.length === 0 ? 'none of them changed.' : `${count(changed.length)} changed:`}
       </p>
       {changed.length > 0 ? (
         <ul className="pairs">
@@ -57,16 +60,31 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
         <dd>{doc.header.currency ?? '— (the order’s or the shop’s)'}</dd>
         <dt>Target</dt>
         <dd>
-          {doc.target === null ? '—' : doc.target.kind === 'new' ? `a new order "${doc.target.reference}" in ${doc.target.currency}` : `order "${doc.target.reference}" (${doc.target.currency})`}
+          {doc.target === null
+            ? '—'
+            : doc.target.kind === 'new'
+              ? `a new order "${doc.target.reference}" in ${doc.target.currency}`
+              : `order "${doc.target.reference}" (${doc.target.currency})`}
         </dd>
         <dt>Lines</dt>
         <dd>
-          {count(doc.counts.total)}: {count(doc.counts.placed)} placed, <b className={doc.counts.unplaced ? 'warn' : ''}>{count(doc.counts.unplaced)} unplaced</b>
+          {count(doc.counts.total)}: {count(doc.counts.placed)} placed,{' '}
+          <b className={doc.counts.unplaced ? 'warn' : ''}>{count(doc.counts.unplaced)} unplaced</b>
         </dd>
       </dl>
-      {doc.refusal ? <p className="refusal" role="alert">{doc.refusal.message}</p> : null}
+      {doc.refusal ? (
+        <p className="refusal" role="alert">
+          {doc.refusal.message}
+        </p>
+      ) : null}
       {/* A duplicate: take the earlier import back here, and the preview then offers to revive it. */}
-      {doc.duplicateOf ? <TakeBack doc={doc.duplicateOf} label="Take back that import" onDone={() => void useImport.getState().refresh()} /> : null}
+      {doc.duplicateOf ? (
+        <TakeBack
+          doc={doc.duplicateOf}
+          label="Take back that import"
+          onDone={() => void useImport.getState().refresh()}
+        />
+      ) : null}
       <Revival doc={doc} />
       <table className="table compact">
         <thead>
@@ -106,7 +124,9 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
           ))}
         </tbody>
       </table>
-      {doc.lines.length > shown.length ? <button onClick={() => setAll(true)}>Show all {count(doc.lines.length)} lines</button> : null}
+      {doc.lines.length > shown.length ? (
+        <button onClick={() => setAll(true)}>Show all {count(doc.lines.length)} lines</button>
+      ) : null}
     </div>
   );
 }
@@ -120,16 +140,36 @@ function ImportProgress() {
       ? { label: 'Starting', done: 0, total: null, unit: '' }
       : progress.phase === 'reading'
         ? // Characters of the file, shown as KB: the reader counts where it is in the text.
-          { label: `${step}: reading ${progress.fileName}`, done: Math.round(progress.done / 1024), total: progress.total === null ? null : Math.max(1, Math.round(progress.total / 1024)), unit: 'KB' }
-        : { label: `${step}: ${progress.phase === 'placing' ? 'placing' : 'writing'} its lines`, done: progress.done, total: progress.total, unit: 'lines' };
+          {
+            label: `${step}: reading ${progress.fileName}`,
+            done: Math.round(progress.done / 1024),
+            total: progress.total === null ? null : Math.max(1, Math.round(progress.total / 1024)),
+            unit: 'KB',
+          }
+        : {
+            label: `${step}: ${progress.phase === 'placing' ? 'placing' : 'writing'} its lines`,
+            done: progress.done,
+            total: progress.total,
+            unit: 'lines',
+          };
   const writing = progress?.phase === 'writing';
   return (
     <div className="toolbar import-progress" data-testid="import-progress" data-phase={progress?.phase ?? 'starting'}>
       <div style={{ flex: 1, maxWidth: 640 }}>
         {/* One bar per phase: it starts again from empty, rather than sliding back. */}
-        <ProgressBar key={progress?.phase ?? 'starting'} label={bar.label} done={bar.done} total={bar.total} unit={bar.unit} />
+        <ProgressBar
+          key={progress?.phase ?? 'starting'}
+          label={bar.label}
+          done={bar.done}
+          total={bar.total}
+          unit={bar.unit}
+        />
       </div>
-      {writing ? <span className="hint">Writing: it can't be stopped now.</span> : <button onClick={() => void cancel()}>Cancel</button>}
+      {writing ? (
+        <span className="hint">Writing: it can't be stopped now.</span>
+      ) : (
+        <button onClick={() => void cancel()}>Cancel</button>
+      )}
     </div>
   );
 }
@@ -149,7 +189,9 @@ export function Import() {
       reset: s.reset,
     })),
   );
-  const { orders, loadOrders, open } = useOrders(useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders, open: s.open })));
+  const { orders, loadOrders, open } = useOrders(
+    useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders, open: s.open })),
+  );
   const go = useApp((s) => s.go);
   const [dragging, setDragging] = useState(false);
   useEffect(() => void loadOrders(), [loadOrders]);
@@ -176,7 +218,10 @@ export function Import() {
           if (f) void im.choose(f);
         }}
       >
-        <p>Drop an order document here — a BrickLink order (XML), BrickLink XML, a BrickStore file (.bsx) or a CSV part list — or</p>
+        <p>
+          Drop an order document here — a BrickLink order (XML), BrickLink XML, a BrickStore file (.bsx) or a CSV part
+          list — or
+        </p>
         <label className="button">
           Choose a file…
           <input
@@ -203,7 +248,11 @@ export function Import() {
             ) : (
               <label>
                 Into{' '}
-                <select value={im.orderId ?? ''} onChange={(e) => void im.setTarget(e.target.value ? Number(e.target.value) : null)} aria-label="Target order">
+                <select
+                  value={im.orderId ?? ''}
+                  onChange={(e) => void im.setTarget(e.target.value ? Number(e.target.value) : null)}
+                  aria-label="Target order"
+                >
                   <option value="">a new order (from the file)</option>
                   {orders.map((o) => (
                     <option key={o.id} value={o.id}>
@@ -215,7 +264,8 @@ export function Import() {
             )}
             {revives || im.asNew ? (
               <label className="check">
-                <input type="checkbox" checked={im.asNew} onChange={(e) => void im.setAsNew(e.target.checked)} /> Import as a new document (the undone one stays undone)
+                <input type="checkbox" checked={im.asNew} onChange={(e) => void im.setAsNew(e.target.checked)} /> Import
+                as a new document (the undone one stays undone)
               </label>
             ) : null}
             <button
@@ -236,7 +286,11 @@ export function Import() {
             </button>
             <button onClick={() => im.reset()}>Clear</button>
           </div>
-          {preview.refusal && preview.documents.length === 0 ? <p className="refusal" role="alert">{preview.refusal.message}</p> : null}
+          {preview.refusal && preview.documents.length === 0 ? (
+            <p className="refusal" role="alert">
+              {preview.refusal.message}
+            </p>
+          ) : null}
           {preview.documents.map((d) => (
             <DocumentPreview key={d.key} doc={d} />
           ))}

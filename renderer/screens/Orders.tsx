@@ -13,7 +13,13 @@ import { shownOptions, useOrders } from '../state/orders.ts';
 
 function OrderList() {
   const { orders, query, setQuery, loadOrders, open } = useOrders(
-    useShallow((s) => ({ orders: s.orders, query: s.query, setQuery: s.setQuery, loadOrders: s.loadOrders, open: s.open })),
+    useShallow((s) => ({
+      orders: s.orders,
+      query: s.query,
+      setQuery: s.setQuery,
+      loadOrders: s.loadOrders,
+      open: s.open,
+    })),
   );
   const revision = useApp((s) => s.revision);
   useEffect(() => void loadOrders(), [loadOrders, revision]);
@@ -21,12 +27,21 @@ function OrderList() {
     <section className="screen" aria-label="Orders">
       <div className="toolbar">
         <h2>Orders</h2>
-        <input className="search" type="search" placeholder="Search orders by reference or counterparty" value={query} onChange={(e) => void setQuery(e.target.value)} aria-label="Search orders" />
+        <input
+          className="search"
+          type="search"
+          placeholder="Search orders by reference or counterparty"
+          value={query}
+          onChange={(e) => void setQuery(e.target.value)}
+          aria-label="Search orders"
+        />
       </div>
       {query.trim() === '' ? <FirstStart orders={orders.length} /> : null}
       {orders.length === 0 ? (
         <p className="empty" data-testid="orders-empty">
-          {query.trim() !== '' ? `No order matches “${query.trim()}”.` : 'No orders yet. Import a document to make one.'}
+          {query.trim() !== ''
+            ? `No order matches “${query.trim()}”.`
+            : 'No orders yet. Import a document to make one.'}
         </p>
       ) : (
         <table className="table" aria-label="Order list">
@@ -42,7 +57,13 @@ function OrderList() {
           </thead>
           <tbody>
             {orders.map((o) => (
-              <tr key={o.id} className="clickable" onClick={() => void open(o.id)} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && void open(o.id)}>
+              <tr
+                key={o.id}
+                className="clickable"
+                onClick={() => void open(o.id)}
+                tabIndex={0}
+                onKeyDown={(e) => e.key === 'Enter' && void open(o.id)}
+              >
                 <td>
                   {o.reference}
                   <UndoneTag order={o} />
@@ -72,7 +93,13 @@ function focusTable(table: RefObject<HTMLDivElement | null>): void {
 }
 
 function ruleName(rule: SuggestionView['rule']): string {
-  return rule === 'prefix' ? 'Longest prefix' : rule === 'words' ? 'All words' : rule === 'number' ? 'By number' : 'Closest names';
+  return rule === 'prefix'
+    ? 'Longest prefix'
+    : rule === 'words'
+      ? 'All words'
+      : rule === 'number'
+        ? 'By number'
+        : 'Closest names';
 }
 
 function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject<HTMLDivElement | null> }) {
@@ -89,7 +116,13 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
     })),
   );
   const { highlight, placeOn, setSearch, leaveSearch, chooseColour } = useOrders(
-    useShallow((s) => ({ highlight: s.highlight, placeOn: s.placeOn, setSearch: s.setSearch, leaveSearch: s.leaveSearch, chooseColour: s.chooseColour })),
+    useShallow((s) => ({
+      highlight: s.highlight,
+      placeOn: s.placeOn,
+      setSearch: s.setSearch,
+      leaveSearch: s.leaveSearch,
+      chooseColour: s.chooseColour,
+    })),
   );
   const list = useRef<HTMLOListElement>(null);
   const searchBox = useRef<HTMLInputElement>(null);
@@ -98,7 +131,10 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
   // `/` (and the app menu's "Search the catalogue") go to the search box.
   useEffect(() => {
     const onSlash = (e: globalThis.KeyboardEvent) => {
-      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement;
+      const typing =
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLSelectElement ||
+        e.target instanceof HTMLTextAreaElement;
       if (e.key === '/' && !typing) {
         e.preventDefault();
         searchBox.current?.focus();
@@ -171,7 +207,11 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
             </p>
           ) : (
             <p data-testid="placed-on">
-              Placed on <b>{line.placed?.type} {line.placed?.no}</b> {line.placed?.name}
+              Placed on{' '}
+              <b>
+                {line.placed?.type} {line.placed?.no}
+              </b>{' '}
+              {line.placed?.name}
               {line.placed?.colour != null ? (
                 <>
                   {' in '}
@@ -228,8 +268,12 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
                   <b>
                     {s.type} {s.no}
                   </b>{' '}
-                  {markedPieces(s.name, s.marks).map((p, k) => (p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
-                  {s.via === 'taught' ? <span className="via"> — by the name “{s.taughtName}” you taught it</span> : null}
+                  {markedPieces(s.name, s.marks).map((p, k) =>
+                    p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>,
+                  )}
+                  {s.via === 'taught' ? (
+                    <span className="via"> — by the name “{s.taughtName}” you taught it</span>
+                  ) : null}
                 </li>
               );
             })}
@@ -244,10 +288,10 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
                   : o.preparing && !line.placed
                     ? 'Preparing suggestions…'
                     : o.suggesting
-                    ? 'Looking for suggestions…'
-                    : line.placed
-                      ? 'Search the catalogue to place it elsewhere.'
-                      : 'No suggestions: search the catalogue by name or number.'}
+                      ? 'Looking for suggestions…'
+                      : line.placed
+                        ? 'Search the catalogue to place it elsewhere.'
+                        : 'No suggestions: search the catalogue by name or number.'}
               </li>
             ) : null}
           </ol>
@@ -262,7 +306,13 @@ function OrderDetail() {
     useShallow((s) => ({ order: s.order, lines: s.lines, selectedLine: s.selectedLine, unplacedOnly: s.unplacedOnly })),
   );
   const { reload, close, select, setUnplacedOnly, highlight } = useOrders(
-    useShallow((s) => ({ reload: s.reload, close: s.close, select: s.select, setUnplacedOnly: s.setUnplacedOnly, highlight: s.highlight })),
+    useShallow((s) => ({
+      reload: s.reload,
+      close: s.close,
+      select: s.select,
+      setUnplacedOnly: s.setUnplacedOnly,
+      highlight: s.highlight,
+    })),
   );
   const revision = useApp((s) => s.revision);
   const documents = useOrders((s) => s.documents);
@@ -298,7 +348,12 @@ function OrderDetail() {
     }
   };
 
-  if (!order) return <section className="screen"><p className="empty">Loading the order…</p></section>;
+  if (!order)
+    return (
+      <section className="screen">
+        <p className="empty">Loading the order…</p>
+      </section>
+    );
   if (order.state === 'undone') return <UndoneOrder order={order} documents={documents} onBack={close} />;
   const line = lines.find((l) => l.id === selectedLine) ?? null;
   return (
@@ -306,16 +361,24 @@ function OrderDetail() {
       <div className="toolbar">
         <button onClick={() => close()}>← Orders</button>
         <h2>
-          Order {order.reference} <small>{order.counterparty ?? ''} · {order.currency}</small>
+          Order {order.reference}{' '}
+          <small>
+            {order.counterparty ?? ''} · {order.currency}
+          </small>
         </h2>
         <span className="counts">
-          {count(order.lines)} lines · <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b> · value {money(order.totalValue, order.currency)}
+          {count(order.lines)} lines · <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b>{' '}
+          · value {money(order.totalValue, order.currency)}
         </span>
         <label className="check">
-          <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} /> Unplaced only
+          <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} />{' '}
+          Unplaced only
         </label>
       </div>
-      <p className="hint">↑/↓, PageUp/PageDown, Home/End move · Enter or → goes to the suggestions · Enter places the line on the highlighted one · / searches the catalogue · Esc leaves the search</p>
+      <p className="hint">
+        ↑/↓, PageUp/PageDown, Home/End move · Enter or → goes to the suggestions · Enter places the line on the
+        highlighted one · / searches the catalogue · Esc leaves the search
+      </p>
       <OrderDocuments documents={documents} />
       <div className="order-body">
         <div className="lines" ref={table}>
@@ -327,7 +390,13 @@ function OrderDetail() {
             <span className="c-price">Price</span>
             <span className="c-placed">Placed on / why not</span>
           </div>
-          <LineTable lines={lines} currency={order.currency} selected={selectedLine} onSelect={onSelect} onKey={onTableKey} />
+          <LineTable
+            lines={lines}
+            currency={order.currency}
+            selected={selectedLine}
+            onSelect={onSelect}
+            onKey={onTableKey}
+          />
         </div>
         <SidePanel line={line} table={table} />
       </div>

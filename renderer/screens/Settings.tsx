@@ -28,7 +28,14 @@ function Field({ label, value, onSave }: { label: string; value: string; onSave(
 
 export function Settings() {
   const st = useSettings(
-    useShallow((s) => ({ settings: s.settings, placements: s.placements, reload: s.reload, set: s.set, setCredentials: s.setCredentials, forget: s.forget })),
+    useShallow((s) => ({
+      settings: s.settings,
+      placements: s.placements,
+      reload: s.reload,
+      set: s.set,
+      setCredentials: s.setCredentials,
+      forget: s.forget,
+    })),
   );
   const revision = useApp((s) => s.revision);
   const [creds, setCreds] = useState({ consumerKey: '', consumerSecret: '', token: '', tokenSecret: '' });
@@ -45,8 +52,16 @@ export function Settings() {
           <h3>Shop</h3>
           {s ? (
             <>
-              <Field label="Currency of documents that name none" value={s.currency} onSave={(v) => void st.set('currency', v)} />
-              <Field label="BrickLink calls per day" value={s.dailyCallLimit} onSave={(v) => void st.set('daily-call-limit', v)} />
+              <Field
+                label="Currency of documents that name none"
+                value={s.currency}
+                onSave={(v) => void st.set('currency', v)}
+              />
+              <Field
+                label="BrickLink calls per day"
+                value={s.dailyCallLimit}
+                onSave={(v) => void st.set('daily-call-limit', v)}
+              />
               <Field label="BrickLink API address" value={s.apiUrl} onSave={(v) => void st.set('api-url', v)} />
             </>
           ) : null}
@@ -55,12 +70,18 @@ export function Settings() {
           <h3>BrickLink credentials</h3>
           <p>
             {s?.credentialsStored ? 'Credentials are stored' : 'No credentials yet'}
-            {s ? (s.credentialsEncrypted ? ', encrypted by the operating system.' : '; this browser host keeps them in memory only, until it stops.') : ''}
+            {s
+              ? s.credentialsEncrypted
+                ? ', encrypted by the operating system.'
+                : '; this browser host keeps them in memory only, until it stops.'
+              : ''}
           </p>
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              void st.setCredentials(creds).then((ok) => ok && setCreds({ consumerKey: '', consumerSecret: '', token: '', tokenSecret: '' }));
+              void st
+                .setCredentials(creds)
+                .then((ok) => ok && setCreds({ consumerKey: '', consumerSecret: '', token: '', tokenSecret: '' }));
             }}
           >
             {(
@@ -73,7 +94,13 @@ export function Settings() {
             ).map(([k, label]) => (
               <label key={k} className="field">
                 <span>{label}</span>
-                <input type="password" autoComplete="off" value={creds[k]} onChange={(e) => setCreds({ ...creds, [k]: e.target.value })} aria-label={label} />
+                <input
+                  type="password"
+                  autoComplete="off"
+                  value={creds[k]}
+                  onChange={(e) => setCreds({ ...creds, [k]: e.target.value })}
+                  aria-label={label}
+                />
               </label>
             ))}
             <button type="submit">Store the credentials</button>
@@ -81,7 +108,9 @@ export function Settings() {
         </div>
       </div>
       <h3>Remembered hand placements</h3>
-      <p className="hint">Placing a line by hand remembers its item for the number (or name) it gives; each line keeps its own colour.</p>
+      <p className="hint">
+        Placing a line by hand remembers its item for the number (or name) it gives; each line keeps its own colour.
+      </p>
       {st.placements.items.length === 0 ? (
         <p className="empty">None yet: placing a line by hand remembers it for later imports.</p>
       ) : (
@@ -113,7 +142,10 @@ export function Settings() {
         </table>
       )}
       <h3>Remembered colours</h3>
-      <p className="hint">When a line gives a colour the catalogue does not know and you choose one for it, lines giving that same colour get it too.</p>
+      <p className="hint">
+        When a line gives a colour the catalogue does not know and you choose one for it, lines giving that same colour
+        get it too.
+      </p>
       {st.placements.colours.length === 0 ? (
         <p className="empty">None yet.</p>
       ) : (
@@ -129,7 +161,11 @@ export function Settings() {
           <tbody>
             {st.placements.colours.map((p) => (
               <tr key={p.id}>
-                <td>{p.given.numbering === 'bricklink-id' ? `BrickLink colour ${p.given.colourId ?? ''}` : `“${p.given.name ?? ''}”`}</td>
+                <td>
+                  {p.given.numbering === 'bricklink-id'
+                    ? `BrickLink colour ${p.given.colourId ?? ''}`
+                    : `“${p.given.name ?? ''}”`}
+                </td>
                 <td title={`colour ${p.colour.id}`}>{p.colour.name ?? `colour ${p.colour.id}`}</td>
                 <td>{p.createdAt.slice(0, 10)}</td>
                 <td>
@@ -141,7 +177,10 @@ export function Settings() {
         </table>
       )}
       <h3>Names taught</h3>
-      <p className="hint">When a line placed by hand names its part differently from the catalogue, suggestions find the part by that name too.</p>
+      <p className="hint">
+        When a line placed by hand names its part differently from the catalogue, suggestions find the part by that name
+        too.
+      </p>
       {st.placements.names.length === 0 ? (
         <p className="empty">None yet.</p>
       ) : (

@@ -34,12 +34,16 @@ export const useApp = create<AppState>((set, get) => ({
   history: { undo: null, redo: null },
   notice: null,
   revision: 0,
-  go: (screen, by = 'staff') => set((s) => (s.screen === screen ? {} : by === 'app' ? { screen } : { screen, notice: null })),
+  go: (screen, by = 'staff') =>
+    set((s) => (s.screen === screen ? {} : by === 'app' ? { screen } : { screen, notice: null })),
   async start() {
     const store = await attempt(() => call('store.info', {}));
     if (store !== null) {
       set({ store });
-      if (store.upgrade) get().say(`The store was upgraded from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}.`);
+      if (store.upgrade)
+        get().say(
+          `The store was upgraded from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}.`,
+        );
       else if (store.recovered.length > 0) {
         get().say(
           store.recovered.length === 1

@@ -56,7 +56,13 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
   async lookup(limit) {
     const started = await attempt(() => call('lookup.start', { limit }));
     if (started === null) return;
-    useApp.getState().say(limit === null ? 'The look-up has started: it asks BrickLink for each missing number once.' : `The look-up has started: at most ${limit} calls this time.`);
+    useApp
+      .getState()
+      .say(
+        limit === null
+          ? 'The look-up has started: it asks BrickLink for each missing number once.'
+          : `The look-up has started: at most ${limit} calls this time.`,
+      );
     await get().reload();
   },
   async cancelJob(jobId) {
@@ -65,6 +71,7 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
   progress(p) {
     set({ live: p.state === 'running' ? p : null });
     if (p.state.startsWith('failed')) useApp.getState().fail(new Error(p.state.replace(/^failed: /, '')));
-    else if (p.state === 'done' && p.kind === 'catalogue-load') useApp.getState().say(p.summary ?? 'The catalogue is loaded.');
+    else if (p.state === 'done' && p.kind === 'catalogue-load')
+      useApp.getState().say(p.summary ?? 'The catalogue is loaded.');
   },
 }));

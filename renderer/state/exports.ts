@@ -9,7 +9,9 @@ function deliver(file: ExportFileView): void {
     useApp.getState().say(`Saved ${file.savedTo}`);
     return;
   }
-  const url = URL.createObjectURL(new Blob([file.content], { type: file.name.endsWith('.csv') ? 'text/csv' : 'application/xml' }));
+  const url = URL.createObjectURL(
+    new Blob([file.content], { type: file.name.endsWith('.csv') ? 'text/csv' : 'application/xml' }),
+  );
   const a = document.createElement('a');
   a.href = url;
   a.download = file.name;

@@ -90,7 +90,16 @@ export const useImport = create<ImportState>((set, get) => ({
     try {
       const results = [...(await call('import.confirm', { file, orderId, asNew }))];
       set({ results, preview: null, file: null });
-      useApp.getState().say(results.map((r) => `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${plural(r.lines.total, 'line')}, ${r.lines.unplaced.toLocaleString()} unplaced.`).join(' '));
+      useApp
+        .getState()
+        .say(
+          results
+            .map(
+              (r) =>
+                `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${plural(r.lines.total, 'line')}, ${r.lines.unplaced.toLocaleString()} unplaced.`,
+            )
+            .join(' '),
+        );
       return results;
     } catch (e) {
       // Cancelled before it wrote: the preview still stands.

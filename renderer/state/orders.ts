@@ -91,20 +91,47 @@ export const useOrders = create<OrdersState>((set, get) => ({
   },
   async open(orderId, by = 'staff') {
     if (by === 'staff') useApp.getState().clearNotice();
-    set({ orderId, order: null, lines: [], selectedLine: null, suggestions: null, search: NO_SEARCH, colourChoice: null });
-    await Promise.all([get().reload(), call('catalogue.colours', {}).then((c) => set({ colours: [...c] }), () => undefined)]);
+    set({
+      orderId,
+      order: null,
+      lines: [],
+      selectedLine: null,
+      suggestions: null,
+      search: NO_SEARCH,
+      colourChoice: null,
+    });
+    await Promise.all([
+      get().reload(),
+      call('catalogue.colours', {}).then(
+        (c) => set({ colours: [...c] }),
+        () => undefined,
+      ),
+    ]);
   },
-  close: () => set({ orderId: null, order: null, lines: [], documents: [], selectedLine: null, suggestions: null, search: NO_SEARCH }),
+  close: () =>
+    set({
+      orderId: null,
+      order: null,
+      lines: [],
+      documents: [],
+      selectedLine: null,
+      suggestions: null,
+      search: NO_SEARCH,
+    }),
   async reload() {
     const { orderId, unplacedOnly } = get();
     if (orderId === null) return get().loadOrders();
     set({ loadingLines: true });
     try {
-      const [detail, lines] = await Promise.all([call('orders.get', { orderId }), call('lines.list', { orderId, unplacedOnly })]);
+      const [detail, lines] = await Promise.all([
+        call('orders.get', { orderId }),
+        call('lines.list', { orderId, unplacedOnly }),
+      ]);
       if (get().orderId !== orderId) return;
       set({ order: detail.order, documents: [...detail.documents], lines: [...lines] });
       const selected = get().selectedLine;
-      if (selected !== null && !lines.some((l) => l.id === selected)) set({ selectedLine: null, suggestions: null, search: NO_SEARCH });
+      if (selected !== null && !lines.some((l) => l.id === selected))
+        set({ selectedLine: null, suggestions: null, search: NO_SEARCH });
     } catch (e) {
       useApp.getState().fail(e);
       set({ orderId: null, order: null, lines: [] });
@@ -119,7 +146,13 @@ export const useOrders = create<OrdersState>((set, get) => ({
   async select(lineId, by = 'staff') {
     if (by === 'staff') useApp.getState().clearNotice();
     // The search box belongs to the selected line: moving on clears it (SPEC §9).
-    set({ selectedLine: lineId, highlighted: 0, suggesting: false, colourChoice: null, search: { ...NO_SEARCH, lineId } });
+    set({
+      selectedLine: lineId,
+      highlighted: 0,
+      suggesting: false,
+      colourChoice: null,
+      search: { ...NO_SEARCH, lineId },
+    });
     if (lineId === null) return;
     const line = get().lines.find((l) => l.id === lineId);
     if (!line || line.placed !== null) return;
@@ -132,7 +165,11 @@ export const useOrders = create<OrdersState>((set, get) => ({
     const answer = await attempt(() => call('lines.suggest', { lineId }));
     if (get().selectedLine !== lineId) return;
     if (answer?.ready === false && indexReady !== seen) return get().askSuggestions(lineId);
-    set({ suggesting: false, preparing: answer?.ready === false, ...(answer?.ready ? { suggestions: { lineId, items: answer.suggestions } } : {}) });
+    set({
+      suggesting: false,
+      preparing: answer?.ready === false,
+      ...(answer?.ready ? { suggestions: { lineId, items: answer.suggestions } } : {}),
+    });
   },
   suggestionsReady() {
     indexReady++;
@@ -150,7 +187,9 @@ export const useOrders = create<OrdersState>((set, get) => ({
     const before = get().lines;
     // Without a chosen colour the line keeps its own; the core refuses (needs-colour) when the
     // catalogue does not know it, and says so.
-    const result = await attempt(() => call('lines.place', { lineId, type: s.type, no: s.no, colourId: get().colourChoice }));
+    const result = await attempt(() =>
+      call('lines.place', { lineId, type: s.type, no: s.no, colourId: get().colourChoice }),
+    );
     if (result === null) return;
     useApp.getState().say(placedMessage(result, s));
     await get().reload();

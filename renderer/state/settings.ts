@@ -8,7 +8,12 @@ interface SettingsState {
   placements: MemoriesView;
   reload(): Promise<void>;
   set(key: SettingKey, value: string): Promise<void>;
-  setCredentials(c: { consumerKey: string; consumerSecret: string; token: string; tokenSecret: string }): Promise<boolean>;
+  setCredentials(c: {
+    consumerKey: string;
+    consumerSecret: string;
+    token: string;
+    tokenSecret: string;
+  }): Promise<boolean>;
   forget(kind: 'item' | 'colour' | 'name', id: number): Promise<void>;
 }
 

@@ -59,7 +59,12 @@ export interface DocumentView {
    * An imported document's companions: the other documents still imported from the same file in the same
    * import (a BrickLink file with several ORDERs). Taking it back offers to take them back too.
    */
-  readonly sameFile: readonly { readonly id: number; readonly key: string; readonly orderId: number; readonly orderReference: string }[];
+  readonly sameFile: readonly {
+    readonly id: number;
+    readonly key: string;
+    readonly orderId: number;
+    readonly orderReference: string;
+  }[];
 }
 
 /** What "Take back this import" did: the step Undo now names, the documents taken back, and the file's others still imported. */
@@ -183,7 +188,11 @@ export interface PreviewDocumentView {
     readonly documentId: number;
     readonly importedAt: string;
     readonly undoneAt: string | null;
-    readonly pairs: readonly { readonly position: number; readonly lineId: number; readonly changed: readonly string[] }[];
+    readonly pairs: readonly {
+      readonly position: number;
+      readonly lineId: number;
+      readonly changed: readonly string[];
+    }[];
   } | null;
   readonly lines: readonly PreviewLineView[];
   readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
@@ -276,7 +285,11 @@ export interface RememberedPlacementView {
 /** A colour remembered for a given colour the catalogue does not know, keyed by the document's colour numbering. */
 export interface ColourPlacementView {
   readonly id: number;
-  readonly given: { readonly numbering: 'bricklink-id' | 'name'; readonly colourId: number | null; readonly name: string | null };
+  readonly given: {
+    readonly numbering: 'bricklink-id' | 'name';
+    readonly colourId: number | null;
+    readonly name: string | null;
+  };
   readonly colour: { readonly id: number; readonly name: string | null };
   readonly createdAt: string;
 }
@@ -335,18 +348,27 @@ export interface ApiCalls {
   'lines.list': { args: { orderId: number; unplacedOnly?: boolean }; result: readonly LineRowView[] };
   'lines.suggest': { args: { lineId: number; limit?: number }; result: SuggestionsView };
   /** `colourId` null: the line keeps its own colour (refused with `needs-colour` when the catalogue does not know it). */
-  'lines.place': { args: { lineId: number; type: string; no: string; colourId: number | null }; result: PlaceResultView };
+  'lines.place': {
+    args: { lineId: number; type: string; no: string; colourId: number | null };
+    result: PlaceResultView;
+  };
   'catalogue.search': { args: { query: string; limit?: number }; result: SuggestionsView };
   'catalogue.status': { args: Record<string, never>; result: CatalogueStatusView };
   /** The catalogue's colours, by name: for choosing a line's colour. */
-  'catalogue.colours': { args: Record<string, never>; result: readonly { readonly id: number; readonly name: string; readonly rgb: string | null }[] };
+  'catalogue.colours': {
+    args: Record<string, never>;
+    result: readonly { readonly id: number; readonly name: string; readonly rgb: string | null }[];
+  };
   'catalogue.load': { args: { files: readonly FileArg[]; type?: ItemTypeCode }; result: { started: true } };
   'catalogue.cancel': { args: Record<string, never>; result: { cancelled: boolean } };
   'lookup.start': { args: { limit?: number | null }; result: { jobId: number } };
   'jobs.list': { args: Record<string, never>; result: readonly JobRowView[] };
   'jobs.cancel': { args: { jobId: number }; result: { cancelled: number } };
   'import.preview': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: ImportPreviewView };
-  'import.confirm': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: readonly ImportResultView[] };
+  'import.confirm': {
+    args: { file: FileArg; orderId?: number | null; asNew?: boolean };
+    result: readonly ImportResultView[];
+  };
   /**
    * Stops the import previews and confirms under way (they answer `cancelled`, nothing written) while they
    * read and place; a confirm that has begun writing finishes (or rolls back). `cancelled`: whether one was under way.
@@ -362,7 +384,10 @@ export interface ApiCalls {
   /** `expectedStep`: the step Redo would put back, as the screen names it. */
   'history.redo': { args: { expectedStep: number }; result: StepView };
   'placements.list': { args: Record<string, never>; result: MemoriesView };
-  'placements.forget': { args: { kind: 'item' | 'colour' | 'name'; id: number }; result: { forgotten: number; step: StepView } };
+  'placements.forget': {
+    args: { kind: 'item' | 'colour' | 'name'; id: number };
+    result: { forgotten: number; step: StepView };
+  };
   'export.summary': { args: Record<string, never>; result: ExportFileView };
   'export.bricklink': { args: { orderId: number }; result: ExportFileView };
   'settings.get': { args: Record<string, never>; result: SettingsView };

@@ -116,7 +116,9 @@ export function threadOf(name: CallName): 'main' | 'writer' | 'suggest' {
   return 'main';
 }
 
-type Handlers = { [K in CallName]: (args: ApiCalls[K]['args']) => ApiCalls[K]['result'] | Promise<ApiCalls[K]['result']> };
+type Handlers = {
+  [K in CallName]: (args: ApiCalls[K]['args']) => ApiCalls[K]['result'] | Promise<ApiCalls[K]['result']>;
+};
 
 function orderView(o: OrderSummary): OrderView {
   return {
@@ -138,7 +140,10 @@ function orderView(o: OrderSummary): OrderView {
 
 /** Documents as the screens show them, each imported one with the others still imported from its file. */
 function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView[] {
-  const sameFile = sameFileDocuments(db, rows.filter((d) => d.state === 'imported').map((d) => d.id));
+  const sameFile = sameFileDocuments(
+    db,
+    rows.filter((d) => d.state === 'imported').map((d) => d.id),
+  );
   return rows.map((d) => ({
     id: d.id,
     key: d.key,
@@ -185,7 +190,12 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
   return {
     key: d.parsed.key,
     format: d.parsed.format,
-    header: { reference: d.parsed.header.reference, counterparty: d.parsed.header.counterparty, currency: d.parsed.header.currency, orderDate: d.parsed.header.orderDate },
+    header: {
+      reference: d.parsed.header.reference,
+      counterparty: d.parsed.header.counterparty,
+      currency: d.parsed.header.currency,
+      orderDate: d.parsed.header.orderDate,
+    },
     target:
       t === null
         ? null
@@ -195,7 +205,12 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
     revival:
       d.revival === null
         ? null
-        : { documentId: d.revival.document.id, importedAt: d.revival.document.importedAt, undoneAt: d.revival.document.undoneAt, pairs: d.revival.pairs },
+        : {
+            documentId: d.revival.document.id,
+            importedAt: d.revival.document.importedAt,
+            undoneAt: d.revival.document.undoneAt,
+            pairs: d.revival.pairs,
+          },
     lines: d.lines.map((l) => ({
       position: l.position,
       given: l.given,
@@ -232,7 +247,9 @@ export function createApiService(ctx: ServiceContext) {
   const itemCounts = () => {
     const generation = catalogueGeneration(db);
     if (itemsSeen?.generation !== generation) {
-      const sources = db.prepare('SELECT source, count(*) AS items FROM catalogue_item GROUP BY source ORDER BY items DESC').all() as { source: string; items: number }[];
+      const sources = db
+        .prepare('SELECT source, count(*) AS items FROM catalogue_item GROUP BY source ORDER BY items DESC')
+        .all() as { source: string; items: number }[];
       itemsSeen = { generation, items: sources.reduce((n, s) => n + s.items, 0), sources };
     }
     return itemsSeen;
@@ -276,13 +293,19 @@ export function createApiService(ctx: ServiceContext) {
     'orders.list': ({ query }) => {
       const q = query?.trim().toLowerCase() ?? '';
       return listOrders(db)
-        .filter((o) => q === '' || o.reference.toLowerCase().includes(q) || (o.counterparty ?? '').toLowerCase().includes(q))
+        .filter(
+          (o) => q === '' || o.reference.toLowerCase().includes(q) || (o.counterparty ?? '').toLowerCase().includes(q),
+        )
         .map(orderView);
     },
     'orders.get': ({ orderId }) => {
-      return { order: orderView(orderSummary(db, orderId)), documents: documentViews(db, documentsOfOrder(db, orderId)) };
+      return {
+        order: orderView(orderSummary(db, orderId)),
+        documents: documentViews(db, documentsOfOrder(db, orderId)),
+      };
     },
-    'lines.list': ({ orderId, unplacedOnly }) => orderLines(db, orderId, { unplacedOnly: unplacedOnly === true }).map(lineView),
+    'lines.list': ({ orderId, unplacedOnly }) =>
+      orderLines(db, orderId, { unplacedOnly: unplacedOnly === true }).map(lineView),
     'lines.suggest': ({ lineId, limit }) => {
       const line = getLine(db, lineId);
       const index = suggestionIndex();
@@ -296,7 +319,9 @@ export function createApiService(ctx: ServiceContext) {
     },
     'catalogue.search': ({ query, limit }) => {
       const index = suggestionIndex();
-      return index === null ? { ready: false, suggestions: [] } : { ready: true, suggestions: index.search(query, limit ?? 20) };
+      return index === null
+        ? { ready: false, suggestions: [] }
+        : { ready: true, suggestions: index.search(query, limit ?? 20) };
     },
     'catalogue.status': () => {
       const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
@@ -318,7 +343,9 @@ export function createApiService(ctx: ServiceContext) {
                 alive: job.alive === true,
                 progress: job.record.progress,
                 error: job.record.error,
-                files: Array.isArray(detail?.files) ? detail.files.filter((f): f is string => typeof f === 'string') : [],
+                files: Array.isArray(detail?.files)
+                  ? detail.files.filter((f): f is string => typeof f === 'string')
+                  : [],
                 updatedAt: job.record.updatedAt,
               },
         jobProblem: job.problem,
@@ -331,7 +358,10 @@ export function createApiService(ctx: ServiceContext) {
       // Busy is decided by the catalogue job itself, in the runner; refuse early when plainly busy.
       const job = catalogueJobStatus(ctx.storePath);
       if (job.record?.state === 'running' && job.alive) {
-        throw new BrickWorkError('busy', `Busy: a catalogue is being loaded by another brick-work process (pid ${job.record.owner.pid}).`);
+        throw new BrickWorkError(
+          'busy',
+          `Busy: a catalogue is being loaded by another brick-work process (pid ${job.record.owner.pid}).`,
+        );
       }
       ctx.jobs.startCatalogueLoad(files, type ?? DEFAULT_ITEM_TYPE);
       return { started: true };
@@ -374,11 +404,24 @@ export function createApiService(ctx: ServiceContext) {
       return { cancelled: jobId };
     },
     'import.preview': ({ file, orderId, asNew }) => {
-      const plan = planImport(db, { file, orderId: orderId ?? null, asNew: asNew === true }, importHooks('preview', file.name));
-      return { fileName: plan.fileName, documents: plan.documents.map((d) => previewView(db, d)), refusal: plan.refusal };
+      const plan = planImport(
+        db,
+        { file, orderId: orderId ?? null, asNew: asNew === true },
+        importHooks('preview', file.name),
+      );
+      return {
+        fileName: plan.fileName,
+        documents: plan.documents.map((d) => previewView(db, d)),
+        refusal: plan.refusal,
+      };
     },
     'import.confirm': ({ file, orderId, asNew }) => {
-      const results = confirmImport(db, { file, orderId: orderId ?? null, asNew: asNew === true }, clock, importHooks('confirm', file.name));
+      const results = confirmImport(
+        db,
+        { file, orderId: orderId ?? null, asNew: asNew === true },
+        clock,
+        importHooks('confirm', file.name),
+      );
       changed('import');
       return results;
     },
@@ -390,7 +433,11 @@ export function createApiService(ctx: ServiceContext) {
     'documents.takeBack': ({ documentId, wholeFile }) => {
       const r = takeBack(db, documentId, { wholeFile: wholeFile === true }, clock);
       changed('take-back');
-      return { step: { id: r.step.id, kind: r.step.kind, label: r.step.label }, takenBack: documentViews(db, r.documents), stillImported: r.stillImported };
+      return {
+        step: { id: r.step.id, kind: r.step.kind, label: r.step.label },
+        takenBack: documentViews(db, r.documents),
+        stillImported: r.stillImported,
+      };
     },
     'history.state': () => ({ undo: nextUndo(db), redo: nextRedo(db) }),
     'history.undo': ({ expectedStep }) => {
@@ -418,8 +465,15 @@ export function createApiService(ctx: ServiceContext) {
       return settingsView();
     },
     'settings.setCredentials': (credentials) => {
-      const names: Record<string, string> = { consumerKey: 'consumer key', consumerSecret: 'consumer secret', token: 'token', tokenSecret: 'token secret' };
-      const empty = Object.entries(credentials).filter(([, v]) => v.trim() === '').map(([k]) => names[k] ?? k);
+      const names: Record<string, string> = {
+        consumerKey: 'consumer key',
+        consumerSecret: 'consumer secret',
+        token: 'token',
+        tokenSecret: 'token secret',
+      };
+      const empty = Object.entries(credentials)
+        .filter(([, v]) => v.trim() === '')
+        .map(([k]) => names[k] ?? k);
       if (empty.length > 0) {
         throw new BrickWorkError(
           'invalid-argument',
@@ -438,7 +492,8 @@ export function createApiService(ctx: ServiceContext) {
     /** Checks the arguments, runs the call, and answers with a value: the result, or the refusal. */
     async call(name: unknown, args: unknown): Promise<Result<unknown>> {
       const problem = checkArguments(name, args);
-      if (problem !== null) return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
+      if (problem !== null)
+        return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
       // Any other write that gets through meets the read-only connection, which says the same.
       if (ctx.readOnly && WRITING_CALLS.has(name as CallName)) {
         return { ok: false, error: readOnlyStore(ctx.storePath, ctx.readOnly.reason).toValue() };

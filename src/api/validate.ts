@@ -15,8 +15,10 @@ const text =
   (max = 10_000): Check =>
   (v, at) =>
     typeof v === 'string' && v.length <= max ? null : `${at} must be text (up to ${max} characters)`;
-const id: Check = (v, at) => (Number.isSafeInteger(v) && (v as number) > 0 ? null : `${at} must be a positive whole number`);
-const count: Check = (v, at) => (Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 100_000 ? null : `${at} must be a whole number`);
+const id: Check = (v, at) =>
+  Number.isSafeInteger(v) && (v as number) > 0 ? null : `${at} must be a positive whole number`;
+const count: Check = (v, at) =>
+  Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 100_000 ? null : `${at} must be a whole number`;
 const bool: Check = (v, at) => (typeof v === 'boolean' ? null : `${at} must be true or false`);
 const oneOf =
   (...values: readonly string[]): Check =>
@@ -26,16 +28,16 @@ const nullable =
   (check: Check): Check =>
   (v, at) =>
     v === null ? null : check(v, at);
-const optional =
-  (check: Check): Check & { optional: true } =>
-    Object.assign((v: unknown, at: string) => (v === undefined ? null : check(v, at)), { optional: true as const });
+const optional = (check: Check): Check & { optional: true } =>
+  Object.assign((v: unknown, at: string) => (v === undefined ? null : check(v, at)), { optional: true as const });
 
 /** A file as `{name, content}`: a name (no path) and its bytes, within the size a document or catalogue can have. */
 const fileArg: Check = (v, at) => {
   if (!isObject(v)) return `${at} must be a file ({name, content})`;
   const extra = Object.keys(v).filter((k) => k !== 'name' && k !== 'content');
   if (extra.length > 0) return `${at} has fields a file does not have: ${extra.join(', ')}`;
-  if (typeof v['name'] !== 'string' || v['name'].length === 0 || v['name'].length > 255) return `${at}.name must be a file name`;
+  if (typeof v['name'] !== 'string' || v['name'].length === 0 || v['name'].length > 255)
+    return `${at}.name must be a file name`;
   if (!(v['content'] instanceof Uint8Array)) return `${at}.content must be the file's bytes`;
   if (v['content'].byteLength > 300 * 1024 * 1024) return `${at} is too big`;
   return null;
@@ -79,7 +81,10 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'catalogue.search': shape({ query: text(200), limit: optional(count) }),
   'catalogue.status': none,
   'catalogue.colours': none,
-  'catalogue.load': shape({ files: arrayOf(fileArg, 20), type: optional(oneOf(...ITEM_TYPE_CODES)) }),
+  'catalogue.load': shape({
+    files: arrayOf(fileArg, 20),
+    type: optional(oneOf(...ITEM_TYPE_CODES)),
+  }),
   'catalogue.cancel': none,
   'lookup.start': shape({ limit: optional(nullable(count)) }),
   'jobs.list': none,
@@ -98,7 +103,12 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'export.bricklink': shape({ orderId: id }),
   'settings.get': none,
   'settings.set': shape({ key: oneOf(...SETTING_KEYS), value: text(500) }),
-  'settings.setCredentials': shape({ consumerKey: text(200), consumerSecret: text(200), token: text(200), tokenSecret: text(200) }),
+  'settings.setCredentials': shape({
+    consumerKey: text(200),
+    consumerSecret: text(200),
+    token: text(200),
+    tokenSecret: text(200),
+  }),
   'file.pick': shape({ purpose: oneOf('document', 'catalogue') }),
 };
 

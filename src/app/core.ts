@@ -51,7 +51,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const store = await openStore(options.storePath, { onProgress: (m) => options.log(m) });
   if (store.upgrade) {
-    options.log(`upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}`);
+    options.log(
+      `upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}`,
+    );
   }
   const readOnly = store.unwritable === null ? null : { reason: store.unwritable, snapshot: store.snapshot };
   if (readOnly) {
@@ -62,7 +64,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   }
   const recovered = readOnly ? [] : recoverJobs(store.db, { clock });
   for (const r of recovered) {
-    options.log(`recovered job ${r.id} (${r.kind}): its owner (pid ${r.deadOwner?.pid ?? '-'}) is gone; it is queued again`);
+    options.log(
+      `recovered job ${r.id} (${r.kind}): its owner (pid ${r.deadOwner?.pid ?? '-'}) is gone; it is queued again`,
+    );
   }
   const catalogueJob = readOnly ? null : recoverCatalogueJob(store.db, options.storePath, { clock });
   if (catalogueJob) {
@@ -77,33 +81,38 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     options.emit(name, payload);
     if (name === 'store.changed') threads?.refreshIndex();
   };
-  const jobs = readOnly ? null : new JobHost({
-    db: store.db,
-    storePath: options.storePath,
-    clock,
-    workerUrl: options.workerUrl,
-    nativeBinding: options.nativeBinding ?? null,
-    emit,
-    log: options.log,
-    wakeEveryMs: options.wakeEveryMs,
-  });
+  const jobs = readOnly
+    ? null
+    : new JobHost({
+        db: store.db,
+        storePath: options.storePath,
+        clock,
+        workerUrl: options.workerUrl,
+        nativeBinding: options.nativeBinding ?? null,
+        emit,
+        log: options.log,
+        wakeEveryMs: options.wakeEveryMs,
+      });
   let watcher: ReturnType<typeof watchDataVersion> | null = null;
   // Off the main thread: every write (and its wait for the write lock), the import preview, suggestions (SPEC §11).
-  threads = jobs === null ? null : new ServiceThreads({
-    db: store.db,
-    storePath: options.storePath,
-    workerUrl: options.serviceWorkerUrl ?? serviceThreadUrl(options.workerUrl),
-    nativeBinding: options.nativeBinding ?? null,
-    clock,
-    credentials: options.credentials,
-    emit: (name, payload) => {
-      // The writer thread says what it changed; the data_version watcher need not say it again.
-      if (name === 'store.changed') watcher?.sync();
-      emit(name, payload);
-    },
-    log: options.log,
-    runLookup: (jobId, credentials, apiUrl) => jobs.runLookup(jobId, credentials, apiUrl),
-  });
+  threads =
+    jobs === null
+      ? null
+      : new ServiceThreads({
+          db: store.db,
+          storePath: options.storePath,
+          workerUrl: options.serviceWorkerUrl ?? serviceThreadUrl(options.workerUrl),
+          nativeBinding: options.nativeBinding ?? null,
+          clock,
+          credentials: options.credentials,
+          emit: (name, payload) => {
+            // The writer thread says what it changed; the data_version watcher need not say it again.
+            if (name === 'store.changed') watcher?.sync();
+            emit(name, payload);
+          },
+          log: options.log,
+          runLookup: (jobId, credentials, apiUrl) => jobs.runLookup(jobId, credentials, apiUrl),
+        });
   const offMain = threads; // as a const, for the closures below
   const stored = options.credentials.get();
   const service = createApiService({

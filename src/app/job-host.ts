@@ -26,7 +26,11 @@ export class JobHost implements JobControl {
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: JobHostOptions) {
-    const workerData = { storePath: options.storePath, nativeBinding: options.nativeBinding ?? null, clockMs: options.clock.now().getTime() };
+    const workerData = {
+      storePath: options.storePath,
+      nativeBinding: options.nativeBinding ?? null,
+      clockMs: options.clock.now().getTime(),
+    };
     this.worker = startWorker(options.workerUrl, workerData);
     this.worker.on('message', (m: ThreadMessage) => this.onMessage(m));
     this.worker.on('error', (e) => options.log(`the job runner stopped: ${e.message}`));
@@ -45,8 +49,18 @@ export class JobHost implements JobControl {
     else if (m.type === 'finished') {
       // A deferred job waits in the queue (the budget's next day, or another run): not done, not failed.
       const waiting = m.summary === 'deferred';
-      const state = waiting ? `waiting${m.error ? `: ${m.error.message}` : ''}` : m.error ? `failed: ${m.error.message}` : 'done';
-      emit('job.progress', { kind: m.kind, done: 0, total: null, state, ...(m.summary && !waiting ? { summary: m.summary } : {}) });
+      const state = waiting
+        ? `waiting${m.error ? `: ${m.error.message}` : ''}`
+        : m.error
+          ? `failed: ${m.error.message}`
+          : 'done';
+      emit('job.progress', {
+        kind: m.kind,
+        done: 0,
+        total: null,
+        state,
+        ...(m.summary && !waiting ? { summary: m.summary } : {}),
+      });
       emit('store.changed', { reason: `${m.kind} ${waiting ? 'waits' : m.error ? 'failed' : 'finished'}` });
       if (m.error) this.options.log(`${m.kind}: ${m.error.message}`);
     } else if (m.type === 'changed') emit('store.changed', { reason: m.reason });
@@ -54,7 +68,11 @@ export class JobHost implements JobControl {
   }
 
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string): void {
-    this.send({ type: 'catalogue-load', files: files.map((f) => ({ name: f.name, content: f.content })), itemType: type });
+    this.send({
+      type: 'catalogue-load',
+      files: files.map((f) => ({ name: f.name, content: f.content })),
+      itemType: type,
+    });
   }
 
   /** Starts another run of the look-up job: its limit (or none) is kept with the job, its count starts again. */
@@ -102,12 +120,17 @@ export function watchDataVersion(db: Database, onChange: () => void, everyMs = 7
   }, everyMs);
   timer.unref();
   // `sync`: the change so far is told already (the app's own writer thread said so): don't tell it twice.
-  return Object.assign(() => clearInterval(timer), { sync: () => void (last = db.pragma('data_version', { simple: true }) as number) });
+  return Object.assign(() => clearInterval(timer), {
+    sync: () => void (last = db.pragma('data_version', { simple: true }) as number),
+  });
 }
 
 /** Starts a worker thread: from a checkout its script is TypeScript and starts by registering tsx's loader, as bin/ does. */
 export function startWorker(url: URL, workerData: unknown): Worker {
   return url.pathname.endsWith('.ts')
-    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData })
+    ? new Worker(
+        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`,
+        { eval: true, workerData },
+      )
     : new Worker(url, { workerData });
 }

@@ -22,7 +22,11 @@ import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('runner-thread runs as a worker thread');
-const { storePath, nativeBinding, clockMs } = workerData as { storePath: string; nativeBinding: string | null; clockMs: number };
+const { storePath, nativeBinding, clockMs } = workerData as {
+  storePath: string;
+  nativeBinding: string | null;
+  clockMs: number;
+};
 const post = (m: ThreadMessage) => port.postMessage(m);
 
 // The core's clock, as the main thread last read it (at the start, then with every message), carried
@@ -70,7 +74,8 @@ async function handle(m: StampedHostMessage): Promise<void> {
         type: isItemType(m.itemType) ? m.itemType : DEFAULT_ITEM_TYPE,
         me,
         clock,
-        onProgress: ({ done, total }) => post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
+        onProgress: ({ done, total }) =>
+          post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
       });
       post({ type: 'finished', kind: 'catalogue-load', error: null, summary: catalogueLoadSummary(result) });
     } catch (e) {
@@ -91,7 +96,9 @@ async function handle(m: StampedHostMessage): Promise<void> {
   }
   if (m.type === 'wake') {
     const r = runner();
-    if (r) for (const result of await r.runUntilIdle()) post({ type: 'finished', kind: result.job.kind, error: result.error, summary: result.outcome });
+    if (r)
+      for (const result of await r.runUntilIdle())
+        post({ type: 'finished', kind: result.job.kind, error: result.error, summary: result.outcome });
     return;
   }
   if (m.type === 'stop') {

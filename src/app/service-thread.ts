@@ -110,7 +110,9 @@ function serve(store: Store): void {
   let queue = Promise.resolve();
   port.on('message', (m: StampedServiceMessage) => {
     reading = { clockMs: m.clockMs, at: performance.now() };
-    queue = queue.then(() => handle(m)).catch((e: unknown) => post({ type: 'log', line: `${data.role} thread: ${String(e)}` }));
+    queue = queue
+      .then(() => handle(m))
+      .catch((e: unknown) => post({ type: 'log', line: `${data.role} thread: ${String(e)}` }));
   });
   post({ type: 'ready' });
 }

@@ -8,7 +8,12 @@ import { startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import type { ApiEvents, CallName, EventName, Result } from '../api/contract.ts';
 import { threadOf, type CallDispatcher } from '../api/service.ts';
-import type { FromServiceThread, ServiceThreadData, ServiceThreadRole, ToServiceThread } from './service-thread-messages.ts';
+import type {
+  FromServiceThread,
+  ServiceThreadData,
+  ServiceThreadRole,
+  ToServiceThread,
+} from './service-thread-messages.ts';
 
 export interface ServiceThreadsOptions {
   /** The main thread's connection: it reads the catalogue generation, to know when the index is stale. */
@@ -44,7 +49,12 @@ export class ServiceThreads implements CallDispatcher {
   private readonly suggest: Lane;
   /** The cancel flags of the import previews and confirms under way. */
   private readonly imports = new Set<Int32Array>();
-  private readonly index = { built: null as string | null, building: false, lastEnd: -Infinity, later: null as NodeJS.Timeout | null };
+  private readonly index = {
+    built: null as string | null,
+    building: false,
+    lastEnd: -Infinity,
+    later: null as NodeJS.Timeout | null,
+  };
   private stopped = false;
 
   constructor(private readonly options: ServiceThreadsOptions) {
@@ -170,8 +180,7 @@ class Lane {
       if (m.type === 'ready') {
         this.serving = true;
         opened();
-      }
-      else if (m.type === 'failed') {
+      } else if (m.type === 'failed') {
         opened();
         o.log(`the ${this.role} thread could not open the store: ${m.error.message}`);
         this.answerAll(m.error);
@@ -185,7 +194,8 @@ class Lane {
     worker.on('exit', () => {
       opened();
       if (this.worker === worker) this.worker = null;
-      if (this.stopping) return this.answerAll({ code: 'cancelled', message: 'brick-work closed before this was done.' });
+      if (this.stopping)
+        return this.answerAll({ code: 'cancelled', message: 'brick-work closed before this was done.' });
       // Calls it had not answered get an answer all the same; the next call starts a new thread, and an
       // index it was building is asked for again.
       const error: ErrorValue = { code: 'internal', message: `the ${this.role} thread stopped before it answered` };
@@ -209,7 +219,8 @@ class Lane {
   }
 
   call(name: CallName, args: unknown, cancel: SharedArrayBuffer | null): Promise<Result<unknown>> {
-    if (this.stopping) return Promise.resolve({ ok: false, error: { code: 'cancelled', message: 'brick-work is closing.' } });
+    if (this.stopping)
+      return Promise.resolve({ ok: false, error: { code: 'cancelled', message: 'brick-work is closing.' } });
     const id = this.nextId++;
     const answer = new Promise<Result<unknown>>((resolve) => this.pending.set(id, resolve));
     this.send({ type: 'call', id, name, args, cancel });

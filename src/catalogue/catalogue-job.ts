@@ -61,7 +61,8 @@ function isOwner(v: unknown): v is OwnerIdentity {
 function validate(v: unknown): CatalogueJobRecord | string {
   const r = v as Record<string, unknown> | null;
   if (typeof r !== 'object' || r === null) return 'it is not a JSON object';
-  if (!CATALOGUE_JOB_STATES.includes(r['state'] as CatalogueJobState)) return 'its state is not one of running, done, failed, cancelled';
+  if (!CATALOGUE_JOB_STATES.includes(r['state'] as CatalogueJobState))
+    return 'its state is not one of running, done, failed, cancelled';
   if (typeof r['kind'] !== 'string') return 'it names no kind';
   if (!isOwner(r['owner'])) return 'its owner is not a (pid, bootId, startTicks) identity';
   const p = r['progress'] as Record<string, unknown> | null;
@@ -129,7 +130,8 @@ export interface CatalogueJobStatus {
 export function catalogueJobStatus(storePath: string, proc: ProcView = SYSTEM_PROC): CatalogueJobStatus {
   const file = catalogueJobPath(storePath);
   const read = readCatalogueJob(file);
-  if (read.status === 'ok') return { file, record: read.record, alive: isAlive(read.record.owner, proc), problem: null };
+  if (read.status === 'ok')
+    return { file, record: read.record, alive: isAlive(read.record.owner, proc), problem: null };
   return { file, record: null, alive: null, problem: read.status === 'corrupt' ? read.problem : null };
 }
 
@@ -229,7 +231,12 @@ export class CatalogueJob {
 }
 
 /** Asks the running catalogue job to stop at its next step. False when none is running. */
-export function requestCatalogueJobCancel(db: Database, storePath: string, clock: Clock, proc: ProcView = SYSTEM_PROC): boolean {
+export function requestCatalogueJobCancel(
+  db: Database,
+  storePath: string,
+  clock: Clock,
+  proc: ProcView = SYSTEM_PROC,
+): boolean {
   const file = catalogueJobPath(storePath);
   return underWriteLock(db, () => {
     const read = readCatalogueJob(file);

@@ -63,18 +63,31 @@ function unplacedByOrder(db: Database): Map<number, { reference: string; unplace
   return new Map(rows.map((r) => [r.id, { reference: r.reference, unplaced: r.unplaced }]));
 }
 
-function placedSince(db: Database, before: Map<number, { reference: string; unplaced: number }>): { orderId: number; reference: string; placed: number }[] {
+function placedSince(
+  db: Database,
+  before: Map<number, { reference: string; unplaced: number }>,
+): { orderId: number; reference: string; placed: number }[] {
   const after = unplacedByOrder(db);
   return [...before]
-    .map(([orderId, b]) => ({ orderId, reference: b.reference, placed: b.unplaced - (after.get(orderId)?.unplaced ?? 0) }))
+    .map(([orderId, b]) => ({
+      orderId,
+      reference: b.reference,
+      placed: b.unplaced - (after.get(orderId)?.unplaced ?? 0),
+    }))
     .filter((o) => o.placed > 0);
 }
 
 /** What a load did, in staff's words: what it loaded, and how many lines it placed, in which orders. */
-export function catalogueLoadSummary(r: Pick<LoadResult, 'items' | 'colours' | 'categories' | 'placed' | 'placedByOrder' | 'cancelled'>): string {
+export function catalogueLoadSummary(
+  r: Pick<LoadResult, 'items' | 'colours' | 'categories' | 'placed' | 'placedByOrder' | 'cancelled'>,
+): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const some = (x: number, one: string, many: string) => (x === 0 ? '' : `${n(x)} ${x === 1 ? one : many}`);
-  const loaded = [some(r.items, 'item', 'items'), some(r.colours, 'colour', 'colours'), some(r.categories, 'category', 'categories')]
+  const loaded = [
+    some(r.items, 'item', 'items'),
+    some(r.colours, 'colour', 'colours'),
+    some(r.categories, 'category', 'categories'),
+  ]
     .filter(Boolean)
     .join(', ');
   const placed =
@@ -113,8 +126,7 @@ function mergers(db: Database) {
     else if (r.kind === 'colour') {
       colour.run(r.id, r.name, foldName(r.name), source);
       if (r.rgb !== null) swatch.run(r.id, r.rgb);
-    }
-    else category.run(r.id, r.name, source);
+    } else category.run(r.id, r.name, source);
   };
 }
 
@@ -131,7 +143,13 @@ export async function loadCatalogue(
   files: readonly NamedContent[],
   options: LoadOptions,
 ): Promise<LoadResult> {
-  const { job, warning } = CatalogueJob.start(db, storePath, 'catalogue-load', { files: files.map((f) => f.name) }, options);
+  const { job, warning } = CatalogueJob.start(
+    db,
+    storePath,
+    'catalogue-load',
+    { files: files.map((f) => f.name) },
+    options,
+  );
   try {
     const parsed: CatalogueFile[] = files.map((f) => readCatalogueFile(f, { type: options.type }));
     const total = parsed.reduce((n, f) => n + f.records.length, 0);

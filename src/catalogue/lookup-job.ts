@@ -60,7 +60,9 @@ function recordAnswer(db: Database, asked: PendingNumber, answer: ItemAnswer, cl
   ).run(asked.type, answer.no, answer.name, foldName(answer.name), answer.categoryId);
   bumpCatalogueGeneration(db);
   const lines = db
-    .prepare(`SELECT l.id FROM order_line l WHERE l.item_no IS NULL AND ${GIVEN_TYPE} = ? AND trim(l.given_no) = ? COLLATE NOCASE`)
+    .prepare(
+      `SELECT l.id FROM order_line l WHERE l.item_no IS NULL AND ${GIVEN_TYPE} = ? AND trim(l.given_no) = ? COLLATE NOCASE`,
+    )
     .pluck()
     .all(asked.type, asked.no) as number[];
   placeLinesAgain(db, lines);
@@ -116,7 +118,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * already queued or running (at most one per store) — then that one. Either way the run's limit is set
  * (null: none) and its count of calls starts again from 0; a run that had stopped at its limit goes on.
  */
-export function enqueueLookup(db: Database, clock: Clock, run: { limit: number | null } = { limit: null }): { id: number; created: boolean } {
+export function enqueueLookup(
+  db: Database,
+  clock: Clock,
+  run: { limit: number | null } = { limit: null },
+): { id: number; created: boolean } {
   return db
     .transaction(() => {
       const now = isoNow(clock);
@@ -183,7 +189,9 @@ export function lookupHandler(source: Source, options: { clock: Clock; stats?: L
             return;
           }
           turn.budget = source.reserve();
-          ctx.db.prepare(`UPDATE job SET payload = json_set(${PAYLOAD_OBJECT}, '$.calls', ?) WHERE id = ?`).run(run.calls + 1, job.id);
+          ctx.db
+            .prepare(`UPDATE job SET payload = json_set(${PAYLOAD_OBJECT}, '$.calls', ?) WHERE id = ?`)
+            .run(run.calls + 1, job.id);
         });
         if (!ours) return;
       } catch (e) {
@@ -194,7 +202,10 @@ export function lookupHandler(source: Source, options: { clock: Clock; stats?: L
       }
       if (turn.stoppedAt !== null || turn.budget === null) {
         const calls = plural(turn.stoppedAt?.calls ?? 0, 'call', 'calls');
-        ctx.defer(null, `stopped after ${calls}, the limit of this run; ${plural(total - i, 'number', 'numbers')} still to ask — start another run to go on`);
+        ctx.defer(
+          null,
+          `stopped after ${calls}, the limit of this run; ${plural(total - i, 'number', 'numbers')} still to ask — start another run to go on`,
+        );
         return;
       }
       stats.calls += 1;

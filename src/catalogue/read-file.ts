@@ -22,7 +22,10 @@ export const CATALOGUE_FILE_LIMIT = 256 * 1024 * 1024;
 export function readCatalogueFile(file: NamedContent, options: { type: ItemType }): CatalogueFile {
   const { name } = file;
   if (file.content.byteLength > CATALOGUE_FILE_LIMIT) {
-    throw new BrickWorkError('parse-error', `${name} is larger than ${CATALOGUE_FILE_LIMIT / 1024 / 1024} MB, too big to be a catalogue file.`);
+    throw new BrickWorkError(
+      'parse-error',
+      `${name} is larger than ${CATALOGUE_FILE_LIMIT / 1024 / 1024} MB, too big to be a catalogue file.`,
+    );
   }
   let bytes = file.content;
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {

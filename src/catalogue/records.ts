@@ -2,7 +2,13 @@ import type { ItemType } from '../item-types.ts';
 
 /** One row a catalogue file gives, in BrickLink's numbering. */
 export type CatalogueRecord =
-  | { readonly kind: 'item'; readonly type: ItemType; readonly no: string; readonly name: string; readonly categoryId: number | null }
+  | {
+      readonly kind: 'item';
+      readonly type: ItemType;
+      readonly no: string;
+      readonly name: string;
+      readonly categoryId: number | null;
+    }
   /** `rgb`: six hex digits, upper case, when the file gives them (BrickLink's colour lists do). */
   | { readonly kind: 'colour'; readonly id: number; readonly name: string; readonly rgb: string | null }
   | { readonly kind: 'category'; readonly id: number; readonly name: string };

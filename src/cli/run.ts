@@ -35,7 +35,7 @@ export function usage(commands: readonly Command[] = COMMANDS): string {
     'commands:',
     ...rows,
     '',
-    'The store is FILE, else $BRICK_WORK_DB, else brick-work.sqlite in the app\'s user-data folder.',
+    "The store is FILE, else $BRICK_WORK_DB, else brick-work.sqlite in the app's user-data folder.",
     'Exit status: 0 done, 1 refused (the reason on stderr), 2 bad usage.',
   ].join('\n');
 }
@@ -128,7 +128,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         throw readOnlyStore(this.storePath, store.unwritable);
       }
       if (store.snapshot) {
-        io.stderr(`${APP_NAME}: reading a private copy of the store: SQLite can't read it in place, as its folder can't be written\n`);
+        io.stderr(
+          `${APP_NAME}: reading a private copy of the store: SQLite can't read it in place, as its folder can't be written\n`,
+        );
       }
       if (store.upgrade) {
         io.stderr(

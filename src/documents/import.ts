@@ -39,7 +39,14 @@ export type ImportTarget =
   | { readonly kind: 'order'; readonly order: OrderRow };
 
 export interface PlannedLine extends ParsedLine {
-  readonly placement: Placement | { readonly item: { type: string; no: string }; readonly colourId: number | null; readonly by: 'hand'; readonly reason: null };
+  readonly placement:
+    | Placement
+    | {
+        readonly item: { type: string; no: string };
+        readonly colourId: number | null;
+        readonly by: 'hand';
+        readonly reason: null;
+      };
 }
 
 /** How an old line and a new one pair in a revival, and what differs between them. */
@@ -101,13 +108,22 @@ function headerMismatch(doc: ParsedDocument, order: OrderRow): void {
   const h = doc.header;
   const where = `order ${quote(order.reference)} (#${order.id})`;
   if (h.reference !== null && h.reference !== order.reference) {
-    throw new BrickWorkError('header-mismatch', `The file's order reference is "${quote(h.reference)}", but ${where} has "${quote(order.reference)}".`);
+    throw new BrickWorkError(
+      'header-mismatch',
+      `The file's order reference is "${quote(h.reference)}", but ${where} has "${quote(order.reference)}".`,
+    );
   }
   if (h.counterparty !== null && order.counterparty !== null && h.counterparty !== order.counterparty) {
-    throw new BrickWorkError('header-mismatch', `The file's counterparty is "${quote(h.counterparty)}", but ${where} has "${quote(order.counterparty)}".`);
+    throw new BrickWorkError(
+      'header-mismatch',
+      `The file's counterparty is "${quote(h.counterparty)}", but ${where} has "${quote(order.counterparty)}".`,
+    );
   }
   if (h.currency !== null && h.currency !== order.currency) {
-    throw new BrickWorkError('currency-mismatch', `The file is in ${quote(h.currency)}, but ${where} is in ${quote(order.currency)}.`);
+    throw new BrickWorkError(
+      'currency-mismatch',
+      `The file is in ${quote(h.currency)}, but ${where} is in ${quote(order.currency)}.`,
+    );
   }
 }
 
@@ -118,7 +134,8 @@ function dayAndTime(iso: string | null): string {
 
 function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly LineView[]): Pair[] {
   if (oldLines.length !== doc.lines.length) {
-    const [fewer, more] = oldLines.length < doc.lines.length ? [oldLines.length, doc.lines.length] : [doc.lines.length, oldLines.length];
+    const [fewer, more] =
+      oldLines.length < doc.lines.length ? [oldLines.length, doc.lines.length] : [doc.lines.length, oldLines.length];
     const positions = fewer + 1 === more ? `position ${more}` : `positions ${fewer + 1}–${more}`;
     throw new BrickWorkError(
       'lines-do-not-pair',
@@ -162,7 +179,12 @@ export function planImport(db: Database, request: ImportRequest, hooks: ImportHo
 }
 
 /** Places the lines of documents already read: the preview's second half, and the confirm's check under the write lock. */
-function planDocuments(db: Database, request: ImportRequest, parsed: readonly ParsedDocument[], hooks: ImportHooks): ImportPlan {
+function planDocuments(
+  db: Database,
+  request: ImportRequest,
+  parsed: readonly ParsedDocument[],
+  hooks: ImportHooks,
+): ImportPlan {
   const total = parsed.reduce((n, d) => n + d.lines.length, 0);
   let placedSoFar = 0;
   hooks.onProgress?.('placing', 0, total);
@@ -225,16 +247,41 @@ function planDocuments(db: Database, request: ImportRequest, parsed: readonly Pa
       }
       const old = revival ? oldLines[i] : undefined;
       // A hand placement stays where the given number and name are unchanged.
-      if (old?.placed?.by === 'hand' && old.given.no === line.given.no && old.given.name === line.given.name && old.given.type === line.given.type) {
-        return { ...line, placement: { item: { type: old.placed.type, no: old.placed.no }, colourId: old.placed.colour, by: 'hand', reason: null } };
+      if (
+        old?.placed?.by === 'hand' &&
+        old.given.no === line.given.no &&
+        old.given.name === line.given.name &&
+        old.given.type === line.given.type
+      ) {
+        return {
+          ...line,
+          placement: {
+            item: { type: old.placed.type, no: old.placed.no },
+            colourId: old.placed.colour,
+            by: 'hand',
+            reason: null,
+          },
+        };
       }
       return { ...line, placement: placeItem(line.given, lookup) };
     });
     if (placedSoFar === total) hooks.onProgress?.('placing', total, total);
     const placed = lines.filter((l) => l.placement.item !== null).length;
-    return { parsed: doc, target, revival, duplicateOf, lines, counts: { total: lines.length, placed, unplaced: lines.length - placed }, refusal };
+    return {
+      parsed: doc,
+      target,
+      revival,
+      duplicateOf,
+      lines,
+      counts: { total: lines.length, placed, unplaced: lines.length - placed },
+      refusal,
+    };
   });
-  return { fileName: request.file.name, documents, refusal: documents.find((d) => d.refusal !== null)?.refusal ?? null };
+  return {
+    fileName: request.file.name,
+    documents,
+    refusal: documents.find((d) => d.refusal !== null)?.refusal ?? null,
+  };
 }
 
 export interface ImportResult {
@@ -264,7 +311,14 @@ function lineValues(line: PlannedLine) {
   };
 }
 
-function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target: ImportTarget, now: string, wrote: () => void = () => {}): ImportResult {
+function writeNew(
+  db: Database,
+  rec: StepRecorder,
+  doc: PlannedDocument,
+  target: ImportTarget,
+  now: string,
+  wrote: () => void = () => {},
+): ImportResult {
   let order: { id: number; reference: string; currency: string };
   if (target.kind === 'new') {
     const id = Number(
@@ -272,7 +326,8 @@ function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target:
         .prepare(
           `INSERT INTO shop_order (reference, counterparty, counterparty_role, currency, order_date, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
         )
-        .run(target.reference, target.counterparty, target.counterpartyRole, target.currency, target.orderDate, now).lastInsertRowid,
+        .run(target.reference, target.counterparty, target.counterpartyRole, target.currency, target.orderDate, now)
+        .lastInsertRowid,
     );
     order = { id, reference: target.reference, currency: target.currency };
   } else {
@@ -285,7 +340,16 @@ function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target:
         `INSERT INTO document (order_id, doc_key, file_name, format, state, reference, counterparty, currency, imported_at)
          VALUES (?, ?, ?, ?, 'imported', ?, ?, ?, ?)`,
       )
-      .run(order.id, doc.parsed.key, doc.parsed.fileName, doc.parsed.format, h.reference, h.counterparty, h.currency, now).lastInsertRowid,
+      .run(
+        order.id,
+        doc.parsed.key,
+        doc.parsed.fileName,
+        doc.parsed.format,
+        h.reference,
+        h.counterparty,
+        h.currency,
+        now,
+      ).lastInsertRowid,
   );
   // Undo of an import marks the document undone; its rows stay (SPEC §8).
   rec.note('document', documentId, { state: 'undone', undone_at: NOW }, { state: 'imported', undone_at: null });
@@ -297,15 +361,41 @@ function writeNew(db: Database, rec: StepRecorder, doc: PlannedDocument, target:
   for (const line of doc.lines) {
     const v = lineValues(line);
     insert.run(
-      documentId, line.position, v.given_type, v.given_no, v.given_name, v.given_colour_id, v.given_colour_name,
-      v.quantity, v.unit_price_e4, v.condition, v.remarks, v.item_type, v.item_no, v.colour_id, v.placed_by, v.unplaced_reason,
+      documentId,
+      line.position,
+      v.given_type,
+      v.given_no,
+      v.given_name,
+      v.given_colour_id,
+      v.given_colour_name,
+      v.quantity,
+      v.unit_price_e4,
+      v.condition,
+      v.remarks,
+      v.item_type,
+      v.item_no,
+      v.colour_id,
+      v.placed_by,
+      v.unplaced_reason,
     );
     wrote();
   }
-  return { document: { id: documentId, key: doc.parsed.key, state: 'imported' }, order, lines: doc.counts, revived: false };
+  return {
+    document: { id: documentId, key: doc.parsed.key, state: 'imported' },
+    order,
+    lines: doc.counts,
+    revived: false,
+  };
 }
 
-function writeRevival(rec: StepRecorder, doc: PlannedDocument, revival: Revival, order: OrderRow, now: string, wrote: () => void = () => {}): ImportResult {
+function writeRevival(
+  rec: StepRecorder,
+  doc: PlannedDocument,
+  revival: Revival,
+  order: OrderRow,
+  now: string,
+  wrote: () => void = () => {},
+): ImportResult {
   const h = doc.parsed.header;
   rec.update('document', revival.document.id, {
     state: 'imported',
@@ -330,7 +420,12 @@ function writeRevival(rec: StepRecorder, doc: PlannedDocument, revival: Revival,
 }
 
 /** Writes the import: everything in one transaction and one undo step, or refuses with nothing written. */
-export function confirmImport(db: Database, request: ImportRequest, clock: Clock, hooks: ImportHooks = {}): ImportResult[] {
+export function confirmImport(
+  db: Database,
+  request: ImportRequest,
+  clock: Clock,
+  hooks: ImportHooks = {},
+): ImportResult[] {
   // Read and placed before the write transaction, so that the write lock is held only while writing
   // and a cancel comes before anything is written. `data_version` moves when another connection commits.
   const seen = db.pragma('data_version', { simple: true });
@@ -345,7 +440,12 @@ export function confirmImport(db: Database, request: ImportRequest, clock: Clock
     const plan =
       db.pragma('data_version', { simple: true }) === seen
         ? first
-        : planDocuments(db, request, first.documents.map((d) => d.parsed), { onProgress: hooks.onProgress });
+        : planDocuments(
+            db,
+            request,
+            first.documents.map((d) => d.parsed),
+            { onProgress: hooks.onProgress },
+          );
     if (plan.refusal) throw new BrickWorkError(plan.refusal.code, plan.refusal.message);
     const now = isoNow(clock);
     const total = plan.documents.reduce((n, d) => n + d.lines.length, 0);
@@ -356,7 +456,8 @@ export function confirmImport(db: Database, request: ImportRequest, clock: Clock
     hooks.onProgress?.('writing', 0, total);
     const value = plan.documents.map((doc) => {
       const target = doc.target as ImportTarget;
-      if (doc.revival !== null && target.kind === 'order') return writeRevival(rec, doc, doc.revival, target.order, now, wrote);
+      if (doc.revival !== null && target.kind === 'order')
+        return writeRevival(rec, doc, doc.revival, target.order, now, wrote);
       return writeNew(db, rec, doc, target, now, wrote);
     });
     hooks.onProgress?.('writing', total, total);

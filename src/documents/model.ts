@@ -42,4 +42,10 @@ export interface ParsedDocument {
   readonly lines: readonly ParsedLine[];
 }
 
-export const NO_HEADER: DocumentHeader = { reference: null, counterparty: null, counterpartyRole: null, currency: null, orderDate: null };
+export const NO_HEADER: DocumentHeader = {
+  reference: null,
+  counterparty: null,
+  counterpartyRole: null,
+  currency: null,
+  orderDate: null,
+};

@@ -38,8 +38,16 @@ const NOT_DOCUMENTS: readonly { readonly magic: readonly number[]; readonly what
   { magic: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image' },
   { magic: [0xff, 0xd8, 0xff], what: 'a JPEG image' },
   { magic: [0x47, 0x49, 0x46, 0x38], what: 'a GIF image' },
-  { magic: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document', hint: 'export the order from where it came as XML or CSV' },
-  { magic: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive (an Excel or LibreOffice sheet is one)', hint: 'save the sheet as CSV, or unpack the archive' },
+  {
+    magic: [0x25, 0x50, 0x44, 0x46],
+    what: 'a PDF document',
+    hint: 'export the order from where it came as XML or CSV',
+  },
+  {
+    magic: [0x50, 0x4b, 0x03, 0x04],
+    what: 'a ZIP archive (an Excel or LibreOffice sheet is one)',
+    hint: 'save the sheet as CSV, or unpack the archive',
+  },
   { magic: [0x1f, 0x8b], what: 'a gzip-compressed file', hint: 'unpack it first' },
   { magic: [0xd0, 0xcf, 0x11, 0xe0], what: 'an old Excel or Word file', hint: 'save the sheet as CSV' },
 ];
@@ -81,7 +89,12 @@ export function readDocumentFile(
   if (control !== null) {
     const { line, column } = lineColumn(text, control.index);
     const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw parseErrorAt(fileName, line, column, `a control character (U+${code}) is in the text; a document may not hold one (is the file damaged?)`);
+    throw parseErrorAt(
+      fileName,
+      line,
+      column,
+      `a control character (U+${code}) is in the text; a document may not hold one (is the file damaged?)`,
+    );
   }
   // How far into the text the reader is, every thousand lines: a big file takes seconds (SPEC §11).
   const progress = options.onProgress;

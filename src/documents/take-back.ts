@@ -32,13 +32,20 @@ function alreadyUndone(doc: DocumentRow): BrickWorkError {
   );
 }
 
-export function takeBack(db: Database, documentId: number, options: { wholeFile?: boolean }, clock: Clock): TakeBackResult {
+export function takeBack(
+  db: Database,
+  documentId: number,
+  options: { wholeFile?: boolean },
+  clock: Clock,
+): TakeBackResult {
   const { value, step } = recordStepWithInfo(db, clock, (rec) => {
     // Looked at inside the write transaction: another process may have taken it back meanwhile.
     const doc = getDocument(db, documentId);
     if (doc.state !== 'imported') throw alreadyUndone(doc);
     const siblings = sameFileDocuments(db, [doc.id]).get(doc.id) ?? [];
-    const targets = options.wholeFile ? [doc, ...siblings.map((s) => getDocument(db, s.id))].sort((x, y) => x.id - y.id) : [doc];
+    const targets = options.wholeFile
+      ? [doc, ...siblings.map((s) => getDocument(db, s.id))].sort((x, y) => x.id - y.id)
+      : [doc];
     for (const target of targets) {
       // Exactly what Undo of its import writes (state and undone_at, the time resolved when written),
       // so revival and Undo treat a taken-back document as any undone one.
@@ -51,7 +58,10 @@ export function takeBack(db: Database, documentId: number, options: { wholeFile?
       applySide(db, change, 'after', clock);
       rec.note(change.table, change.rowId, change.before, change.after);
     }
-    const label = targets.length === 1 ? `Take back of ${doc.key}` : `Take back of ${targets.length} documents from ${doc.fileName}`;
+    const label =
+      targets.length === 1
+        ? `Take back of ${doc.key}`
+        : `Take back of ${targets.length} documents from ${doc.fileName}`;
     return {
       value: { ids: targets.map((t) => t.id), stillImported: options.wholeFile ? [] : siblings },
       kind: 'take-back',

@@ -37,7 +37,12 @@ export function limited(text: string | null, field: LimitedField, file: string, 
  * Values of document lines, checked as SPEC §8 says: money exact (up to 4 decimal places, kept as
  * ten-thousandths, never a float); quantities whole and ≥ 0; each refusal names the file and line.
  */
-export function parseMoneyE4(text: string | null | undefined, file: string, line: number, decimalComma = false): number | null {
+export function parseMoneyE4(
+  text: string | null | undefined,
+  file: string,
+  line: number,
+  decimalComma = false,
+): number | null {
   const raw = (text ?? '').trim();
   if (raw === '') return null;
   const normal = decimalComma ? raw.replace(/\./g, '').replace(',', '.') : raw.replace(/,(?=\d{3}(\D|$))/g, '');
@@ -48,9 +53,11 @@ export function parseMoneyE4(text: string | null | undefined, file: string, line
   }
   const whole = m[1] ?? '0';
   const fraction = (m[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > 4) throw parseError(file, `line ${line}: the price ${quote(raw)} has more than 4 decimal places`);
+  if (fraction.length > 4)
+    throw parseError(file, `line ${line}: the price ${quote(raw)} has more than 4 decimal places`);
   const e4 = Number(whole) * 10_000 + Number(fraction.padEnd(4, '0'));
-  if (!Number.isSafeInteger(e4) || whole.length > 11) throw parseError(file, `line ${line}: the price ${quote(raw)} is too large`);
+  if (!Number.isSafeInteger(e4) || whole.length > 11)
+    throw parseError(file, `line ${line}: the price ${quote(raw)} is too large`);
   return e4;
 }
 
@@ -59,13 +66,20 @@ export function formatMoneyE4(e4: number): string {
   const negative = e4 < 0;
   const abs = Math.abs(e4);
   const whole = Math.floor(abs / 10_000);
-  let fraction = String(abs % 10_000).padStart(4, '0').replace(/0+$/, '');
+  let fraction = String(abs % 10_000)
+    .padStart(4, '0')
+    .replace(/0+$/, '');
   if (fraction.length < 2) fraction = fraction.padEnd(2, '0');
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
 
 /** A whole quantity ≥ 0; BrickLink's thousands comma ("1,752") is accepted. Missing means 1 only where the format says so. */
-export function parseQuantity(text: string | null | undefined, file: string, line: number, fallback: number | null = null): number {
+export function parseQuantity(
+  text: string | null | undefined,
+  file: string,
+  line: number,
+  fallback: number | null = null,
+): number {
   const raw = (text ?? '').trim();
   if (raw === '') {
     if (fallback !== null) return fallback;
@@ -73,7 +87,10 @@ export function parseQuantity(text: string | null | undefined, file: string, lin
   }
   const normal = /^\d{1,3}(,\d{3})+$/.test(raw) ? raw.replace(/,/g, '') : raw;
   if (/^-\s*\d/.test(normal)) {
-    throw parseError(file, `line ${line}: the quantity ${quote(raw)} is negative; quantities are whole numbers of 0 or more`);
+    throw parseError(
+      file,
+      `line ${line}: the quantity ${quote(raw)} is negative; quantities are whole numbers of 0 or more`,
+    );
   }
   if (/^\d*[.,]\d+$/.test(normal) && !/^\d+[.,]0+$/.test(normal)) {
     throw parseError(file, `line ${line}: the quantity ${quote(raw)} is not a whole number`);
@@ -82,7 +99,8 @@ export function parseQuantity(text: string | null | undefined, file: string, lin
   if (!m) throw parseError(file, `line ${line}: the quantity "${quote(raw)}" is not a whole number`);
   // The store keeps quantities of up to 9 digits; a longer number is whole, just too large.
   const digits = (m[1] ?? '').replace(/^0+(?=\d)/, '');
-  if (digits.length > 9) throw parseError(file, `line ${line}: the quantity ${quote(raw)} is too large (at most 999,999,999)`);
+  if (digits.length > 9)
+    throw parseError(file, `line ${line}: the quantity ${quote(raw)} is too large (at most 999,999,999)`);
   return Number(digits);
 }
 
@@ -105,7 +123,12 @@ export function parseCurrency(text: string | null | undefined, file: string, lin
 }
 
 /** An id given as text: a whole number, or null when empty. */
-export function parseOptionalId(text: string | null | undefined, what: string, file: string, line: number): number | null {
+export function parseOptionalId(
+  text: string | null | undefined,
+  what: string,
+  file: string,
+  line: number,
+): number | null {
   const raw = (text ?? '').trim();
   if (raw === '') return null;
   if (!/^\d{1,9}$/.test(raw)) throw parseError(file, `line ${line}: the ${what} "${quote(raw)}" is not a whole number`);
@@ -124,6 +147,7 @@ export function parseUsDate(text: string | null | undefined, file: string, line:
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(raw);
   if (!m) throw where(file, line, `the order date "${quote(raw)}" is not a BrickLink date (M/d/yyyy)`);
   const [month, day] = [Number(m[1]), Number(m[2])];
-  if (month < 1 || month > 12 || day < 1 || day > 31) throw where(file, line, `the order date "${quote(raw)}" is not a real date`);
+  if (month < 1 || month > 12 || day < 1 || day > 31)
+    throw where(file, line, `the order date "${quote(raw)}" is not a real date`);
   return `${m[3]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

@@ -10,8 +10,9 @@ import { orderSummary } from '../store/orders.ts';
  * and halves of surrogate pairs standing alone. Imports refuse control characters now, but a store
  * written before that may hold them, and one of them makes the whole upload unreadable.
  */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function xmlText(s: string): string {
   return s

@@ -73,10 +73,16 @@ function linesFor(db: Database, except: number, item: GivenKey | null, colour: C
   const add = (rows: Candidate[]) => rows.forEach((r) => found.set(r.id, r));
   const mayMove = "(l.item_no IS NULL OR l.placed_by = 'remembered')";
   if (item?.no != null) {
-    add(db.prepare(`${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND trim(l.given_no) = ? COLLATE NOCASE`).all(except, item.type, item.no) as Candidate[]);
+    add(
+      db
+        .prepare(`${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND trim(l.given_no) = ? COLLATE NOCASE`)
+        .all(except, item.type, item.no) as Candidate[],
+    );
   } else if (item?.nameKey != null) {
     const rows = db
-      .prepare(`${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND nullif(trim(l.given_no), '') IS NULL AND l.given_name IS NOT NULL`)
+      .prepare(
+        `${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND nullif(trim(l.given_no), '') IS NULL AND l.given_name IS NOT NULL`,
+      )
       .all(except, item.type) as Candidate[];
     add(rows.filter((r) => r.name !== null && foldName(r.name) === item.nameKey));
   }
@@ -116,8 +122,15 @@ export function placeByHand(
   clock: Clock,
 ): HandPlacementResult {
   const type = target.type.trim().toUpperCase();
-  if (!isItemType(type)) throw new BrickWorkError('invalid-argument', `"${quote(target.type)}" is not a BrickLink item type (P, S, M, B, G, C, I, O).`);
-  const no = db.prepare('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(type, target.no.trim()) as string | undefined;
+  if (!isItemType(type))
+    throw new BrickWorkError(
+      'invalid-argument',
+      `"${quote(target.type)}" is not a BrickLink item type (P, S, M, B, G, C, I, O).`,
+    );
+  const no = db
+    .prepare('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
+    .pluck()
+    .get(type, target.no.trim()) as string | undefined;
   if (no === undefined) throw new BrickWorkError('not-found', `${type} ${quote(target.no)} is not in the catalogue.`);
   const lookup = catalogueLookup(db);
   if (target.colourId !== null && lookup.coloursLoaded() && !lookup.hasColour(target.colourId)) {
@@ -132,7 +145,10 @@ export function placeByHand(
     if (target.colourId !== null) colourId = target.colourId;
     else if (own.status === 'unknown') {
       if (own.placed === null) {
-        const given = line.given.colourId !== null ? `colour ${line.given.colourId}` : `the colour "${quote(line.given.colourName ?? '')}"`;
+        const given =
+          line.given.colourId !== null
+            ? `colour ${line.given.colourId}`
+            : `the colour "${quote(line.given.colourName ?? '')}"`;
         throw new BrickWorkError(
           'needs-colour',
           `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
@@ -141,26 +157,51 @@ export function placeByHand(
       colourId = own.placed;
     } else colourId = own.status === 'none' ? null : own.id;
 
-    rec.update('order_line', lineId, { item_type: type, item_no: no, colour_id: colourId, placed_by: 'hand', unplaced_reason: null });
+    rec.update('order_line', lineId, {
+      item_type: type,
+      item_no: no,
+      colour_id: colourId,
+      placed_by: 'hand',
+      unplaced_reason: null,
+    });
 
     const key = givenKey(line.given);
     const givenType = isItemType(key.type) ? key.type : null;
     // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
     // number (§6: number first): a memory would never be used otherwise, so none is made.
     const useful =
-      givenType !== null && (key.no !== null ? catalogueLookup(db).itemNumber(givenType, key.no) === null : key.nameKey !== null);
+      givenType !== null &&
+      (key.no !== null ? catalogueLookup(db).itemNumber(givenType, key.no) === null : key.nameKey !== null);
     const item = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
-    const colour = own.status === 'unknown' && target.colourId !== null ? rememberColour(db, rec, own.key, target.colourId, clock) : null;
+    const colour =
+      own.status === 'unknown' && target.colourId !== null
+        ? rememberColour(db, rec, own.key, target.colourId, clock)
+        : null;
     const name = teachName(db, rec, line.given.name, { type, no }, clock);
 
     const others = { placed: 0, moved: 0, unplaced: 0 };
     if (item !== null || colour !== null) {
       const again = catalogueLookup(db);
-      for (const c of linesFor(db, lineId, item === null ? null : key, colour === null ? null : own.status === 'unknown' ? own.key : null)) {
+      for (const c of linesFor(
+        db,
+        lineId,
+        item === null ? null : key,
+        colour === null ? null : own.status === 'unknown' ? own.key : null,
+      )) {
         const p = placeItem(c, again);
-        const values = { item_type: p.item?.type ?? null, item_no: p.item?.no ?? null, colour_id: p.colourId, placed_by: p.by, unplaced_reason: p.reason };
+        const values = {
+          item_type: p.item?.type ?? null,
+          item_no: p.item?.no ?? null,
+          colour_id: p.colourId,
+          placed_by: p.by,
+          unplaced_reason: p.reason,
+        };
         const same =
-          values.item_type === c.itemType && values.item_no === c.itemNo && values.colour_id === c.colour && values.placed_by === c.placedBy && values.unplaced_reason === c.unplacedReason;
+          values.item_type === c.itemType &&
+          values.item_no === c.itemNo &&
+          values.colour_id === c.colour &&
+          values.placed_by === c.placedBy &&
+          values.unplaced_reason === c.unplacedReason;
         if (same) continue;
         rec.update('order_line', c.id, values);
         if (p.item === null) others.unplaced += 1;
@@ -176,7 +217,13 @@ export function placeByHand(
   return { line: getLine(db, lineId), step, ...value };
 }
 
-function rememberItem(db: Database, rec: StepRecorder, key: GivenKey, item: { type: string; no: string }, clock: Clock): MemoryChange {
+function rememberItem(
+  db: Database,
+  rec: StepRecorder,
+  key: GivenKey,
+  item: { type: string; no: string },
+  clock: Clock,
+): MemoryChange {
   const existing = findItemMemory(db, key.type, key.no, key.nameKey);
   if (existing === null) {
     rec.insert('hand_placement', {
@@ -198,11 +245,20 @@ function rememberItem(db: Database, rec: StepRecorder, key: GivenKey, item: { ty
  * A line placed by hand whose given name differs from the item's own (after folding case and spacing)
  * teaches the item that name: suggestions find the item by it from now on (SPEC §7, §8).
  */
-function teachName(db: Database, rec: StepRecorder, given: string | null, item: { type: string; no: string }, clock: Clock): MemoryChange | null {
+function teachName(
+  db: Database,
+  rec: StepRecorder,
+  given: string | null,
+  item: { type: string; no: string },
+  clock: Clock,
+): MemoryChange | null {
   const name = given?.trim();
   if (!name) return null;
   const key = foldName(name);
-  const own = db.prepare('SELECT name_key FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(item.type, item.no) as string | undefined;
+  const own = db
+    .prepare('SELECT name_key FROM catalogue_item WHERE item_type = ? AND item_no = ?')
+    .pluck()
+    .get(item.type, item.no) as string | undefined;
   if (own === undefined || own === key) return null;
   if (findTaughtName(db, item.type, item.no, key) !== null) return 'kept';
   rec.insert('taught_name', { item_type: item.type, item_no: item.no, name, name_key: key, created_at: isoNow(clock) });
@@ -234,9 +290,13 @@ const MEMORY_TABLES = { item: 'hand_placement', colour: 'colour_placement', name
 /** Forgets a memory (later imports no longer use it); lines it placed stay placed. One undo step. */
 export function forgetMemory(db: Database, kind: MemoryKind, id: number, clock: Clock): StepInfo {
   const table = MEMORY_TABLES[kind];
-  const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, string | number | null> | undefined;
+  const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
+    Record<string, string | number | null> | undefined;
   if (row === undefined) {
-    throw new BrickWorkError('not-found', `There is no remembered ${kind === 'item' ? 'placement' : kind === 'colour' ? 'colour' : 'name'} ${id}.`);
+    throw new BrickWorkError(
+      'not-found',
+      `There is no remembered ${kind === 'item' ? 'placement' : kind === 'colour' ? 'colour' : 'name'} ${id}.`,
+    );
   }
   const what =
     kind === 'item'

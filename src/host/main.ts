@@ -41,9 +41,16 @@ try {
     emit: (name, payload) => broadcast(name, payload),
     log,
   });
-  const server = await startHostServer({ service: core.service, rendererDir, port: values.port ? Number(values.port) : 0, log });
+  const server = await startHostServer({
+    service: core.service,
+    rendererDir,
+    port: values.port ? Number(values.port) : 0,
+    log,
+  });
   broadcast = (name, payload) => server.broadcast(name, payload);
-  const readOnly = core.readOnly ? ` for reading only (${core.readOnly.reason}${core.readOnly.snapshot ? '; from a private copy' : ''})` : '';
+  const readOnly = core.readOnly
+    ? ` for reading only (${core.readOnly.reason}${core.readOnly.snapshot ? '; from a private copy' : ''})`
+    : '';
   process.stdout.write(`brick-work is serving ${storePath}${readOnly}\nopen ${server.url}\n`);
   const stop = async () => {
     await server.close();

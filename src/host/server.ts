@@ -31,7 +31,8 @@ export interface HostServer {
 
 const COOKIE = 'brick_work_token';
 const MAX_BODY = 400 * 1024 * 1024;
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -84,7 +85,8 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   function serveFile(res: http.ServerResponse, pathname: string): void {
     const root = path.resolve(options.rendererDir);
     const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : decodeURIComponent(pathname)}`);
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return refuse(res, 404, 'not found');
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile())
+      return refuse(res, 404, 'not found');
     res.writeHead(200, {
       'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
       'Content-Security-Policy': CSP,
@@ -98,9 +100,15 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   const server = http.createServer((req, res) => {
     void (async () => {
       const host = req.headers.host ?? '';
-      if (!allowedHosts().includes(host)) return refuse(res, 403, `requests for host "${host}" are refused; this server answers only for ${allowedHosts()[0]}`);
+      if (!allowedHosts().includes(host))
+        return refuse(
+          res,
+          403,
+          `requests for host "${host}" are refused; this server answers only for ${allowedHosts()[0]}`,
+        );
       const origin = req.headers.origin;
-      if (origin !== undefined && !allowedOrigins().includes(origin)) return refuse(res, 403, `requests from ${origin} are refused`);
+      if (origin !== undefined && !allowedOrigins().includes(origin))
+        return refuse(res, 403, `requests from ${origin} are refused`);
       const url = new URL(req.url ?? '/', `http://${host}`);
       const given = tokenOf(req, url);
       if (given === null || !same(given, token)) {
@@ -112,7 +120,11 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
         return res.end();
       }
       if (req.method === 'GET' && url.pathname === '/api/events') {
-        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+        res.writeHead(200, {
+          'Content-Type': 'text/event-stream',
+          'Cache-Control': 'no-store',
+          Connection: 'keep-alive',
+        });
         res.write(': brick-work events\n\n');
         clients.add(res);
         req.on('close', () => clients.delete(res));

@@ -18,7 +18,10 @@ export function parseStat(line: string): ProcStat | null {
   if (open < 0 || close < open) return null;
   const pid = Number(line.slice(0, open).trim());
   // After ") " come fields 3, 4, …: field n is at index n - 3.
-  const rest = line.slice(close + 1).trim().split(/\s+/);
+  const rest = line
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const state = rest[0];
   const startTicks = Number(rest[22 - 3]);
   if (!Number.isInteger(pid) || state === undefined || !Number.isSafeInteger(startTicks)) return null;

@@ -226,7 +226,10 @@ export function claimJob(db: Database, id: number, me: OwnerIdentity, options: Q
   }
   const candidate = c as Candidate;
   const busy = () =>
-    new BrickWorkError('busy', `Job ${id} (${c.kind}) is being run by another brick-work process (pid ${c.pid ?? '?'}).`);
+    new BrickWorkError(
+      'busy',
+      `Job ${id} (${c.kind}) is being run by another brick-work process (pid ${c.pid ?? '?'}).`,
+    );
   if (!claimable(candidate, proc)) throw busy();
   try {
     const won = tryClaim(db, candidate, me, options.clock);
@@ -238,7 +241,13 @@ export function claimJob(db: Database, id: number, me: OwnerIdentity, options: Q
 }
 
 /** Progress of a running job, by its owner. False when the job is no longer this owner's to run (cancelled, taken). */
-export function reportProgress(db: Database, id: number, me: OwnerIdentity, progress: JobProgress, { clock }: QueueOptions): boolean {
+export function reportProgress(
+  db: Database,
+  id: number,
+  me: OwnerIdentity,
+  progress: JobProgress,
+  { clock }: QueueOptions,
+): boolean {
   return (
     db
       .prepare(
@@ -272,7 +281,14 @@ export function finishJob(
  * Puts a running job back to `queued` with the reason it waits, not to be claimed before `day` (the
  * budget is used up; null: no day to wait for). As owner only.
  */
-export function deferJob(db: Database, id: number, me: OwnerIdentity, day: string | null, reason: string, { clock }: QueueOptions): boolean {
+export function deferJob(
+  db: Database,
+  id: number,
+  me: OwnerIdentity,
+  day: string | null,
+  reason: string,
+  { clock }: QueueOptions,
+): boolean {
   return (
     db
       .prepare(
@@ -291,7 +307,10 @@ export function cancelJob(db: Database, id: number, { clock }: QueueOptions): { 
       const state = db.prepare('SELECT state FROM job WHERE id = ?').pluck().get(id) as JobState | undefined;
       if (state === undefined) throw notFound(id);
       if (state !== 'queued' && state !== 'running') {
-        throw new BrickWorkError('not-found', `Job ${id} is already ${state}; only queued or running jobs can be cancelled.`);
+        throw new BrickWorkError(
+          'not-found',
+          `Job ${id} is already ${state}; only queued or running jobs can be cancelled.`,
+        );
       }
       const changed = db
         .prepare("UPDATE job SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state = ?")
@@ -327,12 +346,11 @@ export function recoverJobs(db: Database, options: QueueOptions): RecoveredJob[]
     if (owner !== null && isAlive(owner, proc)) continue;
     const done = db
       .transaction(() => {
-        const sameOwner =
-          owner === null
-            ? 'NOT EXISTS (SELECT 1 FROM job_owner o WHERE o.job_id = job.id)'
-            : OWNED_BY;
+        const sameOwner = owner === null ? 'NOT EXISTS (SELECT 1 FROM job_owner o WHERE o.job_id = job.id)' : OWNED_BY;
         const changed = db
-          .prepare(`UPDATE job SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'running' AND ${sameOwner}`)
+          .prepare(
+            `UPDATE job SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'running' AND ${sameOwner}`,
+          )
           .run(now, r.id, ...(owner === null ? [] : ownerParams(owner))).changes;
         if (changed !== 1) return false;
         db.prepare("INSERT INTO job_event (job_id, event, detail, at) VALUES (?, 'recovered', ?, ?)").run(

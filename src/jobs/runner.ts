@@ -3,14 +3,7 @@ import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { isBrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
 import { identityOf, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
-import {
-  claimJob,
-  claimNext,
-  deferJob,
-  finishJob,
-  reportProgress,
-  whileOwner,
-} from './queue.ts';
+import { claimJob, claimNext, deferJob, finishJob, reportProgress, whileOwner } from './queue.ts';
 import type { ClaimedJob, JobProgress } from './types.ts';
 
 /**
@@ -135,9 +128,12 @@ export class JobRunner {
       if (outcome === null) ctx.complete();
     } catch (e) {
       error = toErrorValue(e);
-      if (!isBrickWorkError(e)) this.log(`job ${job.id} (${job.kind}) failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (!isBrickWorkError(e))
+        this.log(`job ${job.id} (${job.kind}) failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       if (outcome === null) {
-        outcome = finishJob(this.db, job.id, this.me, { state: 'failed', error: error.message }, opts) ? 'failed' : 'stopped';
+        outcome = finishJob(this.db, job.id, this.me, { state: 'failed', error: error.message }, opts)
+          ? 'failed'
+          : 'stopped';
       }
     }
     return { job, outcome: outcome ?? 'stopped', error };

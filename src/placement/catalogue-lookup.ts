@@ -18,7 +18,9 @@ export function catalogueLookup(db: Database): PlacementLookup {
     'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no IS NULL AND name_key = ?',
   );
   const colourById = db
-    .prepare<[number], number>("SELECT colour_id FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?")
+    .prepare<[number], number>(
+      "SELECT colour_id FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?",
+    )
     .pluck();
   const colourByName = db
     .prepare<[string], number>("SELECT colour_id FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?")
@@ -27,9 +29,7 @@ export function catalogueLookup(db: Database): PlacementLookup {
     'SELECT item_type AS type, item_no AS no FROM catalogue_item WHERE item_type = ? AND name_key = ? LIMIT 2',
   );
   const hasColour = db.prepare<[number], number>('SELECT 1 FROM colour WHERE id = ?').pluck();
-  const colourNamed = db
-    .prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2')
-    .pluck();
+  const colourNamed = db.prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
   let coloursLoaded: boolean | undefined;
 
   return {

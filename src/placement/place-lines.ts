@@ -20,10 +20,7 @@ const SELECT_GIVEN = `SELECT id, given_type AS type, given_no AS no, given_name 
  * stays flat on big stores. Placed lines, hand placements included, are left alone. The caller owns
  * the transaction.
  */
-export function placeUnplacedLines(
-  db: Database,
-  onProgress?: (done: number, total: number) => void,
-): PlaceLinesResult {
+export function placeUnplacedLines(db: Database, onProgress?: (done: number, total: number) => void): PlaceLinesResult {
   const total = db.prepare('SELECT count(*) FROM order_line WHERE item_no IS NULL').pluck().get() as number;
   const batch = db.prepare<[number], StoredGiven>(
     `${SELECT_GIVEN} WHERE item_no IS NULL AND id > ? ORDER BY id LIMIT 2000`,

@@ -21,8 +21,7 @@ export interface ItemRef {
  * colour id, or (for a line that gives no id) its folded colour name — so it never maps another numbering.
  */
 export type ColourKey =
-  | { readonly numbering: 'bricklink-id'; readonly id: number }
-  | { readonly numbering: 'name'; readonly key: string };
+  { readonly numbering: 'bricklink-id'; readonly id: number } | { readonly numbering: 'name'; readonly key: string };
 
 /** What the line's own colour is, against the catalogue. */
 export type ColourCheck =
@@ -127,8 +126,7 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
 
   // The line keeps its own colour whichever way the item was found: a memory never brings one (§8).
   const colour = checkColour(given, lookup);
-  const colourId =
-    colour.status === 'none' ? null : colour.status === 'unknown' ? colour.placed : colour.id;
+  const colourId = colour.status === 'none' ? null : colour.status === 'unknown' ? colour.placed : colour.id;
   if (colour.status === 'unknown' && colourId === null) return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
   return { item: found.item, colourId, by: found.by, reason: null };
 }

@@ -11,9 +11,11 @@ export interface ColourInfo {
 
 export function colourInfo(db: Database, id: number): ColourInfo | null {
   return (
-    (db.prepare('SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id WHERE c.id = ?').get(id) as
-      | ColourInfo
-      | undefined) ?? null
+    (db
+      .prepare(
+        'SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id WHERE c.id = ?',
+      )
+      .get(id) as ColourInfo | undefined) ?? null
   );
 }
 
@@ -25,6 +27,8 @@ export function colourName(db: Database, id: number): string | null {
 /** Every colour, by name: for choosing a line's colour. */
 export function listColours(db: Database): ColourInfo[] {
   return db
-    .prepare('SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id ORDER BY c.name COLLATE NOCASE, c.id')
+    .prepare(
+      'SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id ORDER BY c.name COLLATE NOCASE, c.id',
+    )
     .all() as ColourInfo[];
 }

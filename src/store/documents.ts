@@ -24,20 +24,27 @@ const COLUMNS = `d.id, d.order_id AS orderId, d.doc_key AS key, d.file_name AS f
 
 /** The imported (not undone) document with this key, if any: importing the key again is a duplicate. */
 export function importedDocument(db: Database, key: string): DocumentRow | null {
-  return (db.prepare(`SELECT ${COLUMNS} FROM document d WHERE d.doc_key = ? AND d.state = 'imported'`).get(key) as DocumentRow | undefined) ?? null;
+  return (
+    (db.prepare(`SELECT ${COLUMNS} FROM document d WHERE d.doc_key = ? AND d.state = 'imported'`).get(key) as
+      DocumentRow | undefined) ?? null
+  );
 }
 
 /** The newest undone document with this key, if any: importing the key again revives it. */
 export function undoneDocument(db: Database, key: string): DocumentRow | null {
   return (
-    (db.prepare(`SELECT ${COLUMNS} FROM document d WHERE d.doc_key = ? AND d.state = 'undone' ORDER BY d.id DESC LIMIT 1`).get(key) as
-      | DocumentRow
-      | undefined) ?? null
+    (db
+      .prepare(
+        `SELECT ${COLUMNS} FROM document d WHERE d.doc_key = ? AND d.state = 'undone' ORDER BY d.id DESC LIMIT 1`,
+      )
+      .get(key) as DocumentRow | undefined) ?? null
   );
 }
 
 export function documentsOfOrder(db: Database, orderId: number): DocumentRow[] {
-  return db.prepare(`SELECT ${COLUMNS} FROM document d WHERE d.order_id = ? ORDER BY d.id`).all(orderId) as DocumentRow[];
+  return db
+    .prepare(`SELECT ${COLUMNS} FROM document d WHERE d.order_id = ? ORDER BY d.id`)
+    .all(orderId) as DocumentRow[];
 }
 
 export function getDocument(db: Database, id: number): DocumentRow {
@@ -48,7 +55,9 @@ export function getDocument(db: Database, id: number): DocumentRow {
 
 /** Every document, or an order's, oldest first. */
 export function listDocuments(db: Database, orderId: number | null = null): DocumentRow[] {
-  return orderId === null ? (db.prepare(`SELECT ${COLUMNS} FROM document d ORDER BY d.id`).all() as DocumentRow[]) : documentsOfOrder(db, orderId);
+  return orderId === null
+    ? (db.prepare(`SELECT ${COLUMNS} FROM document d ORDER BY d.id`).all() as DocumentRow[])
+    : documentsOfOrder(db, orderId);
 }
 
 /** Another document that came from the same file in the same import. */

@@ -65,15 +65,16 @@ function inspectAt(storePath: string, readFrom: string, snapshot: boolean): Stor
   const db = new Database(readFrom, { ...nativeOptions(), readonly: true, fileMustExist: true });
   try {
     const header = readHeader(db);
-    const tables = new Set(
-      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
-    );
+    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
     const counts: Record<string, number> = {};
     for (const [label, table] of Object.entries(COUNTED_TABLES)) {
       if (tables.has(table)) counts[label] = db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
     }
     if (tables.has('order_line')) {
-      counts['unplacedLines'] = db.prepare('SELECT count(*) FROM order_line WHERE item_no IS NULL').pluck().get() as number;
+      counts['unplacedLines'] = db
+        .prepare('SELECT count(*) FROM order_line WHERE item_no IS NULL')
+        .pluck()
+        .get() as number;
     }
     return {
       ...base,

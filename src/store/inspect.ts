@@ -5,12 +5,7 @@ import { nativeOptions } from './native.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { APP_VERSION } from '../version.ts';
 import { APPLICATION_ID, formatApplicationId } from './application-id.ts';
-import {
-  compareVersions,
-  formatVersion,
-  fromUserVersion,
-  type SchemaVersion,
-} from './schema-version.ts';
+import { compareVersions, formatVersion, fromUserVersion, type SchemaVersion } from './schema-version.ts';
 import { BASELINE_SCHEMA, CURRENT_SCHEMA } from './upgrades/index.ts';
 
 /** What a file is, as far as brick-work is concerned, read without changing it. */
@@ -21,7 +16,11 @@ export type FileKind =
   | { readonly kind: 'foreign'; readonly applicationId: number }
   | { readonly kind: 'store'; readonly version: SchemaVersion }
   /** A folder, a SQLite file cut short or that SQLite can't read, or a file brick-work may not read. */
-  | { readonly kind: 'damaged'; readonly why: 'folder' | 'cut-short' | 'malformed' | 'unreadable'; readonly detail: string };
+  | {
+      readonly kind: 'damaged';
+      readonly why: 'folder' | 'cut-short' | 'malformed' | 'unreadable';
+      readonly detail: string;
+    };
 
 export type StoreStatus = 'current' | 'needs-upgrade' | 'too-new' | 'too-old';
 

@@ -78,14 +78,28 @@ function toView(r: LineRow): LineView {
     documentId: r.document_id,
     documentKey: r.doc_key,
     position: r.position,
-    given: { type: r.given_type, no: r.given_no, name: r.given_name, colourId: r.given_colour_id, colourName: r.given_colour_name },
+    given: {
+      type: r.given_type,
+      no: r.given_no,
+      name: r.given_name,
+      colourId: r.given_colour_id,
+      colourName: r.given_colour_name,
+    },
     quantity: r.quantity,
     unitPriceE4: r.unit_price_e4,
     condition: r.condition,
     remarks: r.remarks,
     placed:
       r.item_type !== null && r.item_no !== null
-        ? { type: r.item_type, no: r.item_no, colour: r.colour_id, colourName: r.colour_name, colourRgb: r.colour_rgb, by: r.placed_by ?? '', name: r.item_name }
+        ? {
+            type: r.item_type,
+            no: r.item_no,
+            colour: r.colour_id,
+            colourName: r.colour_name,
+            colourRgb: r.colour_rgb,
+            by: r.placed_by ?? '',
+            name: r.item_name,
+          }
         : null,
     givenColour: r.given_colour_known === null ? null : { name: r.given_colour_known, rgb: r.given_colour_rgb },
     reason: reasonOf(r.unplaced_reason),
@@ -95,7 +109,9 @@ function toView(r: LineRow): LineView {
 /** The saved lines of an order (lines of its imported documents), in document and position order. */
 export function orderLines(db: Database, orderId: number, options: { unplacedOnly?: boolean } = {}): LineView[] {
   const rows = db
-    .prepare(`${SELECT} WHERE d.order_id = ? AND d.state = 'imported' ${options.unplacedOnly ? 'AND l.item_no IS NULL' : ''} ORDER BY d.id, l.position`)
+    .prepare(
+      `${SELECT} WHERE d.order_id = ? AND d.state = 'imported' ${options.unplacedOnly ? 'AND l.item_no IS NULL' : ''} ORDER BY d.id, l.position`,
+    )
     .all(orderId) as LineRow[];
   return rows.map(toView);
 }

@@ -20,18 +20,33 @@ export type ColourNumbering = 'bricklink-id' | 'name';
 export interface ColourMemory {
   readonly id: number;
   /** The given colour: a BrickLink colour id, or a folded colour name for lines without an id. */
-  readonly given: { readonly numbering: ColourNumbering; readonly colourId: number | null; readonly name: string | null };
+  readonly given: {
+    readonly numbering: ColourNumbering;
+    readonly colourId: number | null;
+    readonly name: string | null;
+  };
   readonly colour: { readonly id: number; readonly name: string | null };
   readonly createdAt: string;
 }
 
 /** The memory of a given number, or of a folded name when there is no number; null when there is none. */
-export function findItemMemory(db: Database, type: string, no: string | null, nameKey: string | null): { id: number; itemType: string; itemNo: string } | null {
+export function findItemMemory(
+  db: Database,
+  type: string,
+  no: string | null,
+  nameKey: string | null,
+): { id: number; itemType: string; itemNo: string } | null {
   const row =
     no !== null
-      ? db.prepare('SELECT id, item_type AS itemType, item_no AS itemNo FROM hand_placement WHERE given_type = ? AND given_no = ?').get(type, no)
+      ? db
+          .prepare(
+            'SELECT id, item_type AS itemType, item_no AS itemNo FROM hand_placement WHERE given_type = ? AND given_no = ?',
+          )
+          .get(type, no)
       : db
-          .prepare('SELECT id, item_type AS itemType, item_no AS itemNo FROM hand_placement WHERE given_type = ? AND given_no IS NULL AND name_key = ?')
+          .prepare(
+            'SELECT id, item_type AS itemType, item_no AS itemNo FROM hand_placement WHERE given_type = ? AND given_no IS NULL AND name_key = ?',
+          )
           .get(type, nameKey);
   return (row as { id: number; itemType: string; itemNo: string } | undefined) ?? null;
 }
@@ -42,8 +57,16 @@ export function findColourMemory(
 ): { id: number; colourId: number } | null {
   const row =
     key.numbering === 'bricklink-id'
-      ? db.prepare("SELECT id, colour_id AS colourId FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?").get(key.id)
-      : db.prepare("SELECT id, colour_id AS colourId FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?").get(key.key);
+      ? db
+          .prepare(
+            "SELECT id, colour_id AS colourId FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?",
+          )
+          .get(key.id)
+      : db
+          .prepare(
+            "SELECT id, colour_id AS colourId FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?",
+          )
+          .get(key.key);
   return (row as { id: number; colourId: number } | undefined) ?? null;
 }
 
@@ -111,13 +134,30 @@ export function taughtNames(db: Database): TaughtNameMemory[] {
          FROM taught_name t LEFT JOIN catalogue_item c ON c.item_type = t.item_type AND c.item_no = t.item_no
         ORDER BY t.id`,
     )
-    .all() as { id: number; name: string; item_type: ItemType; item_no: string; item_name: string | null; created_at: string }[];
-  return rows.map((r) => ({ id: r.id, name: r.name, item: { type: r.item_type, no: r.item_no, name: r.item_name }, createdAt: r.created_at }));
+    .all() as {
+    id: number;
+    name: string;
+    item_type: ItemType;
+    item_no: string;
+    item_name: string | null;
+    created_at: string;
+  }[];
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    item: { type: r.item_type, no: r.item_no, name: r.item_name },
+    createdAt: r.created_at,
+  }));
 }
 
 /** Whether this item was already taught this (folded) name. */
 export function findTaughtName(db: Database, type: string, no: string, nameKey: string): number | null {
-  return (db.prepare('SELECT id FROM taught_name WHERE item_type = ? AND item_no = ? AND name_key = ?').pluck().get(type, no, nameKey) as number | undefined) ?? null;
+  return (
+    (db
+      .prepare('SELECT id FROM taught_name WHERE item_type = ? AND item_no = ? AND name_key = ?')
+      .pluck()
+      .get(type, no, nameKey) as number | undefined) ?? null
+  );
 }
 
 /**
@@ -125,7 +165,9 @@ export function findTaughtName(db: Database, type: string, no: string, nameKey: 
  * names staff taught — so that an index built from them knows it is stale, in any process.
  */
 export function suggestionGeneration(db: Database): string {
-  const read = db.prepare("SELECT key, value FROM setting WHERE key IN ('catalogue.generation', 'taught.generation')").all() as { key: string; value: string }[];
+  const read = db
+    .prepare("SELECT key, value FROM setting WHERE key IN ('catalogue.generation', 'taught.generation')")
+    .all() as { key: string; value: string }[];
   const value = (key: string) => read.find((r) => r.key === key)?.value ?? '0';
   return `${value('catalogue.generation')}:${value('taught.generation')}`;
 }

@@ -63,7 +63,8 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
     db = new Database(storePath, { ...nativeOptions(), timeout: BUSY_TIMEOUT_MS });
   } catch (e) {
     // The permission check can't see everything (ACLs, a share's own rules): SQLite's refusal says the same.
-    if (isReadOnlyTrouble(e) || (e as { code?: unknown }).code === 'SQLITE_CANTOPEN') return openReadOnly(storePath, UNWRITABLE);
+    if (isReadOnlyTrouble(e) || (e as { code?: unknown }).code === 'SQLITE_CANTOPEN')
+      return openReadOnly(storePath, UNWRITABLE);
     throw e;
   }
   try {
@@ -85,7 +86,10 @@ const UNWRITABLE = 'the file or its folder is read-only';
 /** SQLite or the file system refusing a write for want of permission. */
 function isReadOnlyTrouble(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS');
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+  );
 }
 
 /**
@@ -104,7 +108,12 @@ function openReadOnly(storePath: string, unwritable: string | null): Store {
       return memoryStore(unwritable);
     }
     if (file.kind === 'store' && statusOf(file.version) === 'needs-upgrade') throw needsUpgradeError(file.version);
-    const db = new Database(place.path, { ...nativeOptions(), readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    const db = new Database(place.path, {
+      ...nativeOptions(),
+      readonly: true,
+      fileMustExist: true,
+      timeout: BUSY_TIMEOUT_MS,
+    });
     try {
       db.pragma('foreign_keys = ON');
       standInForMissingTables(db);
@@ -132,7 +141,11 @@ function wrap(
   readOnly: boolean,
   created: boolean,
   upgrade: UpgradeReport | null,
-  extra: { unwritable: string | null; snapshot: boolean; onClose: () => void } = { unwritable: null, snapshot: false, onClose: () => {} },
+  extra: { unwritable: string | null; snapshot: boolean; onClose: () => void } = {
+    unwritable: null,
+    snapshot: false,
+    onClose: () => {},
+  },
 ): Store {
   return {
     db,

@@ -50,7 +50,9 @@ const SUMMARY = `SELECT ${ORDER_COLUMNS},
 
 /** Every order with its counts; `savedOnly` leaves out orders without saved lines (as the summary export does). */
 export function listOrders(db: Database, options: { savedOnly?: boolean } = {}): OrderSummary[] {
-  return db.prepare(`${SUMMARY} GROUP BY o.id ${options.savedOnly ? 'HAVING count(l.id) > 0' : ''} ORDER BY o.id`).all() as OrderSummary[];
+  return db
+    .prepare(`${SUMMARY} GROUP BY o.id ${options.savedOnly ? 'HAVING count(l.id) > 0' : ''} ORDER BY o.id`)
+    .all() as OrderSummary[];
 }
 
 /** One order with its counts, without counting every other order's lines. */

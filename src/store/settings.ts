@@ -11,7 +11,11 @@ export const SETTINGS = {
     summary: "BrickLink API calls allowed per UTC day (BrickLink's own limit is 5,000)",
     default: '5000',
     parse(value: string): string {
-      if (!/^\d{1,9}$/.test(value.trim())) throw new BrickWorkError('invalid-argument', `The daily call limit must be a whole number, not "${quote(value)}".`);
+      if (!/^\d{1,9}$/.test(value.trim()))
+        throw new BrickWorkError(
+          'invalid-argument',
+          `The daily call limit must be a whole number, not "${quote(value)}".`,
+        );
       return String(Number(value.trim()));
     },
   },
@@ -20,7 +24,11 @@ export const SETTINGS = {
     default: 'USD',
     parse(value: string): string {
       const code = value.trim().toUpperCase();
-      if (!/^[A-Z]{3}$/.test(code)) throw new BrickWorkError('invalid-argument', `A currency is a three-letter code such as EUR or USD, not "${quote(value)}".`);
+      if (!/^[A-Z]{3}$/.test(code))
+        throw new BrickWorkError(
+          'invalid-argument',
+          `A currency is a three-letter code such as EUR or USD, not "${quote(value)}".`,
+        );
       return code;
     },
   },
@@ -35,7 +43,10 @@ export const SETTINGS = {
         throw new BrickWorkError('invalid-argument', `"${quote(value)}" is not a URL.`);
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new BrickWorkError('invalid-argument', `The API URL must start with https:// (or http:// for a local stand-in), not "${quote(value)}".`);
+        throw new BrickWorkError(
+          'invalid-argument',
+          `The API URL must start with https:// (or http:// for a local stand-in), not "${quote(value)}".`,
+        );
       }
       return url.toString().replace(/\/$/, '');
     },
@@ -55,7 +66,9 @@ export function getSetting(db: Database, key: SettingKey): string {
 
 export function setSetting(db: Database, key: SettingKey, value: string): string {
   const parsed = SETTINGS[key].parse(value);
-  db.prepare('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, parsed);
+  db.prepare(
+    'INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ).run(key, parsed);
   return parsed;
 }
 

@@ -2,13 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { APPLICATION_ID } from './application-id.ts';
 import { backupPath, backupStore } from './backup.ts';
 import { classifyHeader, readHeader, refusalFor, statusOf } from './inspect.ts';
-import {
-  compareVersions,
-  formatVersion,
-  parseVersion,
-  toUserVersion,
-  type SchemaVersion,
-} from './schema-version.ts';
+import { compareVersions, formatVersion, parseVersion, toUserVersion, type SchemaVersion } from './schema-version.ts';
 import { ensureLateTables, markFixupsDone, runPendingFixups } from './upgrades/fixups.ts';
 import { BASELINE, BASELINE_SCHEMA, CURRENT_SCHEMA, UPGRADES, type UpgradeStep } from './upgrades/index.ts';
 

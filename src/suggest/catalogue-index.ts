@@ -35,8 +35,14 @@ export function buildCatalogueIndex(db: Database): { generation: string; index: 
       items:
         kept?.generation === catalogue
           ? null
-          : (db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as { type: ItemType; no: string; name: string }[]),
-      taught: db.prepare('SELECT item_type AS type, item_no AS no, name FROM taught_name ORDER BY id').all() as TaughtName[],
+          : (db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as {
+              type: ItemType;
+              no: string;
+              name: string;
+            }[]),
+      taught: db
+        .prepare('SELECT item_type AS type, item_no AS no, name FROM taught_name ORDER BY id')
+        .all() as TaughtName[],
     };
   });
   const { generation, catalogue, items, taught } = read();
@@ -49,12 +55,20 @@ export function buildCatalogueIndex(db: Database): { generation: string; index: 
  * Suggestions for what a line gives (SPEC §7): by its name when it has one, else by its number (order
  * XML has no names).
  */
-export function suggestFor(db: Database, given: { name: string | null; no: string | null }, limit = DEFAULT_SUGGESTION_LIMIT): Suggestion[] {
+export function suggestFor(
+  db: Database,
+  given: { name: string | null; no: string | null },
+  limit = DEFAULT_SUGGESTION_LIMIT,
+): Suggestion[] {
   return suggestIn(catalogueIndex(db), given, limit);
 }
 
 /** As `suggestFor`, from an index already built (the app's suggestion thread keeps one). */
-export function suggestIn(index: SuggestIndex, given: { name: string | null; no: string | null }, limit = DEFAULT_SUGGESTION_LIMIT): Suggestion[] {
+export function suggestIn(
+  index: SuggestIndex,
+  given: { name: string | null; no: string | null },
+  limit = DEFAULT_SUGGESTION_LIMIT,
+): Suggestion[] {
   if (given.name?.trim()) return index.byName(given.name, limit);
   if (given.no?.trim()) return index.byNumberPrefix(given.no, limit);
   return [];

@@ -1,6 +1,14 @@
 import type { ItemType } from '../item-types.ts';
 import { EQUIVALENTS } from './equivalents.ts';
-import { closenessTokens, dimensionsOf, nameTokens, sizeRelation, tokenSpans, wordForm, type TokenSpan } from './tokens.ts';
+import {
+  closenessTokens,
+  dimensionsOf,
+  nameTokens,
+  sizeRelation,
+  tokenSpans,
+  wordForm,
+  type TokenSpan,
+} from './tokens.ts';
 import { foldNumber, suggestKey, suggestWords } from './words.ts';
 
 export type SuggestionRule = 'prefix' | 'words' | 'close' | 'number';
@@ -230,7 +238,8 @@ export class SuggestIndex {
     this.entryCommon = commonCount;
     // Sizes by their dimensions, sorted: a size also reaches the sizes it is part of, or that are part of it.
     const sizeTokens: { id: number; dims: number[] }[] = [];
-    for (const [tok, id] of tokenIds) if (tok.startsWith('#')) sizeTokens.push({ id, dims: dimensionsOf(tok.slice(1)) });
+    for (const [tok, id] of tokenIds)
+      if (tok.startsWith('#')) sizeTokens.push({ id, dims: dimensionsOf(tok.slice(1)) });
     this.sizeTokens = sizeTokens;
     const equivalents = new Map<string, { to: number; weight: number }[]>();
     for (const [from, to, w] of EQUIVALENTS) {
@@ -240,7 +249,9 @@ export class SuggestIndex {
     this.equivalents = equivalents;
 
     // The catalogue's names in key order (sorted once), with the taught ones merged in.
-    const taughtOrder = [...taughtKeys.keys()].map((t) => items.length + t).sort((a, b) => cmp(keys[a] as string, keys[b] as string) || a - b);
+    const taughtOrder = [...taughtKeys.keys()]
+      .map((t) => items.length + t)
+      .sort((a, b) => cmp(keys[a] as string, keys[b] as string) || a - b);
     this.byKey = mergeOrders(base.byKey, taughtOrder, keys);
     this.nameRank = rankOf(stableByLength(this.byKey, keys));
     this.keyPosition = rankOf(this.byKey);
@@ -300,7 +311,10 @@ export class SuggestIndex {
           const floor = outside === undefined ? 0 : this.closenessOf(outside, query);
           const cap = Math.min(limit, ONE_WORD_PREFIX_CAP);
           // With a floor above 0, only the group's entries that reach it are wanted: the walk finds them all.
-          const group = floor > 0 ? this.closestReached(cap, query, takenItems, (e) => !inGroup(e), floor) : this.closestIn(from, to, cap, query, takenItems);
+          const group =
+            floor > 0
+              ? this.closestReached(cap, query, takenItems, (e) => !inGroup(e), floor)
+              : this.closestIn(from, to, cap, query, takenItems);
           for (const e of group) if (this.closenessOf(e, query) >= floor) take(e, 'prefix');
         } else {
           for (const e of this.closestIn(from, to, limit, query, takenItems)) take(e, 'prefix');
@@ -413,7 +427,8 @@ export class SuggestIndex {
       total += ownIdf;
       const via: { id: number; weight: number }[] = [];
       if (own !== undefined) via.push({ id: own, weight: ownIdf });
-      for (const eq of this.equivalents.get(tok) ?? []) via.push({ id: eq.to, weight: eq.weight * Math.min(this.tokenIdf[eq.to] as number, ownIdf) });
+      for (const eq of this.equivalents.get(tok) ?? [])
+        via.push({ id: eq.to, weight: eq.weight * Math.min(this.tokenIdf[eq.to] as number, ownIdf) });
       // A size reaches the sizes that agree with it: the same dimensions in another order, nearly the
       // same, or one part of the other; each weighs less the looser it agrees.
       const isSize = tok.startsWith('#');
@@ -431,12 +446,15 @@ export class SuggestIndex {
       if (own === undefined && tok.length >= 5 && !/[\d#]/.test(tok)) {
         forEachOneEditAway(tok, (near) => {
           const id = this.tokenIds.get(near);
-          if (id !== undefined && !via.some((v) => v.id === id)) via.push({ id, weight: 0.8 * (this.tokenIdf[id] as number) });
+          if (id !== undefined && !via.some((v) => v.id === id))
+            via.push({ id, weight: 0.8 * (this.tokenIdf[id] as number) });
         });
       }
       // An abbreviation ("Fric.", "Conn.") of words the names have: the words it begins.
       if (own === undefined && tok.length >= 3 && /^\p{L}+$/u.test(tok)) {
-        for (const id of this.tokensBeginning(tok, 8)) if (!via.some((v) => v.id === id)) via.push({ id, weight: 0.7 * Math.min(this.tokenIdf[id] as number, ownIdf) });
+        for (const id of this.tokensBeginning(tok, 8))
+          if (!via.some((v) => v.id === id))
+            via.push({ id, weight: 0.7 * Math.min(this.tokenIdf[id] as number, ownIdf) });
       }
       for (const { id, weight } of via) {
         // Words that weigh nothing are never walked (`with` has 36,000 names). A catalogue token that
@@ -452,7 +470,12 @@ export class SuggestIndex {
       }
       for (const v of via) push(routesOf, v.id, q);
       const size = dimensionOf.get(tok);
-      routes.push({ token: tok, via: via.map((v) => v.id), weight: ownIdf, ...(size === undefined ? {} : { dimensionOf: size }) });
+      routes.push({
+        token: tok,
+        via: via.map((v) => v.id),
+        weight: ownIdf,
+        ...(size === undefined ? {} : { dimensionOf: size }),
+      });
     });
     const weighed = tokens.filter((tok) => (this.tokenIdf[this.tokenIds.get(tok) ?? -1] ?? 1) > 0).length;
     const extraCost = EXTRA_WORD_COST * (weighed > 0 ? total / weighed : 1);
@@ -474,7 +497,21 @@ export class SuggestIndex {
       left[j] = count;
     }
     const no = (this.queries = nextMark(this.queries, this.marks));
-    return { no, total, ids, sizes: t.sizes, routes, routesOf, routed, extraCost, common, lists, rest, left, hit: new Uint8Array(routes.length) };
+    return {
+      no,
+      total,
+      ids,
+      sizes: t.sizes,
+      routes,
+      routesOf,
+      routed,
+      extraCost,
+      common,
+      lists,
+      rest,
+      left,
+      hit: new Uint8Array(routes.length),
+    };
   }
 
   /** Whether entry `e` has every token of `ids`. */
@@ -571,7 +608,9 @@ export class SuggestIndex {
     if (s === 0) return;
     // Sizes must agree when both names have one: the query's size routes reach exactly the sizes that agree.
     if (query.sizes.length > 0 && this.hasSize[e] === 1 && !sizeAgrees) return;
-    const extra = Math.max(0, (this.entryCounted[e] as number) - matched) + COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
+    const extra =
+      Math.max(0, (this.entryCounted[e] as number) - matched) +
+      COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
     scored[0] = s / (query.total + query.extraCost * extra);
     marks[4 * e + 2] = scored[0] as number;
   }
@@ -611,7 +650,13 @@ export class SuggestIndex {
    * could not lift an entry they alone reach above the last place, their long lists of common words
    * are left unread.
    */
-  private closestReached(limit: number, query: Query, taken: ReadonlySet<number>, skip?: (e: number) => boolean, atLeast = 0): number[] {
+  private closestReached(
+    limit: number,
+    query: Query,
+    taken: ReadonlySet<number>,
+    skip?: (e: number) => boolean,
+    atLeast = 0,
+  ): number[] {
     const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scored);
     const walk = (this.walk = nextMark(this.walk, this.marks));
     const marks = this.marks;
@@ -633,7 +678,9 @@ export class SuggestIndex {
           // Not counted yet: first what it could weigh at most, with the words of its own that the
           // query's tokens left could not match (one read, where counting reads all its tokens).
           const need = Math.max(atLeast, top.full ? top.worst : 0);
-          const extra = Math.max(0, (this.entryCounted[e] as number) - left) + COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
+          const extra =
+            Math.max(0, (this.entryCounted[e] as number) - left) +
+            COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
           // (With room for rounding: `rest` sums the weights in another order than the count does.)
           if (rest * (1 + 1e-9) < need * (query.total + query.extraCost * extra)) continue;
         }
@@ -665,7 +712,8 @@ export class SuggestIndex {
     const matched: string[] = [];
     query.routes.forEach((r, q) => {
       // A dimension is a word of its own only where its size did not match ("4" of "Axle 4").
-      if (hit[q] === 1 && !(r.dimensionOf !== undefined && hit[r.dimensionOf] === 1)) matched.push(r.token.startsWith('#') ? r.token.slice(1) : r.token);
+      if (hit[q] === 1 && !(r.dimensionOf !== undefined && hit[r.dimensionOf] === 1))
+        matched.push(r.token.startsWith('#') ? r.token.slice(1) : r.token);
     });
     // Where the item's own words that matched stand (for a name staff taught: those it shares with the item's name).
     const marks: (readonly [number, number])[] = [];
@@ -867,7 +915,8 @@ class TopEntries {
     const c = this.scored[0] as number;
     const n = entries.length;
     if (limit <= 0) return;
-    if (n === limit && !(c > (closeness[n - 1] as number) || (c === closeness[n - 1] && r < (rank[n - 1] as number)))) return;
+    if (n === limit && !(c > (closeness[n - 1] as number) || (c === closeness[n - 1] && r < (rank[n - 1] as number))))
+      return;
     const item = this.entryItem[e] as number;
     if (this.taken.has(item)) return;
     // One entry per item: an item's best entry (its own name, or a name staff taught) stands for it.
@@ -881,7 +930,8 @@ class TopEntries {
       }
     }
     let at = entries.length;
-    while (at > 0 && (c > (closeness[at - 1] as number) || (c === closeness[at - 1] && r < (rank[at - 1] as number)))) at -= 1;
+    while (at > 0 && (c > (closeness[at - 1] as number) || (c === closeness[at - 1] && r < (rank[at - 1] as number))))
+      at -= 1;
     entries.splice(at, 0, e);
     closeness.splice(at, 0, c);
     rank.splice(at, 0, r);
@@ -909,7 +959,8 @@ function mergeOrders(base: Int32Array, extra: readonly number[], keys: readonly 
   while (i < base.length || j < extra.length) {
     const b = base[i];
     const x = extra[j];
-    if (x === undefined || (b !== undefined && cmp(keys[b] as string, keys[x] as string) <= 0)) out[k++] = base[i++] as number;
+    if (x === undefined || (b !== undefined && cmp(keys[b] as string, keys[x] as string) <= 0))
+      out[k++] = base[i++] as number;
     else out[k++] = extra[j++] as number;
   }
   return out;

@@ -62,7 +62,15 @@ export function wordForm(word: string): string {
 }
 
 function singular(word: string): string {
-  if (word.length <= 3 || /\d/.test(word) || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
+  if (
+    word.length <= 3 ||
+    /\d/.test(word) ||
+    !word.endsWith('s') ||
+    word.endsWith('ss') ||
+    word.endsWith('us') ||
+    word.endsWith('is')
+  )
+    return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (/(?:x|ch|sh)es$/.test(word)) return word.slice(0, -2);
   return word.slice(0, -1);
@@ -113,7 +121,8 @@ export function tokenSpans(name: string): TokenSpan[] {
   };
   if (HAS_X_BETWEEN_DIGITS.test(text)) for (const m of text.matchAll(SIZE)) blank(m, `#${sizeToken(m[0])}`);
   if (text.includes('w/')) for (const m of text.matchAll(WITHOUT)) blank(m, 'without', (m[1] ?? '').length);
-  if (text.includes('w.') || text.includes('w/')) for (const m of text.matchAll(WITH)) blank(m, 'with', (m[1] ?? '').length);
+  if (text.includes('w.') || text.includes('w/'))
+    for (const m of text.matchAll(WITH)) blank(m, 'with', (m[1] ?? '').length);
   if (special.length > 1) special = special.sort((a, b) => a.start - b.start);
   const out: TokenSpan[] = [];
   let k = 0;

@@ -20,7 +20,10 @@ export function decodeText(bytes: Uint8Array, fileName: string): string {
     }
     if (label === 'windows-1252' || label === 'cp1252') return new TextDecoder('windows-1252').decode(body);
     if (label !== 'utf-8' && label !== 'utf8') {
-      throw parseError(fileName, `the file declares the encoding "${quote(declared)}", which brick-work does not read; save it as UTF-8`);
+      throw parseError(
+        fileName,
+        `the file declares the encoding "${quote(declared)}", which brick-work does not read; save it as UTF-8`,
+      );
     }
   }
   try {

@@ -65,9 +65,8 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
   };
   // A reference to a control character would put it in a field as surely as the raw byte would.
   const onControl = options.refuseControlReferences
-    ? (at: number) =>
-        (index: number, ref: string) =>
-          fail(at + index, `the character reference ${ref} stands for a control character, which a document may not hold`)
+    ? (at: number) => (index: number, ref: string) =>
+        fail(at + index, `the character reference ${ref} stands for a control character, which a document may not hold`)
     : () => undefined;
 
   while (i < n) {
@@ -76,7 +75,8 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
     if (textEnd > i) {
       const raw = src.slice(i, textEnd);
       if (stack.length > 0) handler.text?.(decodeEntities(raw, onControl(i)));
-      else if (raw.trim() !== '') fail(i, sawRoot ? 'there is text after the end of the document' : 'there is text before the first element');
+      else if (raw.trim() !== '')
+        fail(i, sawRoot ? 'there is text after the end of the document' : 'there is text before the first element');
     }
     if (lt === -1) break;
     i = lt;
@@ -101,7 +101,8 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
     } else if (src.charCodeAt(i + 1) === 47 /* / */) {
       const name = nameAt(src, i + 2) ?? fail(i, 'a closing tag has no element name');
       const gt = src.indexOf('>', i + 2 + name.length);
-      if (gt === -1 || src.slice(i + 2 + name.length, gt).trim() !== '') fail(i, `the closing tag </${quote(name)}> is not closed with ">"`);
+      if (gt === -1 || src.slice(i + 2 + name.length, gt).trim() !== '')
+        fail(i, `the closing tag </${quote(name)}> is not closed with ">"`);
       const open = stack.pop();
       if (open === undefined) fail(i, `</${quote(name)}> closes an element that was never opened`);
       if (open !== name) fail(i, `expected </${quote(open ?? '')}> here, found </${quote(name)}>`);
@@ -109,7 +110,8 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
       i = gt + 1;
     } else {
       const name = nameAt(src, i + 1) ?? fail(i, 'a "<" that does not start a tag (write it as &lt;)');
-      if (sawRoot && stack.length === 0) fail(i, `a second document element <${quote(name)}> after the first one ended`);
+      if (sawRoot && stack.length === 0)
+        fail(i, `a second document element <${quote(name)}> after the first one ended`);
       const { attributes, end, selfClosing } = readAttributes(src, i + 1 + name.length, name, fail, onControl);
       sawRoot = true;
       handler.open?.(name, attributes, i);

@@ -7,10 +7,35 @@ import { isoNow, type Clock } from '../clock.ts';
  */
 export const UNDOABLE_TABLES = {
   shop_order: ['reference', 'counterparty', 'counterparty_role', 'currency', 'order_date', 'created_at'],
-  document: ['order_id', 'doc_key', 'file_name', 'format', 'state', 'reference', 'counterparty', 'currency', 'imported_at', 'undone_at'],
+  document: [
+    'order_id',
+    'doc_key',
+    'file_name',
+    'format',
+    'state',
+    'reference',
+    'counterparty',
+    'currency',
+    'imported_at',
+    'undone_at',
+  ],
   order_line: [
-    'document_id', 'position', 'given_type', 'given_no', 'given_name', 'given_colour_id', 'given_colour_name', 'quantity',
-    'unit_price_e4', 'condition', 'remarks', 'item_type', 'item_no', 'colour_id', 'placed_by', 'unplaced_reason',
+    'document_id',
+    'position',
+    'given_type',
+    'given_no',
+    'given_name',
+    'given_colour_id',
+    'given_colour_name',
+    'quantity',
+    'unit_price_e4',
+    'condition',
+    'remarks',
+    'item_type',
+    'item_no',
+    'colour_id',
+    'placed_by',
+    'unplaced_reason',
   ],
   // colour_id stays undoable only so that steps written by early 0.9.0 builds still apply; it is never read.
   hand_placement: ['given_type', 'given_no', 'name_key', 'item_type', 'item_no', 'colour_id', 'created_at'],
@@ -36,7 +61,8 @@ export interface Change {
 
 function checkColumns(table: UndoableTable, values: Values): void {
   const allowed: readonly string[] = UNDOABLE_TABLES[table];
-  for (const c of Object.keys(values)) if (!allowed.includes(c)) throw new Error(`${table}.${c} is not an undoable column`);
+  for (const c of Object.keys(values))
+    if (!allowed.includes(c)) throw new Error(`${table}.${c} is not an undoable column`);
 }
 
 function resolve(values: Values, clock: Clock): Record<string, Value> {
@@ -62,8 +88,14 @@ export function applySide(db: Database, change: Change, side: 'before' | 'after'
   const exists = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(rowId) !== undefined;
   if (exists) {
     if (cols.length === 0) return;
-    db.prepare(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...cols.map((c) => row[c] ?? null), rowId);
+    db.prepare(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
+      ...cols.map((c) => row[c] ?? null),
+      rowId,
+    );
   } else {
-    db.prepare(`INSERT INTO ${table} (id, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`).run(rowId, ...cols.map((c) => row[c] ?? null));
+    db.prepare(`INSERT INTO ${table} (id, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`).run(
+      rowId,
+      ...cols.map((c) => row[c] ?? null),
+    );
   }
 }

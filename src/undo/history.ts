@@ -35,7 +35,11 @@ export function recordStep<T>(db: Database, clock: Clock, write: (rec: StepRecor
 }
 
 /** As `recordStep`, and says which step it wrote (what Undo will now name). */
-export function recordStepWithInfo<T>(db: Database, clock: Clock, write: (rec: StepRecorder) => Written<T>): { value: T; step: StepInfo } {
+export function recordStepWithInfo<T>(
+  db: Database,
+  clock: Clock,
+  write: (rec: StepRecorder) => Written<T>,
+): { value: T; step: StepInfo } {
   return db
     .transaction(() => {
       dropRedoable(db);
@@ -43,12 +47,25 @@ export function recordStepWithInfo<T>(db: Database, clock: Clock, write: (rec: S
       const { value, kind, label } = write(rec);
       const createdAt = isoNow(clock);
       const stepId = Number(
-        db.prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES (?, ?, 'done', ?)").run(kind, label, createdAt).lastInsertRowid,
+        db
+          .prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES (?, ?, 'done', ?)")
+          .run(kind, label, createdAt).lastInsertRowid,
       );
-      db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?)').run(stepId, catalogueGeneration(db));
-      const insert = db.prepare('INSERT INTO undo_change (step_id, table_name, row_id, before, after) VALUES (?, ?, ?, ?, ?)');
+      db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?)').run(
+        stepId,
+        catalogueGeneration(db),
+      );
+      const insert = db.prepare(
+        'INSERT INTO undo_change (step_id, table_name, row_id, before, after) VALUES (?, ?, ?, ?, ?)',
+      );
       for (const c of rec.changes) {
-        insert.run(stepId, c.table, c.rowId, c.before === null ? null : JSON.stringify(c.before), c.after === null ? null : JSON.stringify(c.after));
+        insert.run(
+          stepId,
+          c.table,
+          c.rowId,
+          c.before === null ? null : JSON.stringify(c.before),
+          c.after === null ? null : JSON.stringify(c.after),
+        );
       }
       return { value, step: { id: stepId, kind, label, createdAt } };
     })
@@ -57,22 +74,32 @@ export function recordStepWithInfo<T>(db: Database, clock: Clock, write: (rec: S
 
 function dropRedoable(db: Database): void {
   db.prepare("DELETE FROM undo_change WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')").run();
-  db.prepare("DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')").run();
+  db.prepare(
+    "DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')",
+  ).run();
   db.prepare("DELETE FROM undo_step WHERE state = 'undone'").run();
 }
 
 const STEP_COLUMNS = 'id, kind, label, created_at AS createdAt';
 
 export function nextUndo(db: Database): StepInfo | null {
-  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'done' ORDER BY id DESC LIMIT 1`).get() as StepInfo | undefined) ?? null;
+  return (
+    (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'done' ORDER BY id DESC LIMIT 1`).get() as
+      StepInfo | undefined) ?? null
+  );
 }
 
 export function nextRedo(db: Database): StepInfo | null {
-  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'undone' ORDER BY id ASC LIMIT 1`).get() as StepInfo | undefined) ?? null;
+  return (
+    (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'undone' ORDER BY id ASC LIMIT 1`).get() as
+      StepInfo | undefined) ?? null
+  );
 }
 
 function changesOf(db: Database, stepId: number): Change[] {
-  const rows = db.prepare('SELECT table_name, row_id, before, after FROM undo_change WHERE step_id = ? ORDER BY id').all(stepId) as {
+  const rows = db
+    .prepare('SELECT table_name, row_id, before, after FROM undo_change WHERE step_id = ? ORDER BY id')
+    .all(stepId) as {
     table_name: Change['table'];
     row_id: number;
     before: string | null;
@@ -98,7 +125,8 @@ function touchedLines(db: Database, changes: readonly Change[], side: 'before' |
     const values = c[side];
     if (values === null) continue;
     if (c.table === 'order_line') ids.add(c.rowId);
-    if (c.table === 'document' && values['state'] === 'imported') for (const id of ofDocument.all(c.rowId) as number[]) ids.add(id);
+    if (c.table === 'document' && values['state'] === 'imported')
+      for (const id of ofDocument.all(c.rowId) as number[]) ids.add(id);
   }
   return [...ids];
 }
@@ -112,9 +140,15 @@ function stepNamed(db: Database, id: number): StepInfo | null {
  * write transaction, like the job queue's compare-and-set: if another process wrote meanwhile (or a new
  * write dropped the redo list), the step is not the one named, and nothing changes.
  */
-function stepMoved(db: Database, direction: 'undo' | 'redo', expected: number, actual: StepInfo | null): BrickWorkError {
+function stepMoved(
+  db: Database,
+  direction: 'undo' | 'redo',
+  expected: number,
+  actual: StepInfo | null,
+): BrickWorkError {
   const named = stepNamed(db, expected);
-  const shown = named === null ? `step ${expected}, which is no longer in the history` : `"${named.label}" (step ${expected})`;
+  const shown =
+    named === null ? `step ${expected}, which is no longer in the history` : `"${named.label}" (step ${expected})`;
   const what = direction === 'undo' ? 'Undo' : 'Redo';
   const now =
     actual === null
@@ -139,9 +173,12 @@ function move(db: Database, direction: 'undo' | 'redo', clock: Clock, expected: 
       // was last written, undone or redone, its lines are placed again so no stale placement comes back.
       // When it has not, the rows come back exactly as they were.
       const generation = catalogueGeneration(db);
-      const last = db.prepare('SELECT generation FROM undo_step_catalogue WHERE step_id = ?').pluck().get(step.id) as number | undefined;
+      const last = db.prepare('SELECT generation FROM undo_step_catalogue WHERE step_id = ?').pluck().get(step.id) as
+        number | undefined;
       if (last !== generation) placeLinesAgain(db, touchedLines(db, changes, side));
-      db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?) ON CONFLICT (step_id) DO UPDATE SET generation = excluded.generation').run(step.id, generation);
+      db.prepare(
+        'INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?) ON CONFLICT (step_id) DO UPDATE SET generation = excluded.generation',
+      ).run(step.id, generation);
       db.prepare('UPDATE undo_step SET state = ? WHERE id = ?').run(direction === 'undo' ? 'undone' : 'done', step.id);
       return step;
     })

@@ -26,7 +26,8 @@ export class StepRecorder {
   update(table: UndoableTable, id: number, values: Record<string, Value>): void {
     const allowed: readonly string[] = UNDOABLE_TABLES[table];
     const cols = Object.keys(values).filter((c) => allowed.includes(c));
-    const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as Record<string, Value> | undefined;
+    const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
+      Record<string, Value> | undefined;
     if (current === undefined) throw new Error(`${table} ${id} is not there to update`);
     const changed = cols.filter((c) => current[c] !== values[c]);
     if (changed.length === 0) return;
@@ -44,7 +45,8 @@ export class StepRecorder {
   /** Deletes a row that undo will put back as it was. */
   delete(table: UndoableTable, id: number): void {
     const cols: readonly string[] = UNDOABLE_TABLES[table];
-    const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as Record<string, Value> | undefined;
+    const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
+      Record<string, Value> | undefined;
     if (current === undefined) return;
     this.db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(id);
     this.changes.push({ table, rowId: id, before: current, after: null });

@@ -11,7 +11,14 @@ import { startCore, type Core } from '../../src/app/core.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { csv, file } from '../helpers/documents.ts';
-import { dumpRows, insertDocument, insertItem, insertLine, insertOrder, storeWithCatalogue } from '../helpers/store-builder.ts';
+import {
+  dumpRows,
+  insertDocument,
+  insertItem,
+  insertLine,
+  insertOrder,
+  storeWithCatalogue,
+} from '../helpers/store-builder.ts';
 import { lines, spawnWorker } from '../helpers/workers.ts';
 
 type Event = { [E in EventName]: { name: E; payload: ApiEvents[E] } }[EventName];
@@ -61,7 +68,15 @@ async function storeWithOrder() {
 
 /** A CSV part list of `n` lines (numbers the small catalogue has, and some it lacks): big enough to take a moment. */
 function partList(n: number, name = 'big.csv') {
-  return file(name, csv(['number', 'name', 'colour', 'quantity'], Array.from({ length: n }, (_, i) => i % 3 === 0 ? [`x${i}`, 'Mystery part', 5, 1] : ['3001', 'Brick 2 x 4', 5, 1 + (i % 9)])));
+  return file(
+    name,
+    csv(
+      ['number', 'name', 'colour', 'quantity'],
+      Array.from({ length: n }, (_, i) =>
+        i % 3 === 0 ? [`x${i}`, 'Mystery part', 5, 1] : ['3001', 'Brick 2 x 4', 5, 1 + (i % 9)],
+      ),
+    ),
+  );
 }
 
 /** Watches the main thread: the longest gap between ticks of a 10 ms timer. */
@@ -130,7 +145,9 @@ describe('the thread that answers the screens never waits for a write', () => {
     const cancelOn = (phase: 'reading' | 'placing' | 'writing') =>
       app.on((e) => {
         if (e.name !== 'import.progress' || e.payload.phase !== phase) return false;
-        void app.call('import.cancel', {}).then((r) => expect(r).toMatchObject({ ok: true, value: { cancelled: true } }));
+        void app
+          .call('import.cancel', {})
+          .then((r) => expect(r).toMatchObject({ ok: true, value: { cancelled: true } }));
         return true;
       });
 
@@ -180,10 +197,16 @@ describe('the thread that answers the screens never waits for a write', () => {
 
     // At once, before the suggestion thread has built its index: answered, not ready.
     expect(await app.call('lines.suggest', { lineId })).toEqual({ ok: true, value: { ready: false, suggestions: [] } });
-    expect(await app.call('catalogue.search', { query: 'brick' })).toEqual({ ok: true, value: { ready: false, suggestions: [] } });
+    expect(await app.call('catalogue.search', { query: 'brick' })).toEqual({
+      ok: true,
+      value: { ready: false, suggestions: [] },
+    });
     expect(await app.call('catalogue.status', {})).toMatchObject({ ok: true, value: { suggestionsReady: false } });
 
-    await until(() => app.events.some((e) => e.name === 'suggestions.status' && e.payload.ready), 'the index to be ready');
+    await until(
+      () => app.events.some((e) => e.name === 'suggestions.status' && e.payload.ready),
+      'the index to be ready',
+    );
     expect(await app.call('catalogue.status', {})).toMatchObject({ ok: true, value: { suggestionsReady: true } });
     const ready = await app.call('lines.suggest', { lineId });
     expect(ready).toMatchObject({ ok: true, value: { ready: true } });
@@ -211,16 +234,29 @@ describe('an import holds the write lock only while it writes', () => {
     const { db, dbPath } = await storeWithCatalogue();
     const other = new Database(dbPath);
     onTestFinished(() => void other.close());
-    const doc = file('late.csv', csv(['number', 'name', 'colour', 'quantity'], [['3001', 'Brick 2 x 4', 5, 1], ['3070b', 'Tile 1 x 1', 5, 2]]));
+    const doc = file(
+      'late.csv',
+      csv(
+        ['number', 'name', 'colour', 'quantity'],
+        [
+          ['3001', 'Brick 2 x 4', 5, 1],
+          ['3070b', 'Tile 1 x 1', 5, 2],
+        ],
+      ),
+    );
     const phases: string[] = [];
     const [result] = confirmImport(db, { file: doc }, SYSTEM_CLOCK, {
       onProgress: (phase, done, total) => {
         phases.push(phase);
         // Placed, not yet written, and the lock not taken: another process adds 3070b to the catalogue.
-        if (phase === 'placing' && done === total && phases.filter((p) => p === 'placing').length === 2) insertItem(other, { no: '3070b', name: 'Tile 1 x 1' });
+        if (phase === 'placing' && done === total && phases.filter((p) => p === 'placing').length === 2)
+          insertItem(other, { no: '3070b', name: 'Tile 1 x 1' });
       },
     });
     expect(result?.lines).toEqual({ total: 2, placed: 2, unplaced: 0 });
-    expect(db.prepare("SELECT item_no, unplaced_reason FROM order_line WHERE given_no = '3070b'").get()).toEqual({ item_no: '3070b', unplaced_reason: null });
+    expect(db.prepare("SELECT item_no, unplaced_reason FROM order_line WHERE given_no = '3070b'").get()).toEqual({
+      item_no: '3070b',
+      unplaced_reason: null,
+    });
   });
 });

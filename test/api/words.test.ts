@@ -14,7 +14,9 @@ describe('the service says what to do', () => {
   }
 
   it('names the empty BrickLink credentials and where to find them', async () => {
-    const r = await (await service()).call('settings.setCredentials', { consumerKey: ' ', consumerSecret: 's', token: '', tokenSecret: 'x' });
+    const r = await (
+      await service()
+    ).call('settings.setCredentials', { consumerKey: ' ', consumerSecret: 's', token: '', tokenSecret: 'x' });
     expect(r).toEqual({
       ok: false,
       error: {
@@ -28,6 +30,10 @@ describe('the service says what to do', () => {
   it('sends staff to Settings when a look-up has no credentials', async () => {
     const r = await (await service()).call('lookup.start', {});
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toEqual({ code: 'no-credentials', message: expect.stringMatching(/enter them in Settings → BrickLink credentials first\.$/) });
+    if (!r.ok)
+      expect(r.error).toEqual({
+        code: 'no-credentials',
+        message: expect.stringMatching(/enter them in Settings → BrickLink credentials first\.$/),
+      });
   });
 });

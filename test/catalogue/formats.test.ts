@@ -10,10 +10,13 @@ const refusal = refusalOf;
 
 describe('catalogue files (SPEC §5)', () => {
   it('reads BrickLink items XML of any item type, with entities decoded', () => {
-    const f = read('Parts.xml', files.bricklinkItemsXml([
-      { type: 'P', no: '3001', name: 'Brick 2 x 4', category: 5 },
-      { type: 'M', no: 'sw0001a', name: 'Luke Skywalker &#40;Tatooine&#41; &amp; Friends' },
-    ]));
+    const f = read(
+      'Parts.xml',
+      files.bricklinkItemsXml([
+        { type: 'P', no: '3001', name: 'Brick 2 x 4', category: 5 },
+        { type: 'M', no: 'sw0001a', name: 'Luke Skywalker &#40;Tatooine&#41; &amp; Friends' },
+      ]),
+    );
     expect(f.format).toBe('BrickLink items XML');
     expect(f.source).toBe('bricklink:Parts.xml');
     expect(f.records).toEqual([
@@ -23,21 +26,32 @@ describe('catalogue files (SPEC §5)', () => {
   });
 
   it('reads BrickLink colours (with their RGB, for the swatches) and categories, XML and tab-delimited', () => {
-    expect(read('colors.xml', files.bricklinkColoursXml([{ id: 11, name: 'Black' }])).records).toEqual([{ kind: 'colour', id: 11, name: 'Black', rgb: 'FFFFFF' }]);
-    // An odd or missing RGB is no error: the colour is shown by name alone.
-    expect(read('colors.xml', '<CATALOG><ITEM><COLOR>5</COLOR><COLORNAME>Red</COLORNAME><COLORRGB>nope</COLORRGB></ITEM></CATALOG>').records).toEqual([
-      { kind: 'colour', id: 5, name: 'Red', rgb: null },
+    expect(read('colors.xml', files.bricklinkColoursXml([{ id: 11, name: 'Black' }])).records).toEqual([
+      { kind: 'colour', id: 11, name: 'Black', rgb: 'FFFFFF' },
     ]);
-    expect(read('categories.xml', files.bricklinkCategoriesXml([{ id: 5, name: 'Brick' }])).records).toEqual([{ kind: 'category', id: 5, name: 'Brick' }]);
+    // An odd or missing RGB is no error: the colour is shown by name alone.
+    expect(
+      read(
+        'colors.xml',
+        '<CATALOG><ITEM><COLOR>5</COLOR><COLORNAME>Red</COLORNAME><COLORRGB>nope</COLORRGB></ITEM></CATALOG>',
+      ).records,
+    ).toEqual([{ kind: 'colour', id: 5, name: 'Red', rgb: null }]);
+    expect(read('categories.xml', files.bricklinkCategoriesXml([{ id: 5, name: 'Brick' }])).records).toEqual([
+      { kind: 'category', id: 5, name: 'Brick' },
+    ]);
     expect(read('colors.txt', files.bricklinkColoursTab([{ id: 86, name: 'Light Bluish Gray' }])).records).toEqual([
       { kind: 'colour', id: 86, name: 'Light Bluish Gray', rgb: 'FFFFFF' },
     ]);
-    expect(read('categories.txt', files.bricklinkCategoriesTab([{ id: 5, name: 'Brick' }])).records).toEqual([{ kind: 'category', id: 5, name: 'Brick' }]);
+    expect(read('categories.txt', files.bricklinkCategoriesTab([{ id: 5, name: 'Brick' }])).records).toEqual([
+      { kind: 'category', id: 5, name: 'Brick' },
+    ]);
   });
 
   it('takes the item type of the tab-delimited items file from --type (default P)', () => {
     const text = files.bricklinkItemsTab([{ no: '10190-1', name: 'Market Street', category: 66 }]);
-    expect(read('Sets.txt', text, 'S').records).toEqual([{ kind: 'item', type: 'S', no: '10190-1', name: 'Market Street', categoryId: 66 }]);
+    expect(read('Sets.txt', text, 'S').records).toEqual([
+      { kind: 'item', type: 'S', no: '10190-1', name: 'Market Street', categoryId: 66 },
+    ]);
     expect(read('Parts.txt', text).records[0]).toMatchObject({ type: 'P' });
   });
 
@@ -54,7 +68,9 @@ describe('catalogue files (SPEC §5)', () => {
         { kind: 'item', type: 'P', no: '003383', name: 'Sticker Sheet for Sets 618-1, 628-2', categoryId: 58 },
       ]);
     }
-    expect(read('part_categories.csv', files.rebrickableCategories([{ id: 11, name: 'Bricks' }])).records).toEqual([{ kind: 'category', id: 11, name: 'Bricks' }]);
+    expect(read('part_categories.csv', files.rebrickableCategories([{ id: 11, name: 'Bricks' }])).records).toEqual([
+      { kind: 'category', id: 11, name: 'Bricks' },
+    ]);
     expect(read('sets.csv', files.rebrickableSets([{ no: '10190-1', name: 'Market Street' }])).records).toEqual([
       { kind: 'item', type: 'S', no: '10190-1', name: 'Market Street', categoryId: null },
     ]);
@@ -70,13 +86,30 @@ describe('catalogue files (SPEC §5)', () => {
   });
 
   it('refuses files it does not know, bad rows and broken XML, naming where', () => {
-    expect(refusal(() => read('orders.csv', 'Order,Customer\n1,Ann\n')).message).toContain('not a catalogue file brick-work knows');
-    expect(refusal(() => read('parts.csv', 'part_num,name,part_cat_id\n3001,Brick 2 x 4,11\n3002,,11\n')).message).toBe('parts.csv: line 3: the name is empty');
-    expect(refusal(() => read('parts.csv', 'part_num,name,part_cat_id\n3001,Brick,eleven\n')).message).toContain('line 2: the category id "eleven" is not a whole number');
-    const xml = refusal(() => read('Parts.xml', '<CATALOG>\n<ITEM>\n<ITEMTYPE>P</ITEMTYPE>\n<ITEMID>3001</ITEMNAME>\n</ITEM></CATALOG>'));
+    expect(refusal(() => read('orders.csv', 'Order,Customer\n1,Ann\n')).message).toContain(
+      'not a catalogue file brick-work knows',
+    );
+    expect(refusal(() => read('parts.csv', 'part_num,name,part_cat_id\n3001,Brick 2 x 4,11\n3002,,11\n')).message).toBe(
+      'parts.csv: line 3: the name is empty',
+    );
+    expect(refusal(() => read('parts.csv', 'part_num,name,part_cat_id\n3001,Brick,eleven\n')).message).toContain(
+      'line 2: the category id "eleven" is not a whole number',
+    );
+    const xml = refusal(() =>
+      read('Parts.xml', '<CATALOG>\n<ITEM>\n<ITEMTYPE>P</ITEMTYPE>\n<ITEMID>3001</ITEMNAME>\n</ITEM></CATALOG>'),
+    );
     expect(xml.message).toBe('Parts.xml, line 4, column 13: expected </ITEMID> here, found </ITEMNAME>');
-    expect(refusal(() => read('Parts.xml', '<INVENTORY><ITEM><ITEMID>1</ITEMID></ITEM></INVENTORY>')).message).toContain('not a BrickLink catalogue download');
-    expect(refusal(() => read('Parts.xml', '<CATALOG><ITEM><ITEMTYPE>Z</ITEMTYPE><ITEMID>1</ITEMID><ITEMNAME>x</ITEMNAME></ITEM></CATALOG>')).message).toContain('"Z" is not a BrickLink item type');
+    expect(
+      refusal(() => read('Parts.xml', '<INVENTORY><ITEM><ITEMID>1</ITEMID></ITEM></INVENTORY>')).message,
+    ).toContain('not a BrickLink catalogue download');
+    expect(
+      refusal(() =>
+        read(
+          'Parts.xml',
+          '<CATALOG><ITEM><ITEMTYPE>Z</ITEMTYPE><ITEMID>1</ITEMID><ITEMNAME>x</ITEMNAME></ITEM></CATALOG>',
+        ),
+      ).message,
+    ).toContain('"Z" is not a BrickLink item type');
     expect(refusal(() => read('parts.csv', gzip('x').subarray(0, 8))).message).toContain('gzip data');
   });
 });

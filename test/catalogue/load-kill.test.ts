@@ -28,7 +28,11 @@ function catalogueFile(dir: string): { path: string; numbers: string[] } {
   const real = sharedFile('rebrickable', 'parts.csv.gz');
   if (real !== null) {
     const text = zlib.gunzipSync(fs.readFileSync(real)).toString('utf8');
-    const numbers = text.split('\n').slice(1, 61_771).map((l) => l.split(',')[0] ?? '').filter(Boolean);
+    const numbers = text
+      .split('\n')
+      .slice(1, 61_771)
+      .map((l) => l.split(',')[0] ?? '')
+      .filter(Boolean);
     return { path: real, numbers };
   }
   const numbers = Array.from({ length: 61_770 }, (_, i) => `${3000 + i}${i % 7 === 0 ? 'b' : ''}`);
@@ -61,7 +65,8 @@ function staleLines(storePath: string): { items: number; stale: number; unplaced
     let stale = 0;
     for (const r of rows) {
       const p = placeItem(r, lookup);
-      if ((p.item?.no ?? null) !== r.item_no || p.reason !== r.unplaced_reason || (p.by ?? null) !== r.placed_by) stale += 1;
+      if ((p.item?.no ?? null) !== r.item_no || p.reason !== r.unplaced_reason || (p.by ?? null) !== r.placed_by)
+        stale += 1;
     }
     return {
       items: db.prepare('SELECT count(*) FROM catalogue_item').pluck().get() as number,
@@ -82,7 +87,13 @@ describe('a catalogue load killed at any moment (SPEC §5, issue 9)', () => {
     const template = path.join(dir, 'template.sqlite');
     const store = await openStore(template);
     const picked = parts.numbers.filter((_, i) => i % 650 === 0).slice(0, 90);
-    const lines = [...picked.map((no) => ({ no })), { no: 'not-a-part-1' }, { no: 'not-a-part-2' }, { name: 'Generated Part 1300 with Stud' }, { name: 'Nothing like it' }];
+    const lines = [
+      ...picked.map((no) => ({ no })),
+      { no: 'not-a-part-1' },
+      { no: 'not-a-part-2' },
+      { name: 'Generated Part 1300 with Stud' },
+      { name: 'Nothing like it' },
+    ];
     confirmImport(store.db, { file: file('order.bsx', bsx(lines)) }, SYSTEM_CLOCK);
     store.db.pragma('wal_checkpoint(TRUNCATE)');
     store.close();
@@ -115,7 +126,12 @@ describe('a catalogue load killed at any moment (SPEC §5, issue 9)', () => {
         const jobFile = catalogueJobPath(storePath);
         for (;;) {
           const read = readCatalogueJob(jobFile);
-          if (read.status === 'ok' && read.record.progress.total !== null && read.record.progress.done >= read.record.progress.total) break;
+          if (
+            read.status === 'ok' &&
+            read.record.progress.total !== null &&
+            read.record.progress.done >= read.record.progress.total
+          )
+            break;
           if (child.exitCode !== null) break;
           await new Promise((r) => setImmediate(r));
         }

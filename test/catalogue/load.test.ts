@@ -33,13 +33,37 @@ describe('loading a catalogue (the catalogue job)', () => {
     insertLine(db, { documentId, position: 4, given: { no: '4444' } });
     db.transaction(() => placeUnplacedLines(db))();
 
-    const first = await loadCatalogue(db, file, [
-      { name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }, { no: '3004', name: 'Brick 1 x 2' }, { no: '9999', name: 'Old Thing' }])) },
-      { name: 'colors.xml', content: bytes(files.bricklinkColoursXml([{ id: 11, name: 'Black' }])) },
-    ], options);
-    expect(first).toMatchObject({ items: 3, colours: 1, categories: 0, placed: 2, placedByOrder: [{ orderId, reference: 'A', placed: 2 }], cancelled: false, warning: null });
+    const first = await loadCatalogue(
+      db,
+      file,
+      [
+        {
+          name: 'parts.csv',
+          content: bytes(
+            files.rebrickableParts([
+              { no: '3001', name: 'Brick 2 x 4' },
+              { no: '3004', name: 'Brick 1 x 2' },
+              { no: '9999', name: 'Old Thing' },
+            ]),
+          ),
+        },
+        { name: 'colors.xml', content: bytes(files.bricklinkColoursXml([{ id: 11, name: 'Black' }])) },
+      ],
+      options,
+    );
+    expect(first).toMatchObject({
+      items: 3,
+      colours: 1,
+      categories: 0,
+      placed: 2,
+      placedByOrder: [{ orderId, reference: 'A', placed: 2 }],
+      cancelled: false,
+      warning: null,
+    });
     // What the app and the CLI say when it ends: how many lines it placed, in which orders.
-    expect(catalogueLoadSummary(first)).toBe('Loaded 3 items, 1 colour; 2 unplaced lines are placed now: 2 in order A.');
+    expect(catalogueLoadSummary(first)).toBe(
+      'Loaded 3 items, 1 colour; 2 unplaced lines are placed now: 2 in order A.',
+    );
     const reasons = db.prepare('SELECT position, item_no, unplaced_reason FROM order_line ORDER BY position').all();
     expect(reasons).toEqual([
       { position: 1, item_no: '3001', unplaced_reason: null },
@@ -49,25 +73,45 @@ describe('loading a catalogue (the catalogue job)', () => {
     ]);
 
     // A second file renames one item and leaves the others out: they stay.
-    await loadCatalogue(db, file, [{ name: 'Parts.xml', content: bytes(files.bricklinkItemsXml([{ type: 'P', no: '3001', name: 'Brick 2 x 4 (new name)' }])) }], options);
+    await loadCatalogue(
+      db,
+      file,
+      [
+        {
+          name: 'Parts.xml',
+          content: bytes(files.bricklinkItemsXml([{ type: 'P', no: '3001', name: 'Brick 2 x 4 (new name)' }])),
+        },
+      ],
+      options,
+    );
     expect(db.prepare('SELECT item_no, name, source FROM catalogue_item ORDER BY item_no').all()).toEqual([
       { item_no: '3001', name: 'Brick 2 x 4 (new name)', source: 'bricklink:Parts.xml' },
       { item_no: '3004', name: 'Brick 1 x 2', source: 'rebrickable:parts.csv' },
       { item_no: '9999', name: 'Old Thing', source: 'rebrickable:parts.csv' },
     ]);
-    expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({ status: 'ok', record: { state: 'done', progress: { done: 1, total: 1 } } });
+    expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({
+      status: 'ok',
+      record: { state: 'done', progress: { done: 1, total: 1 } },
+    });
   });
 
   it('refuses a load with a bad file before writing anything, and records the failure', async () => {
     const { file, db } = await newStore();
     await expect(
-      loadCatalogue(db, file, [
-        { name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) },
-        { name: 'colors.csv', content: bytes(files.rebrickableColours()) },
-      ], options),
+      loadCatalogue(
+        db,
+        file,
+        [
+          { name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) },
+          { name: 'colors.csv', content: bytes(files.rebrickableColours()) },
+        ],
+        options,
+      ),
     ).rejects.toMatchObject({ code: 'parse-error' });
     expect(db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(0);
-    expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({ record: { state: 'failed', error: expect.stringContaining('colors.csv') } });
+    expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({
+      record: { state: 'failed', error: expect.stringContaining('colors.csv') },
+    });
   });
 
   it('stops when staff cancel, rolling back the file it was merging', async () => {
@@ -89,22 +133,48 @@ describe('loading a catalogue (the catalogue job)', () => {
     const dir = tempDir();
     const file = path.join(dir, 'brick-work.sqlite');
     fs.writeFileSync(path.join(dir, 'Sets.txt'), files.bricklinkItemsTab([{ no: '10190-1', name: 'Market Street' }]));
-    fs.writeFileSync(path.join(dir, 'colors.txt'), files.bricklinkColoursTab([{ id: 1, name: 'White' }, { id: 11, name: 'Black' }]));
-    fs.writeFileSync(path.join(dir, 'categories.txt'), files.bricklinkCategoriesTab([{ id: 66, name: 'Modular Buildings' }]));
-    const r = await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'Sets.txt'), path.join(dir, 'colors.txt'), path.join(dir, 'categories.txt'), '--type', 'S']);
+    fs.writeFileSync(
+      path.join(dir, 'colors.txt'),
+      files.bricklinkColoursTab([
+        { id: 1, name: 'White' },
+        { id: 11, name: 'Black' },
+      ]),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'categories.txt'),
+      files.bricklinkCategoriesTab([{ id: 66, name: 'Modular Buildings' }]),
+    );
+    const r = await cliJson([
+      '--db',
+      file,
+      'catalogue',
+      'import',
+      path.join(dir, 'Sets.txt'),
+      path.join(dir, 'colors.txt'),
+      path.join(dir, 'categories.txt'),
+      '--type',
+      'S',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ items: 1, colours: 2, categories: 1 });
     const info = await cliJson(['--db', file, 'store', 'info']);
     expect(info.json.counts).toMatchObject({ items: 1, colours: 2, categories: 1 });
-    expect((await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'nope.csv')])).json.error.code).toBe('not-found');
-    expect((await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'Sets.txt'), '--type', 'Q'])).code).toBe(2);
+    expect((await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'nope.csv')])).json.error.code).toBe(
+      'not-found',
+    );
+    expect((await cliJson(['--db', file, 'catalogue', 'import', path.join(dir, 'Sets.txt'), '--type', 'Q'])).code).toBe(
+      2,
+    );
   });
 
   it('gives Busy to a second process while one loads, and lets it start once the first is killed', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'brick-work.sqlite');
     const big = path.join(dir, 'parts.csv');
-    const rows = Array.from({ length: 400_000 }, (_, i) => `x${i},Generated Part Number ${i} with a longer name,11,Plastic`);
+    const rows = Array.from(
+      { length: 400_000 },
+      (_, i) => `x${i},Generated Part Number ${i} with a longer name,11,Plastic`,
+    );
     fs.writeFileSync(big, `part_num,name,part_cat_id,part_material\n${rows.join('\n')}\n`);
     const small = path.join(dir, 'more.csv');
     fs.writeFileSync(small, files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }]));

@@ -4,7 +4,14 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { BrickLinkApi } from '../../src/catalogue/bricklink/api.ts';
 import { budgetStatus } from '../../src/catalogue/budget.ts';
-import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, lookupHasWork, pendingLookups, type LookupStats } from '../../src/catalogue/lookup-job.ts';
+import {
+  enqueueLookup,
+  LOOKUP_JOB_KIND,
+  lookupHandler,
+  lookupHasWork,
+  pendingLookups,
+  type LookupStats,
+} from '../../src/catalogue/lookup-job.ts';
 import { Source } from '../../src/catalogue/source.ts';
 import { getJob } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
@@ -83,7 +90,10 @@ describe('the look-up job against a BrickLink stand-in', () => {
     expect(stats).toEqual({ calls: 5, found: 4, notFound: 1, left: 0 });
     expect(standIn.requests.sort()).toEqual(['MINIFIG/sw0001a', 'PART/3001', 'PART/3002', 'PART/3003', 'PART/99999']);
 
-    expect(db.prepare("SELECT name, source FROM catalogue_item WHERE item_no = '3001'").get()).toEqual({ name: 'Brick 2 x 4', source: 'bricklink-api' });
+    expect(db.prepare("SELECT name, source FROM catalogue_item WHERE item_no = '3001'").get()).toEqual({
+      name: 'Brick 2 x 4',
+      source: 'bricklink-api',
+    });
     expect(db.prepare('SELECT item_type, item_no, found FROM lookup_answer ORDER BY 1, 2').all()).toEqual([
       { item_type: 'M', item_no: 'sw0001a', found: 1 },
       { item_type: 'P', item_no: '3001', found: 1 },
@@ -154,8 +164,13 @@ describe('the look-up job against a BrickLink stand-in', () => {
     // Another run sets its own limit and starts counting again; then one with none finishes.
     expect(enqueueLookup(db, clock, { limit: 1 })).toEqual({ id, created: false });
     expect(getJob(db, id)).toMatchObject({ payload: { limit: 1, calls: 0 }, error: null });
-    expect(await runLookup(db, standIn.url, clock).runner.runNext()).toMatchObject({ outcome: 'deferred', job: { id } });
-    expect(getJob(db, id)?.error).toBe('stopped after 1 call, the limit of this run; 2 numbers still to ask — start another run to go on');
+    expect(await runLookup(db, standIn.url, clock).runner.runNext()).toMatchObject({
+      outcome: 'deferred',
+      job: { id },
+    });
+    expect(getJob(db, id)?.error).toBe(
+      'stopped after 1 call, the limit of this run; 2 numbers still to ask — start another run to go on',
+    );
     expect(standIn.requests).toHaveLength(3);
     enqueueLookup(db, clock);
     expect(await runLookup(db, standIn.url, clock).runner.runNext()).toMatchObject({ outcome: 'done', job: { id } });
@@ -168,8 +183,15 @@ describe('the look-up job against a BrickLink stand-in', () => {
     const { db } = await storeWithUnknownNumbers();
     setSetting(db, 'daily-call-limit', '2');
     const { id } = enqueueLookup(db, dayClock('2026-05-01'), { limit: 3 });
-    expect(await runLookup(db, standIn.url, dayClock('2026-05-01')).runner.runJob(id)).toMatchObject({ outcome: 'deferred', error: { code: 'budget-exhausted' } });
-    expect(getJob(db, id)).toMatchObject({ state: 'queued', notBeforeDay: '2026-05-02', payload: { limit: 3, calls: 2 } });
+    expect(await runLookup(db, standIn.url, dayClock('2026-05-01')).runner.runJob(id)).toMatchObject({
+      outcome: 'deferred',
+      error: { code: 'budget-exhausted' },
+    });
+    expect(getJob(db, id)).toMatchObject({
+      state: 'queued',
+      notBeforeDay: '2026-05-02',
+      payload: { limit: 3, calls: 2 },
+    });
     expect(getJob(db, id)?.error).toMatch(/^the day's BrickLink budget is used up .*; 3 numbers still to ask$/);
 
     // The next day the budget would allow two more, the run's limit one.
@@ -178,7 +200,11 @@ describe('the look-up job against a BrickLink stand-in', () => {
     expect(day2.stats.calls).toBe(1);
     expect(standIn.requests).toHaveLength(3);
     expect(budgetStatus(db, dayClock('2026-05-02'))).toMatchObject({ used: 1 });
-    expect(getJob(db, id)).toMatchObject({ state: 'queued', notBeforeDay: null, error: expect.stringMatching(/^stopped after 3 calls, the limit of this run; 2 numbers/) });
+    expect(getJob(db, id)).toMatchObject({
+      state: 'queued',
+      notBeforeDay: null,
+      error: expect.stringMatching(/^stopped after 3 calls, the limit of this run; 2 numbers/),
+    });
     expect(await runLookup(db, standIn.url, dayClock('2026-05-03')).runner.runNext()).toBeNull();
     expect(standIn.requests).toHaveLength(3);
   });
@@ -200,7 +226,11 @@ describe('the look-up job against a BrickLink stand-in', () => {
       "The call for M sw0001a was counted against today's BrickLink budget (1 of 5000 calls on 2026-05-01, UTC) and against this run's limit",
     );
     // The jobs list shows it failed, with the same words; the call is in the day's count and the run's.
-    expect(getJob(db, id)).toMatchObject({ state: 'failed', error: result.error?.message, payload: { limit: 4, calls: 1 } });
+    expect(getJob(db, id)).toMatchObject({
+      state: 'failed',
+      error: result.error?.message,
+      payload: { limit: 4, calls: 1 },
+    });
     expect(budgetStatus(db, clock)).toMatchObject({ used: 1 });
     expect(standIn.requests).toEqual(['MINIFIG/sw0001a']);
   });
@@ -272,7 +302,10 @@ describe('the look-up job against a BrickLink stand-in', () => {
     const documentId = insertDocument(db, { orderId, key: 'colours.csv' });
     insertLine(db, { documentId, position: 1, given: { no: '3020', colourId: 86 } });
     insertLine(db, { documentId, position: 2, given: { no: '3020', colourId: 999 } });
-    const r = await cliJson(['--db', file, 'catalogue', 'colours'], { ...CREDENTIALS_ENV, BRICKLINK_API_URL: standIn.url });
+    const r = await cliJson(['--db', file, 'catalogue', 'colours'], {
+      ...CREDENTIALS_ENV,
+      BRICKLINK_API_URL: standIn.url,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toEqual({ colours: 3, placed: 1 });
     expect(standIn.requests).toEqual(['colors']);
@@ -281,7 +314,11 @@ describe('the look-up job against a BrickLink stand-in', () => {
       { id: 11, name: 'Black', source: 'bricklink-api' },
       { id: 86, name: 'Light Bluish Gray', source: 'bricklink-api' },
     ]);
-    expect(db.prepare('SELECT position, item_no, unplaced_reason FROM order_line WHERE document_id = ? ORDER BY position').all(documentId)).toEqual([
+    expect(
+      db
+        .prepare('SELECT position, item_no, unplaced_reason FROM order_line WHERE document_id = ? ORDER BY position')
+        .all(documentId),
+    ).toEqual([
       { position: 1, item_no: '3020', unplaced_reason: null },
       { position: 2, item_no: null, unplaced_reason: UNPLACED_REASONS.colourNotInCatalogue },
     ]);

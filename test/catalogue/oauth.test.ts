@@ -23,14 +23,18 @@ describe('OAuth 1.0a HMAC-SHA1 signing', () => {
   });
 
   it('percent-encodes as RFC 3986 says', () => {
-    expect(percentEncode("Ladies + Gentlemen, a signed OAuth request!*'()~")).toBe('Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21%2A%27%28%29~');
+    expect(percentEncode("Ladies + Gentlemen, a signed OAuth request!*'()~")).toBe(
+      'Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21%2A%27%28%29~',
+    );
   });
 
   it('builds an Authorization header with every oauth_ parameter and a fresh nonce each time', () => {
     const c = { consumerKey: 'ck', consumerSecret: 'cs', token: 't', tokenSecret: 'ts' };
     const a = authorizationHeader('GET', 'https://api.bricklink.com/api/store/v1/items/part/3001', c, 1_700_000_000);
     const b = authorizationHeader('GET', 'https://api.bricklink.com/api/store/v1/items/part/3001', c, 1_700_000_000);
-    expect(a).toMatch(/^OAuth oauth_consumer_key="ck", oauth_nonce="[0-9a-f]{32}", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1700000000", oauth_token="t", oauth_version="1.0", oauth_signature="[^"]+"$/);
+    expect(a).toMatch(
+      /^OAuth oauth_consumer_key="ck", oauth_nonce="[0-9a-f]{32}", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1700000000", oauth_token="t", oauth_version="1.0", oauth_signature="[^"]+"$/,
+    );
     expect(a).not.toBe(b);
     expect(a).not.toContain('cs');
   });

@@ -16,7 +16,11 @@ function hasFaketime(): boolean {
 }
 
 /** A 4.2 store with a job for each kind of owner. */
-function storeWithJobs(): { file: string; ids: { queued: number; live: number; restarted: number; before42: number }; live: ReturnType<typeof identityOf> } {
+function storeWithJobs(): {
+  file: string;
+  ids: { queued: number; live: number; restarted: number; before42: number };
+  live: ReturnType<typeof identityOf>;
+} {
   const file = path.join(tempDir(), 'brick-work.sqlite');
   const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
   onTestFinished(() => {
@@ -30,8 +34,16 @@ function storeWithJobs(): { file: string; ids: { queued: number; live: number; r
     restarted: insertJob(db, { kind: 'catalogue-lookup', state: 'running' }),
     before42: insertJob(db, { kind: 'catalogue-lookup', state: 'running' }),
   };
-  insertJobOwner(db, { jobId: ids.live, pid: live.pid, identity: { bootId: live.bootId, startTicks: live.startTicks } });
-  insertJobOwner(db, { jobId: ids.restarted, pid: live.pid, identity: { bootId: live.bootId, startTicks: (live.startTicks ?? 0) - 7 } });
+  insertJobOwner(db, {
+    jobId: ids.live,
+    pid: live.pid,
+    identity: { bootId: live.bootId, startTicks: live.startTicks },
+  });
+  insertJobOwner(db, {
+    jobId: ids.restarted,
+    pid: live.pid,
+    identity: { bootId: live.bootId, startTicks: (live.startTicks ?? 0) - 7 },
+  });
   insertJobOwner(db, { jobId: ids.before42, pid: live.pid, identity: { bootId: null, startTicks: null } });
   db.close();
   return { file, ids, live };
@@ -51,7 +63,11 @@ describe('brick-work jobs …', () => {
       alive: true,
     });
     expect(byId.get(ids.restarted)).toMatchObject({ state: 'running', alive: false });
-    expect(byId.get(ids.before42)).toMatchObject({ state: 'running', owner: { bootId: null, startTicks: null }, alive: false });
+    expect(byId.get(ids.before42)).toMatchObject({
+      state: 'running',
+      owner: { bootId: null, startTicks: null },
+      alive: false,
+    });
     expect(r.json.catalogueJob).toMatchObject({ record: null, problem: null });
     expect(sha256(file)).toBe(hash); // the CLI recovers only when told
   });
@@ -62,14 +78,27 @@ describe('brick-work jobs …', () => {
     expect(r.code).toBe(0);
     expect(r.json).toEqual({ catalogueJob: null, recovered: [ids.restarted, ids.before42] });
     const after = await cliJson(['--db', file, 'jobs']);
-    const states = Object.fromEntries((after.json.jobs as { id: number; state: string; recoveries: number }[]).map((j) => [j.id, [j.state, j.recoveries]]));
-    expect(states).toEqual({ [ids.queued]: ['queued', 0], [ids.live]: ['running', 0], [ids.restarted]: ['queued', 1], [ids.before42]: ['queued', 1] });
+    const states = Object.fromEntries(
+      (after.json.jobs as { id: number; state: string; recoveries: number }[]).map((j) => [
+        j.id,
+        [j.state, j.recoveries],
+      ]),
+    );
+    expect(states).toEqual({
+      [ids.queued]: ['queued', 0],
+      [ids.live]: ['running', 0],
+      [ids.restarted]: ['queued', 1],
+      [ids.before42]: ['queued', 1],
+    });
     expect((await cliJson(['--db', file, 'jobs', 'recover'])).json).toEqual({ recovered: [], catalogueJob: null });
   });
 
   it('jobs cancel ID cancels a queued or running job and refuses a finished or missing one', async () => {
     const { file, ids } = storeWithJobs();
-    expect((await cliJson(['--db', file, 'jobs', 'cancel', String(ids.queued)])).json).toEqual({ cancelled: ids.queued, was: 'queued' });
+    expect((await cliJson(['--db', file, 'jobs', 'cancel', String(ids.queued)])).json).toEqual({
+      cancelled: ids.queued,
+      was: 'queued',
+    });
     const again = await cliJson(['--db', file, 'jobs', 'cancel', String(ids.queued)]);
     expect(again.code).toBe(1);
     expect(again.json.error).toMatchObject({ code: 'not-found' });
@@ -85,26 +114,35 @@ describe('brick-work jobs …', () => {
     const hash = sha256(file);
     const r = await cliJson(['--db', file, 'jobs']);
     expect(r.code).toBe(1);
-    expect(r.json.error).toEqual({ code: 'needs-upgrade', message: 'this store is schema 4.1; open it read-write once to upgrade it to 4.2' });
+    expect(r.json.error).toEqual({
+      code: 'needs-upgrade',
+      message: 'this store is schema 4.1; open it read-write once to upgrade it to 4.2',
+    });
     expect(sha256(file)).toBe(hash);
   });
 
-  it.runIf(hasFaketime())('gives the same liveness answers under faketime a year ahead and a year behind (Debian faketime)', async () => {
-    const { file } = storeWithJobs();
-    const run = (shift: string | null) =>
-      new Promise<string>((resolve, reject) => {
-        const args = [path.join(REPO_ROOT, 'bin', 'brick-work.js'), '--json', '--db', file, 'jobs'];
-        const child = shift === null ? spawn(process.execPath, args) : spawn('faketime', ['-f', shift, process.execPath, ...args]);
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('error', reject);
-        child.on('close', () => resolve(out));
-      });
-    const answers = async (shift: string | null) =>
-      (JSON.parse(await run(shift)).jobs as { id: number; alive: boolean | null }[]).map((j) => [j.id, j.alive]);
-    const now = await answers(null);
-    expect(now.map(([, a]) => a)).toEqual([null, true, false, false]);
-    expect(await answers('+365d')).toEqual(now);
-    expect(await answers('-365d')).toEqual(now);
-  });
+  it.runIf(hasFaketime())(
+    'gives the same liveness answers under faketime a year ahead and a year behind (Debian faketime)',
+    async () => {
+      const { file } = storeWithJobs();
+      const run = (shift: string | null) =>
+        new Promise<string>((resolve, reject) => {
+          const args = [path.join(REPO_ROOT, 'bin', 'brick-work.js'), '--json', '--db', file, 'jobs'];
+          const child =
+            shift === null
+              ? spawn(process.execPath, args)
+              : spawn('faketime', ['-f', shift, process.execPath, ...args]);
+          let out = '';
+          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          child.on('error', reject);
+          child.on('close', () => resolve(out));
+        });
+      const answers = async (shift: string | null) =>
+        (JSON.parse(await run(shift)).jobs as { id: number; alive: boolean | null }[]).map((j) => [j.id, j.alive]);
+      const now = await answers(null);
+      expect(now.map(([, a]) => a)).toEqual([null, true, false, false]);
+      expect(await answers('+365d')).toEqual(now);
+      expect(await answers('-365d')).toEqual(now);
+    },
+  );
 });

@@ -9,9 +9,18 @@ describe('brick-work settings', () => {
     expect((await cliJson(['--db', db, 'settings'])).json).toEqual({
       settings: { 'daily-call-limit': '5000', currency: 'USD', 'api-url': 'https://api.bricklink.com/api/store/v1' },
     });
-    expect((await cliJson(['--db', db, 'settings', 'daily-call-limit', '1200'])).json).toEqual({ key: 'daily-call-limit', value: '1200' });
-    expect((await cliJson(['--db', db, 'settings', 'currency', 'eur'])).json).toEqual({ key: 'currency', value: 'EUR' });
-    expect((await cliJson(['--db', db, 'settings', 'daily-call-limit'])).json).toEqual({ key: 'daily-call-limit', value: '1200' });
+    expect((await cliJson(['--db', db, 'settings', 'daily-call-limit', '1200'])).json).toEqual({
+      key: 'daily-call-limit',
+      value: '1200',
+    });
+    expect((await cliJson(['--db', db, 'settings', 'currency', 'eur'])).json).toEqual({
+      key: 'currency',
+      value: 'EUR',
+    });
+    expect((await cliJson(['--db', db, 'settings', 'daily-call-limit'])).json).toEqual({
+      key: 'daily-call-limit',
+      value: '1200',
+    });
     const bad = await cliJson(['--db', db, 'settings', 'currency', 'euros']);
     expect(bad.code).toBe(1);
     expect(bad.json.error).toMatchObject({ code: 'invalid-argument' });

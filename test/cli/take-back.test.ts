@@ -11,7 +11,13 @@ function files() {
   const market = path.join(dir, 'Market Street.bsx');
   fs.writeFileSync(market, bsx([{ no: '3001', qty: 2 }]));
   const orders = path.join(dir, 'orders.xml');
-  fs.writeFileSync(orders, orderXml([{ id: '42', lines: [{ no: '3001' }] }, { id: '43', lines: [{ no: '3003' }, { no: '3020' }] }]));
+  fs.writeFileSync(
+    orders,
+    orderXml([
+      { id: '42', lines: [{ no: '3001' }] },
+      { id: '43', lines: [{ no: '3003' }, { no: '3020' }] },
+    ]),
+  );
   return { store, market, orders };
 }
 
@@ -24,9 +30,31 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
     const listed = await cliJson(['--db', store, 'documents']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.json.documents).toEqual([
-      expect.objectContaining({ id: 1, key: 'Market Street.bsx', order: 1, state: 'imported', importedAt: expect.any(String), undoneAt: null, sameFile: [] }),
-      expect.objectContaining({ id: 2, key: 'bricklink-order:42', order: 2, state: 'imported', undoneAt: null, sameFile: [3] }),
-      expect.objectContaining({ id: 3, key: 'bricklink-order:43', order: 3, state: 'imported', undoneAt: null, sameFile: [2] }),
+      expect.objectContaining({
+        id: 1,
+        key: 'Market Street.bsx',
+        order: 1,
+        state: 'imported',
+        importedAt: expect.any(String),
+        undoneAt: null,
+        sameFile: [],
+      }),
+      expect.objectContaining({
+        id: 2,
+        key: 'bricklink-order:42',
+        order: 2,
+        state: 'imported',
+        undoneAt: null,
+        sameFile: [3],
+      }),
+      expect.objectContaining({
+        id: 3,
+        key: 'bricklink-order:43',
+        order: 3,
+        state: 'imported',
+        undoneAt: null,
+        sameFile: [2],
+      }),
     ]);
 
     // The older import, while a newer one stays.
@@ -38,7 +66,9 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
       stillImported: [],
     });
     const one = await cliJson(['--db', store, 'documents', '1']);
-    expect(one.json.documents).toEqual([expect.objectContaining({ id: 1, state: 'undone', undoneAt: taken.json.takenBack[0].undoneAt })]);
+    expect(one.json.documents).toEqual([
+      expect.objectContaining({ id: 1, state: 'undone', undoneAt: taken.json.takenBack[0].undoneAt }),
+    ]);
     const ordersList = await cliJson(['--db', store, 'orders']);
     expect(ordersList.json.orders.map((o: { id: number; state: string }) => [o.id, o.state])).toEqual([
       [1, 'undone'],
@@ -46,13 +76,17 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
       [3, 'open'],
     ]);
     const text = await cli(['--db', store, 'orders']);
-    expect(text.stdout).toMatch(/Market Street\.bsx .*taken back on \d{4}-\d\d-\d\d \d\d:\d\d; import the file again to revive it/);
+    expect(text.stdout).toMatch(
+      /Market Street\.bsx .*taken back on \d{4}-\d\d-\d\d \d\d:\d\d; import the file again to revive it/,
+    );
 
     // Its BrickLink export is refused, saying when; the summary leaves it out.
     const exported = await cliJson(['--db', store, 'export', 'bricklink', '1']);
     expect(exported.code).toBe(1);
     expect(exported.json.error.code).toBe('already-undone');
-    expect(exported.json.error.message).toContain(`was taken back on ${String(taken.json.takenBack[0].undoneAt).slice(0, 16).replace('T', ' ')}`);
+    expect(exported.json.error.message).toContain(
+      `was taken back on ${String(taken.json.takenBack[0].undoneAt).slice(0, 16).replace('T', ' ')}`,
+    );
     const summary = await cliJson(['--db', store, 'export', 'summary']);
     expect(summary.json.orders).toBe(2);
     expect(summary.json.content).not.toContain('Market Street');
@@ -65,7 +99,10 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
 
     const undone = await cliJson(['--db', store, 'undo']);
     expect(undone.json).toEqual({ step: { id: 3, kind: 'take-back', label: 'Take back of Market Street.bsx' } });
-    expect((await cliJson(['--db', store, 'documents', '1'])).json.documents[0]).toMatchObject({ state: 'imported', undoneAt: null });
+    expect((await cliJson(['--db', store, 'documents', '1'])).json.documents[0]).toMatchObject({
+      state: 'imported',
+      undoneAt: null,
+    });
   });
 
   it('take-back --whole-file takes back every document of a multi-ORDER file, which then imports again whole', async () => {
@@ -78,19 +115,26 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
     expect(alone.stdout).toContain('brick-work take-back 2 --whole-file');
     const refused = await cliJson(['--db', store, 'import', orders]);
     expect(refused.json.error).toMatchObject({ code: 'duplicate-document' });
-    expect(refused.json.error.message).toContain('take that import back first (Take back this import, or brick-work take-back 2)');
+    expect(refused.json.error.message).toContain(
+      'take that import back first (Take back this import, or brick-work take-back 2)',
+    );
     await cliJson(['--db', store, 'undo']);
 
     const whole = await cliJson(['--db', store, 'take-back', '2', '--whole-file']);
     expect(whole.code, whole.stderr).toBe(0);
-    expect(whole.json).toMatchObject({ step: { kind: 'take-back', label: 'Take back of 2 documents from orders.xml' }, stillImported: [] });
+    expect(whole.json).toMatchObject({
+      step: { kind: 'take-back', label: 'Take back of 2 documents from orders.xml' },
+      stillImported: [],
+    });
     expect(whole.json.takenBack.map((d: { id: number; state: string }) => [d.id, d.state])).toEqual([
       [1, 'undone'],
       [2, 'undone'],
     ]);
     const revived = await cliJson(['--db', store, 'import', orders]);
     expect(revived.code, revived.stderr).toBe(0);
-    expect(revived.json.imports.map((i: { document: { id: number }; revived: boolean }) => [i.document.id, i.revived])).toEqual([
+    expect(
+      revived.json.imports.map((i: { document: { id: number }; revived: boolean }) => [i.document.id, i.revived]),
+    ).toEqual([
       [1, true],
       [2, true],
     ]);

@@ -19,10 +19,41 @@ const setUp = storeWithCatalogue;
 describe('exports (SPEC §8)', () => {
   it('the summary lists only orders with saved lines, with exact totals and formula cells escaped', async () => {
     const { db } = await setUp();
-    confirmImport(db, { file: file('a.xml', orderXml([{ id: '=HYPERLINK("x")', seller: '+shop', currency: 'EUR', lines: [{ no: '3001', qty: 3, price: '0.1' }, { no: '9', qty: '1,000', price: '0.0001' }] }])) }, SYSTEM_CLOCK);
+    confirmImport(
+      db,
+      {
+        file: file(
+          'a.xml',
+          orderXml([
+            {
+              id: '=HYPERLINK("x")',
+              seller: '+shop',
+              currency: 'EUR',
+              lines: [
+                { no: '3001', qty: 3, price: '0.1' },
+                { no: '9', qty: '1,000', price: '0.0001' },
+              ],
+            },
+          ]),
+        ),
+      },
+      SYSTEM_CLOCK,
+    );
     confirmImport(db, { file: file('gone.bsx', bsx([{ no: '3003', qty: 1 }])) }, SYSTEM_CLOCK);
     undoNewest(db, SYSTEM_CLOCK); // gone.bsx: its order has no saved lines now
-    confirmImport(db, { file: file('b.bsx', bsx([{ no: '3003', qty: 7, price: '0.3333' }, { no: '3001', qty: 1, price: '12.5' }])) }, SYSTEM_CLOCK);
+    confirmImport(
+      db,
+      {
+        file: file(
+          'b.bsx',
+          bsx([
+            { no: '3003', qty: 7, price: '0.3333' },
+            { no: '3001', qty: 1, price: '12.5' },
+          ]),
+        ),
+      },
+      SYSTEM_CLOCK,
+    );
     expect(summaryCsv(db)).toBe(
       [
         'reference,counterparty,currency,documents,lines,placed,unplaced,total quantity,total value',
@@ -31,14 +62,35 @@ describe('exports (SPEC §8)', () => {
         '',
       ].join('\r\n'),
     );
-    expect([csvCell('-5'), csvCell('@SUM(A1)'), csvCell('plain'), csvCell('a,b')]).toEqual(["'-5", "'@SUM(A1)", 'plain', '"a,b"']);
+    expect([csvCell('-5'), csvCell('@SUM(A1)'), csvCell('plain'), csvCell('a,b')]).toEqual([
+      "'-5",
+      "'@SUM(A1)",
+      'plain',
+      '"a,b"',
+    ]);
   });
 
   it('the BrickLink XML of an order’s placed lines re-imports through our own parser to the same lines', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(
       db,
-      { file: file('a.bsx', bsx([{ no: '3001', colour: 5, qty: 12, price: '0.0825', condition: 'U', remarks: 'bin &lt;A7&gt; &amp; &quot;top&quot;' }, { no: '3003', qty: 0 }, { no: '4242', qty: 3 }])) },
+      {
+        file: file(
+          'a.bsx',
+          bsx([
+            {
+              no: '3001',
+              colour: 5,
+              qty: 12,
+              price: '0.0825',
+              condition: 'U',
+              remarks: 'bin &lt;A7&gt; &amp; &quot;top&quot;',
+            },
+            { no: '3003', qty: 0 },
+            { no: '4242', qty: 3 },
+          ]),
+        ),
+      },
       SYSTEM_CLOCK,
     );
     const xml = bricklinkXml(db, r?.order.id ?? 0);
@@ -46,8 +98,26 @@ describe('exports (SPEC §8)', () => {
     const [doc] = readDocumentFile(file('upload.xml', xml));
     const placed = orderLines(db, r?.order.id ?? 0).filter((l) => l.placed !== null);
     expect(doc?.format).toBe('bricklink-xml');
-    expect(doc?.lines.map((l) => [l.given.type, l.given.no, l.given.colourId, l.quantity, l.unitPriceE4, l.condition, l.remarks])).toEqual(
-      placed.map((l) => [l.placed?.type, l.placed?.no, l.placed?.colour, l.quantity, l.unitPriceE4, l.condition, l.remarks]),
+    expect(
+      doc?.lines.map((l) => [
+        l.given.type,
+        l.given.no,
+        l.given.colourId,
+        l.quantity,
+        l.unitPriceE4,
+        l.condition,
+        l.remarks,
+      ]),
+    ).toEqual(
+      placed.map((l) => [
+        l.placed?.type,
+        l.placed?.no,
+        l.placed?.colour,
+        l.quantity,
+        l.unitPriceE4,
+        l.condition,
+        l.remarks,
+      ]),
     );
     expect(doc?.lines).toHaveLength(2);
   });
@@ -77,7 +147,12 @@ describe('exports (SPEC §8)', () => {
       { no: '3003', remarks: 'not a character: \uFFFE\uFFFF, and \u001F\u000B\u000C' },
     ];
     stored.forEach((l, i) => {
-      const id = insertLine(db, { documentId, position: i + 1, given: { no: l.no }, placed: { type: 'P', no: l.no, by: 'number' } });
+      const id = insertLine(db, {
+        documentId,
+        position: i + 1,
+        given: { no: l.no },
+        placed: { type: 'P', no: l.no, by: 'number' },
+      });
       db.prepare('UPDATE order_line SET remarks = ? WHERE id = ?').run(l.remarks, id);
     });
     insertLine(db, { documentId, position: 4, given: { no: 'unplaced\u0003' } });

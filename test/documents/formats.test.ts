@@ -55,7 +55,9 @@ describe('importing each format (SPEC §8)', () => {
       lines: { total: 3, placed: 2, unplaced: 1 },
       revived: false,
     });
-    expect(db.prepare('SELECT reference, counterparty, counterparty_role, currency, order_date FROM shop_order').get()).toEqual({
+    expect(
+      db.prepare('SELECT reference, counterparty, counterparty_role, currency, order_date FROM shop_order').get(),
+    ).toEqual({
       reference: '8123456',
       counterparty: 'Bricks & Pieces',
       counterparty_role: 'seller',
@@ -63,7 +65,16 @@ describe('importing each format (SPEC §8)', () => {
       order_date: '2026-03-07',
     });
     const lines = orderLines(db, result?.order.id ?? 0);
-    expect(lines.map((l) => [l.quantity, l.unitPriceE4, l.condition, l.remarks, l.placed?.no ?? null, l.reason?.text ?? null])).toEqual([
+    expect(
+      lines.map((l) => [
+        l.quantity,
+        l.unitPriceE4,
+        l.condition,
+        l.remarks,
+        l.placed?.no ?? null,
+        l.reason?.text ?? null,
+      ]),
+    ).toEqual([
       [1752, 825, 'N', 'bin <A7>', '3001', null],
       [1, 125000, 'U', null, 'sw0001a', null],
       [3, 1000, 'N', null, null, UNPLACED_REASONS.numberNotInCatalogue],
@@ -86,16 +97,35 @@ describe('importing each format (SPEC §8)', () => {
 
   it('BrickLink XML: a mass upload and a wanted list (MINQTY, MAXPRICE -1 meaning none)', async () => {
     const db = await shopStore();
-    const [upload] = confirmImport(db, { file: file('upload.xml', inventoryXml([{ no: '3001', colour: 86, qty: 40, price: '0.125' }])) }, SYSTEM_CLOCK);
-    expect(upload).toMatchObject({ document: { key: 'upload.xml' }, order: { reference: 'upload.xml', currency: 'USD' }, lines: { placed: 1 } });
-    const wanted = readDocumentFile(file('wanted.xml', inventoryXml([{ no: '3003', qty: 5 }, { no: '3020', qty: 2, price: '0.3' }], true)))[0];
+    const [upload] = confirmImport(
+      db,
+      { file: file('upload.xml', inventoryXml([{ no: '3001', colour: 86, qty: 40, price: '0.125' }])) },
+      SYSTEM_CLOCK,
+    );
+    expect(upload).toMatchObject({
+      document: { key: 'upload.xml' },
+      order: { reference: 'upload.xml', currency: 'USD' },
+      lines: { placed: 1 },
+    });
+    const wanted = readDocumentFile(
+      file(
+        'wanted.xml',
+        inventoryXml(
+          [
+            { no: '3003', qty: 5 },
+            { no: '3020', qty: 2, price: '0.3' },
+          ],
+          true,
+        ),
+      ),
+    )[0];
     expect(wanted?.lines.map((l) => [l.quantity, l.unitPriceE4])).toEqual([
       [5, null],
       [2, 3000],
     ]);
   });
 
-  it("BrickStore .bsx with its DOCTYPE, names, colour names, lots at 0, and no ItemName on some lines", async () => {
+  it('BrickStore .bsx with its DOCTYPE, names, colour names, lots at 0, and no ItemName on some lines', async () => {
     const db = await shopStore();
     const text = bsx([
       { no: '3001', name: 'Brick 2 x 4', colour: 5, colourName: 'Red', qty: 0, price: '0.383' },
@@ -103,7 +133,10 @@ describe('importing each format (SPEC §8)', () => {
       { no: '4444', colour: 86, qty: 2, remarks: 'PAB 4211050' },
     ]);
     const [result] = confirmImport(db, { file: file('Market Street.bsx', text) }, SYSTEM_CLOCK);
-    expect(result).toMatchObject({ document: { key: 'Market Street.bsx' }, lines: { total: 3, placed: 2, unplaced: 1 } });
+    expect(result).toMatchObject({
+      document: { key: 'Market Street.bsx' },
+      lines: { total: 3, placed: 2, unplaced: 1 },
+    });
     const lines = orderLines(db, result?.order.id ?? 0);
     expect(lines.map((l) => [l.quantity, l.unitPriceE4, l.placed?.no ?? null, l.placed?.by ?? null])).toEqual([
       [0, 3830, '3001', 'number'],
@@ -115,20 +148,43 @@ describe('importing each format (SPEC §8)', () => {
 
   it('CSV: BrickStore columns, Rebrickable part lists, plain lists; comma, semicolon or tab; with or without BOM', async () => {
     const db = await shopStore();
-    const brickstore = csv(['ItemID', 'ItemTypeID', 'ColorID', 'ItemName', 'Qty', 'Price', 'Condition', 'Remarks'], [['3001', 'P', 5, 'Brick 2 x 4', 3, '0.25', 'N', 'top shelf']]);
-    const rebrickable = csv(['Part', 'Color', 'Quantity'], [['3001', 4, 10], ['3020', 0, 2]]);
-    const plain = `\uFEFF${csv(['number', 'name', 'colour', 'quantity', 'price'], [['3023', 'Plate 1 x 2', 'Black', 7, '0,0450'], ['', 'brick 2 x 2', 11, 1, '1']], ';')}`;
+    const brickstore = csv(
+      ['ItemID', 'ItemTypeID', 'ColorID', 'ItemName', 'Qty', 'Price', 'Condition', 'Remarks'],
+      [['3001', 'P', 5, 'Brick 2 x 4', 3, '0.25', 'N', 'top shelf']],
+    );
+    const rebrickable = csv(
+      ['Part', 'Color', 'Quantity'],
+      [
+        ['3001', 4, 10],
+        ['3020', 0, 2],
+      ],
+    );
+    const plain = `\uFEFF${csv(
+      ['number', 'name', 'colour', 'quantity', 'price'],
+      [
+        ['3023', 'Plate 1 x 2', 'Black', 7, '0,0450'],
+        ['', 'brick 2 x 2', 11, 1, '1'],
+      ],
+      ';',
+    )}`;
     const tabbed = csv(['Part #', 'Description', 'Color', 'Qty.'], [['3003', 'Brick 2 x 2', 'Red', 2]], '\t');
 
     const a = readDocumentFile(file('bs.csv', brickstore))[0];
-    expect(a?.lines[0]).toMatchObject({ given: { type: 'P', no: '3001', name: 'Brick 2 x 4', colourId: 5 }, quantity: 3, unitPriceE4: 2500, remarks: 'top shelf' });
+    expect(a?.lines[0]).toMatchObject({
+      given: { type: 'P', no: '3001', name: 'Brick 2 x 4', colourId: 5 },
+      quantity: 3,
+      unitPriceE4: 2500,
+      remarks: 'top shelf',
+    });
     const b = readDocumentFile(file('rb.csv', rebrickable))[0];
     expect(b?.lines.map((l) => [l.given.no, l.given.colourId, l.quantity, l.remarks])).toEqual([
       ['3001', null, 10, 'Rebrickable colour 4'],
       ['3020', null, 2, 'Rebrickable colour 0'],
     ]);
     const c = readDocumentFile(file('plain.csv', plain))[0];
-    expect(c?.lines.map((l) => [l.given.no, l.given.name, l.given.colourId, l.given.colourName, l.quantity, l.unitPriceE4])).toEqual([
+    expect(
+      c?.lines.map((l) => [l.given.no, l.given.name, l.given.colourId, l.given.colourName, l.quantity, l.unitPriceE4]),
+    ).toEqual([
       ['3023', 'Plate 1 x 2', null, 'Black', 7, 450],
       [null, 'brick 2 x 2', 11, null, 1, 10000],
     ]);
@@ -154,23 +210,37 @@ describe('importing each format (SPEC §8)', () => {
 
   const bsxDir = sharedFile('brickstore-bsx');
   const partsFile = sharedFile('rebrickable', 'parts.csv.gz');
-  it.runIf(bsxDir !== null && partsFile !== null)('every real BrickStore document in ../shared/data imports onto the real Rebrickable catalogue', async () => {
-    const dbPath = path.join(tempDir(), 'brick-work.sqlite');
-    const store = await openStore(dbPath);
-    onTestFinished(() => store.close());
-    await loadCatalogue(store.db, dbPath, [{ name: 'parts.csv.gz', content: fs.readFileSync(partsFile ?? '') }], { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK });
-    const dir = path.join(SHARED_DATA, 'brickstore-bsx');
-    let lines = 0;
-    for (const name of fs.readdirSync(dir)) {
-      const plan = planImport(store.db, { file: { name, content: fs.readFileSync(path.join(dir, name)) } });
-      expect(plan.refusal, name).toBeNull();
-      const [r] = confirmImport(store.db, { file: { name, content: fs.readFileSync(path.join(dir, name)) } }, SYSTEM_CLOCK);
-      expect(r?.lines.total).toBe(plan.documents[0]?.counts.total);
-      expect(r?.lines.placed).toBeGreaterThan(0);
-      lines += r?.lines.total ?? 0;
-    }
-    expect(lines).toBe(1934);
-    const bad = store.db.prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)').pluck().get();
-    expect(bad).toBe(0);
-  });
+  it.runIf(bsxDir !== null && partsFile !== null)(
+    'every real BrickStore document in ../shared/data imports onto the real Rebrickable catalogue',
+    async () => {
+      const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+      const store = await openStore(dbPath);
+      onTestFinished(() => store.close());
+      await loadCatalogue(store.db, dbPath, [{ name: 'parts.csv.gz', content: fs.readFileSync(partsFile ?? '') }], {
+        type: 'P',
+        me: identityOf(),
+        clock: SYSTEM_CLOCK,
+      });
+      const dir = path.join(SHARED_DATA, 'brickstore-bsx');
+      let lines = 0;
+      for (const name of fs.readdirSync(dir)) {
+        const plan = planImport(store.db, { file: { name, content: fs.readFileSync(path.join(dir, name)) } });
+        expect(plan.refusal, name).toBeNull();
+        const [r] = confirmImport(
+          store.db,
+          { file: { name, content: fs.readFileSync(path.join(dir, name)) } },
+          SYSTEM_CLOCK,
+        );
+        expect(r?.lines.total).toBe(plan.documents[0]?.counts.total);
+        expect(r?.lines.placed).toBeGreaterThan(0);
+        lines += r?.lines.total ?? 0;
+      }
+      expect(lines).toBe(1934);
+      const bad = store.db
+        .prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)')
+        .pluck()
+        .get();
+      expect(bad).toBe(0);
+    },
+  );
 });

@@ -27,8 +27,16 @@ const controlXml = inventoryXml([{ no: '3001' }, { no: '3003', remarks: 'bin A\u
 const controlRef = orderXml([{ id: '78', lines: [{ no: '3001' }, { no: '3003', remarks: 'bin &#1;A' }] }]);
 
 const BAD: { name: string; content: string | Uint8Array; reason: RegExp }[] = [
-  { name: 'malformed.xml', content: '<ORDERS><ORDER><ORDERID>1</ORDERID><ITEM><ITEMID>3001</ITEMNAME></ITEM></ORDER></ORDERS>', reason: /line 1, column 54: expected <\/ITEMID> here, found <\/ITEMNAME>/ },
-  { name: 'truncated.xml', content: good.slice(0, Math.floor(good.length * 0.6)), reason: /the file ends inside <\w+>: it is cut short/ },
+  {
+    name: 'malformed.xml',
+    content: '<ORDERS><ORDER><ORDERID>1</ORDERID><ITEM><ITEMID>3001</ITEMNAME></ITEM></ORDER></ORDERS>',
+    reason: /line 1, column 54: expected <\/ITEMID> here, found <\/ITEMNAME>/,
+  },
+  {
+    name: 'truncated.xml',
+    content: good.slice(0, Math.floor(good.length * 0.6)),
+    reason: /the file ends inside <\w+>: it is cut short/,
+  },
   {
     name: 'bomb.xml',
     content: `<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">\n <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">\n]>\n<INVENTORY><ITEM><ITEMID>&lol3;</ITEMID><QTY>1</QTY></ITEM></INVENTORY>`,
@@ -39,40 +47,149 @@ const BAD: { name: string; content: string | Uint8Array; reason: RegExp }[] = [
     content: `<?xml version="1.0"?>\n<!DOCTYPE foo [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n<INVENTORY><ITEM><ITEMID>&xxe;</ITEMID></ITEM></INVENTORY>`,
     reason: /declares XML entities.*never expands/,
   },
-  { name: 'oversized.csv', content: new Uint8Array(DOCUMENT_SIZE_LIMIT + 1).fill(0x41), reason: /over the 20 MB limit for a document; it was not read/ },
-  { name: 'latin1.csv', content: Buffer.from('number,name,quantity\n3001,Br\u00e9ck,1\n', 'latin1'), reason: /line 2, column 8: byte 0xE9 is not UTF-8 text/ },
-  { name: 'negative.csv', content: csv(['number', 'quantity'], [['3001', 2], ['3003', -4]]), reason: /line 3: the quantity -4 is negative/ },
-  { name: 'fraction.xml', content: inventoryXml([{ no: '3001', qty: '2.5' }]), reason: /the quantity 2\.5 is not a whole number/ },
-  { name: 'fraction.bsx', content: bsx([{ no: '3001', qty: '1.25' }]), reason: /the quantity 1\.25 is not a whole number/ },
+  {
+    name: 'oversized.csv',
+    content: new Uint8Array(DOCUMENT_SIZE_LIMIT + 1).fill(0x41),
+    reason: /over the 20 MB limit for a document; it was not read/,
+  },
+  {
+    name: 'latin1.csv',
+    content: Buffer.from('number,name,quantity\n3001,Br\u00e9ck,1\n', 'latin1'),
+    reason: /line 2, column 8: byte 0xE9 is not UTF-8 text/,
+  },
+  {
+    name: 'negative.csv',
+    content: csv(
+      ['number', 'quantity'],
+      [
+        ['3001', 2],
+        ['3003', -4],
+      ],
+    ),
+    reason: /line 3: the quantity -4 is negative/,
+  },
+  {
+    name: 'fraction.xml',
+    content: inventoryXml([{ no: '3001', qty: '2.5' }]),
+    reason: /the quantity 2\.5 is not a whole number/,
+  },
+  {
+    name: 'fraction.bsx',
+    content: bsx([{ no: '3001', qty: '1.25' }]),
+    reason: /the quantity 1\.25 is not a whole number/,
+  },
   {
     name: 'mixed.csv',
-    content: csv(['number', 'quantity', 'price', 'currency'], [['3001', 1, '0.10', 'USD'], ['3003', 1, '0.20', 'EUR']]),
+    content: csv(
+      ['number', 'quantity', 'price', 'currency'],
+      [
+        ['3001', 1, '0.10', 'USD'],
+        ['3003', 1, '0.20', 'EUR'],
+      ],
+    ),
     reason: /line 3: mixed currencies in one document: USD \(line 2\) and EUR/,
   },
-  { name: 'price.csv', content: csv(['number', 'quantity', 'price'], [['3001', 1, '0.12345']]), reason: /the price 0\.12345 has more than 4 decimal places/ },
-  { name: 'twice.xml', content: orderXml([{ id: '9', lines: [{ no: '3001' }] }, { id: '9', currency: 'EUR', lines: [{ no: '3003' }] }]), reason: /bricklink-order:9 is in the file twice/ },
+  {
+    name: 'price.csv',
+    content: csv(['number', 'quantity', 'price'], [['3001', 1, '0.12345']]),
+    reason: /the price 0\.12345 has more than 4 decimal places/,
+  },
+  {
+    name: 'twice.xml',
+    content: orderXml([
+      { id: '9', lines: [{ no: '3001' }] },
+      { id: '9', currency: 'EUR', lines: [{ no: '3003' }] },
+    ]),
+    reason: /bricklink-order:9 is in the file twice/,
+  },
   { name: 'empty.csv', content: '', reason: /the file is empty/ },
   { name: 'stranger.xml', content: '<svg><rect/></svg>', reason: /not a document brick-work imports/ },
   // SPEC §11: control characters, with their line and column (NUL and 0x01 in remarks once made an unreadable export).
-  { name: 'control.csv', content: csv(['number', 'quantity', 'remarks'], [['3001', 1, 'bin\u0000A\u0001']]), reason: /^control\.csv, line 2, column 11: a control character \(U\+0000\)/ },
-  { name: 'control.xml', content: controlXml, reason: new RegExp(`^control\\.xml, ${at(controlXml, '\u0001')}: a control character \\(U\\+0001\\)`) },
-  { name: 'reference.xml', content: controlRef, reason: new RegExp(`^reference\\.xml, ${at(controlRef, '&#1;')}: the character reference &#1; stands for a control character`) },
+  {
+    name: 'control.csv',
+    content: csv(['number', 'quantity', 'remarks'], [['3001', 1, 'bin\u0000A\u0001']]),
+    reason: /^control\.csv, line 2, column 11: a control character \(U\+0000\)/,
+  },
+  {
+    name: 'control.xml',
+    content: controlXml,
+    reason: new RegExp(`^control\\.xml, ${at(controlXml, '\u0001')}: a control character \\(U\\+0001\\)`),
+  },
+  {
+    name: 'reference.xml',
+    content: controlRef,
+    reason: new RegExp(
+      `^reference\\.xml, ${at(controlRef, '&#1;')}: the character reference &#1; stands for a control character`,
+    ),
+  },
   // Field lengths (a 19 MB ItemID was stored) and short quotes (a 19 MB currency came back as a 19.9 MB message).
-  { name: 'itemid.bsx', content: bsx([{ no: '3'.repeat(NINETEEN_MB) }]), reason: /^itemid\.bsx: line 5: the item number field holds 19,922,944 characters; brick-work takes at most 40 there \("3{79}…"\)$/ },
-  { name: 'currency.xml', content: orderXml([{ id: '79', currency: 'E'.repeat(NINETEEN_MB), lines: [{ no: '3001' }] }]), reason: /^currency\.xml: line 3: the currency "E{79}…" is not a three-letter code$/ },
-  { name: 'quantity.csv', content: csv(['number', 'quantity'], [['3001', '1234567890123']]), reason: /^quantity\.csv: line 2: the quantity 1234567890123 is too large \(at most 999,999,999\)$/ },
-  { name: 'quantity.xml', content: orderXml([{ id: '80', lines: [{ no: '3001', qty: '1,234,567,890' }] }]), reason: /line 8: the quantity 1,234,567,890 is too large \(at most 999,999,999\)/ },
+  {
+    name: 'itemid.bsx',
+    content: bsx([{ no: '3'.repeat(NINETEEN_MB) }]),
+    reason:
+      /^itemid\.bsx: line 5: the item number field holds 19,922,944 characters; brick-work takes at most 40 there \("3{79}…"\)$/,
+  },
+  {
+    name: 'currency.xml',
+    content: orderXml([{ id: '79', currency: 'E'.repeat(NINETEEN_MB), lines: [{ no: '3001' }] }]),
+    reason: /^currency\.xml: line 3: the currency "E{79}…" is not a three-letter code$/,
+  },
+  {
+    name: 'quantity.csv',
+    content: csv(['number', 'quantity'], [['3001', '1234567890123']]),
+    reason: /^quantity\.csv: line 2: the quantity 1234567890123 is too large \(at most 999,999,999\)$/,
+  },
+  {
+    name: 'quantity.xml',
+    content: orderXml([{ id: '80', lines: [{ no: '3001', qty: '1,234,567,890' }] }]),
+    reason: /line 8: the quantity 1,234,567,890 is too large \(at most 999,999,999\)/,
+  },
   // Documents without lines are refused, not made into empty orders.
-  { name: 'no-items.xml', content: orderXml([{ id: '81', lines: [] }], { root: 'ORDER' }), reason: /^no-items\.xml: line 2: the order has no items \(ORDERID 81\)$/ },
-  { name: 'one-empty.xml', content: orderXml([{ id: '82', lines: [{ no: '3001' }] }, { id: '83', lines: [] }]), reason: /the order has no items \(ORDERID 83\)/ },
-  { name: 'no-items-inventory.xml', content: inventoryXml([]), reason: /^no-items-inventory\.xml: line 1: the document has no items$/ },
+  {
+    name: 'no-items.xml',
+    content: orderXml([{ id: '81', lines: [] }], { root: 'ORDER' }),
+    reason: /^no-items\.xml: line 2: the order has no items \(ORDERID 81\)$/,
+  },
+  {
+    name: 'one-empty.xml',
+    content: orderXml([
+      { id: '82', lines: [{ no: '3001' }] },
+      { id: '83', lines: [] },
+    ]),
+    reason: /the order has no items \(ORDERID 83\)/,
+  },
+  {
+    name: 'no-items-inventory.xml',
+    content: inventoryXml([]),
+    reason: /^no-items-inventory\.xml: line 1: the document has no items$/,
+  },
   { name: 'no-items.bsx', content: bsx([]), reason: /^no-items\.bsx: line 4: the document has no items$/ },
   // Line numbers with CR-only line ends (every error once said line 1).
-  { name: 'cr.xml', content: '<INVENTORY>\r<ITEM>\r<ITEMID>3001</ITEMNAME>\r</ITEM>\r</INVENTORY>', reason: /^cr\.xml, line 3, column 13: expected <\/ITEMID> here, found <\/ITEMNAME>$/ },
-  { name: 'cr.bsx', content: bsx([{ no: '3001' }, { no: '3003', qty: -2 }]).replace(/\n/g, '\r'), reason: /^cr\.bsx: line 12: the quantity -2 is negative/ },
-  { name: 'cr-quoted.csv', content: 'number,name,quantity\r3001,"two\rlines",1\r3003,x,-1\r', reason: /^cr-quoted\.csv: line 4: the quantity -1 is negative/ },
-  { name: 'cr-unclosed.csv', content: 'number,name\r3001,x\r3003,"abc', reason: /^cr-unclosed\.csv, line 3, column 6: a quoted field is never closed$/ },
-  { name: 'cr-latin1.csv', content: Buffer.from('number,name,quantity\r3001,x,1\r3003,Br\u00e9ck,1\r', 'latin1'), reason: /^cr-latin1\.csv, line 3, column 8: byte 0xE9 is not UTF-8 text/ },
+  {
+    name: 'cr.xml',
+    content: '<INVENTORY>\r<ITEM>\r<ITEMID>3001</ITEMNAME>\r</ITEM>\r</INVENTORY>',
+    reason: /^cr\.xml, line 3, column 13: expected <\/ITEMID> here, found <\/ITEMNAME>$/,
+  },
+  {
+    name: 'cr.bsx',
+    content: bsx([{ no: '3001' }, { no: '3003', qty: -2 }]).replace(/\n/g, '\r'),
+    reason: /^cr\.bsx: line 12: the quantity -2 is negative/,
+  },
+  {
+    name: 'cr-quoted.csv',
+    content: 'number,name,quantity\r3001,"two\rlines",1\r3003,x,-1\r',
+    reason: /^cr-quoted\.csv: line 4: the quantity -1 is negative/,
+  },
+  {
+    name: 'cr-unclosed.csv',
+    content: 'number,name\r3001,x\r3003,"abc',
+    reason: /^cr-unclosed\.csv, line 3, column 6: a quoted field is never closed$/,
+  },
+  {
+    name: 'cr-latin1.csv',
+    content: Buffer.from('number,name,quantity\r3001,x,1\r3003,Br\u00e9ck,1\r', 'latin1'),
+    reason: /^cr-latin1\.csv, line 3, column 8: byte 0xE9 is not UTF-8 text/,
+  },
 ];
 
 describe('bad files are refused with their reason, and the store stays exactly as it was', () => {
@@ -126,16 +243,43 @@ describe('each document field has a maximum length (SPEC §11)', () => {
     { field: 'no', name: 'number.xml', doc: (v) => inventoryXml([{ no: '3001' }, { no: v }]), line: 3 },
     { field: 'type', name: 'type.csv', doc: (v) => csv(['type', 'number'], [[v, '3001']]), line: 2 },
     { field: 'type', name: 'type.xml', doc: (v) => orderXml([{ id: '1', lines: [{ type: v, no: '3001' }] }]), line: 8 },
-    { field: 'name', name: 'name.csv', doc: (v) => csv(['number', 'name'], [['3001', 'Brick'], ['', v]]), line: 3 },
+    {
+      field: 'name',
+      name: 'name.csv',
+      doc: (v) =>
+        csv(
+          ['number', 'name'],
+          [
+            ['3001', 'Brick'],
+            ['', v],
+          ],
+        ),
+      line: 3,
+    },
     { field: 'name', name: 'name.bsx', doc: (v) => bsx([{ no: '3001', name: v }]), line: 5 },
     { field: 'colourName', name: 'colour.csv', doc: (v) => csv(['number', 'colour'], [['3001', v]]), line: 2 },
     { field: 'colourName', name: 'colour.bsx', doc: (v) => bsx([{ no: '3001', colourName: v }]), line: 5 },
     { field: 'remarks', name: 'remarks.csv', doc: (v) => csv(['number', 'remarks'], [['3001', v]]), line: 2 },
-    { field: 'remarks', name: 'remarks.xml', doc: (v) => orderXml([{ id: '1', lines: [{ no: '3001', remarks: v }] }]), line: 8 },
+    {
+      field: 'remarks',
+      name: 'remarks.xml',
+      doc: (v) => orderXml([{ id: '1', lines: [{ no: '3001', remarks: v }] }]),
+      line: 8,
+    },
     { field: 'remarks', name: 'remarks.bsx', doc: (v) => bsx([{ no: '3001', remarks: v }]), line: 5 },
     { field: 'reference', name: 'reference.xml', doc: (v) => orderXml([{ id: v, lines: [{ no: '3001' }] }]), line: 3 },
-    { field: 'counterparty', name: 'seller.xml', doc: (v) => orderXml([{ id: '1', seller: v, lines: [{ no: '3001' }] }]), line: 3 },
-    { field: 'counterparty', name: 'buyer.xml', doc: (v) => orderXml([{ id: '1', buyer: v, lines: [{ no: '3001' }] }]), line: 3 },
+    {
+      field: 'counterparty',
+      name: 'seller.xml',
+      doc: (v) => orderXml([{ id: '1', seller: v, lines: [{ no: '3001' }] }]),
+      line: 3,
+    },
+    {
+      field: 'counterparty',
+      name: 'buyer.xml',
+      doc: (v) => orderXml([{ id: '1', buyer: v, lines: [{ no: '3001' }] }]),
+      line: 3,
+    },
   ];
 
   it('the limits are sensible and in one table', () => {
@@ -167,14 +311,45 @@ describe('each document field has a maximum length (SPEC §11)', () => {
 
 describe('control characters in a document are refused with their line and column (SPEC §11)', () => {
   const CASES: { name: string; text: string; at: string; what: RegExp }[] = [
-    { name: 'nul.csv', text: csv(['number', 'quantity', 'remarks'], [['3001', 1, 'top'], ['3003', 2, 'a\u0000b']]), at: '\u0000', what: /control character \(U\+0000\)/ },
-    { name: 'ff.csv', text: csv(['number', 'name', 'quantity'], [['3001', 'Brick\u000C', 1]], ';'), at: '\u000C', what: /U\+000C/ },
-    { name: 'vt.txt', text: csv(['Part #', 'Description', 'Qty.'], [['30\u000B01', 'Brick', 1]], '\t'), at: '\u000B', what: /U\+000B/ },
+    {
+      name: 'nul.csv',
+      text: csv(
+        ['number', 'quantity', 'remarks'],
+        [
+          ['3001', 1, 'top'],
+          ['3003', 2, 'a\u0000b'],
+        ],
+      ),
+      at: '\u0000',
+      what: /control character \(U\+0000\)/,
+    },
+    {
+      name: 'ff.csv',
+      text: csv(['number', 'name', 'quantity'], [['3001', 'Brick\u000C', 1]], ';'),
+      at: '\u000C',
+      what: /U\+000C/,
+    },
+    {
+      name: 'vt.txt',
+      text: csv(['Part #', 'Description', 'Qty.'], [['30\u000B01', 'Brick', 1]], '\t'),
+      at: '\u000B',
+      what: /U\+000B/,
+    },
     { name: 'del.xml', text: inventoryXml([{ no: '3001\u007F' }]), at: '\u007F', what: /U\+007F/ },
     { name: 'esc.bsx', text: bsx([{ no: '3001', name: 'Brick \u001B[31m' }]), at: '\u001B', what: /U\+001B/ },
-    { name: 'raw-order.xml', text: orderXml([{ id: '1', seller: 'sh\u0008op', lines: [{ no: '3001' }] }]), at: '\u0008', what: /U\+0008/ },
+    {
+      name: 'raw-order.xml',
+      text: orderXml([{ id: '1', seller: 'sh\u0008op', lines: [{ no: '3001' }] }]),
+      at: '\u0008',
+      what: /U\+0008/,
+    },
     { name: 'attribute.bsx', text: bsx([{ no: '3001' }], 'E\u0001R'), at: '\u0001', what: /U\+0001/ },
-    { name: 'ref.xml', text: inventoryXml([{ no: '3001', remarks: 'a&#1;' }]), at: '&#1;', what: /the character reference &#1; stands for a control character/ },
+    {
+      name: 'ref.xml',
+      text: inventoryXml([{ no: '3001', remarks: 'a&#1;' }]),
+      at: '&#1;',
+      what: /the character reference &#1; stands for a control character/,
+    },
     { name: 'hex-ref.bsx', text: bsx([{ no: '3001', remarks: 'a &#x1F;' }]), at: '&#x1F;', what: /&#x1F;/ },
     { name: 'del-ref.xml', text: orderXml([{ id: '1', lines: [{ no: '3001&#127;' }] }]), at: '&#127;', what: /&#127;/ },
     { name: 'nul-ref.xml', text: orderXml([{ id: '&#0;1', lines: [{ no: '3001' }] }]), at: '&#0;', what: /&#0;/ },
@@ -190,20 +365,56 @@ describe('control characters in a document are refused with their line and colum
   }
 
   it('tab, line feed and carriage return are text, raw or as references', () => {
-    const [doc] = readDocumentFile(file('white.bsx', bsx([{ no: '3001', remarks: 'a\tb' }, { no: '3003', remarks: 'c&#9;d&#10;e&#xD;f' }])));
+    const [doc] = readDocumentFile(
+      file(
+        'white.bsx',
+        bsx([
+          { no: '3001', remarks: 'a\tb' },
+          { no: '3003', remarks: 'c&#9;d&#10;e&#xD;f' },
+        ]),
+      ),
+    );
     expect(doc?.lines.map((l) => l.remarks)).toEqual(['a\tb', 'c\td\ne\rf']);
   });
 });
 
 describe('line numbers are the same with LF, CR and CRLF line ends (SPEC §11)', () => {
   const DOCS: { name: string; text: string; reason: RegExp }[] = [
-    { name: 'tags.xml', text: orderXml([{ id: '1', lines: [{ no: '3001' }] }]).replace('</ORDERBATCH>', '</ORDERBATCHX>'), reason: /^tags\.xml, line 16, column 14: expected <\/ORDERBATCH> here/ },
-    { name: 'value.xml', text: orderXml([{ id: '1', lines: [{ no: '3001' }, { no: '3003', qty: 'two' }] }]), reason: /^value\.xml: line 18: the quantity "two" is not a whole number$/ },
-    { name: 'value.bsx', text: bsx([{ no: '3001' }, { no: '3003', price: '-1' }]), reason: /^value\.bsx: line 12: the price -1 is negative$/ },
-    { name: 'reference.xml', text: inventoryXml([{ no: '3001' }, { no: '3003', remarks: 'x&#2;' }]), reason: /^reference\.xml, line 3, column 115: the character reference &#2;/ },
-    { name: 'control.bsx', text: bsx([{ no: '3001' }, { no: '3003', name: 'x\u0002' }]), reason: /^control\.bsx, line 15, column 15: a control character/ },
-    { name: 'quoted.csv', text: 'number,name,quantity\n3001,"one\ntwo\nthree",1\n3003,"a\nb",x\n', reason: /^quoted\.csv: line 5: the quantity "x" is not a whole number$/ },
-    { name: 'unclosed.csv', text: 'number,name,quantity\n3001,"one\ntwo",1\n3003,x,"open\n', reason: /^unclosed\.csv, line 4, column 8: a quoted field is never closed$/ },
+    {
+      name: 'tags.xml',
+      text: orderXml([{ id: '1', lines: [{ no: '3001' }] }]).replace('</ORDERBATCH>', '</ORDERBATCHX>'),
+      reason: /^tags\.xml, line 16, column 14: expected <\/ORDERBATCH> here/,
+    },
+    {
+      name: 'value.xml',
+      text: orderXml([{ id: '1', lines: [{ no: '3001' }, { no: '3003', qty: 'two' }] }]),
+      reason: /^value\.xml: line 18: the quantity "two" is not a whole number$/,
+    },
+    {
+      name: 'value.bsx',
+      text: bsx([{ no: '3001' }, { no: '3003', price: '-1' }]),
+      reason: /^value\.bsx: line 12: the price -1 is negative$/,
+    },
+    {
+      name: 'reference.xml',
+      text: inventoryXml([{ no: '3001' }, { no: '3003', remarks: 'x&#2;' }]),
+      reason: /^reference\.xml, line 3, column 115: the character reference &#2;/,
+    },
+    {
+      name: 'control.bsx',
+      text: bsx([{ no: '3001' }, { no: '3003', name: 'x\u0002' }]),
+      reason: /^control\.bsx, line 15, column 15: a control character/,
+    },
+    {
+      name: 'quoted.csv',
+      text: 'number,name,quantity\n3001,"one\ntwo\nthree",1\n3003,"a\nb",x\n',
+      reason: /^quoted\.csv: line 5: the quantity "x" is not a whole number$/,
+    },
+    {
+      name: 'unclosed.csv',
+      text: 'number,name,quantity\n3001,"one\ntwo",1\n3003,x,"open\n',
+      reason: /^unclosed\.csv, line 4, column 8: a quoted field is never closed$/,
+    },
   ];
   for (const d of DOCS) {
     it(d.name, () => {
@@ -246,7 +457,9 @@ describe(`a document of more than ${DOCUMENT_LINE_LIMIT.toLocaleString('en-US')}
     // Reading all 2.5 million rows took seconds and gigabytes; stopping at 200,001 takes a fraction.
     expect(took).toBeLessThan(5_000);
     expect(grew).toBeLessThan(400 * 1024 * 1024);
-    expect(refusalOf(() => confirmImport(store.db, { file: { name: 'bulk.csv', content } }, SYSTEM_CLOCK)).message).toBe(plan.refusal?.message);
+    expect(
+      refusalOf(() => confirmImport(store.db, { file: { name: 'bulk.csv', content } }, SYSTEM_CLOCK)).message,
+    ).toBe(plan.refusal?.message);
     expect(dumpRows(store.db)).toEqual(before);
   }, 20_000);
 
@@ -261,7 +474,8 @@ describe(`a document of more than ${DOCUMENT_LINE_LIMIT.toLocaleString('en-US')}
   it('exactly 200,000 lines are read; the limit is per document, so two ORDERs of 100,001 items each are read', () => {
     const [csvDoc] = readDocumentFile(file('full.csv', `number,quantity\n${'3001,1\n'.repeat(DOCUMENT_LINE_LIMIT)}`));
     expect(csvDoc?.lines).toHaveLength(DOCUMENT_LINE_LIMIT);
-    const order = (id: string) => `<ORDER><ORDERID>${id}</ORDERID>${'<ITEM><ITEMID>1</ITEMID><QTY>1</QTY></ITEM>'.repeat(100_001)}</ORDER>`;
+    const order = (id: string) =>
+      `<ORDER><ORDERID>${id}</ORDERID>${'<ITEM><ITEMID>1</ITEMID><QTY>1</QTY></ITEM>'.repeat(100_001)}</ORDER>`;
     const docs = readDocumentFile(file('two.xml', `<ORDERS>${order('1')}${order('2')}</ORDERS>`));
     expect(docs.map((d) => d.lines.length)).toEqual([100_001, 100_001]);
   }, 20_000);
@@ -270,16 +484,40 @@ describe(`a document of more than ${DOCUMENT_LINE_LIMIT.toLocaleString('en-US')}
 describe('a message quotes at most ~80 characters of a bad value (SPEC §11)', () => {
   const huge = (ch: string) => ch.repeat(1_000_000);
   const CASES: { what: string; refuse: () => unknown }[] = [
-    { what: 'a quantity', refuse: () => readDocumentFile(file('q.csv', csv(['number', 'quantity'], [['3001', huge('x')]]))) },
-    { what: 'a negative quantity', refuse: () => readDocumentFile(file('q.csv', csv(['number', 'quantity'], [['3001', `-${huge('1')}`]]))) },
+    {
+      what: 'a quantity',
+      refuse: () => readDocumentFile(file('q.csv', csv(['number', 'quantity'], [['3001', huge('x')]]))),
+    },
+    {
+      what: 'a negative quantity',
+      refuse: () => readDocumentFile(file('q.csv', csv(['number', 'quantity'], [['3001', `-${huge('1')}`]]))),
+    },
     { what: 'a price', refuse: () => readDocumentFile(file('p.csv', csv(['number', 'price'], [['3001', huge('p')]]))) },
-    { what: 'a price too large', refuse: () => readDocumentFile(file('p.xml', inventoryXml([{ no: '3001', price: huge('9') }]))) },
+    {
+      what: 'a price too large',
+      refuse: () => readDocumentFile(file('p.xml', inventoryXml([{ no: '3001', price: huge('9') }]))),
+    },
     { what: 'a condition', refuse: () => readDocumentFile(file('c.bsx', bsx([{ no: '3001', condition: huge('c') }]))) },
-    { what: 'a colour id', refuse: () => readDocumentFile(file('c.xml', inventoryXml([{ no: '3001', colour: 7 }]).replace('<COLOR>7<', `<COLOR>${huge('7')}<`))) },
-    { what: 'a CSV colour number', refuse: () => readDocumentFile(file('c.csv', csv(['number', 'colour'], [['3001', huge('7')]]))) },
-    { what: 'an order date', refuse: () => readDocumentFile(file('d.xml', orderXml([{ id: '1', date: huge('d'), lines: [{ no: '3001' }] }]))) },
+    {
+      what: 'a colour id',
+      refuse: () =>
+        readDocumentFile(
+          file('c.xml', inventoryXml([{ no: '3001', colour: 7 }]).replace('<COLOR>7<', `<COLOR>${huge('7')}<`)),
+        ),
+    },
+    {
+      what: 'a CSV colour number',
+      refuse: () => readDocumentFile(file('c.csv', csv(['number', 'colour'], [['3001', huge('7')]]))),
+    },
+    {
+      what: 'an order date',
+      refuse: () => readDocumentFile(file('d.xml', orderXml([{ id: '1', date: huge('d'), lines: [{ no: '3001' }] }]))),
+    },
     { what: 'a currency', refuse: () => readDocumentFile(file('c.bsx', bsx([{ no: '3001' }], huge('E')))) },
-    { what: 'an element name', refuse: () => readDocumentFile(file('e.xml', `<INVENTORY><ITEM><${huge('A')}></B></ITEM></INVENTORY>`)) },
+    {
+      what: 'an element name',
+      refuse: () => readDocumentFile(file('e.xml', `<INVENTORY><ITEM><${huge('A')}></B></ITEM></INVENTORY>`)),
+    },
     { what: 'a root element', refuse: () => readDocumentFile(file('r.xml', `<${huge('R')}/>`)) },
     { what: 'an unclosed element', refuse: () => readDocumentFile(file('u.xml', `<INVENTORY><${huge('U')}>`)) },
     { what: 'an attribute', refuse: () => readDocumentFile(file('a.xml', `<INVENTORY ${huge('a')}></INVENTORY>`)) },
@@ -288,9 +526,26 @@ describe('a message quotes at most ~80 characters of a bad value (SPEC §11)', (
     { what: 'a call limit', refuse: () => setSetting(null as never, 'daily-call-limit', huge('n')) },
     { what: 'an API URL', refuse: () => setSetting(null as never, 'api-url', huge('u')) },
     { what: 'an API URL scheme', refuse: () => setSetting(null as never, 'api-url', `ftp://${huge('u')}`) },
-    { what: 'a catalogue id', refuse: () => readCatalogueFile(file('parts.csv', `part_num,name,part_cat_id\n3001,Brick,${huge('i')}\n`), { type: 'P' }) },
-    { what: 'a catalogue item type', refuse: () => readCatalogueFile(file('items.xml', `<CATALOG><ITEM><ITEMTYPE>${huge('T')}</ITEMTYPE><ITEMID>1</ITEMID><ITEMNAME>x</ITEMNAME></ITEM></CATALOG>`), { type: 'P' }) },
-    { what: 'a catalogue header', refuse: () => readCatalogueFile(file('odd.csv', `${huge('h')}\n1\n`), { type: 'P' }) },
+    {
+      what: 'a catalogue id',
+      refuse: () =>
+        readCatalogueFile(file('parts.csv', `part_num,name,part_cat_id\n3001,Brick,${huge('i')}\n`), { type: 'P' }),
+    },
+    {
+      what: 'a catalogue item type',
+      refuse: () =>
+        readCatalogueFile(
+          file(
+            'items.xml',
+            `<CATALOG><ITEM><ITEMTYPE>${huge('T')}</ITEMTYPE><ITEMID>1</ITEMID><ITEMNAME>x</ITEMNAME></ITEM></CATALOG>`,
+          ),
+          { type: 'P' },
+        ),
+    },
+    {
+      what: 'a catalogue header',
+      refuse: () => readCatalogueFile(file('odd.csv', `${huge('h')}\n1\n`), { type: 'P' }),
+    },
   ];
   for (const c of CASES) {
     it(c.what, () => {
@@ -310,25 +565,57 @@ describe('a message quotes at most ~80 characters of a bad value (SPEC §11)', (
     insertDocument(store.db, { orderId: byReference, key: 'bricklink-order:7' });
     const before = dumpRows(store.db);
     const refusals = [
-      planImport(store.db, { file: file('a.xml', orderXml([{ id: '4', currency: 'EUR', lines: [{ no: '3001' }] }])), orderId: byReference }).refusal,
-      planImport(store.db, { file: file('b.xml', orderXml([{ id: '5', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])), orderId: byCounterparty }).refusal,
-      planImport(store.db, { file: file('c.xml', orderXml([{ id: '6', currency: 'USD', lines: [{ no: '3001' }] }])), orderId: byCurrency }).refusal,
+      planImport(store.db, {
+        file: file('a.xml', orderXml([{ id: '4', currency: 'EUR', lines: [{ no: '3001' }] }])),
+        orderId: byReference,
+      }).refusal,
+      planImport(store.db, {
+        file: file('b.xml', orderXml([{ id: '5', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])),
+        orderId: byCounterparty,
+      }).refusal,
+      planImport(store.db, {
+        file: file('c.xml', orderXml([{ id: '6', currency: 'USD', lines: [{ no: '3001' }] }])),
+        orderId: byCurrency,
+      }).refusal,
       planImport(store.db, { file: file('d.xml', orderXml([{ id: '7', lines: [{ no: '3001' }] }])) }).refusal,
     ];
-    expect(refusals.map((r) => r?.code)).toEqual(['header-mismatch', 'header-mismatch', 'currency-mismatch', 'duplicate-document']);
+    expect(refusals.map((r) => r?.code)).toEqual([
+      'header-mismatch',
+      'header-mismatch',
+      'currency-mismatch',
+      'duplicate-document',
+    ]);
     for (const r of refusals) expect(r?.message.length).toBeLessThan(400);
-    expect(refusals[0]?.message).toBe(`The file's order reference is "4", but order ${'r'.repeat(79)}… (#${byReference}) has "${'r'.repeat(79)}…".`);
+    expect(refusals[0]?.message).toBe(
+      `The file's order reference is "4", but order ${'r'.repeat(79)}… (#${byReference}) has "${'r'.repeat(79)}…".`,
+    );
     expect(dumpRows(store.db)).toEqual(before);
   });
 });
 
 describe('files that are not documents at all say what they are (issue 10)', () => {
   const cases: [string, number[], RegExp][] = [
-    ['photo.png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], /^This is a PNG image, not an order document \(photo\.png\)\. brick-work imports /],
+    [
+      'photo.png',
+      [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13],
+      /^This is a PNG image, not an order document \(photo\.png\)\. brick-work imports /,
+    ],
     ['scan.jpg', [0xff, 0xd8, 0xff, 0xe0, 0, 16], /^This is a JPEG image, not an order document/],
-    ['order.pdf', [...Buffer.from('%PDF-1.7\n')], /^This is a PDF document, not an order document \(order\.pdf\): export the order/],
-    ['order.xlsx', [0x50, 0x4b, 0x03, 0x04, 20, 0], /^This is a ZIP archive \(an Excel or LibreOffice sheet is one\), not an order document \(order\.xlsx\): save the sheet as CSV/],
-    ['list.csv.gz', [0x1f, 0x8b, 8, 0], /^This is a gzip-compressed file, not an order document \(list\.csv\.gz\): unpack it first/],
+    [
+      'order.pdf',
+      [...Buffer.from('%PDF-1.7\n')],
+      /^This is a PDF document, not an order document \(order\.pdf\): export the order/,
+    ],
+    [
+      'order.xlsx',
+      [0x50, 0x4b, 0x03, 0x04, 20, 0],
+      /^This is a ZIP archive \(an Excel or LibreOffice sheet is one\), not an order document \(order\.xlsx\): save the sheet as CSV/,
+    ],
+    [
+      'list.csv.gz',
+      [0x1f, 0x8b, 8, 0],
+      /^This is a gzip-compressed file, not an order document \(list\.csv\.gz\): unpack it first/,
+    ],
   ];
   for (const [name, bytes, message] of cases) {
     it(name, () => {

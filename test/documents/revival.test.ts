@@ -20,7 +20,13 @@ async function setUp() {
   const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));
   onTestFinished(() => store.close());
   const db = store.db;
-  for (const [no, name] of [['3001', 'Brick 2 x 4'], ['3003', 'Brick 2 x 2'], ['3020', 'Plate 2 x 4'], ['3023', 'Plate 1 x 2']]) insertItem(db, { no: no ?? '', name: name ?? '' });
+  for (const [no, name] of [
+    ['3001', 'Brick 2 x 4'],
+    ['3003', 'Brick 2 x 2'],
+    ['3020', 'Plate 2 x 4'],
+    ['3023', 'Plate 1 x 2'],
+  ])
+    insertItem(db, { no: no ?? '', name: name ?? '' });
   const v1 = bsx([
     { no: '3001', name: 'Brick 2 x 4', qty: 2 },
     { no: '9001', name: 'Odd Brick', qty: 1 },
@@ -52,7 +58,11 @@ describe('revival (SPEC §8)', () => {
       [3, lines[2]?.id, ['number', 'name']],
     ]);
     const [revived] = confirmImport(db, { file: file('Falcon.bsx', v2) }, clock);
-    expect(revived).toMatchObject({ revived: true, order: { id: imported?.order.id }, document: { id: imported?.document.id, state: 'imported' } });
+    expect(revived).toMatchObject({
+      revived: true,
+      order: { id: imported?.order.id },
+      document: { id: imported?.document.id, state: 'imported' },
+    });
     const after = orderLines(db, imported?.order.id ?? 0);
     expect(after.map((l) => l.id)).toEqual(lines.map((l) => l.id)); // same rows
     expect(after.map((l) => [l.quantity, l.placed?.no ?? null, l.placed?.by ?? null])).toEqual([
@@ -115,7 +125,20 @@ describe('revival (SPEC §8)', () => {
     undoNewest(db, clock);
     undoNewest(db, clock);
     const before = dumpRows(db, BOOKKEEPING);
-    confirmImport(db, { file: file('Falcon.bsx', bsx([{ no: '3001', qty: 9 }, { no: '3003', qty: 8 }, { no: '3020', qty: 7, remarks: 'new' }])) }, clock);
+    confirmImport(
+      db,
+      {
+        file: file(
+          'Falcon.bsx',
+          bsx([
+            { no: '3001', qty: 9 },
+            { no: '3003', qty: 8 },
+            { no: '3020', qty: 7, remarks: 'new' },
+          ]),
+        ),
+      },
+      clock,
+    );
     expect(dumpRows(db, BOOKKEEPING)).not.toEqual(before);
     expect(undoNewest(db, clock).label).toBe('Revival of Falcon.bsx');
     expect(dumpRows(db, BOOKKEEPING)).toEqual(before);
@@ -124,11 +147,19 @@ describe('revival (SPEC §8)', () => {
 
   it('revives into its order through the header and currency checks of a chosen order', async () => {
     const { db } = await setUp();
-    const [r] = confirmImport(db, { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])) }, clock);
+    const [r] = confirmImport(
+      db,
+      { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])) },
+      clock,
+    );
     undoNewest(db, clock);
     let refusal: unknown;
     try {
-      confirmImport(db, { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'USD', lines: [{ no: '3001' }] }])) }, clock);
+      confirmImport(
+        db,
+        { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'USD', lines: [{ no: '3001' }] }])) },
+        clock,
+      );
     } catch (e) {
       refusal = e;
     }

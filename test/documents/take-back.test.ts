@@ -28,18 +28,37 @@ async function setUp() {
   const dbPath = path.join(tempDir(), 'brick-work.sqlite');
   const store = await openStore(dbPath);
   onTestFinished(() => store.close());
-  for (const [no, name] of [['3001', 'Brick 2 x 4'], ['3003', 'Brick 2 x 2'], ['3020', 'Plate 2 x 4']] as const) insertItem(store.db, { no, name });
+  for (const [no, name] of [
+    ['3001', 'Brick 2 x 4'],
+    ['3003', 'Brick 2 x 2'],
+    ['3020', 'Plate 2 x 4'],
+  ] as const)
+    insertItem(store.db, { no, name });
   return { db: store.db, dbPath, clock: ticking() };
 }
 
-const market = () => file('Market Street.bsx', bsx([{ no: '3001', qty: 2, price: '0.25' }, { no: '9001', name: 'Odd Brick', qty: 1 }]));
+const market = () =>
+  file(
+    'Market Street.bsx',
+    bsx([
+      { no: '3001', qty: 2, price: '0.25' },
+      { no: '9001', name: 'Odd Brick', qty: 1 },
+    ]),
+  );
 const harbour = () => file('Harbour.bsx', bsx([{ no: '3003', qty: 4, price: '0.1' }]));
 const twoOrders = () =>
   file(
     'orders.xml',
     orderXml([
       { id: '42', seller: 'ann', lines: [{ no: '3001', qty: 3 }] },
-      { id: '43', seller: 'bob', lines: [{ no: '3003', qty: 5 }, { no: '3020', qty: 1 }] },
+      {
+        id: '43',
+        seller: 'bob',
+        lines: [
+          { no: '3003', qty: 5 },
+          { no: '3020', qty: 1 },
+        ],
+      },
     ]),
   );
 
@@ -60,14 +79,16 @@ describe('taking back an import (SPEC §8)', () => {
     const after = dumpRows(db, BOOKKEEPING);
     expect({ ...after, document: [] }).toEqual({ ...before, document: [] });
     expect(after['document']).toEqual(
-      (before['document'] as Record<string, unknown>[]).map((d) => (d['id'] === old?.document.id ? { ...d, state: 'undone', undone_at: r.documents[0]?.undoneAt } : d)),
+      (before['document'] as Record<string, unknown>[]).map((d) =>
+        d['id'] === old?.document.id ? { ...d, state: 'undone', undone_at: r.documents[0]?.undoneAt } : d,
+      ),
     );
     expect(orderLines(db, old?.order.id ?? 0)).toEqual([]);
     // The newer import and its step are untouched.
     expect(getDocument(db, newer?.document.id ?? 0).state).toBe('imported');
     expect(orderLines(db, newer?.order.id ?? 0)).toHaveLength(1);
     expect(db.prepare('SELECT * FROM undo_change WHERE step_id = ?').all(newerStep?.id)).toEqual(newerChanges);
-    expect(db.prepare("SELECT state FROM undo_step WHERE id = ?").pluck().get(newerStep?.id)).toBe('done');
+    expect(db.prepare('SELECT state FROM undo_step WHERE id = ?').pluck().get(newerStep?.id)).toBe('done');
 
     expect(nextUndo(db)).toMatchObject({ id: r.step.id, label: 'Take back of Market Street.bsx' });
     expect(undoNewest(db, clock).label).toBe('Take back of Market Street.bsx');
@@ -104,7 +125,11 @@ describe('taking back an import (SPEC §8)', () => {
     expect(plan.refusal).toBeNull();
     expect(plan.documents[0]?.revival?.document.id).toBe(r?.document.id);
     const [revived] = confirmImport(db, { file: market() }, clock);
-    expect(revived).toMatchObject({ revived: true, document: { id: r?.document.id, state: 'imported' }, order: { id: r?.order.id } });
+    expect(revived).toMatchObject({
+      revived: true,
+      document: { id: r?.document.id, state: 'imported' },
+      order: { id: r?.order.id },
+    });
     expect(orderLines(db, r?.order.id ?? 0).map((l) => l.id)).toEqual(lineIds);
     expect(orderSummary(db, r?.order.id ?? 0)).toMatchObject({ state: 'open', undoneAt: null, lines: 2 });
     expect(undoNewest(db, clock).label).toBe('Revival of Market Street.bsx');
@@ -115,12 +140,18 @@ describe('taking back an import (SPEC §8)', () => {
     const { db, clock } = await setUp();
     const [a, b] = confirmImport(db, { file: twoOrders() }, clock);
     // Another file of the same name, imported later, is not part of that file.
-    const [other] = confirmImport(db, { file: file('orders.xml', orderXml([{ id: '44', lines: [{ no: '3001' }] }])) }, clock);
+    const [other] = confirmImport(
+      db,
+      { file: file('orders.xml', orderXml([{ id: '44', lines: [{ no: '3001' }] }])) },
+      clock,
+    );
 
     const r = takeBack(db, a?.document.id ?? 0, { wholeFile: false }, clock);
     expect(r.step.label).toBe('Take back of bricklink-order:42');
     expect(r.documents.map((d) => d.id)).toEqual([a?.document.id]);
-    expect(r.stillImported).toEqual([{ id: b?.document.id, key: 'bricklink-order:43', orderId: b?.order.id, orderReference: '43' }]);
+    expect(r.stillImported).toEqual([
+      { id: b?.document.id, key: 'bricklink-order:43', orderId: b?.order.id, orderReference: '43' },
+    ]);
     expect(getDocument(db, b?.document.id ?? 0).state).toBe('imported');
     expect(getDocument(db, other?.document.id ?? 0).state).toBe('imported');
 
@@ -138,7 +169,11 @@ describe('taking back an import (SPEC §8)', () => {
   it('the whole of a multi-ORDER file is taken back in one step and imported again whole', async () => {
     const { db, clock } = await setUp();
     const [a, b] = confirmImport(db, { file: twoOrders() }, clock);
-    const [other] = confirmImport(db, { file: file('orders.xml', orderXml([{ id: '44', lines: [{ no: '3001' }] }])) }, clock);
+    const [other] = confirmImport(
+      db,
+      { file: file('orders.xml', orderXml([{ id: '44', lines: [{ no: '3001' }] }])) },
+      clock,
+    );
     const before = dumpRows(db, BOOKKEEPING);
 
     // From either of its documents.
@@ -150,7 +185,11 @@ describe('taking back an import (SPEC §8)', () => {
     ]);
     expect(r.stillImported).toEqual([]);
     expect(getDocument(db, other?.document.id ?? 0).state).toBe('imported');
-    expect(listOrders(db).filter((o) => o.state === 'undone').map((o) => o.reference)).toEqual(['42', '43']);
+    expect(
+      listOrders(db)
+        .filter((o) => o.state === 'undone')
+        .map((o) => o.reference),
+    ).toEqual(['42', '43']);
 
     const revived = confirmImport(db, { file: twoOrders() }, clock);
     expect(revived.map((x) => [x.document.id, x.revived])).toEqual([
@@ -193,7 +232,11 @@ describe('taking back an import (SPEC §8)', () => {
   it('an order whose documents are all taken back is undone: the summary leaves it out and its BrickLink export is refused with the date', async () => {
     const { db, clock } = await setUp();
     const [r] = confirmImport(db, { file: market() }, clock);
-    confirmImport(db, { file: file('Market Street extra.bsx', bsx([{ no: '3020', qty: 1 }])), orderId: r?.order.id ?? 0 }, clock);
+    confirmImport(
+      db,
+      { file: file('Market Street extra.bsx', bsx([{ no: '3020', qty: 1 }])), orderId: r?.order.id ?? 0 },
+      clock,
+    );
     const [kept] = confirmImport(db, { file: harbour() }, clock);
     const orderId = r?.order.id ?? 0;
     const docs = db.prepare('SELECT id FROM document WHERE order_id = ? ORDER BY id').pluck().all(orderId) as number[];
@@ -242,14 +285,21 @@ describe('taking back through the contract', () => {
     const listed = await service.call('documents.list', {});
     if (!listed.ok) throw new Error(listed.error.message);
     const [a, b] = listed.value as { id: number; orderId: number; state: string; sameFile: { id: number }[] }[];
-    expect(a).toMatchObject({ key: 'bricklink-order:42', state: 'imported', undoneAt: null, sameFile: [{ id: b?.id, key: 'bricklink-order:43' }] });
+    expect(a).toMatchObject({
+      key: 'bricklink-order:42',
+      state: 'imported',
+      undoneAt: null,
+      sameFile: [{ id: b?.id, key: 'bricklink-order:43' }],
+    });
 
     // The duplicate preview points at the document to take back.
     const preview = await service.call('import.preview', { file: twoOrders() });
-    expect(preview.ok && (preview.value as { documents: { duplicateOf: { id: number; sameFile: unknown[] } | null }[] }).documents.map((d) => d.duplicateOf?.id)).toEqual([
-      a?.id,
-      b?.id,
-    ]);
+    expect(
+      preview.ok &&
+        (preview.value as { documents: { duplicateOf: { id: number; sameFile: unknown[] } | null }[] }).documents.map(
+          (d) => d.duplicateOf?.id,
+        ),
+    ).toEqual([a?.id, b?.id]);
 
     events.length = 0;
     const taken = await service.call('documents.takeBack', { documentId: a?.id ?? 0 });
@@ -262,18 +312,40 @@ describe('taking back through the contract', () => {
       },
     });
     expect(events).toContain('store.changed');
-    expect(await service.call('history.state', {})).toMatchObject({ value: { undo: { kind: 'take-back', label: 'Take back of bricklink-order:42' } } });
+    expect(await service.call('history.state', {})).toMatchObject({
+      value: { undo: { kind: 'take-back', label: 'Take back of bricklink-order:42' } },
+    });
 
     const order = await service.call('orders.get', { orderId: a?.orderId ?? 0 });
-    expect(order).toMatchObject({ ok: true, value: { order: { state: 'undone', lines: 0 }, documents: [{ id: a?.id, state: 'undone' }] } });
-    expect(await service.call('documents.list', { orderId: b?.orderId ?? 0 })).toMatchObject({ value: [{ id: b?.id, state: 'imported' }] });
-    expect(await service.call('documents.takeBack', { documentId: a?.id ?? 0, wholeFile: true })).toMatchObject({ ok: false, error: { code: 'already-undone' } });
-    expect(await service.call('export.bricklink', { orderId: a?.orderId ?? 0 })).toMatchObject({ ok: false, error: { code: 'already-undone' } });
-    expect(await service.call('documents.list', { orderId: 999 })).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    expect(await service.call('documents.takeBack', { documentId: b?.id ?? 0, wholeFile: 'yes' })).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+    expect(order).toMatchObject({
+      ok: true,
+      value: { order: { state: 'undone', lines: 0 }, documents: [{ id: a?.id, state: 'undone' }] },
+    });
+    expect(await service.call('documents.list', { orderId: b?.orderId ?? 0 })).toMatchObject({
+      value: [{ id: b?.id, state: 'imported' }],
+    });
+    expect(await service.call('documents.takeBack', { documentId: a?.id ?? 0, wholeFile: true })).toMatchObject({
+      ok: false,
+      error: { code: 'already-undone' },
+    });
+    expect(await service.call('export.bricklink', { orderId: a?.orderId ?? 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'already-undone' },
+    });
+    expect(await service.call('documents.list', { orderId: 999 })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+    expect(await service.call('documents.takeBack', { documentId: b?.id ?? 0, wholeFile: 'yes' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-argument' },
+    });
 
     const readOnly = serviceFor(db, dbPath, { readOnly: { reason: 'the folder is not writable', snapshot: false } });
-    expect(await readOnly.call('documents.takeBack', { documentId: b?.id ?? 0 })).toMatchObject({ ok: false, error: { code: 'read-only-store' } });
+    expect(await readOnly.call('documents.takeBack', { documentId: b?.id ?? 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'read-only-store' },
+    });
     expect(getDocument(db, b?.id ?? 0).state).toBe('imported');
   });
 });

@@ -13,10 +13,14 @@ const SCREENSHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
 
 /** The browser host on a fresh store, as `npm run serve` starts it. */
 async function startHost(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', dbPath], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', dbPath],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');
   return { url, child };
 }
@@ -39,7 +43,12 @@ const DOCUMENT = bsx([
 ]);
 
 function bigDocument(n: number): string {
-  return bsx(Array.from({ length: n }, (_, i) => ({ no: i % 10 === 0 ? `unknown-${i}` : PARTS[i % PARTS.length]?.no ?? '3001', qty: 1 + (i % 9) })));
+  return bsx(
+    Array.from({ length: n }, (_, i) => ({
+      no: i % 10 === 0 ? `unknown-${i}` : (PARTS[i % PARTS.length]?.no ?? '3001'),
+      qty: 1 + (i % 9),
+    })),
+  );
 }
 
 describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium, through the browser host)', () => {
@@ -55,7 +64,10 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
   const notice = () => page.getByTestId('notice');
 
   beforeAll(async () => {
-    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'e2e-'));
     fs.writeFileSync(path.join(dir, 'parts.csv'), files.rebrickableParts(PARTS));
@@ -198,7 +210,9 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
 
       const f0 = Date.now();
       await page.getByLabel('Unplaced only').check();
-      await expect.poll(() => page.getByTestId('line-table').getAttribute('aria-rowcount'), { interval: 10 }).toBe(String(total / 10));
+      await expect
+        .poll(() => page.getByTestId('line-table').getAttribute('aria-rowcount'), { interval: 10 })
+        .toBe(String(total / 10));
       const filter = Date.now() - f0;
       timings[name] = { open, filter, scroll, rows };
       if (total === 10_000) await shot('10-order-10000-lines');

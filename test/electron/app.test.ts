@@ -22,11 +22,21 @@ async function startFakeApp() {
   const userData = path.join(dir, 'userData');
   fs.mkdirSync(userData);
   const doc = path.join(dir, 'Market Street.bsx');
-  fs.writeFileSync(doc, bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 2 }, { no: '9999', name: 'Brick 2 x 2', qty: 1 }]));
+  fs.writeFileSync(
+    doc,
+    bsx([
+      { no: '3001', name: 'Brick 2 x 4', qty: 2 },
+      { no: '9999', name: 'Brick 2 x 2', qty: 1 },
+    ]),
+  );
   const fake = fakeElectron({ userData, appPath: dir, pick: doc, saveTo: path.join(dir, 'summary.csv') });
   configureApp(fake.electron);
   const rendererIndex = path.join(REPO_ROOT, 'renderer', 'index.html');
-  const { core } = await startApp(fake.electron, { rendererIndex, preload: path.join(dir, 'preload.cjs'), workerUrl: WORKER }, () => {});
+  const { core } = await startApp(
+    fake.electron,
+    { rendererIndex, preload: path.join(dir, 'preload.cjs'), workerUrl: WORKER },
+    () => {},
+  );
   closeCore = () => core.close();
   const pageUrl = pathToFileURL(rendererIndex).href;
   const handler = fake.handlers.get(CALL_CHANNEL);
@@ -47,7 +57,14 @@ describe('the Electron main process (electron mocked)', () => {
   it('opens a window that is isolated, sandboxed, without Node, and cannot navigate away or open windows', async () => {
     const { fake, pageUrl } = await startFakeApp();
     const prefs = fake.windows[0].options.webPreferences;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true, webviewTag: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
     expect(fake.windows[0].loadFile).toHaveBeenCalledWith(path.join(REPO_ROOT, 'renderer', 'index.html'));
 
     let prevented = false;
@@ -65,42 +82,77 @@ describe('the Electron main process (electron mocked)', () => {
     fake.permission()?.({}, 'media', (ok: boolean) => (granted = ok));
     expect(granted).toBe(false);
     const html = fs.readFileSync(path.join(REPO_ROOT, 'renderer', 'index.html'), 'utf8');
-    expect(html).toMatch(/Content-Security-Policy" content="default-src 'self'; script-src 'self'/);
+    expect(html).toMatch(/http-equiv="Content-Security-Policy"\s+content="default-src 'self'; script-src 'self'/);
   });
 
   it('wires every call of the contract through IPC to the core', async () => {
     const { invoke, fake, dir } = await startFakeApp();
-    const file = { name: 'Market Street.bsx', content: new Uint8Array(fs.readFileSync(path.join(dir, 'Market Street.bsx'))) };
-    const catalogue = { name: 'parts.csv', content: new TextEncoder().encode('part_num,name,part_cat_id\n3001,Brick 2 x 4,11\n') };
+    const file = {
+      name: 'Market Street.bsx',
+      content: new Uint8Array(fs.readFileSync(path.join(dir, 'Market Street.bsx'))),
+    };
+    const catalogue = {
+      name: 'parts.csv',
+      content: new TextEncoder().encode('part_num,name,part_cat_id\n3001,Brick 2 x 4,11\n'),
+    };
     // In an order that builds state for the calls after it; each must reach the core (a domain answer, never "invalid").
     const calls: [CallName, unknown, (r: any) => void][] = [
       ['store.info', {}, (r) => expect(r.value).toMatchObject({ schema: '4.2', appVersion: '0.9.0' })],
-      ['settings.get', {}, (r) => expect(r.value).toMatchObject({ currency: 'USD', credentialsStored: false, credentialsEncrypted: true })],
+      [
+        'settings.get',
+        {},
+        (r) => expect(r.value).toMatchObject({ currency: 'USD', credentialsStored: false, credentialsEncrypted: true }),
+      ],
       ['settings.set', { key: 'currency', value: 'eur' }, (r) => expect(r.value.currency).toBe('EUR')],
       ['file.pick', { purpose: 'document' }, (r) => expect(r.value).toMatchObject({ name: 'Market Street.bsx' })],
-      ['import.preview', { file }, (r) => expect(r.value.documents[0].counts).toEqual({ total: 2, placed: 0, unplaced: 2 })],
-      ['import.confirm', { file }, (r) => expect(r.value[0]).toMatchObject({ document: { key: 'Market Street.bsx' }, revived: false })],
+      [
+        'import.preview',
+        { file },
+        (r) => expect(r.value.documents[0].counts).toEqual({ total: 2, placed: 0, unplaced: 2 }),
+      ],
+      [
+        'import.confirm',
+        { file },
+        (r) => expect(r.value[0]).toMatchObject({ document: { key: 'Market Street.bsx' }, revived: false }),
+      ],
       ['import.cancel', {}, (r) => expect(r.value).toEqual({ cancelled: false })],
       ['orders.list', {}, (r) => expect(r.value).toHaveLength(1)],
       ['orders.get', { orderId: 1 }, (r) => expect(r.value.documents).toHaveLength(1)],
       ['lines.list', { orderId: 1 }, (r) => expect(r.value).toHaveLength(2)],
-      ['documents.list', { orderId: 1 }, (r) => expect(r.value).toMatchObject([{ id: 1, key: 'Market Street.bsx', state: 'imported' }])],
+      [
+        'documents.list',
+        { orderId: 1 },
+        (r) => expect(r.value).toMatchObject([{ id: 1, key: 'Market Street.bsx', state: 'imported' }]),
+      ],
       ['documents.takeBack', { documentId: 99 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
       ['catalogue.status', {}, (r) => expect(r.value).toMatchObject({ items: 0, budget: { limit: 5000 } })],
       ['catalogue.load', { files: [catalogue] }, (r) => expect(r.value).toEqual({ started: true })],
       ['catalogue.cancel', {}, (r) => expect(r.ok).toBe(true)],
       ['catalogue.search', { query: 'brick' }, (r) => expect(r.ok).toBe(true)],
       ['lines.suggest', { lineId: 2 }, (r) => expect(r.ok).toBe(true)],
-      ['lines.place', { lineId: 2, type: 'P', no: '4242', colourId: null }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
+      [
+        'lines.place',
+        { lineId: 2, type: 'P', no: '4242', colourId: null },
+        (r) => expect(r.error).toMatchObject({ code: 'not-found' }),
+      ],
       ['placements.list', {}, (r) => expect(r.value).toEqual({ items: [], colours: [], names: [] })],
       ['placements.forget', { kind: 'item', id: 1 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
       ['catalogue.colours', {}, (r) => expect(r.value).toEqual([])],
       ['lookup.start', {}, (r) => expect(r.error).toMatchObject({ code: 'no-credentials' })],
-      ['settings.setCredentials', { consumerKey: 'ck', consumerSecret: 'cs-secret', token: 't', tokenSecret: 'ts-secret' }, (r) => expect(r.value.credentialsStored).toBe(true)],
+      [
+        'settings.setCredentials',
+        { consumerKey: 'ck', consumerSecret: 'cs-secret', token: 't', tokenSecret: 'ts-secret' },
+        (r) => expect(r.value.credentialsStored).toBe(true),
+      ],
       ['jobs.list', {}, (r) => expect(Array.isArray(r.value)).toBe(true)],
       ['jobs.cancel', { jobId: 99 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
       ['history.state', {}, (r) => expect(r.value.undo).toMatchObject({ kind: 'import' })],
-      ['export.summary', {}, (r) => expect(r.value).toMatchObject({ name: 'brick-work-summary.csv', savedTo: path.join(dir, 'summary.csv') })],
+      [
+        'export.summary',
+        {},
+        (r) =>
+          expect(r.value).toMatchObject({ name: 'brick-work-summary.csv', savedTo: path.join(dir, 'summary.csv') }),
+      ],
       ['export.bricklink', { orderId: 1 }, (r) => expect(r.value.savedTo).toBe(path.join(dir, 'summary.csv'))],
       ['history.undo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
       ['history.redo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
@@ -119,7 +171,11 @@ describe('the Electron main process (electron mocked)', () => {
     expect(fake.sent.some(([channel, name]) => channel === EVENT_CHANNEL && name === 'store.changed')).toBe(true);
     // The Edit menu names what Undo will take back.
     const edit = fake.menus.at(-1).find((m: { label: string }) => m.label === 'Edit');
-    expect(edit.submenu[0]).toMatchObject({ label: 'Undo Import of Market Street.bsx', accelerator: 'CmdOrCtrl+Z', enabled: true });
+    expect(edit.submenu[0]).toMatchObject({
+      label: 'Undo Import of Market Street.bsx',
+      accelerator: 'CmdOrCtrl+Z',
+      enabled: true,
+    });
     expect(edit.submenu[1]).toMatchObject({ accelerator: 'Shift+CmdOrCtrl+Z' });
   });
 
@@ -158,7 +214,10 @@ describe('the Electron main process (electron mocked)', () => {
     ];
     for (const event of strangers) {
       const answer = invoke('settings.set', { key: 'currency', value: 'GBP' }, event);
-      const settled = await Promise.race([answer.then(() => 'answered'), new Promise((r) => setTimeout(() => r('no answer'), 100))]);
+      const settled = await Promise.race([
+        answer.then(() => 'answered'),
+        new Promise((r) => setTimeout(() => r('no answer'), 100)),
+      ]);
       expect(settled).toBe('no answer');
     }
     const r = await invoke('settings.get', {});

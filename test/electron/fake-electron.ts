@@ -4,7 +4,12 @@ import type { ElectronDeps } from '../../electron/app.ts';
 type Handler = (...args: any[]) => any;
 
 /** A stand-in for the parts of Electron the app uses, recording what the app does with them. */
-export function fakeElectron(options: { userData: string; appPath: string; pick?: string | null; saveTo?: string | null }) {
+export function fakeElectron(options: {
+  userData: string;
+  appPath: string;
+  pick?: string | null;
+  saveTo?: string | null;
+}) {
   const handlers = new Map<string, Handler>();
   const contentsEvents = new Map<string, Handler>();
   let windowOpen: Handler | null = null;
@@ -44,7 +49,10 @@ export function fakeElectron(options: { userData: string; appPath: string; pick?
     app,
     BrowserWindow,
     dialog: {
-      showOpenDialog: vi.fn(async () => ({ canceled: options.pick == null, filePaths: options.pick ? [options.pick] : [] })),
+      showOpenDialog: vi.fn(async () => ({
+        canceled: options.pick == null,
+        filePaths: options.pick ? [options.pick] : [],
+      })),
       showSaveDialog: vi.fn(async () => ({ canceled: options.saveTo == null, filePath: options.saveTo ?? undefined })),
     },
     ipcMain: {
@@ -54,8 +62,18 @@ export function fakeElectron(options: { userData: string; appPath: string; pick?
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => menus.push(m) },
     safeStorage: {
       isEncryptionAvailable: () => true,
-      encryptString: (s: string) => Buffer.from(`ENCRYPTED:${Buffer.from(s).toString('base64').split('').reverse().join('')}`),
-      decryptString: (b: Buffer) => Buffer.from(b.toString().replace(/^ENCRYPTED:/, '').split('').reverse().join(''), 'base64').toString(),
+      encryptString: (s: string) =>
+        Buffer.from(`ENCRYPTED:${Buffer.from(s).toString('base64').split('').reverse().join('')}`),
+      decryptString: (b: Buffer) =>
+        Buffer.from(
+          b
+            .toString()
+            .replace(/^ENCRYPTED:/, '')
+            .split('')
+            .reverse()
+            .join(''),
+          'base64',
+        ).toString(),
     },
     session: {
       defaultSession: {

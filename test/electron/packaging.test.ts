@@ -52,7 +52,7 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
     expect(Object.keys(pkg.scripts).filter((s) => /^(pre|post)?install$/.test(s))).toEqual([]);
   });
 
-  it("finds the Electron binary of better-sqlite3 by ABI, platform and arch, unpacked in the packaged app", () => {
+  it('finds the Electron binary of better-sqlite3 by ABI, platform and arch, unpacked in the packaged app', () => {
     const root = tempDir();
     expect(electronNativeBinding(root, '140', 'darwin', 'arm64')).toBeNull();
     const dir = path.join(root, 'native', 'electron-v140-darwin-arm64');
@@ -69,7 +69,11 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
 
   it('bundles the job runner thread and the service thread beside the main process, where main.ts finds them', async () => {
     const { default: config } = await import('../../electron/vite.config.ts');
-    const build = (config as (env: { mode: string; command: 'build' }) => { build: { outDir: string; rollupOptions: { input: Record<string, string> } } })({ mode: 'production', command: 'build' });
+    const build = (
+      config as (env: { mode: string; command: 'build' }) => {
+        build: { outDir: string; rollupOptions: { input: Record<string, string> } };
+      }
+    )({ mode: 'production', command: 'build' });
     const input = build.build.rollupOptions.input;
     expect(input['runner-thread']).toBe(path.join(REPO_ROOT, 'src', 'app', 'runner-thread.ts'));
     expect(input['service-thread']).toBe(path.join(REPO_ROOT, 'src', 'app', 'service-thread.ts'));

@@ -16,7 +16,10 @@ describe('the preload', () => {
   it('exposes the contract as window.brickWork, and nothing else', async () => {
     await import('../../electron/preload.ts');
     expect(Object.keys(exposed)).toEqual(['brickWork']);
-    const api = exposed['brickWork'] as { call: (n: string, a: unknown) => Promise<unknown>; onEvent: (l: (...a: unknown[]) => void) => () => void };
+    const api = exposed['brickWork'] as {
+      call: (n: string, a: unknown) => Promise<unknown>;
+      onEvent: (l: (...a: unknown[]) => void) => () => void;
+    };
     expect(Object.keys(api).sort()).toEqual(['call', 'onEvent']);
 
     await expect(api.call('orders.list', {})).resolves.toEqual({ ok: true, value: 'answer' });

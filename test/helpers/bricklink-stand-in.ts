@@ -68,7 +68,9 @@ export async function startStandIn(catalogue: Record<string, { name: string; cat
     for (const w of waiting.splice(0)) w(key);
 
     const auth = String(req.headers.authorization ?? '');
-    const fields = Object.fromEntries([...auth.matchAll(/(\w+)="([^"]*)"/g)].map((f) => [f[1], decodeURIComponent(f[2] ?? '')]));
+    const fields = Object.fromEntries(
+      [...auth.matchAll(/(\w+)="([^"]*)"/g)].map((f) => [f[1], decodeURIComponent(f[2] ?? '')]),
+    );
     const expected = oauthSignature({
       method: 'GET',
       url: `http://${req.headers.host}${req.url}`,
@@ -78,7 +80,8 @@ export async function startStandIn(catalogue: Record<string, { name: string; cat
     }).signature;
     const reply = () => {
       if (failing === 'close') return void req.socket.destroy();
-      if (failing === 500) return answer(500, { meta: { code: 500, message: 'INTERNAL_SERVER_ERROR', description: 'Something broke' } });
+      if (failing === 500)
+        return answer(500, { meta: { code: 500, message: 'INTERNAL_SERVER_ERROR', description: 'Something broke' } });
       if (fields['oauth_signature'] !== expected || fields['oauth_consumer_key'] !== TEST_CREDENTIALS.consumerKey) {
         return answer(401, { meta: { code: 401, message: 'BAD_OAUTH_REQUEST', description: 'Invalid signature' } });
       }

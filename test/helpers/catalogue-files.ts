@@ -21,7 +21,8 @@ export const files = {
     `Category ID\tCategory Name\n${cats.map((c) => `${c.id}\t${c.name}`).join('\n')}\n`,
   rebrickableParts: (parts: { no: string; name: string; category?: number }[]) =>
     `part_num,name,part_cat_id,part_material\n${parts.map((p) => `${p.no},${csvCell(p.name)},${p.category ?? 11},Plastic`).join('\n')}\n`,
-  rebrickableCategories: (cats: { id: number; name: string }[]) => `id,name\n${cats.map((c) => `${c.id},${csvCell(c.name)}`).join('\n')}\n`,
+  rebrickableCategories: (cats: { id: number; name: string }[]) =>
+    `id,name\n${cats.map((c) => `${c.id},${csvCell(c.name)}`).join('\n')}\n`,
   rebrickableSets: (sets: { no: string; name: string }[]) =>
     `set_num,name,year,theme_id,num_parts,img_url\n${sets.map((s) => `${s.no},${csvCell(s.name)},2010,1,100,https://x/y.jpg`).join('\n')}\n`,
   rebrickableColours: () => 'id,name,rgb,is_trans,num_parts,num_sets,y1,y2\n0,Black,05131D,False,1,1,1957,2026\n',

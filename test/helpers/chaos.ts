@@ -49,7 +49,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const store = await openStore(storePath);
   store.db.exec('CREATE TABLE chaos_effect (id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL, pid INTEGER NOT NULL)');
   store.db.transaction(() => {
-    for (let i = 0; i < o.jobs; i++) enqueueJob(store.db, 'chaos', { steps: o.steps, stepMs: o.stepMs }, { clock: SYSTEM_CLOCK });
+    for (let i = 0; i < o.jobs; i++)
+      enqueueJob(store.db, 'chaos', { steps: o.steps, stepMs: o.stepMs }, { clock: SYSTEM_CLOCK });
   })();
   const remaining = store.db.prepare("SELECT count(*) FROM job WHERE state IN ('queued', 'running')").pluck();
 
@@ -110,7 +111,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     }
     if (kills < o.kills && performance.now() >= nextKill) {
       // Only workers not yet killed, still running, and in the middle of a job.
-      const victims = [...live.values()].filter((w) => !w.killed && w.death === null && w.child.exitCode === null && midJob(w.log));
+      const victims = [...live.values()].filter(
+        (w) => !w.killed && w.death === null && w.child.exitCode === null && midJob(w.log),
+      );
       const victim = victims[Math.floor(Math.random() * victims.length)];
       if (victim) {
         const at = process.hrtime.bigint();
@@ -130,10 +133,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
 
   const db = new Database(storePath, { readonly: true });
   const states = Object.fromEntries(
-    (db.prepare('SELECT state, count(*) AS n FROM job GROUP BY state').all() as { state: string; n: number }[]).map((r) => [r.state, r.n]),
+    (db.prepare('SELECT state, count(*) AS n FROM job GROUP BY state').all() as { state: string; n: number }[]).map(
+      (r) => [r.state, r.n],
+    ),
   );
   const effects = new Map<number, number>();
-  for (const r of db.prepare('SELECT job_id, count(*) AS n FROM chaos_effect GROUP BY job_id').all() as { job_id: number; n: number }[]) {
+  for (const r of db.prepare('SELECT job_id, count(*) AS n FROM chaos_effect GROUP BY job_id').all() as {
+    job_id: number;
+    n: number;
+  }[]) {
     effects.set(r.job_id, r.n);
   }
   const integrity = db.pragma('integrity_check', { simple: true }) as string;
@@ -181,7 +189,8 @@ export function overlaps(report: ChaosReport): string[] {
     for (let i = 1; i < sorted.length; i++) {
       const prev = sorted[i - 1];
       const cur = sorted[i];
-      if (prev && cur && cur.start < prev.end) found.push(`job ${id}: run by ${cur.pid} started before the run by ${prev.pid} ended`);
+      if (prev && cur && cur.start < prev.end)
+        found.push(`job ${id}: run by ${cur.pid} started before the run by ${prev.pid} ended`);
     }
   }
   return found;

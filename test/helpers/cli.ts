@@ -37,7 +37,10 @@ export function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promi
 }
 
 /** Runs the CLI with `--json` and parses its one JSON document. */
-export async function cliJson(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult & { json: any }> {
+export async function cliJson(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult & { json: any }> {
   const r = await cli(['--json', ...args], env);
   let json: unknown;
   try {

@@ -36,7 +36,10 @@ ${l.remarks === undefined ? '' : `<REMARKS>${l.remarks}</REMARKS>`}
   )
   .join('\n')}
 </ORDER>`;
-  const body = options.root === 'ORDER' && orders.length === 1 && orders[0] ? order(orders[0]) : `<ORDERS>\n${orders.map(order).join('\n')}\n</ORDERS>`;
+  const body =
+    options.root === 'ORDER' && orders.length === 1 && orders[0]
+      ? order(orders[0])
+      : `<ORDERS>\n${orders.map(order).join('\n')}\n</ORDERS>`;
   return `${options.declaration === false ? '' : '<?xml version="1.0" encoding="UTF-8"?>\n'}${body}\n`;
 }
 
@@ -45,7 +48,9 @@ export function inventoryXml(lines: DocLine[], wanted = false): string {
     .map(
       (l) =>
         `<ITEM><ITEMTYPE>${l.type ?? 'P'}</ITEMTYPE><ITEMID>${l.no ?? ''}</ITEMID>${l.colour === undefined ? '' : `<COLOR>${l.colour}</COLOR>`}` +
-        (wanted ? `<MINQTY>${l.qty ?? 1}</MINQTY><MAXPRICE>${l.price ?? '-1.0000'}</MAXPRICE>` : `<QTY>${l.qty ?? 1}</QTY><PRICE>${l.price ?? '0.10'}</PRICE>`) +
+        (wanted
+          ? `<MINQTY>${l.qty ?? 1}</MINQTY><MAXPRICE>${l.price ?? '-1.0000'}</MAXPRICE>`
+          : `<QTY>${l.qty ?? 1}</QTY><PRICE>${l.price ?? '0.10'}</PRICE>`) +
         `<CONDITION>${l.condition ?? 'N'}</CONDITION>${l.remarks === undefined ? '' : `<REMARKS>${l.remarks}</REMARKS>`}</ITEM>`,
     )
     .join('\n')}\n</INVENTORY>\n`;

@@ -32,12 +32,20 @@ export function populate41(db: Db): { expected: Map<number, { placed: string | n
     const orderId = insertOrder(db, { reference: '1234567', counterparty: 'brickfan', currency: 'EUR' });
     const documentId = insertDocument(db, { orderId, key: 'bricklink-order:1234567', format: 'bricklink-order' });
     let position = 0;
-    const line = (given: LineRow['given'], placed: LineRow['placed'], after: { placed: string | null; reason: string | null }) => {
+    const line = (
+      given: LineRow['given'],
+      placed: LineRow['placed'],
+      after: { placed: string | null; reason: string | null },
+    ) => {
       position += 1;
       const id = insertLine(db, { documentId, position, given, placed, quantity: position, priceE4: 1250 * position });
       expected.set(id, after);
     };
-    line({ no: '3001', colourId: 5 }, { type: 'P', no: '3001', colourId: 5, by: 'number' }, { placed: 'P 3001', reason: null });
+    line(
+      { no: '3001', colourId: 5 },
+      { type: 'P', no: '3001', colourId: 5, by: 'number' },
+      { placed: 'P 3001', reason: null },
+    );
     line({ no: '3003', colourId: 11 }, null, { placed: 'P 3003', reason: null });
     line({ no: 'x999', name: 'brick  2 X 2' }, null, { placed: 'P 3003', reason: null });
     line({}, null, { placed: null, reason: UNPLACED_REASONS.noNumberNorName });
@@ -55,7 +63,9 @@ export function populate41(db: Db): { expected: Map<number, { placed: string | n
     insertJob(db, { kind: 'catalogue-lookup', state: 'queued' });
 
     const step = db
-      .prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES ('import', 'Import of order 1234567', 'done', '2026-01-01T00:00:00.000Z')")
+      .prepare(
+        "INSERT INTO undo_step (kind, label, state, created_at) VALUES ('import', 'Import of order 1234567', 'done', '2026-01-01T00:00:00.000Z')",
+      )
       .run().lastInsertRowid;
     db.prepare(
       `INSERT INTO undo_change (step_id, table_name, row_id, before, after)

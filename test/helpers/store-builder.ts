@@ -74,8 +74,13 @@ export function insertOrder(
         `INSERT INTO shop_order (reference, counterparty, counterparty_role, currency, created_at)
          VALUES (?, ?, ?, ?, ?)`,
       )
-      .run(order.reference, order.counterparty ?? null, order.counterparty ? 'seller' : null, order.currency ?? 'USD', NOW)
-      .lastInsertRowid,
+      .run(
+        order.reference,
+        order.counterparty ?? null,
+        order.counterparty ? 'seller' : null,
+        order.currency ?? 'USD',
+        NOW,
+      ).lastInsertRowid,
   );
 }
 
@@ -96,7 +101,13 @@ export function insertDocument(
 export interface LineRow {
   documentId: number;
   position: number;
-  given: { type?: string | null; no?: string | null; name?: string | null; colourId?: number | null; colourName?: string | null };
+  given: {
+    type?: string | null;
+    no?: string | null;
+    name?: string | null;
+    colourId?: number | null;
+    colourName?: string | null;
+  };
   quantity?: number;
   priceE4?: number | null;
   placed?: { type: string; no: string; colourId?: number | null; by: 'number' | 'remembered' | 'name' | 'hand' } | null;
@@ -133,7 +144,13 @@ export function insertLine(db: Db, line: LineRow): number {
 /** A remembered hand placement (schema 4.2). */
 export function insertHandPlacement(
   db: Db,
-  hp: { givenType?: string; givenNo?: string | null; name?: string | null; item: { type: string; no: string }; colourId?: number | null },
+  hp: {
+    givenType?: string;
+    givenNo?: string | null;
+    name?: string | null;
+    item: { type: string; no: string };
+    colourId?: number | null;
+  },
 ): void {
   db.prepare(
     `INSERT INTO hand_placement (given_type, given_no, name_key, item_type, item_no, colour_id, created_at)
@@ -153,7 +170,13 @@ export function insertHandPlacement(
 export function insertColourPlacement(db: Db, cp: { colourId?: number; colourName?: string; to: number }): void {
   db.prepare(
     'INSERT INTO colour_placement (numbering, given_colour_id, given_name_key, colour_id, created_at) VALUES (?, ?, ?, ?, ?)',
-  ).run(cp.colourId !== undefined ? 'bricklink-id' : 'name', cp.colourId ?? null, cp.colourId !== undefined ? null : foldName(cp.colourName ?? ''), cp.to, NOW);
+  ).run(
+    cp.colourId !== undefined ? 'bricklink-id' : 'name',
+    cp.colourId ?? null,
+    cp.colourId !== undefined ? null : foldName(cp.colourName ?? ''),
+    cp.to,
+    NOW,
+  );
 }
 
 export function insertJob(db: Db, job: { kind: string; state?: string; payload?: unknown }): number {

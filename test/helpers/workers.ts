@@ -5,11 +5,15 @@ import { REPO_ROOT } from './cli.ts';
 
 /** Starts `test/workers/NAME.ts` in a real child process (through tsx); killed when the test ends. */
 export function spawnWorker(name: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test', 'workers', `${name}.ts`), ...args], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...options,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'test', 'workers', `${name}.ts`), ...args],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...options,
+    },
+  );
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
@@ -17,7 +21,10 @@ export function spawnWorker(name: string, args: readonly string[], options: Spaw
 }
 
 /** Everything a child prints on stdout, as it comes, and a way to wait for a line. */
-export function lines(child: ChildProcess): { all: string[]; waitFor(re: RegExp, timeoutMs?: number): Promise<string> } {
+export function lines(child: ChildProcess): {
+  all: string[];
+  waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
+} {
   const all: string[] = [];
   let buffer = '';
   let stderr = '';
@@ -44,7 +51,13 @@ export function lines(child: ChildProcess): { all: string[]; waitFor(re: RegExp,
       const seen = all.find((l) => re.test(l));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no line matching ${re} within ${timeoutMs} ms; stdout: ${all.join('\n')}; stderr: ${stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no line matching ${re} within ${timeoutMs} ms; stdout: ${all.join('\n')}; stderr: ${stderr}`),
+            ),
+          timeoutMs,
+        );
         const onExit = () => {
           clearTimeout(timer);
           reject(new Error(`the child exited before printing ${re}; stdout: ${all.join('\n')}; stderr: ${stderr}`));

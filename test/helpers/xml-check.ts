@@ -8,8 +8,11 @@ import { parseXml } from '../../src/text/xml.ts';
  * Returns what is wrong, or null.
  */
 export function strictXmlProblem(text: string): string | null {
-  // eslint-disable-next-line no-control-regex -- looking for the characters XML forbids
-  const forbidden = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
+  const forbidden =
+    // eslint-disable-next-line no-control-regex -- looking for the characters XML forbids
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(
+      text,
+    );
   if (forbidden !== null) {
     return `the character U+${forbidden[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at offset ${forbidden.index} is not allowed in XML`;
   }

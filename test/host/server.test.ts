@@ -26,13 +26,19 @@ async function host() {
   return server;
 }
 
-function request(port: number, options: { path: string; method?: string; headers?: Record<string, string>; body?: string }) {
+function request(
+  port: number,
+  options: { path: string; method?: string; headers?: Record<string, string>; body?: string },
+) {
   return new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     if (options.body) req.write(options.body);
     req.end();
@@ -48,7 +54,12 @@ describe('the browser host', () => {
     // Not reachable on any other address of this machine: IPv6 loopback, and its network addresses.
     const net = await import('node:net');
     const os = await import('node:os');
-    const others = ['::1', ...Object.values(os.networkInterfaces()).flat().flatMap((i) => (i && !i.internal ? [i.address] : []))];
+    const others = [
+      '::1',
+      ...Object.values(os.networkInterfaces())
+        .flat()
+        .flatMap((i) => (i && !i.internal ? [i.address] : [])),
+    ];
     for (const address of others) {
       const outcome = await new Promise<string>((resolve) => {
         const s = net.connect({ host: address, port: a.port }, () => {
@@ -65,10 +76,18 @@ describe('the browser host', () => {
     const h = await host();
     const host_ = `127.0.0.1:${h.port}`;
     expect((await request(h.port, { path: '/', headers: { Host: host_ } })).status).toBe(401);
-    expect((await request(h.port, { path: '/api/call/orders.list', method: 'POST', headers: { Host: host_ }, body: '{}' })).status).toBe(401);
+    expect(
+      (await request(h.port, { path: '/api/call/orders.list', method: 'POST', headers: { Host: host_ }, body: '{}' }))
+        .status,
+    ).toBe(401);
     expect((await request(h.port, { path: '/api/events', headers: { Host: host_ } })).status).toBe(401);
     expect((await request(h.port, { path: '/?token=wrong', headers: { Host: host_ } })).status).toBe(401);
-    const r = await request(h.port, { path: '/api/call/orders.list', method: 'POST', headers: { Host: host_, Authorization: 'Bearer not-it' }, body: '{}' });
+    const r = await request(h.port, {
+      path: '/api/call/orders.list',
+      method: 'POST',
+      headers: { Host: host_, Authorization: 'Bearer not-it' },
+      body: '{}',
+    });
     expect(r.status).toBe(401);
     expect(r.body).toContain('needs the token of this start');
   });
@@ -76,7 +95,12 @@ describe('the browser host', () => {
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin, even with the token', async () => {
     const h = await host();
     const auth = { Authorization: `Bearer ${h.token}` };
-    const rebinding = await request(h.port, { path: '/api/call/orders.list', method: 'POST', headers: { ...auth, Host: `evil.example:${h.port}` }, body: '{}' });
+    const rebinding = await request(h.port, {
+      path: '/api/call/orders.list',
+      method: 'POST',
+      headers: { ...auth, Host: `evil.example:${h.port}` },
+      body: '{}',
+    });
     expect(rebinding.status).toBe(403);
     const otherPort = await request(h.port, { path: '/', headers: { ...auth, Host: `127.0.0.1:${h.port + 1}` } });
     expect(otherPort.status).toBe(403);
@@ -107,9 +131,17 @@ describe('the browser host', () => {
       body: encodeWire({}),
     });
     expect(decodeWire(call.body)).toMatchObject({ ok: true, value: { currency: 'USD' } });
-    const bad = await request(h.port, { path: '/api/call/orders.get', method: 'POST', headers: { Host: hostHeader, Cookie: cookie }, body: encodeWire({ orderId: 'x' }) });
+    const bad = await request(h.port, {
+      path: '/api/call/orders.get',
+      method: 'POST',
+      headers: { Host: hostHeader, Cookie: cookie },
+      body: encodeWire({ orderId: 'x' }),
+    });
     expect(decodeWire(bad.body)).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
-    const traversal = await request(h.port, { path: '/..%2fsecret.txt', headers: { Host: hostHeader, Cookie: cookie } });
+    const traversal = await request(h.port, {
+      path: '/..%2fsecret.txt',
+      headers: { Host: hostHeader, Cookie: cookie },
+    });
     expect(traversal.status).toBe(404);
   });
 });

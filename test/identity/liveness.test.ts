@@ -79,7 +79,10 @@ describe('is the owner alive? (SPEC §3)', () => {
   });
 
   it('a thread id of a live process → dead', () => {
-    const tids = fs.readdirSync('/proc/self/task').map(Number).filter((t) => t !== process.pid);
+    const tids = fs
+      .readdirSync('/proc/self/task')
+      .map(Number)
+      .filter((t) => t !== process.pid);
     expect(tids.length).toBeGreaterThan(0);
     const tid = tids[0] ?? 0;
     const stat = procView().stat(tid);
@@ -96,7 +99,8 @@ describe('is the owner alive? (SPEC §3)', () => {
   });
 
   it('a stat line whose command name holds spaces and ")" → parsed after the last ")"', () => {
-    const line = '4242 (we) ird (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10 18446744073709551615';
+    const line =
+      '4242 (we) ird (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10 18446744073709551615';
     expect(parseStat(line)).toEqual({ pid: 4242, comm: 'we) ird (x) y', state: 'S', startTicks: 987654 });
   });
 
@@ -108,7 +112,9 @@ describe('is the owner alive? (SPEC §3)', () => {
     const stat = procView().stat(pid);
     expect(stat?.comm).toBe('a) b (c');
     const owner = identityOf(pid);
-    expect(owner.startTicks).toBe(Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ')[19]));
+    expect(owner.startTicks).toBe(
+      Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)?.split(' ')[19]),
+    );
     expect(isAlive(owner)).toBe(true);
     expect(isAlive({ ...owner, startTicks: (owner.startTicks ?? 0) + 1 })).toBe(false);
   });
@@ -150,7 +156,13 @@ describe('is the owner alive? (SPEC §3)', () => {
       const checker = spawn(
         process.execPath,
         ['--import', 'tsx', path.join(REPO_ROOT, 'test', 'workers', 'check-alive.ts'), JSON.stringify(owner)],
-        { cwd: REPO_ROOT, uid: 65534, gid: 65534, env: { ...process.env, HOME: '/tmp' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        {
+          cwd: REPO_ROOT,
+          uid: 65534,
+          gid: 65534,
+          env: { ...process.env, HOME: '/tmp' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
       );
       const answer = JSON.parse(await lines(checker).waitFor(/^\{/)) as Record<string, unknown>;
       expect(answer).toMatchObject({ probe: 'EPERM', exists: true, alive: true, uid: 65534 });

@@ -25,7 +25,15 @@ async function setUp(name = 'brick-work.sqlite') {
 }
 
 function staleRecord(owner: OwnerIdentity) {
-  return { state: 'running', kind: 'catalogue-load', owner, progress: { done: 10, total: 100 }, error: null, startedAt: 'x', updatedAt: 'x' };
+  return {
+    state: 'running',
+    kind: 'catalogue-load',
+    owner,
+    progress: { done: 10, total: 100 },
+    error: null,
+    startedAt: 'x',
+    updatedAt: 'x',
+  };
 }
 
 describe('catalogue-job.json (SPEC §4)', () => {
@@ -40,10 +48,19 @@ describe('catalogue-job.json (SPEC §4)', () => {
     fs.writeFileSync(file, JSON.stringify(staleRecord(dead)));
     expect(catalogueJobStatus(storePath)).toMatchObject({ alive: false, record: { state: 'running' } });
 
-    const { job, warning } = CatalogueJob.start(db, storePath, 'catalogue-load', { files: ['parts.csv'] }, { me: identityOf(), clock });
+    const { job, warning } = CatalogueJob.start(
+      db,
+      storePath,
+      'catalogue-load',
+      { files: ['parts.csv'] },
+      { me: identityOf(), clock },
+    );
     expect(warning).toBeNull();
     expect(job.progress({ done: 5, total: 50 })).toBe(true);
-    expect(readCatalogueJob(file)).toMatchObject({ status: 'ok', record: { state: 'running', owner: identityOf(), progress: { done: 5, total: 50 } } });
+    expect(readCatalogueJob(file)).toMatchObject({
+      status: 'ok',
+      record: { state: 'running', owner: identityOf(), progress: { done: 5, total: 50 } },
+    });
     expect(job.finish('done')).toBe(true);
     expect(readCatalogueJob(file)).toMatchObject({ status: 'ok', record: { state: 'done' } });
     // A finished job does not block the next one.
@@ -73,7 +90,12 @@ describe('catalogue-job.json (SPEC §4)', () => {
 
   it('reports a corrupt or truncated file and treats it as no job', async () => {
     const { storePath, db, file } = await setUp();
-    for (const bad of ['{"state": "running", "kind": "catalogue-lo', '', '[]', '{"state":"running","kind":"k","owner":{"pid":"x"}}']) {
+    for (const bad of [
+      '{"state": "running", "kind": "catalogue-lo',
+      '',
+      '[]',
+      '{"state":"running","kind":"k","owner":{"pid":"x"}}',
+    ]) {
       fs.writeFileSync(file, bad);
       expect(catalogueJobStatus(storePath).problem).toBeTruthy();
       const { job, warning } = CatalogueJob.start(db, storePath, 'catalogue-load', {}, { me: identityOf(), clock });

@@ -122,7 +122,11 @@ describe('claims (SPEC §4)', () => {
       ownedBy({ db } as Store, ids[2] ?? 0, { pid: me.pid, bootId: null, startTicks: null });
       const alive = listJobs(db).map((j) => j.alive);
       const recovered = recoverJobs(db, { clock: c }).map((r) => r.id);
-      const claimed = [claimNext(db, me, { clock: c })?.id, claimNext(db, me, { clock: c })?.id, claimNext(db, me, { clock: c })?.id];
+      const claimed = [
+        claimNext(db, me, { clock: c })?.id,
+        claimNext(db, me, { clock: c })?.id,
+        claimNext(db, me, { clock: c })?.id,
+      ];
       answers.push({ alive, recovered, claimed });
     }
     expect(answers[1]).toEqual(answers[0]);
@@ -185,7 +189,10 @@ describe('state changes are compare-and-set', () => {
         },
       },
     });
-    expect(await runner.runNext()).toMatchObject({ outcome: 'failed', error: { code: 'parse-error', message: 'parts.csv line 3: the number is missing' } });
+    expect(await runner.runNext()).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'parse-error', message: 'parts.csv line 3: the number is missing' },
+    });
     expect(getJob(db, id)).toMatchObject({ state: 'failed', error: 'parts.csv line 3: the number is missing' });
   });
 
@@ -201,7 +208,11 @@ describe('state changes are compare-and-set', () => {
     expect(await runner.runNext()).toMatchObject({ outcome: 'deferred' });
     expect(getJob(db, id)).toMatchObject({ state: 'queued', notBeforeDay: '2026-03-02' });
     expect(await runner.runNext()).toBeNull();
-    const tomorrow = new JobRunner({ db, clock: { now: () => new Date('2026-03-02T00:00:01Z') }, handlers: { lookup: (_j, ctx) => void ctx.complete() } });
+    const tomorrow = new JobRunner({
+      db,
+      clock: { now: () => new Date('2026-03-02T00:00:01Z') },
+      handlers: { lookup: (_j, ctx) => void ctx.complete() },
+    });
     expect(await tomorrow.runNext()).toMatchObject({ outcome: 'done' });
   });
 
@@ -210,7 +221,9 @@ describe('state changes are compare-and-set', () => {
     const id = enqueueJob(db, 'lookup', {}, { clock });
     const dead = await deadOwner();
     ownedBy({ db } as Store, id, dead);
-    expect(recoverJobs(db, { clock })).toEqual([expect.objectContaining({ id, kind: 'lookup', deadOwner: expect.objectContaining({ pid: dead.pid }) })]);
+    expect(recoverJobs(db, { clock })).toEqual([
+      expect.objectContaining({ id, kind: 'lookup', deadOwner: expect.objectContaining({ pid: dead.pid }) }),
+    ]);
     expect(getJob(db, id)).toMatchObject({ state: 'queued', recoveries: 1 });
   });
 });

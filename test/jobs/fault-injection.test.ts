@@ -4,7 +4,15 @@ import { tempDir } from '../helpers/temp.ts';
 
 describe('workers killed with SIGKILL while running jobs', () => {
   it('after 100+ kills, every job is done exactly once, nothing is stuck, and the store is intact', async () => {
-    const report = await runChaos({ dir: tempDir(), jobs: 300, workers: 4, kills: 110, steps: 8, stepMs: 6, killEveryMs: [30, 90] });
+    const report = await runChaos({
+      dir: tempDir(),
+      jobs: 300,
+      workers: 4,
+      kills: 110,
+      steps: 8,
+      stepMs: 6,
+      killEveryMs: [30, 90],
+    });
     expect(report.kills).toBeGreaterThanOrEqual(100);
     expect(report.integrity).toBe('ok');
     expect(report.states).toEqual({ done: 300 });

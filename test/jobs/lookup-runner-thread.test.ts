@@ -66,7 +66,11 @@ async function lookupJob(core: Core): Promise<JobRowView | undefined> {
 }
 
 /** Waits until the look-up job is as `check` wants it (the runner thread works on its own time). */
-async function until(core: Core, check: (job: JobRowView | undefined) => boolean, what: string): Promise<JobRowView | undefined> {
+async function until(
+  core: Core,
+  check: (job: JobRowView | undefined) => boolean,
+  what: string,
+): Promise<JobRowView | undefined> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const job = await lookupJob(core);
@@ -77,7 +81,7 @@ async function until(core: Core, check: (job: JobRowView | undefined) => boolean
 }
 
 describe('the look-up job in the runner thread', () => {
-  it("asks exactly N numbers for a run of at most N calls, however often the thread wakes", async () => {
+  it('asks exactly N numbers for a run of at most N calls, however often the thread wakes', async () => {
     const standIn = await startStandIn(BRICKLINK);
     const { file } = await storeWithEightUnknownNumbers(standIn.url);
     const core = await startApp(file, movableClock('2031-03-04T12:00:00Z'));
@@ -108,7 +112,9 @@ describe('the look-up job in the runner thread', () => {
     // On the next day a wake resumes it, for what is left of the run's limit: one call.
     clock.set('2031-03-05T00:00:05Z');
     const stopped = await until(core, (j) => j?.state === 'queued' && j.notBeforeDay === null, 'stopped at the limit');
-    expect(stopped?.error).toBe('stopped after 3 calls, the limit of this run; 5 numbers still to ask — start another run to go on');
+    expect(stopped?.error).toBe(
+      'stopped after 3 calls, the limit of this run; 5 numbers still to ask — start another run to go on',
+    );
     expect(standIn.requests).toHaveLength(3);
 
     // Wakes, that day and the next, leave it alone: still exactly 3 numbers asked.
@@ -116,7 +122,12 @@ describe('the look-up job in the runner thread', () => {
     clock.set('2031-03-06T09:00:00Z');
     await sleep(SEVERAL_WAKES_MS);
     expect(standIn.requests).toHaveLength(3);
-    expect(await lookupJob(core)).toMatchObject({ id: stopped?.id, state: 'queued', error: stopped?.error, updatedAt: stopped?.updatedAt });
+    expect(await lookupJob(core)).toMatchObject({
+      id: stopped?.id,
+      state: 'queued',
+      error: stopped?.error,
+      updatedAt: stopped?.updatedAt,
+    });
 
     // Staff start another run, with no limit (and a larger budget): it asks the rest, each number once.
     await call(core, 'settings.set', { key: 'daily-call-limit', value: '100' });

@@ -4,7 +4,16 @@ import { tempDir } from '../helpers/temp.ts';
 
 describe('four processes claiming from one store at once', () => {
   it('claim every job exactly once, and no two runs of a job overlap', async () => {
-    const report = await runChaos({ dir: tempDir(), jobs: 400, workers: 4, kills: 0, steps: 2, stepMs: 1, killEveryMs: [0, 0], barrier: true });
+    const report = await runChaos({
+      dir: tempDir(),
+      jobs: 400,
+      workers: 4,
+      kills: 0,
+      steps: 2,
+      stepMs: 1,
+      killEveryMs: [0, 0],
+      barrier: true,
+    });
     expect(report.integrity).toBe('ok');
     expect(report.states).toEqual({ done: 400 });
     expect(report.runs.size).toBe(400);

@@ -40,7 +40,12 @@ function marketStreet(): { name: string; text: string; parts: Uint8Array; partsN
   const real = sharedFile('brickstore-bsx', 'Inventory for 10190-1 Market Street.bsx');
   const parts = sharedFile('rebrickable', 'parts.csv.gz');
   if (real !== null && parts !== null) {
-    return { name: path.basename(real), text: fs.readFileSync(real, 'utf8'), parts: fs.readFileSync(parts), partsName: 'parts.csv.gz' };
+    return {
+      name: path.basename(real),
+      text: fs.readFileSync(real, 'utf8'),
+      parts: fs.readFileSync(parts),
+      partsName: 'parts.csv.gz',
+    };
   }
   const text = bsx([
     { no: '3001', name: 'Brick 2 x 4', colour: 5, colourName: 'Red', qty: 4 },
@@ -61,7 +66,8 @@ function marketStreet(): { name: string; text: string; parts: Uint8Array; partsN
 
 function coloursOf(text: string): { id: number; name: string }[] {
   const pairs = new Map<number, string>();
-  for (const m of text.matchAll(/<ColorID>(\d+)<\/ColorID>[\s\S]*?<ColorName>([^<]+)<\/ColorName>/g)) pairs.set(Number(m[1]), m[2] ?? '');
+  for (const m of text.matchAll(/<ColorID>(\d+)<\/ColorID>[\s\S]*?<ColorName>([^<]+)<\/ColorName>/g))
+    pairs.set(Number(m[1]), m[2] ?? '');
   return [...pairs].map(([id, name]) => ({ id, name }));
 }
 
@@ -96,7 +102,11 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
 
     const after = given4073(orderLines(db, orderId));
     for (const line of after) {
-      expect(line.placed, `line ${line.position}`).toMatchObject({ type: 'P', no: '6141', colour: line.given.colourId });
+      expect(line.placed, `line ${line.position}`).toMatchObject({
+        type: 'P',
+        no: '6141',
+        colour: line.given.colourId,
+      });
       expect(line.reason).toBeNull();
     }
 
@@ -107,7 +117,11 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     // The summary counts those lines as placed.
     const summary = summaryCsv(db).split('\r\n')[1]?.split(',') ?? [];
     const lines = orderLines(db, orderId);
-    expect(summary.slice(4, 7)).toEqual([String(lines.length), String(lines.filter((l) => l.placed).length), String(lines.filter((l) => !l.placed).length)]);
+    expect(summary.slice(4, 7)).toEqual([
+      String(lines.length),
+      String(lines.filter((l) => l.placed).length),
+      String(lines.filter((l) => !l.placed).length),
+    ]);
 
     // Cherries: the Red lot stays Red when the Lime one is placed by hand.
     const cherries = orderLines(db, orderId).filter((l) => l.given.no === 'x18');
@@ -118,14 +132,32 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     }
 
     // A BrickLink order imported later, with 4073 in colour 11: exported in colour 11.
-    const [later] = confirmImport(db, { file: file('order.xml', orderXml([{ id: '4242', seller: 'ann', lines: [{ no: '4073', colour: 11, qty: 7 }] }])) }, clock);
+    const [later] = confirmImport(
+      db,
+      {
+        file: file('order.xml', orderXml([{ id: '4242', seller: 'ann', lines: [{ no: '4073', colour: 11, qty: 7 }] }])),
+      },
+      clock,
+    );
     expect(exported(bricklinkXml(db, later?.order.id ?? 0))).toEqual([{ no: '6141', colour: '11', qty: '7' }]);
   });
 
   it('a colour chosen for a line whose own colour is known is for that line only', async () => {
     const { db } = await storeWithCatalogue();
     insertColour(db, { id: 11, name: 'Black' });
-    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001old', colour: 5 }, { no: '3001old', colour: 11 }])) }, clock);
+    const [r] = confirmImport(
+      db,
+      {
+        file: file(
+          'a.bsx',
+          bsx([
+            { no: '3001old', colour: 5 },
+            { no: '3001old', colour: 11 },
+          ]),
+        ),
+      },
+      clock,
+    );
     const [red, black] = orderLines(db, r?.order.id ?? 0);
     const result = placeByHand(db, red?.id ?? 0, { type: 'P', no: '3001', colourId: 11 }, clock);
     expect(result.remembered).toEqual({ item: 'added', colour: null, name: null });
@@ -142,24 +174,43 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     const { db } = await storeWithCatalogue();
     const [r] = confirmImport(
       db,
-      { file: file('a.bsx', bsx([{ no: '3001', colour: 999 }, { no: '3003', colour: 999 }, { no: '3003', colourName: 'Bright Red' }, { no: '3001', colour: 5 }])) },
+      {
+        file: file(
+          'a.bsx',
+          bsx([
+            { no: '3001', colour: 999 },
+            { no: '3003', colour: 999 },
+            { no: '3003', colourName: 'Bright Red' },
+            { no: '3001', colour: 5 },
+          ]),
+        ),
+      },
       clock,
     );
     const orderId = r?.order.id ?? 0;
     const [first, second, named] = orderLines(db, orderId);
-    expect([first, second, named].map((l) => l?.reason?.code)).toEqual(['colour-not-in-catalogue', 'colour-not-in-catalogue', 'colour-not-in-catalogue']);
+    expect([first, second, named].map((l) => l?.reason?.code)).toEqual([
+      'colour-not-in-catalogue',
+      'colour-not-in-catalogue',
+      'colour-not-in-catalogue',
+    ]);
 
     // Without a colour chosen it can't be placed: refused, nothing written.
     const rows = dumpRows(db);
     expect(() => placeByHand(db, first?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock)).toThrow(
-      expect.objectContaining({ code: 'needs-colour', message: 'Line 1 gives colour 999, which the catalogue does not know: choose the colour it should be.' }),
+      expect.objectContaining({
+        code: 'needs-colour',
+        message: 'Line 1 gives colour 999, which the catalogue does not know: choose the colour it should be.',
+      }),
     );
     expect(dumpRows(db)).toEqual(rows);
 
     const result = placeByHand(db, first?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
     expect(result.remembered).toEqual({ item: null, colour: 'added', name: null }); // 3001 is placed by number anyway: no item memory
     expect(result.others).toEqual({ placed: 1, moved: 0, unplaced: 0 });
-    expect(colourMemories(db)).toMatchObject([{ given: { numbering: 'bricklink-id', colourId: 999 }, colour: { id: 5, name: 'Red' } }]);
+    expect(colourMemories(db)).toMatchObject([
+      { given: { numbering: 'bricklink-id', colourId: 999 }, colour: { id: 5, name: 'Red' } },
+    ]);
     expect(itemMemories(db)).toEqual([]);
     const lines = orderLines(db, orderId);
     expect(lines.map((l) => [l.placed?.no ?? null, l.placed?.colour ?? null, l.reason?.code ?? null])).toEqual([
@@ -170,17 +221,30 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     ]);
     // Later imports use it; the CLI lists it by name, with the item memories.
     const [later] = confirmImport(db, { file: file('b.bsx', bsx([{ no: '3003', colour: 999 }])) }, clock);
-    expect(orderLines(db, later?.order.id ?? 0)[0]?.placed).toMatchObject({ no: '3003', colour: 5, colourName: 'Red', by: 'number' });
+    expect(orderLines(db, later?.order.id ?? 0)[0]?.placed).toMatchObject({
+      no: '3003',
+      colour: 5,
+      colourName: 'Red',
+      by: 'number',
+    });
   });
 
   it('correcting a memory moves the lines it had placed; lines placed by number or by hand, and undone documents, stay', async () => {
     const { db } = await storeWithCatalogue();
     insertItem(db, { no: '3002', name: 'Brick 2 x 3' });
-    const [a] = confirmImport(db, { file: file('a.bsx', bsx([{ no: 'old1' }, { no: 'old1' }, { no: 'old1' }, { no: '3001' }])) }, clock);
+    const [a] = confirmImport(
+      db,
+      { file: file('a.bsx', bsx([{ no: 'old1' }, { no: 'old1' }, { no: 'old1' }, { no: '3001' }])) },
+      clock,
+    );
     const [gone] = confirmImport(db, { file: file('gone.bsx', bsx([{ no: 'old1' }])) }, clock);
     undoNewest(db, clock); // gone.bsx is undone: its line is not a saved line
     const [l1, l2, l3] = orderLines(db, a?.order.id ?? 0);
-    expect(placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).others).toEqual({ placed: 2, moved: 0, unplaced: 0 });
+    expect(placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).others).toEqual({
+      placed: 2,
+      moved: 0,
+      unplaced: 0,
+    });
     placeByHand(db, l2?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock); // l2 is now placed by hand
     // Staff correct the memory on l3: the lines the memory had placed move; l1 and l2 (by hand) stay.
     const corrected = placeByHand(db, l3?.id ?? 0, { type: 'P', no: '3002', colourId: null }, clock);
@@ -200,15 +264,35 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
       ['3002', 'hand'],
       ['3001', 'number'],
     ]);
-    const goneLine = db.prepare('SELECT item_no, unplaced_reason FROM order_line WHERE document_id = ?').get(gone?.document.id);
+    const goneLine = db
+      .prepare('SELECT item_no, unplaced_reason FROM order_line WHERE document_id = ?')
+      .get(gone?.document.id);
     expect(goneLine).toEqual({ item_no: null, unplaced_reason: 'The BrickLink number is not in the catalogue' });
   });
 
   it('one undo step takes back the placement, its memories and every line it placed at once', async () => {
     const { db } = await storeWithCatalogue();
-    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: 'old1', colour: 77 }, { no: 'old1', colour: 5 }, { no: '3003', colour: 77 }])) }, clock);
+    const [r] = confirmImport(
+      db,
+      {
+        file: file(
+          'a.bsx',
+          bsx([
+            { no: 'old1', colour: 77 },
+            { no: 'old1', colour: 5 },
+            { no: '3003', colour: 77 },
+          ]),
+        ),
+      },
+      clock,
+    );
     const rows = dumpRows(db, BOOKKEEPING);
-    const result = placeByHand(db, orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
+    const result = placeByHand(
+      db,
+      orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0,
+      { type: 'P', no: '3001', colourId: 5 },
+      clock,
+    );
     expect(result.remembered).toEqual({ item: 'added', colour: 'added', name: null });
     expect(result.others).toEqual({ placed: 2, moved: 0, unplaced: 0 });
     expect(result.step.label).toBe('Hand placement of old1 (a.bsx, line 1) on P 3001 in Red');
@@ -216,17 +300,27 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     expect(dumpRows(db, BOOKKEEPING)).toEqual(rows);
   });
 
-  it('the CLI places with the line\'s own colour, lists both kinds of memory by name, and forgets one', async () => {
+  it("the CLI places with the line's own colour, lists both kinds of memory by name, and forgets one", async () => {
     const { db, dbPath } = await storeWithCatalogue();
     const doc = path.join(path.dirname(dbPath), 'a.bsx');
-    fs.writeFileSync(doc, bsx([{ no: 'old1', colour: 77 }, { no: 'old1', colour: 77 }]));
+    fs.writeFileSync(
+      doc,
+      bsx([
+        { no: 'old1', colour: 77 },
+        { no: 'old1', colour: 77 },
+      ]),
+    );
     expect((await cliJson(['--db', dbPath, 'import', doc])).code).toBe(0);
     const line = orderLines(db, 1)[0]?.id ?? 0;
     const refused = await cliJson(['--db', dbPath, 'place', String(line), 'P', '3001']);
     expect(refused.code).toBe(1);
     expect(refused.json.error.code).toBe('needs-colour');
     const placed = await cliJson(['--db', dbPath, 'place', String(line), 'P', '3001', '--colour', '5']);
-    expect(placed.json).toMatchObject({ line: { placed: { no: '3001', colour: 5, colourName: 'Red' } }, others: { placed: 1 }, remembered: { item: 'added', colour: 'added' } });
+    expect(placed.json).toMatchObject({
+      line: { placed: { no: '3001', colour: 5, colourName: 'Red' } },
+      others: { placed: 1 },
+      remembered: { item: 'added', colour: 'added' },
+    });
     const list = await cliJson(['--db', dbPath, 'placements']);
     expect(list.json).toMatchObject({
       items: [{ ref: 'I1', given: { no: 'old1' }, item: { no: '3001', name: 'Brick 2 x 4' } }],
@@ -234,9 +328,15 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     });
     expect((await cliJson(['--db', dbPath, 'placements', 'forget', '1'])).code).toBe(2); // I1 and C1 both exist: say which
     const forgot = await cliJson(['--db', dbPath, 'placements', 'forget', 'C1']);
-    expect(forgot.json).toMatchObject({ forgotten: 'C1', step: { label: 'Forgetting the colour remembered for colour 77' } });
+    expect(forgot.json).toMatchObject({
+      forgotten: 'C1',
+      step: { label: 'Forgetting the colour remembered for colour 77' },
+    });
     expect(colourMemories(db)).toEqual([]);
     const lines = await cliJson(['--db', dbPath, 'lines', '1']);
-    expect(lines.json.lines.map((l: { placed: { colourName: string } | null }) => l.placed?.colourName)).toEqual(['Red', 'Red']);
+    expect(lines.json.lines.map((l: { placed: { colourName: string } | null }) => l.placed?.colourName)).toEqual([
+      'Red',
+      'Red',
+    ]);
   });
 });

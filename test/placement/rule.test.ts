@@ -3,7 +3,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
 import { UNPLACED_REASONS } from '../../src/reasons.ts';
 import { placeItem, type GivenItem } from '../../src/placement/rule.ts';
-import { buildStore, insertColour, insertColourPlacement, insertHandPlacement, insertItem, type Db } from '../helpers/store-builder.ts';
+import {
+  buildStore,
+  insertColour,
+  insertColourPlacement,
+  insertHandPlacement,
+  insertItem,
+  type Db,
+} from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const NOTHING: GivenItem = { type: null, no: null, name: null, colourId: null, colourName: null };
@@ -24,7 +31,11 @@ describe('the placement rule (SPEC §6)', () => {
 
   describe('places a line', () => {
     it('by a number the catalogue has, for the type (default P)', () => {
-      expect(place({ no: '3001', name: 'Something else entirely' })).toMatchObject({ item: { type: 'P', no: '3001' }, by: 'number', reason: null });
+      expect(place({ no: '3001', name: 'Something else entirely' })).toMatchObject({
+        item: { type: 'P', no: '3001' },
+        by: 'number',
+        reason: null,
+      });
       expect(place({ type: 'm', no: 'SW0001A' })).toMatchObject({ item: { type: 'M', no: 'sw0001a' }, by: 'number' });
     });
 
@@ -33,10 +44,23 @@ describe('the placement rule (SPEC §6)', () => {
       insertColour(db, { id: 11, name: 'Black' });
       // Early 0.9.0 builds stored a colour with the memory: it is never read.
       insertHandPlacement(db, { givenNo: '3001old', item: { type: 'P', no: '3001' }, colourId: 5 });
-      expect(place({ no: '3001old', colourId: 11 })).toEqual({ item: { type: 'P', no: '3001' }, colourId: 11, by: 'remembered', reason: null });
-      expect(place({ no: '3001old' })).toEqual({ item: { type: 'P', no: '3001' }, colourId: null, by: 'remembered', reason: null });
+      expect(place({ no: '3001old', colourId: 11 })).toEqual({
+        item: { type: 'P', no: '3001' },
+        colourId: 11,
+        by: 'remembered',
+        reason: null,
+      });
+      expect(place({ no: '3001old' })).toEqual({
+        item: { type: 'P', no: '3001' },
+        colourId: null,
+        by: 'remembered',
+        reason: null,
+      });
       // The line's own colour is checked as any line's: a memory does not make an unknown colour known.
-      expect(place({ no: '3001old', colourId: 999 })).toMatchObject({ item: null, reason: UNPLACED_REASONS.colourNotInCatalogue });
+      expect(place({ no: '3001old', colourId: 999 })).toMatchObject({
+        item: null,
+        reason: UNPLACED_REASONS.colourNotInCatalogue,
+      });
       // Another type's number is another number.
       expect(place({ type: 'S', no: '3001old' }).reason).toBe(UNPLACED_REASONS.numberNotInCatalogue);
     });
@@ -45,10 +69,17 @@ describe('the placement rule (SPEC §6)', () => {
       insertColour(db, { id: 5, name: 'Red' });
       insertColourPlacement(db, { colourId: 999, to: 5 });
       insertColourPlacement(db, { colourName: 'Bright  Red', to: 5 });
-      expect(place({ no: '3001', colourId: 999 })).toEqual({ item: { type: 'P', no: '3001' }, colourId: 5, by: 'number', reason: null });
+      expect(place({ no: '3001', colourId: 999 })).toEqual({
+        item: { type: 'P', no: '3001' },
+        colourId: 5,
+        by: 'number',
+        reason: null,
+      });
       expect(place({ no: '3001', colourName: 'bright red' })).toMatchObject({ colourId: 5, reason: null });
       // Ids map ids, names map names: a line giving id 998 with that name is still unknown.
-      expect(place({ no: '3001', colourId: 998, colourName: 'Bright Red' }).reason).toBe(UNPLACED_REASONS.colourNotInCatalogue);
+      expect(place({ no: '3001', colourId: 998, colourName: 'Bright Red' }).reason).toBe(
+        UNPLACED_REASONS.colourNotInCatalogue,
+      );
       // A colour the catalogue knows is never mapped.
       insertColourPlacement(db, { colourId: 5, to: 5 });
       expect(place({ no: '3001', colourId: 5 })).toMatchObject({ colourId: 5 });
@@ -80,7 +111,12 @@ describe('the placement rule (SPEC §6)', () => {
 
   describe('gives the first reason that fits', () => {
     it('neither a number nor a name', () => {
-      expect(place({ colourId: 5 })).toEqual({ item: null, colourId: null, by: null, reason: 'The line has neither a BrickLink number nor a name' });
+      expect(place({ colourId: 5 })).toEqual({
+        item: null,
+        colourId: null,
+        by: null,
+        reason: 'The line has neither a BrickLink number nor a name',
+      });
       expect(place({ no: '  ', name: '' }).reason).toBe(UNPLACED_REASONS.noNumberNorName);
     });
     it('an item type that is not known', () => {

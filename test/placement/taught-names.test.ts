@@ -18,43 +18,90 @@ async function renamedPart(givenName = 'Plate, Modified 1 x 2 w/ 1 Stud w/o Groo
   const { db, dbPath } = await storeWithCatalogue();
   insertItem(db, { no: '3794', name: 'Plate Special 1 x 2 with 1 Stud without Groove [Jumper]' });
   insertItem(db, { no: '15573', name: 'Plate Special 1 x 2 with 1 Stud with Groove [Jumper]' });
-  const [imported] = confirmImport(db, { file: file('2012.bsx', bsx([{ no: '3794a', name: givenName, colour: 5 }])) }, clock);
+  const [imported] = confirmImport(
+    db,
+    { file: file('2012.bsx', bsx([{ no: '3794a', name: givenName, colour: 5 }])) },
+    clock,
+  );
   const line = orderLines(db, imported?.order.id ?? 0)[0];
   return { db, dbPath, lineId: line?.id ?? 0, givenName };
 }
 
 /** Which suggestion, if any, came by a taught name. */
-const taughtSuggestion = (db: Database.Database, name: string) => suggestIn(catalogueIndex(db), { name, no: null }, 20).find((s) => s.via !== undefined) ?? null;
+const taughtSuggestion = (db: Database.Database, name: string) =>
+  suggestIn(catalogueIndex(db), { name, no: null }, 20).find((s) => s.via !== undefined) ?? null;
 
 describe('staff teach suggestions names (SPEC §7 rule 3, §8)', () => {
-  it('a hand placement whose given name differs from the item\'s keeps it as an extra name of the item', async () => {
+  it("a hand placement whose given name differs from the item's keeps it as an extra name of the item", async () => {
     const { db, lineId, givenName } = await renamedPart();
     expect(taughtSuggestion(db, givenName)).toBeNull();
     const result = placeByHand(db, lineId, { type: 'P', no: '3794', colourId: null }, clock);
     expect(result.remembered.name).toBe('added');
-    expect(taughtNames(db)).toMatchObject([{ name: givenName, item: { type: 'P', no: '3794', name: 'Plate Special 1 x 2 with 1 Stud without Groove [Jumper]' } }]);
+    expect(taughtNames(db)).toMatchObject([
+      {
+        name: givenName,
+        item: { type: 'P', no: '3794', name: 'Plate Special 1 x 2 with 1 Stud without Groove [Jumper]' },
+      },
+    ]);
 
     // The next line giving that name (in any spelling the fold takes away) gets 3794 first, by the taught name.
-    const [first] = suggestIn(catalogueIndex(db), { name: 'PLATE, MODIFIED 1 X 2  W/ 1 STUD W/O GROOVE', no: null }, 20);
+    const [first] = suggestIn(
+      catalogueIndex(db),
+      { name: 'PLATE, MODIFIED 1 X 2  W/ 1 STUD W/O GROOVE', no: null },
+      20,
+    );
     expect(first).toMatchObject({ no: '3794', rule: 'prefix', via: 'taught', taughtName: givenName });
     // The screen highlights the item's own words that matched.
-    expect(first?.marks.map(([a, b]) => first.name.slice(a, b))).toEqual(['Plate', '1 x 2', 'with', '1', 'Stud', 'without', 'Groove']);
+    expect(first?.marks.map(([a, b]) => first.name.slice(a, b))).toEqual([
+      'Plate',
+      '1 x 2',
+      'with',
+      '1',
+      'Stud',
+      'without',
+      'Groove',
+    ]);
   });
 
   it('keeps one name per item once; a name the item already has, or none, teaches nothing', async () => {
     const { db, lineId, givenName } = await renamedPart();
     placeByHand(db, lineId, { type: 'P', no: '3794', colourId: null }, clock);
-    const [again] = confirmImport(db, { file: file('again.bsx', bsx([{ no: 'x1', name: `  ${givenName.toUpperCase()} `, colour: 5 }])) }, clock);
-    const second = placeByHand(db, orderLines(db, again?.order.id ?? 0)[0]?.id ?? 0, { type: 'P', no: '3794', colourId: null }, clock);
+    const [again] = confirmImport(
+      db,
+      { file: file('again.bsx', bsx([{ no: 'x1', name: `  ${givenName.toUpperCase()} `, colour: 5 }])) },
+      clock,
+    );
+    const second = placeByHand(
+      db,
+      orderLines(db, again?.order.id ?? 0)[0]?.id ?? 0,
+      { type: 'P', no: '3794', colourId: null },
+      clock,
+    );
     expect(second.remembered.name).toBe('kept');
-    const [same] = confirmImport(db, { file: file('same.bsx', bsx([{ no: 'x2', name: 'brick  2 x 4', colour: 5 }, { no: 'x3', colour: 5 }])) }, clock);
+    const [same] = confirmImport(
+      db,
+      {
+        file: file(
+          'same.bsx',
+          bsx([
+            { no: 'x2', name: 'brick  2 x 4', colour: 5 },
+            { no: 'x3', colour: 5 },
+          ]),
+        ),
+      },
+      clock,
+    );
     const [ownName, noName] = orderLines(db, same?.order.id ?? 0);
-    expect(placeByHand(db, ownName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name).toBeNull();
-    expect(placeByHand(db, noName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name).toBeNull();
+    expect(
+      placeByHand(db, ownName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name,
+    ).toBeNull();
+    expect(
+      placeByHand(db, noName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name,
+    ).toBeNull();
     expect(taughtNames(db).map((t) => t.item.no)).toEqual(['3794']);
   });
 
-  it('undo takes the name back with the placement, and redo teaches it again; every connection\'s index follows', async () => {
+  it("undo takes the name back with the placement, and redo teaches it again; every connection's index follows", async () => {
     const { db, dbPath, lineId, givenName } = await renamedPart();
     const other = new Database(dbPath, { readonly: true });
     onTestFinished(() => {

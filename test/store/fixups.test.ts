@@ -10,7 +10,17 @@ import { catalogueGeneration } from '../../src/store/settings.ts';
 import { cliJson } from '../helpers/cli.ts';
 import { buildEarly090Store } from '../helpers/early-store.ts';
 import { redoNext } from '../helpers/history.ts';
-import { dumpRows, insertColour, insertDocument, insertHandPlacement, insertItem, insertLine, insertOrder, normalisedSchema, type Db } from '../helpers/store-builder.ts';
+import {
+  dumpRows,
+  insertColour,
+  insertDocument,
+  insertHandPlacement,
+  insertItem,
+  insertLine,
+  insertOrder,
+  normalisedSchema,
+  type Db,
+} from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -23,24 +33,67 @@ const NOW = '2026-01-01T00:00:00.000Z';
  */
 function earlyStoreWithForcedColours(file: string): { lines: Record<string, number> } {
   const db = buildEarly090Store(file);
-  for (const [no, name] of [['3001', 'Brick 2 x 4'], ['6141', 'Plate Round 1 x 1']] as const) insertItem(db, { no, name });
-  for (const [id, name] of [[1, 'White'], [2, 'Tan'], [5, 'Red'], [11, 'Black']] as const) insertColour(db, { id, name });
+  for (const [no, name] of [
+    ['3001', 'Brick 2 x 4'],
+    ['6141', 'Plate Round 1 x 1'],
+  ] as const)
+    insertItem(db, { no, name });
+  for (const [id, name] of [
+    [1, 'White'],
+    [2, 'Tan'],
+    [5, 'Red'],
+    [11, 'Black'],
+  ] as const)
+    insertColour(db, { id, name });
   insertHandPlacement(db, { givenNo: '4073', item: { type: 'P', no: '6141' }, colourId: 1 });
   const orderA = insertOrder(db, { reference: 'Market Street' });
   const docA = insertDocument(db, { orderId: orderA, key: 'market.bsx' });
   const lines = {
-    white: insertLine(db, { documentId: docA, position: 1, given: { no: '4073', colourId: 1 }, placed: { type: 'P', no: '6141', colourId: 1, by: 'hand' } }),
-    tan: insertLine(db, { documentId: docA, position: 2, given: { no: '4073', colourId: 2 }, placed: { type: 'P', no: '6141', colourId: 1, by: 'remembered' } }),
-    black: insertLine(db, { documentId: docA, position: 3, given: { no: '4073', colourId: 11 }, placed: { type: 'P', no: '6141', colourId: 1, by: 'remembered' } }),
-    chosen: insertLine(db, { documentId: docA, position: 4, given: { no: '3001', colourId: 999 }, placed: { type: 'P', no: '3001', colourId: 5, by: 'hand' } }),
+    white: insertLine(db, {
+      documentId: docA,
+      position: 1,
+      given: { no: '4073', colourId: 1 },
+      placed: { type: 'P', no: '6141', colourId: 1, by: 'hand' },
+    }),
+    tan: insertLine(db, {
+      documentId: docA,
+      position: 2,
+      given: { no: '4073', colourId: 2 },
+      placed: { type: 'P', no: '6141', colourId: 1, by: 'remembered' },
+    }),
+    black: insertLine(db, {
+      documentId: docA,
+      position: 3,
+      given: { no: '4073', colourId: 11 },
+      placed: { type: 'P', no: '6141', colourId: 1, by: 'remembered' },
+    }),
+    chosen: insertLine(db, {
+      documentId: docA,
+      position: 4,
+      given: { no: '3001', colourId: 999 },
+      placed: { type: 'P', no: '3001', colourId: 5, by: 'hand' },
+    }),
     waiting: insertLine(db, { documentId: docA, position: 5, given: { no: '3001', colourId: 999 } }),
   };
-  db.prepare("UPDATE order_line SET unplaced_reason = 'The colour is not in the catalogue' WHERE id = ?").run(lines.waiting);
+  db.prepare("UPDATE order_line SET unplaced_reason = 'The colour is not in the catalogue' WHERE id = ?").run(
+    lines.waiting,
+  );
   const orderB = insertOrder(db, { reference: 'later' });
   const docB = insertDocument(db, { orderId: orderB, key: 'later.bsx', state: 'undone' });
-  const undoneLine = insertLine(db, { documentId: docB, position: 1, given: { no: '4073', colourId: 2 }, placed: { type: 'P', no: '6141', colourId: 1, by: 'remembered' } });
+  const undoneLine = insertLine(db, {
+    documentId: docB,
+    position: 1,
+    given: { no: '4073', colourId: 2 },
+    placed: { type: 'P', no: '6141', colourId: 1, by: 'remembered' },
+  });
   // The history: the import of later.bsx, undone (so Redo would put it back).
-  const step = Number(db.prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES ('import', 'Import of later.bsx', 'undone', ?)").run(NOW).lastInsertRowid);
+  const step = Number(
+    db
+      .prepare(
+        "INSERT INTO undo_step (kind, label, state, created_at) VALUES ('import', 'Import of later.bsx', 'undone', ?)",
+      )
+      .run(NOW).lastInsertRowid,
+  );
   db.prepare('INSERT INTO undo_change (step_id, table_name, row_id, before, after) VALUES (?, ?, ?, ?, ?)').run(
     step,
     'document',
@@ -83,13 +136,40 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
     expect(normalisedSchema(db)).toEqual(normalisedSchema(fresh.db));
     fresh.close();
 
-    expect(placement(db, lines['white'] ?? 0)).toEqual({ item_no: '6141', colour_id: 1, placed_by: 'hand', unplaced_reason: null });
-    expect(placement(db, lines['tan'] ?? 0)).toEqual({ item_no: '6141', colour_id: 2, placed_by: 'remembered', unplaced_reason: null });
-    expect(placement(db, lines['black'] ?? 0)).toEqual({ item_no: '6141', colour_id: 11, placed_by: 'remembered', unplaced_reason: null });
-    expect(placement(db, lines['chosen'] ?? 0)).toEqual({ item_no: '3001', colour_id: 5, placed_by: 'hand', unplaced_reason: null });
+    expect(placement(db, lines['white'] ?? 0)).toEqual({
+      item_no: '6141',
+      colour_id: 1,
+      placed_by: 'hand',
+      unplaced_reason: null,
+    });
+    expect(placement(db, lines['tan'] ?? 0)).toEqual({
+      item_no: '6141',
+      colour_id: 2,
+      placed_by: 'remembered',
+      unplaced_reason: null,
+    });
+    expect(placement(db, lines['black'] ?? 0)).toEqual({
+      item_no: '6141',
+      colour_id: 11,
+      placed_by: 'remembered',
+      unplaced_reason: null,
+    });
+    expect(placement(db, lines['chosen'] ?? 0)).toEqual({
+      item_no: '3001',
+      colour_id: 5,
+      placed_by: 'hand',
+      unplaced_reason: null,
+    });
     // The colour staff chose for 999 became a colour placement, and the line waiting for it is placed.
-    expect(colourMemories(db)).toMatchObject([{ given: { numbering: 'bricklink-id', colourId: 999 }, colour: { id: 5, name: 'Red' } }]);
-    expect(placement(db, lines['waiting'] ?? 0)).toEqual({ item_no: '3001', colour_id: 5, placed_by: 'number', unplaced_reason: null });
+    expect(colourMemories(db)).toMatchObject([
+      { given: { numbering: 'bricklink-id', colourId: 999 }, colour: { id: 5, name: 'Red' } },
+    ]);
+    expect(placement(db, lines['waiting'] ?? 0)).toEqual({
+      item_no: '3001',
+      colour_id: 5,
+      placed_by: 'number',
+      unplaced_reason: null,
+    });
     // The old memory colour is gone; the memory keeps its item.
     expect(db.prepare('SELECT colour_id FROM hand_placement').pluck().all()).toEqual([null]);
     expect(itemMemories(db)).toMatchObject([{ given: { no: '4073' }, item: { no: '6141' } }]);
@@ -100,7 +180,12 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
     // Redoing the old import can't bring the forced colour back: its line is placed under the new rule.
     expect(placement(db, lines['undone'] ?? 0)).toMatchObject({ colour_id: 1 });
     redoNext(db, SYSTEM_CLOCK);
-    expect(placement(db, lines['undone'] ?? 0)).toEqual({ item_no: '6141', colour_id: 2, placed_by: 'remembered', unplaced_reason: null });
+    expect(placement(db, lines['undone'] ?? 0)).toEqual({
+      item_no: '6141',
+      colour_id: 2,
+      placed_by: 'remembered',
+      unplaced_reason: null,
+    });
     store.close();
 
     // Once only: the next open changes nothing.
@@ -115,7 +200,9 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
   it('a store this build makes, or upgrades from 4.1, is marked repaired at once and never touched by the fix-up', async () => {
     const file = path.join(tempDir(), 'brick-work.sqlite');
     const store = await openStore(file);
-    expect(store.db.prepare("SELECT value FROM setting WHERE key = 'fixup.colour-memory-0.9.0'").pluck().get()).toBe('done');
+    expect(store.db.prepare("SELECT value FROM setting WHERE key = 'fixup.colour-memory-0.9.0'").pluck().get()).toBe(
+      'done',
+    );
     store.close();
   });
 
@@ -125,7 +212,9 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
     // A trigger that makes the fix-up fail half-way, after it has created tables and written rows.
     const Database = (await import('better-sqlite3')).default;
     const raw = new Database(file);
-    raw.exec("CREATE TRIGGER fail_fixup BEFORE UPDATE ON order_line WHEN NEW.placed_by = 'remembered' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END");
+    raw.exec(
+      "CREATE TRIGGER fail_fixup BEFORE UPDATE ON order_line WHEN NEW.placed_by = 'remembered' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
+    );
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     const before = sha(file);

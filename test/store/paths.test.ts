@@ -25,7 +25,10 @@ describe('where the store lives', () => {
   });
 
   it('belongs to version 0.9.0 of brick-work, as package.json says', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     expect(pkg).toMatchObject({ name: 'brick-work', version: APP_VERSION });
     expect(APP_VERSION).toBe('0.9.0');
   });

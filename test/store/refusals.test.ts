@@ -38,7 +38,10 @@ describe('files this build must not open', () => {
     it(`refuses ${c.name} read-write and read-only, naming the versions, and leaves it byte-for-byte the same`, async () => {
       const dir = tempDir();
       const file = path.join(dir, 'brick-work.sqlite');
-      buildFileWithHeader(file, { userVersion: c.userVersion, ...('applicationId' in c ? { applicationId: c.applicationId } : {}) });
+      buildFileWithHeader(file, {
+        userVersion: c.userVersion,
+        ...('applicationId' in c ? { applicationId: c.applicationId } : {}),
+      });
       const hash = sha256(file);
 
       for (const readOnly of [false, true]) {

@@ -55,7 +55,13 @@ function listing(dir: string): string[] {
 /** A store made the ordinary way, by the CLI, holding one imported order; closed, so all in the main file. */
 async function storeWithOrder(file: string): Promise<void> {
   const doc = path.join(path.dirname(file), '..', `order-${path.basename(file)}.xml`);
-  fs.writeFileSync(doc, inventoryXml([{ no: '3001', colour: 5, qty: 4 }, { no: '3003', qty: 2 }]));
+  fs.writeFileSync(
+    doc,
+    inventoryXml([
+      { no: '3001', colour: 5, qty: 4 },
+      { no: '3003', qty: 2 },
+    ]),
+  );
   const r = await cliJson(['--db', file, 'import', doc]);
   expect(r.code, r.stderr).toBe(0);
 }
@@ -76,7 +82,11 @@ function unprivileged(command: readonly string[]): readonly string[] {
 
 function spawnUnprivileged(command: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   const [program, ...args] = unprivileged(command);
-  return spawn(program ?? '', args, { cwd: REPO_ROOT, env: { ...process.env, BRICK_WORK_DB: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(program ?? '', args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, BRICK_WORK_DB: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** The real CLI with `--json`, as the unprivileged user. */
@@ -109,7 +119,12 @@ const readOnlyMessage = (file: string, reason: string) =>
   'To change it, ask whoever manages this computer to make it writable, then try again.';
 
 /** Every read the CLI offers works; every write is refused with read-only-store. */
-async function readsWorkWritesRefused(file: string, reason: string, env: NodeJS.ProcessEnv, orders: number): Promise<(CliResult & { json: any })[]> {
+async function readsWorkWritesRefused(
+  file: string,
+  reason: string,
+  env: NodeJS.ProcessEnv,
+  orders: number,
+): Promise<(CliResult & { json: any })[]> {
   const results: (CliResult & { json: any })[] = [];
   const info = await cliAsNobody(['--db', file, 'store', 'info'], env);
   expect(info.code, info.stderr).toBe(0);
@@ -128,7 +143,11 @@ async function readsWorkWritesRefused(file: string, reason: string, env: NodeJS.
   expect(xml.json.content).toContain('<INVENTORY>');
   results.push(info, list, lineList, summary, xml);
 
-  for (const write of [['settings', 'currency', 'EUR'], ['store', 'upgrade'], ['import', path.join(REPO_ROOT, 'package.json')]]) {
+  for (const write of [
+    ['settings', 'currency', 'EUR'],
+    ['store', 'upgrade'],
+    ['import', path.join(REPO_ROOT, 'package.json')],
+  ]) {
     const r = await cliAsNobody(['--db', file, ...write], env);
     expect(r.code, `${write.join(' ')}: ${r.stderr}`).toBe(1);
     expect(r.json.error).toEqual({ code: 'read-only-store', message: readOnlyMessage(file, reason) });
@@ -150,7 +169,8 @@ function smallDisk(dir: string, size = '4m'): string {
   const mnt = path.join(dir, 'disk');
   fs.mkdirSync(mnt);
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', mnt], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`could not mount a small tmpfs for the disk-full tests (they need root on Linux): ${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`could not mount a small tmpfs for the disk-full tests (they need root on Linux): ${r.stderr}`);
   mounted.push(mnt);
   return mnt;
 }
@@ -178,7 +198,17 @@ const diskFullMessage = (what: string) =>
 /** A document big enough that importing it needs far more than a few hundred KB of the disk. */
 function bigDocument(dir: string): string {
   const doc = path.join(dir, 'big.xml');
-  fs.writeFileSync(doc, inventoryXml(Array.from({ length: 5000 }, (_, i) => ({ no: `${4000 + i}`, colour: 5, qty: 3, remarks: `remark ${i} of a long document` }))));
+  fs.writeFileSync(
+    doc,
+    inventoryXml(
+      Array.from({ length: 5000 }, (_, i) => ({
+        no: `${4000 + i}`,
+        colour: 5,
+        qty: 3,
+        remarks: `remark ${i} of a long document`,
+      })),
+    ),
+  );
   return doc;
 }
 
@@ -212,23 +242,26 @@ describe('store trouble in words, never "internal"', () => {
   });
 
   describe('a store that can’t be written opens for reading (run unprivileged: root may write anything)', () => {
-    it.skipIf(process.platform === 'win32')('a read-only file in a writable folder: read in place; writes refused with read-only-store', async () => {
-      const dir = workDir();
-      const shop = path.join(dir, 'shop');
-      fs.mkdirSync(shop);
-      const file = path.join(shop, 'brick-work.sqlite');
-      await storeWithOrder(file);
-      fs.chmodSync(file, 0o444);
-      fs.chmodSync(shop, 0o777);
-      const before = sha256(file);
+    it.skipIf(process.platform === 'win32')(
+      'a read-only file in a writable folder: read in place; writes refused with read-only-store',
+      async () => {
+        const dir = workDir();
+        const shop = path.join(dir, 'shop');
+        fs.mkdirSync(shop);
+        const file = path.join(shop, 'brick-work.sqlite');
+        await storeWithOrder(file);
+        fs.chmodSync(file, 0o444);
+        fs.chmodSync(shop, 0o777);
+        const before = sha256(file);
 
-      const results = await readsWorkWritesRefused(file, 'the file is read-only', {}, 1);
-      // Read in place: no copy was needed, and none was announced.
-      for (const r of results) expect(r.stderr).not.toContain('private copy');
-      expect(results[0]?.json.snapshot).toBe(false);
+        const results = await readsWorkWritesRefused(file, 'the file is read-only', {}, 1);
+        // Read in place: no copy was needed, and none was announced.
+        for (const r of results) expect(r.stderr).not.toContain('private copy');
+        expect(results[0]?.json.snapshot).toBe(false);
 
-      expect(sha256(file)).toBe(before);
-    });
+        expect(sha256(file)).toBe(before);
+      },
+    );
 
     it.skipIf(process.platform === 'win32')(
       'a WAL store in a read-only folder: read from a private snapshot of the file and its -wal, which it says; writes refused',
@@ -250,9 +283,12 @@ describe('store trouble in words, never "internal"', () => {
 
         // SQLite itself can't read it in place: the -shm index it needs can't be made in the folder
         // (SQLITE_READONLY_DIRECTORY without a -wal, SQLITE_CANTOPEN with one).
-        const read = "new (require('better-sqlite3'))(process.argv[1], { readonly: true }).prepare('SELECT 1 FROM sqlite_master').get()";
+        const read =
+          "new (require('better-sqlite3'))(process.argv[1], { readonly: true }).prepare('SELECT 1 FROM sqlite_master').get()";
         const [program, ...args] = unprivileged([process.execPath, '-e', read, file]);
-        expect(spawnSync(program ?? '', args, { cwd: REPO_ROOT, encoding: 'utf8' }).stderr).toMatch(/code: 'SQLITE_(READONLY_DIRECTORY|CANTOPEN)'/);
+        expect(spawnSync(program ?? '', args, { cwd: REPO_ROOT, encoding: 'utf8' }).stderr).toMatch(
+          /code: 'SQLITE_(READONLY_DIRECTORY|CANTOPEN)'/,
+        );
 
         const reason = `the file and its folder (${shop}) are read-only`;
         const results = await readsWorkWritesRefused(file, reason, { TMPDIR: tmp }, 2);
@@ -260,7 +296,9 @@ describe('store trouble in words, never "internal"', () => {
         // The commit that is only in the -wal is there: the snapshot took the -wal along.
         expect(results[1]?.json.orders.map((o: { reference: string }) => o.reference)).toContain('only in the -wal');
         for (const r of results.slice(1, 5)) {
-          expect(r.stderr).toBe("brick-work: reading a private copy of the store: SQLite can't read it in place, as its folder can't be written\n");
+          expect(r.stderr).toBe(
+            "brick-work: reading a private copy of the store: SQLite can't read it in place, as its folder can't be written\n",
+          );
         }
         expect(fs.readdirSync(tmp).filter((n) => n.startsWith('brick-work-snapshot-'))).toEqual([]);
 
@@ -295,9 +333,14 @@ describe('store trouble in words, never "internal"', () => {
         expect(host.banner).toBe(`brick-work is serving ${file} for reading only (${reason}; from a private copy)`);
 
         const info = await host.call('store.info', {});
-        expect(info).toMatchObject({ ok: true, value: { path: file, readOnly: { reason, snapshot: true }, recovered: [] } });
+        expect(info).toMatchObject({
+          ok: true,
+          value: { path: file, readOnly: { reason, snapshot: true }, recovered: [] },
+        });
         const jobs = await host.call('jobs.list', {});
-        expect(jobs.ok && (jobs.value as { id: number; state: string }[]).find((j) => j.id === jobId)?.state).toBe('running');
+        expect(jobs.ok && (jobs.value as { id: number; state: string }[]).find((j) => j.id === jobId)?.state).toBe(
+          'running',
+        );
         const orders = await host.call('orders.list', {});
         expect(orders.ok && (orders.value as unknown[]).length).toBe(1);
         for (const [name, args] of [
@@ -305,7 +348,10 @@ describe('store trouble in words, never "internal"', () => {
           ['jobs.cancel', { jobId }],
           ['catalogue.load', { files: [{ name: 'parts.csv', content: new TextEncoder().encode('a,b\n') }] }],
         ] as const) {
-          expect(await host.call(name, args)).toEqual({ ok: false, error: { code: 'read-only-store', message: readOnlyMessage(file, reason) } });
+          expect(await host.call(name, args)).toEqual({
+            ok: false,
+            error: { code: 'read-only-store', message: readOnlyMessage(file, reason) },
+          });
         }
 
         await host.stop();
@@ -318,42 +364,59 @@ describe('store trouble in words, never "internal"', () => {
       },
     );
 
-    it.runIf(hasChromium() && process.platform !== 'win32')('the screens show the read-only banner, naming the reason and the snapshot copy', async () => {
-      const dir = workDir();
-      const shop = path.join(dir, 'shop');
-      fs.mkdirSync(shop);
-      const file = path.join(shop, 'brick-work.sqlite');
-      await storeWithOrder(file);
-      fs.chmodSync(file, 0o444);
-      fs.chmodSync(shop, 0o555);
-      const before = sha256(file);
-      const renderer = path.join(dir, 'renderer');
-      const build = spawnSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--outDir', renderer, '--emptyOutDir', '--logLevel', 'error'], {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-      });
-      expect(build.status, build.stderr).toBe(0);
-      fs.chmodSync(renderer, 0o755);
-
-      const host = await startHostAsNobody(file, renderer, os.tmpdir());
-      const browser = await launchBrowser();
-      try {
-        const page = await browser.context.newPage();
-        await page.goto(host.url);
-        const banner = page.getByTestId('read-only-banner');
-        await banner.waitFor();
-        expect(await banner.textContent()).toBe(
-          `Read only: this store can't be written — the file and its folder (${shop}) are read-only. You can look and export; changes are refused. ` +
-            'To change it, ask whoever manages this computer to make it writable, then start brick-work again. ' +
-            'You are looking at a private copy taken when brick-work started: changes made elsewhere since then do not show here.',
+    it.runIf(hasChromium() && process.platform !== 'win32')(
+      'the screens show the read-only banner, naming the reason and the snapshot copy',
+      async () => {
+        const dir = workDir();
+        const shop = path.join(dir, 'shop');
+        fs.mkdirSync(shop);
+        const file = path.join(shop, 'brick-work.sqlite');
+        await storeWithOrder(file);
+        fs.chmodSync(file, 0o444);
+        fs.chmodSync(shop, 0o555);
+        const before = sha256(file);
+        const renderer = path.join(dir, 'renderer');
+        const build = spawnSync(
+          'npx',
+          [
+            'vite',
+            'build',
+            '--config',
+            'vite.renderer.config.ts',
+            '--outDir',
+            renderer,
+            '--emptyOutDir',
+            '--logLevel',
+            'error',
+          ],
+          {
+            cwd: REPO_ROOT,
+            encoding: 'utf8',
+          },
         );
-        await page.getByText('order-brick-work.sqlite.xml').first().waitFor();
-      } finally {
-        await browser.close();
-        await host.stop();
-      }
-      expect(sha256(file)).toBe(before);
-    });
+        expect(build.status, build.stderr).toBe(0);
+        fs.chmodSync(renderer, 0o755);
+
+        const host = await startHostAsNobody(file, renderer, os.tmpdir());
+        const browser = await launchBrowser();
+        try {
+          const page = await browser.context.newPage();
+          await page.goto(host.url);
+          const banner = page.getByTestId('read-only-banner');
+          await banner.waitFor();
+          expect(await banner.textContent()).toBe(
+            `Read only: this store can't be written — the file and its folder (${shop}) are read-only. You can look and export; changes are refused. ` +
+              'To change it, ask whoever manages this computer to make it writable, then start brick-work again. ' +
+              'You are looking at a private copy taken when brick-work started: changes made elsewhere since then do not show here.',
+          );
+          await page.getByText('order-brick-work.sqlite.xml').first().waitFor();
+        } finally {
+          await browser.close();
+          await host.stop();
+        }
+        expect(sha256(file)).toBe(before);
+      },
+    );
   });
 
   describe('store-damaged: a folder, or a SQLite file cut short, is not "another application’s file"', () => {
@@ -378,7 +441,9 @@ describe('store trouble in words, never "internal"', () => {
         expect(e).toBeInstanceOf(BrickWorkError);
         expect((e as BrickWorkError).toValue()).toEqual({ code: 'store-damaged', message });
       }
-      expect({ notes: sha256(path.join(folder, 'notes.txt')), inside: listing(folder), beside: listing(dir) }).toEqual(before);
+      expect({ notes: sha256(path.join(folder, 'notes.txt')), inside: listing(folder), beside: listing(dir) }).toEqual(
+        before,
+      );
     });
 
     it('a store cut short anywhere — in its header, mid-page, at a page boundary — or with a garbled first page', async () => {
@@ -394,10 +459,26 @@ describe('store trouble in words, never "internal"', () => {
       garbled.fill(0xff, 100, pageSize);
 
       const cases = [
-        { name: 'header', bytes: whole.subarray(0, 50), how: 'cut short (only 50 bytes, less than its 100-byte header)' },
-        { name: 'mid-page', bytes: whole.subarray(0, pageSize + 904), how: `cut short (${pageSize + 904} bytes, not a whole number of its ${pageSize}-byte pages)` },
-        { name: 'page-boundary', bytes: whole.subarray(0, half), how: `cut short (only ${half} of its ${whole.length} bytes are there)` },
-        { name: 'last-page', bytes: whole.subarray(0, whole.length - pageSize), how: `cut short (only ${whole.length - pageSize} of its ${whole.length} bytes are there)` },
+        {
+          name: 'header',
+          bytes: whole.subarray(0, 50),
+          how: 'cut short (only 50 bytes, less than its 100-byte header)',
+        },
+        {
+          name: 'mid-page',
+          bytes: whole.subarray(0, pageSize + 904),
+          how: `cut short (${pageSize + 904} bytes, not a whole number of its ${pageSize}-byte pages)`,
+        },
+        {
+          name: 'page-boundary',
+          bytes: whole.subarray(0, half),
+          how: `cut short (only ${half} of its ${whole.length} bytes are there)`,
+        },
+        {
+          name: 'last-page',
+          bytes: whole.subarray(0, whole.length - pageSize),
+          how: `cut short (only ${whole.length - pageSize} of its ${whole.length} bytes are there)`,
+        },
       ];
       for (const c of cases) {
         const shop = path.join(dir, c.name);
@@ -406,7 +487,11 @@ describe('store trouble in words, never "internal"', () => {
         fs.writeFileSync(file, c.bytes);
         const before = sha256(file);
         const message = `${file} is damaged: it is a SQLite file that has been ${c.how}. It was left untouched; put back a copy from a backup, then try again.`;
-        for (const command of [['store', 'info'], ['orders'], ['import', path.join(dir, 'order-brick-work.sqlite.xml')]]) {
+        for (const command of [
+          ['store', 'info'],
+          ['orders'],
+          ['import', path.join(dir, 'order-brick-work.sqlite.xml')],
+        ]) {
           const r = await cliJson(['--db', file, ...command]);
           expect(r.code, `${c.name}: ${command.join(' ')}`).toBe(1);
           expect(r.json.error).toEqual({ code: 'store-damaged', message });
@@ -465,7 +550,10 @@ describe('store trouble in words, never "internal"', () => {
       const freeNone = fillDisk(disk, 0);
       for (const command of [['import', doc], ['orders']]) {
         const none = await cliJson(['--db', file, ...command]);
-        expect(none.json.error, command.join(' ')).toEqual({ code: 'disk-full', message: diskFullMessage(`this store (${file})`) });
+        expect(none.json.error, command.join(' ')).toEqual({
+          code: 'disk-full',
+          message: diskFullMessage(`this store (${file})`),
+        });
       }
       expect(sha256(file)).toBe(before);
 
@@ -491,7 +579,10 @@ describe('store trouble in words, never "internal"', () => {
       try {
         const content = fs.readFileSync(bigDocument(dir));
         const r = await service.call('import.confirm', { file: { name: 'big.xml', content } });
-        expect(r).toEqual({ ok: false, error: { code: 'disk-full', message: diskFullMessage(`this store (${file})`) } });
+        expect(r).toEqual({
+          ok: false,
+          error: { code: 'disk-full', message: diskFullMessage(`this store (${file})`) },
+        });
         const orders = await service.call('orders.list', {});
         expect(orders.ok && (orders.value as unknown[]).length).toBe(1);
       } finally {
@@ -520,12 +611,18 @@ describe('store trouble in words, never "internal"', () => {
       expect(r.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(`${file}.4.1.bak`) });
       expect(sha256(file)).toBe(before);
       expect(listing(disk).filter((n) => n.includes('.bak'))).toEqual([]);
-      expect((await cliJson(['--db', file, 'store', 'info'])).json).toMatchObject({ schema: '4.1', status: 'needs-upgrade' });
+      expect((await cliJson(['--db', file, 'store', 'info'])).json).toMatchObject({
+        schema: '4.1',
+        status: 'needs-upgrade',
+      });
 
       free();
       const up = await cliJson(['--db', file, 'store', 'upgrade']);
       expect(up.json).toMatchObject({ schema: '4.2', upgradedFrom: '4.1', backup: `${file}.4.1.bak` });
-      expect((await cliJson(['--db', `${file}.4.1.bak`, 'store', 'info'])).json).toMatchObject({ schema: '4.1', counts: { lines: 20_010 } });
+      expect((await cliJson(['--db', `${file}.4.1.bak`, 'store', 'info'])).json).toMatchObject({
+        schema: '4.1',
+        counts: { lines: 20_010 },
+      });
     });
 
     it('an export written to a full disk leaves no half file behind', async () => {
@@ -559,7 +656,19 @@ interface HostAsNobody {
 }
 
 async function startHostAsNobody(file: string, renderer: string, tmp: string): Promise<HostAsNobody> {
-  const child = spawnUnprivileged([process.execPath, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', file, '--renderer', renderer], { TMPDIR: tmp });
+  const child = spawnUnprivileged(
+    [
+      process.execPath,
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'src', 'host', 'main.ts'),
+      '--db',
+      file,
+      '--renderer',
+      renderer,
+    ],
+    { TMPDIR: tmp },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const out = lines(child);
@@ -572,7 +681,8 @@ async function startHostAsNobody(file: string, renderer: string, tmp: string): P
     if (stopped) return;
     stopped = true;
     child.kill('SIGTERM');
-    if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode === null && child.signalCode === null)
+      await new Promise((resolve) => child.once('exit', resolve));
   };
   onTestFinished(stop);
   return {
@@ -584,7 +694,13 @@ async function startHostAsNobody(file: string, renderer: string, tmp: string): P
       new Promise((resolve, reject) => {
         const body = encodeWire(args);
         const req = http.request(
-          { host: '127.0.0.1', port, path: `/api/call/${name}`, method: 'POST', headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}` } },
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/call/${name}`,
+            method: 'POST',
+            headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}` },
+          },
           (res) => {
             let text = '';
             res.on('data', (d: Buffer) => (text += d.toString()));

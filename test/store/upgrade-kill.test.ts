@@ -55,7 +55,12 @@ describe('an upgrade killed with SIGKILL', () => {
 
     const store = await openStore(file);
     expect(store.upgrade?.from).toBe('4.1');
-    expect(store.db.prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)').pluck().get()).toBe(0);
+    expect(
+      store.db
+        .prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)')
+        .pluck()
+        .get(),
+    ).toBe(0);
     store.close();
     expect(check(`${file}.4.1.bak`).rows).toEqual(before);
   });

@@ -52,16 +52,23 @@ describe('schema 4.1 → 4.2', () => {
 
     // Unplaced lines were placed where they now can be, the others got their reason.
     const lines = store.db
-      .prepare('SELECT id, item_type, item_no, unplaced_reason, quantity, unit_price_e4, given_no, given_name FROM order_line')
+      .prepare(
+        'SELECT id, item_type, item_no, unplaced_reason, quantity, unit_price_e4, given_no, given_name FROM order_line',
+      )
       .all() as { id: number; item_type: string | null; item_no: string | null; unplaced_reason: string | null }[];
     expect(lines).toHaveLength(expected.size);
     for (const line of lines) {
       const want = expected.get(line.id);
-      expect({ placed: line.item_no ? `${line.item_type} ${line.item_no}` : null, reason: line.unplaced_reason }, `line ${line.id}`).toEqual(want);
+      expect(
+        { placed: line.item_no ? `${line.item_type} ${line.item_no}` : null, reason: line.unplaced_reason },
+        `line ${line.id}`,
+      ).toEqual(want);
     }
     for (const line of lines) expect(line.unplaced_reason === null).toBe(line.item_no !== null);
     // The given values never change.
-    const given41 = (before['order_line'] ?? []).map((r) => pick(r as Record<string, unknown>, ['id', 'quantity', 'unit_price_e4', 'given_no', 'given_name']));
+    const given41 = (before['order_line'] ?? []).map((r) =>
+      pick(r as Record<string, unknown>, ['id', 'quantity', 'unit_price_e4', 'given_no', 'given_name']),
+    );
     expect(lines.map((r) => pick(r, ['id', 'quantity', 'unit_price_e4', 'given_no', 'given_name']))).toEqual(given41);
     store.close();
 

@@ -4,7 +4,8 @@ import { nameTokens, sizesAgree, tokenSpans } from '../../src/suggest/tokens.ts'
 
 describe('closeness tokens (SPEC §7 rule 3)', () => {
   it('make a size one token in every spelling, fractions as decimals', () => {
-    for (const spelling of ['Plate 1 x 2', 'PLATE 1X2', 'plate 1x 2', 'Plate, 1 x 2']) expect(nameTokens(spelling)).toEqual({ words: ['plate'], sizes: ['1x2'] });
+    for (const spelling of ['Plate 1 x 2', 'PLATE 1X2', 'plate 1x 2', 'Plate, 1 x 2'])
+      expect(nameTokens(spelling)).toEqual({ words: ['plate'], sizes: ['1x2'] });
     expect(nameTokens('Brick 2 x 2 x 1 2/3').sizes).toEqual(['2x2x1.67']);
     expect(nameTokens('Brick  2 x  2 x  1.667').sizes).toEqual(['2x2x1.67']);
     expect(nameTokens('Slope 2 x 2 x 2/3').sizes).toEqual(['2x2x0.67']);
@@ -43,7 +44,20 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
 function catalogue(): IndexedItem[] {
   const items: IndexedItem[] = [];
   for (const [a, b] of [
-    [1, 1], [1, 2], [1, 3], [1, 4], [1, 6], [1, 8], [2, 2], [2, 3], [2, 4], [2, 6], [2, 8], [4, 4], [4, 6], [6, 6],
+    [1, 1],
+    [1, 2],
+    [1, 3],
+    [1, 4],
+    [1, 6],
+    [1, 8],
+    [2, 2],
+    [2, 3],
+    [2, 4],
+    [2, 6],
+    [2, 8],
+    [4, 4],
+    [4, 6],
+    [6, 6],
   ] as const) {
     items.push({ type: 'P', no: `30${a}${b}`, name: `Plate ${a} x ${b}` });
     items.push({ type: 'P', no: `30${a}${b}pr1`, name: `Plate ${a} x ${b} with Print` });
@@ -76,7 +90,12 @@ describe('suggestions for renamed parts (issue 11)', () => {
 
   it('a prefix group is shown whole when its words carry most of the name, and is weak when a rarer word is left out', () => {
     // "plate 1 x 2" is the whole name: every item it begins, closest first.
-    expect(index.byName('Plate 1 x 2', 20).filter((x) => x.rule === 'prefix').map((x) => x.no)).toEqual(['3012', '3012pr1']);
+    expect(
+      index
+        .byName('Plate 1 x 2', 20)
+        .filter((x) => x.rule === 'prefix')
+        .map((x) => x.no),
+    ).toEqual(['3012', '3012pr1']);
     // "plate 1 x 2 with" leaves out "Door", the rarest word: the group is weak, and the door rail, which
     // has every word (rule 2), comes first.
     const s = index.byName('Plate 1 x 2 with Door', 20);

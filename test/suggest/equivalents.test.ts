@@ -24,7 +24,9 @@ describe('the table of renamed words is learned from name pairs, not typed (SPEC
     expect(table).toContainEqual(['modified', 'special', 0.8]);
     expect(table.some(([a]) => a === 'minifig')).toBe(false);
     // Words are compared folded (case, plurals); words with digits or under three letters are never learned.
-    expect(learnEquivalents([pair('Rails 2x', 'Rail 2x'), pair('Rails 2x', 'Rail 2x'), pair('Rails 2x', 'Rail 2x')])).toEqual([]);
+    expect(
+      learnEquivalents([pair('Rails 2x', 'Rail 2x'), pair('Rails 2x', 'Rail 2x'), pair('Rails 2x', 'Rail 2x')]),
+    ).toEqual([]);
   });
 
   it('writes it as a generated file that credits where it learned', () => {
@@ -35,12 +37,15 @@ describe('the table of renamed words is learned from name pairs, not typed (SPEC
   });
 
   const data = sharedFile('ldraw', 'parts.lst.gz') !== null && sharedFile('rebrickable', 'parts.csv.gz') !== null;
-  it.runIf(data)('src/suggest/equivalents.ts is exactly what the script learns from the even-hash LDraw pairs (../shared/data)', () => {
-    const sets = ldrawPairs();
-    expect(sets).not.toBeNull();
-    const train = sets?.train ?? [];
-    const committed = fs.readFileSync(path.join(REPO_ROOT, 'src', 'suggest', 'equivalents.ts'), 'utf8');
-    expect(committed).toBe(equivalentsSource(learnEquivalents(train), train.length));
-    expect(EQUIVALENTS.length).toBeGreaterThan(20);
-  });
+  it.runIf(data)(
+    'src/suggest/equivalents.ts is exactly what the script learns from the even-hash LDraw pairs (../shared/data)',
+    () => {
+      const sets = ldrawPairs();
+      expect(sets).not.toBeNull();
+      const train = sets?.train ?? [];
+      const committed = fs.readFileSync(path.join(REPO_ROOT, 'src', 'suggest', 'equivalents.ts'), 'utf8');
+      expect(committed).toBe(equivalentsSource(learnEquivalents(train), train.length));
+      expect(EQUIVALENTS.length).toBeGreaterThan(20);
+    },
+  );
 });

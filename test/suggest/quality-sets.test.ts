@@ -15,7 +15,12 @@ import { sharedFile } from '../helpers/shared-data.ts';
 
 /** Part numbers of the shapes real catalogues use: plain, with a letter, with a print code, with a mould suffix. */
 function generatedNumbers(count: number): string[] {
-  const shapes = [(i: number) => `${3000 + i}`, (i: number) => `${3000 + i}b`, (i: number) => `${970 + i}p0${i % 10}`, (i: number) => `${60000 + i}c01`];
+  const shapes = [
+    (i: number) => `${3000 + i}`,
+    (i: number) => `${3000 + i}b`,
+    (i: number) => `${970 + i}p0${i % 10}`,
+    (i: number) => `${60000 + i}c01`,
+  ];
   return Array.from({ length: count }, (_, i) => (shapes[i % shapes.length] as (i: number) => string)(i));
 }
 
@@ -94,18 +99,23 @@ describe("LDraw's parts.lst", () => {
     const { train, evaluation } = ldrawPairsFrom(parseLdrawList(LIST), rebrickable);
     const all = [...train, ...evaluation];
     expect(all.map((p) => p.no).sort()).toEqual(['3002', '3004', '3010', 'T1008']);
-    expect(all.find((p) => p.no === 'T1008')).toEqual({ no: 'T1008', ldrawName: 'Brickstuff Pico LED', rebrickableName: 'Pico LED' });
+    expect(all.find((p) => p.no === 'T1008')).toEqual({
+      no: 'T1008',
+      ldrawName: 'Brickstuff Pico LED',
+      rebrickableName: 'Pico LED',
+    });
     expect(train.every((p) => numberHashIsEven(p.no))).toBe(true);
     expect(evaluation.every((p) => !numberHashIsEven(p.no))).toBe(true);
   });
 });
 
 describe('the BrickStore cases', () => {
-  const bsx = (items: string) => `<?xml version="1.0" encoding="UTF-8"?><BrickStoreXML><Inventory>${items}</Inventory></BrickStoreXML>`;
+  const bsx = (items: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?><BrickStoreXML><Inventory>${items}</Inventory></BrickStoreXML>`;
   const item = (no: string, name: string, type: string | null = 'P') =>
     `<Item><ItemID>${no}</ItemID>${type === null ? '' : `<ItemTypeID>${type}</ItemTypeID>`}<ItemName>${name}</ItemName></Item>`;
 
-  it('are the distinct (number, name) parts whose name differs from Rebrickable\'s, where it has the number', () => {
+  it("are the distinct (number, name) parts whose name differs from Rebrickable's, where it has the number", () => {
     const rebrickable = new Map([
       ['3001', { no: '3001', name: 'Brick 2 x 4' }],
       ['3794', { no: '3794', name: 'Plate Special 1 x 2 with 1 Stud with Groove' }],
@@ -113,13 +123,31 @@ describe('the BrickStore cases', () => {
     ]);
     const cases = brickstoreCasesFrom(
       [
-        { fileName: 'a.bsx', text: bsx(item('3001', 'Brick  2 x  4') + item('3794', 'Plate, Modified 1 x 2 with 1 Stud with Groove') + item('9999', 'Unknown')) },
-        { fileName: 'b.bsx', text: bsx(item('3794', 'Plate, Modified 1 x 2 with 1 Stud with Groove', null) + item('973', 'Minifig Torso', 'M') + item('3001', 'Brick 2 x 4 &amp; more')) },
+        {
+          fileName: 'a.bsx',
+          text: bsx(
+            item('3001', 'Brick  2 x  4') +
+              item('3794', 'Plate, Modified 1 x 2 with 1 Stud with Groove') +
+              item('9999', 'Unknown'),
+          ),
+        },
+        {
+          fileName: 'b.bsx',
+          text: bsx(
+            item('3794', 'Plate, Modified 1 x 2 with 1 Stud with Groove', null) +
+              item('973', 'Minifig Torso', 'M') +
+              item('3001', 'Brick 2 x 4 &amp; more'),
+          ),
+        },
       ],
       rebrickable,
     );
     expect(cases).toEqual([
-      { no: '3794', name: 'Plate, Modified 1 x 2 with 1 Stud with Groove', rebrickableName: 'Plate Special 1 x 2 with 1 Stud with Groove' },
+      {
+        no: '3794',
+        name: 'Plate, Modified 1 x 2 with 1 Stud with Groove',
+        rebrickableName: 'Plate Special 1 x 2 with 1 Stud with Groove',
+      },
       { no: '3001', name: 'Brick 2 x 4 & more', rebrickableName: 'Brick 2 x 4' },
     ]);
   });
@@ -134,21 +162,27 @@ describe('the sets built from the real data (../shared/data)', () => {
     expect(brickstoreCases(null)).toBeNull();
   });
 
-  it.skipIf(!present || sharedFile('brickstore-bsx') === null)(`give issue 11's ${EXPECTED_BRICKSTORE_CASES} BrickStore cases`, () => {
-    const cases = brickstoreCases(dataDir);
-    expect(cases?.length).toBe(EXPECTED_BRICKSTORE_CASES);
-    expect(new Set(cases?.map((c) => `${c.no}\u0000${c.name}`)).size).toBe(EXPECTED_BRICKSTORE_CASES);
-  });
+  it.skipIf(!present || sharedFile('brickstore-bsx') === null)(
+    `give issue 11's ${EXPECTED_BRICKSTORE_CASES} BrickStore cases`,
+    () => {
+      const cases = brickstoreCases(dataDir);
+      expect(cases?.length).toBe(EXPECTED_BRICKSTORE_CASES);
+      expect(new Set(cases?.map((c) => `${c.no}\u0000${c.name}`)).size).toBe(EXPECTED_BRICKSTORE_CASES);
+    },
+  );
 
-  it.skipIf(!present || sharedFile('ldraw', 'parts.lst.gz') === null)('keep every even hash out of the LDraw evaluation set', () => {
-    const sets = ldrawPairs(dataDir);
-    expect(sets).not.toBeNull();
-    expect(sets?.evaluation.length).toBeGreaterThan(1000);
-    expect(sets?.evaluation.filter((p) => numberHashIsEven(p.no))).toEqual([]);
-    expect(sets?.train.filter((p) => !numberHashIsEven(p.no))).toEqual([]);
-    expect(sets?.evaluation.filter((p) => !namesDiffer(p.ldrawName, p.rebrickableName))).toEqual([]);
-    // Nothing the table may learn from is measured on.
-    const learned = new Set(sets?.train.map((p) => p.no.toLowerCase()));
-    expect(sets?.evaluation.filter((p) => learned.has(p.no.toLowerCase()))).toEqual([]);
-  });
+  it.skipIf(!present || sharedFile('ldraw', 'parts.lst.gz') === null)(
+    'keep every even hash out of the LDraw evaluation set',
+    () => {
+      const sets = ldrawPairs(dataDir);
+      expect(sets).not.toBeNull();
+      expect(sets?.evaluation.length).toBeGreaterThan(1000);
+      expect(sets?.evaluation.filter((p) => numberHashIsEven(p.no))).toEqual([]);
+      expect(sets?.train.filter((p) => !numberHashIsEven(p.no))).toEqual([]);
+      expect(sets?.evaluation.filter((p) => !namesDiffer(p.ldrawName, p.rebrickableName))).toEqual([]);
+      // Nothing the table may learn from is measured on.
+      const learned = new Set(sets?.train.map((p) => p.no.toLowerCase()));
+      expect(sets?.evaluation.filter((p) => learned.has(p.no.toLowerCase()))).toEqual([]);
+    },
+  );
 });

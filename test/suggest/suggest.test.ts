@@ -31,7 +31,15 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
 
   it('fold case, spacing and punctuation into whole words', () => {
     expect(suggestWords('Brick  2 x  4')).toEqual(['brick', '2', 'x', '4']);
-    expect(suggestWords('Plate, Modified 1 x 2 (with Clip)')).toEqual(['plate', 'modified', '1', 'x', '2', 'with', 'clip']);
+    expect(suggestWords('Plate, Modified 1 x 2 (with Clip)')).toEqual([
+      'plate',
+      'modified',
+      '1',
+      'x',
+      '2',
+      'with',
+      'clip',
+    ]);
   });
 
   it('give the longest whole-word prefix group first, closest first, then shorter names', () => {
@@ -87,7 +95,15 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
     const [first] = index.byName('PLATE 1X2 W. CLIP HORIZONTAL ON END', 1);
     expect(first).toMatchObject({ no: '63868', matched: ['plate', 'with', 'clip', 'horizontal', 'on', 'end', '1x2'] });
     const name = first?.name ?? '';
-    expect(first?.marks.map(([a, b]) => name.slice(a, b))).toEqual(['Plate', '1 x 2', 'with', 'Clip', 'Horizontal', 'on', 'End']);
+    expect(first?.marks.map(([a, b]) => name.slice(a, b))).toEqual([
+      'Plate',
+      '1 x 2',
+      'with',
+      'Clip',
+      'Horizontal',
+      'on',
+      'End',
+    ]);
   });
 
   it('by number: the longest common prefix in characters, shortest numbers first', () => {
@@ -112,8 +128,28 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
     const byName = await cliJson(['--db', db, 'suggest', 'Brick 2 x 4', '--limit', '2']);
     expect(byName.json).toEqual({
       suggestions: [
-        { type: 'P', no: '3001', name: 'Brick 2 x 4', rule: 'prefix', matched: ['brick', '2x4'], marks: [[0, 5], [6, 11]] },
-        { type: 'P', no: '3001old', name: 'Brick 2 x 4 with Cross Supports', rule: 'prefix', matched: ['brick', '2x4'], marks: [[0, 5], [6, 11]] },
+        {
+          type: 'P',
+          no: '3001',
+          name: 'Brick 2 x 4',
+          rule: 'prefix',
+          matched: ['brick', '2x4'],
+          marks: [
+            [0, 5],
+            [6, 11],
+          ],
+        },
+        {
+          type: 'P',
+          no: '3001old',
+          name: 'Brick 2 x 4 with Cross Supports',
+          rule: 'prefix',
+          matched: ['brick', '2x4'],
+          marks: [
+            [0, 5],
+            [6, 11],
+          ],
+        },
       ],
     });
     const byNumber = await cliJson(['--db', db, 'suggest', '--number', '3001old']);
@@ -136,13 +172,16 @@ describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogu
   let index: SuggestIndex;
   beforeAll(() => {
     const f = readCatalogueFile({ name: 'parts.csv.gz', content: fs.readFileSync(partsFile ?? '') }, { type: 'P' });
-    index = new SuggestIndex(f.records.flatMap((r) => (r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : [])));
+    index = new SuggestIndex(
+      f.records.flatMap((r) => (r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : [])),
+    );
   });
 
   it('list 3001 first for "Brick 2 x 4" in every spelling (LDraw\'s "Brick  2 x  4", "BRICK 2X4", "Brick, 2x4")', () => {
     expect(index.byName('Brick 2 x 4', 20)[0]).toMatchObject({ no: '3001', rule: 'prefix' });
     expect(index.byName('Brick  2 x  4', 20)).toEqual(index.byName('Brick 2 x 4', 20));
-    for (const spelling of ['BRICK 2X4', 'Brick, 2x4', 'brick 2 x4', 'Brick 2x4']) expect(index.byName(spelling, 20)[0], spelling).toMatchObject({ no: '3001' });
+    for (const spelling of ['BRICK 2X4', 'Brick, 2x4', 'brick 2 x4', 'Brick 2x4'])
+      expect(index.byName(spelling, 20)[0], spelling).toMatchObject({ no: '3001' });
   });
 
   it('list every item that begins like "Plate 1 x 2 with" under prefix before any words match, then closest names', () => {
@@ -155,7 +194,8 @@ describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogu
     expect(firstClose === -1 || firstClose > firstWords).toBe(true);
     expect(rules.slice(firstWords, firstClose === -1 ? undefined : firstClose).every((r) => r === 'words')).toBe(true);
     if (firstClose !== -1) expect(rules.slice(firstClose).every((r) => r === 'close')).toBe(true);
-    for (const x of s.filter((y) => y.rule === 'prefix')) expect(suggestWords(x.name).slice(0, 5)).toEqual(['plate', '1', 'x', '2', 'with']);
+    for (const x of s.filter((y) => y.rule === 'prefix'))
+      expect(suggestWords(x.name).slice(0, 5)).toEqual(['plate', '1', 'x', '2', 'with']);
   });
 
   it('list 3001 first for the number 3001old', () => {
@@ -163,7 +203,10 @@ describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogu
   });
 
   it.runIf(ldrawFile !== null)('find the part of an LDraw name in the prefix group, whatever its spacing', () => {
-    const lines = zlib.gunzipSync(fs.readFileSync(ldrawFile ?? '')).toString('utf8').split('\n');
+    const lines = zlib
+      .gunzipSync(fs.readFileSync(ldrawFile ?? ''))
+      .toString('utf8')
+      .split('\n');
     const names = new Map<string, string>();
     for (const line of lines) {
       const m = /^(\S+)\.dat\s+(.+?)\s*$/.exec(line);
@@ -185,7 +228,14 @@ describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogu
 
 describe('the longest-prefix key of a name', () => {
   it('is its words joined by one space, in every script', () => {
-    for (const name of ['Brick  2 x  4', ' Plate, Modified 1 x 2 (with Clip) ', 'Kugel Ø 16,5 – grün', '', '--', 'Ünïcödé Nàme 1X2']) {
+    for (const name of [
+      'Brick  2 x  4',
+      ' Plate, Modified 1 x 2 (with Clip) ',
+      'Kugel Ø 16,5 – grün',
+      '',
+      '--',
+      'Ünïcödé Nàme 1X2',
+    ]) {
       expect(suggestKey(name)).toBe(suggestWords(name).join(' '));
     }
   });

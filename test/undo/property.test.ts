@@ -17,7 +17,15 @@ import { nextRedo, nextUndo } from '../../src/undo/history.ts';
 import { redoNext, undoNewest } from '../helpers/history.ts';
 import { cli } from '../helpers/cli.ts';
 import { bsx, csv, file, orderXml } from '../helpers/documents.ts';
-import { dumpRows, insertColour, insertDocument, insertItem, insertLine, insertOrder, type Db } from '../helpers/store-builder.ts';
+import {
+  dumpRows,
+  insertColour,
+  insertDocument,
+  insertItem,
+  insertLine,
+  insertOrder,
+  type Db,
+} from '../helpers/store-builder.ts';
 
 const clock = SYSTEM_CLOCK;
 const NOT_DOMAIN = ['undo_step', 'undo_change', 'undo_step_catalogue', 'setting'];
@@ -30,12 +38,48 @@ const ITEMS = [
 
 /** The documents staff import over and over: versions of one key that pair, one that does not, and others. */
 const DOCUMENTS = [
-  file('Falcon.bsx', bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 2 }, { no: '9001', name: 'Odd Brick' }, { name: 'Brick 2 x 2', qty: 3 }])),
-  file('Falcon.bsx', bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 5 }, { no: '9001', name: 'Odd Brick', colour: 5 }, { no: '3023', name: 'Brick 2 x 2' }])),
+  file(
+    'Falcon.bsx',
+    bsx([
+      { no: '3001', name: 'Brick 2 x 4', qty: 2 },
+      { no: '9001', name: 'Odd Brick' },
+      { name: 'Brick 2 x 2', qty: 3 },
+    ]),
+  ),
+  file(
+    'Falcon.bsx',
+    bsx([
+      { no: '3001', name: 'Brick 2 x 4', qty: 5 },
+      { no: '9001', name: 'Odd Brick', colour: 5 },
+      { no: '3023', name: 'Brick 2 x 2' },
+    ]),
+  ),
   // 9002 gives colour 77, which the catalogue does not know: placing it by hand needs a colour, which is remembered.
   file('Falcon.bsx', bsx([{ no: '3001' }, { no: '9001' }, { no: '9002', colour: 77 }, { no: '9003', colour: 77 }])),
-  file('order.xml', orderXml([{ id: '50', seller: 'ann', currency: 'EUR', lines: [{ no: '3020', qty: 4, price: '0.3' }, { no: '7777', colour: 5 }] }])),
-  file('list.csv', csv(['name', 'quantity', 'price'], [['Plate 1 x 2', 2, '0.05'], ['Mystery piece', 1, '1']])),
+  file(
+    'order.xml',
+    orderXml([
+      {
+        id: '50',
+        seller: 'ann',
+        currency: 'EUR',
+        lines: [
+          { no: '3020', qty: 4, price: '0.3' },
+          { no: '7777', colour: 5 },
+        ],
+      },
+    ]),
+  ),
+  file(
+    'list.csv',
+    csv(
+      ['name', 'quantity', 'price'],
+      [
+        ['Plate 1 x 2', 2, '0.05'],
+        ['Mystery piece', 1, '1'],
+      ],
+    ),
+  ),
 ];
 
 type Action =
@@ -50,10 +94,28 @@ type Action =
   | { kind: 'cli-undo' };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('import' as const), doc: fc.nat(DOCUMENTS.length - 1), asNew: fc.boolean() }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('import' as const),
+      doc: fc.nat(DOCUMENTS.length - 1),
+      asNew: fc.boolean(),
+    }),
+    weight: 4,
+  },
   // Staff undo an import and import the file again, changed or not: a revival, or lines that don't pair.
-  { arbitrary: fc.record({ kind: fc.constant('undo-then-import' as const), doc: fc.nat(DOCUMENTS.length - 1) }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('place' as const), line: fc.nat(20), item: fc.nat(ITEMS.length - 1), colour: fc.boolean() }), weight: 3 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('undo-then-import' as const), doc: fc.nat(DOCUMENTS.length - 1) }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('place' as const),
+      line: fc.nat(20),
+      item: fc.nat(ITEMS.length - 1),
+      colour: fc.boolean(),
+    }),
+    weight: 3,
+  },
   { arbitrary: fc.record({ kind: fc.constant('forget' as const), which: fc.nat(5) }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'undo' as const }), weight: 3 },
   { arbitrary: fc.constant({ kind: 'redo' as const }), weight: 2 },
@@ -77,7 +139,10 @@ function savedData(db: Db) {
 }
 
 function checkInvariants(db: Db): void {
-  const mismatched = db.prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)').pluck().get();
+  const mismatched = db
+    .prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)')
+    .pluck()
+    .get();
   expect(mismatched, 'unplaced ⇔ a reason').toBe(0);
   for (const order of listOrders(db)) {
     for (const line of orderLines(db, order.id)) {
@@ -85,7 +150,10 @@ function checkInvariants(db: Db): void {
       expect(state, 'saved lines are lines of imported documents').toBe('imported');
     }
   }
-  const undoneLines = db.prepare("SELECT count(*) FROM order_line l JOIN document d ON d.id = l.document_id WHERE d.state = 'undone'").pluck().get() as number;
+  const undoneLines = db
+    .prepare("SELECT count(*) FROM order_line l JOIN document d ON d.id = l.document_id WHERE d.state = 'undone'")
+    .pluck()
+    .get() as number;
   const allLines = db.prepare('SELECT count(*) FROM order_line').pluck().get() as number;
   expect(listOrders(db).reduce((n, o) => n + o.lines, 0)).toBe(allLines - undoneLines);
 }
@@ -97,11 +165,15 @@ function expectRestored(db: Db, before: Record<string, unknown[]>): void {
     const keep = new Set(rows.map((r) => (r as { id?: number; item_type?: string }).id ?? JSON.stringify(r)));
     const now = (after[table] ?? []).filter((r) => keep.has((r as { id?: number }).id ?? JSON.stringify(r)));
     expect(now, `${table} rows are back as they were`).toEqual(rows);
-    const extra = (after[table] ?? []).filter((r) => !keep.has((r as { id?: number }).id ?? JSON.stringify(r))) as Record<string, unknown>[];
+    const extra = (after[table] ?? []).filter(
+      (r) => !keep.has((r as { id?: number }).id ?? JSON.stringify(r)),
+    ) as Record<string, unknown>[];
     for (const row of extra) {
       if (table === 'document') expect(row['state']).toBe('undone');
-      else if (table === 'order_line') expect(db.prepare('SELECT state FROM document WHERE id = ?').pluck().get(row['document_id'])).toBe('undone');
-      else if (table === 'shop_order') expect(listOrders(db, { savedOnly: true }).some((o) => o.id === row['id'])).toBe(false);
+      else if (table === 'order_line')
+        expect(db.prepare('SELECT state FROM document WHERE id = ?').pluck().get(row['document_id'])).toBe('undone');
+      else if (table === 'shop_order')
+        expect(listOrders(db, { savedOnly: true }).some((o) => o.id === row['id'])).toBe(false);
       else expect.fail(`undo left a new row in ${table}`);
     }
   }
@@ -111,16 +183,27 @@ function expectRestored(db: Db, before: Record<string, unknown[]>): void {
 function write(db: Db, a: Action, stats: { revivals: number }): 'wrote' | 'refused' {
   try {
     if (a.kind === 'import' || a.kind === 'undo-then-import') {
-      const results = confirmImport(db, { file: DOCUMENTS[a.doc] ?? DOCUMENTS[0] ?? file('x', ''), asNew: a.kind === 'import' && a.asNew }, clock);
+      const results = confirmImport(
+        db,
+        { file: DOCUMENTS[a.doc] ?? DOCUMENTS[0] ?? file('x', ''), asNew: a.kind === 'import' && a.asNew },
+        clock,
+      );
       stats.revivals += results.filter((r) => r.revived).length;
-    }
-    else if (a.kind === 'place') {
+    } else if (a.kind === 'place') {
       const lines = db.prepare('SELECT id FROM order_line ORDER BY id').pluck().all() as number[];
       if (lines.length === 0) return 'refused';
       const item = ITEMS[a.item] ?? ITEMS[0];
-      placeByHand(db, lines[a.line % lines.length] ?? 0, { type: 'P', no: item[0], colourId: a.colour ? 5 : null }, clock);
+      placeByHand(
+        db,
+        lines[a.line % lines.length] ?? 0,
+        { type: 'P', no: item[0], colourId: a.colour ? 5 : null },
+        clock,
+      );
     } else if (a.kind === 'forget') {
-      const all = [...itemMemories(db).map((m) => ['item', m.id] as const), ...colourMemories(db).map((m) => ['colour', m.id] as const)];
+      const all = [
+        ...itemMemories(db).map((m) => ['item', m.id] as const),
+        ...colourMemories(db).map((m) => ['colour', m.id] as const),
+      ];
       if (all.length === 0) return 'refused';
       const [kind, id] = all[a.which % all.length] ?? ['item', 0];
       forgetMemory(db, kind, id, clock);
@@ -149,7 +232,14 @@ describe('undo and redo, as a property (fast-check)', () => {
             // Saved data that is not in the history: undoing everything must leave it as it is.
             const orderId = insertOrder(seed, { reference: 'before', counterparty: 'zed', currency: 'USD' });
             const documentId = insertDocument(seed, { orderId, key: 'before.csv' });
-            insertLine(seed, { documentId, position: 1, given: { no: '3001' }, quantity: 3, priceE4: 1500, placed: { type: 'P', no: '3001', by: 'number' } });
+            insertLine(seed, {
+              documentId,
+              position: 1,
+              given: { no: '3001' },
+              quantity: 3,
+              priceE4: 1500,
+              placed: { type: 'P', no: '3001', by: 'number' },
+            });
           })();
           seed.prepare('UPDATE order_line SET unplaced_reason = NULL').run();
           const start = savedData(store.db);
@@ -157,9 +247,14 @@ describe('undo and redo, as a property (fast-check)', () => {
           for (const a of actions) {
             const db = store.db;
             if (a.kind === 'catalogue-grows') {
-              const grown: [string, string][] = [['9001', 'Odd Brick'], ['7777', 'Lucky Seven'], ['9002', 'Mystery piece']];
+              const grown: [string, string][] = [
+                ['9001', 'Odd Brick'],
+                ['7777', 'Lucky Seven'],
+                ['9002', 'Mystery piece'],
+              ];
               const [no, name] = grown[a.item] ?? ['9001', 'Odd Brick'];
-              if (db.prepare('SELECT 1 FROM catalogue_item WHERE item_no = ?').get(no) === undefined) insertItem(db, { no, name });
+              if (db.prepare('SELECT 1 FROM catalogue_item WHERE item_no = ?').get(no) === undefined)
+                insertItem(db, { no, name });
               continue;
             }
             if (a.kind === 'restart') {

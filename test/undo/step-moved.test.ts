@@ -15,7 +15,8 @@ async function app() {
   onTestFinished(() => store.close());
   insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });
   const service = serviceFor(store.db, storePath);
-  const call = async (name: string, args: unknown) => (await service.call(name, args)) as { ok: boolean; value?: any; error?: { code: string; message: string } };
+  const call = async (name: string, args: unknown) =>
+    (await service.call(name, args)) as { ok: boolean; value?: any; error?: { code: string; message: string } };
   const writeFile = (name: string, text: string) => {
     const p = path.join(path.dirname(storePath), name);
     fs.writeFileSync(p, text);
@@ -32,7 +33,12 @@ describe('Undo and Redo take back the step they name (SPEC §8)', () => {
     expect(shown.label).toBe('Import of Tie Fighter 9492-1.bsx');
 
     // The CLI, another process, imports meanwhile.
-    const other = await cliJson(['--db', storePath, 'import', writeFile('Market Street.bsx', bsx([{ no: '3001' }, { no: '9' }]))]);
+    const other = await cliJson([
+      '--db',
+      storePath,
+      'import',
+      writeFile('Market Street.bsx', bsx([{ no: '3001' }, { no: '9' }])),
+    ]);
     expect(other.code).toBe(0);
     const rows = dumpRows(db);
 
@@ -46,7 +52,10 @@ describe('Undo and Redo take back the step they name (SPEC §8)', () => {
     // The screen reads the new label, and Undo with it takes back exactly that step.
     const now = (await call('history.state', {})).value.undo;
     expect(now.label).toBe('Import of Market Street.bsx');
-    expect((await call('history.undo', { expectedStep: now.id })).value).toMatchObject({ id: now.id, label: 'Import of Market Street.bsx' });
+    expect((await call('history.undo', { expectedStep: now.id })).value).toMatchObject({
+      id: now.id,
+      label: 'Import of Market Street.bsx',
+    });
   });
 
   it('a new write drops the redo list: Redo of the step the screen named is refused, nothing changed', async () => {

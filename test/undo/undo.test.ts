@@ -20,12 +20,18 @@ const setUp = storeWithCatalogue;
 describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
   it('a hand placement places the line, is remembered for later imports, and is one undo step with its remembering', async () => {
     const { db } = await setUp();
-    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001old', name: 'Brick 2 x 4 old', colour: 5 }, { name: 'Mystery brick' }])) }, clock);
+    const [r] = confirmImport(
+      db,
+      { file: file('a.bsx', bsx([{ no: '3001old', name: 'Brick 2 x 4 old', colour: 5 }, { name: 'Mystery brick' }])) },
+      clock,
+    );
     const [byNumber, byName] = orderLines(db, r?.order.id ?? 0);
     const before = dumpRows(db, BOOKKEEPING);
     placeByHand(db, byNumber?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock);
     placeByHand(db, byName?.id ?? 0, { type: 'p', no: '3003', colourId: null }, clock);
-    expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by, l.reason])).toEqual([
+    expect(
+      orderLines(db, r?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by, l.reason]),
+    ).toEqual([
       ['3001', 5, 'hand', null],
       ['3003', null, 'hand', null],
     ]);
@@ -34,8 +40,24 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
       [null, 'mystery brick', '3003'],
     ]);
     // A later import uses the memory for the item, and each line keeps its own colour, checked.
-    const [later] = confirmImport(db, { file: file('b.bsx', bsx([{ no: '3001old', colour: 5 }, { no: '3001old', colour: 11 }, { name: 'MYSTERY  brick' }])) }, clock);
-    expect(orderLines(db, later?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by, l.reason?.code ?? null])).toEqual([
+    const [later] = confirmImport(
+      db,
+      {
+        file: file(
+          'b.bsx',
+          bsx([{ no: '3001old', colour: 5 }, { no: '3001old', colour: 11 }, { name: 'MYSTERY  brick' }]),
+        ),
+      },
+      clock,
+    );
+    expect(
+      orderLines(db, later?.order.id ?? 0).map((l) => [
+        l.placed?.no,
+        l.placed?.colour,
+        l.placed?.by,
+        l.reason?.code ?? null,
+      ]),
+    ).toEqual([
       ['3001', 5, 'remembered', null],
       [undefined, undefined, undefined, 'colour-not-in-catalogue'],
       ['3003', null, 'remembered', null],
@@ -52,9 +74,15 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
     const { db } = await setUp();
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '1' }])) }, clock);
     const line = orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0;
-    expect(() => placeByHand(db, line, { type: 'P', no: '9999', colourId: null }, clock)).toThrow(expect.objectContaining({ code: 'not-found' }));
-    expect(() => placeByHand(db, line, { type: 'P', no: '3001', colourId: 77 }, clock)).toThrow(expect.objectContaining({ code: 'not-found' }));
-    expect(() => placeByHand(db, line, { type: 'Z', no: '3001', colourId: null }, clock)).toThrow(expect.objectContaining({ code: 'invalid-argument' }));
+    expect(() => placeByHand(db, line, { type: 'P', no: '9999', colourId: null }, clock)).toThrow(
+      expect.objectContaining({ code: 'not-found' }),
+    );
+    expect(() => placeByHand(db, line, { type: 'P', no: '3001', colourId: 77 }, clock)).toThrow(
+      expect.objectContaining({ code: 'not-found' }),
+    );
+    expect(() => placeByHand(db, line, { type: 'Z', no: '3001', colourId: null }, clock)).toThrow(
+      expect.objectContaining({ code: 'invalid-argument' }),
+    );
     expect(nextUndo(db)?.kind).toBe('import');
   });
 
@@ -77,7 +105,10 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
     const rows = dumpRows(db, BOOKKEEPING);
     expect(undoNewest(db, clock).label).toBe('Import of a.bsx');
     expect(orderLines(db, r?.order.id ?? 0)).toEqual([]);
-    expect(db.prepare('SELECT state, undone_at IS NOT NULL AS stamped FROM document').get()).toEqual({ state: 'undone', stamped: 1 });
+    expect(db.prepare('SELECT state, undone_at IS NOT NULL AS stamped FROM document').get()).toEqual({
+      state: 'undone',
+      stamped: 1,
+    });
     expect(db.prepare('SELECT count(*) FROM order_line').pluck().get()).toBe(2);
     expect(nextRedo(db)?.label).toBe('Import of a.bsx');
     redoNext(db, clock);
@@ -96,7 +127,11 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
     expect((await cliJson(['--db', dbPath, 'import', doc])).code).toBe(0);
     const line = orderLines(db, 1)[0]?.id ?? 0;
     const placed = await cliJson(['--db', dbPath, 'place', String(line), 'P', '3001', '--colour', '5']);
-    expect(placed.json.line).toMatchObject({ id: line, placed: { type: 'P', no: '3001', colour: 5, by: 'hand' }, reason: null });
+    expect(placed.json.line).toMatchObject({
+      id: line,
+      placed: { type: 'P', no: '3001', colour: 5, by: 'hand' },
+      reason: null,
+    });
     expect((await cliJson(['--db', dbPath, 'undo'])).json).toMatchObject({ step: { kind: 'hand-placement' } });
     expect(orderLines(db, 1)[0]?.placed).toBeNull();
     // This process sees the CLI's step, and undoes the next one itself.

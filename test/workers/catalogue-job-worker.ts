@@ -17,10 +17,16 @@ const store = await openStore(storePath);
 process.stdout.write('ready\n');
 if (goFile) while (!fs.existsSync(goFile)) await sleep(1);
 try {
-  const { job, warning } = CatalogueJob.start(store.db, storePath, 'catalogue-load', { files: ['parts.csv'] }, {
-    me: identityOf(),
-    clock: SYSTEM_CLOCK,
-  });
+  const { job, warning } = CatalogueJob.start(
+    store.db,
+    storePath,
+    'catalogue-load',
+    { files: ['parts.csv'] },
+    {
+      me: identityOf(),
+      clock: SYSTEM_CLOCK,
+    },
+  );
   process.stdout.write(`started${warning ? ` warning: ${warning}` : ''}\n`);
   const until = Date.now() + Number(holdMs ?? 0);
   let done = 0;

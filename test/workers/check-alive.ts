@@ -8,4 +8,6 @@ try {
 } catch (e) {
   probe = (e as NodeJS.ErrnoException).code ?? 'error';
 }
-process.stdout.write(`${JSON.stringify({ alive: isAlive(owner), exists: pidExists(owner.pid), probe, uid: process.getuid?.() })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ alive: isAlive(owner), exists: pidExists(owner.pid), probe, uid: process.getuid?.() })}\n`,
+);

@@ -6,7 +6,13 @@ import { authorizationHeader, type Credentials } from './oauth.ts';
 
 /** What BrickLink said about one number: the item, or that it has none. */
 export type ItemAnswer =
-  | { readonly found: true; readonly type: ItemType; readonly no: string; readonly name: string; readonly categoryId: number | null }
+  | {
+      readonly found: true;
+      readonly type: ItemType;
+      readonly no: string;
+      readonly name: string;
+      readonly categoryId: number | null;
+    }
   | { readonly found: false };
 
 /** BrickLink's item type names in the API's URLs. */
@@ -47,7 +53,8 @@ export class BrickLinkApi implements ItemFetcher {
     );
     if (status === 404) return { found: false };
     const data = body.data;
-    if (!data?.no || !data.name) throw new BrickWorkError('source-error', `BrickLink's answer for ${type} ${no} has no item in it.`);
+    if (!data?.no || !data.name)
+      throw new BrickWorkError('source-error', `BrickLink's answer for ${type} ${no} has no item in it.`);
     return {
       found: true,
       type,
@@ -59,8 +66,12 @@ export class BrickLinkApi implements ItemFetcher {
 
   /** The API's colour list (`GET /colors`), in BrickLink's numbering. */
   async fetchColours(): Promise<{ id: number; name: string; rgb: string | null }[]> {
-    const { status, body } = await this.get<{ color_id?: number; color_name?: string; color_code?: string }[]>('/colors', 'the colour list');
-    if (status === 404 || !Array.isArray(body.data)) throw new BrickWorkError('source-error', 'BrickLink gave no colour list.');
+    const { status, body } = await this.get<{ color_id?: number; color_name?: string; color_code?: string }[]>(
+      '/colors',
+      'the colour list',
+    );
+    if (status === 404 || !Array.isArray(body.data))
+      throw new BrickWorkError('source-error', 'BrickLink gave no colour list.');
     return body.data.flatMap((c) =>
       Number.isSafeInteger(c.color_id) && c.color_name
         ? [{ id: c.color_id as number, name: decodeEntities(c.color_name), rgb: rgbOrNull(c.color_code) }]
@@ -91,7 +102,10 @@ export class BrickLinkApi implements ItemFetcher {
     if (response.status === 404 || code === 404) return { status: 404, body };
     if (!response.ok || code !== 200) {
       const why = [body.meta?.message, body.meta?.description].filter(Boolean).join(': ') || `HTTP ${response.status}`;
-      throw new BrickWorkError('source-error', `BrickLink answered the request for ${what} with an error (${code}: ${why}).`);
+      throw new BrickWorkError(
+        'source-error',
+        `BrickLink answered the request for ${what} with an error (${code}: ${why}).`,
+      );
     }
     return { status: 200, body };
   }

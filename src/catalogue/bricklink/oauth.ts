@@ -25,7 +25,11 @@ export interface SignInput {
 }
 
 /** The OAuth 1.0a HMAC-SHA1 signature (RFC 5849 §3.4). */
-export function oauthSignature(input: SignInput): { signature: string; baseString: string; oauthParams: [string, string][] } {
+export function oauthSignature(input: SignInput): {
+  signature: string;
+  baseString: string;
+  oauthParams: [string, string][];
+} {
   const url = new URL(input.url);
   const oauthParams: [string, string][] = [
     ['oauth_consumer_key', input.credentials.consumerKey],

@@ -27,8 +27,10 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
     'ITEM',
     (f, offset) => {
       const line = lineAt(offset);
-      const k: CatalogueRecord['kind'] = f['ITEMID'] !== undefined ? 'item' : f['COLOR'] !== undefined ? 'colour' : 'category';
-      if (kind !== null && k !== kind) throw parseError(name, `line ${line}: a ${k} among ${kind}s; a catalogue file holds one kind`);
+      const k: CatalogueRecord['kind'] =
+        f['ITEMID'] !== undefined ? 'item' : f['COLOR'] !== undefined ? 'colour' : 'category';
+      if (kind !== null && k !== kind)
+        throw parseError(name, `line ${line}: a ${k} among ${kind}s; a catalogue file holds one kind`);
       kind = k;
       if (k === 'item') {
         const type = requiredText(f['ITEMTYPE'], 'item type', name, line).toUpperCase();
@@ -48,7 +50,8 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
           rgb: rgbOrNull(f['COLORRGB']),
         });
       } else {
-        if (f['CATEGORYNAME'] === undefined) throw parseError(name, `line ${line}: an ITEM that is neither an item, a colour nor a category`);
+        if (f['CATEGORYNAME'] === undefined)
+          throw parseError(name, `line ${line}: an ITEM that is neither an item, a colour nor a category`);
         records.push({
           kind: 'category',
           id: requiredId(f['CATEGORY'], 'category id', name, line),
@@ -58,7 +61,10 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
     },
     (root) => {
       if (root !== 'CATALOG') {
-        throw new BrickWorkError('parse-error', `${name} is XML, but not a BrickLink catalogue download (its root is <${quote(root)}>, not <CATALOG>).`);
+        throw new BrickWorkError(
+          'parse-error',
+          `${name} is XML, but not a BrickLink catalogue download (its root is <${quote(root)}>, not <CATALOG>).`,
+        );
       }
     },
   );

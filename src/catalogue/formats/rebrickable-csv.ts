@@ -58,7 +58,10 @@ export function readRebrickable(name: string, table: CsvTable): CatalogueFile | 
     );
   }
   if (['element_id', 'rel_type', 'inventory_id'].includes(h[0] ?? '') || (h[0] === 'id' && h.includes('parent_id'))) {
-    throw refuse('catalogue data of another kind', 'brick-work loads parts.csv, part_categories.csv and sets.csv from Rebrickable.');
+    throw refuse(
+      'catalogue data of another kind',
+      'brick-work loads parts.csv, part_categories.csv and sets.csv from Rebrickable.',
+    );
   }
   return null;
 }

@@ -17,24 +17,29 @@ import { UsageError, type Command, type OptionValues } from '../command.ts';
 function positiveInt(options: OptionValues, name: string): number | null {
   const raw = options[name];
   if (raw === undefined) return null;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new UsageError(`--${name} takes a whole number, not "${String(raw)}"`);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw))
+    throw new UsageError(`--${name} takes a whole number, not "${String(raw)}"`);
   return Number(raw);
 }
 
 export const catalogueImport: Command = {
   name: ['catalogue', 'import'],
   synopsis: 'FILE… [--type T]',
-  summary: "load catalogue files (BrickLink downloads; Rebrickable parts, part_categories, sets; .gz too)",
+  summary: 'load catalogue files (BrickLink downloads; Rebrickable parts, part_categories, sets; .gz too)',
   options: { type: { type: 'string' } },
   args: { min: 1, max: 100 },
   run(ctx, files, options) {
     const type = typeof options['type'] === 'string' ? options['type'].toUpperCase() : DEFAULT_ITEM_TYPE;
-    if (!isItemType(type)) throw new UsageError(`--type is one of ${Object.keys(ITEM_TYPES).join(', ')}, not "${String(options['type'])}"`);
+    if (!isItemType(type))
+      throw new UsageError(`--type is one of ${Object.keys(ITEM_TYPES).join(', ')}, not "${String(options['type'])}"`);
     const contents = files.map((f) => {
       try {
         return { name: path.basename(f), content: fs.readFileSync(f) };
       } catch (e) {
-        throw new BrickWorkError('not-found', `${f} can't be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+        throw new BrickWorkError(
+          'not-found',
+          `${f} can't be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+        );
       }
     });
     return ctx.withStore('write', async (store) => {
@@ -80,7 +85,10 @@ export const catalogueColours: Command = {
         clock: SYSTEM_CLOCK,
       });
       if (result.warning) ctx.io.stderr(`brick-work: ${result.warning}\n`);
-      return { json: { colours: result.colours, placed: result.placed }, text: `Loaded ${result.colours} colours from BrickLink; ${result.placed} unplaced lines are now placed.` };
+      return {
+        json: { colours: result.colours, placed: result.placed },
+        text: `Loaded ${result.colours} colours from BrickLink; ${result.placed} unplaced lines are now placed.`,
+      };
     });
   },
 };
@@ -88,7 +96,7 @@ export const catalogueColours: Command = {
 export const catalogueLookup: Command = {
   name: ['catalogue', 'lookup'],
   synopsis: '[--limit N]',
-  summary: "ask BrickLink for the numbers unplaced lines name and the catalogue lacks (BRICKLINK_* credentials)",
+  summary: 'ask BrickLink for the numbers unplaced lines name and the catalogue lacks (BRICKLINK_* credentials)',
   options: { limit: { type: 'string' } },
   args: { min: 0, max: 0 },
   run(ctx, _args, options) {
@@ -105,8 +113,13 @@ export const catalogueLookup: Command = {
       const { id } = enqueueLookup(store.db, SYSTEM_CLOCK, { limit });
       const result = await runner.runJob(id);
       const budget = budgetStatus(store.db, SYSTEM_CLOCK);
-      if (result.error?.code === 'budget-exhausted') throw new BrickWorkError('budget-exhausted', `${result.error.message}. The look-up job waits in the queue for the next UTC day; ${stats.left} numbers are still to ask.`);
-      if (result.outcome === 'failed' && result.error) throw new BrickWorkError(result.error.code, result.error.message);
+      if (result.error?.code === 'budget-exhausted')
+        throw new BrickWorkError(
+          'budget-exhausted',
+          `${result.error.message}. The look-up job waits in the queue for the next UTC day; ${stats.left} numbers are still to ask.`,
+        );
+      if (result.outcome === 'failed' && result.error)
+        throw new BrickWorkError(result.error.code, result.error.message);
       const json = { job: id, outcome: result.outcome, ...stats, budget };
       const text = [
         `Asked BrickLink ${stats.calls} times: ${stats.found} found, ${stats.notFound} not found; ${stats.left} numbers still to ask.`,

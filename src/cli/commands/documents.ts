@@ -12,7 +12,14 @@ import { forgetMemory, placeByHand, type MemoryKind } from '../../hand/placement
 import { reasonOf } from '../../reasons.ts';
 import { listDocuments, sameFileDocuments, type DocumentRow } from '../../store/documents.ts';
 import { orderLines, type LineView } from '../../store/lines.ts';
-import { colourMemories, itemMemories, taughtNames, type ColourMemory, type ItemMemory, type TaughtNameMemory } from '../../store/memories.ts';
+import {
+  colourMemories,
+  itemMemories,
+  taughtNames,
+  type ColourMemory,
+  type ItemMemory,
+  type TaughtNameMemory,
+} from '../../store/memories.ts';
 import { getOrder, listOrders, orderSummary } from '../../store/orders.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
 import { UsageError, type Command, type CommandContext, type OptionValues } from '../command.ts';
@@ -26,7 +33,10 @@ function readFile(file: string): { name: string; content: Uint8Array } {
   try {
     return { name: path.basename(file), content: fs.readFileSync(file) };
   } catch (e) {
-    throw new BrickWorkError('not-found', `${file} can't be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    throw new BrickWorkError(
+      'not-found',
+      `${file} can't be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+    );
   }
 }
 
@@ -34,7 +44,12 @@ function previewJson(doc: PlannedDocument) {
   const t = doc.target;
   return {
     document: { id: doc.revival?.document.id ?? null, key: doc.parsed.key, state: 'preview' },
-    order: t === null ? null : t.kind === 'new' ? { id: null, reference: t.reference, currency: t.currency } : { id: t.order.id, reference: t.order.reference, currency: t.order.currency },
+    order:
+      t === null
+        ? null
+        : t.kind === 'new'
+          ? { id: null, reference: t.reference, currency: t.currency }
+          : { id: t.order.id, reference: t.order.reference, currency: t.order.currency },
     lines: doc.counts,
     revived: doc.revival !== null,
     format: doc.parsed.format,
@@ -44,7 +59,10 @@ function previewJson(doc: PlannedDocument) {
       position: l.position,
       given: l.given,
       quantity: l.quantity,
-      placed: l.placement.item === null ? null : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
+      placed:
+        l.placement.item === null
+          ? null
+          : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
       reason: reasonOf(l.placement.reason),
     })),
   };
@@ -68,7 +86,10 @@ export const importDocument: Command = {
         if (plan.refusal) throw new BrickWorkError(plan.refusal.code, plan.refusal.message);
         const text = plan.documents
           .map((d) => {
-            const where = d.target?.kind === 'new' ? `a new order ${d.target.reference}` : `order ${d.target?.order.reference ?? '?'}`;
+            const where =
+              d.target?.kind === 'new'
+                ? `a new order ${d.target.reference}`
+                : `order ${d.target?.order.reference ?? '?'}`;
             return `${d.revival ? 'Would revive' : 'Would import'} ${d.parsed.key} into ${where}: ${d.counts.total} lines, ${d.counts.placed} placed, ${d.counts.unplaced} unplaced.`;
           })
           .join('\n');
@@ -127,7 +148,15 @@ function lineJson(l: LineView) {
     placed:
       l.placed === null
         ? null
-        : { type: l.placed.type, no: l.placed.no, colour: l.placed.colour, colourName: l.placed.colourName, colourRgb: l.placed.colourRgb, by: l.placed.by, name: l.placed.name },
+        : {
+            type: l.placed.type,
+            no: l.placed.no,
+            colour: l.placed.colour,
+            colourName: l.placed.colourName,
+            colourRgb: l.placed.colourRgb,
+            by: l.placed.by,
+            name: l.placed.name,
+          },
     givenColour: l.givenColour,
     reason: l.reason,
   };
@@ -152,7 +181,10 @@ export const lines: Command = {
       const order = orderSummary(store.db, oid);
       const list = orderLines(store.db, oid, { unplacedOnly: options['unplaced'] === true });
       // An undone order is not an empty one: say so rather than "No lines."
-      const none = order.state === 'undone' ? `Order ${order.reference} was taken back on ${shownTime(order.undoneAt)}; import the file again to revive it.` : 'No lines.';
+      const none =
+        order.state === 'undone'
+          ? `Order ${order.reference} was taken back on ${shownTime(order.undoneAt)}; import the file again to revive it.`
+          : 'No lines.';
       return { json: { lines: list.map(lineJson) }, text: list.length === 0 ? none : list.map(lineText).join('\n') };
     });
   },
@@ -161,7 +193,8 @@ export const lines: Command = {
 export const place: Command = {
   name: ['place'],
   synopsis: 'LINE_ID TYPE NUMBER [--colour ID]',
-  summary: 'place a line by hand (the item is remembered for its number or name; without --colour it keeps its own colour)',
+  summary:
+    'place a line by hand (the item is remembered for its number or name; without --colour it keeps its own colour)',
   options: { colour: { type: 'string' } },
   args: { min: 3, max: 3 },
   run(ctx, [lineId, type, no], options) {
@@ -171,12 +204,19 @@ export const place: Command = {
       const r = placeByHand(store.db, lid, { type: type ?? '', no: no ?? '', colourId }, SYSTEM_CLOCK);
       const others = [
         r.others.placed ? `placed ${r.others.placed} more line${r.others.placed === 1 ? '' : 's'}` : '',
-        r.others.moved ? `moved ${r.others.moved} line${r.others.moved === 1 ? '' : 's'} the old memory had placed` : '',
+        r.others.moved
+          ? `moved ${r.others.moved} line${r.others.moved === 1 ? '' : 's'} the old memory had placed`
+          : '',
         r.others.unplaced ? `${r.others.unplaced} line${r.others.unplaced === 1 ? '' : 's'} still unplaced` : '',
       ].filter(Boolean);
       const text = `${lineText(r.line)}${others.length ? `\n${others.join('; ')}, each in its own colour.` : ''}`;
       return {
-        json: { line: lineJson(r.line), step: { id: r.step.id, kind: r.step.kind, label: r.step.label }, remembered: r.remembered, others: r.others },
+        json: {
+          line: lineJson(r.line),
+          step: { id: r.step.id, kind: r.step.kind, label: r.step.label },
+          remembered: r.remembered,
+          others: r.others,
+        },
         text,
       };
     });
@@ -208,7 +248,10 @@ export const documents: Command = {
     return ctx.withStore('read', (store) => {
       if (oid !== null) getOrder(store.db, oid);
       const list = listDocuments(store.db, oid);
-      const sameFile = sameFileDocuments(store.db, list.filter((d) => d.state === 'imported').map((d) => d.id));
+      const sameFile = sameFileDocuments(
+        store.db,
+        list.filter((d) => d.state === 'imported').map((d) => d.id),
+      );
       const text =
         list.length === 0
           ? 'No documents.'
@@ -216,10 +259,17 @@ export const documents: Command = {
               .map(
                 (d) =>
                   `${String(d.id).padStart(6)}  ${d.key.padEnd(32)} order ${d.orderReference} (#${d.orderId})  ` +
-                  (d.state === 'imported' ? `imported ${shownTime(d.importedAt)}` : `taken back ${shownTime(d.undoneAt)}`),
+                  (d.state === 'imported'
+                    ? `imported ${shownTime(d.importedAt)}`
+                    : `taken back ${shownTime(d.undoneAt)}`),
               )
               .join('\n');
-      return { json: { documents: list.map((d) => ({ ...documentJson(d), sameFile: (sameFile.get(d.id) ?? []).map((s) => s.id) })) }, text };
+      return {
+        json: {
+          documents: list.map((d) => ({ ...documentJson(d), sameFile: (sameFile.get(d.id) ?? []).map((s) => s.id) })),
+        },
+        text,
+      };
     });
   },
 };
@@ -235,7 +285,10 @@ export const takeBackCommand: Command = {
     return ctx.withStore('write', (store) => {
       const r = takeBack(store.db, did, { wholeFile: options['whole-file'] === true }, SYSTEM_CLOCK);
       const lines = r.documents
-        .map((d) => `Took back ${d.key} from order ${d.orderReference} (#${d.orderId}): its ${d.lineCount} line${d.lineCount === 1 ? ' is' : 's are'} out of the order.`)
+        .map(
+          (d) =>
+            `Took back ${d.key} from order ${d.orderReference} (#${d.orderId}): its ${d.lineCount} line${d.lineCount === 1 ? ' is' : 's are'} out of the order.`,
+        )
         .concat(`Step ${r.step.id}: ${r.step.label}. Undo puts it back; importing the file again revives it.`);
       const first = r.stillImported[0];
       if (first !== undefined) {
@@ -248,7 +301,12 @@ export const takeBackCommand: Command = {
         json: {
           step: { id: r.step.id, kind: r.step.kind, label: r.step.label },
           takenBack: r.documents.map(documentJson),
-          stillImported: r.stillImported.map((s) => ({ id: s.id, key: s.key, order: s.orderId, orderReference: s.orderReference })),
+          stillImported: r.stillImported.map((s) => ({
+            id: s.id,
+            key: s.key,
+            order: s.orderId,
+            orderReference: s.orderReference,
+          })),
         },
         text: lines.join('\n'),
       };
@@ -277,7 +335,8 @@ function undoRedo(direction: 'undo' | 'redo'): Command {
             ? new BrickWorkError('nothing-to-undo', 'There is nothing to undo.')
             : new BrickWorkError('nothing-to-redo', 'There is nothing to redo.');
         }
-        const step = direction === 'undo' ? undo(store.db, SYSTEM_CLOCK, expected) : redo(store.db, SYSTEM_CLOCK, expected);
+        const step =
+          direction === 'undo' ? undo(store.db, SYSTEM_CLOCK, expected) : redo(store.db, SYSTEM_CLOCK, expected);
         return {
           json: { step: { id: step.id, kind: step.kind, label: step.label } },
           text: `${direction === 'undo' ? 'Undid' : 'Redid'} step ${step.id}: ${step.label}`,
@@ -305,7 +364,9 @@ export const exportSummary: Command = {
   options: { out: { type: 'string' } },
   args: { min: 0, max: 0 },
   run(ctx, _args, options) {
-    return ctx.withStore('read', (store) => output(ctx, options, summaryCsv(store.db), { orders: listOrders(store.db, { savedOnly: true }).length }));
+    return ctx.withStore('read', (store) =>
+      output(ctx, options, summaryCsv(store.db), { orders: listOrders(store.db, { savedOnly: true }).length }),
+    );
   },
 };
 
@@ -334,14 +395,16 @@ function nameMemoryText(p: TaughtNameMemory): string {
 }
 
 function colourMemoryText(p: ColourMemory): string {
-  const given = p.given.numbering === 'bricklink-id' ? `colour ${p.given.colourId ?? ''}` : `colour "${p.given.name ?? ''}"`;
+  const given =
+    p.given.numbering === 'bricklink-id' ? `colour ${p.given.colourId ?? ''}` : `colour "${p.given.name ?? ''}"`;
   return `${`C${p.id}`.padStart(6)}  ${given} → ${p.colour.name ?? 'colour'} (${p.colour.id})`;
 }
 
 export const placements: Command = {
   name: ['placements'],
   synopsis: '',
-  summary: 'what hand placements taught: items for given numbers or names (I…), colours for unknown colours (C…), names of items (N…)',
+  summary:
+    'what hand placements taught: items for given numbers or names (I…), colours for unknown colours (C…), names of items (N…)',
   args: { min: 0, max: 0 },
   run(ctx) {
     return ctx.withStore('read', (store) => {
@@ -349,9 +412,17 @@ export const placements: Command = {
       const colours = colourMemories(store.db);
       const names = taughtNames(store.db);
       const text = [
-        items.length === 0 ? 'No remembered item placements.' : ['Items remembered for given numbers or names:', ...items.map(itemMemoryText)].join('\n'),
-        colours.length === 0 ? 'No remembered colours.' : ['Colours remembered for colours the catalogue does not know:', ...colours.map(colourMemoryText)].join('\n'),
-        names.length === 0 ? 'No names taught.' : ['Names taught to items (suggestions find the item by them):', ...names.map(nameMemoryText)].join('\n'),
+        items.length === 0
+          ? 'No remembered item placements.'
+          : ['Items remembered for given numbers or names:', ...items.map(itemMemoryText)].join('\n'),
+        colours.length === 0
+          ? 'No remembered colours.'
+          : ['Colours remembered for colours the catalogue does not know:', ...colours.map(colourMemoryText)].join(
+              '\n',
+            ),
+        names.length === 0
+          ? 'No names taught.'
+          : ['Names taught to items (suggestions find the item by them):', ...names.map(nameMemoryText)].join('\n'),
       ].join('\n');
       return {
         json: {
@@ -394,7 +465,12 @@ export const placementsForget: Command = {
       const { kind, id: memoryId } = memoryRef(store.db, ref ?? '');
       const step = forgetMemory(store.db, kind, memoryId, SYSTEM_CLOCK);
       return {
-        json: { forgotten: `${MEMORY_PREFIX[kind]}${memoryId}`, kind, id: memoryId, step: { id: step.id, kind: step.kind, label: step.label } },
+        json: {
+          forgotten: `${MEMORY_PREFIX[kind]}${memoryId}`,
+          kind,
+          id: memoryId,
+          step: { id: step.id, kind: step.kind, label: step.label },
+        },
         text: `${step.label} (step ${step.id}).`,
       };
     });

@@ -1,5 +1,10 @@
 import { SYSTEM_CLOCK } from '../../clock.ts';
-import { catalogueJobStatus, recoverCatalogueJob, requestCatalogueJobCancel, type CatalogueJobStatus } from '../../catalogue/catalogue-job.ts';
+import {
+  catalogueJobStatus,
+  recoverCatalogueJob,
+  requestCatalogueJobCancel,
+  type CatalogueJobStatus,
+} from '../../catalogue/catalogue-job.ts';
 import { cancelJob, listJobs, recoverJobs } from '../../jobs/queue.ts';
 import type { JobView } from '../../jobs/types.ts';
 import { BrickWorkError } from '../../errors.ts';
@@ -37,13 +42,19 @@ export const jobsList: Command = {
           j.state.padEnd(9),
           ownerText(j).padEnd(22),
           progressText(j.progress).padEnd(12),
-          [j.recoveries ? `recovered ×${j.recoveries}` : '', j.notBeforeDay ? `waits for ${j.notBeforeDay}` : '', j.error ?? '']
+          [
+            j.recoveries ? `recovered ×${j.recoveries}` : '',
+            j.notBeforeDay ? `waits for ${j.notBeforeDay}` : '',
+            j.error ?? '',
+          ]
             .filter(Boolean)
             .join('; '),
         ].join(' '),
       );
       const text = [
-        jobs.length === 0 ? 'No jobs.' : ['   id kind               state     owner                  progress', ...rows].join('\n'),
+        jobs.length === 0
+          ? 'No jobs.'
+          : ['   id kind               state     owner                  progress', ...rows].join('\n'),
         ...(catalogue ? [catalogueText(catalogue)] : []),
       ].join('\n');
       return { json: { jobs, catalogueJob: catalogue }, text };
@@ -61,9 +72,13 @@ export const jobsRecover: Command = {
       const recovered = recoverJobs(store.db, { clock: SYSTEM_CLOCK });
       const catalogue = store.path === null ? null : recoverCatalogueJob(store.db, store.path, { clock: SYSTEM_CLOCK });
       const lines = [
-        ...recovered.map((r) => `recovered job ${r.id} (${r.kind}): owner pid ${r.deadOwner?.pid ?? '-'} is gone; queued again`),
+        ...recovered.map(
+          (r) => `recovered job ${r.id} (${r.kind}): owner pid ${r.deadOwner?.pid ?? '-'} is gone; queued again`,
+        ),
         ...(catalogue
-          ? [`recovered the catalogue job (${catalogue.kind}): owner pid ${catalogue.deadOwner.pid} is gone; marked failed, ${catalogue.placed} unplaced lines placed again`]
+          ? [
+              `recovered the catalogue job (${catalogue.kind}): owner pid ${catalogue.deadOwner.pid} is gone; marked failed, ${catalogue.placed} unplaced lines placed again`,
+            ]
           : []),
       ];
       return {
@@ -85,12 +100,16 @@ export const jobsCancel: Command = {
         if (store.path === null || !requestCatalogueJobCancel(store.db, store.path, SYSTEM_CLOCK)) {
           throw new BrickWorkError('not-found', 'No catalogue job is running.');
         }
-        return { json: { cancelled: 'catalogue' }, text: 'Asked the catalogue job to stop; it stops at its next step.' };
+        return {
+          json: { cancelled: 'catalogue' },
+          text: 'Asked the catalogue job to stop; it stops at its next step.',
+        };
       }
       const id = Number(arg);
       if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError(`not a job id: ${arg ?? ''}`);
       const result = cancelJob(store.db, id, { clock: SYSTEM_CLOCK });
-      const text = result.was === 'running' ? `Cancelled job ${id}; it stops at its next step.` : `Cancelled job ${id}.`;
+      const text =
+        result.was === 'running' ? `Cancelled job ${id}; it stops at its next step.` : `Cancelled job ${id}.`;
       return { json: { cancelled: id, was: result.was }, text };
     });
   },

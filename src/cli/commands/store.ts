@@ -32,7 +32,9 @@ export const storeInfo: Command = {
       `schema          ${info.schema ?? '-'} (${describeStatus(info)})`,
       `application id  ${info.applicationId === null ? '-' : formatApplicationId(info.applicationId)}`,
       ...(info.readOnly === null ? [] : [`read-only       ${info.readOnly}: it can be read, not changed`]),
-      ...(info.snapshot ? ["read from       a private copy: SQLite can't read it in place in a folder it can't write"] : []),
+      ...(info.snapshot
+        ? ["read from       a private copy: SQLite can't read it in place in a folder it can't write"]
+        : []),
       ...(counts.length > 0 ? ['counts', ...counts] : []),
     ].join('\n');
     return { json: info, text };
@@ -47,7 +49,12 @@ export const storeUpgrade: Command = {
   run(ctx) {
     return ctx.withStore('write', (store) => {
       const up = store.upgrade;
-      const json = { schema: currentSchema(), upgradedFrom: up?.from ?? null, backup: up?.backup ?? null, path: store.path };
+      const json = {
+        schema: currentSchema(),
+        upgradedFrom: up?.from ?? null,
+        backup: up?.backup ?? null,
+        path: store.path,
+      };
       const text = up
         ? `Upgraded ${store.path} from schema ${up.from} to ${up.to}.\nBackup of the ${up.from} file: ${up.backup}`
         : store.created

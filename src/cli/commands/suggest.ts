@@ -11,7 +11,8 @@ export const suggest: Command = {
     const no = typeof options['number'] === 'string' ? options['number'] : undefined;
     if ((name === undefined) === (no === undefined)) throw new UsageError('suggest takes a NAME or --number NO');
     const rawLimit = options['limit'];
-    if (rawLimit !== undefined && (typeof rawLimit !== 'string' || !/^\d+$/.test(rawLimit))) throw new UsageError('--limit takes a whole number');
+    if (rawLimit !== undefined && (typeof rawLimit !== 'string' || !/^\d+$/.test(rawLimit)))
+      throw new UsageError('--limit takes a whole number');
     const limit = rawLimit === undefined ? DEFAULT_SUGGESTION_LIMIT : Number(rawLimit);
     return ctx.withStore('read', (store) => {
       const index = catalogueIndex(store.db);

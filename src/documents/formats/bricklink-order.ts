@@ -11,7 +11,11 @@ import { childrenNamed, field } from './xml-fields.ts';
  * gives no item names; lines are placed by number. BrickLink's own defects (a thousands comma in QTY,
  * a bare `&`, no declaration, remarks escaped twice) are accepted.
  */
-export function readBrickLinkOrders(root: XmlElement, fileName: string, lineOf: (offset: number) => number): ParsedDocument[] {
+export function readBrickLinkOrders(
+  root: XmlElement,
+  fileName: string,
+  lineOf: (offset: number) => number,
+): ParsedDocument[] {
   const orders = root.name === 'ORDER' ? [root] : childrenNamed(root, 'ORDER');
   if (orders.length === 0) throw parseError(fileName, 'the file holds no ORDER');
   return orders.map((order) => {
@@ -22,9 +26,14 @@ export function readBrickLinkOrders(root: XmlElement, fileName: string, lineOf: 
     const buyer = limited(field(order, 'BUYER'), 'counterparty', fileName, orderLine);
     const items = childrenNamed(order, 'ITEM');
     // An order without items would be an empty order in the store, which no one could use or export.
-    if (items.length === 0) throw parseError(fileName, `line ${orderLine}: the order has no items (ORDERID ${quote(orderId)})`);
+    if (items.length === 0)
+      throw parseError(fileName, `line ${orderLine}: the order has no items (ORDERID ${quote(orderId)})`);
     const lines: ParsedLine[] = items.map((item, i) =>
-      brickLinkItemLine(item, i + 1, fileName, lineOf(item.offset), { quantity: field(item, 'QTY'), price: field(item, 'PRICE'), quantityIfMissing: null }),
+      brickLinkItemLine(item, i + 1, fileName, lineOf(item.offset), {
+        quantity: field(item, 'QTY'),
+        price: field(item, 'PRICE'),
+        quantityIfMissing: null,
+      }),
     );
     return {
       key: `bricklink-order:${orderId}`,

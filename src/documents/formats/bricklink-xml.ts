@@ -8,7 +8,11 @@ import { childrenNamed, field } from './xml-fields.ts';
  * BrickLink XML (SPEC §8): `INVENTORY` of `ITEM`s, as wanted lists (MINQTY, MAXPRICE) and mass uploads
  * (QTY, PRICE) have it. No header: the key is the file's name.
  */
-export function readBrickLinkXml(root: XmlElement, fileName: string, lineOf: (offset: number) => number): ParsedDocument {
+export function readBrickLinkXml(
+  root: XmlElement,
+  fileName: string,
+  lineOf: (offset: number) => number,
+): ParsedDocument {
   const items = childrenNamed(root, 'ITEM');
   if (items.length === 0) throw parseError(fileName, `line ${lineOf(root.offset)}: the document has no items`);
   const lines: ParsedLine[] = items.map((item, i) => {

@@ -1,7 +1,15 @@
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
 import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
-import { limited, parseCondition, parseCurrency, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
+import {
+  limited,
+  parseCondition,
+  parseCurrency,
+  parseMoneyE4,
+  parseOptionalId,
+  parseQuantity,
+  textOrNull,
+} from '../values.ts';
 import { childrenNamed, field } from './xml-fields.ts';
 
 /**
@@ -31,6 +39,10 @@ export function readBrickStore(root: XmlElement, fileName: string, lineOf: (offs
       sourceLine: line,
     };
   });
-  const currency = parseCurrency(inventory.attributes['Currency'] ?? root.attributes['Currency'] ?? null, fileName, lineOf(inventory.offset));
+  const currency = parseCurrency(
+    inventory.attributes['Currency'] ?? root.attributes['Currency'] ?? null,
+    fileName,
+    lineOf(inventory.offset),
+  );
   return { key: fileName, fileName, format: 'brickstore', header: { ...NO_HEADER, currency }, lines };
 }

@@ -2,7 +2,15 @@ import { BrickWorkError, quote } from '../../errors.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { parseError } from '../../text/position.ts';
 import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
-import { limited, parseCondition, parseCurrency, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
+import {
+  limited,
+  parseCondition,
+  parseCurrency,
+  parseMoneyE4,
+  parseOptionalId,
+  parseQuantity,
+  textOrNull,
+} from '../values.ts';
 
 /** Column titles each field goes by: BrickStore's (XML names and screen titles), Rebrickable's, plain ones. */
 const COLUMNS = {
@@ -26,7 +34,10 @@ const COLUMNS = {
 export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocument {
   const header = table.header.map((h) => h.toLowerCase().trim());
   const col = (names: readonly string[]) => header.findIndex((h) => names.includes(h));
-  const at = Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, col(names)])) as Record<keyof typeof COLUMNS, number>;
+  const at = Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, col(names)])) as Record<
+    keyof typeof COLUMNS,
+    number
+  >;
   if (at.no < 0 && at.name < 0) {
     throw new BrickWorkError(
       'parse-error',
@@ -42,12 +53,16 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
     const rowCurrency = parseCurrency(cell(cells, at.currency), fileName, line);
     if (rowCurrency !== null) {
       if (currency !== null && currency.code !== rowCurrency) {
-        throw parseError(fileName, `line ${line}: mixed currencies in one document: ${currency.code} (line ${currency.line}) and ${rowCurrency}`);
+        throw parseError(
+          fileName,
+          `line ${line}: mixed currencies in one document: ${currency.code} (line ${currency.line}) and ${rowCurrency}`,
+        );
       }
       currency ??= { code: rowCurrency, line };
     }
     const colourText = limited(cell(cells, at.colour), 'colourName', fileName, line);
-    const colourIdText = cell(cells, at.colourId) ?? (colourText !== null && /^\d+$/.test(colourText) && !rebrickable ? colourText : null);
+    const colourIdText =
+      cell(cells, at.colourId) ?? (colourText !== null && /^\d+$/.test(colourText) && !rebrickable ? colourText : null);
     const remarks = limited(cell(cells, at.remarks), 'remarks', fileName, line);
     return {
       position: i + 1,
@@ -61,9 +76,18 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
       quantity: parseQuantity(cell(cells, at.quantity), fileName, line, at.quantity < 0 ? 1 : null),
       unitPriceE4: parseMoneyE4(cell(cells, at.price), fileName, line, decimalComma),
       condition: parseCondition(cell(cells, at.condition), fileName, line),
-      remarks: rebrickable && colourText !== null ? [`Rebrickable colour ${colourText}`, remarks].filter(Boolean).join('; ') : remarks,
+      remarks:
+        rebrickable && colourText !== null
+          ? [`Rebrickable colour ${colourText}`, remarks].filter(Boolean).join('; ')
+          : remarks,
       sourceLine: line,
     };
   });
-  return { key: fileName, fileName, format: 'csv', header: { ...NO_HEADER, currency: currency === null ? null : (currency as { code: string }).code }, lines };
+  return {
+    key: fileName,
+    fileName,
+    format: 'csv',
+    header: { ...NO_HEADER, currency: currency === null ? null : (currency as { code: string }).code },
+    lines,
+  };
 }

@@ -36,8 +36,12 @@ const COLOUR_MEMORY: Fixup = {
           WHERE l.placed_by = 'hand' ORDER BY l.id`,
       )
       .all() as { colourId: number | null; colourName: string | null; chosen: number }[];
-    const byId = db.prepare("SELECT id FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?").pluck();
-    const byName = db.prepare("SELECT id FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?").pluck();
+    const byId = db
+      .prepare("SELECT id FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?")
+      .pluck();
+    const byName = db
+      .prepare("SELECT id FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?")
+      .pluck();
     const insert = db.prepare(
       'INSERT INTO colour_placement (numbering, given_colour_id, given_name_key, colour_id, created_at) VALUES (?, ?, ?, ?, ?)',
     );
@@ -46,7 +50,8 @@ const COLOUR_MEMORY: Fixup = {
     for (const line of handLines) {
       const key = unknown(line);
       if (key === null) continue;
-      const existing = (key.numbering === 'bricklink-id' ? byId.get(key.id) : byName.get(key.key)) as number | undefined;
+      const existing = (key.numbering === 'bricklink-id' ? byId.get(key.id) : byName.get(key.key)) as
+        number | undefined;
       if (existing !== undefined) update.run(line.chosen, existing);
       else if (key.numbering === 'bricklink-id') insert.run('bricklink-id', key.id, null, line.chosen, now);
       else insert.run('name', null, key.key, line.chosen, now);
@@ -78,7 +83,8 @@ export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY];
  * appended later still reaches stores whose fix-ups have all run.
  */
 export function ensureLateTables(db: Database): void {
-  const ifMissing = (sql: string) => sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE|TRIGGER) /, 'CREATE $1 IF NOT EXISTS ');
+  const ifMissing = (sql: string) =>
+    sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE|TRIGGER) /, 'CREATE $1 IF NOT EXISTS ');
   for (const t of LATE_TABLES_4_2) db.exec([t.table, ...t.indexes].map(ifMissing).join(';\n'));
 }
 

@@ -12,7 +12,11 @@ import type { UpgradeStep } from './types.ts';
  * store gets them from the step below; a store of those earlier builds gets them from the 0.9.0 fix-up
  * (`fixups.ts`, at its next read-write open); a read-only open shows them empty (`open.ts`).
  */
-export const LATE_TABLES_4_2: readonly { readonly name: string; readonly table: string; readonly indexes: readonly string[] }[] = [
+export const LATE_TABLES_4_2: readonly {
+  readonly name: string;
+  readonly table: string;
+  readonly indexes: readonly string[];
+}[] = [
   {
     // A colour staff chose for a given colour the catalogue does not know (SPEC §8), keyed by the
     // document's colour numbering: a BrickLink colour id, or a folded colour name for lines without one.

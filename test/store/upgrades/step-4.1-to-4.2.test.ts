@@ -13,7 +13,10 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
   it('adds the three ADR 0023 columns and the new tables, and nothing else changes shape', () => {
     const db = buildStore(path.join(tempDir(), 's.sqlite'), '4.1');
     const tables41 = Object.fromEntries(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).map((t) => [t, columns(db, t)]),
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).map((t) => [
+        t,
+        columns(db, t),
+      ]),
     );
     const messages: string[] = [];
     db.transaction(() => STEP_4_1_TO_4_2.up(db, (m) => messages.push(m)))();
@@ -26,7 +29,16 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
     const added = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).filter(
       (t) => !(t in tables41),
     );
-    expect(added.sort()).toEqual(['colour_placement', 'colour_swatch', 'hand_placement', 'job_event', 'lookup_answer', 'setting', 'taught_name', 'undo_step_catalogue']);
+    expect(added.sort()).toEqual([
+      'colour_placement',
+      'colour_swatch',
+      'hand_placement',
+      'job_event',
+      'lookup_answer',
+      'setting',
+      'taught_name',
+      'undo_step_catalogue',
+    ]);
     db.close();
   });
 
@@ -45,7 +57,9 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
       unplaced_reason: string | null;
     }[];
     for (const r of rows) {
-      expect({ placed: r.item_no ? `${r.item_type} ${r.item_no}` : null, reason: r.unplaced_reason }).toEqual(expected.get(r.id));
+      expect({ placed: r.item_no ? `${r.item_type} ${r.item_no}` : null, reason: r.unplaced_reason }).toEqual(
+        expected.get(r.id),
+      );
     }
     for (const p of placedBefore as { id: number }[]) {
       expect(db.prepare('SELECT * FROM order_line WHERE id = ?').get(p.id)).toEqual({ ...p, unplaced_reason: null });
@@ -73,8 +87,12 @@ describe('upgrade steps and fix-ups are frozen', () => {
     const fs = await import('node:fs');
     const root = path.resolve(import.meta.dirname, '../../../src/store/upgrades');
     // Everything there but the list of steps itself (index.ts), which only names them.
-    const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
-    expect(files).toEqual(expect.arrayContaining(['step-4.1-to-4.2.ts', 'fixups.ts', path.join('frozen-4.2', 'placement.ts')]));
+    const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('.ts') && f !== 'index.ts',
+    );
+    expect(files).toEqual(
+      expect.arrayContaining(['step-4.1-to-4.2.ts', 'fixups.ts', path.join('frozen-4.2', 'placement.ts')]),
+    );
     for (const f of files) {
       const text = fs.readFileSync(path.join(root, f), 'utf8');
       for (const m of text.matchAll(/^\s*import\s+(type\s+)?[^'"]*['"]([^'"]+)['"]/gm)) {

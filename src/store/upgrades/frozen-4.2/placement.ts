@@ -53,13 +53,17 @@ function lookup42(db: Database) {
   const byName = db.prepare(
     'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no IS NULL AND name_key = ?',
   );
-  const named = db.prepare('SELECT item_type AS type, item_no AS no FROM catalogue_item WHERE item_type = ? AND name_key = ? LIMIT 2');
+  const named = db.prepare(
+    'SELECT item_type AS type, item_no AS no FROM catalogue_item WHERE item_type = ? AND name_key = ? LIMIT 2',
+  );
   const hasColour = db.prepare('SELECT 1 FROM colour WHERE id = ?').pluck();
   const colourNamed = db.prepare('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
   const colourById = db
     .prepare("SELECT colour_id FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?")
     .pluck();
-  const colourByName = db.prepare("SELECT colour_id FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?").pluck();
+  const colourByName = db
+    .prepare("SELECT colour_id FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?")
+    .pluck();
   const coloursLoaded = db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1;
   type Ref = { type: string; no: string };
   return {
@@ -118,7 +122,13 @@ function place42(given: Given42, l: Lookup42): Placed42 {
 
   const colourName = clean(given.colourName);
   const givenId = given.colourId === 0 ? null : given.colourId;
-  const placed = (colourId: number | null): Placed42 => ({ itemType: item.type, itemNo: item.no, colourId, by, reason: null });
+  const placed = (colourId: number | null): Placed42 => ({
+    itemType: item.type,
+    itemNo: item.no,
+    colourId,
+    by,
+    reason: null,
+  });
   if (givenId === null && colourName === null) return placed(null);
   if (!l.coloursLoaded) return placed(givenId);
   let colourId: number | null;
@@ -167,13 +177,16 @@ export function placeLines42(
 }
 
 /** How a colour placement keys a given colour: by its BrickLink id, or by its folded name when it gives no id. */
-export type ColourKey42 = { readonly numbering: 'bricklink-id'; readonly id: number } | { readonly numbering: 'name'; readonly key: string };
+export type ColourKey42 =
+  { readonly numbering: 'bricklink-id'; readonly id: number } | { readonly numbering: 'name'; readonly key: string };
 
 /**
  * For each line's given colour, its colour-placement key when the catalogue does not know that colour;
  * null when it gives none, when the catalogue knows it, or when no colours are loaded (nothing is unknown then).
  */
-export function unknownColours42(db: Database): (given: Pick<Given42, 'colourId' | 'colourName'>) => ColourKey42 | null {
+export function unknownColours42(
+  db: Database,
+): (given: Pick<Given42, 'colourId' | 'colourName'>) => ColourKey42 | null {
   const l = lookup42(db);
   return (given) => {
     if (!l.coloursLoaded) return null;
