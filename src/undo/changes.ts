@@ -59,7 +59,9 @@ export interface Change {
   readonly after: Values | null;
 }
 
-function checkColumns(table: UndoableTable, values: Values): void {
+/** Refuses a table or column undo can't write back: the one guard every writer of a step and every undo passes. */
+export function checkColumns(table: UndoableTable, values: Values): void {
+  if (!Object.hasOwn(UNDOABLE_TABLES, table)) throw new Error(`${String(table)} is not an undoable table`);
   const allowed: readonly string[] = UNDOABLE_TABLES[table];
   for (const c of Object.keys(values))
     if (!allowed.includes(c)) throw new Error(`${table}.${c} is not an undoable column`);

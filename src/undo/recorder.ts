@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { UNDOABLE_TABLES, type Change, type UndoableTable, type Value, type Values } from './changes.ts';
+import { checkColumns, UNDOABLE_TABLES, type Change, type UndoableTable, type Value, type Values } from './changes.ts';
 
 /**
  * Writes the rows of one user action and keeps, in the same transaction, what each write changed
@@ -12,6 +12,7 @@ export class StepRecorder {
 
   /** Inserts a row that undo will remove and redo put back. */
   insert(table: UndoableTable, values: Record<string, Value>): number {
+    checkColumns(table, values);
     const cols = Object.keys(values);
     const id = Number(
       this.db
@@ -24,8 +25,9 @@ export class StepRecorder {
 
   /** Updates the columns that differ, keeping their old values. */
   update(table: UndoableTable, id: number, values: Record<string, Value>): void {
-    const allowed: readonly string[] = UNDOABLE_TABLES[table];
-    const cols = Object.keys(values).filter((c) => allowed.includes(c));
+    checkColumns(table, values);
+    const cols = Object.keys(values);
+    if (cols.length === 0) return;
     const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
       Record<string, Value> | undefined;
     if (current === undefined) throw new Error(`${table} ${id} is not there to update`);
@@ -44,6 +46,7 @@ export class StepRecorder {
 
   /** Deletes a row that undo will put back as it was. */
   delete(table: UndoableTable, id: number): void {
+    checkColumns(table, {});
     const cols: readonly string[] = UNDOABLE_TABLES[table];
     const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
       Record<string, Value> | undefined;
@@ -54,6 +57,8 @@ export class StepRecorder {
 
   /** A change written by the caller, with the before and after it means (e.g. an import: "undone" before). */
   note(table: UndoableTable, id: number, before: Values | null, after: Values | null): void {
+    if (before !== null) checkColumns(table, before);
+    if (after !== null) checkColumns(table, after);
     this.changes.push({ table, rowId: id, before, after });
   }
 }
