@@ -95,7 +95,6 @@ export class SuggestIndex {
   private readonly keyPosition: Int32Array;
   /** Rules 2 and 3: closeness tokens, distinct per entry, and token → entries (both laid out flat). */
   private readonly tokenIds: ReadonlyMap<string, number>;
-  private readonly tokenText: readonly string[];
   /** The tokens as text, sorted: the words an abbreviation begins are one range. */
   private readonly sortedTokens: readonly string[];
   private readonly tokenIdf: Float64Array;
@@ -202,9 +201,6 @@ export class SuggestIndex {
     const keys = [...base.keys, ...taughtKeys];
     this.keys = keys;
     this.tokenIds = tokenIds;
-    const tokenText = new Array<string>(df.length);
-    for (const [tok, id] of tokenIds) tokenText[id] = tok;
-    this.tokenText = tokenText;
     this.sortedTokens = [...tokenIds.keys()].filter((tok) => /^\p{L}/u.test(tok)).sort();
     this.postStart = postStart;
     this.tokenPostings = tokenPostings;

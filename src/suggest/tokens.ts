@@ -193,9 +193,3 @@ function fits(small: readonly number[], big: readonly number[], i: number, used 
   }
   return false;
 }
-
-/** Sizes agree when some size of one relates to some size of the other (`sizeRelation`); a name without one agrees with any. */
-export function sizesAgree(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length === 0 || b.length === 0) return true;
-  return a.some((x) => b.some((y) => sizeRelation(dimensionsOf(x), dimensionsOf(y)) !== null));
-}

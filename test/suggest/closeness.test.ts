@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ONE_WORD_PREFIX_CAP, SuggestIndex, type IndexedItem } from '../../src/suggest/index.ts';
-import { nameTokens, sizesAgree, tokenSpans } from '../../src/suggest/tokens.ts';
+import { dimensionsOf, nameTokens, sizeRelation, tokenSpans } from '../../src/suggest/tokens.ts';
 
 describe('closeness tokens (SPEC §7 rule 3)', () => {
   it('make a size one token in every spelling, fractions as decimals', () => {
@@ -33,10 +33,12 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
   });
 
   it('let sizes agree when one is part of the other, in any order', () => {
-    expect(sizesAgree(['1x2'], ['2x1'])).toBe(true);
-    expect(sizesAgree(['2x2'], ['2x2x0.67'])).toBe(true);
-    expect(sizesAgree(['1x2'], ['1x4'])).toBe(false);
-    expect(sizesAgree([], ['1x4'])).toBe(true);
+    // The relation the index weighs a size's routes by (null: they disagree, and the name is not close).
+    const relation = (a: string, b: string) => sizeRelation(dimensionsOf(a), dimensionsOf(b));
+    expect(relation('1x2', '2x1')).toBe('same');
+    expect(relation('2x2', '2x2x0.67')).toBe('part');
+    expect(relation('1x1.33', '1x1')).toBe('near');
+    expect(relation('1x2', '1x4')).toBeNull();
   });
 });
 
