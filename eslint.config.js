@@ -34,6 +34,9 @@ const LAYERS = [
   'cli',
 ];
 
+const CONTRACT_ONLY =
+  'A CLI command in src/cli/commands/ goes through the contract (CliApi.call); a command the app has no counterpart for belongs in src/cli/shell/.';
+
 /** The rule for files of `src/<layer>` (or the root modules, for null): no folder above. */
 function layerRule(layer) {
   const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
@@ -77,6 +80,27 @@ export default tseslint.config(
   },
   { files: ['src/*.ts'], rules: layerRule(null) },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: layerRule(layer) })),
+  {
+    // The CLI's contract commands reach the core only through the contract (src/cli/adapter.ts): they
+    // may import the contract's types, the root modules and the CLI's command types, nothing below.
+    files: ['src/cli/commands/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY, { name: 'better-sqlite3', message: CONTRACT_ONLY }],
+          patterns: [
+            NOT_THE_SHELLS,
+            {
+              group: [...LAYERS.filter((l) => l !== 'cli').map((l) => `**/${l}/**`), '!**/api/contract.ts'],
+              message: CONTRACT_ONLY,
+            },
+            { group: ['**/adapter.ts', '**/shell/**', '**/run.ts'], message: CONTRACT_ONLY },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['electron/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['renderer/**/*.{ts,tsx}'],

@@ -28,3 +28,8 @@ export function nextUtcDay(clock: Clock): string {
   d.setUTCDate(d.getUTCDate() + 1);
   return d.toISOString().slice(0, 10);
 }
+
+/** A stored time as messages show it: UTC, to the minute (`2026-11-30 18:25`). */
+export function shownTime(iso: string | null): string {
+  return iso === null ? 'an unknown time' : iso.slice(0, 16).replace('T', ' ');
+}

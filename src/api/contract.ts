@@ -9,7 +9,7 @@
  */
 
 import type { ItemType } from '../item-types.ts';
-import type { SettingKey } from '../setting-keys.ts';
+import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
 
 export type ItemTypeCode = ItemType;
 export type { SettingKey };
@@ -49,6 +49,8 @@ export interface DocumentView {
   readonly key: string;
   readonly fileName: string;
   readonly format: string;
+  /** The format as staff call it ("BrickStock file"). */
+  readonly formatName: string;
   readonly state: 'imported' | 'undone';
   readonly importedAt: string;
   readonly undoneAt: string | null;
@@ -173,6 +175,8 @@ export interface PreviewLineView {
 export interface PreviewDocumentView {
   readonly key: string;
   readonly format: string;
+  /** The format as staff call it ("BrickStock file"). */
+  readonly formatName: string;
   readonly header: {
     readonly reference: string | null;
     readonly counterparty: string | null;
@@ -308,10 +312,11 @@ export interface MemoriesView {
   readonly names: readonly TaughtNameView[];
 }
 
-export interface SettingsView {
-  readonly dailyCallLimit: string;
-  readonly currency: string;
-  readonly apiUrl: string;
+/** Each setting's value, by the field `SETTING_FIELDS` names for its key… */
+export type SettingsView = { readonly [K in SettingKey as (typeof SETTING_FIELDS)[K]]: string } & SettingsMore;
+
+/** …and what the screen needs to know of the credentials. */
+export interface SettingsMore {
   /** Whether BrickLink credentials are stored (they are never sent to the screen). */
   readonly credentialsStored: boolean;
   /** Whether this host can keep credentials encrypted (Electron's safeStorage). */
@@ -352,7 +357,8 @@ export interface ApiCalls {
     args: { lineId: number; type: string; no: string; colourId: number | null };
     result: PlaceResultView;
   };
-  'catalogue.search': { args: { query: string; limit?: number }; result: SuggestionsView };
+  /** By name and, for a one-word query, by number (the screen's search box); `by` asks for one of the two only. */
+  'catalogue.search': { args: { query: string; limit?: number; by?: 'name' | 'number' }; result: SuggestionsView };
   'catalogue.status': { args: Record<string, never>; result: CatalogueStatusView };
   /** The catalogue's colours, by name: for choosing a line's colour. */
   'catalogue.colours': {
@@ -363,7 +369,8 @@ export interface ApiCalls {
   'catalogue.cancel': { args: Record<string, never>; result: { cancelled: boolean } };
   'lookup.start': { args: { limit?: number | null }; result: { jobId: number } };
   'jobs.list': { args: Record<string, never>; result: readonly JobRowView[] };
-  'jobs.cancel': { args: { jobId: number }; result: { cancelled: number } };
+  /** `was`: the state it was cancelled from (a running job stops at its next step). */
+  'jobs.cancel': { args: { jobId: number }; result: { cancelled: number; was: JobRowView['state'] } };
   'import.preview': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: ImportPreviewView };
   'import.confirm': {
     args: { file: FileArg; orderId?: number | null; asNew?: boolean };

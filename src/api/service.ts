@@ -4,6 +4,7 @@ import { BrickWorkError, readOnlyStore, toErrorValue } from '../errors.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../catalogue/budget.ts';
 import { confirmImport, planImport, type ImportHooks, type PlannedDocument } from '../documents/import.ts';
+import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import { bricklinkXml } from '../exports/bricklink-xml.ts';
 import { summaryCsv } from '../exports/summary.ts';
@@ -20,7 +21,7 @@ import { colourMemories, itemMemories, taughtNames } from '../store/memories.ts'
 import { getOrder, listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
 import { catalogueGeneration, getSetting, setSetting } from '../store/settings.ts';
 import type { UpgradeReport } from '../store/upgrade-runner.ts';
-import { catalogueIndex, suggestIn } from '../suggest/catalogue-index.ts';
+import { catalogueIndex, DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../suggest/catalogue-index.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
 import { nextRedo, nextUndo, redo, undo } from '../undo/history.ts';
 import { APP_VERSION } from '../version.ts';
@@ -36,19 +37,22 @@ import type {
   PreviewDocumentView,
   Result,
   SettingsView,
+  StepView,
 } from './contract.ts';
 import { checkArguments } from './validate.ts';
-import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
+import { DEFAULT_ITEM_TYPE, type ItemType } from '../item-types.ts';
 
 /** Starts the background work; the app and the browser host run it off their main thread. */
 export interface JobControl {
-  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string): void;
+  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: ItemType): void;
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number;
 }
 
 /** Where the BrickLink credentials live: encrypted by Electron's safeStorage in the app; in memory in the browser host. */
 export interface CredentialStore {
   readonly encrypted: boolean;
+  /** What to do when none are stored, in the words of this host (the app: its Settings; the CLI: its environment). */
+  readonly whereToEnter?: string;
   get(): Credentials | null;
   set(credentials: Credentials): void;
 }
@@ -89,7 +93,7 @@ export interface CallDispatcher {
 }
 
 /** The calls that write to the store (or start a job that does): refused up front on a read-only store. */
-const WRITING_CALLS: ReadonlySet<CallName> = new Set<CallName>([
+export const WRITING_CALLS: ReadonlySet<CallName> = new Set<CallName>([
   'lines.place',
   'catalogue.load',
   'catalogue.cancel',
@@ -120,6 +124,13 @@ type Handlers = {
   [K in CallName]: (args: ApiCalls[K]['args']) => ApiCalls[K]['result'] | Promise<ApiCalls[K]['result']>;
 };
 
+const formatName = (format: string): string =>
+  Object.hasOwn(FORMAT_NAMES, format) ? FORMAT_NAMES[format as DocumentFormat] : format;
+
+/** A step as the contract shows it (the history keeps more). */
+const stepView = (s: StepView): StepView => ({ id: s.id, kind: s.kind, label: s.label });
+const maybeStep = (s: StepView | null): StepView | null => (s === null ? null : stepView(s));
+
 function orderView(o: OrderSummary): OrderView {
   return {
     id: o.id,
@@ -149,6 +160,7 @@ function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView
     key: d.key,
     fileName: d.fileName,
     format: d.format,
+    formatName: formatName(d.format),
     state: d.state,
     importedAt: d.importedAt,
     undoneAt: d.undoneAt,
@@ -190,6 +202,7 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
   return {
     key: d.parsed.key,
     format: d.parsed.format,
+    formatName: formatName(d.parsed.format),
     header: {
       reference: d.parsed.header.reference,
       counterparty: d.parsed.header.counterparty,
@@ -310,18 +323,27 @@ export function createApiService(ctx: ServiceContext) {
       const line = getLine(db, lineId);
       const index = suggestionIndex();
       if (index === null) return { ready: false, suggestions: [] };
-      return { ready: true, suggestions: suggestIn(index, { name: line.given.name, no: line.given.no }, limit ?? 20) };
+      return {
+        ready: true,
+        suggestions: suggestIn(index, { name: line.given.name, no: line.given.no }, limit ?? DEFAULT_SUGGESTION_LIMIT),
+      };
     },
     'lines.place': ({ lineId, type, no, colourId }) => {
       const result = placeByHand(db, lineId, { type, no, colourId }, clock);
       changed('hand placement');
-      return { ...result, line: lineView(result.line) };
+      return { ...result, step: stepView(result.step), line: lineView(result.line) };
     },
-    'catalogue.search': ({ query, limit }) => {
+    'catalogue.search': ({ query, limit, by }) => {
       const index = suggestionIndex();
-      return index === null
-        ? { ready: false, suggestions: [] }
-        : { ready: true, suggestions: index.search(query, limit ?? 20) };
+      if (index === null) return { ready: false, suggestions: [] };
+      const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
+      const found =
+        by === 'name'
+          ? index.byName(query, n)
+          : by === 'number'
+            ? index.byNumberPrefix(query, n)
+            : index.search(query, n);
+      return { ready: true, suggestions: found };
     },
     'catalogue.status': () => {
       const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
@@ -372,7 +394,7 @@ export function createApiService(ctx: ServiceContext) {
       if (credentials === null) {
         throw new BrickWorkError(
           'no-credentials',
-          'The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: enter them in Settings → BrickLink credentials first.',
+          `The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: ${ctx.credentials.whereToEnter ?? 'enter them in Settings → BrickLink credentials first'}.`,
         );
       }
       const jobId = ctx.jobs.startLookup(limit ?? null, credentials, getSetting(db, 'api-url'));
@@ -399,9 +421,9 @@ export function createApiService(ctx: ServiceContext) {
       }));
     },
     'jobs.cancel': ({ jobId }) => {
-      cancelJob(db, jobId, { clock });
+      const { was } = cancelJob(db, jobId, { clock });
       changed('job cancelled');
-      return { cancelled: jobId };
+      return { cancelled: jobId, was };
     },
     'import.preview': ({ file, orderId, asNew }) => {
       const plan = planImport(
@@ -434,27 +456,27 @@ export function createApiService(ctx: ServiceContext) {
       const r = takeBack(db, documentId, { wholeFile: wholeFile === true }, clock);
       changed('take-back');
       return {
-        step: { id: r.step.id, kind: r.step.kind, label: r.step.label },
+        step: stepView(r.step),
         takenBack: documentViews(db, r.documents),
         stillImported: r.stillImported,
       };
     },
-    'history.state': () => ({ undo: nextUndo(db), redo: nextRedo(db) }),
+    'history.state': () => ({ undo: maybeStep(nextUndo(db)), redo: maybeStep(nextRedo(db)) }),
     'history.undo': ({ expectedStep }) => {
       const step = undo(db, clock, expectedStep);
       changed('undo');
-      return step;
+      return stepView(step);
     },
     'history.redo': ({ expectedStep }) => {
       const step = redo(db, clock, expectedStep);
       changed('redo');
-      return step;
+      return stepView(step);
     },
     'placements.list': () => ({ items: itemMemories(db), colours: colourMemories(db), names: taughtNames(db) }),
     'placements.forget': ({ kind, id }) => {
       const step = forgetMemory(db, kind, id, clock);
       changed('forgot a placement');
-      return { forgotten: id, step };
+      return { forgotten: id, step: stepView(step) };
     },
     'export.summary': () => exported('brick-work-summary.csv', summaryCsv(db)),
     'export.bricklink': ({ orderId }) => exported(`order-${orderId}-bricklink.xml`, bricklinkXml(db, orderId)),

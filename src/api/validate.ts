@@ -7,7 +7,10 @@ import { CALL_NAMES } from './contract.ts';
  * Arguments arrive from the renderer, which is untrusted: every call's arguments are checked here, in
  * the main process (and the browser host), before anything uses them. Unknown fields are refused too.
  */
-type Check = (value: unknown, at: string) => string | null;
+type Check = (value: unknown, at: string, label?: FieldLabel) => string | null;
+
+/** How a caller names the call's own fields in what it says (the CLI: `ORDER_ID`, `--step`); by default `the arguments.orderId`. */
+export type FieldLabel = (field: string) => string | undefined;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -56,13 +59,14 @@ const arrayOf =
 
 const shape =
   (fields: Record<string, Check & { optional?: true }>): Check =>
-  (v, at) => {
+  (v, at, label) => {
     if (!isObject(v)) return `${at} must be an object`;
-    const extra = Object.keys(v).filter((k) => !(k in fields));
+    const extra = Object.keys(v).filter((k) => !Object.hasOwn(fields, k));
     if (extra.length > 0) return `${at} has unknown fields: ${extra.join(', ')}`;
     for (const [name, check] of Object.entries(fields)) {
-      if (!(name in v) && !check.optional) return `${at}.${name} is missing`;
-      const problem = check(v[name], `${at}.${name}`);
+      const where = label?.(name) ?? `${at}.${name}`;
+      if (!Object.hasOwn(v, name) && !check.optional) return `${where} is missing`;
+      const problem = check(Object.hasOwn(v, name) ? v[name] : undefined, where);
       if (problem) return problem;
     }
     return null;
@@ -78,7 +82,7 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'lines.list': shape({ orderId: id, unplacedOnly: optional(bool) }),
   'lines.suggest': shape({ lineId: id, limit: optional(count) }),
   'lines.place': shape({ lineId: id, type: text(2), no: text(100), colourId: nullable(count) }),
-  'catalogue.search': shape({ query: text(200), limit: optional(count) }),
+  'catalogue.search': shape({ query: text(200), limit: optional(count), by: optional(oneOf('name', 'number')) }),
   'catalogue.status': none,
   'catalogue.colours': none,
   'catalogue.load': shape({
@@ -116,8 +120,8 @@ export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && (CALL_NAMES as readonly string[]).includes(name);
 }
 
-/** Null when `args` fit the call, else what is wrong with them, in words. */
-export function checkArguments(name: unknown, args: unknown): string | null {
+/** Null when `args` fit the call, else what is wrong with them, in words (the fields named by `label`, where it names them). */
+export function checkArguments(name: unknown, args: unknown, label?: FieldLabel): string | null {
   if (!isCallName(name)) return `there is no call named ${JSON.stringify(name)}`;
-  return ARGUMENT_CHECKS[name](args === undefined ? {} : args, 'the arguments');
+  return ARGUMENT_CHECKS[name](args === undefined ? {} : args, 'the arguments', label);
 }

@@ -1,17 +1,19 @@
 import { parseArgs } from 'node:util';
 import { readOnlyStore, toErrorValue, isBrickWorkError } from '../errors.ts';
-import { openStore } from '../store/open.ts';
+import { openStore, type Store } from '../store/open.ts';
 import { resolveStorePath } from '../store/paths.ts';
 import { APP_NAME, APP_VERSION } from '../version.ts';
+import { cliApi } from './adapter.ts';
+import { COMMANDS } from './all-commands.ts';
 import {
+  isShellCommand,
   UsageError,
   type CliIo,
   type Command,
-  type CommandContext,
+  type CommandOutput,
   type OptionValues,
   type OptionsConfig,
 } from './command.ts';
-import { COMMANDS } from './commands/index.ts';
 
 export const EXIT_DONE = 0;
 export const EXIT_REFUSED = 1;
@@ -88,6 +90,22 @@ function parse(argv: readonly string[]): Parsed | 'help' | 'version' {
   return { command, args, options: values };
 }
 
+/** A shell command gets the store; a contract command gets the contract, over the store (src/cli/adapter.ts). */
+async function runCommand(
+  command: Command,
+  args: readonly string[],
+  options: OptionValues,
+  ctx: Parameters<typeof cliApi>[3],
+): Promise<CommandOutput> {
+  if (isShellCommand(command)) return command.run(ctx, args, options);
+  const api = cliApi(command, args, options, ctx);
+  try {
+    return await command.run(api, args, options);
+  } finally {
+    api.close();
+  }
+}
+
 /**
  * Runs one CLI invocation and returns its exit status. With `--json`, stdout holds exactly one JSON
  * document: the result, or `{"error": {"code", "message"}}` on a refusal.
@@ -113,11 +131,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   const { command, args, options } = parsed;
-  const ctx: CommandContext = {
+  const ctx = {
     storePath: resolveStorePath(typeof options['db'] === 'string' ? options['db'] : undefined, io.env),
     json,
     io,
-    async openStore(mode) {
+    async openStore(mode: 'read' | 'write') {
       const store = await openStore(this.storePath, {
         readOnly: mode === 'read',
         onProgress: (message) => io.stderr(`${APP_NAME}: ${message}\n`),
@@ -140,7 +158,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       return store;
     },
-    async withStore(mode, fn) {
+    async withStore<T>(mode: 'read' | 'write', fn: (store: Store) => T | Promise<T>): Promise<T> {
       const store = await this.openStore(mode);
       try {
         return await fn(store);
@@ -150,7 +168,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     },
   };
   try {
-    const out = await command.run(ctx, args, options);
+    const out = await runCommand(command, args, options, ctx);
     io.stdout(json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
     return EXIT_DONE;
   } catch (e) {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { isoNow, type Clock } from '../clock.ts';
+import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
 import { placeItem, type Placement } from '../placement/rule.ts';
@@ -127,11 +127,6 @@ function headerMismatch(doc: ParsedDocument, order: OrderRow): void {
   }
 }
 
-/** A time as staff read it: `2026-11-30 18:25`. */
-function dayAndTime(iso: string | null): string {
-  return iso === null ? '?' : iso.slice(0, 16).replace('T', ' ');
-}
-
 function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly LineView[]): Pair[] {
   if (oldLines.length !== doc.lines.length) {
     const [fewer, more] =
@@ -205,7 +200,7 @@ function planDocuments(
         const order = getOrder(db, earlier.orderId);
         throw new BrickWorkError(
           'duplicate-document',
-          `${quote(doc.key)} was already imported on ${dayAndTime(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}); ` +
+          `${quote(doc.key)} was already imported on ${shownTime(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}); ` +
             `take that import back first (Take back this import, or brick-work take-back ${earlier.id}) to import it again.`,
         );
       }

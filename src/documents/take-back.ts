@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { Clock } from '../clock.ts';
+import { shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { getDocument, sameFileDocuments, type DocumentRow, type SameFileDocument } from '../store/documents.ts';
 import { applySide, NOW, type Change } from '../undo/changes.ts';
@@ -18,11 +18,6 @@ export interface TakeBackResult {
   readonly documents: readonly DocumentRow[];
   /** Documents of the same file that stay imported (when only one was taken back). */
   readonly stillImported: readonly SameFileDocument[];
-}
-
-/** A stored time as messages show it (UTC, to the minute), like the duplicate-document refusal. */
-export function shownTime(iso: string | null): string {
-  return iso === null ? 'an unknown time' : iso.slice(0, 16).replace('T', ' ');
 }
 
 function alreadyUndone(doc: DocumentRow): BrickWorkError {

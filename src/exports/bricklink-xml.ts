@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { shownTime } from '../documents/take-back.ts';
+import { shownTime } from '../clock.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { orderLines } from '../store/lines.ts';

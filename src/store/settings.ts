@@ -8,7 +8,6 @@ import type { SettingKey } from '../setting-keys.ts';
  */
 export const SETTINGS = {
   'daily-call-limit': {
-    summary: "BrickLink API calls allowed per UTC day (BrickLink's own limit is 5,000)",
     default: '5000',
     parse(value: string): string {
       if (!/^\d{1,9}$/.test(value.trim()))
@@ -20,7 +19,6 @@ export const SETTINGS = {
     },
   },
   currency: {
-    summary: "the shop's currency, for documents that name none (ISO 4217 code)",
     default: 'USD',
     parse(value: string): string {
       const code = value.trim().toUpperCase();
@@ -33,7 +31,6 @@ export const SETTINGS = {
     },
   },
   'api-url': {
-    summary: "the BrickLink API's base URL (BRICKLINK_API_URL overrides it for the CLI)",
     default: 'https://api.bricklink.com/api/store/v1',
     parse(value: string): string {
       let url: URL;

@@ -173,7 +173,7 @@ describe('a catalogue load killed at any moment (SPEC §5, issue 9)', () => {
         const after = readCatalogueJob(catalogueJobPath(storePath));
         expect(after).toMatchObject({ status: 'ok', record: { state: 'failed', recovered: true } });
         const list = await cliJson(['--db', storePath, 'jobs']);
-        expect(list.json.catalogueJob.record.state).toBe('failed');
+        expect(list.json.catalogueJob.state).toBe('failed');
       }
     }
     // The kills did land on both sides of the commit.

@@ -68,7 +68,7 @@ describe('brick-work jobs …', () => {
       owner: { bootId: null, startTicks: null },
       alive: false,
     });
-    expect(r.json.catalogueJob).toMatchObject({ record: null, problem: null });
+    expect(r.json).toMatchObject({ catalogueJob: null, catalogueJobProblem: null });
     expect(sha256(file)).toBe(hash); // the CLI recovers only when told
   });
 

@@ -7,7 +7,13 @@ describe('brick-work settings', () => {
   it('shows the defaults, changes a setting, checks values, and refuses unknown keys', async () => {
     const db = path.join(tempDir(), 'brick-work.sqlite');
     expect((await cliJson(['--db', db, 'settings'])).json).toEqual({
-      settings: { 'daily-call-limit': '5000', currency: 'USD', 'api-url': 'https://api.bricklink.com/api/store/v1' },
+      settings: {
+        dailyCallLimit: '5000',
+        currency: 'USD',
+        apiUrl: 'https://api.bricklink.com/api/store/v1',
+        credentialsStored: false,
+        credentialsEncrypted: false,
+      },
     });
     expect((await cliJson(['--db', db, 'settings', 'daily-call-limit', '1200'])).json).toEqual({
       key: 'daily-call-limit',

@@ -45,7 +45,7 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
         order: 2,
         state: 'imported',
         undoneAt: null,
-        sameFile: [3],
+        sameFile: [expect.objectContaining({ id: 3 })],
       }),
       expect.objectContaining({
         id: 3,
@@ -53,7 +53,7 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
         order: 3,
         state: 'imported',
         undoneAt: null,
-        sameFile: [2],
+        sameFile: [expect.objectContaining({ id: 2 })],
       }),
     ]);
 
@@ -88,7 +88,7 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
       `was taken back on ${String(taken.json.takenBack[0].undoneAt).slice(0, 16).replace('T', ' ')}`,
     );
     const summary = await cliJson(['--db', store, 'export', 'summary']);
-    expect(summary.json.orders).toBe(2);
+    expect(summary.json.content.trim().split('\n')).toHaveLength(1 + 2); // the header and two orders
     expect(summary.json.content).not.toContain('Market Street');
 
     // Taking it back twice is refused; nothing changes.

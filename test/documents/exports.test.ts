@@ -127,7 +127,7 @@ describe('exports (SPEC §8)', () => {
     confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001', qty: 2, price: '1.5' }])) }, SYSTEM_CLOCK);
     const out = path.join(path.dirname(dbPath), 'summary.csv');
     const r = await cliJson(['--db', dbPath, 'export', 'summary', '--out', out]);
-    expect(r.json).toEqual({ orders: 1, out });
+    expect(r.json).toMatchObject({ name: 'brick-work-summary.csv', savedTo: out });
     expect(fs.readFileSync(out, 'utf8')).toContain('a.bsx,,USD,1,1,1,0,2,3.00');
     const xml = await cli(['--db', dbPath, 'export', 'bricklink', '1']);
     expect(xml.stdout).toContain('<ITEMID>3001</ITEMID>');

@@ -126,9 +126,10 @@ describe('where an import goes', () => {
     );
     const dry = await cliJson(['--db', store, 'import', doc, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.json.imports.map((i: { document: { state: string } }) => i.document.state)).toEqual([
-      'preview',
-      'preview',
+    // The preview's own view (import.preview): one entry per document, nothing written.
+    expect(dry.json.documents.map((d: { key: string; refusal: unknown }) => [d.key, d.refusal])).toEqual([
+      ['bricklink-order:1', null],
+      ['bricklink-order:2', null],
     ]);
     const r = await cliJson(['--db', store, 'import', doc]);
     expect(r.json).toEqual({

@@ -329,7 +329,8 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     expect((await cliJson(['--db', dbPath, 'placements', 'forget', '1'])).code).toBe(2); // I1 and C1 both exist: say which
     const forgot = await cliJson(['--db', dbPath, 'placements', 'forget', 'C1']);
     expect(forgot.json).toMatchObject({
-      forgotten: 'C1',
+      ref: 'C1',
+      kind: 'colour',
       step: { label: 'Forgetting the colour remembered for colour 77' },
     });
     expect(colourMemories(db)).toEqual([]);

@@ -142,7 +142,7 @@ describe('staff teach suggestions names (SPEC §7 rule 3, §8)', () => {
     // I1 (the item for 3794a) and N1 both exist: a bare 1 is refused, N1 is taken.
     expect((await cliJson(['--db', dbPath, 'placements', 'forget', '1'])).code).toBe(2);
     const forgot = await cliJson(['--db', dbPath, 'placements', 'forget', 'N1']);
-    expect(forgot.json).toMatchObject({ forgotten: 'N1', kind: 'name' });
+    expect(forgot.json).toMatchObject({ ref: 'N1', kind: 'name' });
     expect((await cliJson(['--db', dbPath, 'placements'])).json.names).toEqual([]);
     const suggested = await cliJson(['--db', dbPath, 'suggest', givenName]);
     expect(suggested.json.suggestions.some((s: { via?: unknown }) => s.via !== undefined)).toBe(false);

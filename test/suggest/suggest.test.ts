@@ -127,6 +127,7 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
     expect((await cliJson(['--db', db, 'catalogue', 'import', parts])).code).toBe(0);
     const byName = await cliJson(['--db', db, 'suggest', 'Brick 2 x 4', '--limit', '2']);
     expect(byName.json).toEqual({
+      ready: true,
       suggestions: [
         {
           type: 'P',

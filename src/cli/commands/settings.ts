@@ -1,33 +1,29 @@
-import { allSettings, getSetting, isSettingKey, setSetting, SETTINGS } from '../../store/settings.ts';
-import { UsageError, type Command } from '../command.ts';
+import { SETTING_FIELDS, SETTING_KEYS, SETTING_SUMMARIES, type SettingKey } from '../../setting-keys.ts';
+import { UsageError, type ContractCommand } from '../command.ts';
 
-export const settings: Command = {
+const isSettingKey = (key: string): key is SettingKey => (SETTING_KEYS as readonly string[]).includes(key);
+
+export const settings: ContractCommand = {
   name: ['settings'],
   synopsis: '[KEY [VALUE]]',
-  summary: `show or change a setting (${Object.keys(SETTINGS).join(', ')})`,
+  summary: `show or change a setting (${SETTING_KEYS.join(', ')})`,
   args: { min: 0, max: 2 },
-  run(ctx, [key, value]) {
+  calls: ['settings.get', 'settings.set'],
+  writes: (args) => args.length === 2,
+  async run(api, [key, value]) {
     if (key !== undefined && !isSettingKey(key)) {
-      throw new UsageError(`there is no setting "${key}"; the settings are ${Object.keys(SETTINGS).join(', ')}`);
+      throw new UsageError(`there is no setting "${key}"; the settings are ${SETTING_KEYS.join(', ')}`);
     }
     if (key === undefined) {
-      return ctx.withStore('read', (store) => {
-        const all = allSettings(store.db);
-        const text = Object.entries(all)
-          .map(([k, v]) => `${k.padEnd(18)} ${v.padEnd(40)} ${SETTINGS[k as keyof typeof SETTINGS].summary}`)
-          .join('\n');
-        return { json: { settings: all }, text };
-      });
+      const view = await api.call('settings.get', {});
+      const text = SETTING_KEYS.map(
+        (k) => `${k.padEnd(18)} ${view[SETTING_FIELDS[k]].padEnd(40)} ${SETTING_SUMMARIES[k]}`,
+      ).join('\n');
+      return { json: { settings: view }, text };
     }
-    if (value === undefined) {
-      return ctx.withStore('read', (store) => {
-        const v = getSetting(store.db, key);
-        return { json: { key, value: v }, text: v };
-      });
-    }
-    return ctx.withStore('write', (store) => {
-      const stored = setSetting(store.db, key, value);
-      return { json: { key, value: stored }, text: `${key} = ${stored}` };
-    });
+    const view =
+      value === undefined ? await api.call('settings.get', {}) : await api.call('settings.set', { key, value });
+    const stored = view[SETTING_FIELDS[key]];
+    return { json: { key, value: stored }, text: value === undefined ? stored : `${key} = ${stored}` };
   },
 };

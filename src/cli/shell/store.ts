@@ -2,7 +2,7 @@ import { inspectStore, type StoreInfo } from '../../store/info.ts';
 import { formatApplicationId } from '../../store/application-id.ts';
 import { formatVersion } from '../../store/schema-version.ts';
 import { CURRENT_SCHEMA } from '../../store/upgrades/index.ts';
-import type { Command } from '../command.ts';
+import type { ShellCommand } from '../command.ts';
 
 function describeStatus(info: StoreInfo): string {
   switch (info.status) {
@@ -19,10 +19,12 @@ function describeStatus(info: StoreInfo): string {
   }
 }
 
-export const storeInfo: Command = {
+export const storeInfo: ShellCommand = {
   name: ['store', 'info'],
   synopsis: '',
   summary: 'schema version, application id and counts (read-only, any version)',
+  shellOnly:
+    "it reads a store of any version, even one this brick-work refuses to open (too new, too old, another app's); the app shows its own store's version in its banner (store.info)",
   args: { min: 0, max: 0 },
   async run(ctx) {
     const info = inspectStore(ctx.storePath);
@@ -41,10 +43,12 @@ export const storeInfo: Command = {
   },
 };
 
-export const storeUpgrade: Command = {
+export const storeUpgrade: ShellCommand = {
   name: ['store', 'upgrade'],
   synopsis: '',
   summary: 'open read-write: upgrade an older store, print where its backup is',
+  shellOnly:
+    'the app upgrades its store as it starts, before any call can be made; from a shell the upgrade is a step of its own, run on purpose',
   args: { min: 0, max: 0 },
   run(ctx) {
     return ctx.withStore('write', (store) => {

@@ -1,0 +1,183 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
+import { createApiService, WRITING_CALLS, type ApiService, type JobControl } from '../api/service.ts';
+import { checkArguments } from '../api/validate.ts';
+import { BrickLinkApi } from '../catalogue/bricklink/api.ts';
+import { credentialsFromEnv } from '../catalogue/bricklink/oauth.ts';
+import { catalogueLoadSummary, loadCatalogue } from '../catalogue/load.ts';
+import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, type LookupStats } from '../catalogue/lookup-job.ts';
+import { Source } from '../catalogue/source.ts';
+import { SYSTEM_CLOCK } from '../clock.ts';
+import { BrickWorkError, type ErrorCode } from '../errors.ts';
+import { writeFileAtomically } from '../files.ts';
+import { identityOf } from '../identity/owner.ts';
+import { JobRunner } from '../jobs/runner.ts';
+import type { Store } from '../store/open.ts';
+import { formatVersion } from '../store/schema-version.ts';
+import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
+import { APP_NAME } from '../version.ts';
+import {
+  UsageError,
+  type BackgroundResult,
+  type CliApi,
+  type ContractCommand,
+  type OptionValues,
+  type ShellContext,
+} from './command.ts';
+
+/** How the command line names the contract's fields, so that a refused argument is named as it was typed. */
+const CLI_WORDS: Readonly<Record<string, string>> = {
+  orderId: 'ORDER_ID',
+  lineId: 'LINE_ID',
+  documentId: 'DOCUMENT_ID',
+  jobId: 'ID',
+  id: 'ID',
+  colourId: '--colour',
+  expectedStep: '--step',
+  limit: '--limit',
+  type: 'TYPE',
+  no: 'NUMBER',
+  query: 'NAME',
+  key: 'KEY',
+  value: 'VALUE',
+};
+
+/** Whether this invocation of a command writes, and so opens the store read-write. */
+export function commandWrites(command: ContractCommand, args: readonly string[], options: OptionValues): boolean {
+  return command.writes ? command.writes(args, options) : command.calls.some((c) => WRITING_CALLS.has(c));
+}
+
+/**
+ * The CLI's adapter over the contract (SPEC §1): the same `ApiService` the IPC adapter and the browser host
+ * serve, over a store this process opens at the first call, read-only or read-write as the command needs.
+ * Arguments are checked by the contract's own checks (a bad one is bad usage, exit 2, named as typed);
+ * refusals come back as the service words them. The background work the app hands to its runner thread
+ * (a catalogue load, a look-up run) runs here, in this process, and `background()` waits for it.
+ */
+export function cliApi(
+  command: ContractCommand,
+  args: readonly string[],
+  options: OptionValues,
+  shell: ShellContext & { openStore(mode: 'read' | 'write'): Promise<Store> },
+): CliApi & { close(): void } {
+  const { io } = shell;
+  const mode = commandWrites(command, args, options) ? 'write' : 'read';
+  const out = typeof options['out'] === 'string' ? path.resolve(options['out']) : null;
+  let opened: { store: Store; service: ApiService } | null = null;
+  let pending: Promise<BackgroundResult> | null = null;
+
+  const jobs = (store: Store): JobControl => ({
+    startCatalogueLoad(files, type) {
+      let reported = -1;
+      pending = loadCatalogue(store.db, store.path ?? shell.storePath, files, {
+        type,
+        me: identityOf(),
+        clock: SYSTEM_CLOCK,
+        onProgress: ({ done, total }) => {
+          if (done !== reported) io.stderr(`${APP_NAME}: catalogue ${done}/${total ?? '?'} rows\n`);
+          reported = done;
+        },
+      }).then((result) => ({ kind: 'catalogue-load', result, summary: catalogueLoadSummary(result) }) as const);
+      pending.catch(() => undefined); // waited for by background(), which gives the refusal
+    },
+    startLookup(limit, credentials, apiUrl) {
+      const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
+      // The base URL: BRICKLINK_API_URL for the CLI (SPEC §5), else the store's setting.
+      const source = new Source(
+        store.db,
+        SYSTEM_CLOCK,
+        new BrickLinkApi(io.env['BRICKLINK_API_URL'] || apiUrl, credentials),
+      );
+      const runner = new JobRunner({
+        db: store.db,
+        handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock: SYSTEM_CLOCK, stats }) },
+        log: (line) => io.stderr(`${APP_NAME}: ${line}\n`),
+      });
+      // Another run: its limit (or none) is kept with the job, so the app's runner keeps to it too.
+      const { id } = enqueueLookup(store.db, SYSTEM_CLOCK, { limit });
+      pending = runner
+        .runJob(id)
+        .then((r) => ({ kind: 'lookup', jobId: id, outcome: r.outcome, error: r.error, stats }) as const);
+      pending.catch(() => undefined);
+      return id;
+    },
+  });
+
+  const open = async () => {
+    if (opened !== null) return opened;
+    const store = await shell.openStore(mode);
+    const { credentials, missing } = credentialsFromEnv(io.env);
+    const service = createApiService({
+      db: store.db,
+      storePath: shell.storePath,
+      schema: formatVersion(CURRENT_SCHEMA),
+      clock: SYSTEM_CLOCK,
+      upgrade: store.upgrade,
+      recovered: [], // the CLI recovers only when told (`jobs recover`, SPEC §4)
+      jobs: jobs(store),
+      credentials: {
+        encrypted: false,
+        whereToEnter: `set ${missing.join(', ')} in the environment`,
+        get: () => credentials,
+        set: () => {
+          throw new BrickWorkError('invalid-argument', 'The CLI reads the BrickLink credentials from BRICKLINK_*.');
+        },
+      },
+      // The save dialog's counterpart is --out; there is nothing to pick from (files are named on the line).
+      files: {
+        pick: () => Promise.resolve(null),
+        save: (_name, content) => {
+          if (out === null) return Promise.resolve(null);
+          writeFileAtomically(out, content);
+          return Promise.resolve(out);
+        },
+      },
+      readOnly: store.unwritable === null ? null : { reason: store.unwritable, snapshot: store.snapshot },
+      emit: () => undefined,
+    });
+    opened = { store, service };
+    return opened;
+  };
+
+  return {
+    async call<K extends CallName>(name: K, callArgs: ArgsOf<K>): Promise<ResultOf<K>> {
+      if (!command.calls.includes(name)) {
+        throw new Error(`${command.name.join(' ')} makes a call it does not declare: ${name}`);
+      }
+      if (WRITING_CALLS.has(name) && mode === 'read') {
+        throw new Error(`${command.name.join(' ')} writes (${name}) with the store opened for reading`);
+      }
+      // The contract's own check, before the store is opened: a bad argument is bad usage.
+      const problem = checkArguments(name, callArgs, (field) => command.words?.[field] ?? CLI_WORDS[field]);
+      if (problem !== null) throw new UsageError(problem);
+      const { service } = await open();
+      // BRICK_WORK_DEBUG shows which contract calls a command makes (the test of the CLI's mapping reads it).
+      if (io.env['BRICK_WORK_DEBUG']) io.stderr(`${APP_NAME}: call ${name}\n`);
+      const answer = await service.call(name, callArgs);
+      if (!answer.ok) throw new BrickWorkError(answer.error.code as ErrorCode, answer.error.message);
+      return answer.value as ResultOf<K>;
+    },
+    readFile(file: string): FileArg {
+      try {
+        return { name: path.basename(file), content: fs.readFileSync(file) };
+      } catch (e) {
+        throw new BrickWorkError(
+          'not-found',
+          `${file} can't be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+        );
+      }
+    },
+    background() {
+      if (pending === null) throw new Error(`${command.name.join(' ')} waits for work it did not start`);
+      return pending;
+    },
+    progress(line) {
+      io.stderr(`${APP_NAME}: ${line}\n`);
+    },
+    close() {
+      opened?.store.close();
+      opened = null;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { Command } from './command.ts';
+import { catalogueColours } from './shell/catalogue-colours.ts';
+import { jobsRecover } from './shell/jobs-recover.ts';
+import { storeInfo, storeUpgrade } from './shell/store.ts';
+import { catalogueImport, catalogueLookup } from './commands/catalogue.ts';
+import { exportBricklink, exportSummary } from './commands/exports.ts';
+import { redoCommand, undoCommand } from './commands/history.ts';
+import { importDocument } from './commands/import.ts';
+import { jobsCancel, jobsList } from './commands/jobs.ts';
+import { documents, lines, orders, takeBack } from './commands/orders.ts';
+import { place, placements, placementsForget } from './commands/placements.ts';
+import { settings } from './commands/settings.ts';
+import { suggest } from './commands/suggest.ts';
+
+/**
+ * Every CLI command, in the order the usage text lists them. Those in `commands/` go through the contract
+ * (`ContractCommand`); those in `shell/` are the shell's alone, each saying why (`ShellCommand`).
+ */
+export const COMMANDS: readonly Command[] = [
+  storeInfo,
+  storeUpgrade,
+  catalogueImport,
+  catalogueLookup,
+  catalogueColours,
+  importDocument,
+  orders,
+  lines,
+  suggest,
+  place,
+  placements,
+  placementsForget,
+  undoCommand,
+  redoCommand,
+  takeBack,
+  documents,
+  exportSummary,
+  exportBricklink,
+  jobsList,
+  jobsRecover,
+  jobsCancel,
+  settings,
+];
