@@ -55,8 +55,8 @@ export function FirstStart({ orders }: { orders: number }) {
           )}
         </li>
         <li className={orders > 0 ? 'done' : ''}>
-          <b>Import an order document.</b> A BrickLink order (XML), BrickLink XML, a BrickStore file (.bsx) or a CSV
-          part list.
+          <b>Import an order document.</b> A BrickLink order (XML), BrickLink XML, a BrickStore or BrickStock file
+          (.bsx), a CSV part list or a BrickLink Studio parts list.
           <div className="row">
             <button className={catalogued ? 'primary' : ''} onClick={() => go('import')}>
               Import a document…

@@ -49,7 +49,7 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
   return (
     <div className="doc-preview" data-testid="preview">
       <h3>
-        {doc.key} <small>{doc.format}</small>
+        {doc.key} <small>{doc.formatName}</small>
       </h3>
       <dl className="header">
         <dt>Reference</dt>
@@ -219,8 +219,8 @@ export function Import() {
         }}
       >
         <p>
-          Drop an order document here — a BrickLink order (XML), BrickLink XML, a BrickStore file (.bsx) or a CSV part
-          list — or
+          Drop an order document here — a BrickLink order (XML), BrickLink XML, a BrickStore or BrickStock file (.bsx),
+          a CSV part list or a BrickLink Studio parts list — or
         </p>
         <label className="button">
           Choose a file…

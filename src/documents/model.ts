@@ -1,11 +1,14 @@
 import type { GivenItem } from '../placement/rule.ts';
 
-export type DocumentFormat = 'bricklink-order' | 'bricklink-xml' | 'brickstore' | 'csv';
+export type DocumentFormat = 'bricklink-order' | 'bricklink-xml' | 'brickstore' | 'brickstock' | 'csv';
 
+/** Each format as staff call it. */
 export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = {
   'bricklink-order': 'BrickLink order XML',
   'bricklink-xml': 'BrickLink XML',
   brickstore: 'BrickStore document',
+  // BrickStore's predecessor: read as BrickStore, named for what it is.
+  brickstock: 'BrickStock file',
   csv: 'CSV part list',
 };
 

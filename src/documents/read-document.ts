@@ -58,13 +58,13 @@ function notADocument(content: Uint8Array, fileName: string): BrickWorkError | n
   return new BrickWorkError(
     'parse-error',
     `This is ${kind.what}, not an order document (${fileName})${kind.hint ? `: ${kind.hint}` : ''}. ` +
-      'brick-work imports BrickLink orders (XML), BrickLink XML, BrickStore files (.bsx) and CSV part lists.',
+      'brick-work imports BrickLink orders (XML), BrickLink XML, BrickStore and BrickStock files (.bsx) and CSV part lists.',
   );
 }
 
 /**
  * Reads an order document of any format brick-work imports, detected from its content (SPEC §8):
- * BrickLink order XML, BrickLink XML, BrickStore, CSV. A BrickLink file with several ORDERs gives
+ * BrickLink order XML, BrickLink XML, BrickStore (and BrickStock), CSV. A BrickLink file with several ORDERs gives
  * several documents. Every refusal is a `parse-error` naming the cause (and the line and column).
  */
 export function readDocumentFile(
@@ -123,11 +123,12 @@ export function readDocumentFile(
       case 'INVENTORY':
         return [readBrickLinkXml(root, fileName, lineOf)];
       case 'BrickStoreXML':
+      case 'BrickStockXML':
         return [readBrickStore(root, fileName, lineOf)];
       default:
         throw new BrickWorkError(
           'parse-error',
-          `${fileName} is XML, but not a document brick-work imports (its root is <${quote(root.name)}>; it reads BrickLink ORDERS/ORDER and INVENTORY, and BrickStoreXML).`,
+          `${fileName} is XML, but not a document brick-work imports (its root is <${quote(root.name)}>; it reads BrickLink ORDERS/ORDER and INVENTORY, BrickStoreXML and BrickStockXML).`,
         );
     }
   }
@@ -136,6 +137,5 @@ export function readDocumentFile(
     onRow: tell,
   });
   progress?.(text.length, text.length);
-  if (table.rows.length === 0) throw parseError(fileName, 'the file has a header row but no lines');
   return [readCsvDocument(table, fileName)];
 }

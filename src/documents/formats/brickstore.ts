@@ -1,6 +1,6 @@
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
-import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
+import { FORMAT_NAMES, NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
 import {
   limited,
   parseCondition,
@@ -15,10 +15,12 @@ import { childrenNamed, field } from './xml-fields.ts';
 /**
  * BrickStore `.bsx` (SPEC §8): `BrickStoreXML`/`Inventory`/`Item` with ItemID, ItemTypeID, ColorID,
  * ItemName (often absent), ColorName, Qty (real files keep lots at 0), Price, Condition, Remarks.
+ * BrickStock's `BrickStockXML` is read alike; the document keeps which it was, so the preview names it.
  */
 export function readBrickStore(root: XmlElement, fileName: string, lineOf: (offset: number) => number): ParsedDocument {
+  const format = root.name === 'BrickStockXML' ? 'brickstock' : 'brickstore';
   const inventory = childrenNamed(root, 'Inventory')[0];
-  if (inventory === undefined) throw parseError(fileName, 'the BrickStore document has no Inventory');
+  if (inventory === undefined) throw parseError(fileName, `the ${FORMAT_NAMES[format]} has no Inventory`);
   const items = childrenNamed(inventory, 'Item');
   if (items.length === 0) throw parseError(fileName, `line ${lineOf(inventory.offset)}: the document has no items`);
   const lines: ParsedLine[] = items.map((item, i) => {
@@ -44,5 +46,5 @@ export function readBrickStore(root: XmlElement, fileName: string, lineOf: (offs
     fileName,
     lineOf(inventory.offset),
   );
-  return { key: fileName, fileName, format: 'brickstore', header: { ...NO_HEADER, currency }, lines };
+  return { key: fileName, fileName, format, header: { ...NO_HEADER, currency }, lines };
 }

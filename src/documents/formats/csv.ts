@@ -11,37 +11,24 @@ import {
   parseQuantity,
   textOrNull,
 } from '../values.ts';
-
-/** Column titles each field goes by: BrickStore's (XML names and screen titles), Rebrickable's, plain ones. */
-const COLUMNS = {
-  type: ['item type', 'itemtypeid', 'itemtype', 'type'],
-  no: ['number', 'no', 'part', 'part #', 'part no', 'part number', 'item id', 'itemid', 'item no', 'item number'],
-  name: ['name', 'item name', 'itemname', 'description'],
-  colourId: ['color id', 'colorid', 'colour id'],
-  colour: ['colour', 'color', 'color name', 'colorname', 'colour name'],
-  quantity: ['quantity', 'qty', 'qty.', 'count'],
-  price: ['price', 'unit price'],
-  condition: ['condition', 'cond.', 'cond'],
-  remarks: ['remarks', 'remark', 'comments', 'comment'],
-  currency: ['currency'],
-} as const;
+import { columnKey, columnsOf, UNDERSTOOD_COLUMNS } from './csv-columns.ts';
+import { withoutStudioTotals } from './studio-totals.ts';
 
 /**
  * CSV part lists (SPEC §8) with a header row: BrickStore's columns, Rebrickable part lists
- * (`Part,Color,Quantity`), or a plain `number,name,colour,quantity,price`; comma, semicolon or tab.
+ * (`Part,Color,Quantity`), BrickLink Studio's exported parts lists, or a plain
+ * `number,name,colour,quantity,price`; comma, semicolon or tab. Column titles: `csv-columns.ts`.
  * Rebrickable's colour ids are not BrickLink's: they are kept in the remarks, not used to place.
  */
 export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocument {
-  const header = table.header.map((h) => h.toLowerCase().trim());
-  const col = (names: readonly string[]) => header.findIndex((h) => names.includes(h));
-  const at = Object.fromEntries(Object.entries(COLUMNS).map(([k, names]) => [k, col(names)])) as Record<
-    keyof typeof COLUMNS,
-    number
-  >;
+  const header = table.header.map(columnKey);
+  const at = columnsOf(table.header);
+  const rows = withoutStudioTotals(table.rows);
+  if (rows.length === 0) throw parseError(fileName, 'the file has a header row but no lines');
   if (at.no < 0 && at.name < 0) {
     throw new BrickWorkError(
       'parse-error',
-      `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column.`,
+      `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column. ${UNDERSTOOD_COLUMNS}`,
     );
   }
   const rebrickable = header[0] === 'part' && at.name < 0 && header.includes('color') && header.includes('quantity');
@@ -49,7 +36,7 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
   const cell = (cells: readonly string[], i: number) => (i < 0 ? null : textOrNull(cells[i]));
 
   let currency: { code: string; line: number } | null = null;
-  const lines: ParsedLine[] = table.rows.map(({ line, cells }, i) => {
+  const lines: ParsedLine[] = rows.map(({ line, cells }, i) => {
     const rowCurrency = parseCurrency(cell(cells, at.currency), fileName, line);
     if (rowCurrency !== null) {
       if (currency !== null && currency.code !== rowCurrency) {
@@ -63,7 +50,20 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
     const colourText = limited(cell(cells, at.colour), 'colourName', fileName, line);
     const colourIdText =
       cell(cells, at.colourId) ?? (colourText !== null && /^\d+$/.test(colourText) && !rebrickable ? colourText : null);
-    const remarks = limited(cell(cells, at.remarks), 'remarks', fileName, line);
+    // Numbers brick-work doesn't place by, kept where staff see them (within the remarks' cap).
+    const ids = [labelled('LDraw', cell(cells, at.ldrawId)), labelled('Element', cell(cells, at.elementId))];
+    const remarks = limited(
+      [
+        rebrickable ? labelled('Rebrickable colour', colourText) : null,
+        ids.filter(Boolean).join(' · '),
+        cell(cells, at.remarks),
+      ]
+        .filter(Boolean)
+        .join('; ') || null,
+      'remarks',
+      fileName,
+      line,
+    );
     return {
       position: i + 1,
       given: {
@@ -76,10 +76,7 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
       quantity: parseQuantity(cell(cells, at.quantity), fileName, line, at.quantity < 0 ? 1 : null),
       unitPriceE4: parseMoneyE4(cell(cells, at.price), fileName, line, decimalComma),
       condition: parseCondition(cell(cells, at.condition), fileName, line),
-      remarks:
-        rebrickable && colourText !== null
-          ? [`Rebrickable colour ${colourText}`, remarks].filter(Boolean).join('; ')
-          : remarks,
+      remarks,
       sourceLine: line,
     };
   });
@@ -90,4 +87,9 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
     header: { ...NO_HEADER, currency: currency === null ? null : (currency as { code: string }).code },
     lines,
   };
+}
+
+/** "LDraw 3003", or null when there is no value. */
+function labelled(label: string, value: string | null): string | null {
+  return value === null ? null : `${label} ${value}`;
 }
