@@ -7,7 +7,7 @@ import { importedDocument, undoneDocument, type DocumentRow } from '../store/doc
 import { documentLines, type LineView } from '../store/lines.ts';
 import { getOrder, type OrderRow } from '../store/orders.ts';
 import { getSetting } from '../store/settings.ts';
-import { NOW } from '../undo/changes.ts';
+import { NOW, type Value } from '../undo/changes.ts';
 import { recordStep } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import type { ParsedDocument, ParsedLine } from './model.ts';
@@ -286,7 +286,38 @@ export interface ImportResult {
   readonly revived: boolean;
 }
 
-function lineValues(line: PlannedLine) {
+const ORDER_COLUMNS = [
+  'reference',
+  'counterparty',
+  'counterparty_role',
+  'currency',
+  'order_date',
+  'created_at',
+] as const;
+
+/** An order line's columns, as an import writes them: its document and place, then `lineValues`. */
+const LINE_COLUMNS = [
+  'document_id',
+  'position',
+  'given_type',
+  'given_no',
+  'given_name',
+  'given_colour_id',
+  'given_colour_name',
+  'quantity',
+  'unit_price_e4',
+  'condition',
+  'remarks',
+  'item_type',
+  'item_no',
+  'colour_id',
+  'placed_by',
+  'unplaced_reason',
+] as const;
+
+function lineValues(
+  line: PlannedLine,
+): Record<Exclude<(typeof LINE_COLUMNS)[number], 'document_id' | 'position'>, Value> {
   const p = line.placement;
   return {
     given_type: line.given.type,
@@ -314,67 +345,49 @@ function writeNew(
   now: string,
   wrote: () => void = () => {},
 ): ImportResult {
+  // Undo of an import marks the document undone; its order and lines stay (SPEC §8), so the step records
+  // the document's state and nothing for the rows it brought.
   let order: { id: number; reference: string; currency: string };
   if (target.kind === 'new') {
-    const id = Number(
-      db
-        .prepare(
-          `INSERT INTO shop_order (reference, counterparty, counterparty_role, currency, order_date, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-        )
-        .run(target.reference, target.counterparty, target.counterpartyRole, target.currency, target.orderDate, now)
-        .lastInsertRowid,
-    );
-    order = { id, reference: target.reference, currency: target.currency };
+    const [id] = rec.insertAllKept('shop_order', ORDER_COLUMNS, [
+      {
+        reference: target.reference,
+        counterparty: target.counterparty,
+        counterparty_role: target.counterpartyRole,
+        currency: target.currency,
+        order_date: target.orderDate,
+        created_at: now,
+      },
+    ]);
+    order = { id: id as number, reference: target.reference, currency: target.currency };
   } else {
     order = { id: target.order.id, reference: target.order.reference, currency: target.order.currency };
   }
   const h = doc.parsed.header;
-  const documentId = Number(
-    db
-      .prepare(
-        `INSERT INTO document (order_id, doc_key, file_name, format, state, reference, counterparty, currency, imported_at)
-         VALUES (?, ?, ?, ?, 'imported', ?, ?, ?, ?)`,
-      )
-      .run(
-        order.id,
-        doc.parsed.key,
-        doc.parsed.fileName,
-        doc.parsed.format,
-        h.reference,
-        h.counterparty,
-        h.currency,
-        now,
-      ).lastInsertRowid,
+  const documentId = rec.insertKept(
+    'document',
+    {
+      order_id: order.id,
+      doc_key: doc.parsed.key,
+      file_name: doc.parsed.fileName,
+      format: doc.parsed.format,
+      state: 'imported',
+      reference: h.reference,
+      counterparty: h.counterparty,
+      currency: h.currency,
+      imported_at: now,
+      undone_at: null,
+    },
+    { state: 'undone', undone_at: NOW },
   );
-  // Undo of an import marks the document undone; its rows stay (SPEC §8).
-  rec.note('document', documentId, { state: 'undone', undone_at: NOW }, { state: 'imported', undone_at: null });
-  const insert = db.prepare(
-    `INSERT INTO order_line (document_id, position, given_type, given_no, given_name, given_colour_id, given_colour_name,
-       quantity, unit_price_e4, condition, remarks, item_type, item_no, colour_id, placed_by, unplaced_reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  rec.insertAllKept(
+    'order_line',
+    LINE_COLUMNS,
+    (function* () {
+      for (const line of doc.lines) yield { document_id: documentId, position: line.position, ...lineValues(line) };
+    })(),
+    wrote,
   );
-  for (const line of doc.lines) {
-    const v = lineValues(line);
-    insert.run(
-      documentId,
-      line.position,
-      v.given_type,
-      v.given_no,
-      v.given_name,
-      v.given_colour_id,
-      v.given_colour_name,
-      v.quantity,
-      v.unit_price_e4,
-      v.condition,
-      v.remarks,
-      v.item_type,
-      v.item_no,
-      v.colour_id,
-      v.placed_by,
-      v.unplaced_reason,
-    );
-    wrote();
-  }
   return {
     document: { id: documentId, key: doc.parsed.key, state: 'imported' },
     order,

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { getDocument, sameFileDocuments, type DocumentRow, type SameFileDocument } from '../store/documents.ts';
-import { applySide, NOW, type Change } from '../undo/changes.ts';
+import { NOW } from '../undo/changes.ts';
 import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 
 /**
@@ -44,14 +44,12 @@ export function takeBack(
     for (const target of targets) {
       // Exactly what Undo of its import writes (state and undone_at, the time resolved when written),
       // so revival and Undo treat a taken-back document as any undone one.
-      const change: Change = {
-        table: 'document',
-        rowId: target.id,
-        before: { state: target.state, undone_at: target.undoneAt },
-        after: { state: 'undone', undone_at: NOW },
-      };
-      applySide(db, change, 'after', clock);
-      rec.note(change.table, change.rowId, change.before, change.after);
+      rec.set(
+        'document',
+        target.id,
+        { state: target.state, undone_at: target.undoneAt },
+        { state: 'undone', undone_at: NOW },
+      );
     }
     const label =
       targets.length === 1

@@ -43,7 +43,7 @@ export function recordStepWithInfo<T>(
   return db
     .transaction(() => {
       dropRedoable(db);
-      const rec = new StepRecorder(db);
+      const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
       const createdAt = isoNow(clock);
       const stepId = Number(

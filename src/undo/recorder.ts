@@ -1,5 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { checkColumns, UNDOABLE_TABLES, type Change, type UndoableTable, type Value, type Values } from './changes.ts';
+import type { Clock } from '../clock.ts';
+import {
+  applySide,
+  checkColumns,
+  UNDOABLE_TABLES,
+  type Change,
+  type UndoableTable,
+  type Value,
+  type Values,
+} from './changes.ts';
 
 /**
  * Writes the rows of one user action and keeps, in the same transaction, what each write changed
@@ -8,17 +17,15 @@ import { checkColumns, UNDOABLE_TABLES, type Change, type UndoableTable, type Va
 export class StepRecorder {
   readonly changes: Change[] = [];
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
 
   /** Inserts a row that undo will remove and redo put back. */
   insert(table: UndoableTable, values: Record<string, Value>): number {
     checkColumns(table, values);
-    const cols = Object.keys(values);
-    const id = Number(
-      this.db
-        .prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
-        .run(...cols.map((c) => values[c] ?? null)).lastInsertRowid,
-    );
+    const id = this.insertRow(table, values);
     this.changes.push({ table, rowId: id, before: null, after: { ...values } });
     return id;
   }
@@ -55,10 +62,62 @@ export class StepRecorder {
     this.changes.push({ table, rowId: id, before: current, after: null });
   }
 
-  /** A change written by the caller, with the before and after it means (e.g. an import: "undone" before). */
-  note(table: UndoableTable, id: number, before: Values | null, after: Values | null): void {
-    if (before !== null) checkColumns(table, before);
-    if (after !== null) checkColumns(table, after);
-    this.changes.push({ table, rowId: id, before, after });
+  /**
+   * Sets columns of a row to `after` (NOW: the time of the write, and of a redo), recording `before` as
+   * what undo writes back: a change whose meaning is its state, as taking back a document is.
+   */
+  set(table: UndoableTable, id: number, before: Values, after: Values): void {
+    checkColumns(table, before);
+    checkColumns(table, after);
+    const change: Change = { table, rowId: id, before, after };
+    applySide(this.db, change, 'after', this.clock);
+    this.changes.push(change);
+  }
+
+  /**
+   * Inserts a row that undo keeps, writing `undoneAs` over it instead (an import's document: undone, not
+   * deleted, so its key can be imported again to revive it, SPEC §8).
+   */
+  insertKept(table: UndoableTable, values: Record<string, Value>, undoneAs: Values): number {
+    checkColumns(table, values);
+    checkColumns(table, undoneAs);
+    const id = this.insertRow(table, values);
+    const after = Object.fromEntries(Object.keys(undoneAs).map((c) => [c, values[c] ?? null]));
+    this.changes.push({ table, rowId: id, before: undoneAs, after });
+    return id;
+  }
+
+  /**
+   * Inserts rows whose life undo leaves to another change of the step (an import's order and lines: undo
+   * marks the document undone, and its rows stay, SPEC §8). Many rows, one statement: an import writes up
+   * to 200,000 of them, and records none, so undo's speed does not grow with them.
+   */
+  insertAllKept<C extends string>(
+    table: UndoableTable,
+    columns: readonly C[],
+    rows: Iterable<Readonly<Record<C, Value>>>,
+    wrote: () => void = () => {},
+  ): number[] {
+    checkColumns(table, Object.fromEntries(columns.map((c) => [c, null])));
+    const insert = this.db.prepare(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    );
+    const ids: number[] = [];
+    const args: Value[] = new Array<Value>(columns.length);
+    for (const row of rows) {
+      for (let i = 0; i < columns.length; i++) args[i] = row[columns[i] as C] ?? null;
+      ids.push(Number(insert.run(...args).lastInsertRowid));
+      wrote();
+    }
+    return ids;
+  }
+
+  private insertRow(table: UndoableTable, values: Record<string, Value>): number {
+    const cols = Object.keys(values);
+    return Number(
+      this.db
+        .prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
+        .run(...cols.map((c) => values[c] ?? null)).lastInsertRowid,
+    );
   }
 }
