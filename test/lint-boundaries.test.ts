@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -61,8 +62,58 @@ describe('the core is layered: no folder imports one above it, so no two folders
 
   it('lets the adapters on top use the service and everything below', async () => {
     expect(
-      await restricted('src/cli/commands/x.ts', "import '../../api/service.ts'; import '../../app/core.ts';"),
+      await restricted(
+        'src/cli/x.ts',
+        "import '../api/service.ts'; import '../app/core.ts'; import '../store/open.ts';",
+      ),
     ).toEqual([]);
     expect(await restricted('src/host/x.ts', "import '../app/core.ts';")).toEqual([]);
+  });
+
+  it("keeps the CLI's contract commands to the contract: the store, the service and the adapter are the shell's", async () => {
+    const commands = 'src/cli/commands/x.ts';
+    expect(await restricted(commands, "import type { ApiCalls } from '../../api/contract.ts';")).toEqual([]);
+    expect(await restricted(commands, "import { numberArg } from '../command.ts';")).toEqual([]);
+    expect(await restricted(commands, "import { SETTING_KEYS } from '../../setting-keys.ts';")).toEqual([]);
+    for (const forbidden of [
+      "import { openStore } from '../../store/open.ts';",
+      "import { createApiService } from '../../api/service.ts';",
+      "import { checkArguments } from '../../api/validate.ts';",
+      "import { cliApi } from '../adapter.ts';",
+      "import { storeInfo } from '../shell/store.ts';",
+      "import Database from 'better-sqlite3';",
+    ]) {
+      const [message] = await restricted(commands, forbidden);
+      expect(message, forbidden).toMatch(/goes through the contract/);
+    }
+  });
+});
+
+describe("each table's writes live in one module (issue 12)", () => {
+  // Tables written from more than one place drifted apart once (the catalogue_item upsert existed twice,
+  // one without its no-op guard). The frozen upgrade steps keep their own SQL on purpose.
+  const OWNERS: Record<string, string> = {
+    catalogue_item: 'src/store/catalogue.ts',
+    colour: 'src/store/catalogue.ts',
+    category: 'src/store/catalogue.ts',
+    job: 'src/jobs/queue.ts',
+  };
+
+  it('inserts into the catalogue and the job queue only from their own modules', () => {
+    const found: Record<string, string[]> = {};
+    const walk = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const p = path.join(dir, e.name);
+        return e.isDirectory() ? (e.name === 'upgrades' ? [] : walk(p)) : p.endsWith('.ts') ? [p] : [];
+      });
+    for (const file of walk(path.join(REPO_ROOT, 'src'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const table of Object.keys(OWNERS)) {
+        if (new RegExp(`INSERT INTO ${table}\\b(?! *_)`).test(text)) {
+          (found[table] ??= []).push(path.relative(REPO_ROOT, file));
+        }
+      }
+    }
+    expect(found).toEqual(Object.fromEntries(Object.entries(OWNERS).map(([t, f]) => [t, [f]])));
   });
 });

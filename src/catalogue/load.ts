@@ -7,6 +7,7 @@ import { CatalogueJob } from './catalogue-job.ts';
 import type { JobProgress } from '../jobs/types.ts';
 import { foldName } from '../placement/fold.ts';
 import { placeColouredLinesAgain, placeUnplacedLines } from '../placement/place-lines.ts';
+import { catalogueWriters } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from '../item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
@@ -97,36 +98,13 @@ export function catalogueLoadSummary(
   return `${r.cancelled ? 'Cancelled: loaded only' : 'Loaded'} ${loaded || 'nothing new'}; ${placed}.`;
 }
 
-/** Merge statements: insert or update by key, never delete (lines may point at any item). */
+/** Merges one record of a catalogue file (`store/catalogue.ts`: insert or update by key, never delete). */
 function mergers(db: Database) {
-  const item = db.prepare(
-    `INSERT INTO catalogue_item (item_type, item_no, name, name_key, category_id, source) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (item_type, item_no) DO UPDATE
-        SET name = excluded.name, name_key = excluded.name_key,
-            category_id = coalesce(excluded.category_id, catalogue_item.category_id), source = excluded.source
-      WHERE name IS NOT excluded.name OR category_id IS NOT coalesce(excluded.category_id, category_id)
-         OR source IS NOT excluded.source`,
-  );
-  const colour = db.prepare(
-    `INSERT INTO colour (id, name, name_key, source) VALUES (?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, source = excluded.source
-      WHERE name IS NOT excluded.name OR source IS NOT excluded.source`,
-  );
-  const swatch = db.prepare(
-    `INSERT INTO colour_swatch (colour_id, rgb) VALUES (?, ?)
-     ON CONFLICT (colour_id) DO UPDATE SET rgb = excluded.rgb WHERE rgb IS NOT excluded.rgb`,
-  );
-  const category = db.prepare(
-    `INSERT INTO category (id, name, source) VALUES (?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, source = excluded.source
-      WHERE name IS NOT excluded.name OR source IS NOT excluded.source`,
-  );
+  const write = catalogueWriters(db);
   return (r: CatalogueRecord, source: string) => {
-    if (r.kind === 'item') item.run(r.type, r.no, r.name, foldName(r.name), r.categoryId, source);
-    else if (r.kind === 'colour') {
-      colour.run(r.id, r.name, foldName(r.name), source);
-      if (r.rgb !== null) swatch.run(r.id, r.rgb);
-    } else category.run(r.id, r.name, source);
+    if (r.kind === 'item') write.item({ ...r, nameKey: foldName(r.name) }, source);
+    else if (r.kind === 'colour') write.colour({ ...r, nameKey: foldName(r.name) }, source);
+    else write.category(r, source);
   };
 }
 

@@ -1,9 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, nextUtcDay, utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError, isBrickWorkError, toErrorValue } from '../errors.ts';
+import { enqueueJob } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { foldName } from '../placement/fold.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
+import { catalogueWriters } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemAnswer } from './bricklink/api.ts';
 import type { BudgetStatus } from './budget.ts';
@@ -53,11 +55,16 @@ function recordAnswer(db: Database, asked: PendingNumber, answer: ItemAnswer, cl
      ON CONFLICT (item_type, item_no) DO UPDATE SET found = excluded.found, answered_at = excluded.answered_at`,
   ).run(asked.type, asked.no, answer.found ? 1 : 0, isoNow(clock));
   if (!answer.found) return;
-  db.prepare(
-    `INSERT INTO catalogue_item (item_type, item_no, name, name_key, category_id, source) VALUES (?, ?, ?, ?, ?, 'bricklink-api')
-     ON CONFLICT (item_type, item_no) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
-       category_id = coalesce(excluded.category_id, catalogue_item.category_id), source = excluded.source`,
-  ).run(asked.type, answer.no, answer.name, foldName(answer.name), answer.categoryId);
+  catalogueWriters(db).item(
+    {
+      type: asked.type,
+      no: answer.no,
+      name: answer.name,
+      nameKey: foldName(answer.name),
+      categoryId: answer.categoryId,
+    },
+    'bricklink-api',
+  );
   bumpCatalogueGeneration(db);
   const lines = db
     .prepare(
@@ -139,11 +146,8 @@ export function enqueueLookup(
         ).run(run.limit, now, utcDay(clock), existing);
         return { id: existing, created: false };
       }
-      const payload = JSON.stringify({ limit: run.limit, calls: 0 } satisfies LookupRun);
-      const id = db
-        .prepare("INSERT INTO job (kind, state, payload, created_at, updated_at) VALUES (?, 'queued', ?, ?, ?)")
-        .run(LOOKUP_JOB_KIND, payload, now, now).lastInsertRowid;
-      return { id: Number(id), created: true };
+      const payload: LookupRun = { limit: run.limit, calls: 0 };
+      return { id: enqueueJob(db, LOOKUP_JOB_KIND, payload, { clock }), created: true };
     })
     .immediate();
 }
