@@ -7,7 +7,7 @@ import { CatalogueJob } from './catalogue-job.ts';
 import type { JobProgress } from '../jobs/types.ts';
 import { foldName } from '../placement/fold.ts';
 import { placeColouredLinesAgain, placeUnplacedLines } from '../placement/place-lines.ts';
-import { catalogueWriters } from '../store/catalogue.ts';
+import { catalogueWriters, inKeyOrder, loadingItems } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from '../item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
@@ -133,6 +133,7 @@ export async function loadCatalogue(
     const total = parsed.reduce((n, f) => n + f.records.length, 0);
     const counts = { item: 0, colour: 0, category: 0 };
     const merge = mergers(db);
+    const writers = catalogueWriters(db);
     const every = options.progressEvery ?? 10_000;
     let done = 0;
     let cancelled = !job.progress({ done, total });
@@ -149,12 +150,33 @@ export async function loadCatalogue(
       try {
         db.transaction(() => {
           const hadColours = hasColours(db);
-          file.records.forEach((r, i) => {
-            merge(r, file.source);
+          // Items in key order and many to a statement (`store/catalogue.ts`); colours and categories,
+          // a few hundred at most, one by one.
+          const items: Extract<CatalogueRecord, { kind: 'item' }>[] = [];
+          let merged = 0;
+          const progressed = (n: number) => {
+            const before = merged;
+            merged += n;
+            if (Math.floor(merged / every) > Math.floor(before / every)) {
+              options.onProgress?.({ done: done + merged, total });
+              if (!job.progress({ done: done + merged, total })) throw new Cancelled();
+            }
+          };
+          for (const r of file.records) {
+            if (r.kind === 'item') {
+              items.push(r);
+            } else {
+              merge(r, file.source);
+              progressed(1);
+            }
             counts[r.kind] += 1;
-            if ((i + 1) % every === 0) {
-              options.onProgress?.({ done: done + i + 1, total });
-              if (!job.progress({ done: done + i + 1, total })) throw new Cancelled();
+          }
+          const sorted = inKeyOrder(items);
+          loadingItems(db, () => {
+            for (let i = 0; i < sorted.length; i += every) {
+              const chunk = sorted.slice(i, i + every);
+              writers.items(chunk, file.source, foldName);
+              progressed(chunk.length);
             }
           });
           bumpCatalogueGeneration(db);

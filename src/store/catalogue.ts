@@ -16,14 +16,16 @@ export interface CatalogueItemRow {
  * the same file writes next to nothing.
  */
 export function catalogueWriters(db: Database) {
-  const item = db.prepare(
-    `INSERT INTO catalogue_item (item_type, item_no, name, name_key, category_id, source) VALUES (?, ?, ?, ?, ?, ?)
+  const itemSql = (rows: number) =>
+    `INSERT INTO catalogue_item (item_type, item_no, name, name_key, category_id, source)
+     VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}
      ON CONFLICT (item_type, item_no) DO UPDATE
         SET name = excluded.name, name_key = excluded.name_key,
             category_id = coalesce(excluded.category_id, catalogue_item.category_id), source = excluded.source
       WHERE name IS NOT excluded.name OR category_id IS NOT coalesce(excluded.category_id, category_id)
-         OR source IS NOT excluded.source`,
-  );
+         OR source IS NOT excluded.source`;
+  const item = db.prepare(itemSql(1));
+  let batch: { rows: number; statement: ReturnType<Database['prepare']> } | null = null;
   const colour = db.prepare(
     `INSERT INTO colour (id, name, name_key, source) VALUES (?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, source = excluded.source
@@ -42,6 +44,34 @@ export function catalogueWriters(db: Database) {
     item(r: CatalogueItemRow, source: string): void {
       item.run(r.type, r.no, r.name, r.nameKey, r.categoryId, source);
     },
+    /**
+     * Merges many items, ITEM_BATCH rows a statement (a call into SQLite per row costs more than the row).
+     * Give them in key order (`byKey`): the key's B-tree then only appends.
+     */
+    items(rows: readonly Omit<CatalogueItemRow, 'nameKey'>[], source: string, nameKey: (name: string) => string): void {
+      let i = 0;
+      if (rows.length >= ITEM_BATCH) {
+        batch ??= { rows: ITEM_BATCH, statement: db.prepare(itemSql(ITEM_BATCH)) };
+        const args: unknown[] = new Array<unknown>(ITEM_BATCH * 6);
+        for (; i + ITEM_BATCH <= rows.length; i += ITEM_BATCH) {
+          for (let j = 0; j < ITEM_BATCH; j++) {
+            const r = rows[i + j] as Omit<CatalogueItemRow, 'nameKey'>;
+            const at = j * 6;
+            args[at] = r.type;
+            args[at + 1] = r.no;
+            args[at + 2] = r.name;
+            args[at + 3] = nameKey(r.name);
+            args[at + 4] = r.categoryId;
+            args[at + 5] = source;
+          }
+          batch.statement.run(args);
+        }
+      }
+      for (; i < rows.length; i++) {
+        const r = rows[i] as Omit<CatalogueItemRow, 'nameKey'>;
+        this.item({ ...r, nameKey: nameKey(r.name) }, source);
+      }
+    },
     colour(r: { id: number; name: string; nameKey: string; rgb: string | null }, source: string): void {
       colour.run(r.id, r.name, r.nameKey, source);
       if (r.rgb !== null) swatch.run(r.id, r.rgb);
@@ -50,4 +80,42 @@ export function catalogueWriters(db: Database) {
       category.run(r.id, r.name, source);
     },
   };
+}
+
+const ITEM_BATCH = 200;
+
+/** Items in the order of the catalogue's key: type, then number as `COLLATE NOCASE` compares it (ASCII letters folded). */
+export function inKeyOrder<T extends { type: string; no: string }>(rows: readonly T[]): T[] {
+  const keys = rows.map(
+    (r) => `${r.type}\u0000${/[A-Z]/.test(r.no) ? r.no.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : r.no}`,
+  );
+  const order = rows.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = keys[a] as string;
+    const y = keys[b] as string;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return order.map((i) => rows[i] as T);
+}
+
+/** The name index as the schema makes it (the same text, so a store's schema reads the same after a load). */
+const NAME_INDEX = 'CREATE INDEX catalogue_item_by_name_key ON catalogue_item (name_key)';
+
+/**
+ * Runs a load into the catalogue; when the catalogue is empty (a first load), without the name index,
+ * which is built once at the end — one sort instead of an index kept up row by row. In the caller's
+ * transaction, so a load cut short leaves the index as it was.
+ */
+export function loadingItems<T>(db: Database, load: () => T): T {
+  const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM catalogue_item)').pluck().get() === 1;
+  const indexed =
+    db
+      .prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'catalogue_item_by_name_key'")
+      .pluck()
+      .get() === NAME_INDEX;
+  if (!empty || !indexed) return load();
+  db.exec('DROP INDEX catalogue_item_by_name_key');
+  const out = load();
+  db.exec(NAME_INDEX);
+  return out;
 }

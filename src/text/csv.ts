@@ -58,10 +58,33 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
     }
     cells = [];
   };
+  // Where the next quote and CR are, found once and moved on only when passed (no rescans): a row with
+  // neither, the common case, is split whole instead of read character by character.
+  let nextQuote = src.indexOf('"');
+  let nextCr = src.indexOf('\r');
   while (i <= n) {
     if (i === n) {
       if (cells.length > 0) endRow();
       break;
+    }
+    if (cells.length === 0) {
+      if (nextQuote !== -1 && nextQuote < i) nextQuote = src.indexOf('"', i);
+      if (nextCr !== -1 && nextCr < i) nextCr = src.indexOf('\r', i);
+      const lf = src.indexOf('\n', i);
+      const end = lf === -1 ? n : lf;
+      // A CR just before the LF is a CRLF line end; any other CR ends a line of its own (the slow path).
+      const crlf = lf !== -1 && nextCr === lf - 1 && nextCr >= i;
+      if ((nextQuote === -1 || nextQuote > end) && (nextCr === -1 || nextCr > end || crlf)) {
+        cells = src.slice(i, crlf ? end - 1 : end).split(delim);
+        i = end === n ? n : end + 1;
+        endRow();
+        if (end !== n) {
+          line += 1;
+          lineStart = i;
+          rowLine = line;
+        }
+        continue;
+      }
     }
     if (src.charCodeAt(i) === 34 /* " */) {
       const startLine = line;

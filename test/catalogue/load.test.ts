@@ -15,6 +15,9 @@ import { tempDir } from '../helpers/temp.ts';
 
 const options = { type: 'P' as const, me: identityOf(), clock: SYSTEM_CLOCK };
 
+const schemaOf = (db: { prepare(sql: string): { all(): unknown[] } }) =>
+  db.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name LIKE 'catalogue%' ORDER BY name").all();
+
 async function newStore() {
   const file = path.join(tempDir(), 'brick-work.sqlite');
   const store = await openStore(file);
@@ -127,6 +130,42 @@ describe('loading a catalogue (the catalogue job)', () => {
     expect(result).toMatchObject({ cancelled: true, items: 0 });
     expect(db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(0);
     expect(readCatalogueJob(catalogueJobPath(file))).toMatchObject({ record: { state: 'cancelled' } });
+    // A first load builds the name index at its end: cut short, the index is back as it was.
+    expect(schemaOf(db)).toEqual(schemaOf((await newStore()).db));
+  });
+
+  it('a first load (index built at its end) and a later merge leave the schema as a new store has it, and names found by the index', async () => {
+    const { file, db } = await newStore();
+    const fresh = schemaOf((await newStore()).db);
+    // Out of key order, with a number given twice (the second wins, as a merge does) and mixed case.
+    const parts = [
+      { no: 'b2', name: 'Brick  Two' },
+      { no: '3001', name: 'Brick 2 x 4' },
+      { no: 'A1', name: 'Arch' },
+      { no: '3001', name: 'Brick 2 x 4 (new name)' },
+      ...Array.from({ length: 450 }, (_, i) => ({ no: `x${999 - i}`, name: `Part ${i}` })),
+    ];
+    await loadCatalogue(db, file, [{ name: 'parts.csv', content: bytes(files.rebrickableParts(parts)) }], options);
+    expect(schemaOf(db)).toEqual(fresh);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT item_no FROM catalogue_item WHERE name_key = ?').all('arch');
+    expect(JSON.stringify(plan)).toContain('catalogue_item_by_name_key');
+    const names = (keys: string[]) =>
+      keys.map((k) => db.prepare('SELECT item_no, name FROM catalogue_item WHERE name_key = ?').all(k));
+    expect(names(['brick two', 'arch', 'brick 2 x 4 (new name)'])).toEqual([
+      [{ item_no: 'b2', name: 'Brick  Two' }],
+      [{ item_no: 'A1', name: 'Arch' }],
+      [{ item_no: '3001', name: 'Brick 2 x 4 (new name)' }],
+    ]);
+    expect(db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(453);
+    // A second load merges into the indexed catalogue.
+    await loadCatalogue(
+      db,
+      file,
+      [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: 'a1', name: 'Arch 1 x 4' }])) }],
+      options,
+    );
+    expect(names(['arch 1 x 4'])).toEqual([[{ item_no: 'A1', name: 'Arch 1 x 4' }]]);
+    expect(schemaOf(db)).toEqual(fresh);
   });
 
   it('catalogue import --json reports items, colours and categories', async () => {
