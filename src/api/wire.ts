@@ -19,12 +19,19 @@ export function encodeWire(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? { $bytes: toBase64(v) } : v));
 }
 
-export function decodeWire(text: string): unknown {
+/**
+ * The value `text` holds. With `nullPrototype` (the host, reading what a page sent) every object comes
+ * without a prototype, so nothing that reads it can meet a name every object has (`constructor`,
+ * `toString`, `__proto__`): its names are its own fields and nothing else (SPEC §11).
+ */
+export function decodeWire(text: string, options: { readonly nullPrototype?: boolean } = {}): unknown {
   return JSON.parse(text, (_key, v: unknown) => {
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
       const keys = Object.keys(o);
       if (keys.length === 1 && keys[0] === '$bytes' && typeof o['$bytes'] === 'string') return fromBase64(o['$bytes']);
+      // JSON.parse made this object just now and keeps every field as an own property (`"__proto__"` too).
+      if (options.nullPrototype) Object.setPrototypeOf(o, null);
     }
     return v;
   });

@@ -6,12 +6,15 @@ import path from 'node:path';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { ApiService } from '../api/service.ts';
 import { decodeWire, encodeWire } from '../api/wire.ts';
+import { quote } from '../errors.ts';
 
 /**
  * The browser host (SPEC §1): the contract over HTTP on 127.0.0.1, serving the built renderer, so the
- * whole UI runs in any browser. Every request needs this start's random token (header, cookie, or the
- * query of the first page load); a request whose Host or Origin is not this server's own is refused
- * (no DNS rebinding, no other site calling in). Events reach the page as server-sent events.
+ * whole UI runs in any browser. Every request needs this start's random token: in the URL only on a
+ * page load of `/` (the URL the host prints), which keeps it in a cookie named for this port; after
+ * that the cookie or an `Authorization: Bearer` header (SPEC §11). A request whose Host or Origin is
+ * not this server's own is refused (no DNS rebinding, no other site calling in). Events reach the
+ * page as server-sent events.
  */
 export interface HostServerOptions {
   readonly service: ApiService;
@@ -29,8 +32,33 @@ export interface HostServer {
   close(): Promise<void>;
 }
 
-const COOKIE = 'brick_work_token';
-const MAX_BODY = 400 * 1024 * 1024;
+const MiB = 1024 * 1024;
+
+/**
+ * The largest request body the host reads (SPEC §11: near the document limit). A body is the call's
+ * arguments as JSON, files as base64 (`wire.ts`), 4/3 of their size: a document at its 20 MB limit
+ * (`DOCUMENT_SIZE_LIMIT`) is 26.7 MB on the wire. `catalogue.load` sends all its files in one body;
+ * catalogue files may be bigger than documents, but what is downloaded is a few MB (Rebrickable's
+ * parts.csv.gz) to tens of MB (BrickLink's items XML, a few MB gzipped). 64 MB lets about 47 MB of
+ * files through in one call; a bigger catalogue file loads gzipped, or with the CLI, which reads it
+ * from disk (up to `CATALOGUE_FILE_LIMIT`). A body over this is answered 413, unread.
+ */
+export const BODY_LIMIT = 64 * MiB;
+/**
+ * How many bytes of bodies are read (and decoded) at once: two bodies at the limit, or more smaller
+ * ones. A body announces its length (`Content-Length`) and reserves that much before a byte is read;
+ * one without (chunked) reserves the limit. A body that doesn't fit waits its turn, unread, while the
+ * screens' small calls (a few hundred bytes) still fit beside two big uploads.
+ */
+export const READING_BUDGET = 2 * BODY_LIMIT;
+/** How many bodies may wait for their turn; past them the host answers 503 (busy, try again). */
+export const MAX_WAITING = 8;
+/**
+ * A body answered before it was read whole: what the client still sends is thrown away, never kept, for
+ * this long, so that a browser still sending reads the answer rather than a reset connection; then
+ * the connection is closed.
+ */
+const LINGER_MS = 2000;
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 const TYPES: Record<string, string> = {
@@ -58,12 +86,23 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
 
-  function tokenOf(req: http.IncomingMessage, url: URL): string | null {
+  /** This start's cookie: named for the port, since browsers send a host's cookies to all its ports. */
+  const cookieName = () => `brick_work_token_${port}`;
+
+  /** The page load the printed URL makes: the only request whose token may travel in the URL. */
+  const isFirstLoad = (req: http.IncomingMessage, url: URL) =>
+    req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token');
+
+  /** The tokens a request carries: the first load's (which wins over a cookie an earlier start left), else the header's, else this start's cookies'. */
+  function tokensOf(req: http.IncomingMessage, url: URL): string[] {
+    if (isFirstLoad(req, url)) return [url.searchParams.get('token') ?? ''];
     const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ')) return auth.slice(7);
-    const cookie = (req.headers.cookie ?? '').split(/;\s*/).find((c) => c.startsWith(`${COOKIE}=`));
-    if (cookie) return cookie.slice(COOKIE.length + 1);
-    return url.searchParams.get('token');
+    if (auth?.startsWith('Bearer ')) return [auth.slice(7)];
+    const name = cookieName();
+    return (req.headers.cookie ?? '').split(';').flatMap((pair) => {
+      const at = pair.indexOf('=');
+      return at !== -1 && pair.slice(0, at).trim() === name ? [pair.slice(at + 1).trim()] : [];
+    });
   }
 
   function refuse(res: http.ServerResponse, status: number, message: string): void {
@@ -71,20 +110,139 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     res.end(`brick-work: ${message}\n`);
   }
 
-  async function readBody(req: http.IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY) throw new Error('too large');
-      chunks.push(chunk);
+  /** Answers before the body is read (whole): the rest is discarded as it comes, then the connection closed. */
+  function refuseUnread(req: http.IncomingMessage, res: http.ServerResponse, status: number, message: string) {
+    refuse(res, status, message);
+    res.once('finish', () => {
+      if (req.complete) return;
+      req.resume();
+      const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+      timer.unref();
+      req.once('end', () => clearTimeout(timer));
+    });
+  }
+
+  /** Why a body is refused: its size (rounded up), when it announced one. */
+  function tooLarge(size: number | null): string {
+    const what = size === null ? '' : `${(Math.ceil((size / MiB) * 10) / 10).toFixed(1)} MB, `;
+    return (
+      `this request is ${what}over the ${BODY_LIMIT / MiB} MB the browser host takes in one call ` +
+      '(a document may be up to 20 MB); load a bigger catalogue file gzipped, or with the CLI (brick-work catalogue import FILE)'
+    );
+  }
+
+  /** What the bodies being read have reserved of READING_BUDGET, and those waiting for their turn. */
+  let reading = 0;
+  const waiting: { readonly size: number; admit(): void }[] = [];
+
+  /** Waits until `size` bytes of body may be read: then gives back what frees them; 'busy' when too many wait already, 'gone' when the client left while waiting. */
+  function reserve(size: number, res: http.ServerResponse): Promise<(() => void) | 'busy' | 'gone'> {
+    return new Promise((resolve) => {
+      const admit = () => {
+        reading += size;
+        let freed = false;
+        resolve(() => {
+          if (freed) return;
+          freed = true;
+          reading -= size;
+          wake();
+        });
+      };
+      if (reading + size <= READING_BUDGET) return admit();
+      if (waiting.length >= MAX_WAITING) return resolve('busy');
+      const waiter = { size, admit };
+      waiting.push(waiter);
+      res.once('close', () => {
+        const at = waiting.indexOf(waiter);
+        if (at === -1) return;
+        waiting.splice(at, 1);
+        resolve('gone');
+      });
+    });
+  }
+
+  /** Lets in, in order, each waiting body that now fits. */
+  function wake(): void {
+    for (let i = 0; i < waiting.length;) {
+      const w = waiting[i];
+      if (w && reading + w.size <= READING_BUDGET) {
+        waiting.splice(i, 1);
+        w.admit();
+      } else i++;
     }
-    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** The body, or 'too-large' as soon as it passes BODY_LIMIT (the rest left unread), or 'gone' when the client left. */
+  function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large' | 'gone'> {
+    return new Promise((resolve) => {
+      if (req.destroyed) return resolve('gone');
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = (outcome: Buffer | 'too-large' | 'gone') => {
+        req.off('data', onData).off('end', onEnd).off('close', onGone).off('error', onGone);
+        resolve(outcome);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= BODY_LIMIT) return void chunks.push(chunk);
+        req.pause();
+        chunks.length = 0;
+        done('too-large');
+      };
+      const onEnd = () => done(Buffer.concat(chunks, size));
+      const onGone = () => done('gone');
+      req.on('data', onData).once('end', onEnd).once('close', onGone).once('error', onGone);
+    });
+  }
+
+  /**
+   * The call's arguments, read within the limits above and parsed into objects without a prototype
+   * (nothing downstream can meet an inherited name); null when the request was answered here or is gone.
+   */
+  async function readArguments(req: http.IncomingMessage, res: http.ServerResponse): Promise<{ args: unknown } | null> {
+    const length = req.headers['content-length'];
+    const size = length !== undefined ? Number(length) : req.headers['transfer-encoding'] ? null : 0;
+    if (size !== null && size > BODY_LIMIT) {
+      refuseUnread(req, res, 413, tooLarge(size));
+      return null;
+    }
+    const free = await reserve(size ?? BODY_LIMIT, res);
+    if (free === 'gone') return null;
+    if (free === 'busy') {
+      refuseUnread(req, res, 503, 'brick-work is busy reading other uploads; try again in a moment');
+      return null;
+    }
+    try {
+      const body = await readBody(req);
+      if (body === 'gone') return null;
+      if (body === 'too-large') {
+        refuseUnread(req, res, 413, tooLarge(null));
+        return null;
+      }
+      try {
+        return { args: decodeWire(body.toString('utf8') || '{}', { nullPrototype: true }) };
+      } catch {
+        refuse(res, 400, 'the request is not valid JSON');
+        return null;
+      }
+    } finally {
+      free();
+    }
   }
 
   function serveFile(res: http.ServerResponse, pathname: string): void {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return refuse(
+        res,
+        400,
+        `the address "${quote(pathname)}" has a bad percent-encoding (a % not followed by UTF-8 in hex)`,
+      );
+    }
     const root = path.resolve(options.rendererDir);
-    const file = path.resolve(root, `.${pathname === '/' ? '/index.html' : decodeURIComponent(pathname)}`);
+    const file = path.resolve(root, `.${decoded === '/' ? '/index.html' : decoded}`);
     if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile())
       return refuse(res, 404, 'not found');
     res.writeHead(200, {
@@ -110,13 +268,17 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       if (origin !== undefined && !allowedOrigins().includes(origin))
         return refuse(res, 403, `requests from ${origin} are refused`);
       const url = new URL(req.url ?? '/', `http://${host}`);
-      const given = tokenOf(req, url);
-      if (given === null || !same(given, token)) {
+      if (!tokensOf(req, url).some((given) => same(given, token))) {
         return refuse(res, 401, 'this needs the token of this start; open the URL the host printed when it started');
       }
-      // The first page load carries the token in its URL: keep it in a cookie and drop it from the address.
-      if (req.method === 'GET' && url.searchParams.has('token') && url.pathname === '/') {
-        res.writeHead(303, { 'Set-Cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`, Location: '/' });
+      // The first page load carries the token in its URL: keep it in this start's cookie (replacing what
+      // an earlier start on this port left) and drop it from the address.
+      if (isFirstLoad(req, url)) {
+        res.writeHead(303, {
+          'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+          Location: '/',
+          'Cache-Control': 'no-store',
+        });
         return res.end();
       }
       if (req.method === 'GET' && url.pathname === '/api/events') {
@@ -133,13 +295,9 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       const call = /^\/api\/call\/([a-zA-Z.]+)$/.exec(url.pathname);
       if (call) {
         if (req.method !== 'POST') return refuse(res, 405, 'calls are POSTed');
-        let args: unknown;
-        try {
-          args = decodeWire((await readBody(req)) || '{}');
-        } catch {
-          return refuse(res, 400, 'the request is not valid JSON (or is too large)');
-        }
-        const result = await options.service.call(call[1], args);
+        const read = await readArguments(req, res);
+        if (read === null) return;
+        const result = await options.service.call(call[1], read.args);
         res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
         return res.end(encodeWire(result));
       }

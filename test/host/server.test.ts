@@ -1,49 +1,9 @@
-import http from 'node:http';
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { ApiService } from '../../src/api/service.ts';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
-import { startHostServer } from '../../src/host/server.ts';
-import { openStore } from '../../src/store/open.ts';
-import { serviceFor } from '../helpers/service.ts';
-import { tempDir } from '../helpers/temp.ts';
-
-async function host() {
-  const dir = tempDir();
-  const storePath = path.join(dir, 'brick-work.sqlite');
-  const store = await openStore(storePath);
-  const service = serviceFor(store.db, storePath);
-  const renderer = path.join(dir, 'renderer');
-  await import('node:fs').then((fs) => {
-    fs.mkdirSync(path.join(renderer, 'assets'), { recursive: true });
-    fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>brick-work</title>');
-    fs.writeFileSync(path.join(dir, 'secret.txt'), 'outside the renderer');
-  });
-  const server = await startHostServer({ service, rendererDir: renderer });
-  onTestFinished(async () => {
-    await server.close();
-    store.close();
-  });
-  return server;
-}
-
-function request(
-  port: number,
-  options: { path: string; method?: string; headers?: Record<string, string>; body?: string },
-) {
-  return new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers },
-      (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    if (options.body) req.write(options.body);
-    req.end();
-  });
-}
+import { BODY_LIMIT, MAX_WAITING, READING_BUDGET } from '../../src/host/server.ts';
+import { host, request, stillPending, upload, within } from './helpers.ts';
 
 describe('the browser host', () => {
   it('listens on 127.0.0.1 only, with a random token per start', async () => {
@@ -143,5 +103,257 @@ describe('the browser host', () => {
       headers: { Host: hostHeader, Cookie: cookie },
     });
     expect(traversal.status).toBe(404);
+  });
+
+  it('takes the token in a URL only on a page load of /, which keeps it in a cookie; after that, only the cookie or the header (SPEC §11)', async () => {
+    const h = await host();
+    const Host = `127.0.0.1:${h.port}`;
+    const inUrl = `token=${h.token}`;
+    const elsewhere: [string, string][] = [
+      ['POST', `/api/call/settings.get?${inUrl}`],
+      ['GET', `/api/events?${inUrl}`],
+      ['GET', `/index.html?${inUrl}`],
+      ['GET', `/assets/app.js?${inUrl}`],
+      ['POST', `/?${inUrl}`],
+    ];
+    for (const [method, path] of elsewhere) {
+      const r = await request(h.port, { path, method, headers: { Host }, body: method === 'POST' ? '{}' : undefined });
+      expect(r.status, `${method} ${path}`).toBe(401);
+      expect(r.body).toContain('needs the token of this start');
+    }
+    const first = await request(h.port, { path: `/?${inUrl}`, headers: { Host } });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    expect(first.headers['set-cookie']).toEqual([
+      `brick_work_token_${h.port}=${h.token}; HttpOnly; SameSite=Strict; Path=/`,
+    ]);
+    const cookie = `brick_work_token_${h.port}=${h.token}`;
+    const byCookie = await request(h.port, {
+      path: '/api/call/settings.get',
+      method: 'POST',
+      headers: { Host, Cookie: cookie },
+      body: '{}',
+    });
+    expect(decodeWire(byCookie.body)).toMatchObject({ ok: true });
+    const byHeader = await request(h.port, {
+      path: '/api/call/settings.get',
+      method: 'POST',
+      headers: { Host, Authorization: `Bearer ${h.token}` },
+      body: '{}',
+    });
+    expect(decodeWire(byHeader.body)).toMatchObject({ ok: true });
+    expect((await request(h.port, { path: '/assets/app.js', headers: { Host, Cookie: cookie } })).status).toBe(200);
+  });
+
+  it("names its cookie for its port and takes no other start's cookie (browsers send cookies to every port)", async () => {
+    const a = await host();
+    const b = await host();
+    const call = (port: number, cookie: string) =>
+      request(port, {
+        path: '/api/call/settings.get',
+        method: 'POST',
+        headers: { Host: `127.0.0.1:${port}`, Cookie: cookie },
+        body: '{}',
+      });
+    for (const cookie of [
+      `brick_work_token=${a.token}`,
+      `brick_work_token_${b.port}=${a.token}`,
+      `brick_work_token_${a.port}0=${a.token}`,
+      `xbrick_work_token_${a.port}=${a.token}`,
+    ]) {
+      expect((await call(a.port, cookie)).status, cookie).toBe(401);
+    }
+    // What a browser holding both starts' cookies sends to each: each host takes its own.
+    const both = `brick_work_token_${b.port}=${b.token}; brick_work_token_${a.port}=${a.token}`;
+    expect(decodeWire((await call(a.port, both)).body)).toMatchObject({ ok: true });
+    expect(decodeWire((await call(b.port, both)).body)).toMatchObject({ ok: true });
+  });
+
+  it("lets the fresh URL's token win over the cookie an earlier start on the same port left", async () => {
+    const before = await host();
+    const port = before.port;
+    const first = await request(port, { path: `/?token=${before.token}`, headers: { Host: `127.0.0.1:${port}` } });
+    const oldCookie = String(first.headers['set-cookie']?.[0]).split(';')[0] ?? '';
+    await before.close();
+    const after = await host({ port });
+    expect(after.port).toBe(port);
+    const Host = `127.0.0.1:${port}`;
+    expect((await request(port, { path: '/', headers: { Host, Cookie: oldCookie } })).status).toBe(401);
+    const fresh = await request(port, { path: `/?token=${after.token}`, headers: { Host, Cookie: oldCookie } });
+    expect(fresh.status).toBe(303);
+    expect(fresh.headers['set-cookie']).toEqual([
+      `brick_work_token_${port}=${after.token}; HttpOnly; SameSite=Strict; Path=/`,
+    ]);
+    // The URL's token is the one judged on that load: a wrong one is refused whatever the cookie says.
+    const newCookie = `brick_work_token_${port}=${after.token}`;
+    expect((await request(port, { path: '/?token=wrong', headers: { Host, Cookie: newCookie } })).status).toBe(401);
+    expect((await request(port, { path: '/', headers: { Host, Cookie: newCookie } })).status).toBe(200);
+  });
+
+  it('answers 400 to a bad percent-encoding in the address, in plain words, and logs nothing', async () => {
+    const h = await host();
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    for (const path of ['/%', '/%zz', '/a%', '/%E0%A4%A', '/assets/%C0%AF', '/%ff.js', '/assets/%']) {
+      const r = await request(h.port, { path, headers });
+      expect(r.status, path).toBe(400);
+      expect(r.headers['content-type']).toMatch(/^text\/plain/);
+      expect(r.body).toMatch(/^brick-work: .*percent/);
+      expect(r.body).not.toMatch(/URIError|at /);
+    }
+    expect((await request(h.port, { path: '/assets/%61pp.js', headers })).status).toBe(200);
+    expect(h.logs).toEqual([]);
+  });
+
+  it('checks own fields only, end to end: names every object has are unknown fields, not values (SPEC §11)', async () => {
+    const stored: unknown[] = [];
+    const h = await host({
+      overrides: { credentials: { encrypted: false, get: () => null, set: (c) => void stored.push(c) } },
+    });
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    const call = async (name: string, body: string) =>
+      decodeWire((await request(h.port, { path: `/api/call/${name}`, method: 'POST', headers, body })).body);
+    const four = '"consumerKey":"k","consumerSecret":"s","token":"t","tokenSecret":"ts"';
+    const inherited = ['"constructor":1', '"toString":"x"', '"hasOwnProperty":"x"', '"__proto__":{"x":1}'];
+    for (const extra of inherited) {
+      const name = /^"(\w+)"/.exec(extra)?.[1] ?? '';
+      expect(await call('settings.setCredentials', `{${four},${extra}}`), extra).toEqual({
+        ok: false,
+        error: { code: 'invalid-argument', message: `Not a valid request: the arguments has unknown fields: ${name}.` },
+      });
+      expect(await call('orders.list', `{${extra}}`), extra).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-argument', message: expect.stringContaining(`unknown fields: ${name}`) as string },
+      });
+    }
+    expect(await call('orders.list', '{"__proto__":{"query":1}}')).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-argument' },
+    });
+    // A field the call has is missing when the body lacks it, whatever objects inherit.
+    expect(
+      await call('settings.setCredentials', '{"consumerKey":"k","consumerSecret":"s","token":"t","valueOf":"x"}'),
+    ).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+    expect(stored).toEqual([]);
+    expect(await call('settings.setCredentials', `{${four}}`)).toMatchObject({ ok: true });
+    expect(stored).toHaveLength(1);
+    expect(Object.keys(stored[0] as object)).toEqual(['consumerKey', 'consumerSecret', 'token', 'tokenSecret']);
+    expect(await call('orders.list', '{}')).toEqual({ ok: true, value: [] });
+    expect(h.logs).toEqual([]);
+  });
+
+  it('hands calls their arguments as objects without a prototype: no handler can see an inherited name', async () => {
+    const seen: unknown[] = [];
+    const service = {
+      call: (_name: unknown, args: unknown) => {
+        seen.push(args);
+        return Promise.resolve({ ok: true, value: null });
+      },
+    } as unknown as ApiService;
+    const h = await host({ service });
+    await request(h.port, {
+      path: '/api/call/catalogue.load',
+      method: 'POST',
+      headers: { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` },
+      body: encodeWire({ files: [{ name: 'parts.csv', content: new Uint8Array([1, 2, 3]) }], nested: { deep: {} } }),
+    });
+    const args = seen[0] as {
+      files: { name: string; content: Uint8Array }[];
+      nested: { deep: object };
+    };
+    expect(Object.getPrototypeOf(args)).toBeNull();
+    expect(Object.getPrototypeOf(args.nested)).toBeNull();
+    expect(Object.getPrototypeOf(args.nested.deep)).toBeNull();
+    expect(Object.getPrototypeOf(args.files[0])).toBeNull();
+    expect(Array.isArray(args.files)).toBe(true);
+    expect(args.files[0]?.content).toBeInstanceOf(Uint8Array);
+    expect([...(args.files[0]?.content ?? [])]).toEqual([1, 2, 3]);
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])
+      expect(name in args || name in (args.files[0] ?? {}), name).toBe(false);
+  });
+
+  it('answers 413 to a body over the limit without reading it all, and stays well', async () => {
+    const h = await host();
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    const MiB = 1024 * 1024;
+    // A length over the limit is refused on sight: the 1 MB sent of the 400 announced is all it takes.
+    const announced = upload(h.port, {
+      path: '/api/call/import.preview',
+      headers: { ...headers, 'Content-Length': String(400 * MiB) },
+    });
+    announced.req.write(Buffer.alloc(MiB, 0x20));
+    const r = await within(5000, 'a 400 MB upload', announced.answer);
+    expect(r.status).toBe(413);
+    expect(r.headers['content-type']).toMatch(/^text\/plain/);
+    expect(r.body).toMatch(/^brick-work: .*400\.0 MB.*over the 64 MB/);
+    // A body sent without its length is cut off once it passes the limit.
+    const unannounced = upload(h.port, { path: '/api/call/import.preview', headers });
+    const chunk = Buffer.alloc(MiB, 0x20);
+    let sent = 0;
+    while (!unannounced.answered() && sent < BODY_LIMIT + 32 * MiB) {
+      if (!unannounced.req.write(chunk)) await Promise.race([once(unannounced.req, 'drain'), unannounced.answer]);
+      sent += chunk.length;
+    }
+    const cut = await within(5000, 'an endless upload', unannounced.answer);
+    expect(cut.status).toBe(413);
+    expect(cut.body).toMatch(/^brick-work: .*over the 64 MB/);
+    // The host is fine: an ordinary call still goes through.
+    const after = await request(h.port, { path: '/api/call/settings.get', method: 'POST', headers, body: '{}' });
+    expect(decodeWire(after.body)).toMatchObject({ ok: true });
+    expect(h.logs).toEqual([]);
+  });
+
+  it('reads only a few big bodies at once: the next waits its turn, small calls go on, and past a queue it answers 503', async () => {
+    const h = await host();
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    const big = BODY_LIMIT - 1024;
+    const reading = Math.floor(READING_BUDGET / big);
+    expect(reading).toBeGreaterThanOrEqual(2);
+    expect(reading).toBeLessThanOrEqual(4);
+    // Slow uploads that fill what the host reads at once.
+    const slow = Array.from({ length: reading }, () => {
+      const u = upload(h.port, {
+        path: '/api/call/import.preview',
+        headers: { ...headers, 'Content-Length': String(big) },
+      });
+      u.req.write('{"file":');
+      return u;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A body of unknown length (it could be up to the limit) waits...
+    const waiting = upload(h.port, {
+      path: '/api/call/settings.get',
+      headers: { ...headers, 'Transfer-Encoding': 'chunked' },
+    });
+    waiting.req.end('{}');
+    expect(await stillPending(700, waiting.answer)).toBe(true);
+    // ...while a small call goes through at once: the screens keep working.
+    const small = await within(
+      2000,
+      'a small call',
+      request(h.port, { path: '/api/call/settings.get', method: 'POST', headers, body: '{}' }),
+    );
+    expect(decodeWire(small.body)).toMatchObject({ ok: true });
+    // Past MAX_WAITING waiting bodies the host says it is busy, without reading.
+    for (let i = 1; i < MAX_WAITING; i++) {
+      upload(h.port, {
+        path: '/api/call/import.preview',
+        headers: { ...headers, 'Content-Length': String(big) },
+      }).req.flushHeaders();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = upload(h.port, {
+      path: '/api/call/import.preview',
+      headers: { ...headers, 'Content-Length': String(big) },
+    });
+    refused.req.write('{"file":');
+    const busy = await within(5000, 'one more upload', refused.answer);
+    expect(busy.status).toBe(503);
+    expect(busy.headers['content-type']).toMatch(/^text\/plain/);
+    expect(busy.body).toMatch(/^brick-work: .*try again/);
+    // When a slow upload goes away, the waiting call is read and answered.
+    slow[0]?.req.destroy();
+    const answered = await within(5000, 'the waiting call', waiting.answer);
+    expect(decodeWire(answered.body)).toMatchObject({ ok: true });
+    expect(h.logs).toEqual([]);
   });
 });
