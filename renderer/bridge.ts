@@ -37,12 +37,16 @@ export function httpBridge(): BrickWorkApi {
           headers: { 'Content-Type': 'application/json' },
           body: encodeWire(args),
         });
-        if (!response.ok) return { ok: false, error: { code: 'internal', message: (await response.text()).trim() } };
+        if (!response.ok)
+          return { ok: false, error: { code: refusalCode(response.status), message: (await response.text()).trim() } };
         return decodeWire(await response.text()) as Awaited<ReturnType<BrickWorkApi['call']>>;
       } catch (e) {
         return {
           ok: false,
-          error: { code: 'internal', message: `brick-work can't be reached (${(e as Error).message}).` },
+          error: {
+            code: 'host-unreachable',
+            message: `brick-work can't be reached (${(e as Error).message}); is \`npm run serve\` still running?`,
+          },
         };
       }
     },
@@ -55,3 +59,12 @@ export function httpBridge(): BrickWorkApi {
 
 /** `window.brickWork` in the app (the preload put it there); the HTTP client in the browser host. */
 export const api: BrickWorkApi = window.brickWork ?? httpBridge();
+
+/** What the host's answer before any call means (its text says it in words); `internal` only for its own failures. */
+function refusalCode(status: number): string {
+  if (status === 413) return 'too-large';
+  if (status === 401 || status === 403) return 'not-allowed';
+  if (status === 503) return 'busy';
+  if (status === 400) return 'invalid-argument';
+  return 'internal';
+}

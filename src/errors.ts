@@ -33,6 +33,10 @@ export const ERROR_CODES = [
   /** Staff stopped a long piece of work (an import) before it wrote anything. */
   'cancelled',
   'invalid-argument',
+  /** The browser host refused a request before any call: too large, not this start's token, or it can't be reached. */
+  'too-large',
+  'not-allowed',
+  'host-unreachable',
   'internal',
 ] as const;
 
