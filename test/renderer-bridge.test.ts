@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BrickWorkApi } from '../src/api/contract.ts';
+
+const BRIDGE = '../renderer/bridge.ts';
 
 // The page's bridge to the browser host: a refusal the host gives before any call (too large, wrong
 // token, busy) or a host that is gone is said in its own words and code, never as `internal` (SPEC §10).
@@ -8,7 +11,8 @@ describe("the browser host's bridge", () => {
   const bridgeAnswering = async (answer: () => Promise<Response>) => {
     // The module picks `window.brickWork` when it loads: give it one, and test the HTTP bridge itself.
     vi.stubGlobal('window', { brickWork: {} });
-    const { httpBridge } = await import('../renderer/bridge.ts');
+    // Imported by name at run time: the bridge is web code (DOM types), outside the Node type-check.
+    const { httpBridge } = (await import(BRIDGE)) as { httpBridge: () => BrickWorkApi };
     vi.stubGlobal(
       'EventSource',
       class {
