@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type * as Electron from 'electron';
 import type { ApiEvents, EventName, StepView } from '../src/api/contract.ts';
 import { startCore, type Core } from '../src/app/core.ts';
+import { BrickWorkError } from '../src/errors.ts';
 import { useNativeBinding } from '../src/store/native.ts';
 import { STORE_FILE_NAME } from '../src/store/paths.ts';
 import { APP_NAME } from '../src/version.ts';
@@ -11,6 +11,7 @@ import { fileDialogs } from './dialogs.ts';
 import { registerIpc, sendEvent } from './ipc.ts';
 import { menuTemplate } from './menu.ts';
 import { electronNativeBinding } from './native.ts';
+import { appPage } from './page.ts';
 import { lockDown, lockDownApp, lockDownSession, showWhenReady, webPreferences } from './security.ts';
 
 /** The parts of Electron the app uses: the real module in the app, a stand-in in the unit tests. */
@@ -46,9 +47,9 @@ export async function startApp(
   log: (line: string) => void,
 ): Promise<{ window: Electron.BrowserWindow; core: Core }> {
   const { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session } = electron;
-  const pageUrl = pathToFileURL(paths.rendererIndex).href;
-  lockDownApp(app, pageUrl);
-  lockDownSession(session.defaultSession);
+  const page = appPage(paths.rendererIndex);
+  lockDownApp(app, page);
+  lockDownSession(session.defaultSession, page);
 
   const window = new BrowserWindow({
     width: 1360,
@@ -57,7 +58,7 @@ export async function startApp(
     title: APP_NAME,
     webPreferences: webPreferences(paths.preload),
   });
-  lockDown(window.webContents, pageUrl);
+  lockDown(window.webContents, page);
   showWhenReady(window);
 
   let core: Core | null = null;
@@ -81,6 +82,12 @@ export async function startApp(
   };
 
   const binding = electronNativeBinding(app.getAppPath());
+  if (binding === null && app.isPackaged)
+    throw new BrickWorkError(
+      'internal',
+      `This copy of brick-work has no SQLite library for its Electron (ABI ${process.versions.modules}, ` +
+        `${process.platform}-${process.arch}): it was packaged without running scripts/native-electron.mjs for this arch.`,
+    );
   useNativeBinding(binding);
   const userData = app.getPath('userData');
   core = await startCore({
@@ -93,8 +100,39 @@ export async function startApp(
     emit,
     log,
   });
-  registerIpc(ipcMain, window, pageUrl, core.service, log);
-  await refreshMenu();
-  await window.loadFile(paths.rendererIndex);
+  try {
+    registerIpc(ipcMain, window, page, core.service, log);
+    await refreshMenu();
+    await window.loadFile(paths.rendererIndex);
+  } catch (e) {
+    await core.close(); // the start failed after the store was opened: don't leave it (and its threads) open
+    throw e;
+  }
   return { window, core };
+}
+
+/**
+ * Closes the core (the store, its threads) before the app quits, however it quits: ⌘Q and the menu's
+ * Quit fire `before-quit` but not `window-all-closed`. The first `before-quit` is held until the core
+ * has closed (`core()` waits for a start still under way), then the app quits for real; once only.
+ */
+export function closeCoreOnQuit(
+  app: Pick<Electron.App, 'on' | 'quit'>,
+  core: () => Promise<Core | null>,
+  log: (line: string) => void,
+): void {
+  let state: 'open' | 'closing' | 'closed' = 'open';
+  app.on('before-quit', (event) => {
+    if (state === 'closed') return;
+    event.preventDefault();
+    if (state === 'closing') return;
+    state = 'closing';
+    void core()
+      .then((c) => c?.close())
+      .catch((e: unknown) => log(`the store did not close cleanly: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        state = 'closed';
+        app.quit();
+      });
+  });
 }

@@ -1,20 +1,21 @@
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron';
 import type { ApiEvents, EventName } from '../src/api/contract.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.ts';
+import type { AppPage } from './page.ts';
 
 export interface CallService {
   call(name: unknown, args: unknown): Promise<unknown>;
 }
 
 /**
- * Whether a message comes from the app's own window: its main frame, showing the app's own page.
- * Anything else — another window, an iframe, a page that got navigated — is not answered (Electron
- * Fiddle's rule).
+ * Whether a message comes from the app's own window: its main frame, showing the app's own page (the
+ * file its URL names, not the URL's spelling: see `AppPage`). Anything else — another window, an iframe,
+ * a page that got navigated — is not answered (Electron Fiddle's rule).
  */
-export function isOwnFrame(event: IpcMainInvokeEvent, window: BrowserWindow, pageUrl: string): boolean {
+export function isOwnFrame(event: IpcMainInvokeEvent, window: BrowserWindow, page: AppPage): boolean {
   if (window.isDestroyed() || event.sender !== window.webContents) return false;
   const frame = event.senderFrame;
-  return frame !== null && frame === window.webContents.mainFrame && frame.url === pageUrl;
+  return frame !== null && frame === window.webContents.mainFrame && page.isPage(frame.url);
 }
 
 /**
@@ -24,12 +25,12 @@ export function isOwnFrame(event: IpcMainInvokeEvent, window: BrowserWindow, pag
 export function registerIpc(
   ipcMain: IpcMain,
   window: BrowserWindow,
-  pageUrl: string,
+  page: AppPage,
   service: CallService,
   log: (line: string) => void,
 ): () => void {
   ipcMain.handle(CALL_CHANNEL, (event, name: unknown, args: unknown) => {
-    if (!isOwnFrame(event, window, pageUrl)) {
+    if (!isOwnFrame(event, window, page)) {
       log(`ignored a call from a frame that is not the app's (${event.senderFrame?.url ?? 'unknown'})`);
       return new Promise<never>(() => {}); // no answer
     }

@@ -8,40 +8,43 @@ import * as electron from 'electron';
 import type { Core } from '../src/app/core.ts';
 import { toErrorValue } from '../src/errors.ts';
 import { STORE_FILE_NAME } from '../src/store/paths.ts';
-import { configureApp, startApp } from './app.ts';
+import { closeCoreOnQuit, configureApp, startApp } from './app.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { app, BrowserWindow, dialog } = electron;
-let core: Core | null = null;
+/** The start under way or done (null before `ready`): what quitting waits for, to close the core it made. */
+let starting: Promise<Core | null> | null = null;
 
 configureApp(electron);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  const log = (line: string) => console.log(`brick-work: ${line}`);
   app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
-  app
-    .whenReady()
-    .then(async () => {
-      ({ core } = await startApp(
-        electron,
-        {
-          rendererIndex: path.join(here, '..', 'renderer', 'index.html'),
-          preload: path.join(here, 'preload.cjs'),
-          workerUrl: new URL('./runner-thread.js', import.meta.url),
-          serviceWorkerUrl: new URL('./service-thread.js', import.meta.url),
-        },
-        (line) => console.log(`brick-work: ${line}`),
-      ));
-    })
-    .catch((e: unknown) => {
-      dialog.showErrorBox(
-        'brick-work could not start',
-        toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message,
-      );
-      app.quit();
-    });
-  app.on('window-all-closed', () => {
-    void (core?.close() ?? Promise.resolve()).then(() => app.quit());
+  closeCoreOnQuit(app, () => starting ?? Promise.resolve(null), log);
+  void app.whenReady().then(() => {
+    starting = startApp(
+      electron,
+      {
+        rendererIndex: path.join(here, '..', 'renderer', 'index.html'),
+        preload: path.join(here, 'preload.cjs'),
+        workerUrl: new URL('./runner-thread.js', import.meta.url),
+        serviceWorkerUrl: new URL('./service-thread.js', import.meta.url),
+      },
+      log,
+    ).then(
+      ({ core }) => core,
+      (e: unknown) => {
+        dialog.showErrorBox(
+          'brick-work could not start',
+          toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message,
+        );
+        app.quit();
+        return null;
+      },
+    );
   });
+  // Closing the window quits (on macOS too: the app is its one window); quitting closes the core (above).
+  app.on('window-all-closed', () => app.quit());
 }

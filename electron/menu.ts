@@ -11,6 +11,12 @@ export interface MenuActions {
 /**
  * The app's menu: Undo ⌘Z and Redo ⇧⌘Z (Ctrl on Windows and Linux), each naming what it will undo,
  * rebuilt whenever the history moves.
+ *
+ * Undo and Redo stay enabled even when the history has nothing: on macOS a text field undoes its typing
+ * only through the Edit menu's item for ⌘Z (Electron has no other way for that key), so it must always
+ * be there to press. Their click only tells the page
+ * (`menu.command`), and the page decides (renderer/menu.ts): the typing in the focused text field, as a
+ * browser does, else the app's step — a step the page does not have is nothing.
  */
 export function menuTemplate(
   platform: NodeJS.Platform,
@@ -49,14 +55,14 @@ export function menuTemplate(
           id: 'undo',
           label: history.undo ? `Undo ${history.undo.label}` : 'Undo',
           accelerator: 'CmdOrCtrl+Z',
-          enabled: history.undo !== null,
+          enabled: true,
           click: actions.undo,
         },
         {
           id: 'redo',
           label: history.redo ? `Redo ${history.redo.label}` : 'Redo',
           accelerator: 'Shift+CmdOrCtrl+Z',
-          enabled: history.redo !== null,
+          enabled: true,
           click: actions.redo,
         },
         { type: 'separator' },

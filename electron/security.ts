@@ -1,4 +1,5 @@
 import type { App, BrowserWindow, Session, WebContents } from 'electron';
+import type { AppPage } from './page.ts';
 
 /** The window's web preferences (SPEC §11): isolated, sandboxed, no Node in the page. */
 export function webPreferences(preload: string): Electron.WebPreferences {
@@ -16,27 +17,32 @@ export function webPreferences(preload: string): Electron.WebPreferences {
 }
 
 /** No navigation away from the app's page, no new windows. */
-export function lockDown(contents: WebContents, pageUrl: string): void {
+export function lockDown(contents: WebContents, page: AppPage): void {
   contents.on('will-navigate', (event, url) => {
-    if (url !== pageUrl) event.preventDefault();
+    if (!page.isPage(url)) event.preventDefault();
   });
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
-/** No remote content: only the app's own files load; no permission is granted to any page. */
-export function lockDownSession(session: Session): void {
+/**
+ * No remote content: only the app's own files load — those in the page's folder (dist/renderer), no other
+ * file on the disk; no permission is granted to any page, whether it asks (request) or the page only
+ * looks (check: e.g. `navigator.permissions.query`, clipboard reads).
+ */
+export function lockDownSession(session: Session, page: AppPage): void {
   session.webRequest.onBeforeRequest((details, callback) => {
-    const local = details.url.startsWith('file://') || details.url.startsWith('devtools://');
-    callback({ cancel: !local });
+    const own = page.isInFolder(details.url) || details.url.startsWith('devtools://');
+    callback({ cancel: !own });
   });
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
 }
 
 /** Every web contents the app ever makes gets the same lock-down (defence in depth). */
-export function lockDownApp(app: App, pageUrl: string): void {
-  app.on('web-contents-created', (_event, contents) => lockDown(contents, pageUrl));
+export function lockDownApp(app: App, page: AppPage): void {
+  app.on('web-contents-created', (_event, contents) => lockDown(contents, page));
 }
 
 export function showWhenReady(window: BrowserWindow): void {

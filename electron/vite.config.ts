@@ -23,7 +23,9 @@ export default defineConfig(({ mode }) => {
     build: {
       ssr: true,
       outDir: path.join(root, 'dist', 'electron'),
-      emptyOutDir: false,
+      // The main build (first) starts from an empty folder, so no chunk of an earlier build is packaged;
+      // the preload build (second) adds to it.
+      emptyOutDir: !preload,
       target: 'node22',
       sourcemap: false,
       rollupOptions: {

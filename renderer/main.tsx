@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import type { ApiEvents } from '../src/api/contract.ts';
 import { App } from './App.tsx';
 import { api } from './bridge.ts';
-import { followMenuCommand } from './menu.ts';
+import { followMenuCommand, isTextField } from './menu.ts';
 import { useApp } from './state/app.ts';
 import { useCatalogue } from './state/catalogue.ts';
 import { useImport } from './state/import.ts';
@@ -24,6 +24,9 @@ api.onEvent((name, payload) => {
       redo: () => useApp.getState().redo(),
       importScreen: () => useApp.getState().go('import'),
       events: window,
+      editingText: () => isTextField(document.activeElement as HTMLElement | null),
+      // The focused field's own undo history, as the browser's Edit menu uses it (still Chromium's way for this).
+      editText: (command) => document.execCommand(command),
     });
   }
 });

@@ -1,12 +1,15 @@
-// Checks, before `npm start` builds anything, that Electron's binary is there — without asking the
-// electron package for it, which would try to download it and print a stack trace where it can't.
-// Prints one plain message and exits 1 when it is missing.
+// Checks, before `npm start` or `npm run dist` builds anything, that this Node.js can run Electron's
+// installer (scripts/node-version.mjs) and that Electron's binary is there — without asking the electron
+// package for it, which would try to download it and print a stack trace where it can't. Prints one plain
+// message and exits 1 when either is wrong.
 //
 //   node scripts/check-electron.mjs
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { checkNode } from './node-version.mjs';
 
+checkNode();
 const require = createRequire(import.meta.url);
 let dir;
 try {

@@ -44,3 +44,50 @@ describe('npm start without the Electron binary', () => {
       expect(pkg.scripts[s]).toMatch(/^node scripts\/check-electron\.mjs && /);
   });
 });
+
+describe('npm start and npm run dist on a Node.js without require(esm) (Electron 45’s installer needs it)', () => {
+  /** The check, run by a Node.js that says it is `version` (process.version is all the check reads). */
+  const checkAs = (script: string, version: string, env: NodeJS.ProcessEnv = {}) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'${version}'});Object.defineProperty(process,'version',{value:'v${version}'});`,
+        path.join(REPO_ROOT, 'scripts', script),
+      ],
+      { cwd: REPO_ROOT, env: { ...process.env, ...env }, encoding: 'utf8' },
+    );
+  // The binary "is there", so only the version can stop the check.
+  const binary = { ELECTRON_OVERRIDE_DIST_PATH: path.join(REPO_ROOT, 'node_modules', 'electron') };
+
+  it('stops first, in plain words, saying which Node.js to install', () => {
+    for (const version of ['22.11.0', '22.0.0', '21.7.3', '20.18.3', '18.20.8']) {
+      const r = checkAs('check-electron.mjs', version, binary);
+      expect(r.status, version).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(`^brick-work: Node\\.js ${version.replace(/\./g, '\\.')} can't install or start Electron 45`),
+      );
+      expect(r.stderr).toContain('Install Node.js 22.12 or later');
+      expect(r.stderr).toContain('20.19 or later');
+      expect(r.stderr).not.toMatch(/\n\s+at |Error:|ERR_REQUIRE_ESM|could not be fetched/);
+    }
+  });
+
+  it('goes on with 20.19 and later 20s, 22.12 and later', () => {
+    for (const version of ['20.19.0', '20.20.2', '22.12.0', '23.0.0', '24.11.1'])
+      expect(checkAs('check-electron.mjs', version, binary).status, version).toBe(0);
+  });
+
+  it('the native build checks it too, and package.json and the README say the same range', () => {
+    const r = checkAs('native-electron.mjs', '22.4.1');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^brick-work: Node\.js 22\.4\.1 can't install or start Electron 45/);
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
+    expect(pkg.engines.node).toBe('^20.19 || >=22.12');
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme).toMatch(/Node\.js 22\.12 or later, or 20\.19 or later/);
+  });
+});

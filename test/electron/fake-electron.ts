@@ -3,18 +3,31 @@ import type { ElectronDeps } from '../../electron/app.ts';
 
 type Handler = (...args: any[]) => any;
 
+/**
+ * The URL Chromium shows for a file Electron's `loadFile` opened: `url.format` of the path, then
+ * canonicalised — a space and what is not ASCII percent-encoded, but a `%` kept as it is (where Node's
+ * `pathToFileURL` writes `%25`).
+ */
+export function chromiumFileUrl(file: string): string {
+  const pathname = file.split('\\').join('/').replace(/#/g, '%23').replace(/\?/g, '%3F');
+  return `file://${pathname.startsWith('/') ? '' : '/'}${pathname.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (c) => encodeURIComponent(c))}`;
+}
+
 /** A stand-in for the parts of Electron the app uses, recording what the app does with them. */
 export function fakeElectron(options: {
   userData: string;
   appPath: string;
   pick?: string | null;
   saveTo?: string | null;
+  packaged?: boolean;
 }) {
   const handlers = new Map<string, Handler>();
   const contentsEvents = new Map<string, Handler>();
   let windowOpen: Handler | null = null;
   let beforeRequest: Handler | null = null;
   let permission: Handler | null = null;
+  let permissionCheck: Handler | null = null;
+  const appEvents = new Map<string, Handler[]>();
   const sent: [string, ...unknown[]][] = [];
   const menus: any[] = [];
   const mainFrame = { url: '' };
@@ -31,7 +44,7 @@ export function fakeElectron(options: {
       windows.push(this);
     }
     loadFile = vi.fn(async (file: string) => {
-      mainFrame.url = `file://${file}`;
+      mainFrame.url = chromiumFileUrl(file);
     });
     once = vi.fn();
     show = vi.fn();
@@ -41,7 +54,15 @@ export function fakeElectron(options: {
   const app = {
     setName: vi.fn(),
     enableSandbox: vi.fn(),
-    on: vi.fn(),
+    on: vi.fn((event: string, fn: Handler) => appEvents.set(event, [...(appEvents.get(event) ?? []), fn])),
+    /** Quits as Electron does: `before-quit` first, which may hold it (preventDefault). */
+    quit: vi.fn(() => {
+      let prevented = false;
+      for (const fn of appEvents.get('before-quit') ?? []) fn({ preventDefault: () => (prevented = true) });
+      if (!prevented) app.quitted = true;
+    }),
+    quitted: false,
+    isPackaged: options.packaged ?? false,
     getPath: (name: string) => (name === 'userData' ? options.userData : ''),
     getAppPath: () => options.appPath,
   };
@@ -79,6 +100,7 @@ export function fakeElectron(options: {
       defaultSession: {
         webRequest: { onBeforeRequest: (fn: Handler) => (beforeRequest = fn) },
         setPermissionRequestHandler: (fn: Handler) => (permission = fn),
+        setPermissionCheckHandler: (fn: Handler) => (permissionCheck = fn),
       },
     },
   };
@@ -94,5 +116,6 @@ export function fakeElectron(options: {
     windowOpen: () => windowOpen,
     beforeRequest: () => beforeRequest,
     permission: () => permission,
+    permissionCheck: () => permissionCheck,
   };
 }

@@ -38,14 +38,61 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
 
   it('ships the built app and the Electron better-sqlite3 binaries, unpacked from the asar, and does not rebuild them', () => {
     expect(pkg.main).toBe('dist/electron/main.js');
-    expect(b['files']).toEqual(expect.arrayContaining(['dist/**', 'native/**', 'package.json']));
+    // Each packaged app gets the binary of its own arch (electron-builder expands ${platform} and ${arch}
+    // per build), where electron/native.ts looks: native/electron-v<ABI>-<platform>-<arch>/.
+    expect(b['files']).toEqual(
+      expect.arrayContaining([
+        'dist/**',
+        'native/electron-v*-${platform}-${arch}/{better_sqlite3.node,built-from.json}',
+        'package.json',
+      ]),
+    );
     expect(b['asarUnpack']).toEqual(expect.arrayContaining(['native/**']));
     expect(b['npmRebuild']).toBe(false);
-    expect(pkg.scripts['dist']).toMatch(/npm run build && node scripts\/native-electron\.mjs && electron-builder/);
+    // npm run dist builds the binary for every arch the platform's targets name (a Mac: arm64 and x64).
+    expect(pkg.scripts['dist']).toMatch(
+      /npm run build && node scripts\/native-electron\.mjs --dist && electron-builder --publish never$/,
+    );
+    expect(pkg.scripts['dist:mac']).toMatch(/node scripts\/native-electron\.mjs --dist && electron-builder --mac /);
     expect(pkg.scripts['start']).toMatch(/node scripts\/native-electron\.mjs && electron \./);
     expect(pkg.dependencies['better-sqlite3']).toMatch(/^\^12\./);
     expect(pkg.devDependencies['electron']).toBeDefined();
     expect(pkg.devDependencies['electron-builder']).toBeDefined();
+  });
+
+  it('ships only what the app loads: no tsx, esbuild, React or zustand, none of better-sqlite3’s sources', () => {
+    // Bundled by vite into dist/: needed to build, not to run.
+    for (const p of ['react', 'react-dom', 'zustand']) {
+      expect(pkg.dependencies[p], p).toBeUndefined();
+      expect(pkg.devDependencies[p], p).toBeDefined();
+    }
+    // The brick-work command (bin) runs the TypeScript sources through tsx: a dependency, but not packaged.
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'bin', 'brick-work.js'), 'utf8')).toContain("from 'tsx/esm/api'");
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['better-sqlite3', 'tsx']);
+    // electron-builder applies the files' exclusions to node_modules: every package but better-sqlite3,
+    // and of better-sqlite3 all but its JavaScript (its binary is the one in native/, by nativeBinding).
+    expect(b['files']).toEqual(
+      expect.arrayContaining([
+        '!**/*.map',
+        '!node_modules/!(better-sqlite3){,/**}',
+        '!node_modules/better-sqlite3/!(lib|package.json|LICENSE){,/**}',
+      ]),
+    );
+    expect(b['asarUnpack']).toEqual(['native/**']);
+  });
+
+  it('flips Electron’s fuses as it packages (electron-builder 26’s electronFuses, right before signing)', () => {
+    expect(pkg.devDependencies['electron-builder']).toMatch(/^\^26\./);
+    expect(b['electronFuses']).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      loadBrowserProcessSpecificV8Snapshot: false,
+      grantFileProtocolExtraPrivileges: true, // the page is file://, and its ES modules need it
+    });
   });
 
   it('installs without needing more than the npm registry: no install script rebuilds for Electron', () => {
