@@ -39,7 +39,7 @@ const print = (row: BenchRow) => {
 };
 
 if (runs('catalogue-load')) {
-  if (hasSqliteShell()) print(await benchCatalogueLoad());
+  if (hasSqliteShell()) for (const row of await benchCatalogueLoad()) print(row);
   else
     console.log('catalogue load: skipped, the sqlite3 shell (its baseline) is missing: apt-get install -y sqlite3\n');
 }
