@@ -42,14 +42,18 @@ export function recordStepWithInfo<T>(
 ): { value: T; step: StepInfo } {
   return db
     .transaction(() => {
+      // A step's id is never given again, not even that of a step the new one drops: Undo and Redo
+      // name the step they expect by its id, and a dropped step's id on a new step would let a stale
+      // screen take back that new step instead of being refused (step-moved).
+      const lastId = (db.prepare('SELECT max(id) FROM undo_step').pluck().get() as number | null) ?? 0;
       dropRedoable(db);
       const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
       const createdAt = isoNow(clock);
       const stepId = Number(
         db
-          .prepare("INSERT INTO undo_step (kind, label, state, created_at) VALUES (?, ?, 'done', ?)")
-          .run(kind, label, createdAt).lastInsertRowid,
+          .prepare("INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?)")
+          .run(lastId + 1, kind, label, createdAt).lastInsertRowid,
       );
       db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?)').run(
         stepId,

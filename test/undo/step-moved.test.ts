@@ -72,6 +72,28 @@ describe('Undo and Redo take back the step they name (SPEC §8)', () => {
     expect(dumpRows(db)).toEqual(rows);
   });
 
+  it('a step dropped from the redo list leaves its id unused: Undo or Redo naming it is refused, never given the new step', async () => {
+    // Found by the soak (npm run soak, imports): the new step used to get the dropped step's id.
+    const { db, call } = await app();
+    await call('import.confirm', { file: file('a.bsx', bsx([{ no: '3001' }])) });
+    const shown = (await call('history.state', {})).value.undo;
+    // Another window undoes it and imports another file: that drops it from the redo list.
+    await call('history.undo', { expectedStep: shown.id });
+    await call('import.confirm', { file: file('b.bsx', bsx([{ no: '3001' }])) });
+    const now = (await call('history.state', {})).value.undo;
+    expect(now).toMatchObject({ label: 'Import of b.bsx' });
+    expect(now.id).not.toBe(shown.id);
+    const rows = dumpRows(db);
+    const undo = await call('history.undo', { expectedStep: shown.id });
+    expect(undo.error?.code).toBe('step-moved');
+    expect(dumpRows(db)).toEqual(rows);
+    // …and Redo: b undone, then a new import drops it; an old Redo of b's id is refused.
+    await call('history.undo', { expectedStep: now.id });
+    await call('import.confirm', { file: file('c.bsx', bsx([{ no: '3001' }])) });
+    await call('history.undo', { expectedStep: (await call('history.state', {})).value.undo.id });
+    expect((await call('history.redo', { expectedStep: now.id })).error?.code).toBe('step-moved');
+  });
+
   it('the CLI passes the step it read, or the one --step names, and prints the step it took', async () => {
     const { storePath, call, writeFile } = await app();
     const nothing = await cliJson(['--db', storePath, 'undo']);
