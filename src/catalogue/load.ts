@@ -142,7 +142,10 @@ export async function loadCatalogue(
     // One transaction per file: a file is merged whole or not at all (a cancel or a crash rolls its
     // rows back), and the unplaced lines are placed again in that same transaction, so no moment
     // exists — whenever the process dies — where the catalogue answers a line that still has a
-    // reason. Progress goes to catalogue-job.json meanwhile, which other processes read.
+    // reason. Progress goes to catalogue-job.json meanwhile, which other processes read. BEGIN
+    // IMMEDIATE: a transaction that has read can't wait for the write lock (SQLite answers SQLITE_BUSY
+    // at once, whatever the busy timeout), so one that starts deferred fails whenever another process
+    // is writing at that moment; this one waits its turn.
     const unplacedBefore = unplacedByOrder(db);
     for (const file of parsed) {
       if (cancelled) break;
@@ -181,7 +184,7 @@ export async function loadCatalogue(
           });
           bumpCatalogueGeneration(db);
           placeAfterMerge(db, hadColours);
-        })();
+        }).immediate();
       } catch (e) {
         if (!(e instanceof Cancelled)) throw e;
         Object.assign(counts, before);
@@ -229,14 +232,14 @@ export async function loadColoursFromSource(
     source.reserve();
     const colours = await source.fetchColours();
     const merge = mergers(db);
-    // Merged and placed again in one transaction, as a catalogue file is.
+    // Merged and placed again in one transaction (BEGIN IMMEDIATE), as a catalogue file is.
     const unplacedBefore = unplacedByOrder(db);
     db.transaction(() => {
       const hadColours = hasColours(db);
       for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
       bumpCatalogueGeneration(db);
       placeAfterMerge(db, hadColours);
-    })();
+    }).immediate();
     const placedByOrder = placedSince(db, unplacedBefore);
     const placed = placedByOrder.reduce((n, o) => n + o.placed, 0);
     job.progress({ done: colours.length, total: colours.length });
