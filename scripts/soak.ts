@@ -1,45 +1,69 @@
 /**
- * `npm run soak [-- KILLS]`: the job fault-injection test at scale (thousands of SIGKILLs; 2,000 by
- * default). Prints what it found and exits 1 on any double run, lost job or damaged store.
+ * `npm run soak [-- KILLS]`: the fault injection at scale, over every kind of work that claims or
+ * writes — `chaos` jobs (about half of the kills), catalogue loads, document imports and their undo,
+ * the look-up job against the BrickLink stand-in, the 4.1 → 4.2 upgrade — all at once, with KILLS
+ * SIGKILLs in all (1,000 by default). Prints a table (kind, kills, runs, double runs, lost work, stale
+ * reasons, owner lost, integrity), then everything that went wrong, then `soak: ok` or `soak: FAILED`
+ * (exit 1). `test/helpers/soak.ts` is the harness; docs/jobs.md says what each kind checks.
+ *
+ * BRICK_WORK_SOAK_MUTATION=no-owner-check (or owners-look-dead) puts that fault into the workers:
+ * the soak must then fail — the mutation check of test/jobs/fault-injection.test.ts, at full size.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { overlaps, runChaos } from '../test/helpers/chaos.ts';
+import { kindOk, soakTable } from '../test/helpers/soak-checks.ts';
+import { runSoak, SOAK_KINDS, type SoakKind } from '../test/helpers/soak.ts';
+import { MUTATIONS, type Mutation } from '../test/helpers/soak-workers.ts';
 
-const kills = Number(process.argv[2] ?? 2000);
-const jobs = Math.max(500, Math.ceil(kills * 2.5));
+const args = process.argv.slice(2);
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? (args.splice(onlyAt, 2)[1] ?? '').split(',') : null;
+const kills = Number(args[0] ?? 1000);
+if (
+  !Number.isSafeInteger(kills) ||
+  kills < 1 ||
+  args.length > 1 ||
+  (only !== null && !only.every((k) => (SOAK_KINDS as readonly string[]).includes(k)))
+) {
+  console.error(
+    `usage: npm run soak [-- KILLS] [--only KIND,…]   (KILLS: SIGKILLs in all, 1,000 by default; KIND: ${SOAK_KINDS.join(', ')})`,
+  );
+  process.exit(2);
+}
+const mutation = process.env['BRICK_WORK_SOAK_MUTATION'] || null;
+if (mutation !== null && !(mutation in MUTATIONS)) {
+  console.error(`BRICK_WORK_SOAK_MUTATION: one of ${Object.keys(MUTATIONS).join(', ')}`);
+  process.exit(2);
+}
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-soak-'));
-console.log(`soak: ${jobs} jobs, 4 workers, ${kills} SIGKILLs, in ${dir}`);
+console.log(
+  `soak: ${kills} SIGKILLs over every kind of work, in ${dir}${mutation ? ` — with mutation ${mutation}` : ''}`,
+);
+const t0 = performance.now();
 try {
-  const report = await runChaos({
+  const rows = await runSoak({
     dir,
-    jobs,
-    workers: 4,
     kills,
-    steps: 8,
-    stepMs: 6,
-    killEveryMs: [20, 80],
+    ...(only ? { kinds: only as SoakKind[] } : {}),
+    ...(mutation ? { mutation: mutation as Mutation } : {}),
     onKill: (n) => {
-      if (n % 100 === 0) console.log(`  ${n} kills`);
+      if (n % 100 === 0) console.log(`  ${n} kills, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     },
+    onKind: (r) => console.log(`  ${r.kind} finished in ${(r.ms / 1000).toFixed(1)} s: ${r.notes}`),
   });
-  const doubled = [...report.effects].filter(([, n]) => n !== 1).map(([id]) => id);
-  const missing = jobs - report.effects.size;
-  const over = overlaps(report);
-  console.log(
-    `kills ${report.kills}, workers started ${report.spawned}, natural exits ${report.naturalExits}, ${(report.ms / 1000).toFixed(1)} s`,
-  );
-  console.log(
-    `job states ${JSON.stringify(report.states)}; effects committed twice: ${doubled.length}; jobs without effect: ${missing}`,
-  );
-  console.log(`overlapping runs: ${over.length}; integrity_check: ${report.integrity}`);
-  const ok =
-    doubled.length === 0 &&
-    missing === 0 &&
-    over.length === 0 &&
-    report.integrity === 'ok' &&
-    report.states['done'] === jobs;
+  console.log('');
+  console.log(soakTable(rows));
+  console.log('');
+  for (const r of rows) {
+    if (r.problems.length === 0) continue;
+    console.log(`${r.kind}: what went wrong (${r.problems.length}):`);
+    for (const p of r.problems.slice(0, 12)) console.log(`- ${p}`);
+    if (r.problems.length > 12) console.log(`… and ${r.problems.length - 12} more`);
+    console.log('');
+  }
+  const ok = rows.every(kindOk);
+  console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
   console.log(ok ? 'soak: ok' : 'soak: FAILED');
   process.exitCode = ok ? 0 : 1;
 } finally {

@@ -29,6 +29,15 @@ export interface StandIn {
   nextRequest(): Promise<string>;
   /** From now on, item requests get no answer: the connection is closed, or an HTTP 500. `null`: answer again. */
   fail(how: 'close' | 500 | null): void;
+  /** Stops the server (done by itself when the test ends, unless `stopWithTest` was false). */
+  close(): Promise<void>;
+}
+
+export interface StandInOptions {
+  /** Answer each item request after a random pause in this range, in ms, so that requests are in flight a while. */
+  readonly delayMs?: readonly [number, number];
+  /** Stop the server when the test ends (default); false outside vitest (`npm run soak`), where the caller closes it. */
+  readonly stopWithTest?: boolean;
 }
 
 /**
@@ -36,7 +45,10 @@ export interface StandIn {
  * JSON `meta`/`data`, 404 for unknown items — and checks each request's OAuth 1.0a signature (401 when
  * it is wrong). Stopped when the test ends.
  */
-export async function startStandIn(catalogue: Record<string, { name: string; categoryId?: number }>): Promise<StandIn> {
+export async function startStandIn(
+  catalogue: Record<string, { name: string; categoryId?: number }>,
+  options: StandInOptions = {},
+): Promise<StandIn> {
   const requests: string[] = [];
   let holding = false;
   let failing: 'close' | 500 | null = null;
@@ -93,17 +105,18 @@ export async function startStandIn(catalogue: Record<string, { name: string; cat
         data: { no: decodeURIComponent(m[2] ?? ''), name: item.name, type: m[1], category_id: item.categoryId ?? 5 },
       });
     };
-    if (holding) held.push(reply);
-    else reply();
+    const delay = options.delayMs;
+    const later = delay ? () => setTimeout(reply, delay[0] + Math.random() * (delay[1] - delay[0])) : reply;
+    if (holding) held.push(later);
+    else later();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  if (options.stopWithTest ?? true) onTestFinished(close);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/api/store/v1`,
@@ -115,5 +128,6 @@ export async function startStandIn(catalogue: Record<string, { name: string; cat
     },
     nextRequest: () => new Promise((resolve) => waiting.push(resolve)),
     fail: (how) => (failing = how),
+    close,
   };
 }

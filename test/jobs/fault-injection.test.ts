@@ -1,26 +1,107 @@
-import { describe, expect, it } from 'vitest';
-import { overlaps, runChaos } from '../helpers/chaos.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chaosResult, overlaps, runChaos, type ChaosOptions } from '../helpers/chaos.ts';
+import { kindOk, type KindResult } from '../helpers/soak-checks.ts';
+import { runSoak, type SoakKind } from '../helpers/soak.ts';
+import { buildWorkers, type WorkerBundles } from '../helpers/soak-workers.ts';
 import { tempDir } from '../helpers/temp.ts';
 
+let root: string;
+let bundles: WorkerBundles;
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-fault-'));
+  bundles = await buildWorkers(path.join(root, 'workers'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** What went wrong, for a failing expectation's message. */
+const said = (r: KindResult) => r.problems.join('\n').slice(0, 4000);
+
 describe('workers killed with SIGKILL while running jobs', () => {
-  it('after 100+ kills, every job is done exactly once, nothing is stuck, and the store is intact', async () => {
+  it('after 100+ kills and cancels, every piece of work is done exactly once, nothing is stuck, no live owner lost a job, the store is intact', async () => {
     const report = await runChaos({
       dir: tempDir(),
       jobs: 300,
       workers: 4,
       kills: 110,
+      cancels: 15,
+      recoverEveryMs: 500,
       steps: 8,
       stepMs: 6,
       killEveryMs: [30, 90],
+      bundles,
     });
+    const result = chaosResult(report);
+    expect(kindOk(result), said(result)).toBe(true);
     expect(report.kills).toBeGreaterThanOrEqual(100);
     expect(report.integrity).toBe('ok');
-    expect(report.states).toEqual({ done: 300 });
+    // Each cancelled job's work was enqueued again, as a new job, and done by it.
+    expect(report.cancels).toBeGreaterThan(0);
+    expect(report.states).toEqual({ done: 300, cancelled: report.cancels });
     expect(report.effects.size).toBe(300);
-    for (const [id, n] of report.effects) expect(n, `effect of job ${id}`).toBe(1);
+    for (const [key, n] of report.effects) expect(n, `effect of work ${key}`).toBe(1);
+    expect(report.effectsOfUnfinished).toBe(0);
     // Killed runs really were mid-job, and their jobs were finished by someone else.
-    const interrupted = [...report.runs.values()].flat().filter((r) => !r.finished);
-    expect(interrupted.length).toBeGreaterThanOrEqual(100);
+    const runs = [...report.runs.values()].flat();
+    expect(runs.filter((r) => !r.finished && r.lost === null).length).toBeGreaterThanOrEqual(100);
+    // The live owners of cancelled jobs saw it at their next step (or completion) and stopped.
+    expect(runs.filter((r) => r.lost !== null).length).toBeGreaterThan(0);
     expect(overlaps(report)).toEqual([]);
-  }, 240_000);
+    expect(report.ownerLost).toEqual([]);
+    expect(report.crashes).toEqual([]);
+  }, 150_000);
+});
+
+describe('the soak can fail: mutation checks (the fault is put into the workers only)', () => {
+  const small = (dir: string, b: WorkerBundles): ChaosOptions => ({
+    dir,
+    jobs: 40,
+    workers: 4,
+    kills: 6,
+    cancels: 12,
+    steps: 8,
+    stepMs: 10,
+    killEveryMs: [40, 100],
+    bundles: b,
+    deadlineMs: 60_000,
+  });
+
+  it("without the owner check in whileOwner, cancelled jobs' owners go on writing: the soak reports double runs", async () => {
+    const mutated = await buildWorkers(path.join(root, 'no-owner-check'), 'no-owner-check');
+    const report = await runChaos(small(tempDir(), mutated));
+    const result = chaosResult(report);
+    expect(kindOk(result)).toBe(false);
+    expect(result.doubleRuns).toBeGreaterThan(0);
+    expect([...report.effects.values()].some((n) => n > 1)).toBe(true);
+    expect(report.effectsOfUnfinished).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('the same run with the real code passes', async () => {
+    const result = chaosResult(await runChaos(small(tempDir(), bundles)));
+    expect(kindOk(result), said(result)).toBe(true);
+  }, 60_000);
+
+  it('when owners look dead while alive, live owners lose their jobs: the soak reports it, with each job_event history', async () => {
+    const mutated = await buildWorkers(path.join(root, 'owners-look-dead'), 'owners-look-dead');
+    const report = await runChaos({ ...small(tempDir(), mutated), cancels: 0, jobs: 20 });
+    const result = chaosResult(report);
+    expect(kindOk(result)).toBe(false);
+    expect(result.ownerLost).toBeGreaterThan(0);
+    expect(report.ownerLost.join('\n')).toMatch(/job_event \S+ taken-over \{"deadOwner"/);
+  }, 60_000);
+});
+
+describe('every kind of work that claims or writes, killed a few times each (npm run soak, small)', () => {
+  const kind = (k: SoakKind, kills: number) => async () => {
+    const [result] = await runSoak({ dir: tempDir(), kills, kinds: [k], bundles });
+    expect(result?.kills).toBe(kills);
+    expect(result && kindOk(result), result && said(result)).toBe(true);
+    expect(result?.runs).toBeGreaterThan(0);
+  };
+  it('catalogue loads (whole or absent, never a stale reason, the dead job recovered)', kind('catalogue', 6), 30_000);
+  it('document imports of 10,000+ lines and their undo (whole or absent)', kind('imports', 6), 30_000);
+  it('the look-up job against the stand-in (no number asked twice, the budget kept)', kind('look-up', 8), 30_000);
+  it('the 4.1 → 4.2 upgrade (4.1 intact or 4.2 complete)', kind('upgrade', 5), 30_000);
 });

@@ -1,0 +1,107 @@
+/**
+ * `npm run soak`'s harness: every kind of work that claims or writes, at once, each in stores of its
+ * own, each under its share of the SIGKILLs — the `chaos` jobs of the job queue (about half of the
+ * kills), catalogue loads, document imports and their undo, the look-up job against the BrickLink
+ * stand-in, and the 4.1 → 4.2 upgrade. Each kind reports a row of the table (`soakTable`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chaosResult, runChaos } from './chaos.ts';
+import type { KindResult } from './soak-checks.ts';
+import { soakCatalogue } from './soak-catalogue.ts';
+import { soakImports } from './soak-imports.ts';
+import { soakLookup } from './soak-lookup.ts';
+import { soakUpgrade } from './soak-upgrade.ts';
+import { buildWorkers, type Mutation, type WorkerBundles } from './soak-workers.ts';
+
+export const SOAK_KINDS = ['chaos', 'catalogue', 'imports', 'look-up', 'upgrade'] as const;
+export type SoakKind = (typeof SOAK_KINDS)[number];
+
+/** How the kills are shared out: chaos gets about half. */
+export const SOAK_WEIGHTS: Readonly<Record<SoakKind, number>> = {
+  chaos: 0.5,
+  catalogue: 0.14,
+  imports: 0.14,
+  'look-up': 0.14,
+  upgrade: 0.08,
+};
+
+/** `kills` shared out by weight, in whole kills that add up to `kills`. */
+export function shareKills(
+  kills: number,
+  weights: Readonly<Partial<Record<SoakKind, number>>> = SOAK_WEIGHTS,
+): Record<SoakKind, number> {
+  const kinds = SOAK_KINDS.filter((k) => (weights[k] ?? 0) > 0);
+  const total = kinds.reduce((n, k) => n + (weights[k] ?? 0), 0);
+  const share = Object.fromEntries(SOAK_KINDS.map((k) => [k, 0])) as Record<SoakKind, number>;
+  let given = 0;
+  for (const k of kinds) {
+    share[k] = Math.floor((kills * (weights[k] ?? 0)) / total);
+    given += share[k];
+  }
+  for (let i = 0; given < kills; i++, given++) share[kinds[i % kinds.length] as SoakKind] += 1;
+  return share;
+}
+
+export interface SoakOptions {
+  readonly dir: string;
+  readonly kills: number;
+  /** Only these kinds (all when not given), sharing the kills by their weights. */
+  readonly kinds?: readonly SoakKind[];
+  /** Put this fault into the workers (a mutation check): the soak must then fail. */
+  readonly mutation?: Mutation;
+  /** Workers bundled already (`buildWorkers`): `mutation` is then theirs. */
+  readonly bundles?: WorkerBundles;
+  /** Told after every kill, with the kills so far. */
+  readonly onKill?: (total: number) => void;
+  /** Told when a kind has finished. */
+  readonly onKind?: (result: KindResult) => void;
+}
+
+export async function runSoak(o: SoakOptions): Promise<KindResult[]> {
+  const bundles = o.bundles ?? (await buildWorkers(path.join(o.dir, 'workers'), o.mutation ?? null));
+  const kinds = o.kinds ?? SOAK_KINDS;
+  const share = shareKills(
+    o.kills,
+    Object.fromEntries(kinds.map((k) => [k, SOAK_WEIGHTS[k]])) as Partial<Record<SoakKind, number>>,
+  );
+  let total = 0;
+  const onKill = () => o.onKill?.(++total);
+  const dirOf = (kind: string) => {
+    const d = path.join(o.dir, kind);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const run: Record<SoakKind, () => Promise<KindResult>> = {
+    chaos: async () => {
+      const kills = share.chaos;
+      const report = await runChaos({
+        dir: dirOf('chaos'),
+        jobs: 100,
+        untilKilled: true,
+        workers: 4,
+        kills,
+        cancels: Math.ceil(kills / 10),
+        recoverEveryMs: 700,
+        steps: 8,
+        stepMs: 6,
+        killEveryMs: [20, 80],
+        bundles,
+        onKill,
+        deadlineMs: 900_000,
+      });
+      return chaosResult(report);
+    },
+    catalogue: () => soakCatalogue({ dir: o.dir, kills: share.catalogue, bundles, onKill }),
+    imports: () => soakImports({ dir: o.dir, kills: share.imports, bundles, onKill }),
+    'look-up': () => soakLookup({ dir: o.dir, kills: share['look-up'], bundles, onKill }),
+    upgrade: () => soakUpgrade({ dir: o.dir, kills: share.upgrade, bundles, onKill }),
+  };
+  return Promise.all(
+    kinds.map(async (k) => {
+      const r = await run[k]();
+      o.onKind?.(r);
+      return r;
+    }),
+  );
+}

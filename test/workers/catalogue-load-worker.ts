@@ -1,0 +1,61 @@
+/**
+ * A catalogue load for the soak (`test/helpers/soak-catalogue.ts`): loads one Rebrickable parts.csv
+ * into the store as the catalogue job (`loadCatalogue`), exactly as the CLI and the app's runner do.
+ * Prints, with CLOCK_MONOTONIC times:
+ *   ready T               the store is open; it asks for the catalogue job
+ *   claimed T             it holds the store's catalogue job: the job's first time stamp, taken under the
+ *                         write lock the moment it claims (its clock's first reading in loadCatalogue)
+ *   start T               it has read the file and reports its first progress
+ *   merged T              the file is merged and its lines placed again: committed, the job not yet ended
+ *   end STATE T           the load returned (done or cancelled)
+ *   busy T                refused: another live process loads a catalogue into this store (between
+ *                         its `ready` and this line)
+ * argv: STORE PARTS_CSV
+ */
+import fs from 'node:fs';
+import { SYSTEM_CLOCK, type Clock } from '../../src/clock.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { isBrickWorkError } from '../../src/errors.ts';
+import { identityOf } from '../../src/identity/owner.ts';
+import { openStore } from '../../src/store/open.ts';
+
+const [storePath, partsFile] = process.argv.slice(2);
+if (!storePath || !partsFile) throw new Error('usage: catalogue-load-worker STORE PARTS_CSV');
+const now = () => process.hrtime.bigint().toString();
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const content = new Uint8Array(fs.readFileSync(partsFile));
+const store = await openStore(storePath);
+let claimed = false;
+const clock: Clock = {
+  now: () => {
+    if (!claimed) {
+      claimed = true;
+      say(`claimed ${now()}`);
+    }
+    return SYSTEM_CLOCK.now();
+  },
+};
+say(`ready ${now()}`);
+let started = false;
+try {
+  const result = await loadCatalogue(store.db, storePath, [{ name: 'parts.csv', content }], {
+    type: 'P',
+    me: identityOf(),
+    clock,
+    onProgress: (p) => {
+      if (!started) {
+        started = true;
+        say(`start ${now()}`);
+      }
+      // The report after a file's transaction has committed (the only one with done = total, as the
+      // soak's file is not a whole number of progress steps).
+      if (p.total !== null && p.done === p.total && p.total > 0) say(`merged ${now()}`);
+    },
+  });
+  say(`end ${result.cancelled ? 'cancelled' : 'done'} ${now()}`);
+} catch (e) {
+  if (!isBrickWorkError(e) || e.code !== 'busy') throw e;
+  say(`busy ${now()}`);
+}
+store.close();

@@ -1,0 +1,78 @@
+/**
+ * Imports order documents and takes them back, for the soak (`test/helpers/soak-imports.ts`): again and
+ * again, until STOP_FILE appears (or it is killed), it imports one of the files in DOCS (a new document,
+ * a revival of an undone one, or a duplicate that is refused), or undoes the newest step, or redoes one —
+ * each through the core's own `confirmImport`, `undo` and `redo`, each one write transaction. Prints,
+ * with CLOCK_MONOTONIC times:
+ *   ready
+ *   begin OP ARG T        about to (OP: import FILE, undo STEP, redo STEP; STEP is ID@CREATED_AT)
+ *   done OP ARG T         …committed
+ *   refused OP ARG CODE T …refused, nothing written (duplicate, step-moved, store-busy)
+ * argv: STORE DOCS STOP_FILE
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { confirmImport } from '../../src/documents/import.ts';
+import { isBrickWorkError } from '../../src/errors.ts';
+import { openStore } from '../../src/store/open.ts';
+import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
+
+const [storePath, docsDir, stopFile] = process.argv.slice(2);
+if (!storePath || !docsDir || !stopFile) throw new Error('usage: import-worker STORE DOCS STOP_FILE');
+const now = () => process.hrtime.bigint().toString();
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(Math.random() * list.length)];
+
+/** Each file with the document keys it holds (`<key>` lines in `<file>.keys`). */
+const files = fs
+  .readdirSync(docsDir)
+  .filter((f) => !f.endsWith('.keys'))
+  .sort()
+  .map((name) => ({
+    name,
+    content: new Uint8Array(fs.readFileSync(path.join(docsDir, name))),
+    keys: fs
+      .readFileSync(path.join(docsDir, `${name}.keys`), 'utf8')
+      .split('\n')
+      .filter(Boolean),
+  }));
+
+const store = await openStore(storePath);
+const db = store.db;
+const importedKey = db.prepare("SELECT 1 FROM document WHERE doc_key = ? AND state = 'imported'").pluck();
+say('ready');
+
+async function attempt(op: string, arg: string, work: () => unknown): Promise<void> {
+  say(`begin ${op} ${arg} ${now()}`);
+  try {
+    work();
+    say(`done ${op} ${arg} ${now()}`);
+  } catch (e) {
+    if (!isBrickWorkError(e)) throw e;
+    say(`refused ${op} ${arg} ${e.code} ${now()}`);
+  }
+  // Let the harness's kill land between operations too.
+  await new Promise((r) => setTimeout(r, Math.random() * 20));
+}
+
+while (!fs.existsSync(stopFile)) {
+  const r = Math.random();
+  const toUndo = nextUndo(db);
+  const toRedo = nextRedo(db);
+  if (r < 0.3 && toUndo) {
+    await attempt('undo', `${toUndo.id}@${toUndo.createdAt}`, () => undo(db, SYSTEM_CLOCK, toUndo.id));
+  } else if (r < 0.4 && toRedo) {
+    await attempt('redo', `${toRedo.id}@${toRedo.createdAt}`, () => redo(db, SYSTEM_CLOCK, toRedo.id));
+  } else {
+    // Mostly a file none of whose documents is imported now (a new one or a revival); now and then any
+    // file, which may be refused as a duplicate — or race another worker importing it.
+    const free = files.filter((f) => f.keys.every((k) => importedKey.get(k) === undefined));
+    const file = (Math.random() < 0.85 ? pick(free) : undefined) ?? pick(files);
+    if (!file) break;
+    await attempt('import', file.name, () =>
+      confirmImport(db, { file: { name: file.name, content: file.content } }, SYSTEM_CLOCK),
+    );
+  }
+}
+store.close();
