@@ -76,12 +76,12 @@ describe('the soak can fail: mutation checks (the fault is put into the workers 
     expect(result.doubleRuns).toBeGreaterThan(0);
     expect([...report.effects.values()].some((n) => n > 1)).toBe(true);
     expect(report.effectsOfUnfinished).toBeGreaterThan(0);
-  }, 60_000);
+  }, 120_000);
 
   it('the same run with the real code passes', async () => {
     const result = chaosResult(await runChaos(small(tempDir(), bundles)));
     expect(kindOk(result), said(result)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('when owners look dead while alive, live owners lose their jobs: the soak reports it, with each job_event history', async () => {
     const mutated = await buildWorkers(path.join(root, 'owners-look-dead'), 'owners-look-dead');
@@ -90,7 +90,7 @@ describe('the soak can fail: mutation checks (the fault is put into the workers 
     expect(kindOk(result)).toBe(false);
     expect(result.ownerLost).toBeGreaterThan(0);
     expect(report.ownerLost.join('\n')).toMatch(/job_event \S+ taken-over \{"deadOwner"/);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('every kind of work that claims or writes, killed a few times each (npm run soak, small)', () => {
@@ -100,8 +100,8 @@ describe('every kind of work that claims or writes, killed a few times each (npm
     expect(result && kindOk(result), result && said(result)).toBe(true);
     expect(result?.runs).toBeGreaterThan(0);
   };
-  it('catalogue loads (whole or absent, never a stale reason, the dead job recovered)', kind('catalogue', 6), 30_000);
-  it('document imports of 10,000+ lines and their undo (whole or absent)', kind('imports', 6), 30_000);
-  it('the look-up job against the stand-in (no number asked twice, the budget kept)', kind('look-up', 8), 30_000);
-  it('the 4.1 → 4.2 upgrade (4.1 intact or 4.2 complete)', kind('upgrade', 5), 30_000);
+  it('catalogue loads (whole or absent, never a stale reason, the dead job recovered)', kind('catalogue', 6), 120_000);
+  it('document imports of 10,000+ lines and their undo (whole or absent)', kind('imports', 6), 120_000);
+  it('the look-up job against the stand-in (no number asked twice, the budget kept)', kind('look-up', 8), 120_000);
+  it('the 4.1 → 4.2 upgrade (4.1 intact or 4.2 complete)', kind('upgrade', 5), 120_000);
 });
