@@ -7,7 +7,7 @@ import { importedDocument, undoneDocument, type DocumentRow } from '../store/doc
 import { documentLines, type LineView } from '../store/lines.ts';
 import { getOrder, type OrderRow } from '../store/orders.ts';
 import { getSetting } from '../store/settings.ts';
-import { NOW, type Value } from '../undo/changes.ts';
+import { NOW, UNDOABLE_TABLES, type Value } from '../undo/changes.ts';
 import { recordStep } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import type { ParsedDocument, ParsedLine } from './model.ts';
@@ -286,34 +286,10 @@ export interface ImportResult {
   readonly revived: boolean;
 }
 
-const ORDER_COLUMNS = [
-  'reference',
-  'counterparty',
-  'counterparty_role',
-  'currency',
-  'order_date',
-  'created_at',
-] as const;
+const ORDER_COLUMNS = UNDOABLE_TABLES.shop_order;
 
-/** An order line's columns, as an import writes them: its document and place, then `lineValues`. */
-const LINE_COLUMNS = [
-  'document_id',
-  'position',
-  'given_type',
-  'given_no',
-  'given_name',
-  'given_colour_id',
-  'given_colour_name',
-  'quantity',
-  'unit_price_e4',
-  'condition',
-  'remarks',
-  'item_type',
-  'item_no',
-  'colour_id',
-  'placed_by',
-  'unplaced_reason',
-] as const;
+/** An order line's columns, as an import writes them: every column undo knows for a line (one list). */
+const LINE_COLUMNS = UNDOABLE_TABLES.order_line;
 
 function lineValues(
   line: PlannedLine,
