@@ -46,7 +46,7 @@ export interface LookupSoakOptions {
   readonly workers?: number;
   /** The chance that a call is struck: its worker killed at a random moment of it (or just after). */
   readonly killChance?: number;
-  /** Give up a round after this long (ms). */
+  /** Give up a round when nothing moves for this long (ms): no call, no change of the job's state or day. */
   readonly roundDeadlineMs?: number;
   readonly onKill?: () => void;
 }
@@ -151,7 +151,11 @@ export async function soakLookup(o: LookupSoakOptions): Promise<KindResult> {
       let mark = standIn.requests.length;
       // Staff cancel the running look-up (and start it again) in every other round.
       let cancelled = round % 2 === 1;
-      const deadline = performance.now() + (o.roundDeadlineMs ?? 120_000);
+      // A round fails when it stops moving, not when it is slow: a loaded machine starts workers slowly,
+      // but a stalled job answers nothing and changes nothing for the whole of roundDeadlineMs.
+      const stallMs = o.roundDeadlineMs ?? 120_000;
+      let deadline = performance.now() + stallMs;
+      let progress = '';
 
       const endDay = async () => {
         await sleep(60); // calls a killed worker had sent arrive
@@ -169,16 +173,21 @@ export async function soakLookup(o: LookupSoakOptions): Promise<KindResult> {
 
       for (;;) {
         await sleep(10);
+        const job = latestJob.get(LOOKUP_JOB_KIND) as JobRow;
+        const now = `${job.id} ${job.state} ${job.not_before_day} ${standIn.requests.length}`;
+        if (now !== progress) {
+          progress = now;
+          deadline = performance.now() + stallMs;
+        }
         if (performance.now() > deadline) {
           lost += 1;
           problems.push(
-            `look-up round ${round}: not done after ${o.roundDeadlineMs ?? 120_000} ms\n${jobHistory(db, (latestJob.get(LOOKUP_JOB_KIND) as JobRow).id)}`,
+            `look-up round ${round}: nothing moved for ${stallMs} ms (day ${day}, job ${job.id} ${job.state}, not before ${job.not_before_day ?? '-'}, ${live.size} workers)\n${jobHistory(db, job.id)}`,
           );
           for (const w of live) w.kill();
           await Promise.all([...live].map((w) => w.closed));
           break;
         }
-        const job = latestJob.get(LOOKUP_JOB_KIND) as JobRow;
         if (job.state === 'done' && live.size === 0) {
           await endDay();
           break;
@@ -217,6 +226,15 @@ export async function soakLookup(o: LookupSoakOptions): Promise<KindResult> {
           } catch (e) {
             if (!isBrickWorkError(e)) throw e;
           }
+        }
+        if (job.state === 'cancelled' && live.size === 0) {
+          // A cancel whose restart was refused (the store busy a moment): staff start it again.
+          try {
+            enqueueLookup(db, clockOn(day), { limit: runLimit });
+          } catch (e) {
+            if (!isBrickWorkError(e)) throw e;
+          }
+          continue;
         }
         if (live.size === 0 && open && !(today && hasWork && !ownerAlive)) {
           if (!today && job.not_before_day !== null) {
