@@ -103,16 +103,22 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
   };
   /** When it claimed the catalogue job (null: it never did). */
   const startedAt = (w: SoakProcess) => timeOf(w, 'claimed');
+  /** When it surely no longer held the job: its `end`, or the moment its kill was sent. */
   const endedAt = (w: SoakProcess) => {
     const l = w.lines.find((x) => x.startsWith('end '));
     return l === undefined ? (w.death ?? process.hrtime.bigint()) : BigInt(l.split(' ')[2] ?? 0);
+  };
+  /** When it was surely dead or done: its `end`, or when its exit was seen (a kill takes effect a little after it is sent). */
+  const goneAt = (w: SoakProcess) => {
+    const l = w.lines.find((x) => x.startsWith('end '));
+    return l === undefined ? (w.gone ?? process.hrtime.bigint()) : BigInt(l.split(' ')[2] ?? 0);
   };
 
   /** Loads in one store: no two at once, a Busy only while a live loader held the job, a `done` that stayed done. */
   const judge = (loaders: readonly SoakProcess[], items: number, where: string) => {
     const spans = loaders.flatMap((w) => {
       const s = startedAt(w);
-      return s === null ? [] : [{ w, start: s, end: endedAt(w) }];
+      return s === null ? [] : [{ w, start: s, end: endedAt(w), gone: goneAt(w) }];
     });
     spans.sort((a, b) => (a.start < b.start ? -1 : 1));
     for (let i = 1; i < spans.length; i++) {
@@ -128,7 +134,7 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
       const busy = timeOf(w, 'busy');
       const asked = timeOf(w, 'ready');
       if (busy !== null && asked !== null) {
-        if (!spans.some((s) => s.start <= busy && asked <= s.end)) {
+        if (!spans.some((s) => s.start <= busy && asked <= s.gone)) {
           lost += 1;
           problems.push(`catalogue ${where}: loader #${w.n} was refused as Busy while no live loader held the job`);
         }

@@ -95,6 +95,13 @@ export interface SoakProcess {
   readonly started: bigint;
   /** When it was killed, or ended on its own (CLOCK_MONOTONIC ns): recorded once, at the first of the two. */
   death: bigint | null;
+  /**
+   * When its exit was seen here (CLOCK_MONOTONIC ns). A SIGKILL takes effect a little after it is sent
+   * (more so on a loaded machine), so a killed worker died somewhere between `death` and `gone`: checks
+   * that a worker was surely dead by some moment use `gone`, checks that it was surely still at work use
+   * `death`.
+   */
+  gone: bigint | null;
   /** Killed by the harness with SIGKILL (at most once, and only while it was alive). */
   killed: boolean;
   /** The wall-clock time of the kill (job_event rows are stamped with the wall clock). */
@@ -153,6 +160,7 @@ export function startWorker(
     lines,
     started: process.hrtime.bigint(),
     death: null,
+    gone: null,
     killed: false,
     killedAtWall: null,
     code: null,
@@ -190,7 +198,8 @@ export function startWorker(
     onLine: (fn) => listeners.push(fn),
   };
   child.once('exit', () => {
-    if (p.death === null) p.death = process.hrtime.bigint();
+    p.gone = process.hrtime.bigint();
+    if (p.death === null) p.death = p.gone;
   });
   return p;
 }
