@@ -58,10 +58,26 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
     }
     cells = [];
   };
-  // Where the next quote and CR are, found once and moved on only when passed (no rescans): a row with
-  // neither, the common case, is split whole instead of read character by character.
+  // Where the next quote, CR and LF are, found once and moved on only when passed (no rescans): a row
+  // with no quote and no lone CR, the common case, is split whole; other rows field by field, each
+  // found with indexOf rather than read character by character.
   let nextQuote = src.indexOf('"');
   let nextCr = src.indexOf('\r');
+  let nextLf = src.indexOf('\n');
+  /** Where the line holding `from` ends (its CR or LF), or the text's end. */
+  const lineEndFrom = (from: number): number => {
+    if (nextCr !== -1 && nextCr < from) nextCr = src.indexOf('\r', from);
+    if (nextLf !== -1 && nextLf < from) nextLf = src.indexOf('\n', from);
+    const cr = nextCr === -1 ? n : nextCr;
+    const lf = nextLf === -1 ? n : nextLf;
+    return cr < lf ? cr : lf;
+  };
+  /** The end of an unquoted stretch from `from`: the next delimiter or line end. */
+  const fieldEnd = (from: number): number => {
+    const lineEnd = lineEndFrom(from);
+    const at = src.indexOf(delim, from);
+    return at === -1 || at > lineEnd ? lineEnd : at;
+  };
   while (i <= n) {
     if (i === n) {
       if (cells.length > 0) endRow();
@@ -70,7 +86,8 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
     if (cells.length === 0) {
       if (nextQuote !== -1 && nextQuote < i) nextQuote = src.indexOf('"', i);
       if (nextCr !== -1 && nextCr < i) nextCr = src.indexOf('\r', i);
-      const lf = src.indexOf('\n', i);
+      if (nextLf !== -1 && nextLf < i) nextLf = src.indexOf('\n', i);
+      const lf = nextLf;
       const end = lf === -1 ? n : lf;
       // A CR just before the LF is a CRLF line end; any other CR ends a line of its own (the slow path).
       const crlf = lf !== -1 && nextCr === lf - 1 && nextCr >= i;
@@ -94,8 +111,9 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
       for (;;) {
         const q = src.indexOf('"', j);
         if (q === -1) throw parseErrorAt(fileName, startLine, startCol, 'a quoted field is never closed');
-        const ends = countLineEnds(src, j, q);
-        if (ends.count > 0) {
+        // Line ends inside the quotes are counted only when there are some (most quoted fields have none).
+        if (lineEndFrom(j) < q) {
+          const ends = countLineEnds(src, j, q);
           line += ends.count;
           lineStart = ends.lineStart;
         }
@@ -109,13 +127,11 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
         }
       }
       // Anything between the closing quote and the delimiter is kept, as spreadsheets do.
-      let end = i;
-      while (end < n && src.charCodeAt(end) !== d && src.charCodeAt(end) !== 10 && src.charCodeAt(end) !== 13) end += 1;
-      cells.push(value + src.slice(i, end));
+      const end = fieldEnd(i);
+      cells.push(end === i ? value : value + src.slice(i, end));
       i = end;
     } else {
-      let end = i;
-      while (end < n && src.charCodeAt(end) !== d && src.charCodeAt(end) !== 10 && src.charCodeAt(end) !== 13) end += 1;
+      const end = fieldEnd(i);
       cells.push(src.slice(i, end));
       i = end;
     }

@@ -64,6 +64,11 @@ describe('parseCsv', () => {
     const field = fc.oneof(
       fc.stringMatching(/^[a-z0-9 ]{0,4}$/),
       fc.stringMatching(/^[a-z,;\r\n" ]{0,5}$/).map((s) => `"${s.replace(/"/g, '""')}"`),
+      // Text after a closing quote, and a quote inside an unquoted field: both kept as they stand.
+      fc
+        .tuple(fc.stringMatching(/^[a-z,\n ]{0,3}$/), fc.stringMatching(/^[a-z ]{1,3}$/))
+        .map(([q, after]) => `"${q}"${after}`),
+      fc.stringMatching(/^[a-z]{1,2}"[a-z ]{0,2}$/),
     );
     const row = fc.array(field, { minLength: 1, maxLength: 4 });
     const end = fc.constantFrom('\n', '\r\n', '\r');
