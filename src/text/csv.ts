@@ -85,8 +85,7 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
     }
     if (cells.length === 0) {
       if (nextQuote !== -1 && nextQuote < i) nextQuote = src.indexOf('"', i);
-      if (nextCr !== -1 && nextCr < i) nextCr = src.indexOf('\r', i);
-      if (nextLf !== -1 && nextLf < i) nextLf = src.indexOf('\n', i);
+      lineEndFrom(i); // moves nextCr and nextLf on to this line
       const lf = nextLf;
       const end = lf === -1 ? n : lf;
       // A CR just before the LF is a CRLF line end; any other CR ends a line of its own (the slow path).
