@@ -45,12 +45,18 @@ const MiB = 1024 * 1024;
  */
 export const BODY_LIMIT = 64 * MiB;
 /**
- * How many bytes of bodies are read (and decoded) at once: two bodies at the limit, or more smaller
- * ones. A body announces its length (`Content-Length`) and reserves that much before a byte is read;
- * one without (chunked) reserves the limit. A body that doesn't fit waits its turn, unread, while the
- * screens' small calls (a few hundred bytes) still fit beside two big uploads.
+ * How many bytes of big bodies are read (and decoded) at once: two at the limit, or more smaller ones.
+ * A body announces its length (`Content-Length`) and reserves that much before a byte is read; one
+ * without (chunked) reserves the limit. A body that doesn't fit waits its turn, unread.
  */
 export const READING_BUDGET = 2 * BODY_LIMIT;
+/**
+ * A body that announces at most this many bytes is small (the screens' calls are a few hundred bytes):
+ * small bodies are read from a budget of their own, so that uploads filling READING_BUDGET never hold
+ * up the screens.
+ */
+export const SMALL_BODY = 256 * 1024;
+export const SMALL_READING_BUDGET = 16 * MiB;
 /** How many bodies may wait for their turn; past them the host answers 503 (busy, try again). */
 export const MAX_WAITING = 8;
 /**
@@ -131,24 +137,28 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     );
   }
 
-  /** What the bodies being read have reserved of READING_BUDGET, and those waiting for their turn. */
-  let reading = 0;
+  /** What the bodies being read have reserved, big and small (of READING_BUDGET and SMALL_READING_BUDGET), and those waiting for their turn. */
+  const reading = { big: 0, small: 0 };
   const waiting: { readonly size: number; admit(): void }[] = [];
+  const poolOf = (size: number) => (size <= SMALL_BODY ? 'small' : 'big');
+  const fits = (size: number) =>
+    size <= SMALL_BODY ? reading.small + size <= SMALL_READING_BUDGET : reading.big + size <= READING_BUDGET;
 
   /** Waits until `size` bytes of body may be read: then gives back what frees them; 'busy' when too many wait already, 'gone' when the client left while waiting. */
   function reserve(size: number, res: http.ServerResponse): Promise<(() => void) | 'busy' | 'gone'> {
     return new Promise((resolve) => {
+      const pool = poolOf(size);
       const admit = () => {
-        reading += size;
+        reading[pool] += size;
         let freed = false;
         resolve(() => {
           if (freed) return;
           freed = true;
-          reading -= size;
+          reading[pool] -= size;
           wake();
         });
       };
-      if (reading + size <= READING_BUDGET) return admit();
+      if (fits(size)) return admit();
       if (waiting.length >= MAX_WAITING) return resolve('busy');
       const waiter = { size, admit };
       waiting.push(waiter);
@@ -165,7 +175,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   function wake(): void {
     for (let i = 0; i < waiting.length;) {
       const w = waiting[i];
-      if (w && reading + w.size <= READING_BUDGET) {
+      if (w && fits(w.size)) {
         waiting.splice(i, 1);
         w.admit();
       } else i++;
@@ -267,7 +277,10 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       const origin = req.headers.origin;
       if (origin !== undefined && !allowedOrigins().includes(origin))
         return refuse(res, 403, `requests from ${origin} are refused`);
-      const url = new URL(req.url ?? '/', `http://${host}`);
+      // A request target that is no path (`//%zz/`, `http://[/`) can't be read as one: the client's
+      // mistake, answered 400 like a bad percent-encoding, before the token is even looked at.
+      const url = URL.canParse(req.url ?? '/', `http://${host}`) ? new URL(req.url ?? '/', `http://${host}`) : null;
+      if (url === null) return refuse(res, 400, `the address "${quote(req.url ?? '')}" can't be read as a path`);
       if (!tokensOf(req, url).some((given) => same(given, token))) {
         return refuse(res, 401, 'this needs the token of this start; open the URL the host printed when it started');
       }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ApiService } from '../../src/api/service.ts';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
-import { BODY_LIMIT, MAX_WAITING, READING_BUDGET } from '../../src/host/server.ts';
+import { BODY_LIMIT, MAX_WAITING, READING_BUDGET, SMALL_BODY } from '../../src/host/server.ts';
 import { host, request, stillPending, upload, within } from './helpers.ts';
 
 describe('the browser host', () => {
@@ -204,6 +204,19 @@ describe('the browser host', () => {
     expect(h.logs).toEqual([]);
   });
 
+  it('answers 400 to a request target that is no path, with or without the token, and logs nothing', async () => {
+    const h = await host();
+    const Host = `127.0.0.1:${h.port}`;
+    for (const path of ['//%zz/', '//[', 'http://[/', '//127.0.0.1:99999/']) {
+      for (const headers of [{ Host, Authorization: `Bearer ${h.token}` }, { Host }] as Record<string, string>[]) {
+        const r = await request(h.port, { path, headers });
+        expect(r.status, path).toBe(400);
+        expect(r.body).toMatch(/^brick-work: the address .* can't be read as a path/);
+      }
+    }
+    expect(h.logs).toEqual([]);
+  });
+
   it('checks own fields only, end to end: names every object has are unknown fields, not values (SPEC §11)', async () => {
     const stored: unknown[] = [];
     const h = await host({
@@ -305,8 +318,10 @@ describe('the browser host', () => {
   it('reads only a few big bodies at once: the next waits its turn, small calls go on, and past a queue it answers 503', async () => {
     const h = await host();
     const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
-    const big = BODY_LIMIT - 1024;
+    // Uploads at the limit exactly fill what is read at once: not a byte left over for the screens.
+    const big = BODY_LIMIT;
     const reading = Math.floor(READING_BUDGET / big);
+    expect(READING_BUDGET % big).toBe(0);
     expect(reading).toBeGreaterThanOrEqual(2);
     expect(reading).toBeLessThanOrEqual(4);
     // Slow uploads that fill what the host reads at once.
@@ -354,6 +369,41 @@ describe('the browser host', () => {
     slow[0]?.req.destroy();
     const answered = await within(5000, 'the waiting call', waiting.answer);
     expect(decodeWire(answered.body)).toMatchObject({ ok: true });
+    expect(h.logs).toEqual([]);
+  });
+
+  it('keeps answering the screens while uploads of unknown length (chunked) hold what big bodies may read', async () => {
+    const h = await host();
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    const holders = Array.from({ length: READING_BUDGET / BODY_LIMIT }, () => {
+      const u = upload(h.port, {
+        path: '/api/call/import.preview',
+        headers: { ...headers, 'Transfer-Encoding': 'chunked' },
+      });
+      u.req.write('{"file":');
+      return u;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The biggest small call, and one more that is just too big to be small (it waits its turn).
+    const small = await within(
+      2000,
+      'a small call beside chunked uploads',
+      request(h.port, {
+        path: '/api/call/orders.list',
+        method: 'POST',
+        headers,
+        body: `{"query":"${'x'.repeat(SMALL_BODY - 14)}"}`,
+      }),
+    );
+    expect(small.status).toBe(200);
+    const notSmall = upload(h.port, {
+      path: '/api/call/settings.get',
+      headers: { ...headers, 'Content-Length': String(SMALL_BODY + 1) },
+    });
+    notSmall.req.write('{}');
+    expect(await stillPending(500, notSmall.answer)).toBe(true);
+    for (const u of holders) u.req.destroy();
+    notSmall.req.destroy();
     expect(h.logs).toEqual([]);
   });
 });
