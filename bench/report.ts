@@ -1,3 +1,6 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
 /** One row of `npm run bench`: what ran, against which baseline, the ratio, and the bar it must meet. */
 export interface BenchRow {
   readonly name: string;
@@ -48,4 +51,13 @@ export function formatRow(row: BenchRow): string {
     ...(row.check ? [`  check:    ${row.check.what}: ${row.check.ok ? 'yes' : 'NO'} (${row.check.detail})`] : []),
     ...(row.details ?? []).map((d) => `  ${d}`),
   ].join('\n');
+}
+
+/**
+ * A full garbage collection, before a timed loop: what earlier work left (an index built three times,
+ * another group's data) is collected then, not inside the loop's samples.
+ */
+export function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
 }
