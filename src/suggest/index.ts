@@ -51,6 +51,16 @@ const STRONG_PREFIX_SHARE = 0.7;
 /** What a size that agrees with the line's, but is not the same token, weighs (of the lesser of the two tokens' weights). */
 const SIZE_WEIGHT = { same: 0.9, near: 0.75, part: 0.5 } as const;
 
+/**
+ * Entries a walk passes over: those whose key position is inside the prefix group byKey[from, to)
+ * (`inside`), or those outside it. A range, not a callback: the walk's inner loop stays one function.
+ */
+interface SkipRange {
+  readonly from: number;
+  readonly to: number;
+  readonly inside: boolean;
+}
+
 /** A group of rule 1 whose common prefix is one word, for a longer name, shows at most this many (SPEC §7). */
 export const ONE_WORD_PREFIX_CAP = 5;
 
@@ -299,17 +309,13 @@ export class SuggestIndex {
           // A one-word prefix is weak evidence (and so is one word and part of a size: "Wheel 8 x" of
           // "Wheel 8 x 35"): at most its 5 closest, and none less close than the best name the other rules
           // find — so that their stronger matches are seen (SPEC §7).
-          const inGroup = (e: number) => {
-            const at = this.keyPosition[e] as number;
-            return at >= from && at < to;
-          };
-          const [outside] = this.closestReached(1, query, NONE_TAKEN, inGroup);
+          const [outside] = this.closestReached(1, query, NONE_TAKEN, { from, to, inside: true });
           const floor = outside === undefined ? 0 : this.closenessOf(outside, query);
           const cap = Math.min(limit, ONE_WORD_PREFIX_CAP);
           // With a floor above 0, only the group's entries that reach it are wanted: the walk finds them all.
           const group =
             floor > 0
-              ? this.closestReached(cap, query, takenItems, (e) => !inGroup(e), floor)
+              ? this.closestReached(cap, query, takenItems, { from, to, inside: false }, floor)
               : this.closestIn(from, to, cap, query, takenItems);
           for (const e of group) if (this.closenessOf(e, query) >= floor) take(e, 'prefix');
         } else {
@@ -630,11 +636,7 @@ export class SuggestIndex {
    */
   private closestIn(from: number, to: number, limit: number, query: Query, taken: ReadonlySet<number>): number[] {
     if (to - from > WALK_GROUPS_OVER) {
-      const outside = (e: number) => {
-        const at = this.keyPosition[e] as number;
-        return at < from || at >= to;
-      };
-      const found = this.closestReached(limit, query, taken, outside);
+      const found = this.closestReached(limit, query, taken, { from, to, inside: false });
       if (found.length === limit) return found;
     }
     return this.closest(this.byKey.subarray(from, to), limit, query, taken);
@@ -650,12 +652,13 @@ export class SuggestIndex {
     limit: number,
     query: Query,
     taken: ReadonlySet<number>,
-    skip?: (e: number) => boolean,
+    skip: SkipRange | null = null,
     atLeast = 0,
   ): number[] {
     const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scored);
     const walk = (this.walk = nextMark(this.walk, this.marks));
     const marks = this.marks;
+    const keyPosition = this.keyPosition;
     let counted = 0;
     for (let j = 0; j < query.lists.length; j++) {
       const most = (query.rest[j] as number) / query.total;
@@ -669,7 +672,10 @@ export class SuggestIndex {
         const e = this.tokenPostings[p] as number;
         if (marks[4 * e] === walk) continue;
         marks[4 * e] = walk;
-        if (skip?.(e) === true) continue;
+        if (skip !== null) {
+          const at = keyPosition[e] as number;
+          if ((at >= skip.from && at < skip.to) === skip.inside) continue;
+        }
         if (marks[4 * e + 1] !== query.no) {
           // Not counted yet: first what it could weigh at most, with the words of its own that the
           // query's tokens left could not match (one read, where counting reads all its tokens).
