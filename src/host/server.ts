@@ -140,9 +140,9 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   /** What the bodies being read have reserved, big and small (of READING_BUDGET and SMALL_READING_BUDGET), and those waiting for their turn. */
   const reading = { big: 0, small: 0 };
   const waiting: { readonly size: number; admit(): void }[] = [];
+  const budget = { big: READING_BUDGET, small: SMALL_READING_BUDGET };
   const poolOf = (size: number) => (size <= SMALL_BODY ? 'small' : 'big');
-  const fits = (size: number) =>
-    size <= SMALL_BODY ? reading.small + size <= SMALL_READING_BUDGET : reading.big + size <= READING_BUDGET;
+  const fits = (size: number) => reading[poolOf(size)] + size <= budget[poolOf(size)];
 
   /** Waits until `size` bytes of body may be read: then gives back what frees them; 'busy' when too many wait already, 'gone' when the client left while waiting. */
   function reserve(size: number, res: http.ServerResponse): Promise<(() => void) | 'busy' | 'gone'> {
@@ -279,8 +279,12 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
         return refuse(res, 403, `requests from ${origin} are refused`);
       // A request target that is no path (`//%zz/`, `http://[/`) can't be read as one: the client's
       // mistake, answered 400 like a bad percent-encoding, before the token is even looked at.
-      const url = URL.canParse(req.url ?? '/', `http://${host}`) ? new URL(req.url ?? '/', `http://${host}`) : null;
-      if (url === null) return refuse(res, 400, `the address "${quote(req.url ?? '')}" can't be read as a path`);
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', `http://${host}`);
+      } catch {
+        return refuse(res, 400, `the address "${quote(req.url ?? '')}" can't be read as a path`);
+      }
       if (!tokensOf(req, url).some((given) => same(given, token))) {
         return refuse(res, 401, 'this needs the token of this start; open the URL the host printed when it started');
       }

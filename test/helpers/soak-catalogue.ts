@@ -103,16 +103,15 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
   };
   /** When it claimed the catalogue job (null: it never did). */
   const startedAt = (w: SoakProcess) => timeOf(w, 'claimed');
+  /** When it logged its `end` (null: it never did). */
+  const endOf = (w: SoakProcess) => {
+    const l = w.lines.find((x) => x.startsWith('end '));
+    return l === undefined ? null : BigInt(l.split(' ')[2] ?? 0);
+  };
   /** When it surely no longer held the job: its `end`, or the moment its kill was sent. */
-  const endedAt = (w: SoakProcess) => {
-    const l = w.lines.find((x) => x.startsWith('end '));
-    return l === undefined ? (w.death ?? process.hrtime.bigint()) : BigInt(l.split(' ')[2] ?? 0);
-  };
+  const endedAt = (w: SoakProcess) => endOf(w) ?? w.death ?? process.hrtime.bigint();
   /** When it was surely dead or done: its `end`, or when its exit was seen (a kill takes effect a little after it is sent). */
-  const goneAt = (w: SoakProcess) => {
-    const l = w.lines.find((x) => x.startsWith('end '));
-    return l === undefined ? (w.gone ?? process.hrtime.bigint()) : BigInt(l.split(' ')[2] ?? 0);
-  };
+  const goneAt = (w: SoakProcess) => endOf(w) ?? w.gone ?? process.hrtime.bigint();
 
   /** Loads in one store: no two at once, a Busy only while a live loader held the job, a `done` that stayed done. */
   const judge = (loaders: readonly SoakProcess[], items: number, where: string) => {
