@@ -173,14 +173,7 @@ function lockProbe(storePath: string, onHeld: () => void) {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: string, doc: Uint8Array): Promise<Run> {
-  const core = await startCore({
-    storePath,
-    workerUrl: new URL('../src/app/runner-thread.ts', import.meta.url),
-    credentials: { encrypted: false, get: () => null, set: () => {} },
-    files: null,
-    emit: () => {},
-    log: () => {},
-  });
+  const core = await benchCore(storePath);
   try {
     await core.threads?.whenReady();
     await untilSuggestionsReady(core);
@@ -245,7 +238,20 @@ async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: st
   }
 }
 
-async function untilSuggestionsReady(core: Core): Promise<void> {
+/** The core as the app starts it (real worker threads), without credentials, dialogs or a log. */
+export function benchCore(storePath: string): Promise<Core> {
+  return startCore({
+    storePath,
+    workerUrl: new URL('../src/app/runner-thread.ts', import.meta.url),
+    credentials: { encrypted: false, get: () => null, set: () => {} },
+    files: null,
+    emit: () => {},
+    log: () => {},
+  });
+}
+
+/** Waits until the core's threads are up and its suggestion index built: the app as staff first use it. */
+export async function untilSuggestionsReady(core: Core): Promise<void> {
   const deadline = performance.now() + 60_000;
   for (;;) {
     const r = (await core.service.call('catalogue.status', {})) as Result<{ suggestionsReady: boolean }>;

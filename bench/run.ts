@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, quality, import, claims, upgrade, answers, screens).
+ * the groups named (catalogue-load, suggest, quality, import, claims, upgrade, answers, lists, screens).
  */
 import { execFileSync } from 'node:child_process';
 import { benchAnswers } from './answers.bench.ts';
 import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
 import { benchImport } from './import.bench.ts';
+import { benchLists } from './lists.bench.ts';
 import { benchScreens } from './screens.bench.ts';
 import { benchQuality } from './quality.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
@@ -23,7 +24,17 @@ function hasSqliteShell(): boolean {
   }
 }
 
-const GROUPS = ['catalogue-load', 'suggest', 'quality', 'import', 'claims', 'upgrade', 'answers', 'screens'] as const;
+const GROUPS = [
+  'catalogue-load',
+  'suggest',
+  'quality',
+  'import',
+  'claims',
+  'upgrade',
+  'answers',
+  'lists',
+  'screens',
+] as const;
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
 if (unknown.length > 0) {
@@ -63,6 +74,7 @@ if (runs('import')) {
 if (runs('claims')) print(await benchClaims());
 if (runs('upgrade')) print(await benchUpgrade());
 if (runs('answers')) for (const row of await benchAnswers()) print(row);
+if (runs('lists')) for (const row of await benchLists()) print(row);
 if (runs('screens')) {
   const screens = await benchScreens();
   if (screens === null)

@@ -19,45 +19,71 @@ export interface DocumentRow {
 
 const COLUMNS = `d.id, d.order_id AS orderId, d.doc_key AS key, d.file_name AS fileName, d.format, d.state,
   d.reference, d.counterparty, d.currency, d.imported_at AS importedAt, d.undone_at AS undoneAt,
-  (SELECT count(*) FROM order_line l WHERE l.document_id = d.id) AS lineCount,
+  coalesce((SELECT t.lines FROM document_tally t WHERE t.document_id = d.id), 0) AS lineCount,
   (SELECT o.reference FROM shop_order o WHERE o.id = d.order_id) AS orderReference`;
+
+/**
+ * A row of COLUMNS, by position. Rows are read as arrays and made into objects of one shape here: for
+ * every document of a busy shop (ten thousand) about a third faster than SQLite's row objects.
+ */
+function documentOf(r: readonly unknown[]): DocumentRow {
+  return {
+    id: r[0] as number,
+    orderId: r[1] as number,
+    key: r[2] as string,
+    fileName: r[3] as string,
+    format: r[4] as string,
+    state: r[5] as DocumentRow['state'],
+    reference: r[6] as string | null,
+    counterparty: r[7] as string | null,
+    currency: r[8] as string | null,
+    importedAt: r[9] as string,
+    undoneAt: r[10] as string | null,
+    lineCount: r[11] as number,
+    orderReference: r[12] as string,
+  };
+}
+
+function oneDocument(db: Database, where: string, ...params: unknown[]): DocumentRow | null {
+  const row = db
+    .prepare(`SELECT ${COLUMNS} FROM document d ${where}`)
+    .raw()
+    .get(...params) as unknown[] | undefined;
+  return row === undefined ? null : documentOf(row);
+}
+
+function documents(db: Database, where: string, ...params: unknown[]): DocumentRow[] {
+  return (
+    db
+      .prepare(`SELECT ${COLUMNS} FROM document d ${where}`)
+      .raw()
+      .all(...params) as unknown[][]
+  ).map(documentOf);
+}
 
 /** The imported (not undone) document with this key, if any: importing the key again is a duplicate. */
 export function importedDocument(db: Database, key: string): DocumentRow | null {
-  return (
-    (db.prepare(`SELECT ${COLUMNS} FROM document d WHERE d.doc_key = ? AND d.state = 'imported'`).get(key) as
-      DocumentRow | undefined) ?? null
-  );
+  return oneDocument(db, "WHERE d.doc_key = ? AND d.state = 'imported'", key);
 }
 
 /** The newest undone document with this key, if any: importing the key again revives it. */
 export function undoneDocument(db: Database, key: string): DocumentRow | null {
-  return (
-    (db
-      .prepare(
-        `SELECT ${COLUMNS} FROM document d WHERE d.doc_key = ? AND d.state = 'undone' ORDER BY d.id DESC LIMIT 1`,
-      )
-      .get(key) as DocumentRow | undefined) ?? null
-  );
+  return oneDocument(db, "WHERE d.doc_key = ? AND d.state = 'undone' ORDER BY d.id DESC LIMIT 1", key);
 }
 
 export function documentsOfOrder(db: Database, orderId: number): DocumentRow[] {
-  return db
-    .prepare(`SELECT ${COLUMNS} FROM document d WHERE d.order_id = ? ORDER BY d.id`)
-    .all(orderId) as DocumentRow[];
+  return documents(db, 'WHERE d.order_id = ? ORDER BY d.id', orderId);
 }
 
 export function getDocument(db: Database, id: number): DocumentRow {
-  const row = db.prepare(`SELECT ${COLUMNS} FROM document d WHERE d.id = ?`).get(id) as DocumentRow | undefined;
-  if (row === undefined) throw new BrickWorkError('not-found', `There is no document ${id}.`);
+  const row = oneDocument(db, 'WHERE d.id = ?', id);
+  if (row === null) throw new BrickWorkError('not-found', `There is no document ${id}.`);
   return row;
 }
 
 /** Every document, or an order's, oldest first. */
 export function listDocuments(db: Database, orderId: number | null = null): DocumentRow[] {
-  return orderId === null
-    ? (db.prepare(`SELECT ${COLUMNS} FROM document d ORDER BY d.id`).all() as DocumentRow[])
-    : documentsOfOrder(db, orderId);
+  return orderId === null ? documents(db, 'ORDER BY d.id') : documentsOfOrder(db, orderId);
 }
 
 /** Another document that came from the same file in the same import. */
@@ -77,21 +103,37 @@ export interface SameFileDocument {
 export function sameFileDocuments(db: Database, ids: readonly number[]): Map<number, SameFileDocument[]> {
   const out = new Map<number, SameFileDocument[]>();
   if (ids.length === 0) return out;
+  // The imports that `ids` came from, then every imported document of those imports: one pass over the
+  // documents, not one per document (a list of every document in a busy store would be quadratic).
   const rows = db
     .prepare(
-      `SELECT d.id AS of, s.id, s.doc_key AS key, s.order_id AS orderId, o.reference AS orderReference
-         FROM document d
-         JOIN document s ON s.file_name = d.file_name AND s.imported_at = d.imported_at AND s.format = d.format
-                        AND s.state = 'imported' AND s.id <> d.id
-         JOIN shop_order o ON o.id = s.order_id
-        WHERE d.state = 'imported' AND d.id IN (SELECT value FROM json_each(?))
-        ORDER BY d.id, s.id`,
+      `SELECT s.id, s.doc_key AS key, s.order_id AS orderId, o.reference AS orderReference,
+              s.file_name AS fileName, s.imported_at AS importedAt, s.format
+         FROM document s JOIN shop_order o ON o.id = s.order_id
+        WHERE s.state = 'imported'
+          AND (s.file_name, s.imported_at, s.format) IN (
+                SELECT d.file_name, d.imported_at, d.format FROM document d WHERE d.state = 'imported'
+                 GROUP BY d.file_name, d.imported_at, d.format
+                HAVING count(*) > 1 AND max(d.id IN (SELECT value FROM json_each(?))))
+        ORDER BY s.id`,
     )
-    .all(JSON.stringify(ids)) as (SameFileDocument & { of: number })[];
-  for (const { of, ...doc } of rows) {
-    const list = out.get(of) ?? [];
-    list.push(doc);
-    out.set(of, list);
+    .all(JSON.stringify(ids)) as (SameFileDocument & { fileName: string; importedAt: string; format: string })[];
+  const byImport = new Map<string, SameFileDocument[]>();
+  for (const { fileName, importedAt, format, ...doc } of rows) {
+    const key = JSON.stringify([fileName, importedAt, format]);
+    const group = byImport.get(key);
+    if (group === undefined) byImport.set(key, [doc]);
+    else group.push(doc);
+  }
+  const wanted = new Set(ids);
+  for (const group of byImport.values()) {
+    if (group.length < 2) continue;
+    for (const d of group)
+      if (wanted.has(d.id))
+        out.set(
+          d.id,
+          group.filter((s) => s.id !== d.id),
+        );
   }
   return out;
 }

@@ -35,29 +35,57 @@ export function getOrder(db: Database, id: number): OrderRow {
   return row;
 }
 
+// The counts come from each imported document's tally (kept by triggers with every write of its lines,
+// `document_tally`): one row per document, so the list costs the same with 5,000 lines or 500,000.
 const SUMMARY = `SELECT ${ORDER_COLUMNS},
-        count(DISTINCT d.id) AS documents,
-        count(l.id) AS lines,
-        count(l.item_no) AS placed,
-        count(l.id) - count(l.item_no) AS unplaced,
-        coalesce(sum(l.quantity), 0) AS totalQuantity,
-        coalesce(sum(l.quantity * coalesce(l.unit_price_e4, 0)), 0) AS totalValueE4,
+        count(d.id) AS documents,
+        coalesce(sum(t.lines), 0) AS lines,
+        coalesce(sum(t.placed), 0) AS placed,
+        coalesce(sum(t.lines), 0) - coalesce(sum(t.placed), 0) AS unplaced,
+        coalesce(sum(t.quantity), 0) AS totalQuantity,
+        coalesce(sum(t.value_e4), 0) AS totalValueE4,
         CASE WHEN count(d.id) = 0 AND EXISTS (SELECT 1 FROM document x WHERE x.order_id = o.id) THEN 'undone' ELSE 'open' END AS state,
         CASE WHEN count(d.id) = 0 THEN (SELECT max(x.undone_at) FROM document x WHERE x.order_id = o.id) END AS undoneAt
    FROM shop_order o
    LEFT JOIN document d ON d.order_id = o.id AND d.state = 'imported'
-   LEFT JOIN order_line l ON l.document_id = d.id`;
+   LEFT JOIN document_tally t ON t.document_id = d.id`;
+
+/**
+ * A summary row as SUMMARY selects it, by position: the list reads rows as arrays and builds its objects
+ * here, one shape for all — about twice as fast as SQLite's row objects for a busy shop's 10,000 orders.
+ */
+function summaryOf(r: readonly unknown[]): OrderSummary {
+  return {
+    id: r[0] as number,
+    reference: r[1] as string,
+    counterparty: r[2] as string | null,
+    counterpartyRole: r[3] as OrderSummary['counterpartyRole'],
+    currency: r[4] as string,
+    orderDate: r[5] as string | null,
+    createdAt: r[6] as string,
+    documents: r[7] as number,
+    lines: r[8] as number,
+    placed: r[9] as number,
+    unplaced: r[10] as number,
+    totalQuantity: r[11] as number,
+    totalValueE4: r[12] as number,
+    state: r[13] as OrderSummary['state'],
+    undoneAt: r[14] as string | null,
+  };
+}
 
 /** Every order with its counts; `savedOnly` leaves out orders without saved lines (as the summary export does). */
 export function listOrders(db: Database, options: { savedOnly?: boolean } = {}): OrderSummary[] {
-  return db
-    .prepare(`${SUMMARY} GROUP BY o.id ${options.savedOnly ? 'HAVING count(l.id) > 0' : ''} ORDER BY o.id`)
-    .all() as OrderSummary[];
+  const rows = db
+    .prepare(`${SUMMARY} GROUP BY o.id ${options.savedOnly ? 'HAVING sum(t.lines) > 0' : ''} ORDER BY o.id`)
+    .raw()
+    .all() as unknown[][];
+  return rows.map(summaryOf);
 }
 
 /** One order with its counts, without counting every other order's lines. */
 export function orderSummary(db: Database, id: number): OrderSummary {
-  const row = db.prepare(`${SUMMARY} WHERE o.id = ? GROUP BY o.id`).get(id) as OrderSummary | undefined;
+  const row = db.prepare(`${SUMMARY} WHERE o.id = ? GROUP BY o.id`).raw().get(id) as unknown[] | undefined;
   if (row === undefined) throw new BrickWorkError('not-found', `There is no order ${id}.`);
-  return row;
+  return summaryOf(row);
 }

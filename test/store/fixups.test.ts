@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { orderLines } from '../../src/store/lines.ts';
+import { listOrders } from '../../src/store/orders.ts';
 import { colourMemories, itemMemories } from '../../src/store/memories.ts';
 import { openStore } from '../../src/store/open.ts';
 import { catalogueGeneration } from '../../src/store/settings.ts';
@@ -21,6 +22,7 @@ import {
   normalisedSchema,
   type Db,
 } from '../helpers/store-builder.ts';
+import { talliedDocuments, tallyMismatches } from '../helpers/tally.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -118,6 +120,11 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
     const store = await openStore(file, { readOnly: true });
     expect(colourMemories(store.db)).toEqual([]);
     expect(orderLines(store.db, 1).map((l) => l.placed?.colour)).toEqual([1, 1, 1, 5, undefined]);
+    // Without its tally table, the order list still counts every saved line (from the lines themselves).
+    expect(listOrders(store.db).map((o) => [o.reference, o.lines, o.placed, o.state])).toEqual([
+      ['Market Street', 5, 4, 'open'],
+      ['later', 0, 0, 'undone'],
+    ]);
     store.close();
     const listed = await cliJson(['--db', file, 'placements']);
     expect(listed.json).toMatchObject({ items: [{ given: { no: '4073' } }], colours: [] });
@@ -173,6 +180,13 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
     // The old memory colour is gone; the memory keeps its item.
     expect(db.prepare('SELECT colour_id FROM hand_placement').pluck().all()).toEqual([null]);
     expect(itemMemories(db)).toMatchObject([{ given: { no: '4073' }, item: { no: '6141' } }]);
+    // Each document's tally is made and kept while the fix-up placed lines again.
+    expect(talliedDocuments(db)).toBe(2);
+    expect(tallyMismatches(db)).toEqual([]);
+    expect(listOrders(db).map((o) => [o.reference, o.lines, o.placed])).toEqual([
+      ['Market Street', 5, 5],
+      ['later', 0, 0],
+    ]);
     // Not an undo step.
     expect(db.prepare('SELECT count(*) FROM undo_step').pluck().get()).toBe(1);
     expect(db.prepare("SELECT value FROM setting WHERE key = 'fixup.colour-memory-0.9.0'").pluck().get()).toBe('done');
@@ -186,6 +200,10 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
       placed_by: 'remembered',
       unplaced_reason: null,
     });
+    expect(listOrders(db).map((o) => [o.reference, o.lines, o.placed])).toEqual([
+      ['Market Street', 5, 5],
+      ['later', 1, 1],
+    ]);
     store.close();
 
     // Once only: the next open changes nothing.
@@ -230,5 +248,53 @@ describe('the 0.9.0 fix-up of stores that early builds wrote (issue 9)', () => {
     expect(r.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'colour_placement'").pluck().get()).toBe(0);
     r.close();
     expect(sha(file)).toBe(before);
+  });
+
+  it("a store of a 0.9.0 build before the documents' tallies: read-only it counts from the lines, read-write it gets them", async () => {
+    const file = path.join(tempDir(), 'brick-work.sqlite');
+    const made = await openStore(file);
+    const db = made.db;
+    insertItem(db, { no: '3001', name: 'Brick 2 x 4' });
+    const order = insertOrder(db, { reference: 'Harbour Road' });
+    const doc = insertDocument(db, { orderId: order, key: 'harbour.bsx' });
+    insertLine(db, {
+      documentId: doc,
+      position: 1,
+      given: { no: '3001' },
+      quantity: 3,
+      priceE4: 1500,
+      placed: { type: 'P', no: '3001', by: 'number' },
+    });
+    insertLine(db, { documentId: doc, position: 2, given: { no: '9999' }, quantity: 2, priceE4: 100 });
+    // What that build wrote: the same store, without the tally and its triggers.
+    db.exec(
+      'DROP TRIGGER document_tally_line_insert; DROP TRIGGER document_tally_line_delete; DROP TRIGGER document_tally_line_update; DROP TRIGGER document_tally_document_delete; DROP TABLE document_tally',
+    );
+    made.close();
+    const counts = (d: Db) =>
+      listOrders(d).map((o) => [o.lines, o.placed, o.unplaced, o.totalQuantity, o.totalValueE4]);
+
+    const before = sha(file);
+    const reading = await openStore(file, { readOnly: true });
+    expect(counts(reading.db)).toEqual([[2, 1, 1, 5, 4700]]);
+    reading.close();
+    expect(sha(file)).toBe(before);
+
+    const writing = await openStore(file);
+    expect(counts(writing.db)).toEqual([[2, 1, 1, 5, 4700]]);
+    const fresh = await openStore(path.join(tempDir(), 'fresh.sqlite'));
+    expect(normalisedSchema(writing.db)).toEqual(normalisedSchema(fresh.db));
+    fresh.close();
+    // …and keeps them from then on.
+    insertLine(writing.db, {
+      documentId: doc,
+      position: 3,
+      given: { no: '3001' },
+      quantity: 1,
+      placed: { type: 'P', no: '3001', by: 'number' },
+    });
+    expect(counts(writing.db)).toEqual([[3, 2, 1, 6, 4700]]);
+    expect(tallyMismatches(writing.db)).toEqual([]);
+    writing.close();
   });
 });

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { placeLines42, unknownColours42 } from './frozen-4.2/placement.ts';
-import { LATE_TABLES_4_2 } from './step-4.1-to-4.2.ts';
+import { LATE_TABLES_4_2, makeLateTable } from './step-4.1-to-4.2.ts';
 
 /**
  * One-time repairs of stores that are already at the current schema but were written by an earlier
@@ -85,7 +85,11 @@ export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY];
 export function ensureLateTables(db: Database): void {
   const ifMissing = (sql: string) =>
     sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE|TRIGGER) /, 'CREATE $1 IF NOT EXISTS ');
-  for (const t of LATE_TABLES_4_2) db.exec([t.table, ...t.indexes].map(ifMissing).join(';\n'));
+  const has = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck();
+  for (const t of LATE_TABLES_4_2) {
+    if (has.get(t.name) === undefined) makeLateTable(db, t);
+    else db.exec(t.indexes.map(ifMissing).join(';\n'));
+  }
 }
 
 const marker = (f: Fixup) => `fixup.${f.id}`;
@@ -114,11 +118,12 @@ export function runPendingFixups(db: Database, progress: (message: string) => vo
 /**
  * A read-only connection can't repair a store of an earlier 0.9.0 build, but it can read it: the tables
  * that build did not make yet are stood in for by empty TEMP tables of the same shape (SQLite looks in
- * `temp` first), so every query sees them as empty. Nothing is written to the file.
+ * `temp` first), so every query sees them as empty — or, for a tally, by a TEMP view that counts what
+ * the tally would hold. Nothing is written to the file.
  */
 export function standInForMissingTables(db: Database): void {
   const has = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck();
   for (const t of LATE_TABLES_4_2) {
-    if (has.get(t.name) === undefined) db.exec(t.table.replace(/^CREATE TABLE /, 'CREATE TEMP TABLE '));
+    if (has.get(t.name) === undefined) db.exec(t.standIn ?? t.table.replace(/^CREATE TABLE /, 'CREATE TEMP TABLE '));
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { STEP_4_1_TO_4_2 } from '../../../src/store/upgrades/step-4.1-to-4.2.ts';
 import { populate41 } from '../../helpers/fixtures.ts';
 import { buildStore } from '../../helpers/store-builder.ts';
+import { talliedDocuments, tallyMismatches } from '../../helpers/tally.ts';
 import { tempDir } from '../../helpers/temp.ts';
 
 function columns(db: ReturnType<typeof buildStore>, table: string): string[] {
@@ -32,6 +33,7 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
     expect(added.sort()).toEqual([
       'colour_placement',
       'colour_swatch',
+      'document_tally',
       'hand_placement',
       'job_event',
       'lookup_answer',
@@ -66,6 +68,18 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
     }
     expect(rows.find((r) => r.item_no === '3003' && r.placed_by === 'name')).toBeDefined();
     expect(messages.at(-1)).toBe('placing lines 9/9');
+    db.close();
+  });
+
+  it("counts every document's lines into its tally, the lines the step placed included", () => {
+    const db = buildStore(path.join(tempDir(), 's.sqlite'), '4.1');
+    populate41(db);
+    db.transaction(() => STEP_4_1_TO_4_2.up(db, () => {}))();
+    expect(talliedDocuments(db)).toBeGreaterThan(0);
+    expect(db.prepare('SELECT sum(placed) FROM document_tally').pluck().get()).toBe(
+      db.prepare('SELECT count(*) FROM order_line WHERE item_no IS NOT NULL').pluck().get(),
+    );
+    expect(tallyMismatches(db)).toEqual([]);
     db.close();
   });
 
