@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
 import { placeItem, type GivenItem } from '../../src/placement/rule.ts';
 import type { SoakProcess } from './soak-workers.ts';
+import { tallyMismatches } from './tally.ts';
 
 type Db = Database.Database;
 
@@ -75,12 +76,16 @@ export function soakTable(rows: readonly KindResult[]): string {
   return [line(head), rule, ...body.map(line), rule, line(total)].join('\n');
 }
 
-/** The first answer of `PRAGMA integrity_check` that is not `ok`, or `ok`; plus foreign keys. */
+/** The first answer of `PRAGMA integrity_check` that is not `ok`, or `ok`; plus foreign keys and each document's tally. */
 export function integrityOf(db: Db): string {
   const check = db.pragma('integrity_check', { simple: true }) as string;
   if (check !== 'ok') return check;
   const fk = db.pragma('foreign_key_check') as unknown[];
-  return fk.length === 0 ? 'ok' : `foreign_key_check: ${fk.length} rows`;
+  if (fk.length > 0) return `foreign_key_check: ${fk.length} rows`;
+  // A store the soak left at 4.1 (killed before its upgrade) has no tallies yet.
+  const tallied = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'document_tally'").get();
+  const miscounted = tallied === undefined ? [] : tallyMismatches(db);
+  return miscounted.length === 0 ? 'ok' : `document_tally: ${miscounted.length} documents miscounted`;
 }
 
 /** Keeps the first integrity answer that is not `ok`. */
