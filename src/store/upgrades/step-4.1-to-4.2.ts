@@ -8,11 +8,6 @@ import type { Database } from 'better-sqlite3';
 import { placeLines42 } from './frozen-4.2/placement.ts';
 import type { UpgradeStep } from './types.ts';
 
-/**
- * Tables added to 4.2 after the first 0.9.0 builds had already written 4.2 stores. A new or upgraded
- * store gets them from the step below; a store of those earlier builds gets them from the 0.9.0 fix-up
- * (`fixups.ts`, at its next read-write open); a read-only open shows them empty (`open.ts`).
- */
 /** document_tally's triggers: a line counted into its document's tally, and taken out of it. */
 const COUNT_NEW_LINE = `INSERT INTO document_tally (document_id, lines, placed, quantity, value_e4)
           VALUES (NEW.document_id, 1, NEW.item_no IS NOT NULL, NEW.quantity, NEW.quantity * coalesce(NEW.unit_price_e4, 0))
@@ -33,6 +28,12 @@ export interface LateTable {
   readonly standIn?: string;
 }
 
+/**
+ * Tables added to 4.2 after the first 0.9.0 builds had already written 4.2 stores. A new or upgraded
+ * store gets them from the step below; a store of those earlier builds gets them from the 0.9.0 fix-up
+ * (`fixups.ts`, at its next read-write open); a read-only open shows them empty, or counted
+ * where the table is a tally (`standIn`, `open.ts`).
+ */
 export const LATE_TABLES_4_2: readonly LateTable[] = [
   {
     // A colour staff chose for a given colour the catalogue does not know (SPEC §8), keyed by the
