@@ -104,7 +104,8 @@ export function sameFileDocuments(db: Database, ids: readonly number[]): Map<num
   const out = new Map<number, SameFileDocument[]>();
   if (ids.length === 0) return out;
   // The imports that `ids` came from, then every imported document of those imports: one pass over the
-  // documents, not one per document (a list of every document in a busy store would be quadratic).
+  // documents, not one per document (a list of every document in a busy store would be quadratic), and
+  // only the imports of `ids` grouped (an order's few documents don't sort every document).
   const rows = db
     .prepare(
       `SELECT s.id, s.doc_key AS key, s.order_id AS orderId, o.reference AS orderReference,
@@ -112,9 +113,11 @@ export function sameFileDocuments(db: Database, ids: readonly number[]): Map<num
          FROM document s JOIN shop_order o ON o.id = s.order_id
         WHERE s.state = 'imported'
           AND (s.file_name, s.imported_at, s.format) IN (
-                SELECT d.file_name, d.imported_at, d.format FROM document d WHERE d.state = 'imported'
-                 GROUP BY d.file_name, d.imported_at, d.format
-                HAVING count(*) > 1 AND max(d.id IN (SELECT value FROM json_each(?))))
+                SELECT d.file_name, d.imported_at, d.format FROM document d
+                 WHERE d.state = 'imported' AND (d.file_name, d.imported_at, d.format) IN (
+                         SELECT w.file_name, w.imported_at, w.format FROM document w
+                          WHERE w.id IN (SELECT value FROM json_each(?)))
+                 GROUP BY d.file_name, d.imported_at, d.format HAVING count(*) > 1)
         ORDER BY s.id`,
     )
     .all(JSON.stringify(ids)) as (SameFileDocument & { fileName: string; importedAt: string; format: string })[];
