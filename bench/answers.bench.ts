@@ -15,7 +15,7 @@ import { identityOf } from '../src/identity/owner.ts';
 import { openStore } from '../src/store/open.ts';
 import { listOrders } from '../src/store/orders.ts';
 import { partsCsv, shared } from './data.ts';
-import type { BenchRow } from './report.ts';
+import { percentile, type BenchRow } from './report.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BAR_MS = 100;
@@ -315,10 +315,6 @@ async function importByCli(storePath: string, docFile: string): Promise<string |
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return code === 0 ? null : `exit ${code}: ${stderr.trim()}`;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] ?? 0;
 }
 
 function rowsOf(run: Run, who: 'app' | 'cli', about: string): BenchRow[] {

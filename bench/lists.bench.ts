@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CallName } from '../src/api/contract.ts';
 import { openStore } from '../src/store/open.ts';
 import { benchCore, untilSuggestionsReady } from './answers.bench.ts';
-import { median, type BenchRow } from './report.ts';
+import { median, percentile, type BenchRow } from './report.ts';
 
 const BAR_MS = 100;
 const ORDERS = 10_000;
@@ -45,7 +45,10 @@ export async function benchLists(): Promise<BenchRow[]> {
         rows.push({
           name: `${label}, p95 per call`,
           ranOn,
-          measuredMs: p95(times),
+          measuredMs: percentile(
+            [...times].sort((a, b) => a - b),
+            0.95,
+          ),
           baselineName: "SPEC §11's bar for a screen's answer",
           baselineMs: BAR_MS,
           maxRatio: 1,
@@ -59,11 +62,6 @@ export async function benchLists(): Promise<BenchRow[]> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function p95(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
 }
 
 /**
