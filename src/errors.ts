@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'nothing-to-undo',
   'nothing-to-redo',
   'step-moved',
+  /** The import preview's warnings (what the reader assumed) were not acknowledged (SPEC §8). */
+  'needs-acknowledgement',
   'needs-colour',
   'no-credentials',
   'source-error',

@@ -23,3 +23,30 @@ export const DEFAULT_ITEM_TYPE: ItemType = 'P';
 export function isItemType(code: string): code is ItemType {
   return Object.hasOwn(ITEM_TYPES, code);
 }
+
+/** Item types by the words files use for them (BrickLink's order download says "Part", "Minifig"). */
+const TYPE_WORDS: Readonly<Record<string, ItemType>> = {
+  part: 'P',
+  parts: 'P',
+  set: 'S',
+  sets: 'S',
+  minifig: 'M',
+  minifigs: 'M',
+  minifigure: 'M',
+  minifigures: 'M',
+  book: 'B',
+  books: 'B',
+  gear: 'G',
+  catalog: 'C',
+  catalogs: 'C',
+  instruction: 'I',
+  instructions: 'I',
+  'original box': 'O',
+  'original boxes': 'O',
+  box: 'O',
+};
+
+/** A file's item type as BrickLink's code when it spells one out as a word ("Part" → P); anything else as it is. */
+export function itemTypeCode(text: string): string {
+  return TYPE_WORDS[text.trim().toLowerCase().replace(/\s+/g, ' ')] ?? text;
+}

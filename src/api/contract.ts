@@ -10,6 +10,7 @@
 
 import type { ItemType } from '../item-types.ts';
 import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
+import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 
 export type ItemTypeCode = ItemType;
 export type { SettingKey };
@@ -167,6 +168,8 @@ export interface PreviewLineView {
   readonly position: number;
   readonly given: GivenView;
   readonly quantity: number;
+  /** The line's remarks as it will keep them: the file's own, and what the reader noted (another numbering's colour, a spare). */
+  readonly remarks: string | null;
   readonly placed: PlacedView | null;
   readonly givenColour: GivenColourView;
   readonly reason: ReasonView | null;
@@ -200,9 +203,41 @@ export interface PreviewDocumentView {
   } | null;
   readonly lines: readonly PreviewLineView[];
   readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
+  /** The columns (XML fields) it reads, each with what it reads it as, and the titles of those it does not read (SPEC §8). */
+  readonly columns: {
+    readonly read: readonly { readonly title: string; readonly as: string }[];
+    readonly notRead: readonly string[];
+  };
+  /**
+   * The numbering its colour numbers are read in, how the reader knows (`guessed` carries a warning), and
+   * whether staff may choose another (lists, not BrickLink's or BrickStore's files); null when it gives none.
+   */
+  readonly colourNumbering: {
+    readonly numbering: ColourNumbering;
+    readonly how: ColourNumberingHow;
+    readonly choosable: boolean;
+  } | null;
+  /** What the reader assumed: the import is refused (`needs-acknowledgement`) until each is acknowledged. */
+  readonly warnings: readonly ImportWarningView[];
+  /** What refuses this document's import, unacknowledged warnings aside (the preview's `refusal` names those). */
   readonly refusal: ErrorValue | null;
   /** Set when this is refused as a duplicate: the imported document to take back first. */
   readonly duplicateOf: DocumentView | null;
+}
+
+export interface ImportWarningView {
+  readonly code: WarningCode;
+  readonly message: string;
+  /** Whether the call acknowledged it. */
+  readonly acknowledged: boolean;
+}
+
+export interface ImportArgs {
+  file: FileArg;
+  orderId?: number | null;
+  asNew?: boolean;
+  acknowledge?: readonly WarningCode[];
+  colourNumbering?: ColourNumbering | null;
 }
 
 export interface ImportPreviewView {
@@ -371,9 +406,10 @@ export interface ApiCalls {
   'jobs.list': { args: Record<string, never>; result: readonly JobRowView[] };
   /** `was`: the state it was cancelled from (a running job stops at its next step). */
   'jobs.cancel': { args: { jobId: number }; result: { cancelled: number; was: JobRowView['state'] } };
-  'import.preview': { args: { file: FileArg; orderId?: number | null; asNew?: boolean }; result: ImportPreviewView };
+  /** `acknowledge`: the warnings staff accept (SPEC §8); `colourNumbering`: staff's choice for a list's colour numbers. */
+  'import.preview': { args: ImportArgs; result: ImportPreviewView };
   'import.confirm': {
-    args: { file: FileArg; orderId?: number | null; asNew?: boolean };
+    args: ImportArgs;
     result: readonly ImportResultView[];
   };
   /**

@@ -239,8 +239,15 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
             },
       givenColour: l.given.colourId === null || l.given.colourId === 0 ? null : catalogueColour(db, l.given.colourId),
       reason: reasonOf(l.placement.reason),
+      remarks: l.remarks,
     })),
     counts: d.counts,
+    columns: { read: d.parsed.reading.read, notRead: d.parsed.reading.notRead },
+    colourNumbering:
+      d.parsed.reading.colourNumbering === null
+        ? null
+        : { ...d.parsed.reading.colourNumbering, choosable: d.parsed.reading.colourNumbering.how !== 'format' },
+    warnings: d.warnings,
     refusal: d.refusal,
     duplicateOf: d.duplicateOf === null ? null : (documentViews(db, [d.duplicateOf])[0] ?? null),
   };
@@ -425,10 +432,10 @@ export function createApiService(ctx: ServiceContext) {
       changed('job cancelled');
       return { cancelled: jobId, was };
     },
-    'import.preview': ({ file, orderId, asNew }) => {
+    'import.preview': ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
       const plan = planImport(
         db,
-        { file, orderId: orderId ?? null, asNew: asNew === true },
+        { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
         importHooks('preview', file.name),
       );
       return {
@@ -437,10 +444,10 @@ export function createApiService(ctx: ServiceContext) {
         refusal: plan.refusal,
       };
     },
-    'import.confirm': ({ file, orderId, asNew }) => {
+    'import.confirm': ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
       const results = confirmImport(
         db,
-        { file, orderId: orderId ?? null, asNew: asNew === true },
+        { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
         clock,
         importHooks('confirm', file.name),
       );

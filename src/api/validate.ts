@@ -1,5 +1,6 @@
 import type { CallName } from './contract.ts';
 import { ITEM_TYPE_CODES } from '../item-types.ts';
+import { COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
 import { SETTING_KEYS } from '../setting-keys.ts';
 import { CALL_NAMES } from './contract.ts';
 
@@ -72,8 +73,24 @@ const shape =
     return null;
   };
 
+/** Acknowledged warnings: each a warning code at most once (an empty list acknowledges none). */
+const warningCodes: Check = (v, at) => {
+  if (!Array.isArray(v) || v.length > WARNING_CODES.length) return `${at} must be a list of warning codes`;
+  for (const [i, x] of v.entries()) {
+    const problem = oneOf(...WARNING_CODES)(x, `${at}[${i}]`);
+    if (problem) return problem;
+  }
+  return null;
+};
+
 const none = shape({});
-const importArgs = shape({ file: fileArg, orderId: optional(nullable(id)), asNew: optional(bool) });
+const importArgs = shape({
+  file: fileArg,
+  orderId: optional(nullable(id)),
+  asNew: optional(bool),
+  acknowledge: optional(warningCodes),
+  colourNumbering: optional(nullable(oneOf(...COLOUR_NUMBERINGS))),
+});
 
 export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'store.info': none,

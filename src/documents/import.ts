@@ -10,7 +10,9 @@ import { getSetting } from '../store/settings.ts';
 import { NOW, UNDOABLE_TABLES, type Value } from '../undo/changes.ts';
 import { recordStep } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
-import type { ParsedDocument, ParsedLine } from './model.ts';
+import { listColours } from '../store/colours.ts';
+import { colourTable, readGivenColours } from './given-colours.ts';
+import type { ColourNumbering, DocumentWarning, ParsedDocument, ParsedLine, WarningCode } from './model.ts';
 import { readDocumentFile } from './read-document.ts';
 
 /**
@@ -25,6 +27,10 @@ export interface ImportRequest {
   readonly orderId?: number | null;
   /** Import as a new document even when an undone one has the same key. */
   readonly asNew?: boolean;
+  /** The preview's warnings staff saw and accept (SPEC §8): a warning not among them refuses the import. */
+  readonly acknowledge?: readonly WarningCode[];
+  /** Staff's choice of the numbering of the list's colour numbers; else the reader's. */
+  readonly colourNumbering?: ColourNumbering | null;
 }
 
 export type ImportTarget =
@@ -69,7 +75,9 @@ export interface PlannedDocument {
   readonly duplicateOf: DocumentRow | null;
   readonly lines: readonly PlannedLine[];
   readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
-  /** What refuses this document's import, if anything. */
+  /** What the reader assumed (its own and the colour check's), each saying whether the request acknowledged it. */
+  readonly warnings: readonly (DocumentWarning & { readonly acknowledged: boolean })[];
+  /** What refuses this document's import, if anything (unacknowledged warnings aside: see `ImportPlan.refusal`). */
   readonly refusal: ErrorValue | null;
 }
 
@@ -100,8 +108,23 @@ function isCancellation(e: unknown): boolean {
 export interface ImportPlan {
   readonly fileName: string;
   readonly documents: readonly PlannedDocument[];
-  /** What refuses the import (the first refusal of any document), or null when it can go ahead. */
+  /**
+   * What refuses the import: the first refusal of any document, else `needs-acknowledgement` naming the
+   * warnings the request did not acknowledge; null when it can go ahead.
+   */
   readonly refusal: ErrorValue | null;
+}
+
+/** The refusal of an import whose warnings were not all acknowledged, naming each by its code and words. */
+function needsAcknowledgement(documents: readonly PlannedDocument[]): ErrorValue | null {
+  const open = new Map<WarningCode, string>();
+  for (const d of documents) for (const w of d.warnings) if (!w.acknowledged && !open.has(w.code)) open.set(w.code, w.message);
+  if (open.size === 0) return null;
+  const named = [...open].map(([code, message]) => `${message} (${code})`).join(' ');
+  return {
+    code: 'needs-acknowledgement',
+    message: `Check what the reader assumed before importing: ${named} Acknowledge ${open.size === 1 ? 'it' : 'them'} to import (on the command line: --accept ${[...open.keys()].join(',')}).`,
+  };
 }
 
 function headerMismatch(doc: ParsedDocument, order: OrderRow): void {
@@ -161,6 +184,7 @@ export function planImport(db: Database, request: ImportRequest, hooks: ImportHo
     stopIfCancelled(hooks, request.file.name);
     hooks.onProgress?.('reading', 0, null);
     parsed = readDocumentFile(request.file, {
+      colourNumbering: request.colourNumbering ?? null,
       onProgress: (done, total) => {
         stopIfCancelled(hooks, request.file.name);
         hooks.onProgress?.('reading', done, total);
@@ -184,8 +208,17 @@ function planDocuments(
   let placedSoFar = 0;
   hooks.onProgress?.('placing', 0, total);
   const lookup = catalogueLookup(db);
+  const colours = colourTable(listColours(db));
+  const acknowledged = new Set<string>(request.acknowledge ?? []);
   const seen = new Set<string>();
-  const documents = parsed.map((doc): PlannedDocument => {
+  const documents = parsed.map((asRead): PlannedDocument => {
+    // The colours read against the catalogue's table first: the lines then placed and written are these.
+    const checked = readGivenColours(asRead.lines, colours);
+    const doc: ParsedDocument = { ...asRead, lines: checked.lines };
+    const warnings = [...asRead.reading.warnings, ...checked.warnings].map((w) => ({
+      ...w,
+      acknowledged: acknowledged.has(w.code),
+    }));
     let target: ImportTarget | null = null;
     let revival: Revival | null = null;
     let refusal: ErrorValue | null = null;
@@ -263,19 +296,20 @@ function planDocuments(
     if (placedSoFar === total) hooks.onProgress?.('placing', total, total);
     const placed = lines.filter((l) => l.placement.item !== null).length;
     return {
-      parsed: doc,
+      parsed: asRead,
       target,
       revival,
       duplicateOf,
       lines,
       counts: { total: lines.length, placed, unplaced: lines.length - placed },
+      warnings,
       refusal,
     };
   });
   return {
     fileName: request.file.name,
     documents,
-    refusal: documents.find((d) => d.refusal !== null)?.refusal ?? null,
+    refusal: documents.find((d) => d.refusal !== null)?.refusal ?? needsAcknowledgement(documents),
   };
 }
 

@@ -1,10 +1,18 @@
 import type { GivenItem } from '../placement/rule.ts';
+import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 
-export type DocumentFormat = 'bricklink-order' | 'bricklink-xml' | 'brickstore' | 'brickstock' | 'csv';
+export type DocumentFormat =
+  | 'bricklink-order'
+  | 'bricklink-order-csv'
+  | 'bricklink-xml'
+  | 'brickstore'
+  | 'brickstock'
+  | 'csv';
 
 /** Each format as staff call it. */
 export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = {
   'bricklink-order': 'BrickLink order XML',
+  'bricklink-order-csv': 'BrickLink order download (CSV)',
   'bricklink-xml': 'BrickLink XML',
   brickstore: 'BrickStore document',
   // BrickStore's predecessor: read as BrickStore, named for what it is.
@@ -33,7 +41,33 @@ export interface ParsedLine {
   readonly remarks: string | null;
   /** Where the line is in the file, for messages. */
   readonly sourceLine: number;
+  /** The file gives the colour only at the head of the name ("Black Plate 1 x 2"): the import reads it from there. */
+  readonly colourInName?: boolean;
 }
+
+
+export { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
+export type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
+
+/** What the reader assumed, which staff must see and acknowledge before the import (SPEC §8). */
+export interface DocumentWarning {
+  readonly code: WarningCode;
+  readonly message: string;
+}
+
+/** How the reader read a document: the columns (or XML fields) it read and those it did not, its colour numbering, its warnings. */
+export interface DocumentReading {
+  /** Each column title read, with what it is read as ("quantity"); in the file's order. */
+  readonly read: readonly { readonly title: string; readonly as: string }[];
+  /** Titles of the columns (XML fields) present and not read: never invisible. */
+  readonly notRead: readonly string[];
+  /** The numbering of its colour numbers, or null when it gives none. */
+  readonly colourNumbering: { readonly numbering: ColourNumbering; readonly how: ColourNumberingHow } | null;
+  readonly warnings: readonly DocumentWarning[];
+}
+
+/** BrickLink's files and BrickStore's speak BrickLink's colour numbers by definition. */
+export const BRICKLINK_BY_FORMAT = { numbering: 'bricklink', how: 'format' } as const satisfies DocumentReading['colourNumbering'];
 
 /** One document of a file (a BrickLink file with several ORDERs holds several). */
 export interface ParsedDocument {
@@ -43,6 +77,7 @@ export interface ParsedDocument {
   readonly format: DocumentFormat;
   readonly header: DocumentHeader;
   readonly lines: readonly ParsedLine[];
+  readonly reading: DocumentReading;
 }
 
 export const NO_HEADER: DocumentHeader = {

@@ -3,12 +3,13 @@ import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv } from '../text/csv.ts';
 import { decodeText } from '../text/decode.ts';
 import { lineColumn, lineIndex, parseError, parseErrorAt } from '../text/position.ts';
-import { parseXmlTree } from '../text/xml.ts';
+import { parseXmlTree, XML_DEPTH_LIMIT } from '../text/xml.ts';
+import { isBrickLinkOrdersCsv, readBrickLinkOrdersCsv } from './formats/bricklink-orders-csv.ts';
 import { readBrickLinkOrders } from './formats/bricklink-order.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
 import { readBrickStore } from './formats/brickstore.ts';
 import { readCsvDocument } from './formats/csv.ts';
-import type { ParsedDocument } from './model.ts';
+import type { ColourNumbering, ParsedDocument } from './model.ts';
 
 /** Files bigger than this are refused before any parsing (SPEC §11). The largest real order is far smaller. */
 export const DOCUMENT_SIZE_LIMIT = 20 * 1024 * 1024;
@@ -48,18 +49,85 @@ const NOT_DOCUMENTS: readonly { readonly magic: readonly number[]; readonly what
     what: 'a ZIP archive (an Excel or LibreOffice sheet is one)',
     hint: 'save the sheet as CSV, or unpack the archive',
   },
+  { magic: [0x52, 0x61, 0x72, 0x21], what: 'a RAR archive', hint: 'unpack it first' },
+  { magic: [0x37, 0x7a, 0xbc, 0xaf], what: 'a 7-Zip archive', hint: 'unpack it first' },
   { magic: [0x1f, 0x8b], what: 'a gzip-compressed file', hint: 'unpack it first' },
   { magic: [0xd0, 0xcf, 0x11, 0xe0], what: 'an old Excel or Word file', hint: 'save the sheet as CSV' },
 ];
 
+const WHAT_IT_READS =
+  'brick-work imports BrickLink orders (XML or CSV), BrickLink XML, BrickStore and BrickStock files (.bsx) and CSV part lists.';
+
+function notAList(fileName: string, what: string, hint: string | undefined): BrickWorkError {
+  return new BrickWorkError(
+    'parse-error',
+    `This is ${what}, not an order document (${fileName})${hint ? `: ${hint}` : ''}. ${WHAT_IT_READS}`,
+  );
+}
+
+/** The name of the first entry of a ZIP file (its first local header's), or null. */
+function firstZipEntry(content: Uint8Array): string | null {
+  if (content.byteLength < 30) return null;
+  const length = (content[26] ?? 0) | ((content[27] ?? 0) << 8);
+  if (length === 0 || 30 + length > content.byteLength) return null;
+  return new TextDecoder('utf-8', { fatal: false }).decode(content.subarray(30, 30 + length));
+}
+
+/** A BrickLink Studio model: a ZIP named `.io`, or whose entries are Studio's (model.ldr, .info). */
+function isStudioModel(content: Uint8Array, fileName: string): boolean {
+  const entry = firstZipEntry(content);
+  return /\.io$/i.test(fileName) || (entry !== null && /^(model\d*\.ldr|\.info|thumbnail\.png)$/i.test(entry));
+}
+
 function notADocument(content: Uint8Array, fileName: string): BrickWorkError | null {
   const kind = NOT_DOCUMENTS.find((k) => k.magic.every((b, i) => content[i] === b));
   if (kind === undefined) return null;
-  return new BrickWorkError(
-    'parse-error',
-    `This is ${kind.what}, not an order document (${fileName})${kind.hint ? `: ${kind.hint}` : ''}. ` +
-      'brick-work imports BrickLink orders (XML), BrickLink XML, BrickStore and BrickStock files (.bsx) and CSV part lists.',
-  );
+  if (kind.magic[0] === 0x50 && isStudioModel(content, fileName)) {
+    return notAList(fileName, 'a BrickLink Studio model', 'export its parts list from Studio (File › Export as › Parts list) and import that');
+  }
+  return notAList(fileName, kind.what, kind.hint);
+}
+
+/** An LDraw command line: a meta line (`0 Name: …`, `0 FILE …`) or a part reference (`1 colour x y z a b c d e f g h i part.dat`). */
+const LDRAW_LINE = /^\s*(0\s+(FILE|Name:|Author:|!LDRAW_ORG|!LICENSE|BFC|STEP|NOFILE)\b|1\s+-?\d+(\s+-?[\d.eE+-]+){12}\s+\S+\.(dat|ldr))/i;
+
+/**
+ * Text files that are not lists, named for what they are (SPEC §8): an LDraw model or part, a JSON file,
+ * and a file named `.bsx`/`.xml` that is not XML. Null when the text may be a list.
+ */
+function notAListText(text: string, fileName: string): BrickWorkError | null {
+  const head = text.slice(0, 64 * 1024);
+  const start = head.trimStart();
+  const ldrawLines = head.split(/\r\n?|\n/, 20).filter((l) => LDRAW_LINE.test(l)).length;
+  if (ldrawLines >= 2 || (ldrawLines === 1 && /\.(ldr|mpd|dat)$/i.test(fileName))) {
+    return notAList(
+      fileName,
+      'an LDraw model or part file',
+      'it describes a model, not a list of parts to reconcile; export the model’s parts list (from Studio, LDCad or Rebrickable) as CSV and import that',
+    );
+  }
+  if (/\.json$/i.test(fileName) || ((start.startsWith('{') || start.startsWith('[')) && isJson(text))) {
+    return notAList(fileName, 'a JSON file', 'export the list as CSV or as BrickLink XML');
+  }
+  const extension = /\.(bsx|xml)$/i.exec(fileName)?.[1];
+  if (extension !== undefined && !start.startsWith('<')) {
+    const first = start.split(/\r\n?|\n/, 1)[0] ?? '';
+    return new BrickWorkError(
+      'parse-error',
+      `${fileName} is named .${extension.toLowerCase()} but is not XML (it begins "${quote(first)}"): ` +
+        `a ${extension.toLowerCase() === 'bsx' ? 'BrickStore file' : 'BrickLink XML file'} begins with "<". Is it the right file? ${WHAT_IT_READS}`,
+    );
+  }
+  return null;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -69,7 +137,11 @@ function notADocument(content: Uint8Array, fileName: string): BrickWorkError | n
  */
 export function readDocumentFile(
   file: { name: string; content: Uint8Array },
-  options: { readonly onProgress?: (done: number, total: number) => void } = {},
+  options: {
+    readonly onProgress?: (done: number, total: number) => void;
+    /** Staff's choice of the numbering of a CSV list's colour numbers (SPEC §8). */
+    readonly colourNumbering?: ColourNumbering | null;
+  } = {},
 ): ParsedDocument[] {
   const fileName = path.basename(file.name.replace(/\\/g, '/'));
   if (file.content.byteLength > DOCUMENT_SIZE_LIMIT) {
@@ -96,6 +168,8 @@ export function readDocumentFile(
       `a control character (U+${code}) is in the text; a document may not hold one (is the file damaged?)`,
     );
   }
+  const notList = notAListText(text, fileName);
+  if (notList !== null) throw notList;
   // How far into the text the reader is, every thousand lines: a big file takes seconds (SPEC §11).
   const progress = options.onProgress;
   const tell =
@@ -107,6 +181,8 @@ export function readDocumentFile(
   if (text.trimStart().startsWith('<')) {
     const root = parseXmlTree(text, fileName, {
       refuseControlReferences: true,
+      maxDepth: XML_DEPTH_LIMIT,
+      sayDamaged: true,
       childLimit: {
         names: ['ITEM', 'Item'],
         max: DOCUMENT_LINE_LIMIT,
@@ -137,5 +213,6 @@ export function readDocumentFile(
     onRow: tell,
   });
   progress?.(text.length, text.length);
-  return [readCsvDocument(table, fileName)];
+  if (isBrickLinkOrdersCsv(table.header)) return readBrickLinkOrdersCsv(table, fileName);
+  return [readCsvDocument(table, fileName, { colourNumbering: options.colourNumbering ?? null })];
 }

@@ -1,4 +1,4 @@
-import { quote } from '../errors.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 import { lineColumn, parseErrorAt } from './position.ts';
 
 /**
@@ -51,7 +51,20 @@ export function decodeEntities(text: string, onControl?: (index: number, ref: st
 export interface XmlOptions {
   /** Refuse character references to control characters, with their line and column (documents do). */
   readonly refuseControlReferences?: boolean;
+  /**
+   * Refuse elements nested deeper than this, at the first one (SPEC §11): memory stays flat whatever the
+   * file holds. No order document or catalogue download nests more than a few levels.
+   */
+  readonly maxDepth?: number;
+  /**
+   * Say a broken structure (a tag never closed, the wrong closing tag, a file cut short) in a worker's
+   * words first — "the file is cut short or damaged near line L" — with the parser's detail after it.
+   */
+  readonly sayDamaged?: boolean;
 }
+
+/** The deepest nesting the readers take by default: four levels in every real file, and room to spare. */
+export const XML_DEPTH_LIMIT = 10;
 
 export function parseXml(source: string, fileName: string, handler: XmlHandler, options: XmlOptions = {}): void {
   const src = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
@@ -59,14 +72,25 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
   const stack: string[] = [];
   let sawRoot = false;
   let i = 0;
-  const fail = (offset: number, problem: string): never => {
+  const maxDepth = options.maxDepth ?? XML_DEPTH_LIMIT;
+  /** A refusal of what the file holds (entities, control characters, depth), said as the parser found it. */
+  const refuse = (offset: number, problem: string): never => {
     const { line, column } = lineColumn(src, offset);
     throw parseErrorAt(fileName, line, column, problem);
+  };
+  /** A broken structure: the file is damaged or cut short. */
+  const fail = (offset: number, problem: string): never => {
+    if (options.sayDamaged !== true) return refuse(offset, problem);
+    const { line, column } = lineColumn(src, offset);
+    throw new BrickWorkError(
+      'parse-error',
+      `${fileName}: the file is cut short or damaged near line ${line} (line ${line}, column ${column}: ${problem})`,
+    );
   };
   // A reference to a control character would put it in a field as surely as the raw byte would.
   const onControl = options.refuseControlReferences
     ? (at: number) => (index: number, ref: string) =>
-        fail(at + index, `the character reference ${ref} stands for a control character, which a document may not hold`)
+        refuse(at + index, `the character reference ${ref} stands for a control character, which a document may not hold`)
     : () => undefined;
 
   while (i < n) {
@@ -97,7 +121,7 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
       i = end + 2;
     } else if (src.startsWith('<!DOCTYPE', i)) {
       if (sawRoot || stack.length > 0) fail(i, 'a DOCTYPE may only come before the document element');
-      i = skipDoctype(src, i, fail);
+      i = skipDoctype(src, i, fail, refuse);
     } else if (src.charCodeAt(i + 1) === 47 /* / */) {
       const name = nameAt(src, i + 2) ?? fail(i, 'a closing tag has no element name');
       const gt = src.indexOf('>', i + 2 + name.length);
@@ -112,6 +136,13 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
       const name = nameAt(src, i + 1) ?? fail(i, 'a "<" that does not start a tag (write it as &lt;)');
       if (sawRoot && stack.length === 0)
         fail(i, `a second document element <${quote(name)}> after the first one ended`);
+      if (stack.length >= maxDepth) {
+        refuse(
+          i,
+          `<${quote(name)}> is nested ${stack.length + 1} elements deep (in <${quote(stack.slice(-3).join('><'))}>); ` +
+            `brick-work reads at most ${maxDepth} levels, and no order document nests more than a few`,
+        );
+      }
       const { attributes, end, selfClosing } = readAttributes(src, i + 1 + name.length, name, fail, onControl);
       sawRoot = true;
       handler.open?.(name, attributes, i);
@@ -154,7 +185,12 @@ function readAttributes(
 }
 
 /** Skips `<!DOCTYPE …>`, refusing one that declares entities: brick-work never expands them. */
-function skipDoctype(src: string, from: number, fail: (offset: number, problem: string) => never): number {
+function skipDoctype(
+  src: string,
+  from: number,
+  fail: (offset: number, problem: string) => never,
+  refuse: (offset: number, problem: string) => never,
+): number {
   let i = from + '<!DOCTYPE'.length;
   let quote = '';
   for (; i < src.length; i++) {
@@ -169,7 +205,7 @@ function skipDoctype(src: string, from: number, fail: (offset: number, problem: 
       const subset = src.slice(i, close);
       const entity = subset.search(/<!ENTITY/);
       if (entity !== -1) {
-        fail(
+        refuse(
           i + entity,
           'the file declares XML entities (<!ENTITY …>); brick-work never expands entities, so it does not read such files',
         );

@@ -1,37 +1,80 @@
 import type { ImportPreviewView } from '../../api/contract.ts';
 import { BrickWorkError, type ErrorCode } from '../../errors.ts';
+import { COLOUR_NUMBERING_NAMES, type ColourNumbering, type WarningCode } from '../../reading.ts';
 import { numberArg, type ContractCommand } from '../command.ts';
+
+/** How a preview read a document, in words: the numbering of its colour numbers, the columns it did not read, its warnings. */
+function readingText(d: ImportPreviewView['documents'][number]): string[] {
+  const out: string[] = [];
+  const c = d.colourNumbering;
+  if (c !== null) out.push(`  Colour numbers read as ${COLOUR_NUMBERING_NAMES[c.numbering]}'s (${HOW[c.how]}).`);
+  if (d.columns.notRead.length > 0) out.push(`  Not read: ${d.columns.notRead.join(', ')}.`);
+  for (const w of d.warnings) out.push(`  Warning (${w.code}${w.acknowledged ? ', accepted' : ''}): ${w.message}`);
+  return out;
+}
+
+const HOW = {
+  format: 'the format says so',
+  title: 'the column title says so',
+  shape: 'the list’s shape says so',
+  chosen: 'as chosen',
+  guessed: 'guessed: --colours chooses',
+} as const;
 
 function previewText(plan: ImportPreviewView): string {
   return plan.documents
     .map((d) => {
       const where =
         d.target?.kind === 'new' ? `a new order ${d.target.reference}` : `order ${d.target?.reference ?? '?'}`;
-      return `${d.revival ? 'Would revive' : 'Would import'} ${d.key} into ${where}: ${d.counts.total} lines, ${d.counts.placed} placed, ${d.counts.unplaced} unplaced.`;
+      return [
+        `${d.revival ? 'Would revive' : 'Would import'} ${d.key} into ${where}: ${d.counts.total} lines, ${d.counts.placed} placed, ${d.counts.unplaced} unplaced.`,
+        ...readingText(d),
+      ].join('\n');
     })
     .join('\n');
 }
 
+/** `--accept a,b`: the warning codes acknowledged (checked by the contract's argument checks). */
+function acceptedCodes(value: unknown): WarningCode[] | undefined {
+  if (typeof value !== 'string') return undefined;
+  return value
+    .split(',')
+    .map((code) => code.trim())
+    .filter((code) => code !== '') as WarningCode[];
+}
+
 export const importDocument: ContractCommand = {
   name: ['import'],
-  synopsis: 'FILE [--order ID] [--dry-run] [--as-new]',
-  summary: 'import an order document (a preview only with --dry-run); revives an undone one',
-  options: { order: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'as-new': { type: 'boolean' } },
+  synopsis: 'FILE [--order ID] [--dry-run] [--as-new] [--accept CODE,…] [--colours bricklink|rebrickable|ldraw]',
+  summary:
+    'import an order document (a preview only with --dry-run); revives an undone one; --accept acknowledges the preview’s warnings',
+  options: {
+    order: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    'as-new': { type: 'boolean' },
+    accept: { type: 'string' },
+    colours: { type: 'string' },
+  },
   args: { min: 1, max: 1 },
   calls: ['import.preview', 'import.confirm'],
   writes: (_args, options) => options['dry-run'] !== true,
-  words: { orderId: '--order' },
+  words: { orderId: '--order', acknowledge: '--accept', colourNumbering: '--colours' },
   async run(api, [file], options) {
     const order = options['order'];
     const request = {
       file: api.readFile(file ?? ''),
       orderId: typeof order === 'string' ? numberArg(order) : null,
       asNew: options['as-new'] === true,
+      acknowledge: acceptedCodes(options['accept']) ?? [],
+      colourNumbering: typeof options['colours'] === 'string' ? (options['colours'] as ColourNumbering) : null,
     };
     if (options['dry-run'] === true) {
       const plan = await api.call('import.preview', request);
-      // A preview that will refuse is a refusal on the command line, as the confirm would be.
-      if (plan.refusal) throw new BrickWorkError(plan.refusal.code as ErrorCode, plan.refusal.message);
+      // A preview that will refuse is a refusal on the command line, as the confirm would be; what it read is said first.
+      if (plan.refusal) {
+        for (const line of plan.documents.flatMap(readingText)) api.progress(line.trim());
+        throw new BrickWorkError(plan.refusal.code as ErrorCode, plan.refusal.message);
+      }
       return { json: plan, text: previewText(plan) };
     }
     const imports = await api.call('import.confirm', request);

@@ -3,6 +3,15 @@ import type { ParsedLine } from '../model.ts';
 import { limited, parseCondition, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
 import { field, unescapeTwice } from './xml-fields.ts';
 
+/** The fields of a BrickLink `ITEM` every reader of one reads (quantity and price are each reader's), and what each is read as. */
+export const BRICKLINK_ITEM_FIELDS = {
+  ITEMTYPE: 'item type',
+  ITEMID: 'number',
+  COLOR: 'colour number',
+  CONDITION: 'condition',
+  REMARKS: 'remarks',
+} as const;
+
 /**
  * One BrickLink `ITEM` (of an order or an INVENTORY) as a line: ITEMTYPE, ITEMID, COLOR, CONDITION,
  * REMARKS, with the quantity and price the caller picked from its fields. BrickLink gives no names.

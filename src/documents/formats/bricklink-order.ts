@@ -1,10 +1,10 @@
 import { quote } from '../../errors.ts';
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
-import type { ParsedDocument, ParsedLine } from '../model.ts';
+import { BRICKLINK_BY_FORMAT, type ParsedDocument, type ParsedLine } from '../model.ts';
 import { limited, parseCurrency, parseUsDate } from '../values.ts';
-import { brickLinkItemLine } from './bricklink-item.ts';
-import { childrenNamed, field } from './xml-fields.ts';
+import { BRICKLINK_ITEM_FIELDS, brickLinkItemLine } from './bricklink-item.ts';
+import { childrenNamed, field, itemFields } from './xml-fields.ts';
 
 /**
  * BrickLink order XML (SPEC §8): `ORDERS` with one document per `ORDER`, or a single `ORDER`. Order XML
@@ -47,6 +47,11 @@ export function readBrickLinkOrders(
         orderDate: parseUsDate(field(order, 'ORDERDATE'), fileName, orderLine),
       },
       lines,
+      reading: {
+        ...itemFields(items, { ...BRICKLINK_ITEM_FIELDS, QTY: 'quantity', PRICE: 'price' }),
+        colourNumbering: BRICKLINK_BY_FORMAT,
+        warnings: [],
+      },
     };
   });
 }

@@ -1,8 +1,8 @@
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
-import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
-import { brickLinkItemLine } from './bricklink-item.ts';
-import { childrenNamed, field } from './xml-fields.ts';
+import { BRICKLINK_BY_FORMAT, NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
+import { BRICKLINK_ITEM_FIELDS, brickLinkItemLine } from './bricklink-item.ts';
+import { childrenNamed, field, itemFields } from './xml-fields.ts';
 
 /**
  * BrickLink XML (SPEC §8): `INVENTORY` of `ITEM`s, as wanted lists (MINQTY, MAXPRICE) and mass uploads
@@ -25,5 +25,10 @@ export function readBrickLinkXml(
       price: field(item, 'PRICE') ?? (maxPrice !== null && /^-1(\.0+)?$/.test(maxPrice) ? null : maxPrice),
     });
   });
-  return { key: fileName, fileName, format: 'bricklink-xml', header: NO_HEADER, lines };
+  const reading = {
+    ...itemFields(items, { ...BRICKLINK_ITEM_FIELDS, QTY: 'quantity', MINQTY: 'quantity', PRICE: 'price', MAXPRICE: 'price' }),
+    colourNumbering: BRICKLINK_BY_FORMAT,
+    warnings: [],
+  };
+  return { key: fileName, fileName, format: 'bricklink-xml', header: NO_HEADER, lines, reading };
 }

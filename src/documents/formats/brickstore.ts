@@ -1,6 +1,6 @@
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
-import { FORMAT_NAMES, NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
+import { BRICKLINK_BY_FORMAT, FORMAT_NAMES, NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
 import {
   limited,
   parseCondition,
@@ -10,7 +10,20 @@ import {
   parseQuantity,
   textOrNull,
 } from '../values.ts';
-import { childrenNamed, field } from './xml-fields.ts';
+import { childrenNamed, field, itemFields } from './xml-fields.ts';
+
+/** The fields of a BrickStore item brick-work reads, and what it reads each as. */
+const READ = {
+  ItemID: 'number',
+  ItemTypeID: 'item type',
+  ItemName: 'name',
+  ColorID: 'colour number',
+  ColorName: 'colour name',
+  Qty: 'quantity',
+  Price: 'price',
+  Condition: 'condition',
+  Remarks: 'remarks',
+};
 
 /**
  * BrickStore `.bsx` (SPEC §8): `BrickStoreXML`/`Inventory`/`Item` with ItemID, ItemTypeID, ColorID,
@@ -46,5 +59,6 @@ export function readBrickStore(root: XmlElement, fileName: string, lineOf: (offs
     fileName,
     lineOf(inventory.offset),
   );
-  return { key: fileName, fileName, format, header: { ...NO_HEADER, currency }, lines };
+  const reading = { ...itemFields(items, READ), colourNumbering: BRICKLINK_BY_FORMAT, warnings: [] };
+  return { key: fileName, fileName, format, header: { ...NO_HEADER, currency }, lines, reading };
 }

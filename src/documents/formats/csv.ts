@@ -1,7 +1,17 @@
 import { BrickWorkError, quote } from '../../errors.ts';
+import { itemTypeCode } from '../../item-types.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { parseError } from '../../text/position.ts';
-import { NO_HEADER, type ParsedDocument, type ParsedLine } from '../model.ts';
+import {
+  COLOUR_NUMBERING_NAMES,
+  NO_HEADER,
+  type ColourNumbering,
+  type ColourNumberingHow,
+  type DocumentReading,
+  type DocumentWarning,
+  type ParsedDocument,
+  type ParsedLine,
+} from '../model.ts';
 import {
   limited,
   parseCondition,
@@ -11,29 +21,83 @@ import {
   parseQuantity,
   textOrNull,
 } from '../values.ts';
-import { columnKey, columnsOf, UNDERSTOOD_COLUMNS } from './csv-columns.ts';
+import { columnKey, columnsOf, columnsReport, FIELD_WORDS, UNDERSTOOD_COLUMNS, type CsvField } from './csv-columns.ts';
 import { withoutStudioTotals } from './studio-totals.ts';
+
+export interface CsvReadOptions {
+  /** Staff's choice of the numbering the list's colour numbers are in (SPEC §8); else the reader's. */
+  readonly colourNumbering?: ColourNumbering | null;
+}
+
+/** Rebrickable's part lists, by their exact columns: `Part,Color,Quantity` or the older `Part,Color,Num`, either with `Is Spare`. */
+const REBRICKABLE_COLUMNS = new Set(['part', 'color', 'quantity', 'num', 'isspare']);
+
+function isRebrickableList(keys: readonly string[]): boolean {
+  return (
+    keys[0] === 'part' &&
+    keys.includes('color') &&
+    (keys.includes('quantity') || keys.includes('num')) &&
+    keys.every((k) => REBRICKABLE_COLUMNS.has(k))
+  );
+}
+
+/** The colour-number columns whose title names their numbering, in the order one is preferred. */
+const TITLED_COLOUR_COLUMNS: readonly (readonly [CsvField, ColourNumbering])[] = [
+  ['colourId', 'bricklink'],
+  ['colourRebrickable', 'rebrickable'],
+  ['colourLdraw', 'ldraw'],
+];
+
+const WHOLE_NUMBER = /^\d+$/;
+
+/** A spare-part flag as Rebrickable and spreadsheets write it. */
+function parseSpare(text: string | null, fileName: string, line: number): boolean {
+  if (text === null || /^(false|f|no|n|0)$/i.test(text)) return false;
+  if (/^(true|t|yes|y|1)$/i.test(text)) return true;
+  throw parseError(fileName, `line ${line}: the spare flag "${quote(text)}" is neither yes nor no`);
+}
 
 /**
  * CSV part lists (SPEC §8) with a header row: BrickStore's columns, Rebrickable part lists
- * (`Part,Color,Quantity`), BrickLink Studio's exported parts lists, or a plain
- * `number,name,colour,quantity,price`; comma, semicolon or tab. Column titles: `csv-columns.ts`.
- * Rebrickable's colour ids are not BrickLink's: they are kept in the remarks, not used to place.
+ * (`Part,Color,Quantity`, `Part,Color,Num`, with or without `Is Spare`), BrickLink Studio's exported
+ * parts lists, small tools' lists, or a plain `number,name,colour,quantity,price`; comma, semicolon or tab.
+ * Column titles: `csv-columns.ts`. Nothing is guessed silently: a list without a quantity column, or
+ * with colour numbers in no stated numbering, carries a warning staff must acknowledge. Colour numbers
+ * in a numbering other than BrickLink's are kept in the remarks, not used to place.
  */
-export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocument {
-  const header = table.header.map(columnKey);
+export function readCsvDocument(table: CsvTable, fileName: string, options: CsvReadOptions = {}): ParsedDocument {
+  const keys = table.header.map(columnKey);
   const at = columnsOf(table.header);
   const rows = withoutStudioTotals(table.rows);
   if (rows.length === 0) throw parseError(fileName, 'the file has a header row but no lines');
   if (at.no < 0 && at.name < 0) {
+    const elementIds =
+      at.elementId >= 0
+        ? ` Its "${quote(table.header[at.elementId] ?? '')}" column holds LEGO element ids, which brick-work does not yet translate to BrickLink numbers.`
+        : '';
     throw new BrickWorkError(
       'parse-error',
-      `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column. ${UNDERSTOOD_COLUMNS}`,
+      `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column.${elementIds} ${UNDERSTOOD_COLUMNS}`,
     );
   }
-  const rebrickable = header[0] === 'part' && at.name < 0 && header.includes('color') && header.includes('quantity');
+  const rebrickable = isRebrickableList(keys);
   const decimalComma = table.delimiter === ';';
   const cell = (cells: readonly string[], i: number) => (i < 0 ? null : textOrNull(cells[i]));
+
+  // Which column gives a line's colour number, and in which numbering (SPEC §8).
+  const titled = TITLED_COLOUR_COLUMNS.find(([field]) => at[field] >= 0);
+  const numberColumn = titled !== undefined ? at[titled[0]] : at.colourNumber;
+  const chosen = options.colourNumbering ?? null;
+  const numbering: { numbering: ColourNumbering; how: ColourNumberingHow } =
+    chosen !== null
+      ? { numbering: chosen, how: 'chosen' }
+      : titled !== undefined
+        ? { numbering: titled[1], how: 'title' }
+        : rebrickable
+          ? { numbering: 'rebrickable', how: 'shape' }
+          : { numbering: 'bricklink', how: 'guessed' };
+  let colourNumbers = 0;
+  let bareColumn: number | null = null;
 
   let currency: { code: string; line: number } | null = null;
   const lines: ParsedLine[] = rows.map(({ line, cells }, i) => {
@@ -48,30 +112,38 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
       currency ??= { code: rowCurrency, line };
     }
     const colourText = limited(cell(cells, at.colour), 'colourName', fileName, line);
-    const colourIdText =
-      cell(cells, at.colourId) ?? (colourText !== null && /^\d+$/.test(colourText) && !rebrickable ? colourText : null);
+    // A bare colour column holds names, or numbers in the list's numbering.
+    const colourTextIsNumber = colourText !== null && WHOLE_NUMBER.test(colourText);
+    let colourNumber = cell(cells, numberColumn);
+    if (colourNumber === null && colourTextIsNumber) colourNumber = colourText;
+    if (colourNumber !== null) {
+      colourNumbers += 1;
+      if (titled === undefined) bareColumn ??= cell(cells, numberColumn) !== null ? numberColumn : at.colour;
+    }
+    const bricklinkNumber = numbering.numbering === 'bricklink' ? colourNumber : null;
+    const otherNumber =
+      colourNumber !== null && numbering.numbering !== 'bricklink'
+        ? `${COLOUR_NUMBERING_NAMES[numbering.numbering]} colour ${colourNumber}`
+        : null;
     // Numbers brick-work doesn't place by, kept where staff see them (within the remarks' cap).
     const ids = [labelled('LDraw', cell(cells, at.ldrawId)), labelled('Element', cell(cells, at.elementId))];
+    const spare = parseSpare(cell(cells, at.spare), fileName, line) ? 'Spare' : null;
     const remarks = limited(
-      [
-        rebrickable ? labelled('Rebrickable colour', colourText) : null,
-        ids.filter(Boolean).join(' · '),
-        cell(cells, at.remarks),
-      ]
-        .filter(Boolean)
-        .join('; ') || null,
+      [otherNumber, spare, ids.filter(Boolean).join(' · '), cell(cells, at.remarks)].filter(Boolean).join('; ') ||
+        null,
       'remarks',
       fileName,
       line,
     );
+    const type = limited(cell(cells, at.type), 'type', fileName, line);
     return {
       position: i + 1,
       given: {
-        type: limited(cell(cells, at.type), 'type', fileName, line),
+        type: type === null ? null : itemTypeCode(type),
         no: limited(cell(cells, at.no), 'no', fileName, line),
         name: limited(cell(cells, at.name), 'name', fileName, line),
-        colourId: parseOptionalId(colourIdText, 'colour id', fileName, line),
-        colourName: rebrickable || colourText === null || /^\d+$/.test(colourText) ? null : colourText,
+        colourId: parseOptionalId(bricklinkNumber, 'colour number', fileName, line),
+        colourName: colourTextIsNumber ? null : colourText,
       },
       quantity: parseQuantity(cell(cells, at.quantity), fileName, line, at.quantity < 0 ? 1 : null),
       unitPriceE4: parseMoneyE4(cell(cells, at.price), fileName, line, decimalComma),
@@ -80,12 +152,44 @@ export function readCsvDocument(table: CsvTable, fileName: string): ParsedDocume
       sourceLine: line,
     };
   });
+
+  const warnings: DocumentWarning[] = [];
+  if (at.quantity < 0) {
+    warnings.push({
+      code: 'no-quantity-column',
+      message: 'This list has no quantity column: every line will count 1.',
+    });
+  }
+  if (colourNumbers > 0 && numbering.how === 'guessed') {
+    const title = table.header[bareColumn ?? at.colour]?.trim() ?? 'colour';
+    warnings.push({
+      code: 'colour-numbering-guessed',
+      message:
+        `The "${quote(title)}" column gives colour numbers without saying whose: they are read as BrickLink's. ` +
+        'Rebrickable and LDraw number colours differently; choose their numbering if the list came from there.',
+    });
+  }
+  const used = new Map<number, string>();
+  for (const [field, index] of Object.entries(at) as [CsvField, number][]) {
+    if (index < 0) continue;
+    if (field === 'colourNumber' && titled !== undefined) continue;
+    if (field === 'colourRebrickable' || field === 'colourLdraw' || field === 'colourId') {
+      if (titled?.[0] !== field) continue;
+    }
+    used.set(index, field === 'colour' && colourNumbers > 0 && bareColumn === index ? 'colour number' : FIELD_WORDS[field]);
+  }
+  const reading: DocumentReading = {
+    ...columnsReport(table.header, used, (index) => rows.some((r) => (r.cells[index] ?? '').trim() !== '')),
+    colourNumbering: colourNumbers > 0 ? numbering : null,
+    warnings,
+  };
   return {
     key: fileName,
     fileName,
     format: 'csv',
     header: { ...NO_HEADER, currency: currency === null ? null : (currency as { code: string }).code },
     lines,
+    reading,
   };
 }
 

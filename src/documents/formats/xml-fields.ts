@@ -15,3 +15,20 @@ export function field(el: XmlElement, name: string): string | null {
 export function unescapeTwice(text: string | null): string | null {
   return text === null ? null : text.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 }
+
+/**
+ * Which fields of a document's items the reader read, and which it left (SPEC §8: nothing skipped is
+ * invisible): `read` maps each element name it reads to what it is read as. In the order first met.
+ */
+export function itemFields(
+  items: readonly XmlElement[],
+  read: Readonly<Record<string, string>>,
+): { read: { title: string; as: string }[]; notRead: string[] } {
+  const seen = new Set<string>();
+  for (const item of items) for (const child of item.children) seen.add(child.name);
+  const names = [...seen];
+  return {
+    read: names.filter((n) => Object.hasOwn(read, n)).map((n) => ({ title: n, as: read[n] as string })),
+    notRead: names.filter((n) => !Object.hasOwn(read, n)),
+  };
+}
