@@ -16,11 +16,16 @@ export const COLOUR_NUMBERING_NAMES: Readonly<Record<ColourNumbering, string>> =
 /**
  * How the reader knows the numbering of a document's colour numbers: its format says so (BrickLink XML,
  * BrickStore), a column's title does (`BLColorId`, `LDraw Color`), the list's shape does (Rebrickable's
- * `Part,Color,Quantity`), staff chose it, or it guessed (a bare `Color` column of numbers: a warning).
+ * `Part,Color,Quantity`), staff chose it, the lines' colour names agree with BrickLink's table for every
+ * number, or it guessed (a bare `Color` column of numbers: a warning).
  */
-export type ColourNumberingHow = 'format' | 'title' | 'shape' | 'chosen' | 'guessed';
+export type ColourNumberingHow = 'format' | 'title' | 'shape' | 'chosen' | 'names' | 'guessed';
 
-export const WARNING_CODES = ['no-quantity-column', 'colour-numbering-guessed', 'colour-number-and-name-disagree'] as const;
+export const WARNING_CODES = [
+  'no-quantity-column',
+  'colour-numbering-guessed',
+  'colour-number-and-name-disagree',
+] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 export function isWarningCode(code: string): code is WarningCode {

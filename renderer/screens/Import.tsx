@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { PreviewDocumentView, PreviewLineView } from '../../src/api/contract.ts';
+import { COLOUR_NUMBERINGS, type ColourNumbering } from '../../src/reading.ts';
 import { Colour } from '../components/Colour.tsx';
 import { TakeBack } from '../components/Documents.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { useApp } from '../state/app.ts';
-import { useImport } from '../state/import.ts';
+import { importBlocked, useImport } from '../state/import.ts';
 import { useOrders } from '../state/orders.ts';
 import { count, plural, when } from '../format.ts';
 
@@ -39,6 +40,97 @@ function Revival({ doc }: { doc: PreviewDocumentView }) {
           ))}
         </ul>
       ) : null}
+    </div>
+  );
+}
+
+const NUMBERING_WORDS: Readonly<Record<ColourNumbering, string>> = {
+  bricklink: 'BrickLink’s',
+  rebrickable: 'Rebrickable’s',
+  ldraw: 'LDraw’s',
+};
+
+const HOW_WORDS: Readonly<Record<NonNullable<PreviewDocumentView['colourNumbering']>['how'], string>> = {
+  format: 'the format says so',
+  title: 'the column’s title says so',
+  shape: 'Rebrickable lists are written so',
+  chosen: 'as you chose',
+  names: 'the colour names agree',
+  guessed: 'a guess: the list does not say',
+};
+
+/**
+ * How the file was read (SPEC §8): the columns read and not read, the numbering of its colour numbers
+ * (which staff may change for a list), and what the reader assumed, each with the box that acknowledges it.
+ */
+function Reading({ doc }: { doc: PreviewDocumentView }) {
+  const { acknowledged, acknowledge, colourNumbering, setColourNumbering, busy } = useImport(
+    useShallow((s) => ({
+      acknowledged: s.acknowledged,
+      acknowledge: s.acknowledge,
+      colourNumbering: s.colourNumbering,
+      setColourNumbering: s.setColourNumbering,
+      busy: s.busy,
+    })),
+  );
+  const c = doc.colourNumbering;
+  return (
+    <div className="reading" data-testid="reading">
+      {doc.warnings.length > 0 ? (
+        <ul className="warnings" aria-label="What the reader assumed">
+          {doc.warnings.map((w) => (
+            <li key={w.code} className="warning" data-code={w.code}>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={acknowledged.includes(w.code)}
+                  onChange={(e) => acknowledge(w.code, e.target.checked)}
+                />
+                <span>
+                  {w.message} <b>I have checked this.</b>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <dl className="header">
+        {c !== null ? (
+          <>
+            <dt>Colour numbers</dt>
+            <dd>
+              {c.choosable ? (
+                <label>
+                  read as{' '}
+                  <select
+                    aria-label="Colour numbers are"
+                    value={colourNumbering ?? c.numbering}
+                    disabled={busy}
+                    onChange={(e) => void setColourNumbering(e.target.value as ColourNumbering)}
+                  >
+                    {COLOUR_NUMBERINGS.map((n) => (
+                      <option key={n} value={n}>
+                        {NUMBERING_WORDS[n]}
+                      </option>
+                    ))}
+                  </select>{' '}
+                </label>
+              ) : (
+                <>read as {NUMBERING_WORDS[c.numbering]} </>
+              )}
+              <small>({HOW_WORDS[c.how]})</small>
+            </dd>
+          </>
+        ) : null}
+        <dt>Columns read</dt>
+        <dd data-testid="columns-read">{doc.columns.read.map((r) => `${r.title} (${r.as})`).join(', ') || '—'}</dd>
+        {doc.columns.notRead.length > 0 ? (
+          <>
+            <dt>Not read</dt>
+            <dd data-testid="columns-not-read">{doc.columns.notRead.join(', ')}</dd>
+          </>
+        ) : null}
+      </dl>
     </div>
   );
 }
@@ -85,6 +177,7 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
           onDone={() => void useImport.getState().refresh()}
         />
       ) : null}
+      <Reading doc={doc} />
       <Revival doc={doc} />
       <table className="table compact">
         <thead>
@@ -94,6 +187,7 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
             <th>Colour</th>
             <th className="num">Qty</th>
             <th>Placement</th>
+            <th>Remarks</th>
           </tr>
         </thead>
         <tbody>
@@ -120,6 +214,7 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
                   <span className="reason">{l.reason?.text}</span>
                 )}
               </td>
+              <td className="remarks">{l.remarks}</td>
             </tr>
           ))}
         </tbody>
@@ -187,6 +282,7 @@ export function Import() {
       setAsNew: s.setAsNew,
       confirm: s.confirm,
       reset: s.reset,
+      acknowledged: s.acknowledged,
     })),
   );
   const { orders, loadOrders, open } = useOrders(
@@ -197,7 +293,9 @@ export function Import() {
   useEffect(() => void loadOrders(), [loadOrders]);
   const preview = im.preview;
   const revives = preview?.documents.some((d) => d.revival !== null) ?? false;
-  const blocked = preview === null || preview.refusal !== null || preview.documents.length === 0;
+  const blocked = importBlocked(preview, im.acknowledged);
+  // Unacknowledged warnings are said beside each warning, with its box; any other refusal here.
+  const refusal = preview?.refusal?.code === 'needs-acknowledgement' ? null : (preview?.refusal ?? null);
 
   return (
     <section className="screen" aria-label="Import">
@@ -219,8 +317,9 @@ export function Import() {
         }}
       >
         <p>
-          Drop an order document here — a BrickLink order (XML), BrickLink XML, a BrickStore or BrickStock file (.bsx),
-          a CSV part list or a BrickLink Studio parts list — or
+          Drop an order document here — a BrickLink order (XML, or the orders download as CSV), BrickLink XML, a
+          BrickStore or BrickStock file (.bsx), a CSV part list (Rebrickable’s, BrickLink Studio’s, a spreadsheet’s) —
+          or
         </p>
         <label className="button">
           Choose a file…
@@ -285,10 +384,13 @@ export function Import() {
               {revives && !im.asNew ? 'Revive' : 'Import'}
             </button>
             <button onClick={() => im.reset()}>Clear</button>
+            {blocked && preview.refusal?.code === 'needs-acknowledgement' ? (
+              <span className="hint">Tick each box below once you have checked it, then import.</span>
+            ) : null}
           </div>
-          {preview.refusal && preview.documents.length === 0 ? (
+          {refusal && preview.documents.length === 0 ? (
             <p className="refusal" role="alert">
-              {preview.refusal.message}
+              {refusal.message}
             </p>
           ) : null}
           {preview.documents.map((d) => (

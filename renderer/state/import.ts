@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { ApiEvents, FileArg, ImportPreviewView, ImportResultView } from '../../src/api/contract.ts';
+import type { ColourNumbering, WarningCode } from '../../src/reading.ts';
 import { plural } from '../format.ts';
 import { attempt, useApp } from './app.ts';
 import { call, fileArg, messageOf } from './call.ts';
@@ -8,6 +9,10 @@ interface ImportState {
   file: FileArg | null;
   orderId: number | null;
   asNew: boolean;
+  /** The preview's warnings staff ticked: sent with the import, which is refused while one is left (SPEC §8). */
+  acknowledged: readonly WarningCode[];
+  /** Staff's choice of the numbering of the list's colour numbers; null: the reader's. */
+  colourNumbering: ColourNumbering | null;
   preview: ImportPreviewView | null;
   busy: boolean;
   /** How far the preview or import under way has come (reading, placing, writing); null before it says. */
@@ -17,6 +22,8 @@ interface ImportState {
   pick(): Promise<boolean>;
   setTarget(orderId: number | null): Promise<void>;
   setAsNew(asNew: boolean): Promise<void>;
+  acknowledge(code: WarningCode, seen: boolean): void;
+  setColourNumbering(numbering: ColourNumbering | null): Promise<void>;
   refresh(): Promise<void>;
   confirm(): Promise<ImportResultView[] | null>;
   /** Stops the preview or import under way, before it writes. */
@@ -34,18 +41,20 @@ export const useImport = create<ImportState>((set, get) => ({
   file: null,
   orderId: null,
   asNew: false,
+  acknowledged: [],
+  colourNumbering: null,
   preview: null,
   busy: false,
   progress: null,
   results: null,
   async choose(file) {
-    set({ file: await fileArg(file), results: null, orderId: null, asNew: false });
+    set({ file: await fileArg(file), ...FRESH });
     await get().refresh();
   },
   async pick() {
     const file = await attempt(() => call('file.pick', { purpose: 'document' }));
     if (file === null) return false;
-    set({ file, results: null, orderId: null, asNew: false });
+    set({ file, ...FRESH });
     await get().refresh();
     return true;
   },
@@ -57,8 +66,16 @@ export const useImport = create<ImportState>((set, get) => ({
     set({ asNew });
     await get().refresh();
   },
+  acknowledge(code, seen) {
+    const others = get().acknowledged.filter((c) => c !== code);
+    set({ acknowledged: seen ? [...others, code] : others });
+  },
+  async setColourNumbering(colourNumbering) {
+    set({ colourNumbering });
+    await get().refresh();
+  },
   async refresh() {
-    const { file, orderId, asNew } = get();
+    const { file, orderId, asNew, colourNumbering } = get();
     if (file === null) return;
     // A new preview (another file, another target) replaces one still under way.
     if (running === 'preview') await call('import.cancel', {}).catch(() => undefined);
@@ -66,7 +83,7 @@ export const useImport = create<ImportState>((set, get) => ({
     running = 'preview';
     set({ busy: true, progress: null });
     try {
-      const preview = await call('import.preview', { file, orderId, asNew });
+      const preview = await call('import.preview', { file, orderId, asNew, colourNumbering });
       if (ticket === newestPreview) set({ preview });
     } catch (e) {
       if (ticket !== newestPreview) return;
@@ -83,12 +100,14 @@ export const useImport = create<ImportState>((set, get) => ({
     }
   },
   async confirm() {
-    const { file, orderId, asNew } = get();
+    const { file, orderId, asNew, acknowledged, colourNumbering } = get();
     if (file === null) return null;
     running = 'confirm';
     set({ busy: true, progress: null });
     try {
-      const results = [...(await call('import.confirm', { file, orderId, asNew }))];
+      const results = [
+        ...(await call('import.confirm', { file, orderId, asNew, acknowledge: acknowledged, colourNumbering })),
+      ];
       set({ results, preview: null, file: null });
       useApp
         .getState()
@@ -122,5 +141,19 @@ export const useImport = create<ImportState>((set, get) => ({
   onProgress(p) {
     if (running === p.step) set({ progress: p });
   },
-  reset: () => set({ file: null, preview: null, results: null, orderId: null, asNew: false }),
+  reset: () => set({ file: null, preview: null, ...FRESH }),
 }));
+
+/** What a new file starts from: no target chosen, nothing acknowledged, the reader's numbering. */
+const FRESH = { results: null, orderId: null, asNew: false, acknowledged: [], colourNumbering: null } as const;
+
+/**
+ * Whether the preview lets the import go ahead once staff ticked `acknowledged`: nothing refuses it but
+ * warnings, and every warning is ticked.
+ */
+export function importBlocked(preview: ImportPreviewView | null, acknowledged: readonly WarningCode[]): boolean {
+  if (preview === null || preview.documents.length === 0) return true;
+  if (preview.refusal === null) return false;
+  if (preview.refusal.code !== 'needs-acknowledgement') return true;
+  return preview.documents.some((d) => d.warnings.some((w) => !acknowledged.includes(w.code)));
+}

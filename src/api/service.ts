@@ -244,9 +244,7 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
     counts: d.counts,
     columns: { read: d.parsed.reading.read, notRead: d.parsed.reading.notRead },
     colourNumbering:
-      d.parsed.reading.colourNumbering === null
-        ? null
-        : { ...d.parsed.reading.colourNumbering, choosable: d.parsed.reading.colourNumbering.how !== 'format' },
+      d.colourNumbering === null ? null : { ...d.colourNumbering, choosable: d.colourNumbering.how !== 'format' },
     warnings: d.warnings,
     refusal: d.refusal,
     duplicateOf: d.duplicateOf === null ? null : (documentViews(db, [d.duplicateOf])[0] ?? null),

@@ -30,22 +30,31 @@ export function colourTable(colours: readonly { readonly id: number; readonly na
  *   by the name, says so in its remarks, and the document carries a warning staff must acknowledge;
  * - a line whose colour leads its name (BrickLink's order download: "Black Plate 1 x 2") gets that colour,
  *   and the rest as its name.
- * Until the catalogue has colours nothing is changed: colours are not checked before then.
+ * `namesAgree`: lines gave both, and every pair is one colour in BrickLink's table. Until the catalogue
+ * has colours nothing is changed: colours are not checked before then.
  */
 export function readGivenColours(
   lines: readonly ParsedLine[],
   table: ColourTable,
-): { lines: ParsedLine[]; warnings: DocumentWarning[] } {
-  if (table.byId.size === 0) return { lines: [...lines], warnings: [] };
+): { lines: ParsedLine[]; warnings: DocumentWarning[]; namesAgree: boolean } {
+  if (table.byId.size === 0) return { lines: [...lines], warnings: [], namesAgree: false };
   const disagreeing: { line: ParsedLine; number: number; numberName: string; name: string }[] = [];
+  let agreeing = 0;
   const read = lines.map((line): ParsedLine => {
     const g = line.given;
-    if (line.colourInName === true && (g.type ?? 'P') === 'P' && g.colourId === null && g.colourName === null && g.name !== null) {
+    if (
+      line.colourInName === true &&
+      (g.type ?? 'P') === 'P' &&
+      g.colourId === null &&
+      g.colourName === null &&
+      g.name !== null
+    ) {
       return colourFromName(line, table);
     }
     if (g.colourId === null || g.colourId === 0 || g.colourName === null) return line;
     const named = table.byName.get(foldName(g.colourName));
     const numberName = table.byId.get(g.colourId);
+    if (named !== undefined && named === g.colourId) agreeing += 1;
     if (named === undefined || numberName === undefined || named === g.colourId) return line;
     disagreeing.push({ line, number: g.colourId, numberName, name: g.colourName });
     const note = `colour number ${g.colourId} (${numberName}) disagrees with the name ${g.colourName}: placed by the name`;
@@ -69,7 +78,8 @@ export function readGivenColours(
               `${disagreeing.length === 1 ? 'it is' : 'they are'} placed by the name.`,
           },
         ];
-  return { lines: read, warnings };
+  // Numbers whose names all agree with BrickLink's table are BrickLink's: no guess is left to warn of.
+  return { lines: read, warnings, namesAgree: agreeing > 0 && disagreeing.length === 0 };
 }
 
 /** The longest catalogue colour name (up to five words) that leads the line's name, taken as its colour. */
@@ -78,7 +88,12 @@ function colourFromName(line: ParsedLine, table: ColourTable): ParsedLine {
   for (let k = Math.min(5, words.length - 1); k >= 1; k -= 1) {
     const id = table.byName.get(foldName(words.slice(0, k).join(' ')));
     if (id === undefined) continue;
-    const given = { ...line.given, name: words.slice(k).join(' '), colourId: id, colourName: table.byId.get(id) ?? null };
+    const given = {
+      ...line.given,
+      name: words.slice(k).join(' '),
+      colourId: id,
+      colourName: table.byId.get(id) ?? null,
+    };
     return { ...line, given };
   }
   return line;

@@ -12,7 +12,14 @@ import { recordStep } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import { listColours } from '../store/colours.ts';
 import { colourTable, readGivenColours } from './given-colours.ts';
-import type { ColourNumbering, DocumentWarning, ParsedDocument, ParsedLine, WarningCode } from './model.ts';
+import type {
+  ColourNumbering,
+  DocumentReading,
+  DocumentWarning,
+  ParsedDocument,
+  ParsedLine,
+  WarningCode,
+} from './model.ts';
 import { readDocumentFile } from './read-document.ts';
 
 /**
@@ -75,6 +82,8 @@ export interface PlannedDocument {
   readonly duplicateOf: DocumentRow | null;
   readonly lines: readonly PlannedLine[];
   readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
+  /** The numbering of its colour numbers as the import reads them (the reader's, or borne out by the colour names). */
+  readonly colourNumbering: DocumentReading['colourNumbering'];
   /** What the reader assumed (its own and the colour check's), each saying whether the request acknowledged it. */
   readonly warnings: readonly (DocumentWarning & { readonly acknowledged: boolean })[];
   /** What refuses this document's import, if anything (unacknowledged warnings aside: see `ImportPlan.refusal`). */
@@ -118,7 +127,8 @@ export interface ImportPlan {
 /** The refusal of an import whose warnings were not all acknowledged, naming each by its code and words. */
 function needsAcknowledgement(documents: readonly PlannedDocument[]): ErrorValue | null {
   const open = new Map<WarningCode, string>();
-  for (const d of documents) for (const w of d.warnings) if (!w.acknowledged && !open.has(w.code)) open.set(w.code, w.message);
+  for (const d of documents)
+    for (const w of d.warnings) if (!w.acknowledged && !open.has(w.code)) open.set(w.code, w.message);
   if (open.size === 0) return null;
   const named = [...open].map(([code, message]) => `${message} (${code})`).join(' ');
   return {
@@ -215,10 +225,14 @@ function planDocuments(
     // The colours read against the catalogue's table first: the lines then placed and written are these.
     const checked = readGivenColours(asRead.lines, colours);
     const doc: ParsedDocument = { ...asRead, lines: checked.lines };
-    const warnings = [...asRead.reading.warnings, ...checked.warnings].map((w) => ({
-      ...w,
-      acknowledged: acknowledged.has(w.code),
-    }));
+    // A guessed numbering that every line's colour name bears out is no guess.
+    const confirmed = checked.namesAgree && asRead.reading.colourNumbering?.how === 'guessed';
+    const colourNumbering = confirmed
+      ? { numbering: 'bricklink' as const, how: 'names' as const }
+      : asRead.reading.colourNumbering;
+    const warnings = [...asRead.reading.warnings, ...checked.warnings]
+      .filter((w) => !(confirmed && w.code === 'colour-numbering-guessed'))
+      .map((w) => ({ ...w, acknowledged: acknowledged.has(w.code) }));
     let target: ImportTarget | null = null;
     let revival: Revival | null = null;
     let refusal: ErrorValue | null = null;
@@ -302,6 +316,7 @@ function planDocuments(
       duplicateOf,
       lines,
       counts: { total: lines.length, placed, unplaced: lines.length - placed },
+      colourNumbering,
       warnings,
       refusal,
     };

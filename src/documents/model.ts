@@ -2,12 +2,7 @@ import type { GivenItem } from '../placement/rule.ts';
 import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 
 export type DocumentFormat =
-  | 'bricklink-order'
-  | 'bricklink-order-csv'
-  | 'bricklink-xml'
-  | 'brickstore'
-  | 'brickstock'
-  | 'csv';
+  'bricklink-order' | 'bricklink-order-csv' | 'bricklink-xml' | 'brickstore' | 'brickstock' | 'csv';
 
 /** Each format as staff call it. */
 export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = {
@@ -45,7 +40,6 @@ export interface ParsedLine {
   readonly colourInName?: boolean;
 }
 
-
 export { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
 export type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 
@@ -67,7 +61,10 @@ export interface DocumentReading {
 }
 
 /** BrickLink's files and BrickStore's speak BrickLink's colour numbers by definition. */
-export const BRICKLINK_BY_FORMAT = { numbering: 'bricklink', how: 'format' } as const satisfies DocumentReading['colourNumbering'];
+export const BRICKLINK_BY_FORMAT = {
+  numbering: 'bricklink',
+  how: 'format',
+} as const satisfies DocumentReading['colourNumbering'];
 
 /** One document of a file (a BrickLink file with several ORDERs holds several). */
 export interface ParsedDocument {

@@ -83,13 +83,18 @@ function notADocument(content: Uint8Array, fileName: string): BrickWorkError | n
   const kind = NOT_DOCUMENTS.find((k) => k.magic.every((b, i) => content[i] === b));
   if (kind === undefined) return null;
   if (kind.magic[0] === 0x50 && isStudioModel(content, fileName)) {
-    return notAList(fileName, 'a BrickLink Studio model', 'export its parts list from Studio (File › Export as › Parts list) and import that');
+    return notAList(
+      fileName,
+      'a BrickLink Studio model',
+      'export its parts list from Studio (File › Export as › Parts list) and import that',
+    );
   }
   return notAList(fileName, kind.what, kind.hint);
 }
 
 /** An LDraw command line: a meta line (`0 Name: …`, `0 FILE …`) or a part reference (`1 colour x y z a b c d e f g h i part.dat`). */
-const LDRAW_LINE = /^\s*(0\s+(FILE|Name:|Author:|!LDRAW_ORG|!LICENSE|BFC|STEP|NOFILE)\b|1\s+-?\d+(\s+-?[\d.eE+-]+){12}\s+\S+\.(dat|ldr))/i;
+const LDRAW_LINE =
+  /^\s*(0\s+(FILE|Name:|Author:|!LDRAW_ORG|!LICENSE|BFC|STEP|NOFILE)(\s|$)|1\s+-?\d+(\s+-?[\d.eE+-]+){12}\s+\S+\.(dat|ldr))/i;
 
 /**
  * Text files that are not lists, named for what they are (SPEC §8): an LDraw model or part, a JSON file,

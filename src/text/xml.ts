@@ -90,7 +90,10 @@ export function parseXml(source: string, fileName: string, handler: XmlHandler, 
   // A reference to a control character would put it in a field as surely as the raw byte would.
   const onControl = options.refuseControlReferences
     ? (at: number) => (index: number, ref: string) =>
-        refuse(at + index, `the character reference ${ref} stands for a control character, which a document may not hold`)
+        refuse(
+          at + index,
+          `the character reference ${ref} stands for a control character, which a document may not hold`,
+        )
     : () => undefined;
 
   while (i < n) {

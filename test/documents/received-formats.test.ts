@@ -243,7 +243,7 @@ describe('the column titles small BrickLink tools write', () => {
     expect(e.code).toBe('parse-error');
     expect(e.message).toBe(
       'stock.csv is not a part list brick-work knows: its first row ("SKU, Colour, Amount") names no number or name column. ' +
-        'brick-work reads a part number column (such as Number, Part No or Item ID) or a name column (Name or Description), ' +
+        'brick-work reads a part number column (such as Number, Part No, Item ID or BrickLink ID) or a name column (Name or Description), ' +
         'and optionally colour (Color ID or Color), quantity (Qty), price, condition and remarks.',
     );
     expect(e.message.length).toBeLessThan(400);

@@ -228,4 +228,46 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
     expect(big?.scroll).toBeLessThan(1_000);
     expect(big?.filter).toBeLessThan(3_000);
   });
+
+  it('an Import whose reader had to assume says so beside a box to tick, and imports only once every one is ticked (issue 23)', async () => {
+    // An older Rebrickable-shaped tool list with no quantity column and a bare colour column of numbers.
+    fs.writeFileSync(
+      path.join(dir, 'Wanted parts.csv'),
+      'Part No,Name,Color,Weight\n3001,Brick 2 x 4,1,2.3\n3023,Plate 1 x 2,5,0.4\n',
+    );
+    await tab('Import').click();
+    await page.getByTestId('import-file').setInputFiles(path.join(dir, 'Wanted parts.csv'));
+    const preview = page.getByTestId('preview');
+    await preview.waitFor();
+    const warnings = page.getByRole('list', { name: 'What the reader assumed' });
+    await warnings.waitFor();
+    expect(await warnings.getByRole('listitem').allTextContents()).toEqual([
+      'This list has no quantity column: every line will count 1. I have checked this.',
+      expect.stringMatching(
+        /^The "Color" column gives colour numbers without saying whose: they are read as BrickLink's\./,
+      ),
+    ]);
+    expect(await page.getByTestId('columns-not-read').textContent()).toBe('Weight');
+    expect(await page.getByLabel('Colour numbers are').inputValue()).toBe('bricklink');
+    expect(await preview.textContent()).toContain('a guess: the list does not say');
+    const confirm = page.getByTestId('confirm-import');
+    expect(await confirm.isDisabled()).toBe(true);
+    await shot('10-import-warnings');
+
+    // Choosing Rebrickable's numbering: no guess left, the numbers wait in the remarks.
+    await page.getByLabel('Colour numbers are').selectOption('rebrickable');
+    await expect.poll(() => warnings.getByRole('listitem').count()).toBe(1);
+    expect(await preview.textContent()).toContain('Rebrickable colour 1');
+    expect(await confirm.isDisabled()).toBe(true);
+
+    // The remaining box, by keyboard: focus it and press Space.
+    const box = warnings.getByRole('checkbox');
+    await box.focus();
+    await page.keyboard.press('Space');
+    expect(await box.isChecked()).toBe(true);
+    expect(await confirm.isDisabled()).toBe(false);
+    await confirm.click();
+    await page.getByRole('heading', { name: /Order Wanted parts\.csv/ }).waitFor();
+    expect(await page.getByTestId('line-table').textContent()).toContain('Plate 1 x 2');
+  });
 });

@@ -18,6 +18,7 @@ const HOW = {
   title: 'the column title says so',
   shape: 'the list’s shape says so',
   chosen: 'as chosen',
+  names: 'the colour names agree',
   guessed: 'guessed: --colours chooses',
 } as const;
 

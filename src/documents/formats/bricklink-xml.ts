@@ -26,7 +26,13 @@ export function readBrickLinkXml(
     });
   });
   const reading = {
-    ...itemFields(items, { ...BRICKLINK_ITEM_FIELDS, QTY: 'quantity', MINQTY: 'quantity', PRICE: 'price', MAXPRICE: 'price' }),
+    ...itemFields(items, {
+      ...BRICKLINK_ITEM_FIELDS,
+      QTY: 'quantity',
+      MINQTY: 'quantity',
+      PRICE: 'price',
+      MAXPRICE: 'price',
+    }),
     colourNumbering: BRICKLINK_BY_FORMAT,
     warnings: [],
   };

@@ -129,8 +129,7 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     const ids = [labelled('LDraw', cell(cells, at.ldrawId)), labelled('Element', cell(cells, at.elementId))];
     const spare = parseSpare(cell(cells, at.spare), fileName, line) ? 'Spare' : null;
     const remarks = limited(
-      [otherNumber, spare, ids.filter(Boolean).join(' · '), cell(cells, at.remarks)].filter(Boolean).join('; ') ||
-        null,
+      [otherNumber, spare, ids.filter(Boolean).join(' · '), cell(cells, at.remarks)].filter(Boolean).join('; ') || null,
       'remarks',
       fileName,
       line,
@@ -176,7 +175,10 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     if (field === 'colourRebrickable' || field === 'colourLdraw' || field === 'colourId') {
       if (titled?.[0] !== field) continue;
     }
-    used.set(index, field === 'colour' && colourNumbers > 0 && bareColumn === index ? 'colour number' : FIELD_WORDS[field]);
+    used.set(
+      index,
+      field === 'colour' && colourNumbers > 0 && bareColumn === index ? 'colour number' : FIELD_WORDS[field],
+    );
   }
   const reading: DocumentReading = {
     ...columnsReport(table.header, used, (index) => rows.some((r) => (r.cells[index] ?? '').trim() !== '')),

@@ -1,0 +1,663 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { confirmImport, planImport, type ImportRequest } from '../../src/documents/import.ts';
+import { readDocumentFile } from '../../src/documents/read-document.ts';
+import { orderLines } from '../../src/store/lines.ts';
+import { openStore } from '../../src/store/open.ts';
+import { XML_DEPTH_LIMIT } from '../../src/text/xml.ts';
+import { cli, cliJson } from '../helpers/cli.ts';
+import { csv, file, inventoryXml, orderXml } from '../helpers/documents.ts';
+import { refusalOf } from '../helpers/refusal.ts';
+import { serviceFor } from '../helpers/service.ts';
+import { dumpRows, insertColour, insertItem } from '../helpers/store-builder.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+/**
+ * Issue 23: read what a file says, and say what was guessed (SPEC §8). Every shape here is one real
+ * documents published by others have; each is made by the test.
+ */
+
+async function shopStore(options: { colours?: boolean } = {}) {
+  const storePath = path.join(tempDir(), 'brick-work.sqlite');
+  const store = await openStore(storePath);
+  onTestFinished(() => store.close());
+  const db = store.db;
+  for (const [no, name] of [
+    ['2420', 'Plate 2 x 2 Corner'],
+    ['2524', 'Minifig, Backpack Non-Opening'],
+    ['3001', 'Brick 2 x 4'],
+    ['3003', 'Brick 2 x 2'],
+    ['3023', 'Plate 1 x 2'],
+    ['4349', 'Minifig, Utensil Loudhailer / Megaphone'],
+    ['3069b', 'Tile 1 x 2 with Groove'],
+  ] as const)
+    insertItem(db, { no, name });
+  if (options.colours !== false) {
+    for (const [id, name] of [
+      [1, 'White'],
+      [5, 'Red'],
+      [7, 'Blue'],
+      [11, 'Black'],
+      [86, 'Light Bluish Gray'],
+    ] as const)
+      insertColour(db, { id, name });
+  }
+  return { db, storePath };
+}
+
+function plan(db: Parameters<typeof planImport>[0], request: ImportRequest) {
+  const p = planImport(db, request);
+  const doc = p.documents[0];
+  if (doc === undefined) throw new Error(`no document: ${JSON.stringify(p.refusal)}`);
+  return { plan: p, doc };
+}
+
+const REBRICKABLE_NUM = csv(
+  ['Part', 'Color', 'Num'],
+  [
+    ['2524', 70, 2],
+    ['4349', 0, 1],
+    ['2420', 1, 4],
+  ],
+);
+
+describe('1. no silent quantity of 1', () => {
+  it("Rebrickable's older Part,Color,Num list: Num is the quantity", () => {
+    const [doc] = readDocumentFile(file('moc.csv', REBRICKABLE_NUM));
+    expect(doc?.lines.map((l) => [l.given.no, l.quantity])).toEqual([
+      ['2524', 2],
+      ['4349', 1],
+      ['2420', 4],
+    ]);
+    expect(doc?.reading.warnings).toEqual([]);
+    expect(doc?.reading.read).toEqual([
+      { title: 'Part', as: 'number' },
+      { title: 'Color', as: 'colour number' },
+      { title: 'Num', as: 'quantity' },
+    ]);
+  });
+
+  it('the titles small tools use for a count are read as the quantity', () => {
+    for (const title of ['Amount', 'Pieces', 'Pcs', 'Qty Ordered', 'Min Qty', 'Number of pieces']) {
+      const [doc] = readDocumentFile(file('count.csv', csv(['Part No', 'Name', title], [['3001', 'Brick 2 x 4', 7]])));
+      expect(doc?.lines[0]?.quantity, title).toBe(7);
+      expect(doc?.reading.warnings, title).toEqual([]);
+    }
+  });
+
+  it('a list without a quantity column is previewed with a warning and imported only when acknowledged', async () => {
+    const { db } = await shopStore();
+    const text = csv(
+      ['Part No', 'Name'],
+      [
+        ['3001', 'Brick 2 x 4'],
+        ['3003', 'Brick 2 x 2'],
+      ],
+    );
+    const { plan: p, doc } = plan(db, { file: file('names.csv', text) });
+    expect(doc.warnings).toEqual([
+      {
+        code: 'no-quantity-column',
+        message: 'This list has no quantity column: every line will count 1.',
+        acknowledged: false,
+      },
+    ]);
+    expect(doc.refusal).toBeNull();
+    expect(p.refusal).toEqual({
+      code: 'needs-acknowledgement',
+      message:
+        'Check what the reader assumed before importing: This list has no quantity column: every line will count 1. (no-quantity-column) ' +
+        'Acknowledge it to import (on the command line: --accept no-quantity-column).',
+    });
+
+    const before = dumpRows(db);
+    const refusal = refusalOf(() => confirmImport(db, { file: file('names.csv', text) }, SYSTEM_CLOCK));
+    expect(refusal.code).toBe('needs-acknowledgement');
+    expect(refusal.message).toMatch(/no-quantity-column/);
+    expect(dumpRows(db)).toEqual(before);
+
+    const [result] = confirmImport(
+      db,
+      { file: file('names.csv', text), acknowledge: ['no-quantity-column'] },
+      SYSTEM_CLOCK,
+    );
+    expect(orderLines(db, result?.order.id ?? 0).map((l) => [l.placed?.no, l.quantity])).toEqual([
+      ['3001', 1],
+      ['3003', 1],
+    ]);
+  });
+
+  it("BrickLink XML without MINQTY keeps BrickLink's own rule (one) and carries no warning", async () => {
+    const { db } = await shopStore();
+    const wanted = inventoryXml([{ no: '3001', colour: 5 }], true).replace(/<MINQTY>[^<]*<\/MINQTY>/g, '');
+    const { plan: p, doc } = plan(db, { file: file('wanted.xml', wanted) });
+    expect(doc.lines[0]?.quantity).toBe(1);
+    expect(doc.warnings).toEqual([]);
+    expect(p.refusal).toBeNull();
+  });
+});
+
+describe('2. the colour numbering a file speaks is read, shown, never guessed silently', () => {
+  it("Rebrickable's list shapes are recognised: their colours are Rebrickable's, kept in the remarks", async () => {
+    const { db } = await shopStore();
+    const { plan: p, doc } = plan(db, { file: file('moc.csv', REBRICKABLE_NUM) });
+    expect(p.refusal).toBeNull();
+    expect(doc.colourNumbering).toEqual({ numbering: 'rebrickable', how: 'shape' });
+    // Rebrickable 1 is Blue; BrickLink 1 is White: never taken as BrickLink's.
+    expect(doc.lines.map((l) => [l.given.no, l.given.colourId, l.remarks])).toEqual([
+      ['2524', null, 'Rebrickable colour 70'],
+      ['4349', null, 'Rebrickable colour 0'],
+      ['2420', null, 'Rebrickable colour 1'],
+    ]);
+    const [result] = confirmImport(db, { file: file('moc.csv', REBRICKABLE_NUM) }, SYSTEM_CLOCK);
+    const saved = orderLines(db, result?.order.id ?? 0);
+    expect(saved.map((l) => [l.given.colourId, l.placed?.colour ?? null, l.quantity])).toEqual([
+      [null, null, 2],
+      [null, null, 1],
+      [null, null, 4],
+    ]);
+  });
+
+  it('Is Spare is read: a spare line stays, and says so in its remarks', () => {
+    for (const quantity of ['Quantity', 'Num']) {
+      const text = csv(
+        ['Part', 'Color', quantity, 'Is Spare'],
+        [
+          ['3001', 4, 10, 'False'],
+          ['3001', 4, 1, 'True'],
+        ],
+      );
+      const [doc] = readDocumentFile(file('spares.csv', text));
+      expect(doc?.reading.colourNumbering).toEqual({ numbering: 'rebrickable', how: 'shape' });
+      expect(doc?.lines.map((l) => [l.quantity, l.remarks])).toEqual([
+        [10, 'Rebrickable colour 4'],
+        [1, 'Rebrickable colour 4; Spare'],
+      ]);
+    }
+  });
+
+  it('a bare colour column of numbers in a list of no known shape is a warning; staff may choose the numbering', async () => {
+    const { db } = await shopStore();
+    const text = csv(
+      ['Part No', 'Color', 'Qty'],
+      [
+        ['3001', 1, 2],
+        ['3003', 5, 3],
+      ],
+    );
+    const guessed = plan(db, { file: file('tool.csv', text) });
+    expect(guessed.doc.colourNumbering).toEqual({ numbering: 'bricklink', how: 'guessed' });
+    expect(guessed.doc.warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        'colour-numbering-guessed',
+        'The "Color" column gives colour numbers without saying whose: they are read as BrickLink\'s. ' +
+          'Rebrickable and LDraw number colours differently; choose their numbering if the list came from there.',
+      ],
+    ]);
+    expect(guessed.plan.refusal?.code).toBe('needs-acknowledgement');
+
+    // Chosen as Rebrickable's: no guess left, and the numbers wait in the remarks.
+    const chosen = plan(db, { file: file('tool.csv', text), colourNumbering: 'rebrickable' });
+    expect(chosen.plan.refusal).toBeNull();
+    expect(chosen.doc.colourNumbering).toEqual({ numbering: 'rebrickable', how: 'chosen' });
+    expect(chosen.doc.lines.map((l) => [l.given.colourId, l.remarks])).toEqual([
+      [null, 'Rebrickable colour 1'],
+      [null, 'Rebrickable colour 5'],
+    ]);
+
+    // Acknowledged as BrickLink's.
+    const [result] = confirmImport(
+      db,
+      { file: file('tool.csv', text), acknowledge: ['colour-numbering-guessed'] },
+      SYSTEM_CLOCK,
+    );
+    expect(orderLines(db, result?.order.id ?? 0).map((l) => l.placed?.colour)).toEqual([1, 5]);
+  });
+
+  it("a Color Code column whose colour names agree with BrickLink's table is no guess", async () => {
+    const { db } = await shopStore();
+    const text = csv(
+      ['BrickLink ID', 'Part Name', 'Color Code', 'Color Name', 'Quantity'],
+      [
+        ['3001', 'Brick 2 x 4', 5, 'Red', 3],
+        ['3003', 'Brick 2 x 2', 11, 'Black', 2],
+      ],
+    );
+    const { plan: p, doc } = plan(db, { file: file('moc.csv', text) });
+    expect(doc.colourNumbering).toEqual({ numbering: 'bricklink', how: 'names' });
+    expect(doc.warnings).toEqual([]);
+    expect(p.refusal).toBeNull();
+    // Before any colours are loaded there is nothing to bear the numbers out: the guess is said.
+    const bare = await shopStore({ colours: false });
+    expect(plan(bare.db, { file: file('moc.csv', text) }).doc.warnings.map((w) => w.code)).toEqual([
+      'colour-numbering-guessed',
+    ]);
+  });
+
+  it('a column titled LDraw is read in LDraw numbering, and the preview says so', () => {
+    const text = csv(['Part', 'Description', 'LDraw Color', 'Qty'], [['3001', 'Brick 2 x 4', 4, 2]]);
+    const [doc] = readDocumentFile(file('ldraw.csv', text));
+    expect(doc?.reading.colourNumbering).toEqual({ numbering: 'ldraw', how: 'title' });
+    expect(doc?.reading.warnings).toEqual([]);
+    expect(doc?.lines[0]).toMatchObject({ given: { colourId: null }, remarks: 'LDraw colour 4' });
+  });
+
+  it('a colour number and a colour name that disagree in BrickLink’s table: a warning, and the name decides', async () => {
+    const { db } = await shopStore();
+    const text = csv(
+      ['Item No', 'Color ID', 'Color Name', 'Qty'],
+      [
+        ['3001', 5, 'Red', 1],
+        ['3003', 1, 'Blue', 4],
+      ],
+    );
+    const { plan: p, doc } = plan(db, { file: file('mixed.csv', text) });
+    expect(doc.warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        'colour-number-and-name-disagree',
+        'One line gives a colour number and a colour name that are different colours in BrickLink\'s table (line 3: 1 is White, the name says "Blue"); it is placed by the name.',
+      ],
+    ]);
+    expect(p.refusal?.code).toBe('needs-acknowledgement');
+    expect(doc.lines[1]?.placement).toMatchObject({ item: { no: '3003' }, colourId: 7 });
+    expect(doc.lines[1]?.remarks).toBe('colour number 1 (White) disagrees with the name Blue: placed by the name');
+
+    const [result] = confirmImport(
+      db,
+      { file: file('mixed.csv', text), acknowledge: ['colour-number-and-name-disagree'] },
+      SYSTEM_CLOCK,
+    );
+    expect(orderLines(db, result?.order.id ?? 0).map((l) => [l.placed?.colour, l.given.colourName])).toEqual([
+      [5, 'Red'],
+      [7, 'Blue'],
+    ]);
+  });
+
+  it('every document says its numbering: BrickLink’s for BrickLink XML and BrickStore, by format', async () => {
+    const { db } = await shopStore();
+    const xml = orderXml([{ id: '9', seller: 's', lines: [{ no: '3001', colour: 5 }] }]);
+    const { doc } = plan(db, { file: file('order.xml', xml) });
+    expect(doc.colourNumbering).toEqual({ numbering: 'bricklink', how: 'format' });
+    const service = serviceFor(db, 'brick-work.sqlite');
+    const preview = await service.call('import.preview', { file: file('order.xml', xml) });
+    expect(preview).toMatchObject({
+      ok: true,
+      value: { documents: [{ colourNumbering: { numbering: 'bricklink', how: 'format', choosable: false } }] },
+    });
+  });
+});
+
+describe('3. columns that name the number in other words, and columns not read', () => {
+  it('BrickLink ID, BL Part, Design ID and their spellings are the number; the preview lists what it does not read', async () => {
+    const { db } = await shopStore();
+    for (const title of ['BrickLink ID', 'BL ID', 'BrickLink Item No', 'BL Part', 'Design ID', 'design_id', 'BL_ID']) {
+      const text = csv(
+        [title, 'Part Name', 'Color Name', 'Quantity', 'Weight', 'Element ID'],
+        [['3069b', 'Tile with Groove (renamed)', 'Black', 6, '0.24', '306926']],
+      );
+      const { doc } = plan(db, { file: file('moc.csv', text) });
+      expect(doc.lines[0]?.placement, title).toMatchObject({ item: { no: '3069b' }, by: 'number', colourId: 11 });
+      expect(doc.lines[0]?.remarks, title).toBe('Element 306926');
+      expect(doc.parsed.reading.notRead, title).toEqual(['Weight']);
+      expect(doc.parsed.reading.read.map((r) => r.as)).toEqual([
+        'number',
+        'name',
+        'colour',
+        'quantity',
+        'LEGO element id (in the remarks)',
+      ]);
+    }
+  });
+
+  it('an untitled column is named by its place when it holds something; a second colour column is listed', () => {
+    const text = 'Part No,Qty,,LDrawColorId,BLColorId\n3001,2,x,4,5\n';
+    const [doc] = readDocumentFile(file('odd.csv', text));
+    expect(doc?.reading.notRead).toEqual(['(untitled column 3)', 'LDrawColorId']);
+    expect(doc?.reading.colourNumbering).toEqual({ numbering: 'bricklink', how: 'title' });
+    expect(doc?.lines[0]?.given.colourId).toBe(5);
+  });
+
+  it('a Pick a Brick list (element ids only) is refused in words that say what its numbers are', () => {
+    const e = refusalOf(() => readDocumentFile(file('pab.csv', 'elementId,quantity\n300126,4\n')));
+    expect(e.code).toBe('parse-error');
+    expect(e.message).toMatch(
+      /its "elementId" column holds LEGO element ids, which brick-work does not yet translate/i,
+    );
+  });
+});
+
+/** BrickLink's order history downloaded as CSV: a summary row per order, then its item rows. */
+const ORDERS_HEADER = [
+  'Order ID',
+  'Order Date',
+  'Seller',
+  'Base Currency',
+  'Order Total',
+  'Condition',
+  'Item Description',
+  'Qty',
+  'Each',
+  'Total',
+  'Item Type',
+  'Item Number',
+  'Weight',
+  'Inv ID',
+  'Sub-Condition',
+];
+const ORDERS_CSV = csv(ORDERS_HEADER, [
+  ['21114437', '7/22/2012', 'brickshop', 'USD', '3.30', '', '', '', '', '', '', '', '', '', ''],
+  ['', '', '', '', '', 'New', 'Black Brick 2 x 4', '10', '0.2500', '2.50', 'Part', '3001', '2.3', '1', ''],
+  [
+    '',
+    '',
+    '',
+    '',
+    '',
+    'Used',
+    'Light Bluish Gray Plate 1 x 2',
+    '"1,752"',
+    '0.0005',
+    '0.80',
+    'Part',
+    '3023',
+    '0.4',
+    '2',
+    'C',
+  ],
+  ['21114500', '8/01/2012', 'otherShop', 'EUR', '1.00', '', '', '', '', '', '', '', '', '', ''],
+  ['', '', '', '', '', 'New', 'Red Brick 2 x 2', '4', '0.25', '1.00', 'Part', '3003', '1.1', '3', ''],
+]);
+
+describe("4. BrickLink's order history as CSV", () => {
+  it('each summary row opens an order, its item rows are its lines: several documents, as ORDERS XML', async () => {
+    const { db } = await shopStore();
+    const p = planImport(db, { file: file('orders.csv', ORDERS_CSV) });
+    expect(p.refusal).toBeNull();
+    expect(
+      p.documents.map((d) => [d.parsed.key, d.parsed.format, d.parsed.header, d.counts, d.parsed.reading.notRead]),
+    ).toEqual([
+      [
+        'bricklink-order:21114437',
+        'bricklink-order-csv',
+        {
+          reference: '21114437',
+          counterparty: 'brickshop',
+          counterpartyRole: 'seller',
+          currency: 'USD',
+          orderDate: '2012-07-22',
+        },
+        { total: 2, placed: 2, unplaced: 0 },
+        ['Order Total', 'Total', 'Weight', 'Inv ID', 'Sub-Condition'],
+      ],
+      [
+        'bricklink-order:21114500',
+        'bricklink-order-csv',
+        {
+          reference: '21114500',
+          counterparty: 'otherShop',
+          counterpartyRole: 'seller',
+          currency: 'EUR',
+          orderDate: '2012-08-01',
+        },
+        { total: 1, placed: 1, unplaced: 0 },
+        ['Order Total', 'Total', 'Weight', 'Inv ID', 'Sub-Condition'],
+      ],
+    ]);
+    // The colour leads the description: read against the catalogue's colours, the rest is the name.
+    const first = p.documents[0]?.lines ?? [];
+    expect(
+      first.map((l) => [
+        l.given.type,
+        l.given.no,
+        l.given.name,
+        l.given.colourId,
+        l.quantity,
+        l.unitPriceE4,
+        l.condition,
+      ]),
+    ).toEqual([
+      ['P', '3001', 'Brick 2 x 4', 11, 10, 2500, 'N'],
+      ['P', '3023', 'Plate 1 x 2', 86, 1752, 5, 'U'],
+    ]);
+    const results = confirmImport(db, { file: file('orders.csv', ORDERS_CSV) }, SYSTEM_CLOCK);
+    expect(results.map((r) => [r.document.key, r.order.reference, r.order.currency])).toEqual([
+      ['bricklink-order:21114437', '21114437', 'USD'],
+      ['bricklink-order:21114500', '21114500', 'EUR'],
+    ]);
+    // The same order as XML is the same document: a duplicate, whichever way it came.
+    const xml = orderXml([{ id: '21114437', seller: 'brickshop', lines: [{ no: '3001', colour: 11, qty: 10 }] }]);
+    expect(planImport(db, { file: file('order.xml', xml) }).refusal?.code).toBe('duplicate-document');
+  });
+
+  it('an order without item rows is refused in words', () => {
+    const text = csv(ORDERS_HEADER, [['1', '7/22/2012', 's', 'USD', '0', '', '', '', '', '', '', '', '', '', '']]);
+    const e = refusalOf(() => readDocumentFile(file('summary.csv', text)));
+    expect(e.message).toBe('summary.csv: line 2: the order 1 has no item rows (download the orders with their items)');
+  });
+});
+
+/** A one-entry ZIP archive (local header only, as readers see first), its entry named `entry`. */
+function zipWith(entry: string): Uint8Array {
+  const data = deflateRawSync(Buffer.from('0 model\n'));
+  const name = Buffer.from(entry);
+  const header = Buffer.alloc(30);
+  header.writeUInt32LE(0x04034b50, 0);
+  header.writeUInt16LE(20, 4);
+  header.writeUInt16LE(8, 8);
+  header.writeUInt32LE(data.length, 18);
+  header.writeUInt16LE(name.length, 26);
+  return new Uint8Array(Buffer.concat([header, name, data]));
+}
+
+describe('5. a file that is not a list says what it is', () => {
+  const WHAT =
+    'brick-work imports BrickLink orders (XML or CSV), BrickLink XML, BrickStore and BrickStock files (.bsx) and CSV part lists.';
+  it('a Studio model, by its name or its entries', () => {
+    for (const [name, content] of [
+      ['Castle.io', zipWith('whatever.bin')],
+      ['Castle.zip', zipWith('model.ldr')],
+    ] as const) {
+      expect(refusalOf(() => readDocumentFile(file(name, content))).message).toBe(
+        `This is a BrickLink Studio model, not an order document (${name}): export its parts list from Studio (File › Export as › Parts list) and import that. ${WHAT}`,
+      );
+    }
+    // Any other archive is still told to be unpacked, or saved as CSV.
+    expect(refusalOf(() => readDocumentFile(file('sheet.xlsx', zipWith('[Content_Types].xml')))).message).toMatch(
+      /^This is a ZIP archive \(an Excel or LibreOffice sheet is one\), not an order document/,
+    );
+  });
+
+  it('an LDraw model or part, a JSON file, a script named .bsx, a text named .xml', () => {
+    const ldraw = '0 Castle gate\r\n0 Name: gate.ldr\r\n0 Author: someone\r\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 3001.dat\r\n';
+    expect(readRefusalMessage('gate.ldr', ldraw)).toBe(
+      `This is an LDraw model or part file, not an order document (gate.ldr): it describes a model, not a list of parts to reconcile; export the model’s parts list (from Studio, LDCad or Rebrickable) as CSV and import that. ${WHAT}`,
+    );
+    // Named otherwise, its lines still tell it.
+    expect(readRefusalMessage('gate.txt', ldraw)).toMatch(/^This is an LDraw model or part file/);
+    const inventory = JSON.stringify({ set: '6964-1', parts: [{ part: '3001', color: 4, quantity: 2 }] });
+    expect(readRefusalMessage('inventory.txt', inventory)).toBe(
+      `This is a JSON file, not an order document (inventory.txt): export the list as CSV or as BrickLink XML. ${WHAT}`,
+    );
+    expect(readRefusalMessage('order.bsx', '#!/bin/sh\necho "not a document"\n')).toBe(
+      `order.bsx is named .bsx but is not XML (it begins "#!/bin/sh"): a BrickStore file begins with "<". Is it the right file? ${WHAT}`,
+    );
+    expect(readRefusalMessage('wanted.XML', 'ITEMID,QTY\n3001,2\n')).toMatch(
+      /^wanted\.XML is named \.xml but is not XML \(it begins "ITEMID,QTY"\)/,
+    );
+  });
+
+  it('a damaged XML file says so in a worker’s words first, with the parser’s detail after it', () => {
+    const cut = orderXml([{ id: '5', seller: 's', lines: [{ no: '3001' }, { no: '3003' }] }]);
+    const short = cut.slice(0, cut.indexOf('<ITEMID>3003') + 5);
+    const line = short.split('\n').length;
+    expect(readRefusalMessage('cut.xml', short)).toMatch(
+      new RegExp(`^cut\\.xml: the file is cut short or damaged near line ${line} \\(line ${line}, column \\d+: `),
+    );
+  });
+});
+
+function readRefusalMessage(name: string, text: string | Uint8Array): string {
+  return refusalOf(() => readDocumentFile(file(name, text))).message;
+}
+
+describe('6. depth and size of XML', () => {
+  it('elements nested past the cap are refused at the first one too deep, with its line and column, the store unchanged', async () => {
+    const { db } = await shopStore();
+    const before = dumpRows(db);
+    // 2.5 million nested elements (17.5 MB): refused where the nesting passes the cap, never held whole.
+    const depth = 2_500_000;
+    const deep = `<INVENTORY>\n${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}\n</INVENTORY>`;
+    const started = process.memoryUsage().heapUsed;
+    const e = refusalOf(() => confirmImport(db, { file: file('deep.xml', deep) }, SYSTEM_CLOCK));
+    expect(e.code).toBe('parse-error');
+    expect(e.message).toMatch(
+      new RegExp(
+        `^deep\\.xml, line 2, column ${(XML_DEPTH_LIMIT - 1) * 3 + 1}: <a> is nested ${XML_DEPTH_LIMIT + 1} elements deep .*brick-work reads at most ${XML_DEPTH_LIMIT} levels`,
+      ),
+    );
+    // Nothing grew with the file: far less than the tree of 2.5 million elements it once built.
+    expect(process.memoryUsage().heapUsed - started).toBeLessThan(200 * 1024 * 1024);
+    expect(dumpRows(db)).toEqual(before);
+  });
+
+  it('50,000 ITEMIDs nested inside an ITEM are refused, not imported as a line', () => {
+    const nested = `<INVENTORY><ITEM>${'<ITEMID>'.repeat(50_000)}3001${'</ITEMID>'.repeat(50_000)}<QTY>1</QTY></ITEM></INVENTORY>`;
+    expect(readRefusalMessage('nested.xml', nested)).toMatch(/^nested\.xml, line 1, column \d+: <ITEMID> is nested/);
+  });
+
+  it('real documents nest four levels: a BrickStore file with its GuiState still reads', () => {
+    const bsx = `<!DOCTYPE BrickStoreXML>\n<BrickStoreXML><Inventory><Item><ItemID>3001</ItemID><ColorID>5</ColorID><Qty>1</Qty></Item></Inventory>
+<GuiState Application="BrickStore" Version="2"><ItemList><ColumnLayout><Column><Width>40</Width></Column></ColumnLayout></ItemList></GuiState></BrickStoreXML>`;
+    expect(readDocumentFile(file('gui.bsx', bsx))[0]?.lines).toHaveLength(1);
+  });
+});
+
+describe('warnings through the contract and the CLI', () => {
+  const NO_QTY = csv(
+    ['Part No', 'Name', 'Color'],
+    [
+      ['3001', 'Brick 2 x 4', 5],
+      ['3003', 'Brick 2 x 2', 1],
+    ],
+  );
+
+  it('the contract: the preview carries warnings, columns and numbering; confirm needs acknowledge; bad codes are refused', async () => {
+    const { db, storePath } = await shopStore({ colours: false });
+    const service = serviceFor(db, storePath);
+    const preview = await service.call('import.preview', { file: file('list.csv', NO_QTY) });
+    expect(preview).toMatchObject({
+      ok: true,
+      value: {
+        refusal: { code: 'needs-acknowledgement' },
+        documents: [
+          {
+            refusal: null,
+            colourNumbering: { numbering: 'bricklink', how: 'guessed', choosable: true },
+            columns: {
+              read: [
+                { title: 'Part No', as: 'number' },
+                { title: 'Name', as: 'name' },
+                { title: 'Color', as: 'colour number' },
+              ],
+              notRead: [],
+            },
+            warnings: [
+              { code: 'no-quantity-column', acknowledged: false },
+              { code: 'colour-numbering-guessed', acknowledged: false },
+            ],
+          },
+        ],
+      },
+    });
+    const half = await service.call('import.confirm', {
+      file: file('list.csv', NO_QTY),
+      acknowledge: ['no-quantity-column'],
+    });
+    expect(half).toMatchObject({ ok: false, error: { code: 'needs-acknowledgement' } });
+    if (!half.ok) {
+      expect(half.error.message).toMatch(/colour-numbering-guessed/);
+      expect(half.error.message).not.toMatch(/\(no-quantity-column\)/);
+    }
+    const bad = await service.call('import.confirm', {
+      file: file('list.csv', NO_QTY),
+      acknowledge: ['everything'],
+    } as never);
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+    const chosen = await service.call('import.preview', {
+      file: file('list.csv', NO_QTY),
+      colourNumbering: 'ldraw',
+      acknowledge: ['no-quantity-column'],
+    });
+    expect(chosen).toMatchObject({
+      ok: true,
+      value: {
+        refusal: null,
+        documents: [
+          {
+            colourNumbering: { numbering: 'ldraw', how: 'chosen' },
+            lines: [{ remarks: 'LDraw colour 5' }, { remarks: 'LDraw colour 1' }],
+          },
+        ],
+      },
+    });
+    const done = await service.call('import.confirm', {
+      file: file('list.csv', NO_QTY),
+      acknowledge: ['no-quantity-column', 'colour-numbering-guessed'],
+    });
+    expect(done).toMatchObject({ ok: true, value: [{ lines: { total: 2 } }] });
+  });
+
+  it('the CLI: --dry-run says what it read and refuses; --accept imports; --colours chooses', async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'brick-work.sqlite');
+    const list = path.join(dir, 'list.csv');
+    fs.writeFileSync(list, NO_QTY);
+
+    const dry = await cli(['--db', db, 'import', list, '--dry-run']);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toMatch(/Colour numbers read as BrickLink's \(guessed: --colours chooses\)/);
+    expect(dry.stderr).toMatch(
+      /Warning \(no-quantity-column\): This list has no quantity column: every line will count 1\./,
+    );
+    expect(dry.stderr).toMatch(/--accept no-quantity-column,colour-numbering-guessed/);
+
+    const refused = await cliJson(['--db', db, 'import', list]);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error.code).toBe('needs-acknowledgement');
+
+    const typo = await cli(['--db', db, 'import', list, '--accept', 'no-quantity']);
+    expect(typo.code).not.toBe(0);
+    expect(typo.stderr).toMatch(/--accept\[0\] must be one of no-quantity-column, colour-numbering-guessed/);
+
+    const rebrickable = await cliJson([
+      '--db',
+      db,
+      'import',
+      list,
+      '--dry-run',
+      '--colours',
+      'rebrickable',
+      '--accept',
+      'no-quantity-column',
+    ]);
+    expect(rebrickable.code).toBe(0);
+    expect(rebrickable.json.documents[0].lines.map((l: { remarks: string }) => l.remarks)).toEqual([
+      'Rebrickable colour 5',
+      'Rebrickable colour 1',
+    ]);
+
+    const accepted = await cliJson([
+      '--db',
+      db,
+      'import',
+      list,
+      '--accept',
+      'no-quantity-column,colour-numbering-guessed',
+    ]);
+    expect(accepted.code).toBe(0);
+    expect(accepted.json.imports[0].lines.total).toBe(2);
+  });
+});
