@@ -27,7 +27,10 @@ export function colourTable(colours: readonly { readonly id: number; readonly na
 /**
  * A document's colours read against the catalogue's colour table, before its lines are placed (SPEC §8):
  * - a line whose colour number and colour name are two different colours in BrickLink's table is placed
- *   by the name, says so in its remarks, and the document carries a warning staff must acknowledge;
+ *   by the name (`decides`), says so in its remarks, and the document carries a warning staff must
+ *   acknowledge. A BrickStore file is the exception: the program wrote BrickLink's own ids, and a name
+ *   that disagrees is the colour's name when the file was saved (BrickLink renamed 13 "Trans-Black" to
+ *   "Trans-Brown" and gave the old name to a new colour), so there the number decides — still warned of;
  * - a line whose colour leads its name (BrickLink's order download: "Black Plate 1 x 2") gets that colour,
  *   and the rest as its name.
  * `namesAgree`: lines gave both, and every pair is one colour in BrickLink's table. Until the catalogue
@@ -36,6 +39,7 @@ export function colourTable(colours: readonly { readonly id: number; readonly na
 export function readGivenColours(
   lines: readonly ParsedLine[],
   table: ColourTable,
+  decides: 'name' | 'number' = 'name',
 ): { lines: ParsedLine[]; warnings: DocumentWarning[]; namesAgree: boolean } {
   if (table.byId.size === 0) return { lines: [...lines], warnings: [], namesAgree: false };
   const disagreeing: { line: ParsedLine; number: number; numberName: string; name: string }[] = [];
@@ -57,10 +61,10 @@ export function readGivenColours(
     if (named !== undefined && named === g.colourId) agreeing += 1;
     if (named === undefined || numberName === undefined || named === g.colourId) return line;
     disagreeing.push({ line, number: g.colourId, numberName, name: g.colourName });
-    const note = `colour number ${g.colourId} (${numberName}) disagrees with the name ${g.colourName}: placed by the name`;
+    const note = `colour number ${g.colourId} (${numberName}) disagrees with the name ${g.colourName}: placed by the ${decides}`;
     return {
       ...line,
-      given: { ...g, colourId: null },
+      given: decides === 'name' ? { ...g, colourId: null } : g,
       // Within the remarks' cap: the note comes first, the file's own remarks after it.
       remarks: [note, line.remarks].filter(Boolean).join('; ').slice(0, FIELD_LIMITS.remarks.max),
     };
@@ -75,7 +79,9 @@ export function readGivenColours(
             message:
               `${disagreeing.length === 1 ? 'One line gives' : `${disagreeing.length.toLocaleString('en-US')} lines give`} a colour number and a colour name that are different colours in BrickLink's table ` +
               `(line ${first.line.sourceLine}: ${first.number} is ${first.numberName}, the name says "${quote(first.name)}"); ` +
-              `${disagreeing.length === 1 ? 'it is' : 'they are'} placed by the name.`,
+              (decides === 'name'
+                ? `${disagreeing.length === 1 ? 'it is' : 'they are'} placed by the name.`
+                : `the file keeps BrickLink's numbers, so ${disagreeing.length === 1 ? 'it is' : 'they are'} placed by the number (the name may be one the colour had before BrickLink renamed it).`),
           },
         ];
   // Numbers whose names all agree with BrickLink's table are BrickLink's: no guess is left to warn of.

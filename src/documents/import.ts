@@ -223,7 +223,9 @@ function planDocuments(
   const seen = new Set<string>();
   const documents = parsed.map((asRead): PlannedDocument => {
     // The colours read against the catalogue's table first: the lines then placed and written are these.
-    const checked = readGivenColours(asRead.lines, colours);
+    // BrickStore (and BrickStock) wrote BrickLink's ids from its own catalogue: there the number is the colour.
+    const keepsIds = asRead.format === 'brickstore' || asRead.format === 'brickstock';
+    const checked = readGivenColours(asRead.lines, colours, keepsIds ? 'number' : 'name');
     const doc: ParsedDocument = { ...asRead, lines: checked.lines };
     // A guessed numbering that every line's colour name bears out is no guess.
     const confirmed = checked.namesAgree && asRead.reading.colourNumbering?.how === 'guessed';

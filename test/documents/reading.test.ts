@@ -9,7 +9,7 @@ import { orderLines } from '../../src/store/lines.ts';
 import { openStore } from '../../src/store/open.ts';
 import { XML_DEPTH_LIMIT } from '../../src/text/xml.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
-import { csv, file, inventoryXml, orderXml } from '../helpers/documents.ts';
+import { bsx, csv, file, inventoryXml, orderXml } from '../helpers/documents.ts';
 import { refusalOf } from '../helpers/refusal.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { dumpRows, insertColour, insertItem } from '../helpers/store-builder.ts';
@@ -274,6 +274,30 @@ describe('2. the colour numbering a file speaks is read, shown, never guessed si
       [5, 'Red'],
       [7, 'Blue'],
     ]);
+  });
+
+  it('in a BrickStore file the number decides, still warned of: the name may be one BrickLink has since given another colour', async () => {
+    const { db } = await shopStore();
+    // BrickLink renamed 13 "Trans-Black" to "Trans-Brown" and gave the old name to a new colour (251).
+    insertColour(db, { id: 13, name: 'Trans-Brown' });
+    insertColour(db, { id: 251, name: 'Trans-Black' });
+    const text = bsx([
+      { no: '3001', colour: 5, colourName: 'Red', qty: 2 },
+      { no: '3003', colour: 13, colourName: 'Trans-Black', qty: 1 },
+    ]);
+    const { plan: p, doc } = plan(db, { file: file('Tie Fighter.bsx', text) });
+    expect(doc.warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        'colour-number-and-name-disagree',
+        'One line gives a colour number and a colour name that are different colours in BrickLink\'s table (line 14: 13 is Trans-Brown, the name says "Trans-Black"); ' +
+          "the file keeps BrickLink's numbers, so it is placed by the number (the name may be one the colour had before BrickLink renamed it).",
+      ],
+    ]);
+    expect(p.refusal?.code).toBe('needs-acknowledgement');
+    expect(doc.lines[1]?.placement).toMatchObject({ item: { no: '3003' }, colourId: 13 });
+    expect(doc.lines[1]?.remarks).toBe(
+      'colour number 13 (Trans-Brown) disagrees with the name Trans-Black: placed by the number',
+    );
   });
 
   it('every document says its numbering: BrickLink’s for BrickLink XML and BrickStore, by format', async () => {

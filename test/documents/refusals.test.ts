@@ -384,7 +384,8 @@ describe('line numbers are the same with LF, CR and CRLF line ends (SPEC §11)',
     {
       name: 'tags.xml',
       text: orderXml([{ id: '1', lines: [{ no: '3001' }] }]).replace('</ORDERBATCH>', '</ORDERBATCHX>'),
-      reason: /^tags\.xml: the file is cut short or damaged near line 16 \(line 16, column 14: expected <\/ORDERBATCH> here/,
+      reason:
+        /^tags\.xml: the file is cut short or damaged near line 16 \(line 16, column 14: expected <\/ORDERBATCH> here/,
     },
     {
       name: 'value.xml',
