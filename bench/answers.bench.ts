@@ -104,7 +104,7 @@ async function baseStore(file: string) {
   return { path: file, parts: parts.text, items, lines, ranOn };
 }
 
-/** `number,name,colour,quantity,price` lines from the catalogue's rows: most numbers known, some not, some names only. */
+/** `number,name,color id,quantity,price` lines (BrickLink colour numbers, by title) from the catalogue's rows: most numbers known, some not, some names only. */
 function csvOf(partsText: string, n: number): string {
   const rows = partsText
     .split('\n')
@@ -114,7 +114,7 @@ function csvOf(partsText: string, n: number): string {
       const m = /^([^,]+),("(?:[^"]|"")*"|[^,]*)/.exec(l);
       return [m?.[1] ?? '3001', (m?.[2] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"')] as const;
     });
-  const out = ['number,name,colour,quantity,price'];
+  const out = ['number,name,color id,quantity,price'];
   for (let i = 0; i < n; i++) {
     const [no, name] = rows[(i * 7919) % rows.length] ?? ['3001', 'Brick 2 x 4'];
     const number = i % 10 === 0 ? `${no}x${i}` : i % 20 === 1 ? '' : no;

@@ -118,6 +118,10 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
 
   /** Answers before the body is read (whole): the rest is discarded as it comes, then the connection closed. */
   function refuseUnread(req: http.IncomingMessage, res: http.ServerResponse, status: number, message: string) {
+    // Node closes a connection whose request it has not read once the answer is written: a client still
+    // sending then meets a reset (EPIPE), often before it has read the answer. Kept open, the rest is
+    // discarded as it comes (below) until the body ends, or LINGER_MS passes.
+    res.shouldKeepAlive = true;
     refuse(res, status, message);
     res.once('finish', () => {
       if (req.complete) return;

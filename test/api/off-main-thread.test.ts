@@ -71,7 +71,7 @@ function partList(n: number, name = 'big.csv') {
   return file(
     name,
     csv(
-      ['number', 'name', 'colour', 'quantity'],
+      ['number', 'name', 'color id', 'quantity'],
       Array.from({ length: n }, (_, i) =>
         i % 3 === 0 ? [`x${i}`, 'Mystery part', 5, 1] : ['3001', 'Brick 2 x 4', 5, 1 + (i % 9)],
       ),
@@ -237,7 +237,7 @@ describe('an import holds the write lock only while it writes', () => {
     const doc = file(
       'late.csv',
       csv(
-        ['number', 'name', 'colour', 'quantity'],
+        ['number', 'name', 'color id', 'quantity'],
         [
           ['3001', 'Brick 2 x 4', 5, 1],
           ['3070b', 'Tile 1 x 1', 5, 2],

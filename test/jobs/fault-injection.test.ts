@@ -31,6 +31,8 @@ describe('workers killed with SIGKILL while running jobs', () => {
       steps: 8,
       stepMs: 6,
       killEveryMs: [30, 90],
+      // On a fast machine 300 jobs end before 110 kills: more work is enqueued, 300 at a time, until they are done.
+      untilKilled: true,
       bundles,
     });
     const result = chaosResult(report);
@@ -39,8 +41,9 @@ describe('workers killed with SIGKILL while running jobs', () => {
     expect(report.integrity).toBe('ok');
     // Each cancelled job's work was enqueued again, as a new job, and done by it.
     expect(report.cancels).toBeGreaterThan(0);
-    expect(report.states).toEqual({ done: 300, cancelled: report.cancels });
-    expect(report.effects.size).toBe(300);
+    expect(report.jobs).toBeGreaterThanOrEqual(300);
+    expect(report.states).toEqual({ done: report.jobs, cancelled: report.cancels });
+    expect(report.effects.size).toBe(report.jobs);
     for (const [key, n] of report.effects) expect(n, `effect of work ${key}`).toBe(1);
     expect(report.effectsOfUnfinished).toBe(0);
     // Killed runs really were mid-job, and their jobs were finished by someone else.
