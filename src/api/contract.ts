@@ -305,6 +305,13 @@ export interface CatalogueStatusView {
   readonly colours: number;
   readonly categories: number;
   readonly sources: readonly { readonly source: string; readonly items: number }[];
+  /** What the translation tables hold (SPEC §5): element ids, colours and parts they translate, relationships. */
+  readonly translations: {
+    readonly elementIds: number;
+    readonly colourTranslations: number;
+    readonly partTranslations: number;
+    readonly relationships: number;
+  };
   readonly job: CatalogueJobView | null;
   /** Why catalogue-job.json could not be read, when it could not. */
   readonly jobProblem: string | null;

@@ -17,6 +17,7 @@ import { takeBack } from '../documents/take-back.ts';
 import { documentsOfOrder, listDocuments, sameFileDocuments, type DocumentRow } from '../store/documents.ts';
 import { getLine, orderLines, type LineView } from '../store/lines.ts';
 import { colourInfo, listColours } from '../store/colours.ts';
+import { translationCounts } from '../store/catalogue.ts';
 import { colourMemories, itemMemories, taughtNames } from '../store/memories.ts';
 import { getOrder, listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
 import { catalogueGeneration, getSetting, setSetting } from '../store/settings.ts';
@@ -360,6 +361,7 @@ export function createApiService(ctx: ServiceContext) {
         colours: count('colour'),
         categories: count('category'),
         sources,
+        translations: translationCounts(db),
         job:
           job.record === null
             ? null

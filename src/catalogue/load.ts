@@ -11,7 +11,7 @@ import { catalogueWriters, inKeyOrder, loadingItems } from '../store/catalogue.t
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from '../item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
-import type { CatalogueFile, CatalogueRecord } from './records.ts';
+import type { CatalogueFile, CatalogueRecord, TranslationRecord } from './records.ts';
 import type { Source } from './source.ts';
 
 export interface LoadOptions {
@@ -28,6 +28,8 @@ export interface LoadResult {
   readonly items: number;
   readonly colours: number;
   readonly categories: number;
+  /** Rows of the translation tables read (SPEC §5): element ids, part numbers, colour translations, relationships. */
+  readonly translations: TranslationTally;
   readonly files: readonly { name: string; format: string; rows: number }[];
   /** Saved lines that were unplaced and are placed now. */
   readonly placed: number;
@@ -37,6 +39,24 @@ export interface LoadResult {
   /** catalogue-job.json could not be read when the job started (it was treated as no job). */
   readonly warning: string | null;
 }
+
+/** Rows of each translation table a load read. */
+export interface TranslationTally {
+  readonly elements: number;
+  readonly partNumbers: number;
+  readonly colourTranslations: number;
+  readonly relationships: number;
+}
+
+const NO_TRANSLATIONS: TranslationTally = { elements: 0, partNumbers: 0, colourTranslations: 0, relationships: 0 };
+
+/** Which tally a record counts in. */
+const TALLY_OF = {
+  element: 'elements',
+  'part-number': 'partNumbers',
+  'colour-translation': 'colourTranslations',
+  relationship: 'relationships',
+} as const satisfies Record<TranslationRecord['kind'], keyof TranslationTally>;
 
 /** Whether the catalogue has any colours: until it has, lines keep their colours unchecked (SPEC §6). */
 function hasColours(db: Database): boolean {
@@ -80,14 +100,21 @@ function placedSince(
 
 /** What a load did, in staff's words: what it loaded, and how many lines it placed, in which orders. */
 export function catalogueLoadSummary(
-  r: Pick<LoadResult, 'items' | 'colours' | 'categories' | 'placed' | 'placedByOrder' | 'cancelled'>,
+  r: Pick<LoadResult, 'items' | 'colours' | 'categories' | 'placed' | 'placedByOrder' | 'cancelled'> & {
+    readonly translations?: TranslationTally;
+  },
 ): string {
+  const t = r.translations ?? NO_TRANSLATIONS;
   const n = (x: number) => x.toLocaleString('en-US');
   const some = (x: number, one: string, many: string) => (x === 0 ? '' : `${n(x)} ${x === 1 ? one : many}`);
   const loaded = [
     some(r.items, 'item', 'items'),
     some(r.colours, 'colour', 'colours'),
     some(r.categories, 'category', 'categories'),
+    some(t.elements, 'element id', 'element ids'),
+    some(t.partNumbers, 'part translation', 'part translations'),
+    some(t.colourTranslations, 'colour translation', 'colour translations'),
+    some(t.relationships, 'relationship', 'relationships'),
   ]
     .filter(Boolean)
     .join(', ');
@@ -104,7 +131,8 @@ function mergers(db: Database) {
   return (r: CatalogueRecord, source: string) => {
     if (r.kind === 'item') write.item({ ...r, nameKey: foldName(r.name) }, source);
     else if (r.kind === 'colour') write.colour({ ...r, nameKey: foldName(r.name) }, source);
-    else write.category(r, source);
+    else if (r.kind === 'category') write.category(r, source);
+    else write.translation(r, source);
   };
 }
 
@@ -132,6 +160,7 @@ export async function loadCatalogue(
     const parsed: CatalogueFile[] = files.map((f) => readCatalogueFile(f, { type: options.type }));
     const total = parsed.reduce((n, f) => n + f.records.length, 0);
     const counts = { item: 0, colour: 0, category: 0 };
+    const tally: Record<keyof TranslationTally, number> = { ...NO_TRANSLATIONS };
     const merge = mergers(db);
     const writers = catalogueWriters(db);
     const every = options.progressEvery ?? 10_000;
@@ -150,6 +179,7 @@ export async function loadCatalogue(
     for (const file of parsed) {
       if (cancelled) break;
       const before = { ...counts };
+      const tallyBefore = { ...tally };
       try {
         db.transaction(() => {
           const hadColours = hasColours(db);
@@ -172,7 +202,8 @@ export async function loadCatalogue(
               merge(r, file.source);
               progressed(1);
             }
-            counts[r.kind] += 1;
+            if (r.kind === 'item' || r.kind === 'colour' || r.kind === 'category') counts[r.kind] += 1;
+            else tally[TALLY_OF[r.kind]] += 1;
           }
           const sorted = inKeyOrder(items);
           loadingItems(db, () => {
@@ -188,6 +219,7 @@ export async function loadCatalogue(
       } catch (e) {
         if (!(e instanceof Cancelled)) throw e;
         Object.assign(counts, before);
+        Object.assign(tally, tallyBefore);
         cancelled = true;
         break;
       }
@@ -203,6 +235,7 @@ export async function loadCatalogue(
       items: counts.item,
       colours: counts.colour,
       categories: counts.category,
+      translations: tally,
       files: parsed.map((f) => ({ name: f.name, format: f.format, rows: f.records.length })),
       placed: placedByOrder.reduce((n, o) => n + o.placed, 0),
       placedByOrder,

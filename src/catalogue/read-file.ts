@@ -6,6 +6,12 @@ import { parseError } from '../text/position.ts';
 import { readBrickLinkTab } from './formats/bricklink-tab.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
 import { readRebrickable } from './formats/rebrickable-csv.ts';
+import {
+  readBrickLinkCodes,
+  readPartCrossrefs,
+  readRebrickableColourTable,
+  readRebrickableTranslations,
+} from './formats/translations.ts';
 import type { ItemType } from '../item-types.ts';
 import type { CatalogueFile } from './records.ts';
 
@@ -36,14 +42,26 @@ export function readCatalogueFile(file: NamedContent, options: { type: ItemType 
     }
   }
   const text = decodeText(bytes, name);
-  if (text.trimStart().startsWith('<')) return readBrickLinkXml(name, text);
+  const start = text.trimStart();
+  if (start.startsWith('<')) return readBrickLinkXml(name, text);
+  if (start.startsWith('{') || start.startsWith('[')) {
+    const colours = readRebrickableColourTable(name, text);
+    if (colours !== null) return colours;
+  }
+  const crossrefs = readPartCrossrefs(name, text);
+  if (crossrefs !== null) return crossrefs;
   const table = parseCsv(text, name);
-  const parsed = readRebrickable(name, table) ?? readBrickLinkTab(name, table, options.type);
+  const parsed =
+    readBrickLinkCodes(name, table) ??
+    readRebrickableTranslations(name, table) ??
+    readRebrickable(name, table) ??
+    readBrickLinkTab(name, table, options.type);
   if (parsed === null) {
     throw new BrickWorkError(
       'parse-error',
       `${name} is not a catalogue file brick-work knows (its first row is "${quote(table.header.slice(0, 5).join(', '))}"). ` +
-        "It loads BrickLink's catalogue downloads (XML or tab-delimited) and Rebrickable's parts.csv, part_categories.csv and sets.csv.",
+        "It loads BrickLink's catalogue downloads (items XML or tab-delimited, colours, categories, codes) and Rebrickable's parts.csv, part_categories.csv, sets.csv, " +
+          'elements.csv, part_relationships.csv, its colour list with external ids (JSON) and its part cross-references.',
     );
   }
   return parsed;

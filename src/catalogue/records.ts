@@ -1,4 +1,5 @@
 import type { ItemType } from '../item-types.ts';
+import type { TranslationRecord } from '../store/catalogue.ts';
 
 /** One row a catalogue file gives, in BrickLink's numbering. */
 export type CatalogueRecord =
@@ -11,7 +12,8 @@ export type CatalogueRecord =
     }
   /** `rgb`: six hex digits, upper case, when the file gives them (BrickLink's colour lists do). */
   | { readonly kind: 'colour'; readonly id: number; readonly name: string; readonly rgb: string | null }
-  | { readonly kind: 'category'; readonly id: number; readonly name: string };
+  | { readonly kind: 'category'; readonly id: number; readonly name: string }
+  | TranslationRecord;
 
 /** A catalogue file, read and checked whole before anything is written. */
 export interface CatalogueFile {
@@ -28,3 +30,6 @@ export function rgbOrNull(text: string | null | undefined): string | null {
   const t = (text ?? '').trim().replace(/^#/, '');
   return /^[0-9A-Fa-f]{6}$/.test(t) ? t.toUpperCase() : null;
 }
+
+export { COLOUR_VOCABULARIES, RELATIONSHIP_TYPES } from '../store/catalogue.ts';
+export type { ColourVocabulary, RelationshipType, TranslationRecord } from '../store/catalogue.ts';

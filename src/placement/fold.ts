@@ -12,3 +12,11 @@ export function foldName(name: string): string {
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Leading or trailing space, two in a row, or a space that is not ' '. */
 const ODD_SPACING = /^\s|\s$|\s\s|[^\S ]/u;
+
+/**
+ * A colour name as names of colours are matched across vocabularies (SPEC §6): folded as names are, with
+ * LDraw's underscores read as spaces (`Light_Bluish_Grey` = "light bluish grey").
+ */
+export function colourNameKey(name: string): string {
+  return foldName(name.replace(/_/g, ' '));
+}

@@ -1,5 +1,47 @@
 import type { Database } from 'better-sqlite3';
 
+/**
+ * A row of a translation table (SPEC §5: other numberings), loaded beside the catalogue and never an
+ * item of it: what a document's number or colour in another numbering is in the catalogue's.
+ */
+export type TranslationRecord =
+  /**
+   * LEGO's element id: a part in a colour. BrickLink's codes download gives BrickLink's number and
+   * BrickLink's colour *name*; Rebrickable's elements.csv gives Rebrickable's part and colour id.
+   */
+  | {
+      readonly kind: 'element';
+      readonly elementId: string;
+      readonly numbering: 'bricklink' | 'rebrickable';
+      readonly no: string;
+      readonly colour: string;
+    }
+  /** A Rebrickable part number and the number another numbering gives the same part. */
+  | {
+      readonly kind: 'part-number';
+      readonly rebrickable: string;
+      readonly numbering: 'bricklink' | 'ldraw';
+      readonly no: string;
+    }
+  /**
+   * A colour in another numbering or vocabulary and its BrickLink id (null: BrickLink has no such colour):
+   * Rebrickable's, LDraw's and LEGO's ids, and names (folded) in any of their words.
+   */
+  | {
+      readonly kind: 'colour-translation';
+      readonly numbering: ColourVocabulary;
+      readonly key: string;
+      readonly bricklinkId: number | null;
+    }
+  /** Rebrickable's part relationships: `child` is an alternate (A), mould (M), print (P), pattern (T), sub-part (B) or pair (R) of `parent`. */
+  | { readonly kind: 'relationship'; readonly relType: RelationshipType; readonly child: string; readonly parent: string };
+
+export const COLOUR_VOCABULARIES = ['rebrickable', 'ldraw', 'lego', 'name'] as const;
+export type ColourVocabulary = (typeof COLOUR_VOCABULARIES)[number];
+
+export const RELATIONSHIP_TYPES = ['A', 'M', 'P', 'T', 'B', 'R'] as const;
+export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
+
 /** An item as the catalogue keeps it; `nameKey` is its name folded as the placement rule compares names. */
 export interface CatalogueItemRow {
   readonly type: string;
@@ -34,6 +76,20 @@ export function catalogueWriters(db: Database) {
   const swatch = db.prepare(
     `INSERT INTO colour_swatch (colour_id, rgb) VALUES (?, ?)
      ON CONFLICT (colour_id) DO UPDATE SET rgb = excluded.rgb WHERE rgb IS NOT excluded.rgb`,
+  );
+  const element = db.prepare(
+    'INSERT INTO element_code (element_id, numbering, item_no, colour, source) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const partNumber = db.prepare(
+    'INSERT INTO part_number (rebrickable_no, numbering, item_no, source) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const colourTranslation = db.prepare(
+    `INSERT INTO colour_translation (numbering, key, bricklink_id, source) VALUES (?, ?, ?, ?)
+     ON CONFLICT (numbering, key) DO UPDATE SET bricklink_id = excluded.bricklink_id, source = excluded.source
+      WHERE bricklink_id IS NOT excluded.bricklink_id OR source IS NOT excluded.source`,
+  );
+  const relationship = db.prepare(
+    'INSERT INTO part_relationship (rel_type, child_no, parent_no, source) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
   const category = db.prepare(
     `INSERT INTO category (id, name, source) VALUES (?, ?, ?)
@@ -78,6 +134,13 @@ export function catalogueWriters(db: Database) {
     },
     category(r: { id: number; name: string }, source: string): void {
       category.run(r.id, r.name, source);
+    },
+    /** A row of a translation table (SPEC §5): merged, never deleted. */
+    translation(r: TranslationRecord, source: string): void {
+      if (r.kind === 'element') element.run(r.elementId, r.numbering, r.no, r.colour, source);
+      else if (r.kind === 'part-number') partNumber.run(r.rebrickable, r.numbering, r.no, source);
+      else if (r.kind === 'colour-translation') colourTranslation.run(r.numbering, r.key, r.bricklinkId, source);
+      else relationship.run(r.relType, r.child, r.parent, source);
     },
   };
 }
@@ -129,4 +192,22 @@ export function loadingItems<T>(db: Database, load: () => T): T {
   const out = load();
   db.exec(NAME_INDEX);
   return out;
+}
+
+/** What the translation tables hold, as the catalogue's status counts it (SPEC §5). */
+export function translationCounts(db: Database): {
+  elementIds: number;
+  colourTranslations: number;
+  partTranslations: number;
+  relationships: number;
+} {
+  const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+  return {
+    elementIds: count('SELECT count(DISTINCT element_id) FROM element_code'),
+    colourTranslations: count(
+      "SELECT count(*) FROM colour_translation WHERE numbering = 'rebrickable' AND bricklink_id IS NOT NULL",
+    ),
+    partTranslations: count("SELECT count(DISTINCT rebrickable_no) FROM part_number WHERE numbering = 'bricklink'"),
+    relationships: count('SELECT count(*) FROM part_relationship'),
+  };
 }

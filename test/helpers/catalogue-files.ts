@@ -27,6 +27,46 @@ export const files = {
     `set_num,name,year,theme_id,num_parts,img_url\n${sets.map((s) => `${s.no},${csvCell(s.name)},2010,1,100,https://x/y.jpg`).join('\n')}\n`,
   rebrickableColours: () => 'id,name,rgb,is_trans,num_parts,num_sets,y1,y2\n0,Black,05131D,False,1,1,1957,2026\n',
   rebrickableMinifigs: () => 'fig_num,name,num_parts,img_url\nfig-000001,Toy Store Employee,4,https://x\n',
+  /** BrickLink's codes download: item, BrickLink colour name, LEGO element id. */
+  bricklinkCodes: (codes: { no: string; colour: string; element: string }[]) =>
+    `Item No\tColor\tCode\n${codes.map((c) => `${c.no}\t${c.colour}\t${c.element}`).join('\n')}\n`,
+  /** Rebrickable's elements.csv: element id, Rebrickable part and colour id. */
+  rebrickableElements: (elements: { element: string; part: string; colour: number }[]) =>
+    `element_id,part_num,color_id,design_id\n${elements.map((e) => `${e.element},${e.part},${e.colour},`).join('\n')}\n`,
+  rebrickableRelationships: (rels: { type: string; child: string; parent: string }[]) =>
+    `rel_type,child_part_num,parent_part_num\n${rels.map((r) => `${r.type},${r.child},${r.parent}`).join('\n')}\n`,
+  /** Rebrickable's colour list as its API gives it, each colour with its BrickLink, LDraw and LEGO ids and names. */
+  rebrickableColourTable: (
+    colours: {
+      id: number;
+      name: string;
+      bricklink?: { id: number; name: string };
+      ldraw?: { id: number; name: string };
+      lego?: { id: number; names: string[] };
+    }[],
+  ) =>
+    JSON.stringify({
+      count: colours.length,
+      results: colours.map((c) => ({
+        id: c.id,
+        name: c.name,
+        rgb: 'FFFFFF',
+        is_trans: false,
+        external_ids: {
+          ...(c.bricklink ? { BrickLink: { ext_ids: [c.bricklink.id], ext_descrs: [[c.bricklink.name]] } } : {}),
+          ...(c.ldraw ? { LDraw: { ext_ids: [c.ldraw.id], ext_descrs: [[c.ldraw.name]] } } : {}),
+          ...(c.lego ? { LEGO: { ext_ids: [c.lego.id], ext_descrs: [c.lego.names] } } : {}),
+        },
+      })),
+    }),
+  /** Rebrickable's part cross-references, as the RON text that carries them. */
+  partCrossrefs: (parts: { rebrickable: string; ldraw?: string; bricklink: string[] }[]) =>
+    `// Rebrickable part_num -> external-id cross-references.\n\nRbCrossRefPin(\n    generated: "2026-06-23",\n    parts: {\n${parts
+      .map(
+        (p) =>
+          `        "${p.rebrickable}": (ldraw: "${p.ldraw ?? p.rebrickable}", external_ids: {${p.bricklink.length ? `"BrickLink": [${p.bricklink.map((b) => `"${b}"`).join(', ')}], ` : ''}"BrickOwl": ["1"]}),`,
+      )
+      .join('\n')}\n    },\n)\n`,
 };
 
 function csvCell(s: string): string {

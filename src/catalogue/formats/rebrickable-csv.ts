@@ -48,7 +48,8 @@ export function readRebrickable(name: string, table: CsvTable): CatalogueFile | 
   if (h[0] === 'id' && h.includes('rgb')) {
     throw refuse(
       'colour list',
-      "Its colour ids are Rebrickable's, not BrickLink's, so it can't be loaded as BrickLink colours. Load BrickLink's colours download instead.",
+      "Its colour ids are Rebrickable's, not BrickLink's, so it can't be loaded as BrickLink colours, and it names no BrickLink colour to translate them to. " +
+        "Load BrickLink's colours download, and Rebrickable's colour list with its external ids (the API's JSON) to translate Rebrickable's colours.",
     );
   }
   if (h[0] === 'fig_num') {
@@ -60,7 +61,7 @@ export function readRebrickable(name: string, table: CsvTable): CatalogueFile | 
   if (['element_id', 'rel_type', 'inventory_id'].includes(h[0] ?? '') || (h[0] === 'id' && h.includes('parent_id'))) {
     throw refuse(
       'catalogue data of another kind',
-      'brick-work loads parts.csv, part_categories.csv and sets.csv from Rebrickable.',
+      'brick-work loads parts.csv, part_categories.csv, sets.csv, elements.csv and part_relationships.csv from Rebrickable.',
     );
   }
   return null;

@@ -131,6 +131,62 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
                sum(quantity * coalesce(unit_price_e4, 0)) AS value_e4
           FROM order_line GROUP BY document_id`,
   },
+  {
+    // LEGO's element ids (SPEC §5, §6): an element is a part in a colour. BrickLink's codes download gives
+    // BrickLink's number and colour *name*; Rebrickable's elements.csv its own part number and colour id.
+    // Both kept as given and read through the other tables at placement, so a later load of either
+    // side (or of the colour table) needs no rewrite. An id may be listed for more than one part.
+    name: 'element_code',
+    table: `CREATE TABLE element_code (
+        element_id TEXT NOT NULL,
+        numbering TEXT NOT NULL CHECK (numbering IN ('bricklink', 'rebrickable')),
+        item_no TEXT NOT NULL COLLATE NOCASE,
+        colour TEXT NOT NULL,
+        source TEXT NOT NULL,
+        PRIMARY KEY (element_id, numbering, item_no, colour)
+      ) WITHOUT ROWID`,
+    indexes: [],
+  },
+  {
+    // Numbers other numberings give a part (SPEC §5): a Rebrickable part number beside the BrickLink
+    // and LDraw numbers Rebrickable cross-references it to. Read both ways, whichever numbering the
+    // catalogue speaks.
+    name: 'part_number',
+    table: `CREATE TABLE part_number (
+        rebrickable_no TEXT NOT NULL COLLATE NOCASE,
+        numbering TEXT NOT NULL CHECK (numbering IN ('bricklink', 'ldraw')),
+        item_no TEXT NOT NULL COLLATE NOCASE,
+        source TEXT NOT NULL,
+        PRIMARY KEY (rebrickable_no, numbering, item_no)
+      ) WITHOUT ROWID`,
+    indexes: ['CREATE INDEX part_number_by_item ON part_number (numbering, item_no)'],
+  },
+  {
+    // The colour table (SPEC §5, §6): a colour in Rebrickable's, LDraw's or LEGO's ids, or a folded name in
+    // any vocabulary, and BrickLink's id for it; NULL when BrickLink has none (or two colours claim it).
+    name: 'colour_translation',
+    table: `CREATE TABLE colour_translation (
+        numbering TEXT NOT NULL CHECK (numbering IN ('rebrickable', 'ldraw', 'lego', 'name')),
+        key TEXT NOT NULL,
+        bricklink_id INTEGER,
+        source TEXT NOT NULL,
+        PRIMARY KEY (numbering, key)
+      ) WITHOUT ROWID`,
+    indexes: [],
+  },
+  {
+    // Rebrickable's part relationships (SPEC §5, §7): alternates, moulds, prints, patterns, sub-parts,
+    // pairs, in Rebrickable's numbering. They lead suggestions; they never place a line by themselves.
+    name: 'part_relationship',
+    table: `CREATE TABLE part_relationship (
+        rel_type TEXT NOT NULL CHECK (rel_type IN ('A', 'M', 'P', 'T', 'B', 'R')),
+        child_no TEXT NOT NULL COLLATE NOCASE,
+        parent_no TEXT NOT NULL COLLATE NOCASE,
+        source TEXT NOT NULL,
+        PRIMARY KEY (child_no, rel_type, parent_no)
+      ) WITHOUT ROWID`,
+    indexes: ['CREATE INDEX part_relationship_by_parent ON part_relationship (parent_no, rel_type)'],
+  },
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */

@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { identityOf } from '../../src/identity/owner.ts';
+import { catalogueLoadSummary, loadCatalogue } from '../../src/catalogue/load.ts';
+import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
+import { openStore } from '../../src/store/open.ts';
+import { bytes, files, gzip } from '../helpers/catalogue-files.ts';
+import { refusalOf } from '../helpers/refusal.ts';
+import { serviceFor } from '../helpers/service.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+/** Issue 24, point 1: the catalogue job loads the tables that translate other numberings (SPEC §5). */
+
+const options = { type: 'P' as const, me: identityOf(), clock: SYSTEM_CLOCK };
+
+async function newStore() {
+  const file = path.join(tempDir(), 'brick-work.sqlite');
+  const store = await openStore(file);
+  onTestFinished(() => store.close());
+  return { file, db: store.db };
+}
+
+export const TABLES = {
+  codes: files.bricklinkCodes([
+    { no: '3001', colour: 'Red', element: '300121' },
+    { no: '3001', colour: 'Bright Light Orange', element: '4211050' },
+    { no: '4073', colour: 'Black', element: '614126' },
+  ]),
+  elements: files.rebrickableElements([
+    { element: '300121', part: '3001', colour: 4 },
+    { element: '6141265', part: '6141', colour: 70 },
+  ]),
+  colourTable: files.rebrickableColourTable([
+    {
+      id: 4,
+      name: 'Red',
+      bricklink: { id: 5, name: 'Red' },
+      ldraw: { id: 4, name: 'Red' },
+      lego: { id: 21, names: ['Bright Red', 'BR.RED'] },
+    },
+    {
+      id: 70,
+      name: 'Reddish Brown',
+      bricklink: { id: 88, name: 'Reddish Brown' },
+      ldraw: { id: 70, name: 'Reddish_Brown' },
+      lego: { id: 192, names: ['Reddish Brown', 'RE. BROWN'] },
+    },
+    {
+      id: 1,
+      name: 'Blue',
+      bricklink: { id: 7, name: 'Blue' },
+      ldraw: { id: 1, name: 'Blue' },
+      lego: { id: 23, names: ['Bright Blue', 'BR.BLUE'] },
+    },
+    { id: 1088, name: 'Medium Brown', lego: { id: 368, names: ['MEDIUM BROWN'] } },
+  ]),
+  crossrefs: files.partCrossrefs([
+    { rebrickable: '6141', bricklink: ['4073'] },
+    { rebrickable: '3069b', bricklink: ['3069'] },
+    { rebrickable: '100662pat0001pr0001', ldraw: '100662p01', bricklink: ['100662pb01', '100662pb04'] },
+  ]),
+  relationships: files.rebrickableRelationships([
+    { type: 'M', child: '3794a', parent: '3794b' },
+    { type: 'P', child: '3069bpr0001', parent: '3069b' },
+    { type: 'A', child: '30241', parent: '30241b' },
+  ]),
+};
+
+describe('the translation tables (issue 24, point 1)', () => {
+  it('each table is recognised by its content, whatever its name, plain or gzipped', () => {
+    const formats = [
+      ['a.txt', TABLES.codes, 'BrickLink codes (element ids)'],
+      ['b.csv', TABLES.elements, 'Rebrickable elements.csv (element ids)'],
+      ['c.json', TABLES.colourTable, 'Rebrickable colours with external ids (colour table)'],
+      ['d.ron', TABLES.crossrefs, 'Rebrickable part cross-references'],
+      ['e.csv', TABLES.relationships, 'Rebrickable part_relationships.csv'],
+    ] as const;
+    for (const [name, text, format] of formats) {
+      expect(readCatalogueFile({ name, content: bytes(text) }, { type: 'P' }).format, name).toBe(format);
+      expect(readCatalogueFile({ name: `${name}.gz`, content: gzip(text) }, { type: 'P' }).format, name).toBe(format);
+    }
+    const table = readCatalogueFile({ name: 'colours.json', content: bytes(TABLES.colourTable) }, { type: 'P' });
+    const rows = table.records.map((r) =>
+      r.kind === 'colour-translation' ? `${r.numbering}:${r.key}=${r.bricklinkId}` : '',
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        'rebrickable:4=5',
+        'ldraw:4=5',
+        'lego:21=5',
+        'name:br.red=5',
+        'name:bright red=5',
+        'name:reddish brown=88',
+        'rebrickable:1088=null',
+        'name:medium brown=null',
+      ]),
+    );
+  });
+
+  it('something else is refused in words', () => {
+    const json = refusalOf(() =>
+      readCatalogueFile({ name: 'inventory.json', content: bytes('{"parts": [1, 2]}') }, { type: 'P' }),
+    );
+    expect(json.message).toBe(
+      'inventory.json is a JSON file, but not Rebrickable\'s colour list with its external ids (an object whose "results" are colours with "id", "name" and "external_ids").',
+    );
+    const badType = refusalOf(() =>
+      readCatalogueFile(
+        { name: 'rels.csv', content: bytes('rel_type,child_part_num,parent_part_num\nX,1,2\n') },
+        { type: 'P' },
+      ),
+    );
+    expect(badType.message).toBe(
+      'rels.csv: line 2: the relationship type "X" is none of Rebrickable\'s (A, M, P, T, B, R)',
+    );
+    const badElement = refusalOf(() =>
+      readCatalogueFile(
+        { name: 'codes.txt', content: bytes('Item No\tColor\tCode\n3001\tRed\t30O121\n') },
+        { type: 'P' },
+      ),
+    );
+    expect(badElement.message).toBe('codes.txt: line 2: the element id "30O121" is not a number');
+  });
+
+  it('the catalogue job loads them, merged (a second load changes nothing), and the status counts them', async () => {
+    const { file, db } = await newStore();
+    const all = [
+      { name: 'codes.txt', content: bytes(TABLES.codes) },
+      { name: 'elements.csv.gz', content: gzip(TABLES.elements) },
+      { name: 'colors.json', content: bytes(TABLES.colourTable) },
+      { name: 'part-crossrefs.ron', content: bytes(TABLES.crossrefs) },
+      { name: 'part_relationships.csv', content: bytes(TABLES.relationships) },
+    ];
+    const first = await loadCatalogue(db, file, all, options);
+    expect(first.translations).toEqual({ elements: 5, partNumbers: 7, colourTranslations: 20, relationships: 3 });
+    expect(catalogueLoadSummary(first)).toBe(
+      'Loaded 5 element ids, 7 part translations, 20 colour translations, 3 relationships; no unplaced line could be placed by it.',
+    );
+    const dump = () =>
+      ['element_code', 'part_number', 'colour_translation', 'part_relationship'].map((t) =>
+        db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3`).all(),
+      );
+    const once = dump();
+    await loadCatalogue(db, file, all, options);
+    expect(dump()).toEqual(once);
+
+    const status = await serviceFor(db, file).call('catalogue.status', {});
+    expect(status).toMatchObject({
+      ok: true,
+      value: { translations: { elementIds: 4, colourTranslations: 3, partTranslations: 3, relationships: 3 } },
+    });
+  });
+});
