@@ -49,6 +49,14 @@ export function Catalogue() {
             <b>{s ? count(s.items) : '…'}</b> items, <b>{s ? count(s.colours) : '…'}</b> colours,{' '}
             <b>{s ? count(s.categories) : '…'}</b> categories
           </p>
+          {s && Object.values(s.translations).some((n) => n > 0) ? (
+            <p data-testid="catalogue-translations">
+              Other numberings: <b>{count(s.translations.elementIds)}</b> element ids,{' '}
+              <b>{count(s.translations.colourTranslations)}</b> colour translations,{' '}
+              <b>{count(s.translations.partTranslations)}</b> part translations,{' '}
+              <b>{count(s.translations.relationships)}</b> relationships
+            </p>
+          ) : null}
           <ul className="sources">
             {s?.sources.map((x) => (
               <li key={x.source}>
