@@ -18,6 +18,7 @@ const line = (id: number, placed: boolean): LineRowView => ({
         colour: 1,
         colourName: 'White',
         colourRgb: 'FFFFFF',
+        via: null,
         by: 'hand',
         name: 'Plate Round 1 x 1',
       }

@@ -106,6 +106,8 @@ export interface PlacedView {
   readonly colourName: string | null;
   /** Its swatch (six hex digits), when the catalogue's colour list gave one. */
   readonly colourRgb: string | null;
+  /** How another numbering placed it (SPEC §6 step 3): "element 4211050", "BrickLink 4073 = Rebrickable 6141"; else null. */
+  readonly via: string | null;
 }
 
 /** The catalogue's colour for the colour id a line gives: its name and swatch; null when it gives none or the catalogue lacks it. */

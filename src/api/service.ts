@@ -12,6 +12,8 @@ import { catalogueJobStatus, requestCatalogueJobCancel } from '../catalogue/cata
 import { identityOf } from '../identity/owner.ts';
 import { cancelJob, listJobs, type RecoveredJob } from '../jobs/queue.ts';
 import { forgetMemory, placeByHand } from '../hand/placement.ts';
+import { catalogueLookup } from '../placement/catalogue-lookup.ts';
+import { viaOf, type PlacementLookup } from '../placement/rule.ts';
 import { reasonOf } from '../reasons.ts';
 import { takeBack } from '../documents/take-back.ts';
 import { documentsOfOrder, listDocuments, sameFileDocuments, type DocumentRow } from '../store/documents.ts';
@@ -172,7 +174,8 @@ function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView
   }));
 }
 
-function lineView(l: LineView): LineRowView {
+/** A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`). */
+function lineView(l: LineView, lookup: PlacementLookup): LineRowView {
   return {
     id: l.id,
     documentKey: l.documentKey,
@@ -182,7 +185,10 @@ function lineView(l: LineView): LineRowView {
     unitPrice: l.unitPriceE4 === null ? null : formatMoneyE4(l.unitPriceE4),
     condition: l.condition,
     remarks: l.remarks,
-    placed: l.placed,
+    placed:
+      l.placed === null
+        ? null
+        : { ...l.placed, via: l.placed.by === 'number' ? viaOf(l.given, l.placed, lookup) : null },
     givenColour: l.givenColour,
     reason: l.reason,
   };
@@ -237,6 +243,7 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
               no: l.placement.item.no,
               colour: l.placement.colourId,
               ...swatchOf(db, l.placement.colourId),
+              via: 'via' in l.placement ? (l.placement.via ?? null) : null,
             },
       givenColour: l.given.colourId === null || l.given.colourId === 0 ? null : catalogueColour(db, l.given.colourId),
       reason: reasonOf(l.placement.reason),
@@ -323,8 +330,10 @@ export function createApiService(ctx: ServiceContext) {
         documents: documentViews(db, documentsOfOrder(db, orderId)),
       };
     },
-    'lines.list': ({ orderId, unplacedOnly }) =>
-      orderLines(db, orderId, { unplacedOnly: unplacedOnly === true }).map(lineView),
+    'lines.list': ({ orderId, unplacedOnly }) => {
+      const lookup = catalogueLookup(db);
+      return orderLines(db, orderId, { unplacedOnly: unplacedOnly === true }).map((l) => lineView(l, lookup));
+    },
     'lines.suggest': ({ lineId, limit }) => {
       const line = getLine(db, lineId);
       const index = suggestionIndex();
@@ -337,7 +346,7 @@ export function createApiService(ctx: ServiceContext) {
     'lines.place': ({ lineId, type, no, colourId }) => {
       const result = placeByHand(db, lineId, { type, no, colourId }, clock);
       changed('hand placement');
-      return { ...result, step: stepView(result.step), line: lineView(result.line) };
+      return { ...result, step: stepView(result.step), line: lineView(result.line, catalogueLookup(db)) };
     },
     'catalogue.search': ({ query, limit, by }) => {
       const index = suggestionIndex();

@@ -60,8 +60,7 @@ export function readCatalogueFile(file: NamedContent, options: { type: ItemType 
     throw new BrickWorkError(
       'parse-error',
       `${name} is not a catalogue file brick-work knows (its first row is "${quote(table.header.slice(0, 5).join(', '))}"). ` +
-        "It loads BrickLink's catalogue downloads (items XML or tab-delimited, colours, categories, codes) and Rebrickable's parts.csv, part_categories.csv, sets.csv, " +
-          'elements.csv, part_relationships.csv, its colour list with external ids (JSON) and its part cross-references.',
+        "It loads BrickLink's downloads (items, colours, categories, codes) and Rebrickable's (parts, sets, categories, elements, relationships, colour list, cross-references).",
     );
   }
   return parsed;

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { ItemRef, PlacementLookup } from './rule.ts';
+import { colourNameKey } from './fold.ts';
+import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule.ts';
 
 /**
  * The placement rule's view of a store (schema 4.2): catalogue items, colours, remembered hand
@@ -32,6 +33,39 @@ export function catalogueLookup(db: Database): PlacementLookup {
   const colourNamed = db.prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
   let coloursLoaded: boolean | undefined;
 
+  // Other numberings (SPEC §6 step 3), through the translation tables, whichever numbering the catalogue speaks.
+  const partNo = db
+    .prepare<[string], string>("SELECT item_no FROM catalogue_item WHERE item_type = 'P' AND item_no = ?")
+    .pluck();
+  const elementRows = db.prepare<[string], { numbering: 'bricklink' | 'rebrickable'; item_no: string; colour: string }>(
+    'SELECT numbering, item_no, colour FROM element_code WHERE element_id = ?',
+  );
+  const bricklinkOf = db
+    .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
+    .pluck();
+  const rebrickableOf = db
+    .prepare<[string, string], string>('SELECT rebrickable_no FROM part_number WHERE numbering = ? AND item_no = ?')
+    .pluck();
+  const colourTranslation = db
+    .prepare<[string, string], number | null>(
+      'SELECT bricklink_id FROM colour_translation WHERE numbering = ? AND key = ?',
+    )
+    .pluck();
+  /** A part number in `numbering` as the catalogue has it: itself, or through the cross-references. */
+  const partIn = (numbering: 'bricklink' | 'rebrickable', no: string): string[] => {
+    const own = partNo.get(no);
+    if (own !== undefined) return [own];
+    const others = numbering === 'rebrickable' ? bricklinkOf.all(no) : rebrickableOf.all('bricklink', no);
+    return others.flatMap((o) => partNo.get(o) ?? []);
+  };
+  /** A colour an element table gives, in BrickLink's ids: BrickLink's name, or Rebrickable's id, through the colour table. */
+  const elementColour = (numbering: 'bricklink' | 'rebrickable', colour: string): number | null => {
+    if (numbering === 'rebrickable') return colourTranslation.get('rebrickable', colour) ?? null;
+    const ids = colourNamed.all(colourNameKey(colour));
+    if (ids.length === 1) return ids[0] ?? null;
+    return colourTranslation.get('name', colourNameKey(colour)) ?? null;
+  };
+
   return {
     itemNumber: (type, no) => itemNumber.get(type, no) ?? null,
     remembered(type, no, nameKey): ItemRef | null {
@@ -51,5 +85,48 @@ export function catalogueLookup(db: Database): PlacementLookup {
     },
     colourPlacement: (key) =>
       (key.numbering === 'bricklink-id' ? colourById.get(key.id) : colourByName.get(key.key)) ?? null,
+    elementOf(id): ElementMatch[] {
+      const rows = elementRows.all(id);
+      if (rows.length === 0) return [];
+      const matches = (numbering: 'bricklink' | 'rebrickable') =>
+        rows
+          .filter((r) => r.numbering === numbering)
+          .flatMap((r) =>
+            partIn(numbering, r.item_no).map((no) => ({
+              item: { type: 'P' as const, no },
+              colourId: elementColour(numbering, r.colour),
+            })),
+          );
+      // BrickLink's own codes first: they speak the catalogue's numbering; Rebrickable's where BrickLink's place nothing.
+      const bricklink = matches('bricklink');
+      return bricklink.length > 0 ? bricklink : matches('rebrickable');
+    },
+    translationsOf(no): Translation[] {
+      const found = new Map<string, Translation>();
+      const add = (item: string, via: string) => {
+        if (item.toLowerCase() !== no.toLowerCase() && !found.has(item))
+          found.set(item, { item: { type: 'P', no: item }, via });
+      };
+      // A Rebrickable number, in a catalogue of BrickLink's numbers.
+      for (const b of bricklinkOf.all(no)) {
+        const own = partNo.get(b);
+        if (own !== undefined) add(own, `Rebrickable ${no} = BrickLink ${own}`);
+      }
+      // A BrickLink or LDraw number, in a catalogue of Rebrickable's numbers (or of BrickLink's, by way of it).
+      for (const numbering of ['bricklink', 'ldraw'] as const) {
+        const name = numbering === 'bricklink' ? 'BrickLink' : 'LDraw';
+        for (const r of rebrickableOf.all(numbering, no)) {
+          const own = partNo.get(r);
+          if (own !== undefined) add(own, `${name} ${no} = Rebrickable ${own}`);
+          if (numbering === 'ldraw') {
+            for (const b of bricklinkOf.all(r)) {
+              const bl = partNo.get(b);
+              if (bl !== undefined) add(bl, `LDraw ${no} = BrickLink ${bl}`);
+            }
+          }
+        }
+      }
+      return [...found.values()];
+    },
   };
 }

@@ -37,8 +37,27 @@ export type ColourCheck =
 export type PlacedBy = 'number' | 'remembered' | 'name';
 
 export type Placement =
-  | { readonly item: ItemRef; readonly colourId: number | null; readonly by: PlacedBy; readonly reason: null }
+  | {
+      readonly item: ItemRef;
+      readonly colourId: number | null;
+      readonly by: PlacedBy;
+      readonly reason: null;
+      /** How another numbering placed it (SPEC §6 step 3): "element 4211050", "BrickLink 4073 = Rebrickable 6141". */
+      readonly via?: string;
+    }
   | { readonly item: null; readonly colourId: null; readonly by: null; readonly reason: UnplacedReason };
+
+/** What LEGO's element id is in the catalogue: an item, and its colour in BrickLink's numbering when known. */
+export interface ElementMatch {
+  readonly item: ItemRef;
+  readonly colourId: number | null;
+}
+
+/** A catalogue item another numbering gives for a number, and how ("BrickLink 4073 = Rebrickable 6141"). */
+export interface Translation {
+  readonly item: ItemRef;
+  readonly via: string;
+}
 
 /** The catalogue as the rule sees it. The store implements it with prepared statements. */
 export interface PlacementLookup {
@@ -55,6 +74,10 @@ export interface PlacementLookup {
   colourNamed(nameKey: string): number | null;
   /** The colour staff chose for this unknown given colour, if they did. */
   colourPlacement(key: ColourKey): number | null;
+  /** What the element id `id` is in the catalogue (SPEC §6 step 3), each distinct item and colour once. */
+  elementOf(id: string): readonly ElementMatch[];
+  /** The catalogue's parts that other numberings give for the part number `no` (not `no` itself). */
+  translationsOf(no: string): readonly Translation[];
 }
 
 function unplaced(reason: UnplacedReason): Placement {
@@ -112,7 +135,27 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
     const memory = lookup.remembered(type, no, no === null ? nameKey : null);
     if (memory !== null) found = { item: memory, by: 'remembered' };
   }
-  if (found === null && nameKey !== null) {
+  // Step 3: another numbering — LEGO's element id (item and colour), or a number a table translates.
+  let element: ElementMatch | null = null;
+  let via: string | undefined;
+  let severalByTable = false;
+  if (found === null && no !== null && type === 'P') {
+    const elements = distinctItems(lookup.elementOf(no));
+    if (elements.length === 1 && elements[0] !== undefined) {
+      element = elements[0];
+      found = { item: element.item, by: 'number' };
+      via = `element ${no}`;
+    } else if (elements.length > 1) {
+      severalByTable = true;
+    } else {
+      const translations = lookup.translationsOf(no);
+      if (translations.length === 1 && translations[0] !== undefined) {
+        found = { item: translations[0].item, by: 'number' };
+        via = translations[0].via;
+      } else if (translations.length > 1) severalByTable = true;
+    }
+  }
+  if (found === null && !severalByTable && nameKey !== null) {
     const named = lookup.itemsNamed(type, nameKey);
     if (named.length === 1 && named[0] !== undefined) found = { item: named[0], by: 'name' };
     else if (named.length > 1) nameIsAmbiguous = true;
@@ -126,7 +169,36 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
 
   // The line keeps its own colour whichever way the item was found: a memory never brings one (§8).
   const colour = checkColour(given, lookup);
-  const colourId = colour.status === 'none' ? null : colour.status === 'unknown' ? colour.placed : colour.id;
+  let colourId = colour.status === 'none' ? null : colour.status === 'unknown' ? colour.placed : colour.id;
   if (colour.status === 'unknown' && colourId === null) return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
-  return { item: found.item, colourId, by: found.by, reason: null };
+  if (element !== null && element.colourId !== null) {
+    // An element is a part in a colour: it brings its colour, and a given colour that disagrees is a conflict.
+    if (colourId !== null && colourId !== element.colourId) return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
+    if (lookup.coloursLoaded() && !lookup.hasColour(element.colourId))
+      return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
+    colourId = element.colourId;
+  }
+  return via === undefined
+    ? { item: found.item, colourId, by: found.by, reason: null }
+    : { item: found.item, colourId, by: found.by, reason: null, via };
+}
+
+/** Element matches that name one item and colour once; two different ones are several candidates. */
+function distinctItems(matches: readonly ElementMatch[]): ElementMatch[] {
+  const seen = new Map<string, ElementMatch>();
+  for (const m of matches) seen.set(`${m.item.type}\u0000${m.item.no.toLowerCase()}\u0000${m.colourId}`, m);
+  return [...seen.values()];
+}
+
+/**
+ * How a stored line placed by its number came to its item when the number is not the item's own
+ * (SPEC §6 step 3: "element 4211050", "BrickLink 4073 = Rebrickable 6141"), read again from the tables;
+ * null when it is the item's own number, or the tables no longer say.
+ */
+export function viaOf(given: Pick<GivenItem, 'no'>, item: ItemRef, lookup: PlacementLookup): string | null {
+  const no = clean(given.no);
+  if (no === null || item.type !== 'P' || no.toLowerCase() === item.no.toLowerCase()) return null;
+  const same = (i: ItemRef) => i.type === item.type && i.no.toLowerCase() === item.no.toLowerCase();
+  if (lookup.elementOf(no).some((m) => same(m.item))) return `element ${no}`;
+  return lookup.translationsOf(no).find((t) => same(t.item))?.via ?? null;
 }

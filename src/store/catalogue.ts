@@ -34,7 +34,12 @@ export type TranslationRecord =
       readonly bricklinkId: number | null;
     }
   /** Rebrickable's part relationships: `child` is an alternate (A), mould (M), print (P), pattern (T), sub-part (B) or pair (R) of `parent`. */
-  | { readonly kind: 'relationship'; readonly relType: RelationshipType; readonly child: string; readonly parent: string };
+  | {
+      readonly kind: 'relationship';
+      readonly relType: RelationshipType;
+      readonly child: string;
+      readonly parent: string;
+    };
 
 export const COLOUR_VOCABULARIES = ['rebrickable', 'ldraw', 'lego', 'name'] as const;
 export type ColourVocabulary = (typeof COLOUR_VOCABULARIES)[number];

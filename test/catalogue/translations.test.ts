@@ -5,7 +5,7 @@ import { identityOf } from '../../src/identity/owner.ts';
 import { catalogueLoadSummary, loadCatalogue } from '../../src/catalogue/load.ts';
 import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
 import { openStore } from '../../src/store/open.ts';
-import { bytes, files, gzip } from '../helpers/catalogue-files.ts';
+import { bytes, gzip, TABLES } from '../helpers/catalogue-files.ts';
 import { refusalOf } from '../helpers/refusal.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -20,52 +20,6 @@ async function newStore() {
   onTestFinished(() => store.close());
   return { file, db: store.db };
 }
-
-export const TABLES = {
-  codes: files.bricklinkCodes([
-    { no: '3001', colour: 'Red', element: '300121' },
-    { no: '3001', colour: 'Bright Light Orange', element: '4211050' },
-    { no: '4073', colour: 'Black', element: '614126' },
-  ]),
-  elements: files.rebrickableElements([
-    { element: '300121', part: '3001', colour: 4 },
-    { element: '6141265', part: '6141', colour: 70 },
-  ]),
-  colourTable: files.rebrickableColourTable([
-    {
-      id: 4,
-      name: 'Red',
-      bricklink: { id: 5, name: 'Red' },
-      ldraw: { id: 4, name: 'Red' },
-      lego: { id: 21, names: ['Bright Red', 'BR.RED'] },
-    },
-    {
-      id: 70,
-      name: 'Reddish Brown',
-      bricklink: { id: 88, name: 'Reddish Brown' },
-      ldraw: { id: 70, name: 'Reddish_Brown' },
-      lego: { id: 192, names: ['Reddish Brown', 'RE. BROWN'] },
-    },
-    {
-      id: 1,
-      name: 'Blue',
-      bricklink: { id: 7, name: 'Blue' },
-      ldraw: { id: 1, name: 'Blue' },
-      lego: { id: 23, names: ['Bright Blue', 'BR.BLUE'] },
-    },
-    { id: 1088, name: 'Medium Brown', lego: { id: 368, names: ['MEDIUM BROWN'] } },
-  ]),
-  crossrefs: files.partCrossrefs([
-    { rebrickable: '6141', bricklink: ['4073'] },
-    { rebrickable: '3069b', bricklink: ['3069'] },
-    { rebrickable: '100662pat0001pr0001', ldraw: '100662p01', bricklink: ['100662pb01', '100662pb04'] },
-  ]),
-  relationships: files.rebrickableRelationships([
-    { type: 'M', child: '3794a', parent: '3794b' },
-    { type: 'P', child: '3069bpr0001', parent: '3069b' },
-    { type: 'A', child: '30241', parent: '30241b' },
-  ]),
-};
 
 describe('the translation tables (issue 24, point 1)', () => {
   it('each table is recognised by its content, whatever its name, plain or gzipped', () => {

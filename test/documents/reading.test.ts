@@ -344,12 +344,13 @@ describe('3. columns that name the number in other words, and columns not read',
     expect(doc?.lines[0]?.given.colourId).toBe(5);
   });
 
-  it('a Pick a Brick list (element ids only) is refused in words that say what its numbers are', () => {
-    const e = refusalOf(() => readDocumentFile(file('pab.csv', 'elementId,quantity\n300126,4\n')));
-    expect(e.code).toBe('parse-error');
-    expect(e.message).toMatch(
-      /its "elementId" column holds LEGO element ids, which brick-work does not yet translate/i,
-    );
+  it('a Pick a Brick list (element ids only) reads its element ids as its numbers, and says so', () => {
+    const [doc] = readDocumentFile(file('pab.csv', 'elementId,quantity\n300126,4\n'));
+    expect(doc?.lines[0]).toMatchObject({ given: { no: '300126' }, quantity: 4, remarks: null });
+    expect(doc?.reading.read).toEqual([
+      { title: 'elementId', as: 'LEGO element id' },
+      { title: 'quantity', as: 'quantity' },
+    ]);
   });
 });
 

@@ -81,7 +81,10 @@ interface ApiColour {
   readonly id: number;
   readonly name: string;
   readonly external_ids?: Readonly<
-    Record<string, { readonly ext_ids?: readonly (number | null)[]; readonly ext_descrs?: readonly (readonly string[])[] }>
+    Record<
+      string,
+      { readonly ext_ids?: readonly (number | null)[]; readonly ext_descrs?: readonly (readonly string[])[] }
+    >
   >;
 }
 
@@ -142,7 +145,12 @@ export function readRebrickableColourTable(name: string, text: string): Catalogu
       claim('name', colourNameKey(n), bricklink);
   }
   const records: TranslationRecord[] = [...rows.values()].map((r) => ({ kind: 'colour-translation', ...r }));
-  return { name, format: 'Rebrickable colours with external ids (colour table)', source: `rebrickable:${name}`, records };
+  return {
+    name,
+    format: 'Rebrickable colours with external ids (colour table)',
+    source: `rebrickable:${name}`,
+    records,
+  };
 }
 
 const CROSSREF = /^\s*"([^"]+)"\s*:\s*\((.*)\),?\s*$/;
@@ -169,7 +177,10 @@ export function readPartCrossrefs(name: string, text: string): CatalogueFile | n
     if (rebrickable.length > 100) throw parseError(name, `line ${i + 1}: the part number is too long`);
   });
   if (records.length === 0) {
-    throw parseError(name, 'it looks like a part cross-reference file, but no part in it names a BrickLink or LDraw number');
+    throw parseError(
+      name,
+      'it looks like a part cross-reference file, but no part in it names a BrickLink or LDraw number',
+    );
   }
   return { name, format: 'Rebrickable part cross-references', source: `rebrickable:${name}`, records };
 }

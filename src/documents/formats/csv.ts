@@ -70,14 +70,17 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
   const at = columnsOf(table.header);
   const rows = withoutStudioTotals(table.rows);
   if (rows.length === 0) throw parseError(fileName, 'the file has a header row but no lines');
+  // A list keyed by LEGO's element ids (Pick a Brick's `elementId,quantity`): they are its numbers,
+  // which the element tables translate (SPEC §6 step 3). Beside a number column they stay in the remarks.
+  const elementsAreNumbers = at.no < 0 && at.elementId >= 0;
+  if (elementsAreNumbers) {
+    at.no = at.elementId;
+    at.elementId = -1;
+  }
   if (at.no < 0 && at.name < 0) {
-    const elementIds =
-      at.elementId >= 0
-        ? ` Its "${quote(table.header[at.elementId] ?? '')}" column holds LEGO element ids, which brick-work does not yet translate to BrickLink numbers.`
-        : '';
     throw new BrickWorkError(
       'parse-error',
-      `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column.${elementIds} ${UNDERSTOOD_COLUMNS}`,
+      `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column. ${UNDERSTOOD_COLUMNS}`,
     );
   }
   const rebrickable = isRebrickableList(keys);
@@ -175,10 +178,13 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     if (field === 'colourRebrickable' || field === 'colourLdraw' || field === 'colourId') {
       if (titled?.[0] !== field) continue;
     }
-    used.set(
-      index,
-      field === 'colour' && colourNumbers > 0 && bareColumn === index ? 'colour number' : FIELD_WORDS[field],
-    );
+    const words =
+      field === 'no' && elementsAreNumbers
+        ? 'LEGO element id'
+        : field === 'colour' && colourNumbers > 0 && bareColumn === index
+          ? 'colour number'
+          : FIELD_WORDS[field];
+    used.set(index, words);
   }
   const reading: DocumentReading = {
     ...columnsReport(table.header, used, (index) => rows.some((r) => (r.cells[index] ?? '').trim() !== '')),

@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { confirmImport, planImport } from '../../src/documents/import.ts';
+import { identityOf } from '../../src/identity/owner.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { openStore } from '../../src/store/open.ts';
+import { reasonOf } from '../../src/reasons.ts';
+import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
+import { cliJson } from '../helpers/cli.ts';
+import { csv, file } from '../helpers/documents.ts';
+import { serviceFor } from '../helpers/service.ts';
+import { insertHandPlacement } from '../helpers/store-builder.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+/** Issue 24, point 2: placing a line through another numbering (SPEC §6 step 3). */
+
+const options = { type: 'P' as const, me: identityOf(), clock: SYSTEM_CLOCK };
+
+const COLOURS = files.bricklinkColoursTab([
+  { id: 5, name: 'Red' },
+  { id: 11, name: 'Black' },
+  { id: 88, name: 'Reddish Brown' },
+  { id: 7, name: 'Blue' },
+]);
+
+const ALL_TABLES = [
+  { name: 'codes.txt', content: bytes(TABLES.codes) },
+  { name: 'elements.csv', content: bytes(TABLES.elements) },
+  { name: 'colors.json', content: bytes(TABLES.colourTable) },
+  { name: 'part-crossrefs.ron', content: bytes(TABLES.crossrefs) },
+  { name: 'part_relationships.csv', content: bytes(TABLES.relationships) },
+];
+
+/** A store whose catalogue speaks BrickLink's numbers (`bricklink`) or Rebrickable's (`rebrickable`). */
+async function storeWith(numbering: 'bricklink' | 'rebrickable', tables = true) {
+  const storePath = path.join(tempDir(), 'brick-work.sqlite');
+  const store = await openStore(storePath);
+  onTestFinished(() => store.close());
+  const parts =
+    numbering === 'bricklink'
+      ? [
+          { no: '3001', name: 'Brick 2 x 4' },
+          { no: '4073', name: 'Plate, Round 1 x 1 Straight Side' },
+          { no: '3069', name: 'Tile 1 x 2' },
+          { no: '100662pb01', name: 'Tile Print A' },
+          { no: '100662pb04', name: 'Tile Print B' },
+        ]
+      : [
+          { no: '3001', name: 'Brick 2 x 4' },
+          { no: '6141', name: 'Plate Round 1 x 1' },
+          { no: '3069b', name: 'Tile 1 x 2 with Groove' },
+        ];
+  await loadCatalogue(
+    store.db,
+    storePath,
+    [
+      { name: 'parts.csv', content: bytes(files.rebrickableParts(parts)) },
+      { name: 'colors.txt', content: bytes(COLOURS) },
+      ...(tables ? ALL_TABLES : []),
+    ],
+    options,
+  );
+  return { db: store.db, storePath };
+}
+
+const placedOf = (p: ReturnType<typeof planImport>) =>
+  (p.documents[0]?.lines ?? []).map((l) => {
+    const placement = l.placement;
+    return placement.item === null
+      ? [l.given.no, null, reasonOf(placement.reason)?.code ?? null]
+      : [l.given.no, `${placement.item.no}/${placement.colourId}`, 'via' in placement ? (placement.via ?? null) : null];
+  });
+
+describe('placing a line through another numbering (issue 24, point 2)', () => {
+  it('a Pick a Brick list of element ids: each line on its item and colour, saying how', async () => {
+    const { db } = await storeWith('bricklink');
+    const pab = csv(
+      ['elementId', 'quantity'],
+      [
+        ['300121', 4],
+        ['614126', 2],
+        // Only Rebrickable knows it: Rebrickable's 6141 in its colour 70 = BrickLink's 4073 in Reddish Brown.
+        ['6141265', 1],
+        ['999999', 1],
+      ],
+    );
+    const p = planImport(db, { file: file('pab.csv', pab) });
+    expect(p.refusal).toBeNull();
+    expect(p.documents[0]?.parsed.reading.read).toEqual([
+      { title: 'elementId', as: 'LEGO element id' },
+      { title: 'quantity', as: 'quantity' },
+    ]);
+    expect(placedOf(p)).toEqual([
+      ['300121', '3001/5', 'element 300121'],
+      ['614126', '4073/11', 'element 614126'],
+      ['6141265', '4073/88', 'element 6141265'],
+      ['999999', null, 'number-not-in-catalogue'],
+    ]);
+  });
+
+  it('a number another numbering gives for one catalogue item places it, whichever numbering the catalogue speaks', async () => {
+    const list = csv(
+      ['Part', 'Name', 'Color ID', 'Qty'],
+      [
+        ['6141', 'Plate Round 1 x 1', 11, 2],
+        ['4073', 'Plate Round 1 x 1', 11, 1],
+        ['100662pat0001pr0001', 'Tile Print', 11, 1],
+      ],
+    );
+    const bl = await storeWith('bricklink');
+    expect(placedOf(planImport(bl.db, { file: file('list.csv', list) }))).toEqual([
+      ['6141', '4073/11', 'Rebrickable 6141 = BrickLink 4073'],
+      ['4073', '4073/11', null],
+      // Two BrickLink prints for one Rebrickable number: not placed (they lead the suggestions).
+      ['100662pat0001pr0001', null, 'number-not-in-catalogue'],
+    ]);
+    const rb = await storeWith('rebrickable');
+    expect(placedOf(planImport(rb.db, { file: file('list.csv', list) })).slice(0, 2)).toEqual([
+      ['6141', '6141/11', null],
+      ['4073', '6141/11', 'BrickLink 4073 = Rebrickable 6141'],
+    ]);
+  });
+
+  it('an element whose given colour disagrees is unplaced for its colour; a remembered hand placement wins over the tables', async () => {
+    const { db } = await storeWith('bricklink');
+    insertHandPlacement(db, { givenNo: '614126', item: { type: 'P', no: '3001' } });
+    const list = csv(
+      ['Element ID', 'Color ID', 'Qty'],
+      [
+        ['300121', 11, 1],
+        ['614126', 5, 1],
+      ],
+    );
+    expect(placedOf(planImport(db, { file: file('list.csv', list) }))).toEqual([
+      ['300121', null, 'colour-not-in-catalogue'],
+      ['614126', '3001/5', null],
+    ]);
+  });
+
+  it('lines imported before the tables are placed when they load, and say how in the lines view and the CLI', async () => {
+    const { db, storePath } = await storeWith('bricklink', false);
+    const pab = csv(['elementId', 'quantity'], [['300121', 4]]);
+    const [imported] = confirmImport(db, { file: file('pab.csv', pab) }, SYSTEM_CLOCK);
+    const service = serviceFor(db, storePath);
+    expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
+      ok: true,
+      value: [{ placed: null, reason: { code: 'number-not-in-catalogue' } }],
+    });
+    const load = await loadCatalogue(db, storePath, ALL_TABLES, options);
+    expect(load.placed).toBe(1);
+    expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
+      ok: true,
+      value: [{ placed: { no: '3001', colour: 5, colourName: 'Red', via: 'element 300121' }, reason: null }],
+    });
+    db.close();
+    const r = await cliJson(['--db', storePath, 'lines', String(imported?.order.id)]);
+    expect(r.json.lines[0].placed).toMatchObject({ no: '3001', colour: 5, via: 'element 300121' });
+  });
+});
