@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, quality, import, claims, upgrade, answers, lists, screens).
+ * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, answers, lists, screens).
  */
 import { execFileSync } from 'node:child_process';
 import { benchAnswers } from './answers.bench.ts';
 import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
+import { benchElements } from './elements.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchLists } from './lists.bench.ts';
 import { benchScreens } from './screens.bench.ts';
@@ -28,6 +29,7 @@ const GROUPS = [
   'catalogue-load',
   'suggest',
   'quality',
+  'elements',
   'import',
   'claims',
   'upgrade',
@@ -64,6 +66,11 @@ if (runs('quality')) {
     if ('skipped' in out) console.log(`${out.skipped}\n`);
     else print(out);
   }
+}
+if (runs('elements')) {
+  const out = await benchElements();
+  if ('skipped' in out) console.log(`${out.skipped}\n`);
+  else print(out);
 }
 if (runs('import')) {
   const imports = await benchImport();

@@ -97,9 +97,19 @@ export function catalogueLookup(db: Database): PlacementLookup {
               colourId: elementColour(numbering, r.colour),
             })),
           );
-      // BrickLink's own codes first: they speak the catalogue's numbering; Rebrickable's where BrickLink's place nothing.
+      // BrickLink's own codes first: they speak the catalogue's numbering; Rebrickable's where BrickLink's place
+      // nothing, or to tell which of the items BrickLink lists for one element (2453a, 2453b) it is.
       const bricklink = matches('bricklink');
-      return bricklink.length > 0 ? bricklink : matches('rebrickable');
+      if (bricklink.length === 0) return matches('rebrickable');
+      const items = new Set(bricklink.map((m) => m.item.no.toLowerCase()));
+      if (items.size === 1) return bricklink;
+      const agreed = new Set(
+        matches('rebrickable')
+          .map((m) => m.item.no.toLowerCase())
+          .filter((no) => items.has(no)),
+      );
+      if (agreed.size !== 1) return bricklink;
+      return bricklink.filter((m) => agreed.has(m.item.no.toLowerCase()));
     },
     translationsOf(no): Translation[] {
       const found = new Map<string, Translation>();
