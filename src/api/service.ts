@@ -188,7 +188,7 @@ function lineView(l: LineView, lookup: PlacementLookup): LineRowView {
     placed:
       l.placed === null
         ? null
-        : { ...l.placed, via: l.placed.by === 'number' ? viaOf(l.given, l.placed, lookup) : null },
+        : { ...l.placed, via: l.placed.by === 'hand' ? null : viaOf(l.given, l.placed, lookup) },
     givenColour: l.givenColour,
     reason: l.reason,
   };

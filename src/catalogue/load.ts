@@ -6,7 +6,11 @@ import type { ProcView } from '../identity/proc.ts';
 import { CatalogueJob } from './catalogue-job.ts';
 import type { JobProgress } from '../jobs/types.ts';
 import { foldName } from '../placement/fold.ts';
-import { placeColouredLinesAgain, placeUnplacedLines } from '../placement/place-lines.ts';
+import {
+  placeColouredLinesAgain,
+  placeOtherNumberingColoursAgain,
+  placeUnplacedLines,
+} from '../placement/place-lines.ts';
 import { catalogueWriters, inKeyOrder, loadingItems } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from '../item-types.ts';
@@ -67,9 +71,15 @@ function hasColours(db: Database): boolean {
  * After a merge, in its transaction: the unplaced lines are placed again, and when these are the
  * catalogue's first colours, the lines placed with their colour unchecked are checked now.
  */
-function placeAfterMerge(db: Database, hadColours: boolean): void {
-  if (!hadColours && hasColours(db)) placeColouredLinesAgain(db);
+function placeAfterMerge(db: Database, had: { colours: boolean; colourTable: boolean }): void {
+  if (!had.colours && hasColours(db)) placeColouredLinesAgain(db);
+  else if (!had.colourTable && hasColourTable(db)) placeOtherNumberingColoursAgain(db);
   placeUnplacedLines(db);
+}
+
+/** Whether the colour table (Rebrickable's colours with their external ids) is loaded. */
+function hasColourTable(db: Database): boolean {
+  return db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1;
 }
 
 /** Unplaced saved lines by order: what a load placed is told per order (SPEC §9: "how many, in which orders"). */
@@ -182,7 +192,7 @@ export async function loadCatalogue(
       const tallyBefore = { ...tally };
       try {
         db.transaction(() => {
-          const hadColours = hasColours(db);
+          const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
           // Items in key order and many to a statement (`store/catalogue.ts`); colours and categories,
           // a few hundred at most, one by one.
           const items: Extract<CatalogueRecord, { kind: 'item' }>[] = [];
@@ -214,7 +224,7 @@ export async function loadCatalogue(
             }
           });
           bumpCatalogueGeneration(db);
-          placeAfterMerge(db, hadColours);
+          placeAfterMerge(db, had);
         }).immediate();
       } catch (e) {
         if (!(e instanceof Cancelled)) throw e;
@@ -268,10 +278,10 @@ export async function loadColoursFromSource(
     // Merged and placed again in one transaction (BEGIN IMMEDIATE), as a catalogue file is.
     const unplacedBefore = unplacedByOrder(db);
     db.transaction(() => {
-      const hadColours = hasColours(db);
+      const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
       for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
       bumpCatalogueGeneration(db);
-      placeAfterMerge(db, hadColours);
+      placeAfterMerge(db, had);
     }).immediate();
     const placedByOrder = placedSince(db, unplacedBefore);
     const placed = placedByOrder.reduce((n, o) => n + o.placed, 0);

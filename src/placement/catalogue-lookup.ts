@@ -32,6 +32,10 @@ export function catalogueLookup(db: Database): PlacementLookup {
   const hasColour = db.prepare<[number], number>('SELECT 1 FROM colour WHERE id = ?').pluck();
   const colourNamed = db.prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
   let coloursLoaded: boolean | undefined;
+  let colourTable: boolean | undefined;
+  const colourTranslationRow = db.prepare<[string, string], { bricklink_id: number | null }>(
+    'SELECT bricklink_id FROM colour_translation WHERE numbering = ? AND key = ?',
+  );
 
   // Other numberings (SPEC §6 step 3), through the translation tables, whichever numbering the catalogue speaks.
   const partNo = db
@@ -85,6 +89,14 @@ export function catalogueLookup(db: Database): PlacementLookup {
     },
     colourPlacement: (key) =>
       (key.numbering === 'bricklink-id' ? colourById.get(key.id) : colourByName.get(key.key)) ?? null,
+    hasColourTable() {
+      colourTable ??= db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1;
+      return colourTable;
+    },
+    translateColour(numbering, key) {
+      const row = colourTranslationRow.get(numbering, key);
+      return row === undefined ? undefined : row.bricklink_id;
+    },
     elementOf(id): ElementMatch[] {
       const rows = elementRows.all(id);
       if (rows.length === 0) return [];

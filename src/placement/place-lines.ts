@@ -60,6 +60,24 @@ export function placeColouredLinesAgain(db: Database): PlaceLinesResult {
   return placeLinesAgain(db, ids);
 }
 
+/**
+ * When the colour table (SPEC §5) arrives, the lines that give a colour in another numbering
+ * ("Rebrickable colour 4"), placed until then without it (SPEC §6), are placed again with the colour
+ * it translates to, or unplaced for a colour BrickLink has not. Lines placed by hand are left alone.
+ */
+export function placeOtherNumberingColoursAgain(db: Database): PlaceLinesResult {
+  const ids = db
+    .prepare(
+      `SELECT id FROM order_line
+        WHERE item_no IS NOT NULL AND placed_by IS NOT 'hand'
+          AND (given_colour_name LIKE 'Rebrickable colour %' OR given_colour_name LIKE 'LDraw colour %'
+            OR given_colour_name LIKE 'LEGO colour %')`,
+    )
+    .pluck()
+    .all() as number[];
+  return placeLinesAgain(db, ids);
+}
+
 /** Places the given lines again, whatever their state, except those placed by hand. */
 export function placeLinesAgain(db: Database, lineIds: Iterable<number>): PlaceLinesResult {
   const select = db.prepare<[number], StoredGiven>(`${SELECT_GIVEN} WHERE id = ? AND placed_by IS NOT 'hand'`);

@@ -1,5 +1,5 @@
 import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../item-types.ts';
-import { foldName } from './fold.ts';
+import { colourNameKey, foldName } from './fold.ts';
 import { UNPLACED_REASONS, type UnplacedReason } from '../reasons.ts';
 
 /** What a document line says about its item; every field may be missing. */
@@ -29,7 +29,8 @@ export type ColourCheck =
   | { readonly status: 'none' }
   /** No colours are loaded yet: the given id is kept unchecked. */
   | { readonly status: 'unchecked'; readonly id: number | null }
-  | { readonly status: 'known'; readonly id: number }
+  /** `via`: how the colour table translated it ("Rebrickable colour 4 = BrickLink colour 5"). */
+  | { readonly status: 'known'; readonly id: number; readonly via?: string }
   /** The catalogue does not know it; `placed` is the colour a colour placement maps it to, if any. */
   | { readonly status: 'unknown'; readonly key: ColourKey; readonly placed: number | null };
 
@@ -74,6 +75,13 @@ export interface PlacementLookup {
   colourNamed(nameKey: string): number | null;
   /** The colour staff chose for this unknown given colour, if they did. */
   colourPlacement(key: ColourKey): number | null;
+  /** Whether the colour table (SPEC §5: Rebrickable's colours with their external ids) is loaded. */
+  hasColourTable(): boolean;
+  /**
+   * BrickLink's id for a colour of another vocabulary (`rebrickable`, `ldraw`, `lego` ids, or a `name` as
+   * `colourNameKey` folds it): null when it has no BrickLink counterpart, undefined when the table does not know it.
+   */
+  translateColour(numbering: 'rebrickable' | 'ldraw' | 'lego' | 'name', key: string): number | null | undefined;
   /** What the element id `id` is in the catalogue (SPEC §6 step 3), each distinct item and colour once. */
   elementOf(id: string): readonly ElementMatch[];
   /** The catalogue's parts that other numberings give for the part number `no` (not `no` itself). */
@@ -102,10 +110,33 @@ export function checkColour(given: Pick<GivenItem, 'colourId' | 'colourName'>, l
     return { status: 'unknown', key, placed: lookup.colourPlacement(key) };
   }
   const nameKey = foldName(colourName ?? '');
+  const key: ColourKey = { numbering: 'name', key: nameKey };
+  const unknown = (): ColourCheck => ({ status: 'unknown', key, placed: lookup.colourPlacement(key) });
+  // A number in another numbering, kept as its name ("Rebrickable colour 4"): until the colour table is
+  // loaded it is only shown (the line is placed without a colour); then it is BrickLink's, or unknown.
+  const other = OTHER_NUMBERING_COLOUR.exec(colourName ?? '');
+  if (other !== null) {
+    if (!lookup.hasColourTable()) return { status: 'none' };
+    const id = lookup.translateColour(other[1]?.toLowerCase() as 'rebrickable' | 'ldraw' | 'lego', other[2] ?? '');
+    return id !== null && id !== undefined && lookup.hasColour(id)
+      ? { status: 'known', id, via: `${colourName ?? ''} = BrickLink colour ${id}` }
+      : unknown();
+  }
   const named = lookup.colourNamed(nameKey);
   if (named !== null) return { status: 'known', id: named };
-  const key: ColourKey = { numbering: 'name', key: nameKey };
-  return { status: 'unknown', key, placed: lookup.colourPlacement(key) };
+  // A name in LEGO's, LDraw's or Rebrickable's words ("BRICK YELLOW", "Dark Stone Grey"), through the colour table.
+  const translated = lookup.translateColour('name', colourNameKey(colourName ?? ''));
+  if (translated !== null && translated !== undefined && lookup.hasColour(translated))
+    return { status: 'known', id: translated, via: `colour ${colourName ?? ''} = BrickLink colour ${translated}` };
+  return unknown();
+}
+
+/** How a line keeps a colour number of another numbering as its given colour name (SPEC §6). */
+export const OTHER_NUMBERING_COLOUR = /^(Rebrickable|LDraw|LEGO) colou?r (\d{1,9})$/i;
+
+/** "Rebrickable colour 4": the given colour name of a number in another numbering. */
+export function otherNumberingColour(numbering: 'Rebrickable' | 'LDraw' | 'LEGO', id: string): string {
+  return `${numbering} colour ${id}`;
 }
 
 /**
@@ -178,9 +209,10 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
       return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
     colourId = element.colourId;
   }
-  return via === undefined
+  const how = [via, colour.status === 'known' ? colour.via : undefined].filter(Boolean).join('; ');
+  return how === ''
     ? { item: found.item, colourId, by: found.by, reason: null }
-    : { item: found.item, colourId, by: found.by, reason: null, via };
+    : { item: found.item, colourId, by: found.by, reason: null, via: how };
 }
 
 /** Element matches that name one item and colour once; two different ones are several candidates. */
@@ -195,10 +227,24 @@ function distinctItems(matches: readonly ElementMatch[]): ElementMatch[] {
  * (SPEC §6 step 3: "element 4211050", "BrickLink 4073 = Rebrickable 6141"), read again from the tables;
  * null when it is the item's own number, or the tables no longer say.
  */
-export function viaOf(given: Pick<GivenItem, 'no'>, item: ItemRef, lookup: PlacementLookup): string | null {
+export function viaOf(
+  given: GivenItem,
+  placed: ItemRef & { readonly colour: number | null },
+  lookup: PlacementLookup,
+): string | null {
+  // Only a colour given by name (or another numbering's number) can have come through the colour table.
+  const colour = given.colourId === null && clean(given.colourName) !== null ? checkColour(given, lookup) : null;
+  const how = [
+    itemVia(given, placed, lookup),
+    colour?.status === 'known' && colour.id === placed.colour ? colour.via : undefined,
+  ].filter(Boolean);
+  return how.length === 0 ? null : how.join('; ');
+}
+
+function itemVia(given: GivenItem, item: ItemRef, lookup: PlacementLookup): string | undefined {
   const no = clean(given.no);
-  if (no === null || item.type !== 'P' || no.toLowerCase() === item.no.toLowerCase()) return null;
+  if (no === null || item.type !== 'P' || no.toLowerCase() === item.no.toLowerCase()) return undefined;
   const same = (i: ItemRef) => i.type === item.type && i.no.toLowerCase() === item.no.toLowerCase();
   if (lookup.elementOf(no).some((m) => same(m.item))) return `element ${no}`;
-  return lookup.translationsOf(no).find((t) => same(t.item))?.via ?? null;
+  return lookup.translationsOf(no).find((t) => same(t.item))?.via;
 }

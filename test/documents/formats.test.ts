@@ -177,9 +177,9 @@ describe('importing each format (SPEC §8)', () => {
       remarks: 'top shelf',
     });
     const b = readDocumentFile(file('rb.csv', rebrickable))[0];
-    expect(b?.lines.map((l) => [l.given.no, l.given.colourId, l.quantity, l.remarks])).toEqual([
-      ['3001', null, 10, 'Rebrickable colour 4'],
-      ['3020', null, 2, 'Rebrickable colour 0'],
+    expect(b?.lines.map((l) => [l.given.no, l.given.colourId, l.given.colourName, l.quantity])).toEqual([
+      ['3001', null, 'Rebrickable colour 4', 10],
+      ['3020', null, 'Rebrickable colour 0', 2],
     ]);
     const c = readDocumentFile(file('plain.csv', plain))[0];
     expect(

@@ -141,16 +141,16 @@ describe('1. no silent quantity of 1', () => {
 });
 
 describe('2. the colour numbering a file speaks is read, shown, never guessed silently', () => {
-  it("Rebrickable's list shapes are recognised: their colours are Rebrickable's, kept in the remarks", async () => {
+  it("Rebrickable's list shapes are recognised: their colours are Rebrickable's, kept by that name", async () => {
     const { db } = await shopStore();
     const { plan: p, doc } = plan(db, { file: file('moc.csv', REBRICKABLE_NUM) });
     expect(p.refusal).toBeNull();
     expect(doc.colourNumbering).toEqual({ numbering: 'rebrickable', how: 'shape' });
     // Rebrickable 1 is Blue; BrickLink 1 is White: never taken as BrickLink's.
-    expect(doc.lines.map((l) => [l.given.no, l.given.colourId, l.remarks])).toEqual([
-      ['2524', null, 'Rebrickable colour 70'],
-      ['4349', null, 'Rebrickable colour 0'],
-      ['2420', null, 'Rebrickable colour 1'],
+    expect(doc.lines.map((l) => [l.given.no, l.given.colourId, l.given.colourName, l.remarks])).toEqual([
+      ['2524', null, 'Rebrickable colour 70', null],
+      ['4349', null, 'Rebrickable colour 0', null],
+      ['2420', null, 'Rebrickable colour 1', null],
     ]);
     const [result] = confirmImport(db, { file: file('moc.csv', REBRICKABLE_NUM) }, SYSTEM_CLOCK);
     const saved = orderLines(db, result?.order.id ?? 0);
@@ -172,9 +172,9 @@ describe('2. the colour numbering a file speaks is read, shown, never guessed si
       );
       const [doc] = readDocumentFile(file('spares.csv', text));
       expect(doc?.reading.colourNumbering).toEqual({ numbering: 'rebrickable', how: 'shape' });
-      expect(doc?.lines.map((l) => [l.quantity, l.remarks])).toEqual([
-        [10, 'Rebrickable colour 4'],
-        [1, 'Rebrickable colour 4; Spare'],
+      expect(doc?.lines.map((l) => [l.quantity, l.given.colourName, l.remarks])).toEqual([
+        [10, 'Rebrickable colour 4', null],
+        [1, 'Rebrickable colour 4', 'Spare'],
       ]);
     }
   });
@@ -203,7 +203,7 @@ describe('2. the colour numbering a file speaks is read, shown, never guessed si
     const chosen = plan(db, { file: file('tool.csv', text), colourNumbering: 'rebrickable' });
     expect(chosen.plan.refusal).toBeNull();
     expect(chosen.doc.colourNumbering).toEqual({ numbering: 'rebrickable', how: 'chosen' });
-    expect(chosen.doc.lines.map((l) => [l.given.colourId, l.remarks])).toEqual([
+    expect(chosen.doc.lines.map((l) => [l.given.colourId, l.given.colourName])).toEqual([
       [null, 'Rebrickable colour 1'],
       [null, 'Rebrickable colour 5'],
     ]);
@@ -242,7 +242,7 @@ describe('2. the colour numbering a file speaks is read, shown, never guessed si
     const [doc] = readDocumentFile(file('ldraw.csv', text));
     expect(doc?.reading.colourNumbering).toEqual({ numbering: 'ldraw', how: 'title' });
     expect(doc?.reading.warnings).toEqual([]);
-    expect(doc?.lines[0]).toMatchObject({ given: { colourId: null }, remarks: 'LDraw colour 4' });
+    expect(doc?.lines[0]).toMatchObject({ given: { colourId: null, colourName: 'LDraw colour 4' }, remarks: null });
   });
 
   it('a colour number and a colour name that disagree in BrickLink’s table: a warning, and the name decides', async () => {
@@ -623,7 +623,7 @@ describe('warnings through the contract and the CLI', () => {
         documents: [
           {
             colourNumbering: { numbering: 'ldraw', how: 'chosen' },
-            lines: [{ remarks: 'LDraw colour 5' }, { remarks: 'LDraw colour 1' }],
+            lines: [{ given: { colourName: 'LDraw colour 5' } }, { given: { colourName: 'LDraw colour 1' } }],
           },
         ],
       },
@@ -669,7 +669,9 @@ describe('warnings through the contract and the CLI', () => {
       'no-quantity-column',
     ]);
     expect(rebrickable.code).toBe(0);
-    expect(rebrickable.json.documents[0].lines.map((l: { remarks: string }) => l.remarks)).toEqual([
+    expect(
+      rebrickable.json.documents[0].lines.map((l: { given: { colourName: string } }) => l.given.colourName),
+    ).toEqual([
       'Rebrickable colour 5',
       'Rebrickable colour 1',
     ]);

@@ -158,3 +158,107 @@ describe('placing a line through another numbering (issue 24, point 2)', () => {
     expect(r.json.lines[0].placed).toMatchObject({ no: '3001', colour: 5, via: 'element 300121' });
   });
 });
+
+describe('colours in any numbering or name (issue 24, point 3)', () => {
+  it("with the colour table, a Rebrickable list keeps its colours, translated to BrickLink's, and says so", async () => {
+    const { db } = await storeWith('bricklink');
+    const list = csv(
+      ['Part', 'Color', 'Quantity'],
+      [
+        ['3001', 4, 2],
+        ['3001', 70, 1],
+        // Rebrickable's Medium Brown: BrickLink has no such colour.
+        ['3001', 1088, 1],
+      ],
+    );
+    expect(placedOf(planImport(db, { file: file('rebrickable.csv', list) }))).toEqual([
+      ['3001', '3001/5', 'Rebrickable colour 4 = BrickLink colour 5'],
+      ['3001', '3001/88', 'Rebrickable colour 70 = BrickLink colour 88'],
+      ['3001', null, 'colour-not-in-catalogue'],
+    ]);
+  });
+
+  it("LEGO's and LDraw's colour names and numbers are translated too", async () => {
+    const { db } = await storeWith('bricklink');
+    const names = csv(
+      ['Part No', 'Colour', 'Qty'],
+      [
+        ['3001', 'BR.RED', 1],
+        ['3001', 'Bright Blue', 1],
+        ['3001', 'Reddish_Brown', 1],
+        ['3001', 'Red', 1],
+      ],
+    );
+    expect(placedOf(planImport(db, { file: file('lego.csv', names) }))).toEqual([
+      ['3001', '3001/5', 'colour BR.RED = BrickLink colour 5'],
+      ['3001', '3001/7', 'colour Bright Blue = BrickLink colour 7'],
+      ['3001', '3001/88', 'colour Reddish_Brown = BrickLink colour 88'],
+      ['3001', '3001/5', null],
+    ]);
+    const ldraw = csv(['Part', 'LDraw Color', 'Qty'], [['3001', 70, 1]]);
+    expect(placedOf(planImport(db, { file: file('ldraw.csv', ldraw) }))).toEqual([
+      ['3001', '3001/88', 'LDraw colour 70 = BrickLink colour 88'],
+    ]);
+  });
+
+  it('lines imported before the colour table are placed in their colour when it loads', async () => {
+    const { db, storePath } = await storeWith('bricklink', false);
+    const list = csv(['Part', 'Color', 'Quantity'], [['3001', 4, 2]]);
+    const [imported] = confirmImport(db, { file: file('rebrickable.csv', list) }, SYSTEM_CLOCK);
+    const service = serviceFor(db, storePath);
+    // Until then: placed, the colour shown by its Rebrickable name, not checked.
+    expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
+      ok: true,
+      value: [{ given: { colourName: 'Rebrickable colour 4' }, placed: { no: '3001', colour: null } }],
+    });
+    await loadCatalogue(db, storePath, [{ name: 'colors.json', content: bytes(TABLES.colourTable) }], options);
+    expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
+      ok: true,
+      value: [
+        { placed: { no: '3001', colour: 5, colourName: 'Red', via: 'Rebrickable colour 4 = BrickLink colour 5' } },
+      ],
+    });
+  });
+});
+
+describe('an element BrickLink files under several numbers', () => {
+  it("is placed on the one Rebrickable's elements name too, else not placed", async () => {
+    const storePath = path.join(tempDir(), 'brick-work.sqlite');
+    const store = await openStore(storePath);
+    onTestFinished(() => store.close());
+    const parts = [
+      { no: '2453a', name: 'Brick 1 x 1 x 5 with Solid Stud' },
+      { no: '2453b', name: 'Brick 1 x 1 x 5 with Hollow Stud' },
+    ];
+    const codes = files.bricklinkCodes([
+      { no: '2453a', colour: 'Red', element: '245321' },
+      { no: '2453b', colour: 'Red', element: '245321' },
+      { no: '2453a', colour: 'Black', element: '245326' },
+      { no: '2453b', colour: 'Black', element: '245326' },
+    ]);
+    const elements = files.rebrickableElements([{ element: '245321', part: '2453b', colour: 4 }]);
+    await loadCatalogue(
+      store.db,
+      storePath,
+      [
+        { name: 'parts.csv', content: bytes(files.rebrickableParts(parts)) },
+        { name: 'colors.txt', content: bytes(COLOURS) },
+        { name: 'codes.txt', content: bytes(codes) },
+        { name: 'elements.csv', content: bytes(elements) },
+        { name: 'colors.json', content: bytes(TABLES.colourTable) },
+      ],
+      options,
+    );
+    const pab = csv(
+      ['elementId', 'quantity'],
+      [
+        ['245321', 1],
+        ['245326', 1],
+      ],
+    );
+    expect(placedOf(planImport(store.db, { file: file('pab.csv', pab) }))).toEqual([
+      ['245321', '2453b/5', 'element 245321'],
+      ['245326', null, 'number-not-in-catalogue'],
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import { BrickWorkError, quote } from '../../errors.ts';
 import { itemTypeCode } from '../../item-types.ts';
+import { otherNumberingColour } from '../../placement/rule.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { parseError } from '../../text/position.ts';
 import {
@@ -124,15 +125,19 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       if (titled === undefined) bareColumn ??= cell(cells, numberColumn) !== null ? numberColumn : at.colour;
     }
     const bricklinkNumber = numbering.numbering === 'bricklink' ? colourNumber : null;
+    // A number in another numbering is the line's colour by that name ("Rebrickable colour 4"): the colour
+    // table translates it to BrickLink's, once loaded (SPEC §6); until then the line shows it, unplaced by it.
     const otherNumber =
       colourNumber !== null && numbering.numbering !== 'bricklink'
-        ? `${COLOUR_NUMBERING_NAMES[numbering.numbering]} colour ${colourNumber}`
+        ? otherNumberingColour(COLOUR_NUMBERING_NAMES[numbering.numbering] as 'Rebrickable' | 'LDraw', String(Number(colourNumber)))
         : null;
+    const colourName = otherNumber ?? (colourTextIsNumber ? null : colourText);
+    const nameBeside = otherNumber !== null && colourText !== null && !colourTextIsNumber ? `colour ${colourText}` : null;
     // Numbers brick-work doesn't place by, kept where staff see them (within the remarks' cap).
     const ids = [labelled('LDraw', cell(cells, at.ldrawId)), labelled('Element', cell(cells, at.elementId))];
     const spare = parseSpare(cell(cells, at.spare), fileName, line) ? 'Spare' : null;
     const remarks = limited(
-      [otherNumber, spare, ids.filter(Boolean).join(' · '), cell(cells, at.remarks)].filter(Boolean).join('; ') || null,
+      [nameBeside, spare, ids.filter(Boolean).join(' · '), cell(cells, at.remarks)].filter(Boolean).join('; ') || null,
       'remarks',
       fileName,
       line,
@@ -145,7 +150,7 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
         no: limited(cell(cells, at.no), 'no', fileName, line),
         name: limited(cell(cells, at.name), 'name', fileName, line),
         colourId: parseOptionalId(bricklinkNumber, 'colour number', fileName, line),
-        colourName: colourTextIsNumber ? null : colourText,
+        colourName,
       },
       quantity: parseQuantity(cell(cells, at.quantity), fileName, line, at.quantity < 0 ? 1 : null),
       unitPriceE4: parseMoneyE4(cell(cells, at.price), fileName, line, decimalComma),
