@@ -671,10 +671,7 @@ describe('warnings through the contract and the CLI', () => {
     expect(rebrickable.code).toBe(0);
     expect(
       rebrickable.json.documents[0].lines.map((l: { given: { colourName: string } }) => l.given.colourName),
-    ).toEqual([
-      'Rebrickable colour 5',
-      'Rebrickable colour 1',
-    ]);
+    ).toEqual(['Rebrickable colour 5', 'Rebrickable colour 1']);
 
     const accepted = await cliJson([
       '--db',

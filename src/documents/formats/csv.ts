@@ -129,10 +129,14 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     // table translates it to BrickLink's, once loaded (SPEC §6); until then the line shows it, unplaced by it.
     const otherNumber =
       colourNumber !== null && numbering.numbering !== 'bricklink'
-        ? otherNumberingColour(COLOUR_NUMBERING_NAMES[numbering.numbering] as 'Rebrickable' | 'LDraw', String(Number(colourNumber)))
+        ? otherNumberingColour(
+            COLOUR_NUMBERING_NAMES[numbering.numbering] as 'Rebrickable' | 'LDraw',
+            String(Number(colourNumber)),
+          )
         : null;
     const colourName = otherNumber ?? (colourTextIsNumber ? null : colourText);
-    const nameBeside = otherNumber !== null && colourText !== null && !colourTextIsNumber ? `colour ${colourText}` : null;
+    const nameBeside =
+      otherNumber !== null && colourText !== null && !colourTextIsNumber ? `colour ${colourText}` : null;
     // Numbers brick-work doesn't place by, kept where staff see them (within the remarks' cap).
     const ids = [labelled('LDraw', cell(cells, at.ldrawId)), labelled('Element', cell(cells, at.elementId))];
     const spare = parseSpare(cell(cells, at.spare), fileName, line) ? 'Spare' : null;
