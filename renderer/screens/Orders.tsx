@@ -92,14 +92,25 @@ function focusTable(table: RefObject<HTMLDivElement | null>): void {
   table.current?.querySelector<HTMLDivElement>('.line-table')?.focus();
 }
 
+/** How a related part is related to the line's number, in a worker's words. */
+const RELATED_WORDS: Readonly<Record<NonNullable<SuggestionView['related']>, string>> = {
+  numbering: 'the same part in another numbering',
+  alternate: 'an alternate',
+  mould: 'another mould',
+  plain: 'the plain part of this print',
+  print: 'a print of it',
+};
+
 function ruleName(rule: SuggestionView['rule']): string {
-  return rule === 'prefix'
-    ? 'Longest prefix'
-    : rule === 'words'
-      ? 'All words'
-      : rule === 'number'
-        ? 'By number'
-        : 'Closest names';
+  return rule === 'related'
+    ? 'Related to its number'
+    : rule === 'prefix'
+      ? 'Longest prefix'
+      : rule === 'words'
+        ? 'All words'
+        : rule === 'number'
+          ? 'By number'
+          : 'Closest names';
 }
 
 function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject<HTMLDivElement | null> }) {
@@ -271,6 +282,7 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
                   {markedPieces(s.name, s.marks).map((p, k) =>
                     p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>,
                   )}
+                  {s.related !== undefined ? <span className="via"> — {RELATED_WORDS[s.related]}</span> : null}
                   {s.via === 'taught' ? (
                     <span className="via"> — by the name “{s.taughtName}” you taught it</span>
                   ) : null}

@@ -144,8 +144,10 @@ export interface SuggestionView {
   readonly type: ItemTypeCode;
   readonly no: string;
   readonly name: string;
-  /** Which rule of SPEC §7 found it: longest prefix, all words, closest names, or by number. */
-  readonly rule: 'prefix' | 'words' | 'close' | 'number';
+  /** Which rule of SPEC §7 found it: related by the tables, longest prefix, all words, closest names, or by number. */
+  readonly rule: 'related' | 'prefix' | 'words' | 'close' | 'number';
+  /** For `related`: the same part in another numbering, an alternate, another mould, the plain part of a print, or a print of it. */
+  readonly related?: 'numbering' | 'alternate' | 'mould' | 'plain' | 'print';
   /** The line's words it matched (folded). */
   readonly matched: readonly string[];
   /** Where the words that matched stand in `name` (UTF-16 offsets, end exclusive), for the screen to highlight. */

@@ -13,6 +13,7 @@ import { identityOf } from '../identity/owner.ts';
 import { cancelJob, listJobs, type RecoveredJob } from '../jobs/queue.ts';
 import { forgetMemory, placeByHand } from '../hand/placement.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
+import { relatedParts } from '../placement/related.ts';
 import { viaOf, type PlacementLookup } from '../placement/rule.ts';
 import { reasonOf } from '../reasons.ts';
 import { takeBack } from '../documents/take-back.ts';
@@ -41,6 +42,7 @@ import type {
   Result,
   SettingsView,
   StepView,
+  SuggestionView,
 } from './contract.ts';
 import { checkArguments } from './validate.ts';
 import { DEFAULT_ITEM_TYPE, type ItemType } from '../item-types.ts';
@@ -129,6 +131,16 @@ type Handlers = {
 
 const formatName = (format: string): string =>
   Object.hasOwn(FORMAT_NAMES, format) ? FORMAT_NAMES[format as DocumentFormat] : format;
+
+/** `first`, then `then`, each item once, at most `limit`. */
+function withoutRepeats(
+  first: readonly SuggestionView[],
+  then: readonly SuggestionView[],
+  limit: number,
+): SuggestionView[] {
+  const seen = new Set(first.map((s) => `${s.type} ${s.no.toLowerCase()}`));
+  return [...first, ...then.filter((s) => !seen.has(`${s.type} ${s.no.toLowerCase()}`))].slice(0, limit);
+}
 
 /** A step as the contract shows it (the history keeps more). */
 const stepView = (s: StepView): StepView => ({ id: s.id, kind: s.kind, label: s.label });
@@ -279,6 +291,10 @@ export function createApiService(ctx: ServiceContext) {
     return itemsSeen;
   };
   const suggestionIndex = () => (suggestions.ready() ? suggestions.index() : null);
+  const partNumber = db.prepare("SELECT 1 FROM catalogue_item WHERE item_type = 'P' AND item_no = ?").pluck();
+  const inCatalogue = (no: string) => partNumber.get(no.trim()) !== undefined;
+  const relatedSuggestions = (no: string, limit: number): SuggestionView[] =>
+    relatedParts(db, no, limit).map((r) => ({ ...r, rule: 'related' as const, matched: [], marks: [] }));
   /** An import's progress as events, a phase's at most every 50 ms, and its cancel. */
   const importHooks = (step: 'preview' | 'confirm', fileName: string): ImportHooks => {
     let last = { phase: '', done: -1, at: 0 };
@@ -336,9 +352,12 @@ export function createApiService(ctx: ServiceContext) {
       const line = getLine(db, lineId);
       const index = suggestionIndex();
       if (index === null) return { ready: false, suggestions: [] };
+      const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
+      // A number the catalogue lacks: the parts the tables relate to it lead (SPEC §7 `related`).
+      const related = line.given.no !== null && !inCatalogue(line.given.no) ? relatedSuggestions(line.given.no, n) : [];
       return {
         ready: true,
-        suggestions: suggestIn(index, { name: line.given.name, no: line.given.no }, limit ?? DEFAULT_SUGGESTION_LIMIT),
+        suggestions: withoutRepeats(related, suggestIn(index, { name: line.given.name, no: line.given.no }, n), n),
       };
     },
     'lines.place': ({ lineId, type, no, colourId }) => {
@@ -356,7 +375,9 @@ export function createApiService(ctx: ServiceContext) {
           : by === 'number'
             ? index.byNumberPrefix(query, n)
             : index.search(query, n);
-      return { ready: true, suggestions: found };
+      // By number (a single word may be one), the parts the tables relate to it come first (SPEC §7).
+      const related = by !== 'name' && /^\S+$/.test(query.trim()) ? relatedSuggestions(query, n) : [];
+      return { ready: true, suggestions: withoutRepeats(related, found, n) };
     },
     'catalogue.status': () => {
       const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;

@@ -11,7 +11,7 @@ import {
 } from './tokens.ts';
 import { foldNumber, suggestKey, suggestWords } from './words.ts';
 
-export type SuggestionRule = 'prefix' | 'words' | 'close' | 'number';
+export type SuggestionRule = 'prefix' | 'words' | 'close' | 'number' | 'related';
 
 export interface Suggestion {
   readonly type: ItemType;
@@ -23,6 +23,8 @@ export interface Suggestion {
   readonly matched: readonly string[];
   /** Where the words that matched stand in `name` (UTF-16 offsets, end exclusive), for the screen to highlight. */
   readonly marks: readonly (readonly [number, number])[];
+  /** For rule `related`: how it is related to the line's number (SPEC §7). */
+  readonly related?: 'numbering' | 'alternate' | 'mould' | 'plain' | 'print';
   /** Set when it was found by a name staff taught (SPEC §7, §8)… */
   readonly via?: 'taught';
   /** …and then the name it was found by. */
@@ -350,19 +352,34 @@ export class SuggestIndex {
     }
   }
 
-  /** Suggestions for a number: the items whose numbers share the longest prefix with it, in characters, shortest first. */
+  /**
+   * Suggestions for a number (SPEC §7): first the same number's letter variants (`3794` → `3794a`,
+   * `3794b`), then the items whose numbers share the longest prefix with it, in characters, shortest first.
+   */
   byNumberPrefix(no: string, limit: number): Suggestion[] {
     const q = foldNumber(no);
     if (q === '' || limit <= 0) return [];
+    const suggestion = (i: number): Suggestion => {
+      const it = this.items[i] as IndexedItem;
+      return { type: it.type, no: it.no, name: it.name, rule: 'number' as const, matched: [q], marks: [] };
+    };
     for (let k = q.length; k >= 1; k--) {
       const prefix = q.slice(0, k);
       const from = lowerBound(this.byNumber, this.numbers, prefix);
       const to = lowerBound(this.byNumber, this.numbers, `${prefix}\uffff`);
       if (to > from) {
-        return best(this.byNumber, from, to, this.numberRank, limit).map((i) => {
-          const it = this.items[i] as IndexedItem;
-          return { type: it.type, no: it.no, name: it.name, rule: 'number' as const, matched: [q], marks: [] };
-        });
+        // The number with letters after it is the same part in another version: before any other number.
+        const variants: number[] = [];
+        if (k === q.length) {
+          for (let at = from; at < to; at++) {
+            const e = this.byNumber[at] as number;
+            if (/^[a-z]+$/.test((this.numbers[e] as string).slice(q.length))) variants.push(e);
+          }
+          variants.sort((a, b) => ((this.numbers[a] as string) < (this.numbers[b] as string) ? -1 : 1));
+        }
+        const taken = new Set(variants.slice(0, limit));
+        const rest = best(this.byNumber, from, to, this.numberRank, limit + taken.size).filter((e) => !taken.has(e));
+        return [...taken, ...rest].slice(0, limit).map(suggestion);
       }
     }
     return [];

@@ -124,6 +124,6 @@ export const TABLES = {
   relationships: files.rebrickableRelationships([
     { type: 'M', child: '3794a', parent: '3794b' },
     { type: 'P', child: '3069bpr0001', parent: '3069b' },
-    { type: 'A', child: '30241', parent: '30241b' },
+    { type: 'A', child: '30241', parent: '60475b' },
   ]),
 };

@@ -1,0 +1,74 @@
+import type { Database } from 'better-sqlite3';
+import type { ItemType } from '../item-types.ts';
+
+/** How a part is related to the number a line gives (SPEC §7 `related`), in the order they are offered. */
+export const RELATIONS = ['numbering', 'alternate', 'mould', 'plain', 'print'] as const;
+export type Relation = (typeof RELATIONS)[number];
+
+export interface RelatedPart {
+  readonly type: ItemType;
+  readonly no: string;
+  readonly name: string;
+  readonly related: Relation;
+}
+
+/**
+ * The catalogue's parts the translation and relationship tables (SPEC §5) tie to a number: the same part
+ * in another numbering, its alternates, its other moulds, the plain part of a print or pattern, then its
+ * prints and patterns. Relationships are in Rebrickable's numbering: a number is looked up as it is and as
+ * the Rebrickable numbers it cross-references to, and each part found is offered as the catalogue has it
+ * (itself, or its BrickLink numbers). Never places a line: these lead the suggestions.
+ */
+export function relatedParts(db: Database, no: string, limit = 20): RelatedPart[] {
+  const q = no.trim();
+  if (q === '') return [];
+  const item = db.prepare<[string], { no: string; name: string }>(
+    "SELECT item_no AS no, name FROM catalogue_item WHERE item_type = 'P' AND item_no = ?",
+  );
+  const rebrickableOf = db
+    .prepare<[string], string>("SELECT rebrickable_no FROM part_number WHERE numbering = 'bricklink' AND item_no = ?")
+    .pluck();
+  const bricklinkOf = db
+    .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
+    .pluck();
+  const asChild = db.prepare<[string], { rel: string; other: string }>(
+    'SELECT rel_type AS rel, parent_no AS other FROM part_relationship WHERE child_no = ?',
+  );
+  const asParent = db.prepare<[string], { rel: string; other: string }>(
+    'SELECT rel_type AS rel, child_no AS other FROM part_relationship WHERE parent_no = ?',
+  );
+
+  const out = new Map<string, RelatedPart>();
+  /** A number of either numbering, offered as the catalogue has it. */
+  const offer = (n: string, related: Relation) => {
+    for (const candidate of [n, ...bricklinkOf.all(n), ...rebrickableOf.all(n)]) {
+      const found = item.get(candidate);
+      if (found === undefined) continue;
+      const key = found.no.toLowerCase();
+      if (key === q.toLowerCase() || out.has(key)) continue;
+      out.set(key, { type: 'P', no: found.no, name: found.name, related });
+      return;
+    }
+  };
+  const own = [q, ...rebrickableOf.all(q)];
+  // The same part in another numbering.
+  for (const n of own.slice(1)) offer(n, 'numbering');
+  for (const b of bricklinkOf.all(q)) offer(b, 'numbering');
+  const found: { related: Relation; other: string }[] = [];
+  for (const n of own) {
+    for (const r of asChild.all(n)) {
+      if (r.rel === 'A') found.push({ related: 'alternate', other: r.other });
+      else if (r.rel === 'M') found.push({ related: 'mould', other: r.other });
+      else if (r.rel === 'P' || r.rel === 'T') found.push({ related: 'plain', other: r.other });
+    }
+    for (const r of asParent.all(n)) {
+      if (r.rel === 'A') found.push({ related: 'alternate', other: r.other });
+      else if (r.rel === 'M') found.push({ related: 'mould', other: r.other });
+      else if (r.rel === 'P' || r.rel === 'T') found.push({ related: 'print', other: r.other });
+    }
+  }
+  for (const relation of RELATIONS) {
+    for (const f of found) if (f.related === relation) offer(f.other, relation);
+  }
+  return [...out.values()].slice(0, limit);
+}
