@@ -140,8 +140,12 @@ function underWriteLock<T>(db: Database, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
 
+/** How often a running job's progress is written to catalogue-job.json, at most (ms). */
+const PROGRESS_WRITE_MS = 200;
+
 /** The catalogue job this process owns. */
 export class CatalogueJob {
+  private lastWrite = -Infinity;
   private constructor(
     private readonly db: Database,
     readonly file: string,
@@ -204,6 +208,12 @@ export class CatalogueJob {
     return underWriteLock(this.db, () => {
       const current = this.ownRecord();
       if (current === null || current.cancelRequested) return false;
+      // Written (two fsyncs) at most every PROGRESS_WRITE_MS, and when it reaches its total: a short load
+      // is not slowed by a file nobody could read that often; a cancel is still seen at every call.
+      const at = performance.now();
+      const complete = progress.total !== null && progress.done >= progress.total;
+      if (!complete && at - this.lastWrite < PROGRESS_WRITE_MS) return true;
+      this.lastWrite = at;
       this.record = { ...current, progress, updatedAt: isoNow(this.clock) };
       write(this.file, this.record);
       return true;

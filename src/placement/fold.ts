@@ -4,9 +4,24 @@
  * This is the fold stored in `catalogue_item.name_key`, so changing it means refilling that column.
  */
 export function foldName(name: string): string {
-  // Printable ASCII needs no Unicode normalisation: the common case, kept cheap for catalogue loads.
+  if (plainAscii(name)) return name.toLowerCase();
+  // Printable ASCII needs no Unicode normalisation.
   const text = (PRINTABLE_ASCII.test(name) ? name : name.normalize('NFKC')).toLowerCase();
   return ODD_SPACING.test(text) ? text.replace(/\s+/gu, ' ').trim() : text;
+}
+
+/**
+ * Printable ASCII with single spaces between words, the common case (a catalogue load folds 60,000
+ * names): lower case is all its fold is. One pass, where the two tests below take two.
+ */
+function plainAscii(name: string): boolean {
+  const last = name.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+    if (c === 0x20 && (i === 0 || i === last || name.charCodeAt(i - 1) === 0x20)) return false;
+  }
+  return true;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { LineRowView, SuggestionsView } from '../../src/api/contract.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -53,7 +54,8 @@ describe('suggestions by number (issue 24, point 5)', () => {
     const search = async (query: string) => {
       const r = await service.call('catalogue.search', { query, by: 'number', limit: 3 });
       if (!r.ok) throw new Error(r.error.message);
-      return r.value.suggestions.map((s) => `${s.rule}:${s.no}${s.related ? `(${s.related})` : ''}`);
+      const value = r.value as SuggestionsView;
+      return value.suggestions.map((s) => `${s.rule}:${s.no}${s.related ? `(${s.related})` : ''}`);
     };
     // 30241 is an alternate of 60475b (Rebrickable's relationships): before 3024, which merely starts the same.
     expect(await search('30241')).toEqual(['related:60475b(alternate)', 'number:3024', 'number:30240']);
@@ -66,7 +68,8 @@ describe('suggestions by number (issue 24, point 5)', () => {
     const [r] = confirmImport(db, { file: file('list.csv', csv(['Part', 'Quantity'], [['30241', 1]])) }, SYSTEM_CLOCK);
     const lines = await service.call('lines.list', { orderId: r?.order.id ?? 0 });
     if (!lines.ok) throw new Error(lines.error.message);
-    const suggested = await service.call('lines.suggest', { lineId: lines.value[0]?.id ?? 0, limit: 2 });
+    const lineId = (lines.value as readonly LineRowView[])[0]?.id ?? 0;
+    const suggested = await service.call('lines.suggest', { lineId, limit: 2 });
     expect(suggested).toMatchObject({
       ok: true,
       value: {
