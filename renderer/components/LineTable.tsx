@@ -66,7 +66,11 @@ const Row = memo(function Row({
       <span className="c-price">{l.unitPrice === null ? '' : money(l.unitPrice, currency)}</span>
       <span
         className="c-placed"
-        title={l.placed ? `${l.placed.type} ${l.placed.no} ${l.placed.name ?? ''}` : (l.reason?.text ?? '')}
+        title={
+          l.placed
+            ? `${l.placed.type} ${l.placed.no} ${l.placed.name ?? ''}${l.placed.via ? ` (${l.placed.via})` : ''}`
+            : (l.reason?.text ?? '')
+        }
       >
         {l.placed ? (
           <>
@@ -81,6 +85,11 @@ const Row = memo(function Row({
             ) : null}
             <span className="item-name">{l.placed.name}</span>
             {l.placed.by === 'hand' ? <em className="tag">by hand</em> : null}
+            {l.placed.via ? (
+              <em className="tag via" title={`Placed through another numbering: ${l.placed.via}`}>
+                {l.placed.via}
+              </em>
+            ) : null}
           </>
         ) : (
           <span className="reason">{l.reason?.text}</span>

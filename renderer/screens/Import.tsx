@@ -203,6 +203,7 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
                 {l.placed ? (
                   <>
                     {l.placed.type} {l.placed.no}
+                    {l.placed.via ? <em className="tag via"> {l.placed.via}</em> : null}
                     {l.placed.colour !== null ? (
                       <>
                         {' '}

@@ -6,7 +6,7 @@ import { OrderDocuments, UndoneOrder, UndoneTag } from '../components/Documents.
 import { FirstStart } from '../components/FirstStart.tsx';
 import { LineTable, ROW_HEIGHT } from '../components/LineTable.tsx';
 import { markedPieces } from '../desk.ts';
-import { count, money } from '../format.ts';
+import { count, money, plural } from '../format.ts';
 import { SEARCH_THE_CATALOGUE } from '../menu.ts';
 import { useApp } from '../state/app.ts';
 import { shownOptions, useOrders } from '../state/orders.ts';
@@ -379,8 +379,9 @@ function OrderDetail() {
           </small>
         </h2>
         <span className="counts">
-          {count(order.lines)} lines · <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b>{' '}
-          · value {money(order.totalValue, order.currency)}
+          {plural(order.lines, 'line')} ·{' '}
+          <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b> · value{' '}
+          {money(order.totalValue, order.currency)}
         </span>
         <label className="check">
           <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} />{' '}

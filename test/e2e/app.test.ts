@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, hasChromium } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
-import { files } from '../helpers/catalogue-files.ts';
+import { files, TABLES } from '../helpers/catalogue-files.ts';
 import { lines } from '../helpers/workers.ts';
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
@@ -200,7 +200,13 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
       await page.getByRole('heading', { name: new RegExp(`Order ${name.replace('.', '\\.')}`) }).waitFor();
       await page.locator('.line-row').first().waitFor();
       const open = Date.now() - t0;
-      const rows = await page.locator('.line-row').count();
+      // Counted once the virtual table has settled: right after the first row it may still be adding some.
+      let rows = await page.locator('.line-row').count();
+      for (let again = -1; again !== rows;) {
+        again = rows;
+        await page.waitForTimeout(100);
+        rows = await page.locator('.line-row').count();
+      }
 
       const s0 = Date.now();
       await page.getByTestId('line-table').evaluate((el) => (el.scrollTop = el.scrollHeight));
@@ -269,5 +275,34 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
     await confirm.click();
     await page.getByRole('heading', { name: /Order Wanted parts\.csv/ }).waitFor();
     expect(await page.getByTestId('line-table').textContent()).toContain('Plate 1 x 2');
+  });
+
+  it('a Pick a Brick list of element ids is placed through the tables that translate, and says how (issue 24)', async () => {
+    fs.writeFileSync(path.join(dir, 'codes.txt'), TABLES.codes);
+    fs.writeFileSync(
+      path.join(dir, 'colors.txt'),
+      files.bricklinkColoursTab([
+        { id: 5, name: 'Red' },
+        { id: 11, name: 'Black' },
+      ]),
+    );
+    fs.writeFileSync(path.join(dir, 'pab.csv'), 'elementId,quantity\n300121,4\n');
+    await tab('Catalogue & jobs').click();
+    await page.getByTestId('catalogue-file').setInputFiles([path.join(dir, 'colors.txt'), path.join(dir, 'codes.txt')]);
+    await page.getByTestId('catalogue-translations').waitFor();
+    expect(await page.getByTestId('catalogue-translations').textContent()).toContain('3 element ids');
+    await tab('Import').click();
+    await page.getByTestId('import-file').setInputFiles(path.join(dir, 'pab.csv'));
+    const preview = page.getByTestId('preview');
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain('elementId (LEGO element id)');
+    expect(await preview.textContent()).toContain('element 300121');
+    await shot('11-import-element-ids');
+    await page.getByTestId('confirm-import').click();
+    await page.getByRole('heading', { name: /Order pab\.csv/ }).waitFor();
+    const row = page.locator('.line-row').first();
+    expect(await row.textContent()).toContain('element 300121');
+    expect(await row.textContent()).toContain('Red');
+    await shot('12-line-placed-by-element');
   });
 });
