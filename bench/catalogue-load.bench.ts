@@ -10,7 +10,7 @@ import type { CatalogueRecord } from '../src/catalogue/records.ts';
 import { foldName } from '../src/placement/fold.ts';
 import { catalogueWriters, inKeyOrder, loadingItems } from '../src/store/catalogue.ts';
 import { openStore } from '../src/store/open.ts';
-import { partsCsv } from './data.ts';
+import { partsCsv, shared } from './data.ts';
 import { median, type BenchRow } from './report.ts';
 
 const RUNS = 5;
@@ -34,6 +34,7 @@ const KEYED_TABLE = [
 
 export async function benchCatalogueLoad(): Promise<BenchRow[]> {
   const { text, ranOn } = partsCsv();
+  const tables = translationTables();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-'));
   try {
     const csv = path.join(dir, 'parts.csv');
@@ -54,6 +55,10 @@ export async function benchCatalogueLoad(): Promise<BenchRow[]> {
     for (let i = 0; i < RUNS; i++) {
       const file = path.join(dir, `ours-${i}`, 'brick-work.sqlite');
       const store = await openStore(file);
+      // The translation tables are in the store already (loaded before, not timed): the load must not slow for them.
+      if (tables.length > 0) {
+        await loadCatalogue(store.db, file, tables, { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK });
+      }
       const t = performance.now();
       await loadCatalogue(store.db, file, [{ name: 'parts.csv', content: fs.readFileSync(csv) }], {
         type: 'P',
@@ -87,22 +92,23 @@ export async function benchCatalogueLoad(): Promise<BenchRow[]> {
       sqliteOnly.push(performance.now() - w);
       alone.close();
     }
+    // SPEC §12 (restated by issue 24): against the shell loading the catalogue's keyed, indexed shape.
     const spec: BenchRow = {
-      name: 'catalogue load of parts.csv (the catalogue job, into a fresh store)',
-      ranOn,
+      name: 'catalogue load of parts.csv (the catalogue job, into a store holding the translation tables)',
+      ranOn: `${ranOn}${tables.length > 0 ? `; the store first holds ${tables.map((t) => t.name).join(', ')}` : ''}`,
       measuredMs: median(ours),
-      baselineName: "the sqlite3 shell's .import into a bare table (whole process)",
-      baselineMs: median(shell),
-      maxRatio: 2,
+      baselineName:
+        "the sqlite3 shell's .import into a WITHOUT ROWID table keyed by number, its name indexed, WAL, synchronous=FULL",
+      baselineMs: median(keyed),
+      maxRatio: 1.5,
     };
     return [
       spec,
       {
         ...spec,
-        name: 'the same load against the shell loading a table keyed and indexed as the catalogue',
-        baselineName:
-          "the sqlite3 shell's .import into a WITHOUT ROWID table keyed by number, its name indexed, WAL, synchronous=FULL",
-        baselineMs: median(keyed),
+        name: "the same load against the shell's .import into a bare table (issue 13's first bar, below SQLite's floor: ADR 0025)",
+        baselineName: "the sqlite3 shell's .import into a bare table (whole process)",
+        baselineMs: median(shell),
         maxRatio: null,
       },
       {
@@ -119,4 +125,20 @@ export async function benchCatalogueLoad(): Promise<BenchRow[]> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The translation tables of ../shared/data (issue 24), when there: BrickLink's codes and colours, Rebrickable's elements, colour table, cross-references and relationships. */
+function translationTables(): { name: string; content: Uint8Array }[] {
+  const files = [
+    ['bricklink', 'colors.txt'],
+    ['bricklink', 'codes.txt.gz'],
+    ['rebrickable', 'elements.csv.gz'],
+    ['rebrickable', 'colors-api.json.gz'],
+    ['rebrickable', 'part-crossrefs.ron.gz'],
+    ['rebrickable', 'part_relationships.csv.gz'],
+  ] as const;
+  return files.flatMap(([folder, name]) => {
+    const file = shared(folder, name);
+    return file === null ? [] : [{ name, content: fs.readFileSync(file) }];
+  });
 }
