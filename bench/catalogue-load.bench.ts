@@ -117,7 +117,7 @@ export async function benchCatalogueLoad(): Promise<BenchRow[]> {
         measuredMs: median(sqliteOnly),
         details: [
           'the same statements into the catalogue table the store keeps (SPEC §2: WAL, synchronous=FULL, keyed',
-          'by number, name and folded name, name index): above 2× here means no parser can meet the row above',
+          'by number, name and folded name, name index): above 1.5× here means no parser can meet the row above',
         ],
         maxRatio: null,
       },
