@@ -369,13 +369,15 @@ export class SuggestIndex {
       const to = lowerBound(this.byNumber, this.numbers, `${prefix}\uffff`);
       if (to > from) {
         // The number with letters after it is the same part in another version: before any other number.
+        // They sort together, after the same number with digits after it: only that stretch is looked at.
         const variants: number[] = [];
         if (k === q.length) {
-          for (let at = from; at < to; at++) {
+          const first = lowerBound(this.byNumber, this.numbers, `${q}a`);
+          const end = lowerBound(this.byNumber, this.numbers, `${q}{`);
+          for (let at = first; at < end && variants.length < limit; at++) {
             const e = this.byNumber[at] as number;
             if (/^[a-z]+$/.test((this.numbers[e] as string).slice(q.length))) variants.push(e);
           }
-          variants.sort((a, b) => ((this.numbers[a] as string) < (this.numbers[b] as string) ? -1 : 1));
         }
         const taken = new Set(variants.slice(0, limit));
         const rest = best(this.byNumber, from, to, this.numberRank, limit + taken.size).filter((e) => !taken.has(e));
