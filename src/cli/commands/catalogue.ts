@@ -5,7 +5,8 @@ import { numberArg, type ContractCommand } from '../command.ts';
 export const catalogueImport: ContractCommand = {
   name: ['catalogue', 'import'],
   synopsis: 'FILE… [--type T]',
-  summary: 'load catalogue files (BrickLink downloads; Rebrickable parts, part_categories, sets; .gz too)',
+  summary:
+    'load catalogue files (BrickLink downloads and codes; Rebrickable parts, part_categories, sets, elements, relationships, colour list, cross-references; .gz too)',
   options: { type: { type: 'string' } },
   args: { min: 1, max: 20 },
   calls: ['catalogue.load'],
