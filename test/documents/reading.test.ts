@@ -457,6 +457,37 @@ describe("4. BrickLink's order history as CSV", () => {
     expect(planImport(db, { file: file('order.xml', xml) }).refusal?.code).toBe('duplicate-document');
   });
 
+  it('item rows that repeat their order id, a Buyer column and ISO dates read the same way', () => {
+    const text = csv(
+      [
+        'Order ID',
+        'Order Date',
+        'Buyer',
+        'Base Currency',
+        'Condition',
+        'Item Description',
+        'Qty',
+        'Each',
+        'Item Type',
+        'Item Number',
+      ],
+      [
+        ['501', '2026-03-04', 'customer1', 'EUR', '', '', '', '', '', ''],
+        ['501', '', '', '', 'N', 'Brick 2 x 4', '3', '€0.20', 'Part', '3001'],
+        ['502', '2026-03-05', 'customer2', 'EUR', 'U', 'Minifig Pack', '1', '1.50', 'Set', '850423-1'],
+      ],
+    );
+    const docs = readDocumentFile(file('sales.csv', text));
+    expect(docs.map((d) => [d.key, d.header.counterparty, d.header.counterpartyRole, d.header.orderDate])).toEqual([
+      ['bricklink-order:501', 'customer1', 'buyer', '2026-03-04'],
+      ['bricklink-order:502', 'customer2', 'buyer', '2026-03-05'],
+    ]);
+    expect(docs.map((d) => d.lines.map((l) => [l.given.type, l.given.no, l.quantity, l.unitPriceE4]))).toEqual([
+      [['P', '3001', 3, 2000]],
+      [['S', '850423-1', 1, 15000]],
+    ]);
+  });
+
   it('an order without item rows is refused in words', () => {
     const text = csv(ORDERS_HEADER, [['1', '7/22/2012', 's', 'USD', '0', '', '', '', '', '', '', '', '', '', '']]);
     const e = refusalOf(() => readDocumentFile(file('summary.csv', text)));
