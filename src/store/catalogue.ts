@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 
 /**
  * A row of a translation table (SPEC §5: other numberings), loaded beside the catalogue and never an
@@ -63,16 +63,17 @@ export interface CatalogueItemRow {
  * the same file writes next to nothing.
  */
 export function catalogueWriters(db: Database) {
+  // The source is the same for every row of a load: bound once (@source), not once a row.
   const itemSql = (rows: number) =>
     `INSERT INTO catalogue_item (item_type, item_no, name, name_key, category_id, source)
-     VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}
+     VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, @source)').join(', ')}
      ON CONFLICT (item_type, item_no) DO UPDATE
         SET name = excluded.name, name_key = excluded.name_key,
             category_id = coalesce(excluded.category_id, catalogue_item.category_id), source = excluded.source
       WHERE name IS NOT excluded.name OR category_id IS NOT coalesce(excluded.category_id, category_id)
          OR source IS NOT excluded.source`;
   const item = db.prepare(itemSql(1));
-  let batch: { rows: number; statement: ReturnType<Database['prepare']> } | null = null;
+  let batch: { rows: number; statement: Statement<[unknown[], { source: string }]> } | null = null;
   const colour = db.prepare(
     `INSERT INTO colour (id, name, name_key, source) VALUES (?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, source = excluded.source
@@ -103,7 +104,7 @@ export function catalogueWriters(db: Database) {
   );
   return {
     item(r: CatalogueItemRow, source: string): void {
-      item.run(r.type, r.no, r.name, r.nameKey, r.categoryId, source);
+      item.run(r.type, r.no, r.name, r.nameKey, r.categoryId, { source });
     },
     /**
      * Merges many items, ITEM_BATCH rows a statement (a call into SQLite per row costs more than the row).
@@ -113,19 +114,19 @@ export function catalogueWriters(db: Database) {
       let i = 0;
       if (rows.length >= ITEM_BATCH) {
         batch ??= { rows: ITEM_BATCH, statement: db.prepare(itemSql(ITEM_BATCH)) };
-        const args: unknown[] = new Array<unknown>(ITEM_BATCH * 6);
+        const args: unknown[] = new Array<unknown>(ITEM_BATCH * 5);
+        const named = { source };
         for (; i + ITEM_BATCH <= rows.length; i += ITEM_BATCH) {
           for (let j = 0; j < ITEM_BATCH; j++) {
             const r = rows[i + j] as Omit<CatalogueItemRow, 'nameKey'>;
-            const at = j * 6;
+            const at = j * 5;
             args[at] = r.type;
             args[at + 1] = r.no;
             args[at + 2] = r.name;
             args[at + 3] = nameKey(r.name);
             args[at + 4] = r.categoryId;
-            args[at + 5] = source;
           }
-          batch.statement.run(args);
+          batch.statement.run(args, named);
         }
       }
       for (; i < rows.length; i++) {
