@@ -198,3 +198,69 @@ export function brickstoreCases(dataDir: string | null = shared()): BrickStoreCa
     rebrickable,
   );
 }
+
+export interface LegoPair {
+  /** Rebrickable's spelling of the number (the catalogue's). */
+  readonly no: string;
+  /** LEGO's own element name (Pick a Brick's), e.g. `PLATE 1X2 W. 1 KNOB`. */
+  readonly legoName: string;
+  readonly rebrickableName: string;
+}
+
+export interface LegoSets {
+  readonly train: readonly LegoPair[];
+  readonly evaluation: readonly LegoPair[];
+}
+
+/**
+ * Issue 24's set of LEGO's element names: the PAB inventory's lots carry, in their remarks, LEGO's name for
+ * the element beside its BrickLink number ("PAB Element ID, Design ID, Color - Itemname: 4211050, 32002,
+ * DARK STONE GREY - 1 1/2 M Connecting Bush"). Each distinct (number, name) whose number Rebrickable has
+ * (the same number, or the one it cross-references to BrickLink's) and whose name differs from
+ * Rebrickable's; split by `numberHashIsEven` as the other sets are.
+ */
+export function legoNamePairsFrom(
+  inventory: string,
+  rebrickable: ReadonlyMap<string, { no: string; name: string }>,
+  crossrefs: string | null,
+): LegoSets {
+  const fromBrickLink = new Map<string, string>();
+  for (const m of (crossrefs ?? '').matchAll(/^\s*"([^"]+)"\s*:.*"BrickLink"\s*:\s*\[([^\]]*)\]/gm)) {
+    for (const b of (m[2] as string).matchAll(/"([^"]+)"/g)) {
+      const key = (b[1] as string).toLowerCase();
+      if (!fromBrickLink.has(key)) fromBrickLink.set(key, m[1] as string);
+    }
+  }
+  const train: LegoPair[] = [];
+  const evaluation: LegoPair[] = [];
+  const seen = new Set<string>();
+  for (const m of inventory.matchAll(/<Item>([\s\S]*?)<\/Item>/g)) {
+    const item = m[1] as string;
+    const bricklink = /<ItemID>([^<]+)<\/ItemID>/.exec(item)?.[1]?.trim();
+    const legoName = /Itemname: [^,]*, [^,]*, [^-]*? - ([^<]+)<\/Remarks>/.exec(item)?.[1]?.trim();
+    if (!bricklink || !legoName) continue;
+    const rb =
+      rebrickable.get(bricklink.toLowerCase()) ??
+      rebrickable.get(fromBrickLink.get(bricklink.toLowerCase())?.toLowerCase() ?? '');
+    if (rb === undefined || !namesDiffer(legoName, rb.name)) continue;
+    const key = `${rb.no}\u0000${legoName}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    (numberHashIsEven(rb.no) ? train : evaluation).push({ no: rb.no, legoName, rebrickableName: rb.name });
+  }
+  return { train, evaluation };
+}
+
+/** The LEGO element-name set from `dataDir` (../shared/data by default); null when the data is absent. */
+export function legoNamePairs(dataDir: string | null = shared()): LegoSets | null {
+  if (dataDir === null) return null;
+  const inventory = path.join(dataDir, 'brickstore-bsx', 'PAB_inventory_US_July_22_2012.bsx');
+  const crossrefs = path.join(dataDir, 'rebrickable', 'part-crossrefs.ron.gz');
+  const rebrickable = rebrickableAt(dataDir);
+  if (rebrickable === null || !fs.existsSync(inventory)) return null;
+  return legoNamePairsFrom(
+    fs.readFileSync(inventory, 'utf8'),
+    rebrickable,
+    fs.existsSync(crossrefs) ? zlib.gunzipSync(fs.readFileSync(crossrefs)).toString('utf8') : null,
+  );
+}

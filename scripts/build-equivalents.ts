@@ -2,9 +2,10 @@
  * `npm run build:equivalents`: learns the table of renamed words that suggestions bridge (SPEC §7 rule 3)
  * and writes it to src/suggest/equivalents.ts.
  *
- * It reads the LDraw parts library's names (parts.lst, LDraw.org, CC BY 4.0) against Rebrickable's names
- * (parts.csv) for the same part numbers, from ../shared/data, and learns only from the numbers whose hash
- * is even (bench/quality-sets.ts): the odd ones are what the suggestions are measured on. For every such
+ * It reads the LDraw parts library's names (parts.lst, LDraw.org, CC BY 4.0), and LEGO's element names in
+ * the PAB inventory's remarks, against Rebrickable's names (parts.csv) for the same part numbers, from
+ * ../shared/data, and learns only from the numbers whose hash is even (bench/quality-sets.ts): the odd
+ * ones are what the suggestions are measured on. Each naming is learned from on its own, then merged. For every such
  * pair, the words one name has and the other lacks are set against each other; a word `a` of LDraw's
  * naming becomes `b` of Rebrickable's when they stand in for each other often enough:
  *   - in at least MIN_PAIRS pairs, and
@@ -16,8 +17,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ldrawPairs } from '../bench/quality-sets.ts';
-import { equivalentsSource, learnEquivalents } from './equivalents-table.ts';
+import { ldrawPairs, legoNamePairs } from '../bench/quality-sets.ts';
+import { equivalentsSource, learnFromNamings } from './equivalents-table.ts';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'suggest', 'equivalents.ts');
 
@@ -28,8 +29,11 @@ if (sets === null) {
   );
   process.exit(1);
 }
-const table = learnEquivalents(sets.train);
-fs.writeFileSync(OUT, equivalentsSource(table, sets.train.length));
+// LEGO's element names (the PAB inventory's, issue 24), learned from on their own, where the data has them.
+const lego = (legoNamePairs()?.train ?? []).map((p) => ({ ldrawName: p.legoName, rebrickableName: p.rebrickableName }));
+const table = learnFromNamings([sets.train, lego]);
+const pairs = sets.train.length + lego.length;
+fs.writeFileSync(OUT, equivalentsSource(table, pairs));
 console.log(
-  `build-equivalents: ${table.length} renamed words from ${sets.train.length} training pairs → ${path.relative(process.cwd(), OUT)}`,
+  `build-equivalents: ${table.length} renamed words from ${pairs} training pairs → ${path.relative(process.cwd(), OUT)}`,
 );

@@ -53,6 +53,22 @@ export function learnEquivalents(pairs: readonly NamePair[]): EquivalentsTable {
   return table;
 }
 
+/**
+ * The table learned from each naming's pairs on its own (LDraw's names, LEGO's element names), merged:
+ * a rename one naming bears out is not diluted by the other's pairs. A pair both learn keeps its higher weight.
+ */
+export function learnFromNamings(namings: readonly (readonly NamePair[])[]): EquivalentsTable {
+  const merged = new Map<string, readonly [string, string, number]>();
+  for (const pairs of namings) {
+    for (const row of learnEquivalents(pairs)) {
+      const key = `${row[0]}\u0000${row[1]}`;
+      const had = merged.get(key);
+      if (had === undefined || had[2] < row[2]) merged.set(key, row);
+    }
+  }
+  return [...merged.values()].sort(([a, x, u], [b, y, v]) => (a !== b ? (a < b ? -1 : 1) : v - u || (x < y ? -1 : 1)));
+}
+
 /** The text of src/suggest/equivalents.ts for a table learned from `pairs` pairs. */
 export function equivalentsSource(table: EquivalentsTable, pairs: number): string {
   return `/**
@@ -60,8 +76,9 @@ export function equivalentsSource(table: EquivalentsTable, pairs: number): strin
  *
  * Renamed words for suggestions (SPEC §7 rule 3): [a word of one naming, the word the catalogue uses
  * instead, how often it does]. Learned from ${pairs} part numbers (those whose hash is even) whose
- * names differ between the LDraw parts library (LDraw.org, CC BY 4.0, https://www.ldraw.org) and
- * Rebrickable's catalogue (rebrickable.com, whose downloads are free to use with credit).
+ * names differ between the LDraw parts library (LDraw.org, CC BY 4.0, https://www.ldraw.org), or LEGO's
+ * element names in a Pick a Brick inventory, and Rebrickable's catalogue (rebrickable.com, whose downloads
+ * are free to use with credit).
  */
 export const EQUIVALENTS: readonly (readonly [from: string, to: string, weight: number])[] = [
 ${table.map(([a, b, w]) => `  [${JSON.stringify(a)}, ${JSON.stringify(b)}, ${w}],`).join('\n')}
