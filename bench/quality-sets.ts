@@ -93,12 +93,15 @@ export interface LdrawPair {
   readonly rebrickableName: string;
 }
 
-export interface LdrawSets {
+/** A query set split by `numberHashIsEven`. */
+export interface Split<T> {
   /** Hash even: may be learned from. */
-  readonly train: readonly LdrawPair[];
+  readonly train: readonly T[];
   /** Hash odd: only measured on. */
-  readonly evaluation: readonly LdrawPair[];
+  readonly evaluation: readonly T[];
 }
+
+export type LdrawSets = Split<LdrawPair>;
 
 /** The pairs of LDraw parts that Rebrickable also has under a name that differs, split by `numberHashIsEven`. */
 export function ldrawPairsFrom(
@@ -207,10 +210,7 @@ export interface LegoPair {
   readonly rebrickableName: string;
 }
 
-export interface LegoSets {
-  readonly train: readonly LegoPair[];
-  readonly evaluation: readonly LegoPair[];
-}
+export type LegoSets = Split<LegoPair>;
 
 /**
  * Issue 24's set of LEGO's element names: the PAB inventory's lots carry, in their remarks, LEGO's name for
