@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { colourNameKey } from './fold.ts';
+import { colourNameKey, foldName } from './fold.ts';
 import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule.ts';
 
 /**
@@ -7,6 +7,24 @@ import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule
  * placements (items) and colour placements, through prepared statements. Whether colours are loaded is read once per lookup, so
  * make a new lookup after loading a catalogue.
  */
+/**
+ * Rebrickable's part cross-references read both ways (`part_number`): a Rebrickable number's BrickLink
+ * numbers, and the Rebrickable numbers that give a BrickLink (or LDraw) number. Placement and the related
+ * suggestions read them alike.
+ */
+export function crossReferences(db: Database) {
+  const bricklinkOf = db
+    .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
+    .pluck();
+  const rebrickableOf = db
+    .prepare<[string, string], string>('SELECT rebrickable_no FROM part_number WHERE numbering = ? AND item_no = ?')
+    .pluck();
+  return {
+    bricklinkOf: (rebrickable: string): string[] => bricklinkOf.all(rebrickable),
+    rebrickableOf: (numbering: 'bricklink' | 'ldraw', no: string): string[] => rebrickableOf.all(numbering, no),
+  };
+}
+
 export function catalogueLookup(db: Database): PlacementLookup {
   const itemNumber = db
     .prepare<[string, string], string>('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
@@ -33,41 +51,35 @@ export function catalogueLookup(db: Database): PlacementLookup {
   const colourNamed = db.prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
   let coloursLoaded: boolean | undefined;
   let colourTable: boolean | undefined;
-  const colourTranslationRow = db.prepare<[string, string], { bricklink_id: number | null }>(
+  const colourTranslation = db.prepare<[string, string], { bricklink_id: number | null }>(
     'SELECT bricklink_id FROM colour_translation WHERE numbering = ? AND key = ?',
   );
+  /** BrickLink's id for a colour of another vocabulary: null, no counterpart; undefined, the table does not know it. */
+  const translateColour = (numbering: string, key: string): number | null | undefined =>
+    colourTranslation.get(numbering, key)?.bricklink_id;
+  /** The catalogue colour of a folded name, when exactly one colour has it. */
+  const colourOfName = (nameKey: string): number | null => {
+    const ids = colourNamed.all(nameKey);
+    return ids.length === 1 ? (ids[0] ?? null) : null;
+  };
 
   // Other numberings (SPEC §6 step 3), through the translation tables, whichever numbering the catalogue speaks.
-  const partNo = db
-    .prepare<[string], string>("SELECT item_no FROM catalogue_item WHERE item_type = 'P' AND item_no = ?")
-    .pluck();
+  const partNo = (no: string): string | undefined => itemNumber.get('P', no);
   const elementRows = db.prepare<[string], { numbering: 'bricklink' | 'rebrickable'; item_no: string; colour: string }>(
     'SELECT numbering, item_no, colour FROM element_code WHERE element_id = ?',
   );
-  const bricklinkOf = db
-    .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
-    .pluck();
-  const rebrickableOf = db
-    .prepare<[string, string], string>('SELECT rebrickable_no FROM part_number WHERE numbering = ? AND item_no = ?')
-    .pluck();
-  const colourTranslation = db
-    .prepare<[string, string], number | null>(
-      'SELECT bricklink_id FROM colour_translation WHERE numbering = ? AND key = ?',
-    )
-    .pluck();
+  const { bricklinkOf, rebrickableOf } = crossReferences(db);
   /** A part number in `numbering` as the catalogue has it: itself, or through the cross-references. */
   const partIn = (numbering: 'bricklink' | 'rebrickable', no: string): string[] => {
-    const own = partNo.get(no);
+    const own = partNo(no);
     if (own !== undefined) return [own];
-    const others = numbering === 'rebrickable' ? bricklinkOf.all(no) : rebrickableOf.all('bricklink', no);
-    return others.flatMap((o) => partNo.get(o) ?? []);
+    const others = numbering === 'rebrickable' ? bricklinkOf(no) : rebrickableOf('bricklink', no);
+    return others.flatMap((o) => partNo(o) ?? []);
   };
   /** A colour an element table gives, in BrickLink's ids: BrickLink's name, or Rebrickable's id, through the colour table. */
   const elementColour = (numbering: 'bricklink' | 'rebrickable', colour: string): number | null => {
-    if (numbering === 'rebrickable') return colourTranslation.get('rebrickable', colour) ?? null;
-    const ids = colourNamed.all(colourNameKey(colour));
-    if (ids.length === 1) return ids[0] ?? null;
-    return colourTranslation.get('name', colourNameKey(colour)) ?? null;
+    if (numbering === 'rebrickable') return translateColour('rebrickable', colour) ?? null;
+    return colourOfName(foldName(colour)) ?? translateColour('name', colourNameKey(colour)) ?? null;
   };
 
   return {
@@ -83,20 +95,14 @@ export function catalogueLookup(db: Database): PlacementLookup {
       return coloursLoaded;
     },
     hasColour: (id) => hasColour.get(id) !== undefined,
-    colourNamed(nameKey) {
-      const ids = colourNamed.all(nameKey);
-      return ids.length === 1 ? (ids[0] ?? null) : null;
-    },
+    colourNamed: colourOfName,
     colourPlacement: (key) =>
       (key.numbering === 'bricklink-id' ? colourById.get(key.id) : colourByName.get(key.key)) ?? null,
     hasColourTable() {
       colourTable ??= db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1;
       return colourTable;
     },
-    translateColour(numbering, key) {
-      const row = colourTranslationRow.get(numbering, key);
-      return row === undefined ? undefined : row.bricklink_id;
-    },
+    translateColour,
     elementOf(id): ElementMatch[] {
       const rows = elementRows.all(id);
       if (rows.length === 0) return [];
@@ -130,19 +136,19 @@ export function catalogueLookup(db: Database): PlacementLookup {
           found.set(item, { item: { type: 'P', no: item }, via });
       };
       // A Rebrickable number, in a catalogue of BrickLink's numbers.
-      for (const b of bricklinkOf.all(no)) {
-        const own = partNo.get(b);
+      for (const b of bricklinkOf(no)) {
+        const own = partNo(b);
         if (own !== undefined) add(own, `Rebrickable ${no} = BrickLink ${own}`);
       }
       // A BrickLink or LDraw number, in a catalogue of Rebrickable's numbers (or of BrickLink's, by way of it).
       for (const numbering of ['bricklink', 'ldraw'] as const) {
         const name = numbering === 'bricklink' ? 'BrickLink' : 'LDraw';
-        for (const r of rebrickableOf.all(numbering, no)) {
-          const own = partNo.get(r);
+        for (const r of rebrickableOf(numbering, no)) {
+          const own = partNo(r);
           if (own !== undefined) add(own, `${name} ${no} = Rebrickable ${own}`);
           if (numbering === 'ldraw') {
-            for (const b of bricklinkOf.all(r)) {
-              const bl = partNo.get(b);
+            for (const b of bricklinkOf(r)) {
+              const bl = partNo(b);
               if (bl !== undefined) add(bl, `LDraw ${no} = BrickLink ${bl}`);
             }
           }

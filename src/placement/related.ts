@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ItemType } from '../item-types.ts';
+import { crossReferences } from './catalogue-lookup.ts';
 
 /** How a part is related to the number a line gives (SPEC §7 `related`), in the order they are offered. */
 export const RELATIONS = ['numbering', 'alternate', 'mould', 'plain', 'print'] as const;
@@ -25,12 +26,9 @@ export function relatedParts(db: Database, no: string, limit = 20): RelatedPart[
   const item = db.prepare<[string], { no: string; name: string }>(
     "SELECT item_no AS no, name FROM catalogue_item WHERE item_type = 'P' AND item_no = ?",
   );
-  const rebrickableOf = db
-    .prepare<[string], string>("SELECT rebrickable_no FROM part_number WHERE numbering = 'bricklink' AND item_no = ?")
-    .pluck();
-  const bricklinkOf = db
-    .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
-    .pluck();
+  const crossRefs = crossReferences(db);
+  const bricklinkOf = crossRefs.bricklinkOf;
+  const rebrickableOf = (n: string) => crossRefs.rebrickableOf('bricklink', n);
   const asChild = db.prepare<[string], { rel: string; other: string }>(
     'SELECT rel_type AS rel, parent_no AS other FROM part_relationship WHERE child_no = ?',
   );
@@ -41,7 +39,7 @@ export function relatedParts(db: Database, no: string, limit = 20): RelatedPart[
   const out = new Map<string, RelatedPart>();
   /** A number of either numbering, offered as the catalogue has it. */
   const offer = (n: string, related: Relation) => {
-    for (const candidate of [n, ...bricklinkOf.all(n), ...rebrickableOf.all(n)]) {
+    for (const candidate of [n, ...bricklinkOf(n), ...rebrickableOf(n)]) {
       const found = item.get(candidate);
       if (found === undefined) continue;
       const key = found.no.toLowerCase();
@@ -50,10 +48,10 @@ export function relatedParts(db: Database, no: string, limit = 20): RelatedPart[
       return;
     }
   };
-  const own = [q, ...rebrickableOf.all(q)];
+  const own = [q, ...rebrickableOf(q)];
   // The same part in another numbering.
   for (const n of own.slice(1)) offer(n, 'numbering');
-  for (const b of bricklinkOf.all(q)) offer(b, 'numbering');
+  for (const b of bricklinkOf(q)) offer(b, 'numbering');
   const found: { related: Relation; other: string }[] = [];
   for (const n of own) {
     for (const r of asChild.all(n)) {
