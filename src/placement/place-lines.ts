@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { catalogueLookup } from './catalogue-lookup.ts';
-import { placeItem, type GivenItem } from './rule.ts';
+import { OTHER_COLOUR_NUMBERINGS, placeItem, type GivenItem } from './rule.ts';
 
 export interface PlaceLinesResult {
   readonly lines: number;
@@ -70,8 +70,7 @@ export function placeOtherNumberingColoursAgain(db: Database): PlaceLinesResult 
     .prepare(
       `SELECT id FROM order_line
         WHERE item_no IS NOT NULL AND placed_by IS NOT 'hand'
-          AND (given_colour_name LIKE 'Rebrickable colour %' OR given_colour_name LIKE 'LDraw colour %'
-            OR given_colour_name LIKE 'LEGO colour %')`,
+          AND (${OTHER_COLOUR_NUMBERINGS.map((n) => `given_colour_name LIKE '${n} colour %'`).join(' OR ')})`,
     )
     .pluck()
     .all() as number[];

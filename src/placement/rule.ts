@@ -131,13 +131,16 @@ export function checkColour(given: Pick<GivenItem, 'colourId' | 'colourName'>, l
   return unknown();
 }
 
-/** How a line keeps a colour number of another numbering as its given colour name (SPEC §6). */
-export const OTHER_NUMBERING_COLOUR = /^(Rebrickable|LDraw|LEGO) colou?r (\d{1,9})$/i;
+/** The numberings whose colour numbers a line keeps as its given colour name ("Rebrickable colour 4", SPEC §6). */
+export const OTHER_COLOUR_NUMBERINGS = ['Rebrickable', 'LDraw', 'LEGO'] as const;
 
 /** "Rebrickable colour 4": the given colour name of a number in another numbering. */
-export function otherNumberingColour(numbering: 'Rebrickable' | 'LDraw' | 'LEGO', id: string): string {
+export function otherNumberingColour(numbering: (typeof OTHER_COLOUR_NUMBERINGS)[number], id: string): string {
   return `${numbering} colour ${id}`;
 }
+
+/** Reads back what `otherNumberingColour` wrote. */
+const OTHER_NUMBERING_COLOUR = new RegExp(`^(${OTHER_COLOUR_NUMBERINGS.join('|')}) colour (\\d{1,9})$`, 'i');
 
 /**
  * The placement rule of SPEC §6. Finds the item by number, then by a remembered hand placement (the item
