@@ -277,18 +277,24 @@ export function createApiService(ctx: ServiceContext) {
   const { db, clock } = ctx;
   const changed = (reason: string) => ctx.emit('store.changed', { reason });
   const suggestions = ctx.suggestions ?? { ready: () => true, index: () => catalogueIndex(db) };
-  // Counting the items by source reads the whole catalogue (tens of ms): once per catalogue generation,
-  // which every writer of the catalogue moves, not at every look at the screen.
-  let itemsSeen: { generation: number; items: number; sources: { source: string; items: number }[] } | null = null;
-  const itemCounts = () => {
+  // Counting the items by source and the translation tables reads them whole (tens of ms): once per
+  // catalogue generation, which every writer of the catalogue moves, not at every look at the screen.
+  let countsSeen: {
+    generation: number;
+    items: number;
+    sources: { source: string; items: number }[];
+    translations: ReturnType<typeof translationCounts>;
+  } | null = null;
+  const catalogueCounts = () => {
     const generation = catalogueGeneration(db);
-    if (itemsSeen?.generation !== generation) {
+    if (countsSeen?.generation !== generation) {
       const sources = db
         .prepare('SELECT source, count(*) AS items FROM catalogue_item GROUP BY source ORDER BY items DESC')
         .all() as { source: string; items: number }[];
-      itemsSeen = { generation, items: sources.reduce((n, s) => n + s.items, 0), sources };
+      const items = sources.reduce((n, s) => n + s.items, 0);
+      countsSeen = { generation, items, sources, translations: translationCounts(db) };
     }
-    return itemsSeen;
+    return countsSeen;
   };
   const suggestionIndex = () => (suggestions.ready() ? suggestions.index() : null);
   const partNumber = db.prepare("SELECT 1 FROM catalogue_item WHERE item_type = 'P' AND item_no = ?").pluck();
@@ -383,13 +389,13 @@ export function createApiService(ctx: ServiceContext) {
       const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
       const job = catalogueJobStatus(ctx.storePath);
       const detail = job.record?.detail as { files?: unknown } | null | undefined;
-      const { items, sources } = itemCounts();
+      const { items, sources, translations } = catalogueCounts();
       return {
         items,
         colours: count('colour'),
         categories: count('category'),
         sources,
-        translations: translationCounts(db),
+        translations,
         job:
           job.record === null
             ? null
