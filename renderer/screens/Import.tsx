@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { PreviewDocumentView, PreviewLineView } from '../../src/api/contract.ts';
-import { COLOUR_NUMBERINGS, type ColourNumbering } from '../../src/reading.ts';
+import { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, type ColourNumbering } from '../../src/reading.ts';
 import { Colour } from '../components/Colour.tsx';
 import { TakeBack } from '../components/Documents.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
@@ -44,12 +44,6 @@ function Revival({ doc }: { doc: PreviewDocumentView }) {
   );
 }
 
-const NUMBERING_WORDS: Readonly<Record<ColourNumbering, string>> = {
-  bricklink: 'BrickLink’s',
-  rebrickable: 'Rebrickable’s',
-  ldraw: 'LDraw’s',
-};
-
 const HOW_WORDS: Readonly<Record<NonNullable<PreviewDocumentView['colourNumbering']>['how'], string>> = {
   format: 'the format says so',
   title: 'the column’s title says so',
@@ -58,6 +52,9 @@ const HOW_WORDS: Readonly<Record<NonNullable<PreviewDocumentView['colourNumberin
   names: 'the colour names agree',
   guessed: 'a guess: the list does not say',
 };
+
+/** "BrickLink’s": a numbering as the preview says it. */
+const numberingWords = (n: ColourNumbering) => `${COLOUR_NUMBERING_NAMES[n]}’s`;
 
 /**
  * How the file was read (SPEC §8): the columns read and not read, the numbering of its colour numbers
@@ -110,13 +107,13 @@ function Reading({ doc }: { doc: PreviewDocumentView }) {
                   >
                     {COLOUR_NUMBERINGS.map((n) => (
                       <option key={n} value={n}>
-                        {NUMBERING_WORDS[n]}
+                        {numberingWords(n)}
                       </option>
                     ))}
                   </select>{' '}
                 </label>
               ) : (
-                <>read as {NUMBERING_WORDS[c.numbering]} </>
+                <>read as {numberingWords(c.numbering)} </>
               )}
               <small>({HOW_WORDS[c.how]})</small>
             </dd>

@@ -101,17 +101,15 @@ const RELATED_WORDS: Readonly<Record<NonNullable<SuggestionView['related']>, str
   print: 'a print of it',
 };
 
-function ruleName(rule: SuggestionView['rule']): string {
-  return rule === 'related'
-    ? 'Related to its number'
-    : rule === 'prefix'
-      ? 'Longest prefix'
-      : rule === 'words'
-        ? 'All words'
-        : rule === 'number'
-          ? 'By number'
-          : 'Closest names';
-}
+const RULE_NAMES: Readonly<Record<SuggestionView['rule'], string>> = {
+  related: 'Related to its number',
+  prefix: 'Longest prefix',
+  words: 'All words',
+  close: 'Closest names',
+  number: 'By number',
+};
+
+const ruleName = (rule: SuggestionView['rule']): string => RULE_NAMES[rule];
 
 function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject<HTMLDivElement | null> }) {
   const o = useOrders(

@@ -40,8 +40,8 @@ export function readGivenColours(
   lines: readonly ParsedLine[],
   table: ColourTable,
   decides: 'name' | 'number' = 'name',
-): { lines: ParsedLine[]; warnings: DocumentWarning[]; namesAgree: boolean } {
-  if (table.byId.size === 0) return { lines: [...lines], warnings: [], namesAgree: false };
+): { lines: readonly ParsedLine[]; warnings: DocumentWarning[]; namesAgree: boolean } {
+  if (table.byId.size === 0) return { lines, warnings: [], namesAgree: false };
   const disagreeing: { line: ParsedLine; number: number; numberName: string; name: string }[] = [];
   let agreeing = 0;
   const read = lines.map((line): ParsedLine => {

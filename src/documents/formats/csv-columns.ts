@@ -101,7 +101,8 @@ const COLUMN_TITLES = {
   currency: ['Currency'],
   // Rebrickable's spare parts flag: the line stays, and says so in its remarks.
   spare: ['Is Spare', 'Spare'],
-  // Other numbers for a part: not used to place it (yet), kept in the remarks for staff.
+  // Other numbers for a part, kept in the remarks beside a number column; a list whose only number is
+  // LEGO's element id places by it (csv.ts).
   ldrawId: ['LDraw ID', 'LDraw No', 'LDraw Part'],
   elementId: ['Element ID', 'Element', 'Element No', 'Element Number', 'LEGO Element ID'],
 } satisfies Record<string, readonly string[]>;

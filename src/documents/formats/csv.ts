@@ -63,8 +63,9 @@ function parseSpare(text: string | null, fileName: string, line: number): boolea
  * (`Part,Color,Quantity`, `Part,Color,Num`, with or without `Is Spare`), BrickLink Studio's exported
  * parts lists, small tools' lists, or a plain `number,name,colour,quantity,price`; comma, semicolon or tab.
  * Column titles: `csv-columns.ts`. Nothing is guessed silently: a list without a quantity column, or
- * with colour numbers in no stated numbering, carries a warning staff must acknowledge. Colour numbers
- * in a numbering other than BrickLink's are kept in the remarks, not used to place.
+ * with colour numbers in no stated numbering, carries a warning staff must acknowledge. A colour number
+ * in a numbering other than BrickLink's is the line's colour by that name ("Rebrickable colour 4"), which
+ * the colour table translates (SPEC §6).
  */
 export function readCsvDocument(table: CsvTable, fileName: string, options: CsvReadOptions = {}): ParsedDocument {
   const keys = table.header.map(columnKey);
