@@ -214,7 +214,8 @@ export interface PreviewDocumentView {
   };
   /**
    * The numbering its colour numbers are read in, how the reader knows (`guessed` carries a warning), and
-   * whether staff may choose another (lists, not BrickLink's or BrickStore's files); null when it gives none.
+   * whether staff may choose another (lists, not BrickLink's or BrickStore's files); null when a list gives
+   * none (BrickLink's and BrickStore's files always speak BrickLink's).
    */
   readonly colourNumbering: {
     readonly numbering: ColourNumbering;

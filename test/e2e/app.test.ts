@@ -258,7 +258,7 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
     expect(await preview.textContent()).toContain('a guess: the list does not say');
     const confirm = page.getByTestId('confirm-import');
     expect(await confirm.isDisabled()).toBe(true);
-    await shot('10-import-warnings');
+    await shot('11-import-warnings');
 
     // Choosing Rebrickable's numbering: no guess left, the numbers wait in the remarks.
     await page.getByLabel('Colour numbers are').selectOption('rebrickable');
@@ -291,18 +291,19 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
     await page.getByTestId('catalogue-file').setInputFiles([path.join(dir, 'colors.txt'), path.join(dir, 'codes.txt')]);
     await page.getByTestId('catalogue-translations').waitFor();
     expect(await page.getByTestId('catalogue-translations').textContent()).toContain('3 element ids');
+    await shot('12-catalogue-with-translations');
     await tab('Import').click();
     await page.getByTestId('import-file').setInputFiles(path.join(dir, 'pab.csv'));
     const preview = page.getByTestId('preview');
     await preview.waitFor();
     expect(await preview.textContent()).toContain('elementId (LEGO element id)');
     expect(await preview.textContent()).toContain('element 300121');
-    await shot('11-import-element-ids');
+    await shot('13-import-element-ids');
     await page.getByTestId('confirm-import').click();
     await page.getByRole('heading', { name: /Order pab\.csv/ }).waitFor();
     const row = page.locator('.line-row').first();
     expect(await row.textContent()).toContain('element 300121');
     expect(await row.textContent()).toContain('Red');
-    await shot('12-line-placed-by-element');
+    await shot('14-line-placed-by-element');
   });
 });
