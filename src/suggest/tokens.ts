@@ -1,7 +1,8 @@
 /**
  * Tokens for the closeness of two names (SPEC §7 rule 3): what makes "Plate, Modified 1 x 2 w. Door
  * Rails" and "Plate Special 1 x 2 with Door Rail" close.
- * - Case, spacing and punctuation fold away; `w.` and `w/` are "with", `w/o` "without"; "°" and "Ø" go; `16,5` = `16.5`.
+ * - Case, spacing and punctuation fold away; `w.` and `w/` are "with", `w/o` "without"; "°" and "Ø" go; `16,5` = `16.5`;
+ *   an angle after a slash is an angle (`2X3/25°` is 2 x 3 at 25°).
  * - A size — `1 x 2`, `1X2`, `2 x 2 x 2/3`, LDraw's `2 x 2 x 1.667` — is one token, its fractions
  *   written as decimals to two places (1 1/3 = 1.333 = 1.33), so every spelling of one size is one token.
  * - Word forms fold: plurals (`studs` = `stud`, `accessories` = `accessory`, `boxes` = `box`).
@@ -43,6 +44,8 @@ function dimension(text: string): string {
  */
 function foldSigns(text: string): string {
   let out = text;
+  // LEGO writes a slope's angle after its size with a slash (`2X3/25°`): an angle, not the fraction 3/25.
+  if (out.includes('/')) out = out.replace(/\/(?=\s*\d+(?:[.,]\d+)?\s*(?:°|deg))/g, ' ');
   if (out.includes('°') || out.includes('ø')) out = out.replace(/[°ø]/g, ' ');
   if (out.includes(',')) out = out.replace(/(?<=\d),(?=\d)/g, '.');
   return out;

@@ -17,6 +17,9 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
     expect(nameTokens('Accessories and Boxes').words).toEqual(['accessory', 'and', 'box']);
     expect(nameTokens('Ball Ø16,5').words).toEqual(['ball', '16.5']);
     expect(nameTokens('Slope 45° 2 x 1').words).toEqual(['slope', '45']);
+    // LEGO's angle after a slash is no fraction of the size (issue 24).
+    expect(nameTokens('Roof Tile 2X3/25°')).toEqual({ words: ['roof', 'tile', '25'], sizes: ['2x3'] });
+    expect(nameTokens('Roof Tile 2X2x2/65 Deg.')).toEqual({ words: ['roof', 'tile', '65', 'deg'], sizes: ['2x2x2'] });
     // Words ending in "ss", "us", "is" are no plurals.
     expect(nameTokens('Glass Cactus Axis').words).toEqual(['glass', 'cactus', 'axis']);
   });
