@@ -12,17 +12,11 @@ export function foldName(name: string): string {
 
 /**
  * Printable ASCII with single spaces between words, the common case (a catalogue load folds 60,000
- * names): lower case is all its fold is. One pass, where the two tests below take two.
+ * names): lower case is all its fold is. One regular expression, which V8 runs faster over a catalogue
+ * file's sliced strings than a loop of charCodeAt.
  */
-function plainAscii(name: string): boolean {
-  const last = name.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e) return false;
-    if (c === 0x20 && (i === 0 || i === last || name.charCodeAt(i - 1) === 0x20)) return false;
-  }
-  return true;
-}
+const PLAIN_ASCII = /^(?! )(?:[\x21-\x7e]| (?! |$))*$/;
+const plainAscii = (name: string): boolean => PLAIN_ASCII.test(name);
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Leading or trailing space, two in a row, or a space that is not ' '. */
