@@ -307,7 +307,7 @@ function planDocuments(
           },
         };
       }
-      return { ...line, placement: placeItem(line.given, lookup) };
+      return { ...line, placement: placeItem({ ...line.given, remarks: line.remarks }, lookup) };
     });
     if (placedSoFar === total) hooks.onProgress?.('placing', total, total);
     const placed = lines.filter((l) => l.placement.item !== null).length;

@@ -58,7 +58,7 @@ interface Candidate extends GivenItem {
 
 const CANDIDATE = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name, l.given_colour_id AS colourId,
     l.given_colour_name AS colourName, l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour,
-    l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason
+    l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason, l.remarks
   FROM order_line l JOIN document d ON d.id = l.document_id
  WHERE d.state = 'imported' AND l.id <> ? AND l.placed_by IS NOT 'hand'`;
 const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";

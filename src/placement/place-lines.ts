@@ -12,7 +12,7 @@ interface StoredGiven extends GivenItem {
 }
 
 const SELECT_GIVEN = `SELECT id, given_type AS type, given_no AS no, given_name AS name,
-         given_colour_id AS colourId, given_colour_name AS colourName
+         given_colour_id AS colourId, given_colour_name AS colourName, remarks
     FROM order_line`;
 
 /**

@@ -9,6 +9,11 @@ export interface GivenItem {
   readonly name: string | null;
   readonly colourId: number | null;
   readonly colourName: string | null;
+  /**
+   * The line's remarks, where a list's LEGO element id beside its number is kept (`elementRemark`): step 3
+   * places by it when the number can't. Lines read without remarks have none.
+   */
+  readonly remarks?: string | null;
 }
 
 export interface ItemRef {
@@ -139,6 +144,22 @@ export function otherNumberingColour(numbering: (typeof OTHER_COLOUR_NUMBERINGS)
   return `${numbering} colour ${id}`;
 }
 
+/**
+ * "Element 4211050": how a list's LEGO element id beside its number (Studio's `Element ID`) is kept in the
+ * line's remarks, among its other numbers ("LDraw 3001 · Element 300121").
+ */
+export function elementRemark(id: string): string {
+  return `Element ${id}`;
+}
+
+/** The element id `elementRemark` wrote into remarks, if it did. */
+export function elementIdBeside(remarks: string | null | undefined): string | null {
+  if (remarks === null || remarks === undefined || !remarks.includes('Element ')) return null;
+  return ELEMENT_REMARK.exec(remarks)?.[1] ?? null;
+}
+
+const ELEMENT_REMARK = /(?:^|; | · )Element (\d{4,9})(?=$|; | · )/;
+
 /** Reads back what `otherNumberingColour` wrote. */
 const OTHER_NUMBERING_COLOUR = new RegExp(`^(${OTHER_COLOUR_NUMBERINGS.join('|')}) colour (\\d{1,9})$`, 'i');
 
@@ -169,19 +190,22 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
     const memory = lookup.remembered(type, no, no === null ? nameKey : null);
     if (memory !== null) found = { item: memory, by: 'remembered' };
   }
-  // Step 3: another numbering — LEGO's element id (item and colour), or a number a table translates.
+  // Step 3: another numbering — LEGO's element id (item and colour), the element id the list gives beside
+  // its number, or a number a table translates.
   let element: ElementMatch | null = null;
   let via: string | undefined;
   let severalByTable = false;
-  if (found === null && no !== null && type === 'P') {
-    const elements = distinctItems(lookup.elementOf(no));
-    if (elements.length === 1 && elements[0] !== undefined) {
-      element = elements[0];
-      found = { item: element.item, by: 'number' };
-      via = `element ${no}`;
-    } else if (elements.length > 1) {
-      severalByTable = true;
-    } else {
+  if (found === null && type === 'P') {
+    for (const id of [no, elementIdBeside(given.remarks)]) {
+      if (id === null || found !== null || severalByTable) continue;
+      const elements = distinctItems(lookup.elementOf(id));
+      if (elements.length === 1 && elements[0] !== undefined) {
+        element = elements[0];
+        found = { item: element.item, by: 'number' };
+        via = `element ${id}`;
+      } else if (elements.length > 1) severalByTable = true;
+    }
+    if (found === null && !severalByTable && no !== null) {
       const translations = lookup.translationsOf(no);
       if (translations.length === 1 && translations[0] !== undefined) {
         found = { item: translations[0].item, by: 'number' };
@@ -246,8 +270,9 @@ export function viaOf(
 
 function itemVia(given: GivenItem, item: ItemRef, lookup: PlacementLookup): string | undefined {
   const no = clean(given.no);
-  if (no === null || item.type !== 'P' || no.toLowerCase() === item.no.toLowerCase()) return undefined;
+  if (item.type !== 'P' || no?.toLowerCase() === item.no.toLowerCase()) return undefined;
   const same = (i: ItemRef) => i.type === item.type && i.no.toLowerCase() === item.no.toLowerCase();
-  if (lookup.elementOf(no).some((m) => same(m.item))) return `element ${no}`;
-  return lookup.translationsOf(no).find((t) => same(t.item))?.via;
+  for (const id of [no, elementIdBeside(given.remarks)])
+    if (id !== null && lookup.elementOf(id).some((m) => same(m.item))) return `element ${id}`;
+  return no === null ? undefined : lookup.translationsOf(no).find((t) => same(t.item))?.via;
 }

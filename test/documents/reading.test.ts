@@ -331,7 +331,7 @@ describe('3. columns that name the number in other words, and columns not read',
         'name',
         'colour',
         'quantity',
-        'LEGO element id (in the remarks)',
+        'LEGO element id (in the remarks; it places a line its number does not)',
       ]);
     }
   });

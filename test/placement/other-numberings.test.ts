@@ -138,6 +138,44 @@ describe('placing a line through another numbering (issue 24, point 2)', () => {
     ]);
   });
 
+  it("Studio's Element ID beside its BrickLink number places a line the number can't (its LDraw id stays in the remarks)", async () => {
+    const { db, storePath } = await storeWith('bricklink', false);
+    // BrickLink Studio's parts list: its own number for a part BrickLink files otherwise, the element id beside it.
+    const studio = csv(
+      ['BLItemNo', 'ElementId', 'LdrawId', 'PartName', 'BLColorId', 'LDrawColorId', 'ColorName', 'Qty'],
+      [
+        ['3001old', '300121', '3001', 'Brick 2x4 (Studio)', 5, 4, 'Red', 2],
+        ['4073', '614126', '4073', 'Plate Round 1 x 1', 11, 0, 'Black', 1],
+        ['99999', '614126', '99999', 'Plate Round 1 x 1', 5, 4, 'Red', 1],
+        ['88888', '', '88888', 'Something', 5, 4, 'Red', 1],
+      ],
+    );
+    const before = planImport(db, { file: file('studio.csv', studio) });
+    expect(before.documents[0]?.lines[0]?.remarks).toBe('LDraw 3001 · Element 300121');
+    const [imported] = confirmImport(db, { file: file('studio.csv', studio) }, SYSTEM_CLOCK);
+    await loadCatalogue(db, storePath, ALL_TABLES, options);
+    const after = planImport(db, { file: file('studio-again.csv', studio) });
+    expect(placedOf(after)).toEqual([
+      ['3001old', '3001/5', 'element 300121'],
+      // The number the catalogue has places the line, as ever; its element agrees.
+      ['4073', '4073/11', null],
+      // The element is black 4073, the line says red: its colour, with both named, is for staff.
+      ['99999', null, 'colour-not-in-catalogue'],
+      ['88888', null, 'number-not-in-catalogue'],
+    ]);
+    // Lines saved before the tables were loaded are placed by the load, and say how.
+    const service = serviceFor(db, storePath);
+    expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
+      ok: true,
+      value: [
+        { placed: { no: '3001', colour: 5, via: 'element 300121' } },
+        { placed: { no: '4073', colour: 11, via: null } },
+        { placed: null },
+        { placed: null },
+      ],
+    });
+  });
+
   it('lines imported before the tables are placed when they load, and say how in the lines view and the CLI', async () => {
     const { db, storePath } = await storeWith('bricklink', false);
     const pab = csv(['elementId', 'quantity'], [['300121', 4]]);

@@ -101,8 +101,8 @@ const COLUMN_TITLES = {
   currency: ['Currency'],
   // Rebrickable's spare parts flag: the line stays, and says so in its remarks.
   spare: ['Is Spare', 'Spare'],
-  // Other numbers for a part, kept in the remarks beside a number column; a list whose only number is
-  // LEGO's element id places by it (csv.ts).
+  // Other numbers for a part, kept in the remarks beside a number column; LEGO's element id places a line
+  // its number does not (SPEC §6 step 3), and a list whose only number it is places by it (csv.ts).
   ldrawId: ['LDraw ID', 'LDraw No', 'LDraw Part'],
   elementId: ['Element ID', 'Element', 'Element No', 'Element Number', 'LEGO Element ID'],
 } satisfies Record<string, readonly string[]>;
@@ -126,7 +126,7 @@ export const FIELD_WORDS: Readonly<Record<CsvField, string>> = {
   currency: 'currency',
   spare: 'spare (in the remarks)',
   ldrawId: 'LDraw number (in the remarks)',
-  elementId: 'LEGO element id (in the remarks)',
+  elementId: 'LEGO element id (in the remarks; it places a line its number does not)',
 };
 
 /** A column title as matched: lower case, without spaces and underscores (`Part_No`, `part no`, `PartNo` alike). */

@@ -1,6 +1,6 @@
 import { BrickWorkError, quote } from '../../errors.ts';
 import { itemTypeCode } from '../../item-types.ts';
-import { otherNumberingColour } from '../../placement/rule.ts';
+import { elementRemark, otherNumberingColour } from '../../placement/rule.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { parseError } from '../../text/position.ts';
 import {
@@ -139,7 +139,9 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     const nameBeside =
       otherNumber !== null && colourText !== null && !colourTextIsNumber ? `colour ${colourText}` : null;
     // Numbers brick-work doesn't place by, kept where staff see them (within the remarks' cap).
-    const ids = [labelled('LDraw', cell(cells, at.ldrawId)), labelled('Element', cell(cells, at.elementId))];
+    // (An element id is kept in the form the placement rule reads back to place the line by: SPEC §6 step 3.)
+    const element = cell(cells, at.elementId);
+    const ids = [labelled('LDraw', cell(cells, at.ldrawId)), element === null ? null : elementRemark(element)];
     const spare = parseSpare(cell(cells, at.spare), fileName, line) ? 'Spare' : null;
     const remarks = limited(
       [nameBeside, spare, ids.filter(Boolean).join(' · '), cell(cells, at.remarks)].filter(Boolean).join('; ') || null,
