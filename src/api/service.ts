@@ -198,7 +198,12 @@ function lineView(l: LineView, lookup: PlacementLookup): LineRowView {
     condition: l.condition,
     remarks: l.remarks,
     placed:
-      l.placed === null ? null : { ...l.placed, via: l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup) },
+      l.placed === null
+        ? null
+        : {
+            ...l.placed,
+            via: l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
+          },
     givenColour: l.givenColour,
     reason: l.reason,
   };
