@@ -6,7 +6,7 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The Electron side, bundled for Electron's Node; better-sqlite3 and electron stay outside the bundle.
- * Default: the main process, the job runner thread and the service thread (ESM). `--mode preload`: the preload, which a
+ * Default: the main process, the job runner thread, the service thread and the catalogue reader thread (ESM). `--mode preload`: the preload, which a
  * sandboxed window needs as one CommonJS file that needs nothing but electron.
  */
 export default defineConfig(({ mode }) => {
@@ -17,6 +17,7 @@ export default defineConfig(({ mode }) => {
         main: path.join(root, 'electron', 'main.ts'),
         'runner-thread': path.join(root, 'src', 'app', 'runner-thread.ts'),
         'service-thread': path.join(root, 'src', 'app', 'service-thread.ts'),
+        'catalogue-reader-thread': path.join(root, 'src', 'catalogue', 'reader-thread.ts'),
       };
   return {
     root,

@@ -18,6 +18,8 @@ import { Source } from '../catalogue/source.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore } from '../store/open.ts';
 import { JobRunner } from '../jobs/runner.ts';
+import { ReaderThreadClient } from '../catalogue/reader-thread-client.ts';
+import { startWorker } from './job-host.ts';
 import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 const port = parentPort;
@@ -37,6 +39,20 @@ const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() 
 useNativeBinding(nativeBinding);
 const store = await openStore(storePath);
 const me = identityOf();
+// The catalogue reader thread, started now so that the first load does not wait for it: from a checkout
+// its script is beside the sources, in the app's bundle beside this one (electron/vite.config.ts).
+const reader = new ReaderThreadClient(
+  () =>
+    startWorker(
+      new URL(
+        import.meta.url.endsWith('.ts') ? '../catalogue/reader-thread.ts' : './catalogue-reader-thread.js',
+        import.meta.url,
+      ),
+      null,
+    ),
+  (line) => post({ type: 'log', line }),
+);
+reader.warm();
 let credentials: { credentials: Credentials; apiUrl: string } | null = null;
 let queue = Promise.resolve();
 
@@ -74,6 +90,7 @@ async function handle(m: StampedHostMessage): Promise<void> {
         type: isItemType(m.itemType) ? m.itemType : DEFAULT_ITEM_TYPE,
         me,
         clock,
+        reader,
         onProgress: ({ done, total }) =>
           post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
       });

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
-import { toErrorValue } from '../errors.ts';
+import { BrickWorkError, toErrorValue } from '../errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { CatalogueJob } from './catalogue-job.ts';
@@ -11,11 +11,12 @@ import {
   placeOtherNumberingColoursAgain,
   placeUnplacedLines,
 } from '../placement/place-lines.ts';
-import { catalogueWriters, inKeyOrder, loadingItems } from '../store/catalogue.ts';
+import { catalogueWriters, inKeyOrder, startLoadingItems } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from '../item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
-import type { CatalogueFile, CatalogueRecord, TranslationRecord } from './records.ts';
+import { ReaderStopped, type ReaderThread, type StreamMessage } from './read-stream.ts';
+import type { CatalogueRecord, TranslationRecord } from './records.ts';
 import type { Source } from './source.ts';
 
 export interface LoadOptions {
@@ -26,6 +27,8 @@ export interface LoadOptions {
   readonly onProgress?: (progress: JobProgress) => void;
   /** Rows between progress reports (and chances to cancel). */
   readonly progressEvery?: number;
+  /** A thread that reads a file while this one writes it (`read-stream.ts`); without it, files are read here first. */
+  readonly reader?: ReaderThread;
 }
 
 export interface LoadResult {
@@ -150,8 +153,9 @@ function mergers(db: Database) {
  * The catalogue job (SPEC §5): reads every file whole first (a bad file refuses the load before anything
  * is written), then merges each file in one transaction with progress, placing every unplaced line
  * again in that same transaction; when staff cancel, the file being merged is rolled back and the job
- * stops. At most one per store
- * (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
+ * stops. With a reader thread (the app's), a single file is read there while this thread writes what it
+ * has read (`read-stream.ts`): a bad row then rolls back the rows written before it, so nothing is kept.
+ * At most one per store (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
  */
 export async function loadCatalogue(
   db: Database,
@@ -167,89 +171,41 @@ export async function loadCatalogue(
     options,
   );
   try {
-    const parsed: CatalogueFile[] = files.map((f) => readCatalogueFile(f, { type: options.type }));
-    const total = parsed.reduce((n, f) => n + f.records.length, 0);
-    const counts = { item: 0, colour: 0, category: 0 };
-    const tally: Record<keyof TranslationTally, number> = { ...NO_TRANSLATIONS };
-    const merge = mergers(db);
-    const writers = catalogueWriters(db);
-    const every = options.progressEvery ?? 10_000;
-    let done = 0;
-    let cancelled = !job.progress({ done, total });
-    options.onProgress?.({ done, total });
-
-    // One transaction per file: a file is merged whole or not at all (a cancel or a crash rolls its
-    // rows back), and the unplaced lines are placed again in that same transaction, so no moment
-    // exists — whenever the process dies — where the catalogue answers a line that still has a
-    // reason. Progress goes to catalogue-job.json meanwhile, which other processes read. BEGIN
-    // IMMEDIATE: a transaction that has read can't wait for the write lock (SQLite answers SQLITE_BUSY
-    // at once, whatever the busy timeout), so one that starts deferred fails whenever another process
-    // is writing at that moment; this one waits its turn.
+    const run = new MergeRun(db, job, options);
     const unplacedBefore = unplacedByOrder(db);
-    for (const file of parsed) {
-      if (cancelled) break;
-      const before = { ...counts };
-      const tallyBefore = { ...tally };
-      try {
-        db.transaction(() => {
-          const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
-          // Items in key order and many to a statement (`store/catalogue.ts`); colours and categories,
-          // a few hundred at most, one by one.
-          const items: Extract<CatalogueRecord, { kind: 'item' }>[] = [];
-          let merged = 0;
-          const progressed = (n: number) => {
-            const before = merged;
-            merged += n;
-            if (Math.floor(merged / every) > Math.floor(before / every)) {
-              options.onProgress?.({ done: done + merged, total });
-              if (!job.progress({ done: done + merged, total })) throw new Cancelled();
-            }
-          };
-          for (const r of file.records) {
-            if (r.kind === 'item') {
-              items.push(r);
-            } else {
-              merge(r, file.source);
-              progressed(1);
-            }
-            if (r.kind === 'item' || r.kind === 'colour' || r.kind === 'category') counts[r.kind] += 1;
-            else tally[TALLY_OF[r.kind]] += 1;
-          }
-          const sorted = inKeyOrder(items);
-          loadingItems(db, () => {
-            for (let i = 0; i < sorted.length; i += every) {
-              const chunk = sorted.slice(i, i + every);
-              writers.items(chunk, file.source, foldName);
-              progressed(chunk.length);
-            }
-          });
-          bumpCatalogueGeneration(db);
-          placeAfterMerge(db, had);
-        }).immediate();
-      } catch (e) {
-        if (!(e instanceof Cancelled)) throw e;
-        Object.assign(counts, before);
-        Object.assign(tally, tallyBefore);
-        cancelled = true;
-        break;
-      }
-      done += file.records.length;
-      options.onProgress?.({ done, total });
-      cancelled = !job.progress({ done, total });
-      // Let the event loop breathe between files.
-      await new Promise((r) => setImmediate(r));
+    let outcome: { files: LoadResult['files']; cancelled: boolean } | null = null;
+    const [only] = files;
+    if (options.reader !== undefined && files.length === 1 && only !== undefined) {
+      outcome = await mergeStreamed(run, only, options.reader, options);
     }
-    job.finish(cancelled ? 'cancelled' : 'done');
+    if (outcome === null) {
+      const parsed = files.map((f) => readCatalogueFile(f, { type: options.type }));
+      run.total = parsed.reduce((n, f) => n + f.records.length, 0);
+      let cancelled = !run.progress(0);
+      for (const file of parsed) {
+        if (cancelled) break;
+        cancelled = !run.inTransaction(() => {
+          const write = run.file(file.source);
+          write(file.records, false);
+          write.end();
+        });
+        if (!cancelled) cancelled = !run.progress(0);
+        // Let the event loop breathe between files.
+        await new Promise((r) => setImmediate(r));
+      }
+      outcome = { files: parsed.map((f) => ({ name: f.name, format: f.format, rows: f.records.length })), cancelled };
+    }
+    job.finish(outcome.cancelled ? 'cancelled' : 'done');
     const placedByOrder = placedSince(db, unplacedBefore);
     return {
-      items: counts.item,
-      colours: counts.colour,
-      categories: counts.category,
-      translations: tally,
-      files: parsed.map((f) => ({ name: f.name, format: f.format, rows: f.records.length })),
+      items: run.counts.item,
+      colours: run.counts.colour,
+      categories: run.counts.category,
+      translations: run.tally,
+      files: outcome.files,
       placed: placedByOrder.reduce((n, o) => n + o.placed, 0),
       placedByOrder,
-      cancelled,
+      cancelled: outcome.cancelled,
       warning,
     };
   } catch (e) {
@@ -258,7 +214,173 @@ export async function loadCatalogue(
   }
 }
 
+/**
+ * One file read on the reader thread and written here as its rows arrive, in one transaction (opened by
+ * hand: it spans the waits for the thread). Null when the thread stopped before the file was read: the
+ * transaction is rolled back, and the caller reads the file on this thread.
+ */
+async function mergeStreamed(
+  run: MergeRun,
+  file: NamedContent,
+  reader: ReaderThread,
+  options: LoadOptions,
+): Promise<{ files: LoadResult['files']; cancelled: boolean } | null> {
+  const { db } = run;
+  const stream = reader.stream(file, options.type);
+  const kept = run.keep();
+  let end: Extract<StreamMessage, { kind: 'end' }>;
+  // BEGIN IMMEDIATE, as the one-thread path's transaction: see `MergeRun.inTransaction`.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const first = await stream.next();
+    if (first.kind === 'error') throw new BrickWorkError(first.error.code, first.error.message);
+    run.total = first.kind === 'start' ? first.estimatedRows : 0;
+    if (!run.progress(0)) throw new Cancelled();
+    let write: FileWriter | null = null;
+    for (;;) {
+      const m = await stream.next();
+      if (m.kind === 'error') throw new BrickWorkError(m.error.code, m.error.message);
+      if (m.kind === 'end') {
+        end = m;
+        break;
+      }
+      if (m.kind !== 'rows') continue;
+      write ??= run.file(m.source);
+      write(m.records, true);
+    }
+    (write ?? run.file(end.source)).end();
+    db.exec('COMMIT');
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    stream.cancel();
+    run.restore(kept);
+    if (e instanceof ReaderStopped) return null;
+    if (e instanceof Cancelled) return { files: [], cancelled: true };
+    throw e;
+  }
+  run.total = run.done;
+  run.progress(0);
+  return { files: [{ name: end.name, format: end.format, rows: end.rows }], cancelled: false };
+}
+
 class Cancelled extends Error {}
+
+/** Writes a file's records as they come (`itemsSorted`: each call's items are in key order already), then `end`s it. */
+type FileWriter = ((records: readonly CatalogueRecord[], itemsSorted: boolean) => void) & { end(): void };
+
+/**
+ * What a load has written so far and told of: the counts, the progress (every `progressEvery` rows, and a
+ * chance to cancel), and how a file's records are merged (`store/catalogue.ts`: insert or update by key).
+ */
+class MergeRun {
+  readonly counts = { item: 0, colour: 0, category: 0 };
+  readonly tally: Record<keyof TranslationTally, number> = { ...NO_TRANSLATIONS };
+  total = 0;
+  done = 0;
+  private readonly merge: ReturnType<typeof mergers>;
+  private readonly writers: ReturnType<typeof catalogueWriters>;
+  private readonly every: number;
+
+  constructor(
+    readonly db: Database,
+    private readonly job: CatalogueJob,
+    private readonly options: LoadOptions,
+  ) {
+    this.merge = mergers(db);
+    this.writers = catalogueWriters(db);
+    this.every = options.progressEvery ?? 10_000;
+  }
+
+  /** Counts `n` rows more; tells the progress when it passes a multiple of `every` (always for 0). False: staff asked to stop. */
+  progress(n: number): boolean {
+    const before = this.done;
+    this.done += n;
+    if (n !== 0 && Math.floor(this.done / this.every) === Math.floor(before / this.every)) return true;
+    const progress = { done: this.done, total: Math.max(this.total, this.done) };
+    this.options.onProgress?.(progress);
+    return this.job.progress(progress);
+  }
+
+  keep(): { counts: MergeRun['counts']; tally: MergeRun['tally']; done: number } {
+    return { counts: { ...this.counts }, tally: { ...this.tally }, done: this.done };
+  }
+
+  /** After a file was rolled back: its rows were never written. */
+  restore(kept: ReturnType<MergeRun['keep']>): void {
+    Object.assign(this.counts, kept.counts);
+    Object.assign(this.tally, kept.tally);
+    this.done = kept.done;
+  }
+
+  /**
+   * One file's transaction: merged whole or not at all (a cancel or a crash rolls its rows back), with the
+   * unplaced lines placed again in it, so no moment exists — whenever the process dies — where the
+   * catalogue answers a line that still has a reason. BEGIN IMMEDIATE: a transaction that has read can't
+   * wait for the write lock (SQLite answers SQLITE_BUSY at once, whatever the busy timeout), so one that
+   * starts deferred fails whenever another process is writing at that moment; this one waits its turn.
+   * False when staff cancelled (rolled back).
+   */
+  inTransaction(fn: () => void): boolean {
+    const kept = this.keep();
+    try {
+      this.db.transaction(fn).immediate();
+      return true;
+    } catch (e) {
+      if (!(e instanceof Cancelled)) throw e;
+      this.restore(kept);
+      return false;
+    }
+  }
+
+  /** A writer for one file's records, in the caller's transaction. */
+  file(source: string): FileWriter {
+    const { db } = this;
+    const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
+    const itemsLoaded = startLoadingItems(db);
+    // Items many to a statement, in key order (`store/catalogue.ts`); colours, categories and the
+    // translation tables' rows one by one.
+    let unsorted: Extract<CatalogueRecord, { kind: 'item' }>[] = [];
+    const write = (records: readonly CatalogueRecord[], itemsSorted: boolean): void => {
+      const items: Extract<CatalogueRecord, { kind: 'item' }>[] = [];
+      for (const r of records) {
+        if (r.kind === 'item') {
+          items.push(r);
+          this.counts.item += 1;
+          continue;
+        }
+        this.merge(r, source);
+        if (r.kind === 'colour' || r.kind === 'category') this.counts[r.kind] += 1;
+        else this.tally[TALLY_OF[r.kind]] += 1;
+        this.step(1);
+      }
+      if (itemsSorted) this.writeItems(items, source);
+      else unsorted = unsorted.length === 0 ? items : unsorted.concat(items);
+    };
+    return Object.assign(write, {
+      end: () => {
+        this.writeItems(inKeyOrder(unsorted), source);
+        itemsLoaded();
+        bumpCatalogueGeneration(db);
+        placeAfterMerge(db, had);
+      },
+    });
+  }
+
+  private writeItems(sorted: readonly Extract<CatalogueRecord, { kind: 'item' }>[], source: string): void {
+    for (let i = 0; i < sorted.length; i += this.every) {
+      const chunk = sorted.slice(i, i + this.every);
+      this.writers.items(chunk, source, nameKeyOf);
+      this.step(chunk.length);
+    }
+  }
+
+  private step(n: number): void {
+    if (!this.progress(n)) throw new Cancelled();
+  }
+}
+
+/** An item's folded name: folded already by the reader thread, or here. */
+const nameKeyOf = (r: { readonly name: string; readonly nameKey?: string }): string => r.nameKey ?? foldName(r.name);
 
 /**
  * Colours from the BrickLink API's colour list (SPEC §5), as a catalogue job of its own: one call,

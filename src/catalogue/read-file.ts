@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { BrickWorkError, quote } from '../errors.ts';
-import { parseCsv } from '../text/csv.ts';
+import { parseCsv, type CsvTable } from '../text/csv.ts';
 import { decodeText } from '../text/decode.ts';
 import { parseError } from '../text/position.ts';
 import { readBrickLinkTab } from './formats/bricklink-tab.ts';
@@ -24,8 +24,8 @@ export interface NamedContent {
 /** Catalogue downloads are big (BrickLink's full items XML is tens of MB); anything past this is not one. */
 export const CATALOGUE_FILE_LIMIT = 256 * 1024 * 1024;
 
-/** Reads a catalogue file of any format brick-work loads, plain or gzipped, detected from its content. */
-export function readCatalogueFile(file: NamedContent, options: { type: ItemType }): CatalogueFile {
+/** A catalogue file's bytes, gunzipped when they are gzip data. */
+export function unzipped(file: NamedContent): Uint8Array {
   const { name } = file;
   if (file.content.byteLength > CATALOGUE_FILE_LIMIT) {
     throw new BrickWorkError(
@@ -33,15 +33,19 @@ export function readCatalogueFile(file: NamedContent, options: { type: ItemType 
       `${name} is larger than ${CATALOGUE_FILE_LIMIT / 1024 / 1024} MB, too big to be a catalogue file.`,
     );
   }
-  let bytes = file.content;
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      bytes = zlib.gunzipSync(bytes, { maxOutputLength: CATALOGUE_FILE_LIMIT });
-    } catch (e) {
-      throw parseError(name, `the gzip data can't be read (${quote((e as Error).message)})`);
-    }
+  const bytes = file.content;
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  try {
+    return zlib.gunzipSync(bytes, { maxOutputLength: CATALOGUE_FILE_LIMIT });
+  } catch (e) {
+    throw parseError(name, `the gzip data can't be read (${quote((e as Error).message)})`);
   }
-  const text = decodeText(bytes, name);
+}
+
+/** Reads a catalogue file of any format brick-work loads, plain or gzipped, detected from its content. */
+export function readCatalogueFile(file: NamedContent, options: { type: ItemType }): CatalogueFile {
+  const { name } = file;
+  const text = decodeText(unzipped(file), name);
   const start = text.trimStart();
   if (start.startsWith('<')) return readBrickLinkXml(name, text);
   if (start.startsWith('{') || start.startsWith('[')) {
@@ -50,12 +54,16 @@ export function readCatalogueFile(file: NamedContent, options: { type: ItemType 
   }
   const crossrefs = readPartCrossrefs(name, text);
   if (crossrefs !== null) return crossrefs;
-  const table = parseCsv(text, name);
+  return readCatalogueTable(name, parseCsv(text, name), options.type);
+}
+
+/** A delimited catalogue file's rows, as whichever format its header says (or a part of them: `read-in-two.ts`). */
+export function readCatalogueTable(name: string, table: CsvTable, type: ItemType): CatalogueFile {
   const parsed =
     readBrickLinkCodes(name, table) ??
     readRebrickableTranslations(name, table) ??
     readRebrickable(name, table) ??
-    readBrickLinkTab(name, table, options.type);
+    readBrickLinkTab(name, table, type);
   if (parsed === null) {
     throw new BrickWorkError(
       'parse-error',

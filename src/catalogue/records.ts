@@ -9,6 +9,8 @@ export type CatalogueRecord =
       readonly no: string;
       readonly name: string;
       readonly categoryId: number | null;
+      /** The name folded as `name_key` stores it, when a reader thread folded it already (`read-in-two.ts`). */
+      readonly nameKey?: string;
     }
   /** `rgb`: six hex digits, upper case, when the file gives them (BrickLink's colour lists do). */
   | { readonly kind: 'colour'; readonly id: number; readonly name: string; readonly rgb: string | null }

@@ -110,7 +110,11 @@ export function catalogueWriters(db: Database) {
      * Merges many items, ITEM_BATCH rows a statement (a call into SQLite per row costs more than the row).
      * Give them in key order (`byKey`): the key's B-tree then only appends.
      */
-    items(rows: readonly Omit<CatalogueItemRow, 'nameKey'>[], source: string, nameKey: (name: string) => string): void {
+    items<R extends Omit<CatalogueItemRow, 'nameKey'>>(
+      rows: readonly R[],
+      source: string,
+      nameKey: (row: R) => string,
+    ): void {
       let i = 0;
       if (rows.length >= ITEM_BATCH) {
         batch ??= { rows: ITEM_BATCH, statement: db.prepare(itemSql(ITEM_BATCH)) };
@@ -118,20 +122,20 @@ export function catalogueWriters(db: Database) {
         const named = { source };
         for (; i + ITEM_BATCH <= rows.length; i += ITEM_BATCH) {
           for (let j = 0; j < ITEM_BATCH; j++) {
-            const r = rows[i + j] as Omit<CatalogueItemRow, 'nameKey'>;
+            const r = rows[i + j] as R;
             const at = j * 5;
             args[at] = r.type;
             args[at + 1] = r.no;
             args[at + 2] = r.name;
-            args[at + 3] = nameKey(r.name);
+            args[at + 3] = nameKey(r);
             args[at + 4] = r.categoryId;
           }
           batch.statement.run(args, named);
         }
       }
       for (; i < rows.length; i++) {
-        const r = rows[i] as Omit<CatalogueItemRow, 'nameKey'>;
-        this.item({ ...r, nameKey: nameKey(r.name) }, source);
+        const r = rows[i] as R;
+        this.item({ type: r.type, no: r.no, name: r.name, categoryId: r.categoryId, nameKey: nameKey(r) }, source);
       }
     },
     colour(r: { id: number; name: string; nameKey: string; rgb: string | null }, source: string): void {
@@ -187,17 +191,23 @@ const NAME_INDEX = 'CREATE INDEX catalogue_item_by_name_key ON catalogue_item (n
  * transaction, so a load cut short leaves the index as it was.
  */
 export function loadingItems<T>(db: Database, load: () => T): T {
+  const loaded = startLoadingItems(db);
+  const out = load();
+  loaded();
+  return out;
+}
+
+/** `loadingItems` for a load written piece by piece: call what it returns when the last item is written. */
+export function startLoadingItems(db: Database): () => void {
   const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM catalogue_item)').pluck().get() === 1;
   const indexed =
     db
       .prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'catalogue_item_by_name_key'")
       .pluck()
       .get() === NAME_INDEX;
-  if (!empty || !indexed) return load();
+  if (!empty || !indexed) return () => undefined;
   db.exec('DROP INDEX catalogue_item_by_name_key');
-  const out = load();
-  db.exec(NAME_INDEX);
-  return out;
+  return () => db.exec(NAME_INDEX);
 }
 
 /** What the translation tables hold, as the catalogue's status counts it (SPEC §5). */

@@ -30,6 +30,11 @@ export interface CsvOptions {
   readonly rowLimit?: { readonly max: number; readonly refuse: (rows: number, line: number) => Error };
   /** Told of each data row as it is read (the count, and how far into the text): a long read's progress; it may throw to stop. */
   readonly onRow?: (rows: number, offset: number) => void;
+  /**
+   * The header, when the text is a later part of a file whose first row it is: every row of the text is
+   * then data, and `firstLine` is the file's line the text starts on (for messages).
+   */
+  readonly continues?: { readonly header: readonly string[]; readonly firstLine: number };
 }
 
 /**
@@ -42,19 +47,21 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
   const delim = options.delimiter ?? detectDelimiter(firstLineEnd === -1 ? src : src.slice(0, firstLineEnd));
   const d = delim.charCodeAt(0);
   const rows: { line: number; cells: string[] }[] = [];
+  // Rows before the data: the header, unless the text continues a file whose header is given.
+  const before = options.continues === undefined ? 1 : 0;
   let cells: string[] = [];
-  let line = 1;
+  let line = options.continues?.firstLine ?? 1;
   let lineStart = 0;
-  let rowLine = 1;
+  let rowLine = line;
   let i = 0;
   const n = src.length;
   const limit = options.rowLimit;
   const endRow = () => {
     if (!(cells.length === 1 && cells[0] === '')) {
       rows.push({ line: rowLine, cells });
-      // The first row is the header, so data rows are one fewer.
-      if (limit !== undefined && rows.length - 1 > limit.max) throw limit.refuse(rows.length - 1, rowLine);
-      if (rows.length > 1) options.onRow?.(rows.length - 1, i);
+      // The first row is the header (unless given), so data rows are one fewer.
+      if (limit !== undefined && rows.length - before > limit.max) throw limit.refuse(rows.length - before, rowLine);
+      if (rows.length > before) options.onRow?.(rows.length - before, i);
     }
     cells = [];
   };
@@ -146,6 +153,7 @@ export function parseCsv(text: string, fileName: string, options: CsvOptions = {
       rowLine = line;
     }
   }
+  if (options.continues !== undefined) return { delimiter: delim, header: options.continues.header, rows };
   const [header, ...data] = rows;
   return { delimiter: delim, header: (header?.cells ?? []).map((h) => h.trim()), rows: data };
 }

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,7 +129,38 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
     // tsx: only in the string a checkout's thread evaluates for a `.ts` script (src/app/job-host.ts); the
     // built app's threads are `.js`, so the packaged app never loads it and does not ship it.
     expect([...bare].sort()).toEqual(['better-sqlite3', 'electron', 'tsx']);
-    const host = fs.readFileSync(path.join(BUILT, 'main.js'), 'utf8');
-    expect(host).toMatch(/endsWith\(["']\.ts["']\)\s*\?\s*new Worker\(\s*`import\('tsx\/esm\/api'\)/);
+    // (The main process and the runner thread both start threads: that code sits in a chunk they share.)
+    const starts = [BUILT, path.join(BUILT, 'assets')].flatMap((dir) =>
+      fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('.js'))
+        .map((n) => fs.readFileSync(path.join(dir, n), 'utf8'))
+        .filter((code) => code.includes('tsx/esm/api')),
+    );
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).toMatch(/endsWith\(["']\.ts["']\)\s*\?\s*new Worker\(\s*`import\('tsx\/esm\/api'\)/);
+  });
+
+  it('the catalogue reader thread, bundled beside the runner thread that starts it, reads a file on its own', async () => {
+    const reader = new Worker(pathToFileURL(path.join(BUILT, 'catalogue-reader-thread.js')));
+    try {
+      const messages: { kind: string }[] = [];
+      const ended = new Promise<void>((resolve, reject) => {
+        reader.on('message', (m: { id: number; msg: { kind: string } }) => {
+          messages.push(m.msg);
+          if (m.msg.kind === 'end') resolve();
+        });
+        reader.on('error', reject);
+      });
+      const content = new TextEncoder().encode(
+        'part_num,name,part_cat_id,part_material\n3001,Brick 2 x 4,11,Plastic\n',
+      );
+      reader.postMessage({ type: 'read', id: 1, file: { name: 'parts.csv', content }, itemType: 'P' });
+      await ended;
+      expect(messages.map((m) => m.kind)).toEqual(['start', 'rows', 'end']);
+      expect(messages[1]).toMatchObject({ records: [{ no: '3001', nameKey: 'brick 2 x 4' }] });
+    } finally {
+      await reader.terminate();
+    }
   });
 });
