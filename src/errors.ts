@@ -47,6 +47,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ErrorValue {
   readonly code: ErrorCode;
   readonly message: string;
+  /** `needs-acknowledgement` of a hand placement: what to confirm for it to go ahead (SPEC §9). */
+  readonly confirm?: string;
 }
 
 export class BrickWorkError extends Error implements ErrorValue {
@@ -54,12 +56,15 @@ export class BrickWorkError extends Error implements ErrorValue {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly confirm?: string,
   ) {
     super(message);
   }
 
   toValue(): ErrorValue {
-    return { code: this.code, message: this.message };
+    return this.confirm === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, confirm: this.confirm };
   }
 }
 

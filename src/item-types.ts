@@ -20,6 +20,18 @@ export const ITEM_TYPE_CODES = Object.keys(ITEM_TYPES) as readonly ItemType[];
 
 export const DEFAULT_ITEM_TYPE: ItemType = 'P';
 
+/** One item of a type, as staff say it ("a minifig"). */
+export const ITEM_TYPE_ONE: Readonly<Record<ItemType, string>> = {
+  P: 'a part',
+  S: 'a set',
+  M: 'a minifig',
+  B: 'a book',
+  G: 'gear',
+  C: 'a catalog',
+  I: 'instructions',
+  O: 'an original box',
+};
+
 export function isItemType(code: string): code is ItemType {
   return Object.hasOwn(ITEM_TYPES, code);
 }

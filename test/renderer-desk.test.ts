@@ -25,6 +25,7 @@ const line = (id: number, placed: boolean): LineRowView => ({
     : null,
   givenColour: null,
   reason: placed ? null : { code: 'number-not-in-catalogue', text: 'The BrickLink number is not in the catalogue' },
+  itemFound: null,
 });
 
 describe('after a placement, the keyboard run goes on to the next unplaced line below (SPEC §9)', () => {

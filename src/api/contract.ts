@@ -11,6 +11,7 @@
 import type { ItemType } from '../item-types.ts';
 import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
 import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
+import type { PlacementConfirmation } from '../confirmations.ts';
 
 export type ItemTypeCode = ItemType;
 export type { SettingKey };
@@ -125,6 +126,11 @@ export interface LineRowView {
   readonly placed: (PlacedView & { readonly by: string; readonly name: string | null }) | null;
   readonly givenColour: GivenColourView;
   readonly reason: ReasonView | null;
+  /**
+   * A line unplaced only for its colour already has its item (SPEC §9): the item the placement rule found,
+   * which a colour chosen for the line places it on. Null for any other line.
+   */
+  readonly itemFound: { readonly type: ItemTypeCode; readonly no: string; readonly name: string | null } | null;
 }
 
 /** What a hand placement did (SPEC §8): the line, the step Undo now names, what was remembered, and the other lines it placed. */
@@ -399,9 +405,19 @@ export interface ApiCalls {
   'orders.get': { args: { orderId: number }; result: { order: OrderView; documents: readonly DocumentView[] } };
   'lines.list': { args: { orderId: number; unplacedOnly?: boolean }; result: readonly LineRowView[] };
   'lines.suggest': { args: { lineId: number; limit?: number }; result: SuggestionsView };
-  /** `colourId` null: the line keeps its own colour (refused with `needs-colour` when the catalogue does not know it). */
+  /**
+   * `colourId` null: the line keeps its own colour (refused with `needs-colour` when the catalogue does not
+   * know it). Refused with `needs-acknowledgement`, nothing written, until `confirm` holds what it would do
+   * beyond the line: move lines a remembered placement had placed, or cross item types (SPEC §9).
+   */
   'lines.place': {
-    args: { lineId: number; type: string; no: string; colourId: number | null };
+    args: {
+      lineId: number;
+      type: string;
+      no: string;
+      colourId: number | null;
+      confirm?: readonly PlacementConfirmation[];
+    };
     result: PlaceResultView;
   };
   /** By name and, for a one-word query, by number (the screen's search box); `by` asks for one of the two only. */

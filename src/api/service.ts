@@ -14,13 +14,13 @@ import { cancelJob, listJobs, type RecoveredJob } from '../jobs/queue.ts';
 import { forgetMemory, placeByHand } from '../hand/placement.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
 import { relatedParts } from '../placement/related.ts';
-import { viaOf, type PlacementLookup } from '../placement/rule.ts';
+import { placeItem, viaOf, type PlacementLookup } from '../placement/rule.ts';
 import { reasonOf } from '../reasons.ts';
 import { takeBack } from '../documents/take-back.ts';
 import { documentsOfOrder, listDocuments, sameFileDocuments, type DocumentRow } from '../store/documents.ts';
 import { getLine, orderLines, type LineView } from '../store/lines.ts';
 import { colourInfo, listColours } from '../store/colours.ts';
-import { translationCounts } from '../store/catalogue.ts';
+import { catalogueItemName, translationCounts } from '../store/catalogue.ts';
 import { colourMemories, itemMemories, taughtNames } from '../store/memories.ts';
 import { getOrder, listOrders, orderSummary, type OrderSummary } from '../store/orders.ts';
 import { catalogueGeneration, getSetting, setSetting } from '../store/settings.ts';
@@ -187,7 +187,7 @@ function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView
 }
 
 /** A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`). */
-function lineView(l: LineView, lookup: PlacementLookup): LineRowView {
+function lineView(db: Database, l: LineView, lookup: PlacementLookup): LineRowView {
   return {
     id: l.id,
     documentKey: l.documentKey,
@@ -206,7 +206,15 @@ function lineView(l: LineView, lookup: PlacementLookup): LineRowView {
           },
     givenColour: l.givenColour,
     reason: l.reason,
+    itemFound: l.reason?.code === 'colour-not-in-catalogue' ? itemFound(db, l, lookup) : null,
   };
+}
+
+/** The item the rule finds for a line unplaced only for its colour (SPEC §9), with its name. */
+function itemFound(db: Database, l: LineView, lookup: PlacementLookup): LineRowView['itemFound'] {
+  const p = placeItem({ ...l.given, remarks: l.remarks }, lookup);
+  if (p.item !== null || p.found === undefined) return null;
+  return { type: p.found.type, no: p.found.no, name: catalogueItemName(db, p.found.type, p.found.no) };
 }
 
 function swatchOf(db: Database, id: number | null): { colourName: string | null; colourRgb: string | null } {
@@ -357,7 +365,7 @@ export function createApiService(ctx: ServiceContext) {
     },
     'lines.list': ({ orderId, unplacedOnly }) => {
       const lookup = catalogueLookup(db);
-      return orderLines(db, orderId, { unplacedOnly: unplacedOnly === true }).map((l) => lineView(l, lookup));
+      return orderLines(db, orderId, { unplacedOnly: unplacedOnly === true }).map((l) => lineView(db, l, lookup));
     },
     'lines.suggest': ({ lineId, limit }) => {
       const line = getLine(db, lineId);
@@ -371,10 +379,10 @@ export function createApiService(ctx: ServiceContext) {
         suggestions: withoutRepeats(related, suggestIn(index, { name: line.given.name, no: line.given.no }, n), n),
       };
     },
-    'lines.place': ({ lineId, type, no, colourId }) => {
-      const result = placeByHand(db, lineId, { type, no, colourId }, clock);
+    'lines.place': ({ lineId, type, no, colourId, confirm }) => {
+      const result = placeByHand(db, lineId, { type, no, colourId }, clock, confirm ?? []);
       changed('hand placement');
-      return { ...result, step: stepView(result.step), line: lineView(result.line, catalogueLookup(db)) };
+      return { ...result, step: stepView(result.step), line: lineView(db, result.line, catalogueLookup(db)) };
     },
     'catalogue.search': ({ query, limit, by }) => {
       const index = suggestionIndex();

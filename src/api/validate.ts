@@ -2,6 +2,7 @@ import type { CallName } from './contract.ts';
 import { ITEM_TYPE_CODES } from '../item-types.ts';
 import { COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
 import { SETTING_KEYS } from '../setting-keys.ts';
+import { PLACEMENT_CONFIRMATIONS } from '../confirmations.ts';
 import { CALL_NAMES } from './contract.ts';
 
 /**
@@ -73,15 +74,20 @@ const shape =
     return null;
   };
 
-/** Acknowledged warnings: each a warning code at most once (an empty list acknowledges none). */
-const warningCodes: Check = (v, at) => {
-  if (!Array.isArray(v) || v.length > WARNING_CODES.length) return `${at} must be a list of warning codes`;
-  for (const [i, x] of v.entries()) {
-    const problem = oneOf(...WARNING_CODES)(x, `${at}[${i}]`);
-    if (problem) return problem;
-  }
-  return null;
-};
+/** A list of codes from `codes`, each at most once in length (an empty list holds none). */
+const codesOf =
+  (codes: readonly string[], what: string): Check =>
+  (v, at) => {
+    if (!Array.isArray(v) || v.length > codes.length) return `${at} must be a list of ${what}`;
+    for (const [i, x] of v.entries()) {
+      const problem = oneOf(...codes)(x, `${at}[${i}]`);
+      if (problem) return problem;
+    }
+    return null;
+  };
+
+/** Acknowledged warnings: each a warning code (an empty list acknowledges none). */
+const warningCodes: Check = codesOf(WARNING_CODES, 'warning codes');
 
 const none = shape({});
 const importArgs = shape({
@@ -98,7 +104,13 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'orders.get': shape({ orderId: id }),
   'lines.list': shape({ orderId: id, unplacedOnly: optional(bool) }),
   'lines.suggest': shape({ lineId: id, limit: optional(count) }),
-  'lines.place': shape({ lineId: id, type: text(2), no: text(100), colourId: nullable(count) }),
+  'lines.place': shape({
+    lineId: id,
+    type: text(2),
+    no: text(100),
+    colourId: nullable(count),
+    confirm: optional(codesOf(PLACEMENT_CONFIRMATIONS, 'confirmations')),
+  }),
   'catalogue.search': shape({ query: text(200), limit: optional(count), by: optional(oneOf('name', 'number')) }),
   'catalogue.status': none,
   'catalogue.colours': none,

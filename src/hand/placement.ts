@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
-import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
+import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE } from '../item-types.ts';
+import type { PlacementConfirmation } from '../confirmations.ts';
 import { getLine, type LineView } from '../store/lines.ts';
 import { colourName } from '../store/colours.ts';
 import { findColourMemory, findItemMemory, findTaughtName } from '../store/memories.ts';
@@ -49,6 +50,7 @@ function givenKey(given: GivenItem): GivenKey {
 
 interface Candidate extends GivenItem {
   readonly id: number;
+  readonly orderReference: string;
   readonly itemType: string | null;
   readonly itemNo: string | null;
   readonly colour: number | null;
@@ -58,8 +60,8 @@ interface Candidate extends GivenItem {
 
 const CANDIDATE = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name, l.given_colour_id AS colourId,
     l.given_colour_name AS colourName, l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour,
-    l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason, l.remarks
-  FROM order_line l JOIN document d ON d.id = l.document_id
+    l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason, l.remarks, o.reference AS orderReference
+  FROM order_line l JOIN document d ON d.id = l.document_id JOIN shop_order o ON o.id = d.order_id
  WHERE d.state = 'imported' AND l.id <> ? AND l.placed_by IS NOT 'hand'`;
 const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
 
@@ -120,6 +122,7 @@ export function placeByHand(
   lineId: number,
   target: { type: string; no: string; colourId: number | null },
   clock: Clock,
+  confirmed: readonly PlacementConfirmation[] = [],
 ): HandPlacementResult {
   const type = target.type.trim().toUpperCase();
   if (!isItemType(type))
@@ -137,6 +140,15 @@ export function placeByHand(
     throw new BrickWorkError('not-found', `Colour ${target.colourId} is not in the catalogue.`);
   }
   const line = getLine(db, lineId);
+  const givenType = givenKey(line.given).type;
+  if (givenType !== type && isItemType(givenType) && !confirmed.includes('other-type')) {
+    throw new BrickWorkError(
+      'needs-acknowledgement',
+      `Line ${line.position} gives ${ITEM_TYPE_ONE[givenType]} (${givenType} ${quote(line.given.no ?? line.given.name ?? '')}) and ` +
+        `${type} ${no} is ${ITEM_TYPE_ONE[type]}: confirm to place it there anyway. Its name will not be taught to ${type} ${no}.`,
+      'other-type',
+    );
+  }
 
   const { value, step } = recordStepWithInfo(db, clock, (rec) => {
     // Read inside the write transaction: what another process wrote meanwhile counts.
@@ -177,9 +189,12 @@ export function placeByHand(
       own.status === 'unknown' && target.colourId !== null
         ? rememberColour(db, rec, own.key, target.colourId, clock)
         : null;
-    const name = teachName(db, rec, line.given.name, { type, no }, clock);
+    // A name is taught only from a placement of the same type: a minifig's description is no part's name.
+    const name = givenType === type ? teachName(db, rec, line.given.name, { type, no }, clock) : null;
 
     const others = { placed: 0, moved: 0, unplaced: 0 };
+    // Lines placed before that this placement moves or unplaces: staff confirm those first (SPEC §9).
+    const displaced: Candidate[] = [];
     if (item !== null || colour !== null) {
       const again = catalogueLookup(db);
       for (const c of linesFor(
@@ -204,10 +219,19 @@ export function placeByHand(
           values.unplaced_reason === c.unplacedReason;
         if (same) continue;
         rec.update('order_line', c.id, values);
+        if (c.itemNo !== null) displaced.push(c);
         if (p.item === null) others.unplaced += 1;
         else if (c.itemNo === null) others.placed += 1;
         else others.moved += 1;
       }
+    }
+    if (displaced.length > 0 && !confirmed.includes('moves-lines')) {
+      // Thrown inside the step: everything above is rolled back.
+      throw new BrickWorkError(
+        'needs-acknowledgement',
+        displacedMessage(line, displaced, `${type} ${no}`),
+        'moves-lines',
+      );
     }
 
     const inColour = colourId === null ? '' : ` in ${colourName(db, colourId) ?? `colour ${colourId}`}`;
@@ -215,6 +239,19 @@ export function placeByHand(
     return { value: { remembered: { item, colour, name }, others }, kind: 'hand-placement', label };
   });
   return { line: getLine(db, lineId), step, ...value };
+}
+
+/** "This will also move 19 lines in 2 orders (A, B) from P 6141 to P 4070 …": what a confirmation is asked for. */
+function displacedMessage(line: LineView, displaced: readonly Candidate[], to: string): string {
+  const n = displaced.length;
+  const orders = [...new Set(displaced.map((c) => c.orderReference))];
+  const from = [...new Set(displaced.map((c) => `${c.itemType ?? ''} ${c.itemNo ?? ''}`))];
+  const lines = `${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}`;
+  const where = `${orders.length === 1 ? 'order' : `${orders.length} orders`} ${orders.map((r) => quote(r)).join(', ')}`;
+  return (
+    `Placing line ${line.position} on ${to} will also move ${lines} in ${where} from ${from.join(', ')}, ` +
+    `where the placement remembered for ${describeGiven(line)} had put them. Confirm to place them all; one Undo takes it back.`
+  );
 }
 
 function rememberItem(

@@ -51,7 +51,14 @@ export type Placement =
       /** How another numbering placed it (SPEC §6 step 3): "element 4211050", "BrickLink 4073 = Rebrickable 6141". */
       readonly via?: string;
     }
-  | { readonly item: null; readonly colourId: null; readonly by: null; readonly reason: UnplacedReason };
+  | {
+      readonly item: null;
+      readonly colourId: null;
+      readonly by: null;
+      readonly reason: UnplacedReason;
+      /** Unplaced only for its colour: the item the rule found (SPEC §9: staff choose a colour, the item stays). */
+      readonly found?: ItemRef;
+    };
 
 /** What LEGO's element id is in the catalogue: an item, and its colour in BrickLink's numbering when known. */
 export interface ElementMatch {
@@ -228,12 +235,18 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
   // The line keeps its own colour whichever way the item was found: a memory never brings one (§8).
   const colour = checkColour(given, lookup);
   let colourId = colour.status === 'none' ? null : colour.status === 'unknown' ? colour.placed : colour.id;
-  if (colour.status === 'unknown' && colourId === null) return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
+  const forColour: Placement = {
+    item: null,
+    colourId: null,
+    by: null,
+    reason: UNPLACED_REASONS.colourNotInCatalogue,
+    found: found.item,
+  };
+  if (colour.status === 'unknown' && colourId === null) return forColour;
   if (element !== null && element.colourId !== null) {
     // An element is a part in a colour: it brings its colour, and a given colour that disagrees is a conflict.
-    if (colourId !== null && colourId !== element.colourId) return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
-    if (lookup.coloursLoaded() && !lookup.hasColour(element.colourId))
-      return unplaced(UNPLACED_REASONS.colourNotInCatalogue);
+    if (colourId !== null && colourId !== element.colourId) return forColour;
+    if (lookup.coloursLoaded() && !lookup.hasColour(element.colourId)) return forColour;
     colourId = element.colourId;
   }
   const how = [via, colour.status === 'known' ? colour.via : undefined].filter(Boolean).join('; ');

@@ -210,6 +210,14 @@ export function startLoadingItems(db: Database): () => void {
   return () => db.exec(NAME_INDEX);
 }
 
+/** The catalogue's name of an item, or null when it has no such item. */
+export function catalogueItemName(db: Database, type: string, no: string): string | null {
+  return (
+    (db.prepare('SELECT name FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(type, no) as
+      string | undefined) ?? null
+  );
+}
+
 /** What the translation tables hold, as the catalogue's status counts it (SPEC §5). */
 export function translationCounts(db: Database): {
   elementIds: number;

@@ -252,7 +252,11 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
     expect(corrected.others).toEqual({ placed: 0, moved: 0, unplaced: 0 });
     const [x] = confirmImport(db, { file: file('x.bsx', bsx([{ no: 'old1' }, { no: 'old1' }])) }, clock);
     expect(orderLines(db, x?.order.id ?? 0).map((l) => l.placed?.no)).toEqual(['3002', '3002']);
-    const again = placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock);
+    // Moving lines a memory placed waits for staff to confirm it (issue 25): refused until then, nothing written.
+    expect(() => placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock)).toThrow(
+      expect.objectContaining({ code: 'needs-acknowledgement' }),
+    );
+    const again = placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock, ['moves-lines']);
     expect(again.others).toEqual({ placed: 0, moved: 2, unplaced: 0 });
     expect(orderLines(db, x?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.by])).toEqual([
       ['3001', 'remembered'],

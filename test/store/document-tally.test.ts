@@ -130,7 +130,13 @@ describe("each document's tally (the order list's counts)", () => {
     await check('undo of the hand placement');
     await redo();
     await check('redo of the hand placement');
-    await call('lines.place', { lineId: lines[0]?.id ?? 0, type: 'P', no: '3003', colourId: null });
+    await call('lines.place', {
+      lineId: lines[0]?.id ?? 0,
+      type: 'P',
+      no: '3003',
+      colourId: null,
+      confirm: ['moves-lines'],
+    });
     await check('a line placed again elsewhere, the memory moving the other line');
     const memories = await call<{ items: { id: number }[] }>('placements.list', {});
     await call('placements.forget', { kind: 'item', id: memories.items[0]?.id ?? 0 });

@@ -202,6 +202,8 @@ function write(db: Db, a: Action, stats: { revivals: number }): 'wrote' | 'refus
         lines[a.line % lines.length] ?? 0,
         { type: 'P', no: item[0], colourId: a.colour ? 5 : null },
         clock,
+        // Confirmed, as staff would after reading what it does: the moves are what this test is about.
+        ['moves-lines', 'other-type'],
       );
     } else if (a.kind === 'forget') {
       const all = [

@@ -1,22 +1,34 @@
 import type { ColourPlacementView, MemoriesView, RememberedPlacementView, TaughtNameView } from '../../api/contract.ts';
+import { PLACEMENT_CONFIRMATIONS, type PlacementConfirmation } from '../../confirmations.ts';
 import { numberArg, UsageError, type ContractCommand } from '../command.ts';
 import { lineText } from './orders.ts';
 
 export const place: ContractCommand = {
   name: ['place'],
-  synopsis: 'LINE_ID TYPE NUMBER [--colour ID]',
+  synopsis: `LINE_ID TYPE NUMBER [--colour ID] [--confirm ${PLACEMENT_CONFIRMATIONS.join(',')}]`,
   summary:
-    'place a line by hand (the item is remembered for its number or name; without --colour it keeps its own colour)',
-  options: { colour: { type: 'string' } },
+    'place a line by hand (the item is remembered for its number or name; without --colour it keeps its own colour); ' +
+    '--confirm what it would also do: move lines a remembered placement had placed, or cross item types',
+  options: { colour: { type: 'string' }, confirm: { type: 'string' } },
   args: { min: 3, max: 3 },
   calls: ['lines.place'],
+  words: { confirm: '--confirm' },
   async run(api, [lineId, type, no], options) {
     const colour = options['colour'];
+    const confirm = options['confirm'];
     const r = await api.call('lines.place', {
       lineId: numberArg(lineId),
       type: type ?? '',
       no: no ?? '',
       colourId: typeof colour === 'string' ? numberArg(colour) : null,
+      ...(typeof confirm === 'string'
+        ? {
+            confirm: confirm
+              .split(',')
+              .map((c) => c.trim())
+              .filter(Boolean) as PlacementConfirmation[],
+          }
+        : {}),
     });
     const plural = (n: number) => (n === 1 ? '' : 's');
     const others = [
