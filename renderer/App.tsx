@@ -8,6 +8,15 @@ import { Settings } from './screens/Settings.tsx';
 import { historyCommand, redoShortcut, undoShortcut } from './shortcuts.ts';
 import { readOnlyBanner, useApp, type Screen } from './state/app.ts';
 import { useOrders } from './state/orders.ts';
+import { count } from './format.ts';
+
+/** Opens an order from a note about its lines: on its unplaced lines when some were unplaced. */
+async function openOrderLines(orderId: number, unplacedOnly: boolean): Promise<void> {
+  useApp.getState().go('orders', 'app');
+  const orders = useOrders.getState();
+  useOrders.setState({ unplacedOnly });
+  await orders.open(orderId, 'app');
+}
 
 const TABS: [Screen, string][] = [
   ['orders', 'Orders'],
@@ -94,6 +103,21 @@ export function App() {
           data-testid="notice"
         >
           {notice.text}
+          {notice.orders?.map((o) => (
+            <button
+              key={o.orderId}
+              className="link"
+              data-testid="notice-order"
+              onClick={() => void openOrderLines(o.orderId, o.unplaced > 0)}
+            >
+              {`Order ${o.reference}: ${[
+                o.placed > 0 ? `${count(o.placed)} placed` : '',
+                o.unplaced > 0 ? `${count(o.unplaced)} unplaced` : '',
+              ]
+                .filter(Boolean)
+                .join(', ')}`}
+            </button>
+          ))}
         </div>
       ) : null}
       <main>

@@ -3,8 +3,11 @@ import { plural } from './format.ts';
 
 /** The order screen's rules that need no screen: what a fix says, and where the keyboard run goes on. */
 
+/** What a line is placed on by hand: a suggestion, a search result, or the item a line unplaced for its colour has. */
+export type PlaceTarget = Pick<SuggestionView, 'type' | 'no'> & { readonly name: string | null };
+
 /** What a hand placement did, in a shop worker's words: the line, and the other lines it placed or moved. */
-export function placedMessage(r: PlaceResultView, s: SuggestionView): string {
+export function placedMessage(r: PlaceResultView, s: PlaceTarget): string {
   const l = r.line;
   const colour = l.placed?.colourName ? ` in ${l.placed.colourName}` : '';
   const given = l.given.no ?? (l.given.name ? `“${l.given.name}”` : 'the same');
@@ -16,7 +19,8 @@ export function placedMessage(r: PlaceResultView, s: SuggestionView): string {
   const still = r.others.unplaced > 0 ? ` ${plural(r.others.unplaced, 'other line')} giving it stay unplaced.` : '';
   const taught =
     r.remembered.name === 'added' && l.given.name ? ` Suggestions now find it by “${l.given.name}” too.` : '';
-  return `Placed line ${l.position} on ${s.type} ${s.no} (${s.name})${colour}${rest}.${still}${taught}`;
+  const named = s.name ? ` (${s.name})` : '';
+  return `Placed line ${l.position} on ${s.type} ${s.no}${named}${colour}${rest}.${still}${taught}`;
 }
 
 /**

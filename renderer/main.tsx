@@ -13,8 +13,7 @@ import './styles.css';
 // Events from the core: refresh what is on screen, show job progress, follow the app's menu.
 api.onEvent((name, payload) => {
   if (name === 'store.changed') useApp.getState().changed();
-  else if (name === 'job.progress')
-    useCatalogue.getState().progress(payload as { kind: string; done: number; total: number | null; state: string });
+  else if (name === 'job.progress') useCatalogue.getState().progress(payload as ApiEvents['job.progress']);
   else if (name === 'import.progress') useImport.getState().onProgress(payload as ApiEvents['import.progress']);
   else if (name === 'suggestions.status' && (payload as ApiEvents['suggestions.status']).ready)
     useOrders.getState().suggestionsReady();

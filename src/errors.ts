@@ -1,3 +1,4 @@
+import type { PlacementConfirmation } from './confirmations.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -48,7 +49,7 @@ export interface ErrorValue {
   readonly code: ErrorCode;
   readonly message: string;
   /** `needs-acknowledgement` of a hand placement: what to confirm for it to go ahead (SPEC §9). */
-  readonly confirm?: string;
+  readonly confirm?: PlacementConfirmation;
 }
 
 export class BrickWorkError extends Error implements ErrorValue {
@@ -56,7 +57,7 @@ export class BrickWorkError extends Error implements ErrorValue {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly confirm?: string,
+    readonly confirm?: PlacementConfirmation,
   ) {
     super(message);
   }

@@ -122,17 +122,36 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
       highlighted: s.highlighted,
       colours: s.colours,
       colourChoice: s.colourChoice,
+      pending: s.pending,
+      changingItem: s.changingItem,
     })),
   );
-  const { highlight, placeOn, setSearch, leaveSearch, chooseColour } = useOrders(
+  const {
+    highlight,
+    placeOn,
+    setSearch,
+    leaveSearch,
+    chooseColour,
+    changeItem,
+    placeInItsItem,
+    confirmPending,
+    cancelPending,
+  } = useOrders(
     useShallow((s) => ({
       highlight: s.highlight,
       placeOn: s.placeOn,
       setSearch: s.setSearch,
       leaveSearch: s.leaveSearch,
       chooseColour: s.chooseColour,
+      changeItem: s.changeItem,
+      placeInItsItem: s.placeInItsItem,
+      confirmPending: s.confirmPending,
+      cancelPending: s.cancelPending,
     })),
   );
+  // A line unplaced only for its colour has its item: staff choose its colour, unless they chose to change the item.
+  const ownItem = line?.itemFound != null && !o.changingItem && o.search.query.trim() === '' ? line.itemFound : null;
+  const pending = o.pending !== null && o.pending.lineId === line?.id ? o.pending : null;
   const list = useRef<HTMLOListElement>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const shown = shownOptions(o);
@@ -160,9 +179,21 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
 
   /** Enter acts only on a list that answers what is on screen: never on an older query's results. */
   const placeHighlighted = () => {
+    if (pending !== null) {
+      void confirmPending().then(() => focusTable(table));
+      return;
+    }
     const s = shown.items[o.highlighted];
     if (!shown.current || !s) return;
-    void placeOn(s).then(() => focusTable(table));
+    void placeOn(s).then(() => {
+      if (useOrders.getState().pending === null) focusTable(table);
+    });
+  };
+  const placeInColour = () => {
+    const done = pending !== null ? confirmPending() : placeInItsItem();
+    void done.then(() => {
+      if (useOrders.getState().pending === null && useOrders.getState().colourChoice === null) focusTable(table);
+    });
   };
   const onListKey = (e: KeyboardEvent<HTMLOListElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -173,6 +204,10 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
       placeHighlighted();
     } else if (e.key === 'Escape' || e.key === 'ArrowLeft') {
       e.preventDefault();
+      if (pending !== null) {
+        cancelPending();
+        return;
+      }
       if (shown.mode === 'search') leaveSearch();
       focusTable(table);
     }
@@ -230,7 +265,51 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
               {line.placed?.by === 'hand' ? ' (by hand).' : '.'}
             </p>
           )}
-          {o.colours.length > 0 ? (
+          {ownItem !== null ? (
+            <div className="own-item" data-testid="own-item">
+              <p>
+                Its item:{' '}
+                <b>
+                  {ownItem.type} {ownItem.no}
+                </b>{' '}
+                {ownItem.name ?? ''}. Choose the colour it is in, then press Enter.
+              </p>
+              <label className="field colour-choice">
+                <span>Colour</span>
+                <select
+                  aria-label={`Colour of line ${line.position}`}
+                  data-testid="colour-for-item"
+                  value={o.colourChoice ?? ''}
+                  onChange={(e) => chooseColour(e.target.value === '' ? null : Number(e.target.value))}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      placeInColour();
+                    } else if (e.key === 'Escape') {
+                      e.preventDefault();
+                      cancelPending();
+                      focusTable(table);
+                    }
+                  }}
+                >
+                  <option value="">{`Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`}</option>
+                  {o.colours.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <div className="row">
+                <button data-testid="place-in-colour" disabled={o.colourChoice === null} onClick={placeInColour}>
+                  Place on {ownItem.type} {ownItem.no} in this colour
+                </button>
+                <button data-testid="change-item" onClick={() => changeItem(true)}>
+                  Place on another item…
+                </button>
+              </div>
+            </div>
+          ) : o.colours.length > 0 ? (
             <label className="field colour-choice">
               <span>Colour</span>
               <select
@@ -252,7 +331,18 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
               </select>
             </label>
           ) : null}
+          {pending !== null ? (
+            <div className="confirm-box" role="alert" data-testid="confirm-placement">
+              <p>{pending.message}</p>
+              <p>
+                <b>Press Enter again to confirm</b>, or Esc.{' '}
+                <button onClick={() => void confirmPending().then(() => focusTable(table))}>Confirm</button>{' '}
+                <button onClick={cancelPending}>Cancel</button>
+              </p>
+            </div>
+          ) : null}
           <ol
+            hidden={ownItem !== null}
             className="suggestions"
             tabIndex={0}
             ref={list}
@@ -350,6 +440,13 @@ function OrderDetail() {
       if (next) void select(next.id);
     } else if (e.key === 'Enter' || e.key === 'ArrowRight') {
       const st = useOrders.getState();
+      const selected = lines[index];
+      if (selected?.itemFound && !st.changingItem) {
+        // Unplaced only for its colour: its item stays, staff choose the colour (SPEC §9).
+        e.preventDefault();
+        table.current?.parentElement?.querySelector<HTMLSelectElement>('[data-testid="colour-for-item"]')?.focus();
+        return;
+      }
       const shown = shownOptions(st);
       if (!shown.current || shown.items.length === 0) return;
       e.preventDefault();
@@ -387,8 +484,8 @@ function OrderDetail() {
         </label>
       </div>
       <p className="hint">
-        ↑/↓, PageUp/PageDown, Home/End move · Enter or → goes to the suggestions · Enter places the line on the
-        highlighted one · / searches the catalogue · Esc leaves the search
+        ↑/↓, PageUp/PageDown, Home/End move · Enter or → goes to the suggestions (or, for a line whose colour is
+        unknown, to its colour) · Enter places the line · / searches the catalogue · Esc leaves the search
       </p>
       <OrderDocuments documents={documents} />
       <div className="order-body">

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ErrorValue, StepView, StoreView } from '../../src/api/contract.ts';
+import type { ErrorValue, JobOrderLines, StepView, StoreView } from '../../src/api/contract.ts';
 import { platformOf, type Platform } from '../shortcuts.ts';
 import { call, messageOf } from './call.ts';
 
@@ -11,7 +11,13 @@ interface AppState {
   store: StoreView | null;
   history: { undo: StepView | null; redo: StepView | null };
   /** The last thing that happened, in plain words: a refusal or a note. */
-  notice: { kind: 'error' | 'info'; text: string; code?: string } | null;
+  notice: {
+    kind: 'error' | 'info';
+    text: string;
+    code?: string;
+    /** Orders the note is about, each a way to its lines (a catalogue load's: SPEC §9). */
+    orders?: readonly JobOrderLines[];
+  } | null;
   /** Bumped on every store.changed event: screens reload what they show. */
   revision: number;
   /** `by`: staff went there (what was said before goes), or the app did after an action (it stays). */
@@ -20,7 +26,7 @@ interface AppState {
   refreshHistory(): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
-  say(text: string): void;
+  say(text: string, orders?: readonly JobOrderLines[]): void;
   fail(e: unknown): ErrorValue;
   /** Staff moved on (another screen, another line): what was said about before goes. */
   clearNotice(): void;
@@ -74,7 +80,8 @@ export const useApp = create<AppState>((set, get) => ({
     if (step !== null) get().say(`Redone: ${step.label}`);
     else await get().refreshHistory();
   },
-  say: (text) => set({ notice: { kind: 'info', text } }),
+  say: (text, orders) =>
+    set({ notice: orders && orders.length > 0 ? { kind: 'info', text, orders } : { kind: 'info', text } }),
   clearNotice: () => set((s) => (s.notice === null ? {} : { notice: null })),
   fail(e) {
     const error = messageOf(e);

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CatalogueStatusView, ItemTypeCode, JobRowView } from '../../src/api/contract.ts';
+import type { ApiEvents, CatalogueStatusView, ItemTypeCode, JobRowView } from '../../src/api/contract.ts';
 import { attempt, useApp } from './app.ts';
 import { call, fileArg } from './call.ts';
 import { DEFAULT_ITEM_TYPE } from '../../src/item-types.ts';
@@ -17,7 +17,7 @@ interface CatalogueState {
   cancelLoad(): Promise<void>;
   lookup(limit: number | null): Promise<void>;
   cancelJob(jobId: number): Promise<void>;
-  progress(p: { kind: string; done: number; total: number | null; state: string; summary?: string }): void;
+  progress(p: ApiEvents['job.progress']): void;
 }
 
 export const useCatalogue = create<CatalogueState>((set, get) => ({
@@ -72,6 +72,6 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
     set({ live: p.state === 'running' ? p : null });
     if (p.state.startsWith('failed')) useApp.getState().fail(new Error(p.state.replace(/^failed: /, '')));
     else if (p.state === 'done' && p.kind === 'catalogue-load')
-      useApp.getState().say(p.summary ?? 'The catalogue is loaded.');
+      useApp.getState().say(p.summary ?? 'The catalogue is loaded.', p.orders);
   },
 }));

@@ -1,8 +1,18 @@
 import { create } from 'zustand';
 import type { DocumentView, LineRowView, OrderView, SuggestionView } from '../../src/api/contract.ts';
-import { nextUnplacedAfter, placedMessage } from '../desk.ts';
+import type { PlacementConfirmation } from '../../src/confirmations.ts';
+import { nextUnplacedAfter, placedMessage, type PlaceTarget } from '../desk.ts';
 import { attempt, useApp } from './app.ts';
-import { call } from './call.ts';
+import { call, messageOf } from './call.ts';
+
+/** A placement the core asked staff to confirm (SPEC §9): what it would also do, and the second Enter that does it. */
+export interface PendingPlacement {
+  readonly lineId: number;
+  readonly target: PlaceTarget;
+  readonly colourId: number | null;
+  readonly confirm: readonly PlacementConfirmation[];
+  readonly message: string;
+}
 
 /** A search of the catalogue by hand: it belongs to one line, and its results to the query they answer. */
 export interface LineSearch {
@@ -40,6 +50,16 @@ interface OrdersState {
   /** The colour chosen for the selected line; null: the line keeps its own colour. */
   colourChoice: number | null;
   chooseColour(id: number | null): void;
+  /** A placement waiting for its confirmation; anything else staff do drops it. */
+  pending: PendingPlacement | null;
+  /** Staff chose to place a line unplaced only for its colour on another item than the one it has (SPEC §9). */
+  changingItem: boolean;
+  changeItem(on: boolean): void;
+  /** Places the selected line, unplaced only for its colour, on its own item in the chosen colour. */
+  placeInItsItem(): Promise<void>;
+  /** The second Enter: the pending placement, confirmed. */
+  confirmPending(): Promise<void>;
+  cancelPending(): void;
   setQuery(query: string): Promise<void>;
   loadOrders(): Promise<void>;
   /** `by`: staff opened it (what was said before goes), or the app did after an import (it stays). */
@@ -78,7 +98,25 @@ export const useOrders = create<OrdersState>((set, get) => ({
   loadingLines: false,
   colours: [],
   colourChoice: null,
-  chooseColour: (id) => set({ colourChoice: id }),
+  chooseColour: (id) => set({ colourChoice: id, pending: null }),
+  pending: null,
+  changingItem: false,
+  changeItem: (on) => set({ changingItem: on, pending: null, highlighted: 0 }),
+  async placeInItsItem() {
+    const line = get().lines.find((l) => l.id === get().selectedLine);
+    if (!line?.itemFound) return;
+    if (get().colourChoice === null) {
+      useApp.getState().say(`Choose the colour line ${line.position} is in first.`);
+      return;
+    }
+    await place(line.itemFound);
+  },
+  async confirmPending() {
+    const p = get().pending;
+    if (p === null || p.lineId !== get().selectedLine) return;
+    await place(p.target, p.confirm, p.colourId);
+  },
+  cancelPending: () => set({ pending: null }),
   async setQuery(query) {
     set({ query });
     await get().loadOrders();
@@ -151,6 +189,8 @@ export const useOrders = create<OrdersState>((set, get) => ({
       highlighted: 0,
       suggesting: false,
       colourChoice: null,
+      pending: null,
+      changingItem: false,
       search: { ...NO_SEARCH, lineId },
     });
     if (lineId === null) return;
@@ -182,23 +222,15 @@ export const useOrders = create<OrdersState>((set, get) => ({
   },
   highlight: (index) => set({ highlighted: index }),
   async placeOn(s) {
-    const lineId = get().selectedLine;
-    if (lineId === null) return;
-    const before = get().lines;
-    // Without a chosen colour the line keeps its own; the core refuses (needs-colour) when the
-    // catalogue does not know it, and says so.
-    const result = await attempt(() =>
-      call('lines.place', { lineId, type: s.type, no: s.no, colourId: get().colourChoice }),
-    );
-    if (result === null) return;
-    useApp.getState().say(placedMessage(result, s));
-    await get().reload();
-    // Go on to the next unplaced line below: fixing lines is a keyboard run.
-    await get().select(nextUnplacedAfter(before, get().lines, lineId) ?? lineId, 'app');
+    await place(s);
   },
   async setSearch(query) {
     const lineId = get().selectedLine;
-    set({ search: { lineId, query, results: query.trim() === '' ? null : get().search.results }, highlighted: 0 });
+    set({
+      pending: null,
+      search: { lineId, query, results: query.trim() === '' ? null : get().search.results },
+      highlighted: 0,
+    });
     if (query.trim() === '') return;
     await get().askSearch(query);
   },
@@ -215,6 +247,41 @@ export const useOrders = create<OrdersState>((set, get) => ({
   },
   leaveSearch: () => set((st) => ({ search: { ...NO_SEARCH, lineId: st.selectedLine }, highlighted: 0 })),
 }));
+
+/**
+ * Places the selected line on `target`: in the chosen colour, or its own (the core refuses with
+ * `needs-colour` when the catalogue does not know it, and says so). When the core asks for a
+ * confirmation first (lines it would move, another item type), the panel says what it asks and the
+ * next Enter confirms it; then, as after every placement, the next unplaced line below is selected.
+ */
+async function place(
+  target: PlaceTarget,
+  confirm: readonly PlacementConfirmation[] = [],
+  colourId: number | null = useOrders.getState().colourChoice,
+): Promise<void> {
+  const get = useOrders.getState;
+  const lineId = get().selectedLine;
+  if (lineId === null) return;
+  const before = get().lines;
+  let result;
+  try {
+    result = await call('lines.place', { lineId, type: target.type, no: target.no, colourId, confirm: [...confirm] });
+  } catch (e) {
+    const error = messageOf(e);
+    if (error.code === 'needs-acknowledgement' && error.confirm !== undefined && get().selectedLine === lineId) {
+      const more = error.confirm;
+      useOrders.setState({
+        pending: { lineId, target, colourId, confirm: [...confirm, more], message: error.message },
+      });
+    } else useApp.getState().fail(e);
+    return;
+  }
+  useOrders.setState({ pending: null });
+  useApp.getState().say(placedMessage(result, target));
+  await get().reload();
+  // Go on to the next unplaced line below: fixing lines is a keyboard run.
+  await get().select(nextUnplacedAfter(before, get().lines, lineId) ?? lineId, 'app');
+}
 
 /** What the suggestion list shows for the selected line now, and whether Enter may act on it. */
 export function shownOptions(st: Pick<OrdersState, 'selectedLine' | 'suggestions' | 'search'>): {

@@ -19,6 +19,8 @@ export type { SettingKey };
 export interface ErrorValue {
   readonly code: string;
   readonly message: string;
+  /** `needs-acknowledgement` of `lines.place`: what to add to `confirm` for it to go ahead (SPEC §9). */
+  readonly confirm?: PlacementConfirmation;
 }
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorValue };
@@ -398,6 +400,14 @@ export interface StoreView {
   readonly readOnly: { readonly reason: string; readonly snapshot: boolean } | null;
 }
 
+/** What a catalogue load did to one order's saved lines: placed some, unplaced some (with why). */
+export interface JobOrderLines {
+  readonly orderId: number;
+  readonly reference: string;
+  readonly placed: number;
+  readonly unplaced: number;
+}
+
 /** Every call: its arguments and its result. */
 export interface ApiCalls {
   'store.info': { args: Record<string, never>; result: StoreView };
@@ -487,6 +497,8 @@ export interface ApiEvents {
     readonly state: string;
     /** When it ends: what it did, in staff's words (a catalogue load: how many lines it placed, in which orders). */
     readonly summary?: string;
+    /** A catalogue load, when it ends: per order, the lines it placed and the lines it unplaced (SPEC §9). */
+    readonly orders?: readonly JobOrderLines[];
   };
   /** A command chosen from the app's menu (or its shortcut): Undo, Redo, Import…, Search the catalogue. */
   'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'search' };

@@ -60,6 +60,7 @@ export class JobHost implements JobControl {
         total: null,
         state,
         ...(m.summary && !waiting ? { summary: m.summary } : {}),
+        ...(m.orders && m.orders.length > 0 ? { orders: m.orders } : {}),
       });
       emit('store.changed', { reason: `${m.kind} ${waiting ? 'waits' : m.error ? 'failed' : 'finished'}` });
       if (m.error) this.options.log(`${m.kind}: ${m.error.message}`);

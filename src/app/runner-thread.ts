@@ -12,7 +12,7 @@ import { identityOf } from '../identity/owner.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
-import { catalogueLoadSummary, loadCatalogue } from '../catalogue/load.ts';
+import { catalogueLoadSummary, loadCatalogue, ordersTouched } from '../catalogue/load.ts';
 import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../catalogue/lookup-job.ts';
 import { Source } from '../catalogue/source.ts';
 import { useNativeBinding } from '../store/native.ts';
@@ -94,7 +94,13 @@ async function handle(m: StampedHostMessage): Promise<void> {
         onProgress: ({ done, total }) =>
           post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
       });
-      post({ type: 'finished', kind: 'catalogue-load', error: null, summary: catalogueLoadSummary(result) });
+      post({
+        type: 'finished',
+        kind: 'catalogue-load',
+        error: null,
+        summary: catalogueLoadSummary(result),
+        orders: ordersTouched(result),
+      });
     } catch (e) {
       post({ type: 'finished', kind: 'catalogue-load', error: toErrorValue(e), summary: null });
     }

@@ -1,3 +1,4 @@
+import type { JobOrderLines } from '../api/contract.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ErrorValue } from '../errors.ts';
 
@@ -20,6 +21,13 @@ export type StampedHostMessage = HostMessage & { readonly clockMs: number };
 export type ThreadMessage =
   | { type: 'ready' }
   | { type: 'progress'; kind: string; done: number; total: number | null; state: string }
-  | { type: 'finished'; kind: string; error: ErrorValue | null; summary: string | null }
+  | {
+      type: 'finished';
+      kind: string;
+      error: ErrorValue | null;
+      summary: string | null;
+      /** A catalogue load: the orders whose lines it placed or unplaced (SPEC §9: each count a way to those lines). */
+      orders?: readonly JobOrderLines[];
+    }
   | { type: 'changed'; reason: string }
   | { type: 'log'; line: string };

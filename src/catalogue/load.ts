@@ -10,7 +10,9 @@ import {
   placeColouredLinesAgain,
   placeOtherNumberingColoursAgain,
   placeUnplacedLines,
+  type PlaceLinesResult,
 } from '../placement/place-lines.ts';
+import { reasonOf } from '../reasons.ts';
 import { catalogueWriters, inKeyOrder, startLoadingItems } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from '../item-types.ts';
@@ -42,6 +44,10 @@ export interface LoadResult {
   readonly placed: number;
   /** …by order. */
   readonly placedByOrder: readonly { readonly orderId: number; readonly reference: string; readonly placed: number }[];
+  /** Saved lines that were placed and are unplaced now (a catalogue's first colours can do that: SPEC §5), by order and why. */
+  readonly unplacedByOrder: readonly UnplacedByOrder[];
+  /** Unplaced saved lines before the load. */
+  readonly unplacedBefore: number;
   readonly cancelled: boolean;
   /** catalogue-job.json could not be read when the job started (it was treated as no job). */
   readonly warning: string | null;
@@ -53,6 +59,13 @@ export interface TranslationTally {
   readonly partNumbers: number;
   readonly colourTranslations: number;
   readonly relationships: number;
+}
+
+export interface UnplacedByOrder {
+  readonly orderId: number;
+  readonly reference: string;
+  readonly unplaced: number;
+  readonly reasons: readonly { readonly code: string; readonly text: string; readonly count: number }[];
 }
 
 const NO_TRANSLATIONS: TranslationTally = { elements: 0, partNumbers: 0, colourTranslations: 0, relationships: 0 };
@@ -74,10 +87,37 @@ function hasColours(db: Database): boolean {
  * After a merge, in its transaction: the unplaced lines are placed again, and when these are the
  * catalogue's first colours, the lines placed with their colour unchecked are checked now.
  */
-function placeAfterMerge(db: Database, had: { colours: boolean; colourTable: boolean }): void {
-  if (!had.colours && hasColours(db)) placeColouredLinesAgain(db);
-  else if (!had.colourTable && hasColourTable(db)) placeOtherNumberingColoursAgain(db);
+function placeAfterMerge(db: Database, had: { colours: boolean; colourTable: boolean }): readonly number[] {
+  let again: PlaceLinesResult | null = null;
+  if (!had.colours && hasColours(db)) again = placeColouredLinesAgain(db);
+  else if (!had.colourTable && hasColourTable(db)) again = placeOtherNumberingColoursAgain(db);
   placeUnplacedLines(db);
+  return again?.unplaced.map((l) => l.id) ?? [];
+}
+
+/** The lines a load unplaced (those placed before it), by order and reason, as they are now. */
+function unplacedByIt(db: Database, ids: readonly number[]): UnplacedByOrder[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(
+      `SELECT o.id AS orderId, o.reference, l.unplaced_reason AS reason, count(*) AS n
+         FROM json_each(?) j JOIN order_line l ON l.id = j.value
+         JOIN document d ON d.id = l.document_id JOIN shop_order o ON o.id = d.order_id
+        WHERE l.item_no IS NULL GROUP BY o.id, l.unplaced_reason ORDER BY o.id, n DESC`,
+    )
+    .all(JSON.stringify(ids)) as { orderId: number; reference: string; reason: string; n: number }[];
+  const out = new Map<
+    number,
+    { orderId: number; reference: string; unplaced: number; reasons: UnplacedByOrder['reasons'][number][] }
+  >();
+  for (const r of rows) {
+    let o = out.get(r.orderId);
+    if (o === undefined)
+      out.set(r.orderId, (o = { orderId: r.orderId, reference: r.reference, unplaced: 0, reasons: [] }));
+    o.unplaced += r.n;
+    o.reasons.push({ code: reasonOf(r.reason)?.code ?? 'other', text: r.reason, count: r.n });
+  }
+  return [...out.values()];
 }
 
 /** Whether the colour table (Rebrickable's colours with their external ids) is loaded. */
@@ -111,15 +151,22 @@ function placedSince(
     .filter((o) => o.placed > 0);
 }
 
-/** What a load did, in staff's words: what it loaded, and how many lines it placed, in which orders. */
+/**
+ * What a load did, in staff's words: what it loaded, and what it did to saved lines — placed (by order),
+ * unplaced (by reason and order), or, when it changed none, that the lines waiting stay as they were.
+ * Nothing about lines when there are none.
+ */
 export function catalogueLoadSummary(
   r: Pick<LoadResult, 'items' | 'colours' | 'categories' | 'placed' | 'placedByOrder' | 'cancelled'> & {
     readonly translations?: TranslationTally;
+    readonly unplacedByOrder?: readonly UnplacedByOrder[];
+    readonly unplacedBefore?: number;
   },
 ): string {
   const t = r.translations ?? NO_TRANSLATIONS;
   const n = (x: number) => x.toLocaleString('en-US');
   const some = (x: number, one: string, many: string) => (x === 0 ? '' : `${n(x)} ${x === 1 ? one : many}`);
+  const lines = (x: number) => `${n(x)} line${x === 1 ? '' : 's'}`;
   const loaded = [
     some(r.items, 'item', 'items'),
     some(r.colours, 'colour', 'colours'),
@@ -131,11 +178,46 @@ export function catalogueLoadSummary(
   ]
     .filter(Boolean)
     .join(', ');
-  const placed =
-    r.placed === 0
-      ? 'no unplaced line could be placed by it'
-      : `${n(r.placed)} unplaced line${r.placed === 1 ? ' is' : 's are'} placed now: ${r.placedByOrder.map((o) => `${n(o.placed)} in order ${o.reference}`).join(', ')}`;
-  return `${r.cancelled ? 'Cancelled: loaded only' : 'Loaded'} ${loaded || 'nothing new'}; ${placed}.`;
+  const unplacedBy = r.unplacedByOrder ?? [];
+  const unplaced = unplacedBy.reduce((x, o) => x + o.unplaced, 0);
+  const said: string[] = [];
+  if (r.placed > 0) {
+    said.push(
+      `${n(r.placed)} unplaced line${r.placed === 1 ? ' is' : 's are'} placed now: ${r.placedByOrder.map((o) => `${n(o.placed)} in order ${o.reference}`).join(', ')}`,
+    );
+  }
+  if (unplaced > 0) {
+    const byReason = new Map<string, { text: string; orders: string[] }>();
+    for (const o of unplacedBy)
+      for (const reason of o.reasons) {
+        const entry = byReason.get(reason.code) ?? { text: reason.text, orders: [] };
+        entry.orders.push(`${n(reason.count)} in order ${o.reference}`);
+        byReason.set(reason.code, entry);
+      }
+    said.push(
+      `${lines(unplaced)} placed before ${unplaced === 1 ? 'is' : 'are'} unplaced now — ${[...byReason.values()]
+        .map((e) => `${e.text.toLowerCase()}: ${e.orders.join(', ')}`)
+        .join('; ')}`,
+    );
+  }
+  if (said.length === 0 && (r.unplacedBefore ?? 0) > 0)
+    said.push(`none of the ${lines(r.unplacedBefore ?? 0)} waiting could be placed by it`);
+  const head = `${r.cancelled ? 'Cancelled: loaded only' : 'Loaded'} ${loaded || 'nothing new'}`;
+  return said.length === 0 ? `${head}.` : `${head}; ${said.join('; ')}.`;
+}
+
+/** What a load did to each order's lines, for the screens' links to them (SPEC §9). */
+export function ordersTouched(
+  r: Pick<LoadResult, 'placedByOrder' | 'unplacedByOrder'>,
+): { orderId: number; reference: string; placed: number; unplaced: number }[] {
+  const out = new Map<number, { orderId: number; reference: string; placed: number; unplaced: number }>();
+  for (const o of r.placedByOrder)
+    out.set(o.orderId, { orderId: o.orderId, reference: o.reference, placed: o.placed, unplaced: 0 });
+  for (const o of r.unplacedByOrder) {
+    const had = out.get(o.orderId) ?? { orderId: o.orderId, reference: o.reference, placed: 0, unplaced: 0 };
+    out.set(o.orderId, { ...had, unplaced: o.unplaced });
+  }
+  return [...out.values()];
 }
 
 /** Merges one record of a catalogue file (`store/catalogue.ts`: insert or update by key, never delete). */
@@ -173,6 +255,7 @@ export async function loadCatalogue(
   try {
     const run = new MergeRun(db, job, options);
     const unplacedBefore = unplacedByOrder(db);
+    const waiting = [...unplacedBefore.values()].reduce((x, o) => x + o.unplaced, 0);
     let outcome: { files: LoadResult['files']; cancelled: boolean } | null = null;
     const [only] = files;
     if (options.reader !== undefined && files.length === 1 && only !== undefined) {
@@ -205,6 +288,8 @@ export async function loadCatalogue(
       files: outcome.files,
       placed: placedByOrder.reduce((n, o) => n + o.placed, 0),
       placedByOrder,
+      unplacedByOrder: unplacedByIt(db, run.unplacedLines),
+      unplacedBefore: waiting,
       cancelled: outcome.cancelled,
       warning,
     };
@@ -277,6 +362,8 @@ class MergeRun {
   readonly tally: Record<keyof TranslationTally, number> = { ...NO_TRANSLATIONS };
   total = 0;
   done = 0;
+  /** Lines placed before that the files' merges unplaced (committed ones only: see `restore`). */
+  unplacedLines: number[] = [];
   private readonly merge: ReturnType<typeof mergers>;
   private readonly writers: ReturnType<typeof catalogueWriters>;
   private readonly every: number;
@@ -301,8 +388,13 @@ class MergeRun {
     return this.job.progress(progress);
   }
 
-  keep(): { counts: MergeRun['counts']; tally: MergeRun['tally']; done: number } {
-    return { counts: { ...this.counts }, tally: { ...this.tally }, done: this.done };
+  keep(): { counts: MergeRun['counts']; tally: MergeRun['tally']; done: number; unplaced: number } {
+    return {
+      counts: { ...this.counts },
+      tally: { ...this.tally },
+      done: this.done,
+      unplaced: this.unplacedLines.length,
+    };
   }
 
   /** After a file was rolled back: its rows were never written. */
@@ -310,6 +402,7 @@ class MergeRun {
     Object.assign(this.counts, kept.counts);
     Object.assign(this.tally, kept.tally);
     this.done = kept.done;
+    this.unplacedLines.length = kept.unplaced;
   }
 
   /**
@@ -361,7 +454,7 @@ class MergeRun {
         this.writeItems(inKeyOrder(unsorted), source);
         itemsLoaded();
         bumpCatalogueGeneration(db);
-        placeAfterMerge(db, had);
+        for (const id of placeAfterMerge(db, had)) this.unplacedLines.push(id);
       },
     });
   }
@@ -391,7 +484,12 @@ export async function loadColoursFromSource(
   storePath: string,
   source: Source,
   options: Omit<LoadOptions, 'type'>,
-): Promise<{ colours: number; placed: number; placedByOrder: LoadResult['placedByOrder']; warning: string | null }> {
+): Promise<
+  Pick<LoadResult, 'placed' | 'placedByOrder' | 'unplacedByOrder' | 'unplacedBefore'> & {
+    colours: number;
+    warning: string | null;
+  }
+> {
   const { job, warning } = CatalogueJob.start(db, storePath, 'colours-from-bricklink', {}, options);
   try {
     source.reserve();
@@ -399,17 +497,26 @@ export async function loadColoursFromSource(
     const merge = mergers(db);
     // Merged and placed again in one transaction (BEGIN IMMEDIATE), as a catalogue file is.
     const unplacedBefore = unplacedByOrder(db);
-    db.transaction(() => {
-      const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
-      for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
-      bumpCatalogueGeneration(db);
-      placeAfterMerge(db, had);
-    }).immediate();
+    const unplacedIds = db
+      .transaction(() => {
+        const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
+        for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
+        bumpCatalogueGeneration(db);
+        return placeAfterMerge(db, had);
+      })
+      .immediate();
     const placedByOrder = placedSince(db, unplacedBefore);
     const placed = placedByOrder.reduce((n, o) => n + o.placed, 0);
     job.progress({ done: colours.length, total: colours.length });
     job.finish('done');
-    return { colours: colours.length, placed, placedByOrder, warning };
+    return {
+      colours: colours.length,
+      placed,
+      placedByOrder,
+      unplacedByOrder: unplacedByIt(db, unplacedIds),
+      unplacedBefore: [...unplacedBefore.values()].reduce((x, o) => x + o.unplaced, 0),
+      warning,
+    };
   } catch (e) {
     job.finish('failed', toErrorValue(e).message);
     throw e;

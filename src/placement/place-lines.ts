@@ -5,14 +5,17 @@ import { OTHER_COLOUR_NUMBERINGS, placeItem, type GivenItem } from './rule.ts';
 export interface PlaceLinesResult {
   readonly lines: number;
   readonly placed: number;
+  /** Lines that were placed and are not now (a catalogue's first colours can do that: SPEC §5), with why. */
+  readonly unplaced: readonly { readonly id: number; readonly reason: string }[];
 }
 
 interface StoredGiven extends GivenItem {
   readonly id: number;
+  readonly placedBefore: 0 | 1;
 }
 
 const SELECT_GIVEN = `SELECT id, given_type AS type, given_no AS no, given_name AS name,
-         given_colour_id AS colourId, given_colour_name AS colourName, remarks
+         given_colour_id AS colourId, given_colour_name AS colourName, remarks, item_no IS NOT NULL AS placedBefore
     FROM order_line`;
 
 /**
@@ -40,7 +43,7 @@ export function placeUnplacedLines(db: Database, onProgress?: (done: number, tot
     done += rows.length;
     onProgress?.(done, total);
   }
-  return { lines: done, placed };
+  return { lines: done, placed, unplaced: [] };
 }
 
 /**
@@ -84,13 +87,16 @@ export function placeLinesAgain(db: Database, lineIds: Iterable<number>): PlaceL
   const update = lineUpdater(db);
   let lines = 0;
   let placed = 0;
+  const unplaced: { id: number; reason: string }[] = [];
   for (const id of lineIds) {
     const row = select.get(id);
     if (row === undefined) continue;
     lines += 1;
-    if (update(row.id, placeItem(row, lookup))) placed += 1;
+    const p = placeItem(row, lookup);
+    if (update(row.id, p)) placed += 1;
+    else if (row.placedBefore === 1 && p.reason !== null) unplaced.push({ id: row.id, reason: p.reason });
   }
-  return { lines, placed };
+  return { lines, placed, unplaced };
 }
 
 function lineUpdater(db: Database): (id: number, p: ReturnType<typeof placeItem>) => boolean {

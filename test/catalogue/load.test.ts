@@ -63,9 +63,11 @@ describe('loading a catalogue (the catalogue job)', () => {
       cancelled: false,
       warning: null,
     });
-    // What the app and the CLI say when it ends: how many lines it placed, in which orders.
+    // What the app and the CLI say when it ends: how many lines it placed, in which orders — and the line
+    // placed before colours were known whose colour the catalogue now does not know (issue 25).
     expect(catalogueLoadSummary(first)).toBe(
-      'Loaded 3 items, 1 colour; 2 unplaced lines are placed now: 2 in order A.',
+      'Loaded 3 items, 1 colour; 2 unplaced lines are placed now: 2 in order A; ' +
+        '1 line placed before is unplaced now — the colour is not in the catalogue: 1 in order A.',
     );
     const reasons = db.prepare('SELECT position, item_no, unplaced_reason FROM order_line ORDER BY position').all();
     expect(reasons).toEqual([
@@ -96,6 +98,66 @@ describe('loading a catalogue (the catalogue job)', () => {
       status: 'ok',
       record: { state: 'done', progress: { done: 1, total: 1 } },
     });
+  });
+
+  it('says what it did to saved lines both ways: placed, and unplaced by its colours, by reason and order (issue 25, point 2)', async () => {
+    const { file, db } = await newStore();
+    // Placed before any colours were known: colours unchecked (SPEC §6).
+    await loadCatalogue(
+      db,
+      file,
+      [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) }],
+      options,
+    );
+    const a = insertOrder(db, { reference: 'A' });
+    const b = insertOrder(db, { reference: 'B' });
+    const docA = insertDocument(db, { orderId: a, key: 'a.csv' });
+    const docB = insertDocument(db, { orderId: b, key: 'b.csv' });
+    insertLine(db, { documentId: docA, position: 1, given: { no: '3001', colourId: 11 } });
+    insertLine(db, { documentId: docA, position: 2, given: { no: '3001', colourId: 4 } });
+    insertLine(db, { documentId: docA, position: 3, given: { no: '3001', colourId: 4 } });
+    insertLine(db, { documentId: docB, position: 1, given: { no: '3001', colourId: 4 } });
+    insertLine(db, { documentId: docB, position: 2, given: { no: '7777' } });
+    db.transaction(() => placeUnplacedLines(db))();
+    expect(db.prepare('SELECT count(*) FROM order_line WHERE item_no IS NOT NULL').pluck().get()).toBe(4);
+
+    const colours = await loadCatalogue(
+      db,
+      file,
+      [{ name: 'colors.xml', content: bytes(files.bricklinkColoursXml([{ id: 11, name: 'Black' }])) }],
+      options,
+    );
+    expect(colours).toMatchObject({
+      placed: 0,
+      unplacedByOrder: [
+        {
+          orderId: a,
+          reference: 'A',
+          unplaced: 2,
+          reasons: [{ code: 'colour-not-in-catalogue', text: UNPLACED_REASONS.colourNotInCatalogue, count: 2 }],
+        },
+        { orderId: b, reference: 'B', unplaced: 1 },
+      ],
+    });
+    expect(catalogueLoadSummary(colours)).toBe(
+      'Loaded 1 colour; 3 lines placed before are unplaced now — the colour is not in the catalogue: 2 in order A, 1 in order B.',
+    );
+    // A load that changes no line says the waiting ones stay; with no lines at all, nothing about lines.
+    const again = await loadCatalogue(
+      db,
+      file,
+      [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3004', name: 'Brick 1 x 2' }])) }],
+      options,
+    );
+    expect(catalogueLoadSummary(again)).toBe('Loaded 1 item; none of the 4 lines waiting could be placed by it.');
+    const empty = await newStore();
+    const first = await loadCatalogue(
+      empty.db,
+      empty.file,
+      [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) }],
+      options,
+    );
+    expect(catalogueLoadSummary(first)).toBe('Loaded 1 item.');
   });
 
   it('refuses a load with a bad file before writing anything, and records the failure', async () => {
@@ -211,7 +273,7 @@ describe('loading a catalogue (the catalogue job)', () => {
     const file = path.join(dir, 'brick-work.sqlite');
     const big = path.join(dir, 'parts.csv');
     const rows = Array.from(
-      { length: 400_000 },
+      { length: 1_000_000 },
       (_, i) => `x${i},Generated Part Number ${i} with a longer name,11,Plastic`,
     );
     fs.writeFileSync(big, `part_num,name,part_cat_id,part_material\n${rows.join('\n')}\n`);

@@ -307,7 +307,7 @@ describe('the look-up job against a BrickLink stand-in', () => {
       BRICKLINK_API_URL: standIn.url,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toEqual({ colours: 3, placed: 1 });
+    expect(r.json).toMatchObject({ colours: 3, placed: 1, unplacedByOrder: [] });
     expect(standIn.requests).toEqual(['colors']);
     expect(db.prepare('SELECT id, name, source FROM colour ORDER BY id').all()).toEqual([
       { id: 1, name: 'White', source: 'bricklink-api' },

@@ -1,6 +1,6 @@
 import { BrickLinkApi } from '../../catalogue/bricklink/api.ts';
 import { credentialsFromEnv } from '../../catalogue/bricklink/oauth.ts';
-import { loadColoursFromSource } from '../../catalogue/load.ts';
+import { catalogueLoadSummary, loadColoursFromSource } from '../../catalogue/load.ts';
 import { Source } from '../../catalogue/source.ts';
 import { SYSTEM_CLOCK } from '../../clock.ts';
 import { BrickWorkError } from '../../errors.ts';
@@ -29,8 +29,22 @@ export const catalogueColours: ShellCommand = {
       });
       if (result.warning) ctx.io.stderr(`brick-work: ${result.warning}\n`);
       return {
-        json: { colours: result.colours, placed: result.placed },
-        text: `Loaded ${result.colours} colours from BrickLink; ${result.placed} unplaced lines are now placed.`,
+        json: {
+          colours: result.colours,
+          placed: result.placed,
+          placedByOrder: result.placedByOrder,
+          unplacedByOrder: result.unplacedByOrder,
+        },
+        text: catalogueLoadSummary({
+          items: 0,
+          colours: result.colours,
+          categories: 0,
+          placed: result.placed,
+          placedByOrder: result.placedByOrder,
+          unplacedByOrder: result.unplacedByOrder,
+          unplacedBefore: result.unplacedBefore,
+          cancelled: false,
+        }).replace(/^Loaded (\S+ colours?)/, 'Loaded $1 from BrickLink'),
       };
     });
   },

@@ -1,0 +1,198 @@
+/**
+ * The desk walked again (issue 25), in Debian's Chromium through the browser host: BrickLink's colours
+ * loaded after the orders unplace lines and the note says so, with a way to them; a line unplaced only for
+ * its colour keeps its item and is placed in the colour chosen; a placement that would move lines a
+ * remembered placement had placed, or put a minifig on a part, says so and waits for a second Enter.
+ * Screens are saved in test-results/desk/.
+ */
+import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, hasChromium } from '../helpers/browser.ts';
+import { files } from '../helpers/catalogue-files.ts';
+import { REPO_ROOT } from '../helpers/cli.ts';
+import { bsx } from '../helpers/documents.ts';
+import { lines as outputOf } from '../helpers/workers.ts';
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'desk');
+
+describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
+  let dir: string;
+  let host: ChildProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  let shotNo = 0;
+  const shot = async (name: string) => {
+    shotNo += 1;
+    await page.screenshot({ path: path.join(SHOTS, `${String(shotNo).padStart(2, '0')}-${name}.png`) });
+  };
+  const notice = () => page.getByTestId('notice');
+  const tab = (name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
+  const row = (position: number) => page.locator(`.line-row[aria-rowindex="${position}"]`);
+  const paths = { parts: '', colours: '', pab: '', market: '' };
+
+  beforeAll(async () => {
+    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
+    fs.rmSync(SHOTS, { recursive: true, force: true });
+    fs.mkdirSync(SHOTS, { recursive: true });
+    dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'desk-'));
+    paths.parts = path.join(dir, 'parts.csv');
+    fs.writeFileSync(
+      paths.parts,
+      files.rebrickableParts([
+        { no: '6141', name: 'Plate Round 1 x 1' },
+        { no: '4070', name: 'Brick, Special 1 x 1 with Headlight' },
+        { no: '3003', name: 'Brick 2 x 2' },
+      ]),
+    );
+    // BrickLink's colours download, without colour 4 (as in the report).
+    paths.colours = path.join(dir, 'colors.txt');
+    fs.writeFileSync(
+      paths.colours,
+      files.bricklinkColoursTab([
+        { id: 1, name: 'White' },
+        { id: 5, name: 'Red' },
+        { id: 68, name: 'Dark Orange' },
+      ]),
+    );
+    paths.pab = path.join(dir, 'PAB.bsx');
+    fs.writeFileSync(
+      paths.pab,
+      bsx([
+        { no: '4073', name: 'Plate, Round 1 x 1', colour: 1, colourName: 'White' },
+        { no: '4073', name: 'Plate, Round 1 x 1', colour: 4, colourName: 'Orange' },
+        { no: 'ovr032', type: 'M', name: 'Overalls with Pocket', colour: 0 },
+      ]),
+    );
+    paths.market = path.join(dir, 'Market Street.bsx');
+    fs.writeFileSync(paths.market, bsx([{ no: '4073', name: 'Plate, Round 1 x 1', colour: 5, colourName: 'Red' }]));
+    host = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', path.join(dir, 'brick-work.sqlite')],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const url = (await outputOf(host).waitFor(/^open http/)).replace(/^open /, '');
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.goto(url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    host?.kill('SIGTERM');
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('colours that unplace lines say so; a colour fix keeps the item; moves and other types wait for a second Enter', async () => {
+    // The parts first, then both documents: their lines are placed with their colours unchecked.
+    await page.getByTestId('first-start-catalogue').setInputFiles([paths.parts]);
+    await notice().getByText('Loaded 3 items.').waitFor();
+    for (const [file, heading] of [
+      [paths.pab, /Order PAB\.bsx/],
+      [paths.market, /Order Market Street\.bsx/],
+    ] as const) {
+      await tab('Import').click();
+      await page.getByTestId('import-file').setInputFiles(file);
+      await page.getByTestId('preview').waitFor();
+      await page.getByTestId('confirm-import').click();
+      await page.getByRole('heading', { name: heading }).waitFor();
+    }
+
+    // Point 1 of the walk before colours: 4073 taught as 6141 on PAB's white line; Market Street's follows.
+    await page.getByRole('button', { name: '← Orders' }).click();
+    await page.locator('tr.clickable', { hasText: 'PAB.bsx' }).click();
+    await row(1).click();
+    await page.getByTestId('catalogue-search').fill('6141');
+    await page.getByTestId('suggestions').locator('li', { hasText: 'P 6141' }).click();
+    await notice()
+      .filter({ hasText: /^Placed line 1 on P 6141/ })
+      .waitFor();
+
+    // Point 2: BrickLink's colours, loaded now, unplace the orange line; the note says so, by order, with a way there.
+    await tab('Catalogue & jobs').click();
+    await page.getByTestId('catalogue-file').setInputFiles([paths.colours]);
+    const said = notice().filter({ hasText: /^Loaded 3 colours/ });
+    await said.waitFor();
+    expect(await said.textContent()).toMatch(
+      /^Loaded 3 colours; 1 line placed before is unplaced now — the colour is not in the catalogue: 1 in order PAB\.bsx\./,
+    );
+    await shot('colours-unplace-a-line');
+    await said.getByTestId('notice-order').filter({ hasText: 'Order PAB.bsx: 1 unplaced' }).click();
+    await page.getByRole('heading', { name: /Order PAB\.bsx/ }).waitFor();
+    expect(await page.getByLabel('Unplaced only').isChecked()).toBe(true);
+    await expect.poll(() => page.locator('.line-row').count()).toBe(2);
+
+    // Point 1: the orange line keeps its item: its panel offers colours, not other items; Enter places it.
+    const orange = page.locator('.line-row', { has: page.locator('.c-given', { hasText: /^4073 · / }) });
+    await orange.click();
+    const own = page.getByTestId('own-item');
+    await own.waitFor();
+    expect(await own.textContent()).toContain('Its item: P 6141 Plate Round 1 x 1');
+    expect(await page.getByTestId('suggestions').isHidden()).toBe(true);
+    await shot('colour-fix-keeps-the-item');
+    await page.getByTestId('line-table').focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('colour-for-item').evaluate((el) => el === el.ownerDocument.activeElement))
+      .toBe(true);
+    await page.getByTestId('colour-for-item').selectOption({ label: 'Dark Orange' });
+    await page.keyboard.press('Enter');
+    await notice()
+      .filter({ hasText: /^Placed line 2 on P 6141 \(Plate Round 1 x 1\) in Dark Orange\.$/ })
+      .waitFor();
+    await page.getByLabel('Unplaced only').uncheck();
+    await expect.poll(() => row(2).locator('.c-placed').textContent()).toContain('P 6141');
+
+    // Point 1, second half: placing the white line elsewhere would move Market Street's line: it says so first.
+    await row(1).click();
+    await page.getByTestId('catalogue-search').fill('4070');
+    await page
+      .getByTestId('suggestions')
+      .locator('li b', { hasText: /^P 4070$/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    const ask = page.getByTestId('confirm-placement');
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain(
+      'Placing line 1 on P 4070 will also move 1 line in order Market Street.bsx from P 6141',
+    );
+    await shot('a-move-asks-first');
+    expect(await row(1).locator('.c-placed').textContent()).toContain('P 6141');
+    await page.keyboard.press('Enter');
+    await notice()
+      .filter({ hasText: /^Placed line 1 on P 4070/ })
+      .waitFor();
+    expect(await notice().textContent()).toContain('moved 1 line the old memory had placed');
+    // One Undo takes it all back.
+    await page.getByTestId('line-table').focus();
+    await page.keyboard.press('Control+z');
+    await notice()
+      .filter({ hasText: /^Undone: Hand placement/ })
+      .waitFor();
+    await expect.poll(() => row(1).locator('.c-placed').textContent()).toContain('P 6141');
+
+    // Point 3: a minifig on a part asks first; confirmed, its name is not taught.
+    await row(3).click();
+    await page.getByTestId('catalogue-search').fill('3003');
+    await page
+      .getByTestId('suggestions')
+      .locator('li b', { hasText: /^P 3003$/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain('Line 3 gives a minifig (M ovr032) and P 3003 is a part');
+    await shot('other-type-asks-first');
+    await page.keyboard.press('Enter');
+    await notice()
+      .filter({ hasText: /^Placed line 3 on P 3003/ })
+      .waitFor();
+    expect(await notice().textContent()).not.toContain('Suggestions now find it by');
+  }, 180_000);
+});
