@@ -111,6 +111,37 @@ const RULE_NAMES: Readonly<Record<SuggestionView['rule'], string>> = {
 
 const ruleName = (rule: SuggestionView['rule']): string => RULE_NAMES[rule];
 
+/** The catalogue's colours to choose a line's colour from; `none` names the choice of no colour of its own. */
+function ColourSelect(props: {
+  label: string;
+  testId: string;
+  none: string;
+  colours: readonly { id: number; name: string }[];
+  value: number | null;
+  onChange: (id: number | null) => void;
+  onKeyDown?: (e: KeyboardEvent<HTMLSelectElement>) => void;
+}) {
+  return (
+    <label className="field colour-choice">
+      <span>Colour</span>
+      <select
+        aria-label={props.label}
+        data-testid={props.testId}
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange(e.target.value === '' ? null : Number(e.target.value))}
+        {...(props.onKeyDown ? { onKeyDown: props.onKeyDown } : {})}
+      >
+        <option value="">{props.none}</option>
+        {props.colours.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject<HTMLDivElement | null> }) {
   const o = useOrders(
     useShallow((s) => ({
@@ -274,32 +305,24 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
                 </b>{' '}
                 {ownItem.name ?? ''}. Choose the colour it is in, then press Enter.
               </p>
-              <label className="field colour-choice">
-                <span>Colour</span>
-                <select
-                  aria-label={`Colour of line ${line.position}`}
-                  data-testid="colour-for-item"
-                  value={o.colourChoice ?? ''}
-                  onChange={(e) => chooseColour(e.target.value === '' ? null : Number(e.target.value))}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') {
-                      e.preventDefault();
-                      placeInColour();
-                    } else if (e.key === 'Escape') {
-                      e.preventDefault();
-                      cancelPending();
-                      focusTable(table);
-                    }
-                  }}
-                >
-                  <option value="">{`Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`}</option>
-                  {o.colours.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <ColourSelect
+                label={`Colour of line ${line.position}`}
+                testId="colour-for-item"
+                none={`Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`}
+                colours={o.colours}
+                value={o.colourChoice}
+                onChange={chooseColour}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    placeInColour();
+                  } else if (e.key === 'Escape') {
+                    e.preventDefault();
+                    cancelPending();
+                    focusTable(table);
+                  }
+                }}
+              />
               <div className="row">
                 <button data-testid="place-in-colour" disabled={o.colourChoice === null} onClick={placeInColour}>
                   Place on {ownItem.type} {ownItem.no} in this colour
@@ -310,26 +333,18 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
               </div>
             </div>
           ) : o.colours.length > 0 ? (
-            <label className="field colour-choice">
-              <span>Colour</span>
-              <select
-                aria-label="Colour to place it in"
-                data-testid="colour-choice"
-                value={o.colourChoice ?? ''}
-                onChange={(e) => chooseColour(e.target.value === '' ? null : Number(e.target.value))}
-              >
-                <option value="">
-                  {line.reason?.code === 'colour-not-in-catalogue'
-                    ? `Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`
-                    : `Its own colour (${line.given.colourName ?? line.givenColour?.name ?? (line.given.colourId ? `colour ${line.given.colourId}` : 'none')})`}
-                </option>
-                {o.colours.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ColourSelect
+              label="Colour to place it in"
+              testId="colour-choice"
+              none={
+                line.reason?.code === 'colour-not-in-catalogue'
+                  ? `Choose a colour for ${line.given.colourName ?? `colour ${line.given.colourId ?? ''}`}`
+                  : `Its own colour (${line.given.colourName ?? line.givenColour?.name ?? (line.given.colourId ? `colour ${line.given.colourId}` : 'none')})`
+              }
+              colours={o.colours}
+              value={o.colourChoice}
+              onChange={chooseColour}
+            />
           ) : null}
           {pending !== null ? (
             <div className="confirm-box" role="alert" data-testid="confirm-placement">

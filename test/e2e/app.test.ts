@@ -1,29 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, hasChromium } from '../helpers/browser.ts';
+import { launchBrowser, hasChromium, startHost } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
 import { files, TABLES } from '../helpers/catalogue-files.ts';
-import { lines } from '../helpers/workers.ts';
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
-
-/** The browser host on a fresh store, as `npm run serve` starts it. */
-async function startHost(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', dbPath],
-    {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');
-  return { url, child };
-}
 
 const PARTS = [
   { no: '3001', name: 'Brick 2 x 4' },

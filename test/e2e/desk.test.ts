@@ -5,16 +5,15 @@
  * remembered placement had placed, or put a minifig on a part, says so and waits for a second Enter.
  * Screens are saved in test-results/desk/.
  */
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, hasChromium } from '../helpers/browser.ts';
+import { launchBrowser, hasChromium, startHost } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
-import { lines as outputOf } from '../helpers/workers.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'desk');
 
@@ -71,12 +70,9 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
     );
     paths.market = path.join(dir, 'Market Street.bsx');
     fs.writeFileSync(paths.market, bsx([{ no: '4073', name: 'Plate, Round 1 x 1', colour: 5, colourName: 'Red' }]));
-    host = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', path.join(dir, 'brick-work.sqlite')],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const url = (await outputOf(host).waitFor(/^open http/)).replace(/^open /, '');
+    const started = await startHost(path.join(dir, 'brick-work.sqlite'));
+    host = started.child;
+    const url = started.url;
     browser = await launchBrowser();
     page = await browser.context.newPage();
     await page.goto(url);

@@ -6,19 +6,18 @@
  * files of ../shared/data where they are, else on documents and a catalogue of the same shape made here.
  * Every screen and state is saved as a screenshot in test-results/morning/.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, hasChromium } from '../helpers/browser.ts';
+import { launchBrowser, hasChromium, startHost } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx, type DocLine } from '../helpers/documents.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { FIRST_SUGGESTIONS, p95, SCROLL_FRAMES } from '../helpers/in-page.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
-import { lines as outputOf } from '../helpers/workers.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'morning');
 
@@ -167,15 +166,9 @@ describe.runIf(hasChromium())("a worker's morning at the desk, in a real browser
       paths.colours,
       coloursXml(fs.readFileSync(paths.market, 'utf8'), fs.readFileSync(paths.pab, 'utf8')),
     );
-    host = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', path.join(dir, 'brick-work.sqlite')],
-      {
-        cwd: REPO_ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const url = (await outputOf(host).waitFor(/^open http/)).replace(/^open /, '');
+    const started = await startHost(path.join(dir, 'brick-work.sqlite'));
+    host = started.child;
+    const url = started.url;
     browser = await launchBrowser();
     page = await browser.context.newPage();
     const favicon: string[] = [];

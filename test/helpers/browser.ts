@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { REPO_ROOT } from './cli.ts';
+import { lines } from './workers.ts';
 
 /** Debian's Chromium, driven by playwright-core: headless, a fresh profile, no background networking. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -33,4 +36,15 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The browser host on a store file, as `npm run serve` starts it, and the URL it prints (its token in the fragment). */
+export async function startHost(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', dbPath],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');
+  return { url, child };
 }
