@@ -5,7 +5,8 @@ import { Export } from './screens/Export.tsx';
 import { Import } from './screens/Import.tsx';
 import { Orders } from './screens/Orders.tsx';
 import { Settings } from './screens/Settings.tsx';
-import { historyCommand, redoShortcut, undoShortcut } from './shortcuts.ts';
+import { historyCommand, isOpenShortcut, redoShortcut, undoShortcut } from './shortcuts.ts';
+import { openFilePicker } from './components/FilePicker.tsx';
 import { readOnlyBanner, useApp, type Screen } from './state/app.ts';
 import { useOrders } from './state/orders.ts';
 import { count } from './format.ts';
@@ -44,6 +45,12 @@ export function App() {
   // ⌘Z / ⇧⌘Z (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y on Windows and Linux); text fields keep their own undo.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Ctrl+O (⌘O) in the browser host; the app's menu has its own, with the app's file dialog.
+      if (!window.brickWork && isOpenShortcut(e, platform)) {
+        e.preventDefault();
+        openFilePicker(() => useApp.getState().go('import'));
+        return;
+      }
       const command = historyCommand(e, platform);
       if (command === null || e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
       e.preventDefault();

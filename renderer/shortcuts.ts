@@ -37,3 +37,18 @@ export function historyCommand(
   if (key === 'y' && platform !== 'mac' && !e.shiftKey) return 'redo';
   return null;
 }
+
+/** Ctrl+O (⌘O on macOS): open a file — the screen's file picker (SPEC §9), as the app's menu does. */
+export function isOpenShortcut(
+  e: {
+    readonly key: string;
+    readonly metaKey: boolean;
+    readonly ctrlKey: boolean;
+    readonly shiftKey: boolean;
+    readonly altKey: boolean;
+  },
+  platform: Platform,
+): boolean {
+  const mod = platform === 'mac' ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
+  return mod && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'o';
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRowView } from '../src/api/contract.ts';
 import { ownerWords } from '../renderer/jobs-words.ts';
-import { historyCommand, platformOf, redoShortcut, undoShortcut } from '../renderer/shortcuts.ts';
+import { historyCommand, isOpenShortcut, platformOf, redoShortcut, undoShortcut } from '../renderer/shortcuts.ts';
 import { followMenuCommand, SEARCH_THE_CATALOGUE } from '../renderer/menu.ts';
 
 describe('shortcut labels', () => {
@@ -24,6 +24,13 @@ describe('shortcut keys', () => {
     shiftKey: false,
     altKey: false,
     ...mods,
+  });
+  it('open a file with ⌘O on macOS and Ctrl+O elsewhere (issue 25)', () => {
+    expect(isOpenShortcut(press('o', { metaKey: true }), 'mac')).toBe(true);
+    expect(isOpenShortcut(press('o', { ctrlKey: true }), 'mac')).toBe(false);
+    expect(isOpenShortcut(press('O', { ctrlKey: true }), 'other')).toBe(true);
+    expect(isOpenShortcut(press('o', { ctrlKey: true, shiftKey: true }), 'other')).toBe(false);
+    expect(isOpenShortcut(press('o'), 'other')).toBe(false);
   });
   it('undo and redo with ⌘Z / ⇧⌘Z on macOS, and Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y elsewhere', () => {
     expect(historyCommand(press('z', { metaKey: true }), 'mac')).toBe('undo');

@@ -1,3 +1,4 @@
+import { FilePicker } from './FilePicker.tsx';
 import { useEffect, useState } from 'react';
 import type { CatalogueStatusView } from '../../src/api/contract.ts';
 import { count } from '../format.ts';
@@ -35,20 +36,14 @@ export function FirstStart({ orders }: { orders: number }) {
               <code>part_categories.csv</code> and <code>sets.csv</code> (also gzipped). Load BrickLink’s colours too,
               so that colours can be checked.
               <div className="row">
-                <label className={`button primary${live ? ' disabled' : ''}`}>
-                  Load catalogue files…
-                  <input
-                    type="file"
-                    multiple
-                    data-testid="first-start-catalogue"
-                    disabled={live !== null}
-                    onChange={(e) => {
-                      const files = [...(e.target.files ?? [])];
-                      if (files.length) void load(files);
-                      e.target.value = '';
-                    }}
-                  />
-                </label>
+                <FilePicker
+                  label="Load catalogue files…"
+                  testId="first-start-catalogue"
+                  multiple
+                  primary
+                  disabled={live !== null}
+                  onFiles={(files) => void load(files)}
+                />
                 <button onClick={() => go('catalogue')}>More on the catalogue screen</button>
               </div>
             </>

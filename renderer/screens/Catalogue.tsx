@@ -1,3 +1,4 @@
+import { FilePicker } from '../components/FilePicker.tsx';
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ItemTypeCode } from '../../src/api/contract.ts';
@@ -77,20 +78,13 @@ export function Catalogue() {
             </label>
           </div>
           <div className="row">
-            <label className={`button${running ? ' disabled' : ''}`}>
-              Load catalogue files…
-              <input
-                type="file"
-                multiple
-                data-testid="catalogue-file"
-                disabled={running}
-                onChange={(e) => {
-                  const files = [...(e.target.files ?? [])];
-                  if (files.length) void c.load(files);
-                  e.target.value = '';
-                }}
-              />
-            </label>
+            <FilePicker
+              label="Load catalogue files…"
+              testId="catalogue-file"
+              multiple
+              disabled={running}
+              onFiles={(files) => void c.load(files)}
+            />
             {window.brickWork ? (
               <button onClick={() => void c.pickAndLoad()} disabled={running}>
                 Open…

@@ -1,3 +1,4 @@
+import { FilePicker } from '../components/FilePicker.tsx';
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { PreviewDocumentView, PreviewLineView } from '../../src/api/contract.ts';
@@ -319,19 +320,14 @@ export function Import() {
           BrickStore or BrickStock file (.bsx), a CSV part list (Rebrickable’s, BrickLink Studio’s, a spreadsheet’s) —
           or
         </p>
-        <label className="button">
-          Choose a file…
-          <input
-            type="file"
-            data-testid="import-file"
-            accept=".xml,.bsx,.csv,.txt,.tsv"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void im.choose(f);
-              e.target.value = '';
-            }}
-          />
-        </label>
+        <FilePicker
+          label="Choose a file…"
+          testId="import-file"
+          accept=".xml,.bsx,.csv,.txt,.tsv"
+          onFiles={([f]) => {
+            if (f) void im.choose(f);
+          }}
+        />
         {window.brickWork ? <button onClick={() => void im.pick()}>Open…</button> : null}
       </div>
       {im.busy ? <ImportProgress /> : null}

@@ -375,7 +375,10 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
                   aria-selected={i === o.highlighted}
                   onClick={() => {
                     highlight(i);
-                    void placeOn(s);
+                    // By mouse as by keyboard: the table has the focus after, on the next unplaced line.
+                    void placeOn(s).then(() => {
+                      if (useOrders.getState().pending === null) focusTable(table);
+                    });
                   }}
                 >
                   {group && shown.mode === 'suggestions' ? <span className="group">{ruleName(s.rule)}</span> : null}
@@ -449,6 +452,19 @@ function OrderDetail() {
       Home: 0,
       End: last,
     };
+    // N: the next unplaced line below (Shift+N: above), wrapping; with the filter off too.
+    if ((e.key === 'n' || e.key === 'N') && !e.ctrlKey && !e.metaKey && !e.altKey && last >= 0) {
+      e.preventDefault();
+      const step = e.key === 'N' ? -1 : 1;
+      for (let k = 1; k <= lines.length; k++) {
+        const candidate = lines[(((index + step * k) % lines.length) + lines.length) % lines.length];
+        if (candidate && candidate.placed === null) {
+          void select(candidate.id);
+          break;
+        }
+      }
+      return;
+    }
     if (e.key in to && last >= 0) {
       e.preventDefault();
       const next = lines[Math.max(0, Math.min(last, index < 0 && e.key !== 'End' ? 0 : (to[e.key] ?? 0)))];
@@ -499,8 +515,9 @@ function OrderDetail() {
         </label>
       </div>
       <p className="hint">
-        ↑/↓, PageUp/PageDown, Home/End move · Enter or → goes to the suggestions (or, for a line whose colour is
-        unknown, to its colour) · Enter places the line · / searches the catalogue · Esc leaves the search
+        ↑/↓, PageUp/PageDown, Home/End move · N / Shift+N: next / previous unplaced line · Enter or → goes to the
+        suggestions (or, for a line whose colour is unknown, to its colour) · Enter places the line · / searches the
+        catalogue · Esc leaves the search
       </p>
       <OrderDocuments documents={documents} />
       <div className="order-body">

@@ -145,6 +145,10 @@ export const useOrders = create<OrdersState>((set, get) => ({
         () => undefined,
       ),
     ]);
+    // Opening an order selects its first unplaced line (SPEC §9): the work starts there.
+    const first = get().lines.find((l) => l.placed === null);
+    if (get().orderId === orderId && get().selectedLine === null && first !== undefined)
+      await get().select(first.id, 'app');
   },
   close: () =>
     set({

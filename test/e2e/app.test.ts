@@ -99,9 +99,8 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
     expect(await table.textContent()).toContain('The BrickLink number is not in the catalogue');
     expect(await page.locator('.line-row.unplaced').count()).toBe(2);
 
-    // Fix line 2 from its suggestions, keyboard only.
-    await page.keyboard.press('ArrowDown'); // line 1
-    await page.keyboard.press('ArrowDown'); // line 2: 3001old "Brick 2 x 4 old style"
+    // Fix line 2 from its suggestions, keyboard only: the order opens on its first unplaced line (issue 25).
+    await expect.poll(() => page.locator('.line-row[aria-selected="true"]').getAttribute('aria-rowindex')).toBe('2'); // 3001old "Brick 2 x 4 old style"
     await page.getByTestId('reason').waitFor();
     expect(await page.getByTestId('reason').textContent()).toBe('The BrickLink number is not in the catalogue');
     const suggestions = page.getByTestId('suggestions');
@@ -149,9 +148,9 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
     await page.getByRole('heading', { name: /Order Falcon\.bsx/ }).waitFor();
     expect(await notice().textContent()).toContain('Revived Falcon.bsx');
     await expect.poll(() => page.locator('.line-row').count()).toBe(4);
-    // The revived line was unplaced again (its hand placement was undone): fix it once more, by keyboard.
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
+    // The revived line was unplaced again (its hand placement was undone): fix it once more, by keyboard
+    // (the order opens on it: its first unplaced line).
+    await expect.poll(() => page.locator('.line-row[aria-selected="true"]').getAttribute('aria-rowindex')).toBe('2');
     await page.getByTestId('suggestions').getByText('3001b').waitFor();
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');

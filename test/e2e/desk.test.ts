@@ -85,29 +85,59 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
   });
 
   it('colours that unplace lines say so; a colour fix keeps the item; moves and other types wait for a second Enter', async () => {
+    // Point 5: the first-start guide's file picker is a button Tab reaches; Enter opens the file chooser.
+    await page.getByTestId('first-start').waitFor();
+    let reached = false;
+    for (let i = 0; i < 20 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page
+        .getByTestId('first-start-catalogue-button')
+        .evaluate((el) => el === el.ownerDocument.activeElement);
+    }
+    expect(reached, 'Tab reaches "Load catalogue files…"').toBe(true);
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Enter');
     // The parts first, then both documents: their lines are placed with their colours unchecked.
-    await page.getByTestId('first-start-catalogue').setInputFiles([paths.parts]);
+    await (await chooser).setFiles([paths.parts]);
     await notice().getByText('Loaded 3 items.').waitFor();
     for (const [file, heading] of [
       [paths.pab, /Order PAB\.bsx/],
       [paths.market, /Order Market Street\.bsx/],
     ] as const) {
-      await tab('Import').click();
-      await page.getByTestId('import-file').setInputFiles(file);
+      // Ctrl+O opens a document from anywhere in the browser host, as in the app.
+      await page.locator('body').click({ position: { x: 5, y: 300 } });
+      const importChooser = page.waitForEvent('filechooser');
+      await page.keyboard.press('Control+o');
+      await (await importChooser).setFiles(file);
       await page.getByTestId('preview').waitFor();
       await page.getByTestId('confirm-import').click();
       await page.getByRole('heading', { name: heading }).waitFor();
     }
 
-    // Point 1 of the walk before colours: 4073 taught as 6141 on PAB's white line; Market Street's follows.
+    // Point 5: opening an order selects its first unplaced line.
     await page.getByRole('button', { name: '← Orders' }).click();
     await page.locator('tr.clickable', { hasText: 'PAB.bsx' }).click();
+    const selectedIndex = () => page.locator('.line-row[aria-selected="true"]').getAttribute('aria-rowindex');
+    await expect.poll(selectedIndex).toBe('1');
+    // N goes to the next unplaced line (the filter off), Shift+N back.
+    await page.getByTestId('line-table').focus();
+    await page.keyboard.press('n');
+    await expect.poll(selectedIndex).toBe('2');
+    await page.keyboard.press('Shift+N');
+    await expect.poll(selectedIndex).toBe('1');
+
+    // Point 1 of the walk before colours: 4073 taught as 6141 on PAB's white line, by mouse; Market Street's follows.
     await row(1).click();
     await page.getByTestId('catalogue-search').fill('6141');
     await page.getByTestId('suggestions').locator('li', { hasText: 'P 6141' }).click();
     await notice()
       .filter({ hasText: /^Placed line 1 on P 6141/ })
       .waitFor();
+    // Point 5: after a placement by mouse the table has the focus, on the next unplaced line.
+    await expect
+      .poll(() => page.getByTestId('line-table').evaluate((el) => el === el.ownerDocument.activeElement))
+      .toBe(true);
+    expect(await selectedIndex()).toBe('3');
 
     // Point 2: BrickLink's colours, loaded now, unplace the orange line; the note says so, by order, with a way there.
     await tab('Catalogue & jobs').click();
