@@ -16,21 +16,26 @@ export function redoShortcut(platform: Platform): string {
   return platform === 'mac' ? '⇧⌘Z' : 'Ctrl+Shift+Z';
 }
 
+/** A key press, as a KeyboardEvent gives it. */
+export interface KeyPress {
+  readonly key: string;
+  readonly metaKey: boolean;
+  readonly ctrlKey: boolean;
+  readonly shiftKey: boolean;
+  readonly altKey: boolean;
+}
+
+/** ⌘ on macOS, Ctrl elsewhere, held (and not the other). */
+function withCommandKey(e: KeyPress, platform: Platform): boolean {
+  return platform === 'mac' ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
+}
+
 /**
  * What a key press asks of the history: ⌘Z / ⇧⌘Z on macOS; Ctrl+Z, and Ctrl+Shift+Z or Ctrl+Y (as on
  * Windows and Linux desktops) elsewhere. Null for anything else.
  */
-export function historyCommand(
-  e: {
-    readonly key: string;
-    readonly metaKey: boolean;
-    readonly ctrlKey: boolean;
-    readonly shiftKey: boolean;
-    readonly altKey: boolean;
-  },
-  platform: Platform,
-): 'undo' | 'redo' | null {
-  const mod = platform === 'mac' ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
+export function historyCommand(e: KeyPress, platform: Platform): 'undo' | 'redo' | null {
+  const mod = withCommandKey(e, platform);
   if (!mod || e.altKey) return null;
   const key = e.key.toLowerCase();
   if (key === 'z') return e.shiftKey ? 'redo' : 'undo';
@@ -39,16 +44,7 @@ export function historyCommand(
 }
 
 /** Ctrl+O (⌘O on macOS): open a file — the screen's file picker (SPEC §9), as the app's menu does. */
-export function isOpenShortcut(
-  e: {
-    readonly key: string;
-    readonly metaKey: boolean;
-    readonly ctrlKey: boolean;
-    readonly shiftKey: boolean;
-    readonly altKey: boolean;
-  },
-  platform: Platform,
-): boolean {
-  const mod = platform === 'mac' ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey;
+export function isOpenShortcut(e: KeyPress, platform: Platform): boolean {
+  const mod = withCommandKey(e, platform);
   return mod && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'o';
 }
