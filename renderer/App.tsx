@@ -83,7 +83,8 @@ export function App() {
           <button
             disabled={!history.undo}
             onClick={() => void undo()}
-            title={undoShortcut(platform)}
+            title={history.undo ? `Undo ${history.undo.label} (${undoShortcut(platform)})` : undoShortcut(platform)}
+            aria-label={history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'}
             data-testid="undo"
           >
             {history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'} <kbd>{undoShortcut(platform)}</kbd>
@@ -91,7 +92,8 @@ export function App() {
           <button
             disabled={!history.redo}
             onClick={() => void redo()}
-            title={redoShortcut(platform)}
+            title={history.redo ? `Redo ${history.redo.label} (${redoShortcut(platform)})` : redoShortcut(platform)}
+            aria-label={history.redo ? `Redo ${history.redo.label}` : 'Nothing to redo'}
             data-testid="redo"
           >
             {history.redo ? `Redo ${history.redo.label}` : 'Nothing to redo'} <kbd>{redoShortcut(platform)}</kbd>

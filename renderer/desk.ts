@@ -15,7 +15,9 @@ export function placedMessage(r: PlaceResultView, s: PlaceTarget): string {
     r.others.placed > 0 ? `${plural(r.others.placed, 'more line')} giving ${given}` : '',
     r.others.moved > 0 ? `moved ${plural(r.others.moved, 'line')} the old memory had placed` : '',
   ].filter(Boolean);
-  const rest = more.length > 0 ? `, and ${more.join(', and ')}, each in its own colour` : '';
+  const where =
+    r.othersIn.length === 0 ? '' : ` (in ${r.othersIn.length === 1 ? 'order' : 'orders'} ${r.othersIn.join(', ')})`;
+  const rest = more.length > 0 ? `, and ${more.join(', and ')}${where}, each in its own colour` : '';
   const still = r.others.unplaced > 0 ? ` ${plural(r.others.unplaced, 'other line')} giving it stay unplaced.` : '';
   const taught =
     r.remembered.name === 'added' && l.given.name ? ` Suggestions now find it by “${l.given.name}” too.` : '';

@@ -54,11 +54,12 @@ describe('after a placement, the keyboard run goes on to the next unplaced line 
 });
 
 describe('what a fix did, in words (issue 10)', () => {
-  const result = (others: PlaceResultView['others']): PlaceResultView => ({
+  const result = (others: PlaceResultView['others'], othersIn: string[] = []): PlaceResultView => ({
     line: { ...line(21, true), position: 21 },
     step: { id: 9, kind: 'hand-placement', label: 'x' },
     remembered: { item: 'added', colour: null, name: null },
     others,
+    othersIn,
   });
   const s = {
     type: 'P',
@@ -79,6 +80,11 @@ describe('what a fix did, in words (issue 10)', () => {
       'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White, and 1 more line giving 4073, and moved 2 lines the old memory had placed, each in its own colour. 3 other lines giving it stay unplaced.',
     );
   });
+  it('says which orders the other lines are in (issue 25)', () => {
+    expect(placedMessage(result({ placed: 22, moved: 0, unplaced: 0 }, ['PAB.bsx', 'Market Street.bsx']), s)).toBe(
+      'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White, and 22 more lines giving 4073 (in orders PAB.bsx, Market Street.bsx), each in its own colour.',
+    );
+  });
   it('says when the line taught the item its name (issue 11)', () => {
     const named: PlaceResultView = {
       line: {
@@ -89,6 +95,7 @@ describe('what a fix did, in words (issue 10)', () => {
       step: { id: 9, kind: 'hand-placement', label: 'x' },
       remembered: { item: 'added', colour: null, name: 'added' },
       others: { placed: 0, moved: 0, unplaced: 0 },
+      othersIn: [],
     };
     expect(placedMessage(named, s)).toBe(
       'Placed line 21 on P 6141 (Plate Round 1 x 1 with Solid Stud) in White. Suggestions now find it by “PLATE 1X1 ROUND” too.',

@@ -28,7 +28,16 @@ export function FirstStart({ orders }: { orders: number }) {
         <li className={catalogued ? 'done' : ''}>
           <b>Load the shop’s catalogue.</b>{' '}
           {catalogued ? (
-            `Done: ${count(status.items)} items and ${count(status.colours)} colours.`
+            <>
+              {`Done: ${count(status.items)} items and ${count(status.colours)} colours.`}
+              {status.colours === 0 ? (
+                <span data-testid="colours-not-checked">
+                  {' '}
+                  Colours are not checked until BrickLink’s colours are loaded: a line keeps the colour its document
+                  gives.
+                </span>
+              ) : null}
+            </>
           ) : (
             <>
               brick-work places each line against it. It takes BrickLink’s catalogue downloads (items, colours and

@@ -22,6 +22,16 @@ function givenText(l: LineRowView): string {
     .join(' · ');
 }
 
+/** A reason in a few words, for the table's narrow column; the full text is on hover and in the side panel. */
+export const SHORT_REASONS: Readonly<Record<string, string>> = {
+  'no-number-or-name': 'No number or name',
+  'unknown-item-type': 'Type unknown',
+  'name-matches-several': 'Name: several items',
+  'number-not-in-catalogue': 'Number unknown',
+  'name-not-in-catalogue': 'Name unknown',
+  'colour-not-in-catalogue': 'Colour unknown',
+};
+
 /** The colour the line gives: the document's name for it, else the catalogue's, else its id. */
 function GivenColour({ l }: { l: LineRowView }) {
   const id = l.given.colourId === 0 ? null : l.given.colourId;
@@ -64,6 +74,9 @@ const Row = memo(function Row({
       </span>
       <span className="c-qty">{count(l.quantity)}</span>
       <span className="c-price">{l.unitPrice === null ? '' : money(l.unitPrice, currency)}</span>
+      <span className="c-remarks" title={l.remarks ?? ''}>
+        {l.remarks ?? ''}
+      </span>
       <span
         className="c-placed"
         title={
@@ -92,7 +105,7 @@ const Row = memo(function Row({
             ) : null}
           </>
         ) : (
-          <span className="reason">{l.reason?.text}</span>
+          <span className="reason">{SHORT_REASONS[l.reason?.code ?? ''] ?? l.reason?.text}</span>
         )}
       </span>
     </div>

@@ -50,6 +50,12 @@ export function Catalogue() {
             <b>{s ? count(s.items) : '…'}</b> items, <b>{s ? count(s.colours) : '…'}</b> colours,{' '}
             <b>{s ? count(s.categories) : '…'}</b> categories
           </p>
+          {s && s.items > 0 && s.colours === 0 ? (
+            <p className="warn" data-testid="colours-not-checked">
+              Colours are not checked until BrickLink’s colours are loaded (its colours download, colors.txt): until
+              then a line keeps the colour its document gives.
+            </p>
+          ) : null}
           {s && Object.values(s.translations).some((n) => n > 0) ? (
             <p data-testid="catalogue-translations">
               Other numberings: <b>{count(s.translations.elementIds)}</b> element ids,{' '}

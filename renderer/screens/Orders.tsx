@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, SuggestionView } from '../../src/api/contract.ts';
 import { Colour } from '../components/Colour.tsx';
@@ -10,6 +10,7 @@ import { count, money, plural } from '../format.ts';
 import { SEARCH_THE_CATALOGUE } from '../menu.ts';
 import { useApp } from '../state/app.ts';
 import { shownOptions, useOrders } from '../state/orders.ts';
+import { useExports } from '../state/exports.ts';
 
 function OrderList() {
   const { orders, query, setQuery, loadOrders, open } = useOrders(
@@ -110,6 +111,55 @@ const RULE_NAMES: Readonly<Record<SuggestionView['rule'], string>> = {
 };
 
 const ruleName = (rule: SuggestionView['rule']): string => RULE_NAMES[rule];
+
+/** The lines holding every word of `query` in what they give (number, name, colour, remarks) or are placed on. */
+function linesMatching(lines: readonly LineRowView[], query: string): readonly LineRowView[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return lines;
+  return lines.filter((l) => {
+    const text = [
+      l.given.no,
+      l.given.name,
+      l.given.colourName,
+      l.givenColour?.name,
+      l.remarks,
+      l.placed
+        ? `${l.placed.no} ${l.placed.name ?? ''} ${l.placed.colourName ?? ''} ${l.placed.via ?? ''}`
+        : l.reason?.text,
+    ]
+      .filter(Boolean)
+      .join(' ')
+      .toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** What the line's document says of it, whole: what staff compare with the catalogue (SPEC §9). */
+function LineDetails({ line }: { line: LineRowView }) {
+  const rows: [string, string][] = [];
+  const given = line.given;
+  if (given.type && given.type !== 'P') rows.push(['Type', given.type]);
+  if (given.colourName !== null || (given.colourId !== null && given.colourId !== 0))
+    rows.push([
+      'Colour given',
+      [given.colourName, given.colourId !== null && given.colourId !== 0 ? `BrickLink id ${given.colourId}` : null]
+        .filter(Boolean)
+        .join(' · '),
+    ]);
+  if (line.remarks) rows.push(['Remarks', line.remarks]);
+  if (line.placed?.via) rows.push(['Placed through', line.placed.via]);
+  if (rows.length === 0) return null;
+  return (
+    <dl className="line-details" data-testid="line-details">
+      {rows.map(([k, v]) => (
+        <Fragment key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
 
 /** The catalogue's colours to choose a line's colour from; `none` names the choice of no colour of its own. */
 function ColourSelect(props: {
@@ -276,6 +326,7 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
           <h3>
             Line {line.position}: {line.given.no ?? ''} {line.given.name ?? ''}
           </h3>
+          <LineDetails line={line} />
           {line.reason ? (
             <p className="reason-box" data-testid="reason" data-reason={line.reason.code}>
               {line.reason.text}
@@ -420,9 +471,17 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
 }
 
 function OrderDetail() {
-  const { order, lines, selectedLine, unplacedOnly } = useOrders(
+  const {
+    order,
+    lines: allLines,
+    selectedLine,
+    unplacedOnly,
+  } = useOrders(
     useShallow((s) => ({ order: s.order, lines: s.lines, selectedLine: s.selectedLine, unplacedOnly: s.unplacedOnly })),
   );
+  // "Find in lines": the lines whose number, name, colour, remarks or placement hold every word typed.
+  const [find, setFind] = useState('');
+  const lines = useMemo(() => linesMatching(allLines, find), [allLines, find]);
   const { reload, close, select, setUnplacedOnly, highlight } = useOrders(
     useShallow((s) => ({
       reload: s.reload,
@@ -513,6 +572,30 @@ function OrderDetail() {
           <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} />{' '}
           Unplaced only
         </label>
+        <button data-testid="order-export" onClick={() => void useExports.getState().bricklink(order.id)}>
+          Export BrickLink XML…
+        </button>
+        <input
+          type="search"
+          className="find-lines"
+          placeholder="Find in lines (number, name, colour, remarks)"
+          aria-label="Find in lines"
+          data-testid="find-lines"
+          value={find}
+          onChange={(e) => setFind(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' || e.key === 'ArrowDown') {
+              e.preventDefault();
+              const first = lines[0];
+              if (first) void select(first.id);
+              focusTable(table);
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              setFind('');
+              focusTable(table);
+            }
+          }}
+        />
       </div>
       <p className="hint">
         ↑/↓, PageUp/PageDown, Home/End move · N / Shift+N: next / previous unplaced line · Enter or → goes to the
@@ -528,6 +611,7 @@ function OrderDetail() {
             <span className="c-colour">Colour</span>
             <span className="c-qty">Qty</span>
             <span className="c-price">Price</span>
+            <span className="c-remarks">Remarks</span>
             <span className="c-placed">Placed on / why not</span>
           </div>
           <LineTable

@@ -146,6 +146,8 @@ export interface PlaceResultView {
     readonly name: 'added' | 'changed' | 'kept' | null;
   };
   readonly others: { readonly placed: number; readonly moved: number; readonly unplaced: number };
+  /** The orders those other lines are in (their references). */
+  readonly othersIn: readonly string[];
 }
 
 export interface SuggestionView {

@@ -186,6 +186,19 @@ function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView
   }));
 }
 
+/** An order's name as part of a file name: without the characters file systems refuse, at most 80 characters. */
+function fileNamePart(name: string): string {
+  const safe = name
+    .replace(/\.(bsx|xml|csv|txt|tsv)$/i, '')
+    // eslint-disable-next-line no-control-regex -- control characters are among those refused
+    .replace(/[\u0000-\u001f<>:"/\\|?*]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .replace(/[. ]+$/, '');
+  return safe === '' ? 'order' : safe;
+}
+
 /** A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`). */
 function lineView(db: Database, l: LineView, lookup: PlacementLookup): LineRowView {
   return {
@@ -202,6 +215,10 @@ function lineView(db: Database, l: LineView, lookup: PlacementLookup): LineRowVi
         ? null
         : {
             ...l.placed,
+            // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
+            colourName:
+              l.placed.colourName ??
+              (l.placed.colour !== null && l.placed.colour === l.given.colourId ? l.given.colourName : null),
             via: l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
           },
     givenColour: l.givenColour,
@@ -533,7 +550,10 @@ export function createApiService(ctx: ServiceContext) {
       return { forgotten: id, step: stepView(step) };
     },
     'export.summary': () => exported('brick-work-summary.csv', summaryCsv(db)),
-    'export.bricklink': ({ orderId }) => exported(`order-${orderId}-bricklink.xml`, bricklinkXml(db, orderId)),
+    'export.bricklink': ({ orderId }) => {
+      const xml = bricklinkXml(db, orderId);
+      return exported(`${fileNamePart(getOrder(db, orderId).reference)} – BrickLink.xml`, xml);
+    },
     'settings.get': () => settingsView(),
     'settings.set': ({ key, value }) => {
       setSetting(db, key, value);

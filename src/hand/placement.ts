@@ -33,6 +33,8 @@ export interface HandPlacementResult {
    * looked at again that are still (or now) unplaced. Each keeps its own colour.
    */
   readonly others: { readonly placed: number; readonly moved: number; readonly unplaced: number };
+  /** The orders those other lines are in (their references), each once. */
+  readonly othersIn: readonly string[];
 }
 
 interface GivenKey {
@@ -193,6 +195,7 @@ export function placeByHand(
     const name = givenType === type ? teachName(db, rec, line.given.name, { type, no }, clock) : null;
 
     const others = { placed: 0, moved: 0, unplaced: 0 };
+    const othersIn = new Set<string>();
     // Lines placed before that this placement moves or unplaces: staff confirm those first (SPEC §9).
     const displaced: Candidate[] = [];
     if (item !== null || colour !== null) {
@@ -219,6 +222,7 @@ export function placeByHand(
           values.unplaced_reason === c.unplacedReason;
         if (same) continue;
         rec.update('order_line', c.id, values);
+        othersIn.add(c.orderReference);
         if (c.itemNo !== null) displaced.push(c);
         if (p.item === null) others.unplaced += 1;
         else if (c.itemNo === null) others.placed += 1;
@@ -234,9 +238,15 @@ export function placeByHand(
       );
     }
 
-    const inColour = colourId === null ? '' : ` in ${colourName(db, colourId) ?? `colour ${colourId}`}`;
+    // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
+    const documentName = colourId === line.given.colourId ? line.given.colourName : null;
+    const inColour = colourId === null ? '' : ` in ${colourName(db, colourId) ?? documentName ?? `colour ${colourId}`}`;
     const label = `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${type} ${no}${inColour}`;
-    return { value: { remembered: { item, colour, name }, others }, kind: 'hand-placement', label };
+    return {
+      value: { remembered: { item, colour, name }, others, othersIn: [...othersIn].sort((a, b) => a.localeCompare(b)) },
+      kind: 'hand-placement',
+      label,
+    };
   });
   return { line: getLine(db, lineId), step, ...value };
 }

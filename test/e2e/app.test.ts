@@ -96,7 +96,11 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
     // The order: unplaced lines show their reasons.
     await page.getByRole('heading', { name: /Order Falcon\.bsx/ }).waitFor();
     const table = page.getByTestId('line-table');
-    expect(await table.textContent()).toContain('The BrickLink number is not in the catalogue');
+    // The table gives a reason in a few words (its whole text is on hover and in the side panel).
+    expect(await table.textContent()).toContain('Number unknown');
+    expect(await table.locator('.line-row.unplaced .c-placed').first().getAttribute('title')).toBe(
+      'The BrickLink number is not in the catalogue',
+    );
     expect(await page.locator('.line-row.unplaced').count()).toBe(2);
 
     // Fix line 2 from its suggestions, keyboard only: the order opens on its first unplaced line (issue 25).

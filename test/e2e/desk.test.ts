@@ -63,7 +63,13 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
     fs.writeFileSync(
       paths.pab,
       bsx([
-        { no: '4073', name: 'Plate, Round 1 x 1', colour: 1, colourName: 'White' },
+        {
+          no: '4073',
+          name: 'Plate, Round 1 x 1',
+          colour: 1,
+          colourName: 'White',
+          remarks: 'PAB Element ID, Design ID, Color - Itemname: 614101, 4073, WHITE - PLATE 1X1 ROUND',
+        },
         { no: '4073', name: 'Plate, Round 1 x 1', colour: 4, colourName: 'Orange' },
         { no: 'ovr032', type: 'M', name: 'Overalls with Pocket', colour: 0 },
       ]),
@@ -100,11 +106,16 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
     // The parts first, then both documents: their lines are placed with their colours unchecked.
     await (await chooser).setFiles([paths.parts]);
     await notice().getByText('Loaded 3 items.').waitFor();
+    // Point 6: until BrickLink's colours are loaded, the guide and the Catalogue screen say colours are not checked.
+    await page.getByTestId('first-start').getByTestId('colours-not-checked').waitFor();
+    await tab('Catalogue & jobs').click();
+    await page.getByTestId('colours-not-checked').waitFor();
     for (const [file, heading] of [
       [paths.pab, /Order PAB\.bsx/],
       [paths.market, /Order Market Street\.bsx/],
     ] as const) {
-      // Ctrl+O opens a document from anywhere in the browser host, as in the app.
+      // Ctrl+O opens a document from a screen without a file picker of its own (the Orders), as in the app.
+      await tab('Orders').click();
       await page.locator('body').click({ position: { x: 5, y: 300 } });
       const importChooser = page.waitForEvent('filechooser');
       await page.keyboard.press('Control+o');
@@ -126,6 +137,21 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
     await page.keyboard.press('Shift+N');
     await expect.poll(selectedIndex).toBe('1');
 
+    // Point 4: what the line says is on screen — its remarks in the table and the panel, findable; a short
+    // reason in the table, the whole of it in the panel.
+    expect(await row(1).locator('.c-remarks').textContent()).toContain('Itemname: 614101, 4073, WHITE');
+    expect(await row(3).locator('.c-placed').textContent()).toBe('Number unknown');
+    await row(1).click();
+    expect(await page.getByTestId('line-details').textContent()).toContain(
+      'RemarksPAB Element ID, Design ID, Color - Itemname: 614101, 4073, WHITE - PLATE 1X1 ROUND',
+    );
+    expect(await page.getByTestId('reason').textContent()).toBe('The BrickLink number is not in the catalogue');
+    await page.getByTestId('find-lines').fill('614101');
+    await expect.poll(() => page.locator('.line-row').count()).toBe(1);
+    await shot('remarks-on-screen');
+    await page.getByTestId('find-lines').fill('');
+    await expect.poll(() => page.locator('.line-row').count()).toBe(3);
+
     // Point 1 of the walk before colours: 4073 taught as 6141 on PAB's white line, by mouse; Market Street's follows.
     await row(1).click();
     await page.getByTestId('catalogue-search').fill('6141');
@@ -133,6 +159,15 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
     await notice()
       .filter({ hasText: /^Placed line 1 on P 6141/ })
       .waitFor();
+    // Point 6: "+N more lines" says which orders; with no colours loaded, the colour goes by the document's name.
+    expect(await notice().textContent()).toContain(
+      'and 2 more lines giving 4073 (in orders Market Street.bsx, PAB.bsx), each in its own colour',
+    );
+    expect((await row(1).locator('.c-placed .colour').textContent())?.trim()).toBe('White');
+    // The header's Undo names its whole step on hover and to a screen reader.
+    expect(await page.getByTestId('undo').getAttribute('aria-label')).toBe(
+      'Undo Hand placement of 4073 (PAB.bsx, line 1) on P 6141 in White',
+    );
     // Point 5: after a placement by mouse the table has the focus, on the next unplaced line.
     await expect
       .poll(() => page.getByTestId('line-table').evaluate((el) => el === el.ownerDocument.activeElement))
@@ -202,6 +237,11 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
       .filter({ hasText: /^Undone: Hand placement/ })
       .waitFor();
     await expect.poll(() => row(1).locator('.c-placed').textContent()).toContain('P 6141');
+
+    // Point 6: the order's BrickLink XML, from the order's own screen, named after the order.
+    const download = page.waitForEvent('download');
+    await page.getByTestId('order-export').click();
+    expect((await download).suggestedFilename()).toBe('PAB – BrickLink.xml');
 
     // Point 3: a minifig on a part asks first; confirmed, its name is not taught.
     await row(3).click();
