@@ -6,7 +6,8 @@ import { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, type ColourNumbering } from 
 import { Colour } from '../components/Colour.tsx';
 import { TakeBack } from '../components/Documents.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
-import { useApp } from '../state/app.ts';
+import { attempt, useApp } from '../state/app.ts';
+import { call } from '../state/call.ts';
 import { importBlocked, useImport } from '../state/import.ts';
 import { useOrders } from '../state/orders.ts';
 import { count, plural, when } from '../format.ts';
@@ -133,9 +134,19 @@ function Reading({ doc }: { doc: PreviewDocumentView }) {
   );
 }
 
-function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
-  const [all, setAll] = useState(false);
-  const shown = all ? doc.lines : doc.lines.slice(0, 200);
+/** Lines asked at a time when staff want to see more of a big document's preview. */
+const MORE_LINES = 1_000;
+
+function DocumentPreview({ doc, previewId, index }: { doc: PreviewDocumentView; previewId: string; index: number }) {
+  // The preview brings its first lines; more come page by page (a 200,000-line answer would stall the screens).
+  const [more, setMore] = useState<readonly PreviewLineView[]>([]);
+  const shown = more.length === 0 ? doc.lines : [...doc.lines, ...more];
+  const showMore = async () => {
+    const page = await attempt(() =>
+      call('import.previewLines', { previewId, document: index, from: shown.length, count: MORE_LINES }),
+    );
+    if (page !== null) setMore((m) => [...m, ...page]);
+  };
   return (
     <div className="doc-preview" data-testid="preview">
       <h3>
@@ -218,8 +229,11 @@ function DocumentPreview({ doc }: { doc: PreviewDocumentView }) {
           ))}
         </tbody>
       </table>
-      {doc.lines.length > shown.length ? (
-        <button onClick={() => setAll(true)}>Show all {count(doc.lines.length)} lines</button>
+      {doc.counts.total > shown.length ? (
+        <button data-testid="preview-more" onClick={() => void showMore()}>
+          Show {count(Math.min(MORE_LINES, doc.counts.total - shown.length))} more of its {count(doc.counts.total)}{' '}
+          lines
+        </button>
       ) : null}
     </div>
   );
@@ -387,8 +401,8 @@ export function Import() {
               {refusal.message}
             </p>
           ) : null}
-          {preview.documents.map((d) => (
-            <DocumentPreview key={d.key} doc={d} />
+          {preview.documents.map((d, i) => (
+            <DocumentPreview key={`${preview.previewId}:${d.key}`} doc={d} previewId={preview.previewId} index={i} />
           ))}
         </>
       ) : null}

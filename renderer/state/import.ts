@@ -91,7 +91,7 @@ export const useImport = create<ImportState>((set, get) => ({
       if (error.code === 'cancelled') {
         set({ file: null, preview: null });
         useApp.getState().say(error.message);
-      } else set({ preview: { fileName: file.name, documents: [], refusal: error } });
+      } else set({ preview: { previewId: '', fileName: file.name, documents: [], refusal: error } });
     } finally {
       if (ticket === newestPreview) {
         running = null;

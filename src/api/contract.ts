@@ -215,6 +215,7 @@ export interface PreviewDocumentView {
       readonly changed: readonly string[];
     }[];
   } | null;
+  /** Its first lines (PREVIEW_PAGE); the others are asked page by page (`import.previewLines`), so that a big document's preview stays small. */
   readonly lines: readonly PreviewLineView[];
   readonly counts: { readonly total: number; readonly placed: number; readonly unplaced: number };
   /** The columns (XML fields) it reads, each with what it reads it as, and the titles of those it does not read (SPEC §8). */
@@ -256,10 +257,15 @@ export interface ImportArgs {
 }
 
 export interface ImportPreviewView {
+  /** Names this preview for `import.previewLines` while it is kept (the last few previews are). */
+  readonly previewId: string;
   readonly fileName: string;
   readonly documents: readonly PreviewDocumentView[];
   readonly refusal: ErrorValue | null;
 }
+
+/** Lines a preview shows at first, per document; the rest come by `import.previewLines`. */
+export const PREVIEW_PAGE = 200;
 
 export interface ImportResultView {
   readonly document: { readonly id: number; readonly key: string; readonly state: 'imported' };
@@ -453,6 +459,14 @@ export interface ApiCalls {
     result: readonly ImportResultView[];
   };
   /**
+   * More lines of a preview's document (SPEC §11: a preview answer stays small): `count` at most 5,000
+   * from line index `from`. `not-found` when the preview is no longer kept: preview the file again.
+   */
+  'import.previewLines': {
+    args: { previewId: string; document: number; from: number; count: number };
+    result: readonly PreviewLineView[];
+  };
+  /**
    * Stops the import previews and confirms under way (they answer `cancelled`, nothing written) while they
    * read and place; a confirm that has begun writing finishes (or rolls back). `cancelled`: whether one was under way.
    */
@@ -550,6 +564,7 @@ const CALLS = {
   'jobs.cancel': true,
   'import.preview': true,
   'import.confirm': true,
+  'import.previewLines': true,
   'import.cancel': true,
   'documents.list': true,
   'documents.takeBack': true,

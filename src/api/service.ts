@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import { BrickWorkError, readOnlyStore, toErrorValue } from '../errors.ts';
@@ -39,11 +40,13 @@ import type {
   LineRowView,
   OrderView,
   PreviewDocumentView,
+  PreviewLineView,
   Result,
   SettingsView,
   StepView,
   SuggestionView,
 } from './contract.ts';
+import { PREVIEW_PAGE } from './contract.ts';
 import { checkArguments } from './validate.ts';
 import { DEFAULT_ITEM_TYPE, type ItemType } from '../item-types.ts';
 
@@ -112,6 +115,9 @@ export const WRITING_CALLS: ReadonlySet<CallName> = new Set<CallName>([
   'settings.set',
 ]);
 
+/** How many previews are kept for their pages: a screen shows one at a time; a second tab, maybe one more. */
+const PREVIEWS_KEPT = 2;
+
 /**
  * Which thread runs a call in the app and the browser host (SPEC §11: the thread that answers the screens
  * never writes, nor waits for the write lock): every writing call and the import preview run on the
@@ -121,7 +127,9 @@ export const WRITING_CALLS: ReadonlySet<CallName> = new Set<CallName>([
  */
 export function threadOf(name: CallName): 'main' | 'writer' | 'suggest' {
   if (name === 'lines.suggest' || name === 'catalogue.search') return 'suggest';
-  if (name === 'import.preview' || (WRITING_CALLS.has(name) && name !== 'catalogue.load')) return 'writer';
+  // A preview's pages come from the thread that made it, which keeps it.
+  if (name === 'import.preview' || name === 'import.previewLines') return 'writer';
+  if (WRITING_CALLS.has(name) && name !== 'catalogue.load') return 'writer';
   return 'main';
 }
 
@@ -244,6 +252,28 @@ function catalogueColour(db: Database, id: number): { name: string; rgb: string 
   return c === null ? null : { name: c.name, rgb: c.rgb };
 }
 
+/** A planned line as a preview shows it. */
+function previewLineView(db: Database, l: PlannedDocument['lines'][number]): PreviewLineView {
+  return {
+    position: l.position,
+    given: l.given,
+    quantity: l.quantity,
+    placed:
+      l.placement.item === null
+        ? null
+        : {
+            type: l.placement.item.type,
+            no: l.placement.item.no,
+            colour: l.placement.colourId,
+            ...swatchOf(db, l.placement.colourId),
+            via: 'via' in l.placement ? (l.placement.via ?? null) : null,
+          },
+    givenColour: l.given.colourId === null || l.given.colourId === 0 ? null : catalogueColour(db, l.given.colourId),
+    reason: reasonOf(l.placement.reason),
+    remarks: l.remarks,
+  };
+}
+
 function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
   const t = d.target;
   return {
@@ -271,24 +301,7 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
             undoneAt: d.revival.document.undoneAt,
             pairs: d.revival.pairs,
           },
-    lines: d.lines.map((l) => ({
-      position: l.position,
-      given: l.given,
-      quantity: l.quantity,
-      placed:
-        l.placement.item === null
-          ? null
-          : {
-              type: l.placement.item.type,
-              no: l.placement.item.no,
-              colour: l.placement.colourId,
-              ...swatchOf(db, l.placement.colourId),
-              via: 'via' in l.placement ? (l.placement.via ?? null) : null,
-            },
-      givenColour: l.given.colourId === null || l.given.colourId === 0 ? null : catalogueColour(db, l.given.colourId),
-      reason: reasonOf(l.placement.reason),
-      remarks: l.remarks,
-    })),
+    lines: d.lines.slice(0, PREVIEW_PAGE).map((l) => previewLineView(db, l)),
     counts: d.counts,
     columns: { read: d.parsed.reading.read, notRead: d.parsed.reading.notRead },
     colourNumbering:
@@ -306,6 +319,8 @@ function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
 export function createApiService(ctx: ServiceContext) {
   const { db, clock } = ctx;
   const changed = (reason: string) => ctx.emit('store.changed', { reason });
+  /** The last previews' planned documents, by preview id (their lines are asked page by page). */
+  const previews = new Map<string, readonly PlannedDocument[]>();
   const suggestions = ctx.suggestions ?? { ready: () => true, index: () => catalogueIndex(db) };
   // Counting the items by source and the translation tables reads them whole (tens of ms): once per
   // catalogue generation, which every writer of the catalogue moves, not at every look at the screen.
@@ -502,11 +517,26 @@ export function createApiService(ctx: ServiceContext) {
         { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
         importHooks('preview', file.name),
       );
+      // Kept for its other lines (`import.previewLines`): the last few previews, on this thread.
+      const previewId = randomUUID();
+      previews.set(previewId, plan.documents);
+      for (const old of previews.keys()) if (previews.size > PREVIEWS_KEPT) previews.delete(old);
       return {
+        previewId,
         fileName: plan.fileName,
         documents: plan.documents.map((d) => previewView(db, d)),
         refusal: plan.refusal,
       };
+    },
+    'import.previewLines': ({ previewId, document, from, count }) => {
+      const doc = previews.get(previewId)?.[document];
+      if (doc === undefined) {
+        throw new BrickWorkError(
+          'not-found',
+          'That preview is no longer kept: preview the file again to see its lines.',
+        );
+      }
+      return doc.lines.slice(from, from + count).map((l) => previewLineView(db, l));
     },
     'import.confirm': ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
       const results = confirmImport(

@@ -124,6 +124,14 @@ export const ARGUMENT_CHECKS: Readonly<Record<CallName, Check>> = {
   'jobs.cancel': shape({ jobId: id }),
   'import.preview': importArgs,
   'import.confirm': importArgs,
+  'import.previewLines': shape({
+    previewId: text(64),
+    document: count,
+    from: (v, at) =>
+      Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 1_000_000 ? null : `${at} must be a line index`,
+    count: (v, at) =>
+      Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 5_000 ? null : `${at} must be 1 to 5,000`,
+  }),
   'import.cancel': none,
   'documents.list': shape({ orderId: optional(id) }),
   'documents.takeBack': shape({ documentId: id, wholeFile: optional(bool) }),

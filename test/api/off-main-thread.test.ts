@@ -191,6 +191,38 @@ describe('the thread that answers the screens never waits for a write', () => {
     expect(db.prepare('SELECT count(*) FROM order_line').pluck().get()).toBe(60_001);
   }, 60_000);
 
+  it("a big document's preview brings its first 200 lines; the others come page by page from the thread that keeps it (issue 25)", async () => {
+    const { dbPath } = await storeWithOrder();
+    const app = await startApp(dbPath);
+    const preview = await app.call('import.preview', {
+      file: partList(3_000, 'pages.csv'),
+      acknowledge: ['colour-numbering-guessed'],
+    });
+    if (!preview.ok) throw new Error(preview.error.message);
+    const doc = preview.value.documents[0];
+    expect(doc.counts.total).toBe(3_000);
+    expect(doc.lines).toHaveLength(200);
+    const page = await app.call('import.previewLines', {
+      previewId: preview.value.previewId,
+      document: 0,
+      from: 200,
+      count: 1_000,
+    });
+    if (!page.ok) throw new Error(page.error.message);
+    expect(page.value.map((l: { position: number }) => l.position)).toEqual(
+      Array.from({ length: 1_000 }, (_, i) => 201 + i),
+    );
+    expect(await app.call('import.previewLines', { previewId: 'gone', document: 0, from: 0, count: 10 })).toMatchObject(
+      {
+        ok: false,
+        error: { code: 'not-found' },
+      },
+    );
+    expect(
+      await app.call('import.previewLines', { previewId: preview.value.previewId, document: 0, from: 0, count: 6_000 }),
+    ).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
+  });
+
   it('says "preparing" for suggestions until the index is built, then suggests; and builds it again when the catalogue changes', async () => {
     const { db, dbPath, lineId } = await storeWithOrder();
     const app = await startApp(dbPath);

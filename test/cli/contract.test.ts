@@ -89,6 +89,18 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       const env = { ...CREDENTIALS_ENV, BRICKLINK_API_URL: standIn.url };
       expect((await counted('catalogue import', ['catalogue', 'import', path.join(dir, 'parts.csv')])).code).toBe(0);
       expect((await counted('import', ['import', path.join(dir, 'order.csv'), '--dry-run'])).code).toBe(0);
+      // A preview brings its first 200 lines; --json has them all, asked page by page.
+      const long = path.join(dir, 'long.csv');
+      fs.writeFileSync(
+        long,
+        csv(
+          ['number', 'name', 'quantity'],
+          Array.from({ length: 260 }, (_, i) => ['3001', 'Brick 2 x 4', i + 1]),
+        ),
+      );
+      const dry = await counted('import', ['import', long, '--dry-run']);
+      expect(dry.code).toBe(0);
+      expect(dry.json.documents[0].lines).toHaveLength(260);
       expect((await counted('import', ['import', path.join(dir, 'order.csv')])).code).toBe(0);
       expect((await counted('orders', ['orders'])).code).toBe(0);
       expect((await counted('lines', ['lines', '1', '--unplaced'])).code).toBe(0);

@@ -226,6 +226,11 @@ describe.runIf(hasChromium())("a worker's morning at the desk, in a real browser
     await page.getByTestId('import-file').setInputFiles(paths.pab);
     await preview.waitFor();
     await shot('import-preview-pab');
+    // Issue 25, point 7: the preview brings its first 200 lines; more come page by page.
+    expect(await preview.locator('tbody tr').count()).toBe(200);
+    await page.getByTestId('preview-more').getByText('Show 1,000 more of its 1,532 lines').click();
+    await expect.poll(() => preview.locator('tbody tr').count()).toBe(1_200);
+    expect(await page.getByTestId('preview-more').textContent()).toBe('Show 332 more of its 1,532 lines');
     await page.getByTestId('confirm-import').click();
     await page.getByRole('heading', { name: /Order PAB_inventory/ }).waitFor();
     const firstSuggestions = (await page.evaluate(FIRST_SUGGESTIONS)) as number;

@@ -57,7 +57,7 @@ export const importDocument: ContractCommand = {
     colours: { type: 'string' },
   },
   args: { min: 1, max: 1 },
-  calls: ['import.preview', 'import.confirm'],
+  calls: ['import.preview', 'import.previewLines', 'import.confirm'],
   writes: (_args, options) => options['dry-run'] !== true,
   words: { orderId: '--order', acknowledge: '--accept', colourNumbering: '--colours' },
   async run(api, [file], options) {
@@ -76,7 +76,24 @@ export const importDocument: ContractCommand = {
         for (const line of plan.documents.flatMap(readingText)) api.progress(line.trim());
         throw new BrickWorkError(plan.refusal.code as ErrorCode, plan.refusal.message);
       }
-      return { json: plan, text: previewText(plan) };
+      // A script gets every line: the preview brings the first page, the rest are asked page by page.
+      const documents = [];
+      for (const [index, d] of plan.documents.entries()) {
+        const lines = [...d.lines];
+        while (lines.length < d.counts.total) {
+          const page = await api.call('import.previewLines', {
+            previewId: plan.previewId,
+            document: index,
+            from: lines.length,
+            count: 5_000,
+          });
+          if (page.length === 0) break;
+          lines.push(...page);
+        }
+        documents.push({ ...d, lines });
+      }
+      const whole = { ...plan, documents };
+      return { json: whole, text: previewText(whole) };
     }
     const imports = await api.call('import.confirm', request);
     const text = imports
