@@ -176,6 +176,47 @@ function lockProbe(storePath: string, onHeld: () => void) {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The screens' calls, round and round, each timed from call to answer, until `stop`. */
+function screenTraffic(core: Core, calls: readonly [CallName, unknown][]) {
+  const answered: Answered[] = [];
+  let going = true;
+  const done = (async () => {
+    while (going) {
+      for (const [name, args] of calls) {
+        const start = performance.now();
+        const r = (await core.service.call(name, args)) as Result<{ ready?: boolean }>;
+        answered.push({ name, start, end: performance.now(), ok: r.ok, ready: r.ok && r.value.ready !== false });
+        await nextTurn();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  return {
+    async stop(): Promise<Answered[]> {
+      going = false;
+      await done;
+      return answered;
+    },
+  };
+}
+
+/** The main thread's event loop: the gaps between ticks of a 5 ms timer, until `stop`. */
+function loopTicks() {
+  const gaps: [number, number][] = [];
+  let tick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    gaps.push([tick, now]);
+    tick = now;
+  }, 5);
+  return {
+    stop(): [number, number][] {
+      clearInterval(ticker);
+      return gaps;
+    },
+  };
+}
+
 async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: string, doc: Uint8Array): Promise<Run> {
   const core = await benchCore(storePath);
   try {
@@ -185,20 +226,7 @@ async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: st
     // Warm up, as a screen in use is.
     for (let i = 0; i < 20; i++) for (const [name, args] of calls) await core.service.call(name, args);
 
-    const answered: Answered[] = [];
-    let importing = true;
-    const going = (async () => {
-      while (importing) {
-        for (const [name, args] of calls) {
-          const start = performance.now();
-          const r = (await core.service.call(name, args)) as Result<{ ready?: boolean }>;
-          const end = performance.now();
-          answered.push({ name, start, end, ok: r.ok, ready: r.ok && r.value.ready !== false });
-          await nextTurn();
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    })();
+    const traffic = screenTraffic(core, calls);
 
     let write: Promise<{ waitedMs: number; ok: boolean; startedAt: number; answeredAt: number }> | null = null;
     const probe = lockProbe(storePath, () => {
@@ -212,13 +240,7 @@ async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: st
     });
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
-    const gaps: [number, number][] = [];
-    let tick = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      gaps.push([tick, now]);
-      tick = now;
-    }, 5);
+    const ticks = loopTicks();
     const t0 = performance.now();
     const importOk = who === 'app' ? await importInApp(core, doc) : await importByCli(storePath, docFile);
     const importMs = performance.now() - t0;
@@ -226,9 +248,8 @@ async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: st
     // The screens go on asking for a second after the import (they refresh then): for the record.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     loop.disable();
-    clearInterval(ticker);
-    importing = false;
-    await going;
+    const gaps = ticks.stop();
+    const answered = await traffic.stop();
     const w =
       write === null
         ? null
@@ -261,35 +282,16 @@ async function whilePreviewing(storePath: string, doc: Uint8Array) {
     await untilSuggestionsReady(core);
     const calls = screenCalls(storePath);
     for (let i = 0; i < 20; i++) for (const [name, args] of calls) await core.service.call(name, args);
-    const answered: Answered[] = [];
-    let previewing = true;
-    const going = (async () => {
-      while (previewing) {
-        for (const [name, args] of calls) {
-          const start = performance.now();
-          const r = (await core.service.call(name, args)) as Result<{ ready?: boolean }>;
-          answered.push({ name, start, end: performance.now(), ok: r.ok, ready: r.ok && r.value.ready !== false });
-          await nextTurn();
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    })();
-    const gaps: [number, number][] = [];
-    let tick = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      gaps.push([tick, now]);
-      tick = now;
-    }, 5);
+    const traffic = screenTraffic(core, calls);
+    const ticks = loopTicks();
     const t0 = performance.now();
     const r = (await core.service.call('import.preview', {
       file: { name: 'part-list-200000.csv', content: doc },
     })) as Result<{ documents: { lines: unknown[]; counts: { total: number } }[] }>;
     const t1 = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    clearInterval(ticker);
-    previewing = false;
-    await going;
+    const gaps = ticks.stop();
+    const answered = await traffic.stop();
     // What the browser host would send for it (measured after, for the record).
     const answerBytes = r.ok ? Buffer.byteLength(JSON.stringify(r.value)) : 0;
     const within = ([a, b]: readonly [number, number]) => b >= t0 && a <= t1;
