@@ -116,6 +116,11 @@ describe('the Electron main process (electron mocked)', () => {
         (r) => expect(r.value[0]).toMatchObject({ document: { key: 'Market Street.bsx' }, revived: false }),
       ],
       ['import.cancel', {}, (r) => expect(r.value).toEqual({ cancelled: false })],
+      [
+        'import.previewLines',
+        { previewId: 'gone', document: 0, from: 0, count: 10 },
+        (r) => expect(r.error).toMatchObject({ code: 'not-found' }),
+      ],
       ['orders.list', {}, (r) => expect(r.value).toHaveLength(1)],
       ['orders.get', { orderId: 1 }, (r) => expect(r.value.documents).toHaveLength(1)],
       ['lines.list', { orderId: 1 }, (r) => expect(r.value).toHaveLength(2)],
