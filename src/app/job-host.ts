@@ -5,6 +5,7 @@ import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { JobControl } from '../api/service.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { enqueueLookup } from '../catalogue/lookup-job.ts';
+import { handedOver } from './hand-over.ts';
 import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 export interface JobHostOptions {
@@ -39,8 +40,11 @@ export class JobHost implements JobControl {
   }
 
   /** Each message carries this core's clock reading: the thread keeps to the core's clock (see StampedHostMessage). */
-  private send(m: HostMessage): void {
-    this.worker.postMessage({ ...m, clockMs: this.options.clock.now().getTime() } satisfies StampedHostMessage);
+  private send(m: HostMessage, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(
+      { ...m, clockMs: this.options.clock.now().getTime() } satisfies StampedHostMessage,
+      transfer,
+    );
   }
 
   private onMessage(m: ThreadMessage): void {
@@ -69,11 +73,16 @@ export class JobHost implements JobControl {
   }
 
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string): void {
-    this.send({
-      type: 'catalogue-load',
-      files: files.map((f) => ({ name: f.name, content: f.content })),
-      itemType: type,
-    });
+    // Files their caller handed over go without a copy (tens of MB on the screens' thread).
+    const owned = handedOver(files);
+    this.send(
+      {
+        type: 'catalogue-load',
+        files: files.map((f) => ({ name: f.name, content: f.content })),
+        itemType: type,
+      },
+      owned,
+    );
   }
 
   /** Starts another run of the look-up job: its limit (or none) is kept with the job, its count starts again. */

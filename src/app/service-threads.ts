@@ -8,6 +8,7 @@ import { startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import type { ApiEvents, CallName, EventName, Result } from '../api/contract.ts';
 import { threadOf, type CallDispatcher } from '../api/service.ts';
+import { handedOver } from './hand-over.ts';
 import type {
   FromServiceThread,
   ServiceThreadData,
@@ -215,7 +216,10 @@ class Lane {
   send(m: ToServiceThread): void {
     if (this.stopping) return;
     const worker = this.worker ?? this.start();
-    worker.postMessage({ ...m, clockMs: this.options.clock.now().getTime() });
+    // A call's files that its caller handed over (an upload of tens of MB) go without a copy: a copy on
+    // this thread would hold up the screens' answers (SPEC §11).
+    const files = m.type === 'call' ? handedOver(m.args) : [];
+    worker.postMessage({ ...m, clockMs: this.options.clock.now().getTime() }, files);
   }
 
   call(name: CallName, args: unknown, cancel: SharedArrayBuffer | null): Promise<Result<unknown>> {

@@ -11,6 +11,8 @@ import { startCore } from '../app/core.ts';
 import { credentialsFromEnv, type Credentials } from '../catalogue/bricklink/oauth.ts';
 import { toErrorValue } from '../errors.ts';
 import { resolveStorePath } from '../store/paths.ts';
+import { startWorker } from '../app/job-host.ts';
+import { DecodeThread } from './decode-client.ts';
 import { startHostServer } from './server.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,11 +43,13 @@ try {
     emit: (name, payload) => broadcast(name, payload),
     log,
   });
+  const decoder = new DecodeThread(() => startWorker(new URL('./decode-thread.ts', import.meta.url), null));
   const server = await startHostServer({
     service: core.service,
     rendererDir,
     port: values.port ? Number(values.port) : 0,
     log,
+    decoder,
   });
   broadcast = (name, payload) => server.broadcast(name, payload);
   const readOnly = core.readOnly
@@ -54,6 +58,7 @@ try {
   process.stdout.write(`brick-work is serving ${storePath}${readOnly}\nopen ${server.url}\n`);
   const stop = async () => {
     await server.close();
+    await decoder.close();
     await core.close();
     process.exit(0);
   };

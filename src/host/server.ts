@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { ApiService } from '../api/service.ts';
 import { decodeWire, encodeWire } from '../api/wire.ts';
+import { handOver } from '../app/hand-over.ts';
+import { ThreadStopped, type DecodeThread } from './decode-client.ts';
 import { quote } from '../errors.ts';
 
 /**
@@ -22,6 +24,8 @@ export interface HostServerOptions {
   readonly rendererDir: string;
   readonly port?: number;
   readonly log?: (line: string) => void;
+  /** Decodes big bodies off the thread that answers the screens (SPEC §11); without it they are decoded here. */
+  readonly decoder?: DecodeThread;
 }
 
 export interface HostServer {
@@ -187,9 +191,12 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   }
 
   /** The body, or 'too-large' as soon as it passes BODY_LIMIT (the rest left unread), or 'gone' when the client left. */
-  function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large' | 'gone'> {
+  function readBody(req: http.IncomingMessage, announced: number | null): Promise<Buffer | 'too-large' | 'gone'> {
     return new Promise((resolve) => {
       if (req.destroyed) return resolve('gone');
+      // A body that announced its length is copied into one buffer as it comes (no copy of it all at
+      // the end, which for an upload of tens of MB holds up the other answers); else its chunks are joined.
+      const into = announced !== null && announced > SMALL_BODY ? Buffer.allocUnsafeSlow(announced) : null;
       const chunks: Buffer[] = [];
       let size = 0;
       const done = (outcome: Buffer | 'too-large' | 'gone') => {
@@ -197,13 +204,24 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
         resolve(outcome);
       };
       const onData = (chunk: Buffer) => {
+        const at = size;
         size += chunk.length;
-        if (size <= BODY_LIMIT) return void chunks.push(chunk);
+        if (size <= BODY_LIMIT) {
+          if (into !== null && size <= into.length) chunk.copy(into, at);
+          else chunks.push(chunk);
+          return;
+        }
         req.pause();
         chunks.length = 0;
         done('too-large');
       };
-      const onEnd = () => done(Buffer.concat(chunks, size));
+      const onEnd = () => {
+        if (into !== null && chunks.length === 0) done(size === into.length ? into : into.subarray(0, size));
+        else
+          done(
+            Buffer.concat(into === null ? chunks : [into.subarray(0, Math.min(size, into.length)), ...chunks], size),
+          );
+      };
       const onGone = () => done('gone');
       req.on('data', onData).once('end', onEnd).once('close', onGone).once('error', onGone);
     });
@@ -227,15 +245,26 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       return null;
     }
     try {
-      const body = await readBody(req);
+      const body = await readBody(req, size);
       if (body === 'gone') return null;
       if (body === 'too-large') {
         refuseUnread(req, res, 413, tooLarge(null));
         return null;
       }
       try {
-        return { args: decodeWire(body.toString('utf8') || '{}', { nullPrototype: true }) };
-      } catch {
+        // A big body (an upload) is decoded on the decoding thread: base64 and JSON of tens of MB would
+        // hold up every other answer for a few hundred ms.
+        const args =
+          body.length > SMALL_BODY && options.decoder !== undefined
+            ? await options.decoder.decode(body)
+            : decodeWire(body.toString('utf8') || '{}', { nullPrototype: true });
+        // Decoded for this call alone: its files go to the thread that reads them without a copy.
+        return { args: handOver(args) };
+      } catch (e) {
+        if (e instanceof ThreadStopped) {
+          refuse(res, 503, 'brick-work lost this upload while reading it; send it again');
+          return null;
+        }
         refuse(res, 400, 'the request is not valid JSON');
         return null;
       }

@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
 import type { ApiService, ServiceContext } from '../../src/api/service.ts';
+import type { DecodeThread } from '../../src/host/decode-client.ts';
 import { startHostServer } from '../../src/host/server.ts';
 import { openStore } from '../../src/store/open.ts';
 import { serviceFor } from '../helpers/service.ts';
@@ -12,7 +13,9 @@ import { tempDir } from '../helpers/temp.ts';
  * A browser host on 127.0.0.1 over a fresh store (or the given service), serving a one-page renderer,
  * closed when the test ends; `logs` is what it logged.
  */
-export async function host(options: { service?: ApiService; overrides?: Partial<ServiceContext>; port?: number } = {}) {
+export async function host(
+  options: { service?: ApiService; overrides?: Partial<ServiceContext>; port?: number; decoder?: DecodeThread } = {},
+) {
   const dir = tempDir();
   const storePath = path.join(dir, 'brick-work.sqlite');
   const store = await openStore(storePath);
@@ -28,6 +31,7 @@ export async function host(options: { service?: ApiService; overrides?: Partial<
     rendererDir: renderer,
     port: options.port,
     log: (line) => logs.push(line),
+    ...(options.decoder ? { decoder: options.decoder } : {}),
   });
   let closed = false;
   const close = async () => {

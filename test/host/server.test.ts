@@ -1,9 +1,24 @@
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import type { Worker } from 'node:worker_threads';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiService } from '../../src/api/service.ts';
+import { startWorker } from '../../src/app/job-host.ts';
+import { DecodeThread } from '../../src/host/decode-client.ts';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
 import { BODY_LIMIT, MAX_WAITING, READING_BUDGET, SMALL_BODY } from '../../src/host/server.ts';
 import { host, request, stillPending, upload, within } from './helpers.ts';
+
+/** A service that answers every call with null, keeping the arguments it was handed. */
+function recording(): { seen: unknown[]; service: ApiService } {
+  const seen: unknown[] = [];
+  const service = {
+    call: (_name: unknown, args: unknown) => {
+      seen.push(args);
+      return Promise.resolve({ ok: true, value: null });
+    },
+  } as unknown as ApiService;
+  return { seen, service };
+}
 
 describe('the browser host', () => {
   it('listens on 127.0.0.1 only, with a random token per start', async () => {
@@ -255,13 +270,7 @@ describe('the browser host', () => {
   });
 
   it('hands calls their arguments as objects without a prototype: no handler can see an inherited name', async () => {
-    const seen: unknown[] = [];
-    const service = {
-      call: (_name: unknown, args: unknown) => {
-        seen.push(args);
-        return Promise.resolve({ ok: true, value: null });
-      },
-    } as unknown as ApiService;
+    const { seen, service } = recording();
     const h = await host({ service });
     await request(h.port, {
       path: '/api/call/catalogue.load',
@@ -282,6 +291,35 @@ describe('the browser host', () => {
     expect([...(args.files[0]?.content ?? [])]).toEqual([1, 2, 3]);
     for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])
       expect(name in args || name in (args.files[0] ?? {}), name).toBe(false);
+  });
+
+  it('decodes a big body on its decoding thread: the same arguments, without prototypes; a bad one is 400; a stopped thread costs nothing (issue 25)', async () => {
+    const { seen, service } = recording();
+    const started: Worker[] = [];
+    const decoder = new DecodeThread(() => {
+      const w = startWorker(new URL('../../src/host/decode-thread.ts', import.meta.url), null);
+      started.push(w);
+      return w;
+    });
+    onTestFinished(() => decoder.close());
+    const h = await host({ service, decoder });
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    const content = new Uint8Array(2 * 1024 * 1024).map((_, i) => i % 251);
+    const body = encodeWire({ files: [{ name: 'parts.csv', content }], nested: { deep: {} } });
+    const post = (b: string) => request(h.port, { path: '/api/call/catalogue.load', method: 'POST', headers, body: b });
+    expect((await post(body)).status).toBe(200);
+    expect(started).toHaveLength(1);
+    const args = seen[0] as { files: { name: string; content: Uint8Array }[]; nested: { deep: object } };
+    expect(Object.getPrototypeOf(args)).toBeNull();
+    expect(Object.getPrototypeOf(args.nested.deep)).toBeNull();
+    expect(Object.getPrototypeOf(args.files[0])).toBeNull();
+    expect(Array.isArray(args.files)).toBe(true);
+    expect(Buffer.from(args.files[0]?.content ?? []).equals(Buffer.from(content))).toBe(true);
+    expect((await post(`${body.slice(0, -1)}x`)).status).toBe(400);
+    // The thread ends: the next big body is decoded after all (a new thread).
+    await started[0]?.terminate();
+    expect((await post(body)).status).toBe(200);
+    expect(Buffer.from((seen[1] as typeof args).files[0]?.content ?? []).equals(Buffer.from(content))).toBe(true);
   });
 
   it('answers 413 to a body over the limit without reading it all, and stays well', async () => {
