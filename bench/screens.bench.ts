@@ -108,7 +108,7 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
       let out = '';
       const on = (d: Buffer) => {
         out += d.toString();
-        const m = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
+        const m = /open (http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(out);
         if (m?.[1]) resolve(m[1]);
       };
       host.stdout.on('data', on);

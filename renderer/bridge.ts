@@ -7,9 +7,57 @@ declare global {
   }
 }
 
+/** Where the tab keeps the host's token (sessionStorage: this tab only, never sent anywhere). */
+const TOKEN_KEY = 'brick-work-token';
+
 /**
- * The contract over the browser host's HTTP: calls are POSTed (the token travels in the cookie the
- * host set on the first page load), events arrive as server-sent events.
+ * This start's token: from the fragment of the URL the host printed (`#token=…`, which the browser never
+ * sends), then kept for this tab — a reload still has it — and taken out of the address bar.
+ */
+function pageToken(): string {
+  const given = /(?:^#|&)token=([\w-]+)/.exec(location.hash)?.[1];
+  if (given !== undefined) {
+    sessionStorage.setItem(TOKEN_KEY, given);
+    history.replaceState(null, '', `${location.pathname}${location.search}`);
+    return given;
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? '';
+}
+
+/**
+ * The host's server-sent events, read with `fetch` so that the token travels as a header (EventSource
+ * can send none); read again after a second when the stream ends or fails.
+ */
+function listen(token: string, dispatch: (name: string, data: string) => void): void {
+  const once = async () => {
+    const response = await fetch('/api/events', { headers: { Authorization: `Bearer ${token}` } });
+    if (!response.ok || response.body === null) return;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += value;
+      for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const name = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (name !== undefined && data !== undefined) dispatch(name, data);
+      }
+    }
+  };
+  const again = () =>
+    void once().then(
+      () => setTimeout(again, 1_000),
+      () => setTimeout(again, 1_000),
+    );
+  again();
+}
+
+/**
+ * The contract over the browser host's HTTP: calls are POSTed with the token as a header, events arrive
+ * as server-sent events (SPEC §1, §11).
  */
 export function httpBridge(): BrickWorkApi {
   const listeners = new Set<<E extends EventName>(name: E, payload: ApiEvents[E]) => void>();
@@ -21,20 +69,19 @@ export function httpBridge(): BrickWorkApi {
     'import.progress': true,
     'suggestions.status': true,
   };
-  const names = Object.keys(every) as EventName[];
-  const source = new EventSource('/api/events');
-  for (const name of names) {
-    source.addEventListener(name, (e) => {
-      const payload = JSON.parse((e as MessageEvent<string>).data) as ApiEvents[typeof name];
-      for (const l of listeners) l(name, payload);
-    });
-  }
+  const names = new Set<string>(Object.keys(every));
+  const token = pageToken();
+  listen(token, (name, data) => {
+    if (!names.has(name)) return;
+    const payload = JSON.parse(data) as ApiEvents[EventName];
+    for (const l of listeners) l(name as EventName, payload);
+  });
   return {
     async call(name, args) {
       try {
         const response = await fetch(`/api/call/${name}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
           body: encodeWire(args),
         });
         if (!response.ok)

@@ -13,12 +13,14 @@ describe("the browser host's bridge", () => {
     vi.stubGlobal('window', { brickWork: {} });
     // Imported by name at run time: the bridge is web code (DOM types), outside the Node type-check.
     const { httpBridge } = (await import(BRIDGE)) as { httpBridge: () => BrickWorkApi };
-    vi.stubGlobal(
-      'EventSource',
-      class {
-        addEventListener() {}
-      },
-    );
+    // The page's address and its tab's storage, as the host's printed URL leaves them.
+    vi.stubGlobal('location', { hash: '#token=abc', pathname: '/', search: '' });
+    const kept = new Map<string, string>();
+    vi.stubGlobal('sessionStorage', {
+      getItem: (k: string) => kept.get(k) ?? null,
+      setItem: (k: string, v: string) => kept.set(k, v),
+    });
+    vi.stubGlobal('history', { replaceState: () => undefined });
     vi.stubGlobal('fetch', answer);
     return httpBridge();
   };
@@ -32,6 +34,18 @@ describe("the browser host's bridge", () => {
   ])('an HTTP %i before any call is %s, with the host’s own words', async (status, code) => {
     const bridge = await bridgeAnswering(() => Promise.resolve(new Response('the words\n', { status })));
     expect(await bridge.call('orders.list', {})).toEqual({ ok: false, error: { code, message: 'the words' } });
+  });
+
+  it('sends the token from the URL fragment as a header, never a cookie (issue 26, point 3)', async () => {
+    const seen: RequestInit[] = [];
+    const bridge = await bridgeAnswering(((_url: string, init: RequestInit) => {
+      seen.push(init);
+      return Promise.resolve(new Response('{"ok":true,"value":[]}', { status: 200 }));
+    }) as unknown as () => Promise<Response>);
+    expect(await bridge.call('orders.list', {})).toEqual({ ok: true, value: [] });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const init of seen) expect(init.headers).toMatchObject({ Authorization: 'Bearer abc' });
+    expect(seen.some((init) => init.credentials !== undefined)).toBe(false);
   });
 
   it('a host that is gone is host-unreachable, saying what to check', async () => {

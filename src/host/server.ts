@@ -12,11 +12,11 @@ import { quote } from '../errors.ts';
 
 /**
  * The browser host (SPEC §1): the contract over HTTP on 127.0.0.1, serving the built renderer, so the
- * whole UI runs in any browser. Every request needs this start's random token: in the URL only on a
- * page load of `/` (the URL the host prints), which keeps it in a cookie named for this port; after
- * that the cookie or an `Authorization: Bearer` header (SPEC §11). A request whose Host or Origin is
- * not this server's own is refused (no DNS rebinding, no other site calling in). Events reach the
- * page as server-sent events.
+ * whole UI runs in any browser. Every call and the event stream need this start's random token, in an
+ * `Authorization: Bearer` header; the page gets it from the fragment of the URL the host prints
+ * (`/#token=…`), which browsers never send, and keeps it for its tab — no cookie ever holds it (SPEC §11).
+ * The page and its files are served without it. A request whose Host or Origin is not this server's own
+ * is refused (no DNS rebinding, no other site calling in). Events reach the page as server-sent events.
  */
 export interface HostServerOptions {
   readonly service: ApiService;
@@ -96,23 +96,14 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
 
-  /** This start's cookie: named for the port, since browsers send a host's cookies to all its ports. */
-  const cookieName = () => `brick_work_token_${port}`;
-
-  /** The page load the printed URL makes: the only request whose token may travel in the URL. */
-  const isFirstLoad = (req: http.IncomingMessage, url: URL) =>
-    req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token');
-
-  /** The tokens a request carries: the first load's (which wins over a cookie an earlier start left), else the header's, else this start's cookies'. */
-  function tokensOf(req: http.IncomingMessage, url: URL): string[] {
-    if (isFirstLoad(req, url)) return [url.searchParams.get('token') ?? ''];
+  /**
+   * The token a request carries: only in its `Authorization: Bearer` header. Never a cookie — browsers
+   * send a host's cookies to every port of it, so any local page could collect one — and never in a query
+   * (SPEC §11); the page has it from the printed URL's fragment, which no browser sends.
+   */
+  function tokenOf(req: http.IncomingMessage): string {
     const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ')) return [auth.slice(7)];
-    const name = cookieName();
-    return (req.headers.cookie ?? '').split(';').flatMap((pair) => {
-      const at = pair.indexOf('=');
-      return at !== -1 && pair.slice(0, at).trim() === name ? [pair.slice(at + 1).trim()] : [];
-    });
+    return auth?.startsWith('Bearer ') ? auth.slice(7) : '';
   }
 
   function refuse(res: http.ServerResponse, status: number, message: string): void {
@@ -318,18 +309,9 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       } catch {
         return refuse(res, 400, `the address "${quote(req.url ?? '')}" can't be read as a path`);
       }
-      if (!tokensOf(req, url).some((given) => same(given, token))) {
+      // The page and its files need no token (they hold no data); every call and the event stream do.
+      if (url.pathname.startsWith('/api/') && !same(tokenOf(req), token)) {
         return refuse(res, 401, 'this needs the token of this start; open the URL the host printed when it started');
-      }
-      // The first page load carries the token in its URL: keep it in this start's cookie (replacing what
-      // an earlier start on this port left) and drop it from the address.
-      if (isFirstLoad(req, url)) {
-        res.writeHead(303, {
-          'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-          Location: '/',
-          'Cache-Control': 'no-store',
-        });
-        return res.end();
       }
       if (req.method === 'GET' && url.pathname === '/api/events') {
         res.writeHead(200, {
@@ -368,7 +350,8 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   keepAlive.unref();
 
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    // The token in the fragment: the browser keeps it to the page and never sends it to any server.
+    url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
     token,
     broadcast(name, payload) {

@@ -24,7 +24,8 @@ describe('the browser host', () => {
   it('listens on 127.0.0.1 only, with a random token per start', async () => {
     const a = await host();
     const b = await host();
-    expect(a.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{40,}$/);
+    // The token in the fragment: browsers never send it (issue 26, point 3).
+    expect(a.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{40,}$/);
     expect(a.token).not.toBe(b.token);
     // Not reachable on any other address of this machine: IPv6 loopback, and its network addresses.
     const net = await import('node:net');
@@ -50,13 +51,11 @@ describe('the browser host', () => {
   it('refuses requests without the token, or with a wrong one', async () => {
     const h = await host();
     const host_ = `127.0.0.1:${h.port}`;
-    expect((await request(h.port, { path: '/', headers: { Host: host_ } })).status).toBe(401);
     expect(
       (await request(h.port, { path: '/api/call/orders.list', method: 'POST', headers: { Host: host_ }, body: '{}' }))
         .status,
     ).toBe(401);
     expect((await request(h.port, { path: '/api/events', headers: { Host: host_ } })).status).toBe(401);
-    expect((await request(h.port, { path: '/?token=wrong', headers: { Host: host_ } })).status).toBe(401);
     const r = await request(h.port, {
       path: '/api/call/orders.list',
       method: 'POST',
@@ -89,120 +88,56 @@ describe('the browser host', () => {
     expect(origin.body).toContain('https://evil.example');
   });
 
-  it('answers its own page: the token in the first URL becomes a cookie; calls and files work with it', async () => {
+  it('serves its page and files without the token; every call and the event stream take it from the header only (SPEC §11)', async () => {
     const h = await host();
-    const hostHeader = `127.0.0.1:${h.port}`;
-    const first = await request(h.port, { path: `/?token=${h.token}`, headers: { Host: hostHeader } });
-    expect(first.status).toBe(303);
-    const cookie = String(first.headers['set-cookie']).split(';')[0] ?? '';
-    expect(String(first.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
-    const page = await request(h.port, { path: '/', headers: { Host: hostHeader, Cookie: cookie } });
+    const Host = `127.0.0.1:${h.port}`;
+    const page = await request(h.port, { path: '/', headers: { Host } });
     expect(page.status).toBe(200);
+    expect(page.headers['set-cookie']).toBeUndefined();
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect((await request(h.port, { path: '/assets/app.js', headers: { Host } })).status).toBe(200);
+    expect((await request(h.port, { path: '/..%2fsecret.txt', headers: { Host } })).status).toBe(404);
+    // A token anywhere but the header is no token: a query, a cookie of any name.
+    const inUrl = `token=${h.token}`;
+    for (const [path, headers] of [
+      [`/api/call/settings.get?${inUrl}`, {}],
+      ['/api/call/settings.get', { Cookie: `brick_work_token_${h.port}=${h.token}` }],
+      ['/api/call/settings.get', { Cookie: `token=${h.token}` }],
+    ] as const) {
+      const r = await request(h.port, { path, method: 'POST', headers: { Host, ...headers }, body: '{}' });
+      expect(r.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
+      expect(r.body).toContain('needs the token of this start');
+    }
+    expect((await request(h.port, { path: `/api/events?${inUrl}`, headers: { Host } })).status).toBe(401);
     const call = await request(h.port, {
       path: '/api/call/settings.get',
       method: 'POST',
-      headers: { Host: hostHeader, Origin: `http://${hostHeader}`, Cookie: cookie },
+      headers: { Host, Origin: `http://${Host}`, Authorization: `Bearer ${h.token}` },
       body: encodeWire({}),
     });
     expect(decodeWire(call.body)).toMatchObject({ ok: true, value: { currency: 'USD' } });
     const bad = await request(h.port, {
       path: '/api/call/orders.get',
       method: 'POST',
-      headers: { Host: hostHeader, Cookie: cookie },
+      headers: { Host, Authorization: `Bearer ${h.token}` },
       body: encodeWire({ orderId: 'x' }),
     });
     expect(decodeWire(bad.body)).toMatchObject({ ok: false, error: { code: 'invalid-argument' } });
-    const traversal = await request(h.port, {
-      path: '/..%2fsecret.txt',
-      headers: { Host: hostHeader, Cookie: cookie },
-    });
-    expect(traversal.status).toBe(404);
   });
 
-  it('takes the token in a URL only on a page load of /, which keeps it in a cookie; after that, only the cookie or the header (SPEC §11)', async () => {
-    const h = await host();
-    const Host = `127.0.0.1:${h.port}`;
-    const inUrl = `token=${h.token}`;
-    const elsewhere: [string, string][] = [
-      ['POST', `/api/call/settings.get?${inUrl}`],
-      ['GET', `/api/events?${inUrl}`],
-      ['GET', `/index.html?${inUrl}`],
-      ['GET', `/assets/app.js?${inUrl}`],
-      ['POST', `/?${inUrl}`],
-    ];
-    for (const [method, path] of elsewhere) {
-      const r = await request(h.port, { path, method, headers: { Host }, body: method === 'POST' ? '{}' : undefined });
-      expect(r.status, `${method} ${path}`).toBe(401);
-      expect(r.body).toContain('needs the token of this start');
-    }
-    const first = await request(h.port, { path: `/?${inUrl}`, headers: { Host } });
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
-    expect(first.headers['set-cookie']).toEqual([
-      `brick_work_token_${h.port}=${h.token}; HttpOnly; SameSite=Strict; Path=/`,
-    ]);
-    const cookie = `brick_work_token_${h.port}=${h.token}`;
-    const byCookie = await request(h.port, {
-      path: '/api/call/settings.get',
-      method: 'POST',
-      headers: { Host, Cookie: cookie },
-      body: '{}',
-    });
-    expect(decodeWire(byCookie.body)).toMatchObject({ ok: true });
-    const byHeader = await request(h.port, {
-      path: '/api/call/settings.get',
-      method: 'POST',
-      headers: { Host, Authorization: `Bearer ${h.token}` },
-      body: '{}',
-    });
-    expect(decodeWire(byHeader.body)).toMatchObject({ ok: true });
-    expect((await request(h.port, { path: '/assets/app.js', headers: { Host, Cookie: cookie } })).status).toBe(200);
-  });
-
-  it("names its cookie for its port and takes no other start's cookie (browsers send cookies to every port)", async () => {
+  it("takes no other start's token: two hosts, each its own", async () => {
     const a = await host();
     const b = await host();
-    const call = (port: number, cookie: string) =>
+    const call = (port: number, token: string) =>
       request(port, {
         path: '/api/call/settings.get',
         method: 'POST',
-        headers: { Host: `127.0.0.1:${port}`, Cookie: cookie },
+        headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}` },
         body: '{}',
       });
-    for (const cookie of [
-      `brick_work_token=${a.token}`,
-      `brick_work_token_${b.port}=${a.token}`,
-      `brick_work_token_${a.port}0=${a.token}`,
-      `xbrick_work_token_${a.port}=${a.token}`,
-    ]) {
-      expect((await call(a.port, cookie)).status, cookie).toBe(401);
-    }
-    // What a browser holding both starts' cookies sends to each: each host takes its own.
-    const both = `brick_work_token_${b.port}=${b.token}; brick_work_token_${a.port}=${a.token}`;
-    expect(decodeWire((await call(a.port, both)).body)).toMatchObject({ ok: true });
-    expect(decodeWire((await call(b.port, both)).body)).toMatchObject({ ok: true });
-  });
-
-  it("lets the fresh URL's token win over the cookie an earlier start on the same port left", async () => {
-    const before = await host();
-    const port = before.port;
-    const first = await request(port, { path: `/?token=${before.token}`, headers: { Host: `127.0.0.1:${port}` } });
-    const oldCookie = String(first.headers['set-cookie']?.[0]).split(';')[0] ?? '';
-    await before.close();
-    const after = await host({ port });
-    expect(after.port).toBe(port);
-    const Host = `127.0.0.1:${port}`;
-    expect((await request(port, { path: '/', headers: { Host, Cookie: oldCookie } })).status).toBe(401);
-    const fresh = await request(port, { path: `/?token=${after.token}`, headers: { Host, Cookie: oldCookie } });
-    expect(fresh.status).toBe(303);
-    expect(fresh.headers['set-cookie']).toEqual([
-      `brick_work_token_${port}=${after.token}; HttpOnly; SameSite=Strict; Path=/`,
-    ]);
-    // The URL's token is the one judged on that load: a wrong one is refused whatever the cookie says.
-    const newCookie = `brick_work_token_${port}=${after.token}`;
-    expect((await request(port, { path: '/?token=wrong', headers: { Host, Cookie: newCookie } })).status).toBe(401);
-    expect((await request(port, { path: '/', headers: { Host, Cookie: newCookie } })).status).toBe(200);
+    expect((await call(a.port, b.token)).status).toBe(401);
+    expect(decodeWire((await call(a.port, a.token)).body)).toMatchObject({ ok: true });
+    expect(decodeWire((await call(b.port, b.token)).body)).toMatchObject({ ok: true });
   });
 
   it('answers 400 to a bad percent-encoding in the address, in plain words, and logs nothing', async () => {
