@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'source-error',
   /** Staff stopped a long piece of work (an import) before it wrote anything. */
   'cancelled',
+  /** A thread doing the call stopped (it is started again): the call may or may not have been done. */
+  'interrupted',
   'invalid-argument',
   /** The browser host refused a request before any call: too large, not this start's token, or it can't be reached. */
   'too-large',

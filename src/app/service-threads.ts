@@ -149,7 +149,11 @@ export class ServiceThreads implements CallDispatcher {
 class Lane {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, (r: Result<unknown>) => void>();
+  /** Calls not answered yet, each with the thread it was sent to. */
+  private readonly pending = new Map<
+    number,
+    { readonly worker: Worker; readonly answer: (r: Result<unknown>) => void }
+  >();
   private ready: Promise<void> = Promise.resolve();
   /** Whether the thread has its store open (it answers a `stop` then; before, it is simply ended). */
   private serving = false;
@@ -174,6 +178,8 @@ class Lane {
       credentialsEncrypted: o.credentials.encrypted,
     };
     const worker = startWorker(o.workerUrl, data);
+    /** Why it could not open the store, if that is why it ends. */
+    let failure: ErrorValue | null = null;
     let opened: () => void = () => {};
     this.ready = new Promise((resolve) => (opened = resolve));
     this.serving = false;
@@ -184,11 +190,15 @@ class Lane {
       } else if (m.type === 'failed') {
         opened();
         o.log(`the ${this.role} thread could not open the store: ${m.error.message}`);
-        this.answerAll(m.error);
+        // It ends now: the calls it has get why, in words (a store held busy by another process, …), and
+        // the next call starts a thread again, which tries again.
+        failure = m.error;
+        if (this.worker === worker) this.worker = null;
+        this.answerAll(worker, m.error);
       } else if (m.type === 'answer') {
-        const answer = this.pending.get(m.id);
+        const pending = this.pending.get(m.id);
         this.pending.delete(m.id);
-        answer?.(m.result);
+        pending?.answer(m.result);
       } else this.onMessage(m);
     });
     worker.on('error', (e) => o.log(`the ${this.role} thread stopped: ${e.message}`));
@@ -196,39 +206,48 @@ class Lane {
       opened();
       if (this.worker === worker) this.worker = null;
       if (this.stopping)
-        return this.answerAll({ code: 'cancelled', message: 'brick-work closed before this was done.' });
-      // Calls it had not answered get an answer all the same; the next call starts a new thread, and an
-      // index it was building is asked for again.
-      const error: ErrorValue = { code: 'internal', message: `the ${this.role} thread stopped before it answered` };
-      this.answerAll(error);
+        return this.answerAll(worker, { code: 'cancelled', message: 'brick-work closed before this was done.' });
+      // Calls it had not answered get an answer all the same — why it could not open the store, or that
+      // it stopped (SPEC §11: never `internal` because a thread ended); the next call starts a new
+      // thread, and an index it was building is asked for again.
+      const error: ErrorValue = failure ?? {
+        code: 'interrupted',
+        message: `brick-work's ${this.role === 'writer' ? 'writing' : 'suggestion'} thread stopped while it worked on this and has been started again: look whether it was done, then try again.`,
+      };
+      this.answerAll(worker, error);
       if (this.role === 'suggest') this.onMessage({ type: 'index-failed', error });
     });
     this.worker = worker;
     return worker;
   }
 
-  private answerAll(error: ErrorValue): void {
-    const answers = [...this.pending.values()];
-    this.pending.clear();
-    for (const answer of answers) answer({ ok: false, error });
+  /** Answers every call `worker` was sent and has not answered. */
+  private answerAll(worker: Worker, error: ErrorValue): void {
+    for (const [id, pending] of [...this.pending]) {
+      if (pending.worker !== worker) continue;
+      this.pending.delete(id);
+      pending.answer({ ok: false, error });
+    }
   }
 
-  send(m: ToServiceThread): void {
-    if (this.stopping) return;
+  send(m: ToServiceThread): Worker | null {
+    if (this.stopping) return null;
     const worker = this.worker ?? this.start();
     // A call's files that its caller handed over (an upload of tens of MB) go without a copy: a copy on
     // this thread would hold up the screens' answers (SPEC §11).
     const files = m.type === 'call' ? handedOver(m.args) : [];
     worker.postMessage({ ...m, clockMs: this.options.clock.now().getTime() }, files);
+    return worker;
   }
 
   call(name: CallName, args: unknown, cancel: SharedArrayBuffer | null): Promise<Result<unknown>> {
     if (this.stopping)
       return Promise.resolve({ ok: false, error: { code: 'cancelled', message: 'brick-work is closing.' } });
     const id = this.nextId++;
-    const answer = new Promise<Result<unknown>>((resolve) => this.pending.set(id, resolve));
-    this.send({ type: 'call', id, name, args, cancel });
-    return answer;
+    return new Promise<Result<unknown>>((resolve) => {
+      const worker = this.send({ type: 'call', id, name, args, cancel });
+      if (worker !== null) this.pending.set(id, { worker, answer: resolve });
+    });
   }
 
   whenReady(): Promise<void> {
