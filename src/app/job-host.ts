@@ -21,26 +21,76 @@ export interface JobHostOptions {
   readonly wakeEveryMs?: number;
 }
 
-/** The main thread's side of the runner thread: starts it, hands it work, and relays what it reports. */
+/** The longest wait before the job runner thread is started again after it stopped. */
+const MAX_RESTART_WAIT_MS = 60_000;
+
+/**
+ * The main thread's side of the runner thread: starts it, hands it work, and relays what it reports. A
+ * runner thread that stops is started again, after a wait that doubles each time (1 s up to a minute),
+ * saying why in the log; work handed over meanwhile waits for it (SPEC §11: a started job runs).
+ */
 export class JobHost implements JobControl {
-  private readonly worker: Worker;
+  private worker: Worker | null = null;
   private readonly timer: NodeJS.Timeout;
+  private readonly waiting: { m: HostMessage; transfer: ArrayBuffer[] }[] = [];
+  private restarts = 0;
+  private stopping = false;
+  /** A catalogue load handed to the runner and not finished yet: if the runner stops, it is told as failed. */
+  private loading = false;
 
   constructor(private readonly options: JobHostOptions) {
-    const workerData = {
-      storePath: options.storePath,
-      nativeBinding: options.nativeBinding ?? null,
-      clockMs: options.clock.now().getTime(),
-    };
-    this.worker = startWorker(options.workerUrl, workerData);
-    this.worker.on('message', (m: ThreadMessage) => this.onMessage(m));
-    this.worker.on('error', (e) => options.log(`the job runner stopped: ${e.message}`));
+    this.start(false);
     this.timer = setInterval(() => this.send({ type: 'wake' }), options.wakeEveryMs ?? 60_000);
     this.timer.unref();
   }
 
+  private start(again: boolean): void {
+    const { options } = this;
+    const workerData = {
+      storePath: options.storePath,
+      nativeBinding: options.nativeBinding ?? null,
+      clockMs: options.clock.now().getTime(),
+      // Started again: the jobs the stopped thread had are ended or queued again first.
+      restarted: again,
+    };
+    const worker = startWorker(options.workerUrl, workerData);
+    worker.on('message', (m: ThreadMessage) => this.onMessage(m));
+    worker.on('error', (e: unknown) =>
+      options.log(`the job runner stopped: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.worker = null;
+      if (this.stopping) return;
+      if (this.loading) {
+        // The load it had can't go on (its files were the thread's): said in words, never left "started".
+        this.loading = false;
+        options.emit('job.progress', {
+          kind: 'catalogue-load',
+          done: 0,
+          total: null,
+          state:
+            'failed: brick-work’s job runner stopped while it loaded the catalogue files and starts again by itself; load them again',
+        });
+        options.emit('store.changed', { reason: 'catalogue-load failed' });
+      }
+      const wait = Math.min(MAX_RESTART_WAIT_MS, 1000 * 2 ** this.restarts);
+      this.restarts += 1;
+      options.log(`the job runner stopped (exit code ${code}); it starts again in ${wait / 1000} s`);
+      setTimeout(() => {
+        if (!this.stopping) this.start(true);
+      }, wait).unref();
+    });
+    this.worker = worker;
+    for (const w of this.waiting.splice(0)) this.send(w.m, w.transfer);
+  }
+
   /** Each message carries this core's clock reading: the thread keeps to the core's clock (see StampedHostMessage). */
   private send(m: HostMessage, transfer: ArrayBuffer[] = []): void {
+    if (this.worker === null) {
+      // Between a stop and the start again: it waits (a wake needs no keeping).
+      if (m.type !== 'wake') this.waiting.push({ m, transfer });
+      return;
+    }
     this.worker.postMessage(
       { ...m, clockMs: this.options.clock.now().getTime() } satisfies StampedHostMessage,
       transfer,
@@ -49,6 +99,9 @@ export class JobHost implements JobControl {
 
   private onMessage(m: ThreadMessage): void {
     const { emit } = this.options;
+    // It works: the next stop waits a second again.
+    if (m.type === 'finished') this.restarts = 0;
+    if (m.type === 'finished' && m.kind === 'catalogue-load') this.loading = false;
     if (m.type === 'progress') emit('job.progress', { kind: m.kind, done: m.done, total: m.total, state: m.state });
     else if (m.type === 'finished') {
       // A deferred job waits in the queue (the budget's next day, or another run): not done, not failed.
@@ -73,6 +126,7 @@ export class JobHost implements JobControl {
   }
 
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string): void {
+    this.loading = true;
     // Files their caller handed over go without a copy (tens of MB on the screens' thread).
     const owned = handedOver(files);
     this.send(
@@ -104,10 +158,13 @@ export class JobHost implements JobControl {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    this.send({ type: 'stop' });
+    this.stopping = true;
+    const worker = this.worker;
+    if (worker === null) return;
+    worker.postMessage({ type: 'stop', clockMs: this.options.clock.now().getTime() } satisfies StampedHostMessage);
     await new Promise<void>((resolve) => {
-      const t = setTimeout(() => void this.worker.terminate().then(() => resolve()), 2_000);
-      this.worker.once('exit', () => {
+      const t = setTimeout(() => void worker.terminate().then(() => resolve()), 2_000);
+      worker.once('exit', () => {
         clearTimeout(t);
         resolve();
       });

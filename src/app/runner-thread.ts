@@ -18,16 +18,19 @@ import { Source } from '../catalogue/source.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore } from '../store/open.ts';
 import { JobRunner } from '../jobs/runner.ts';
+import { releaseOwnJobs } from '../jobs/queue.ts';
+import { failOwnCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { ReaderThreadClient } from '../catalogue/reader-thread-client.ts';
 import { startWorker } from './job-host.ts';
 import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('runner-thread runs as a worker thread');
-const { storePath, nativeBinding, clockMs } = workerData as {
+const { storePath, nativeBinding, clockMs, restarted } = workerData as {
   storePath: string;
   nativeBinding: string | null;
   clockMs: number;
+  restarted?: boolean;
 };
 const post = (m: ThreadMessage) => port.postMessage(m);
 
@@ -39,6 +42,19 @@ const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() 
 useNativeBinding(nativeBinding);
 const store = await openStore(storePath);
 const me = identityOf();
+if (restarted === true) {
+  // The thread before this one stopped: what it was running is no one's now, though this process lives.
+  for (const job of releaseOwnJobs(store.db, me, { clock }))
+    post({
+      type: 'log',
+      line: `job ${job.id} (${job.kind}) was running when the job runner stopped: it is queued again`,
+    });
+  if (failOwnCatalogueJob(store.db, storePath, me, { clock }))
+    post({
+      type: 'log',
+      line: 'the catalogue load under way when the job runner stopped has ended as failed; load its files again',
+    });
+}
 // The catalogue reader thread, started now so that the first load does not wait for it: from a checkout
 // its script is beside the sources, in the app's bundle beside this one (electron/vite.config.ts).
 const reader = new ReaderThreadClient(

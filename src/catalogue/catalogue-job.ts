@@ -299,3 +299,34 @@ export function recoverCatalogueJob(
     return { kind: read.record.kind, deadOwner: owner, placed };
   });
 }
+
+/**
+ * The catalogue job `me` left `running` when its thread stopped (SPEC §11: the job runner thread started
+ * again in the same process): ended as failed, saying why — its process lives, so it would look busy for
+ * good otherwise. What it merged is kept and unplaced lines are placed again, as `recoverCatalogueJob` does.
+ */
+export function failOwnCatalogueJob(
+  db: Database,
+  storePath: string,
+  me: OwnerIdentity,
+  options: { readonly clock: Clock },
+): boolean {
+  const file = catalogueJobPath(storePath);
+  return underWriteLock(db, () => {
+    const read = readCatalogueJob(file);
+    if (read.status !== 'ok' || read.record.state !== 'running') return false;
+    const o = read.record.owner;
+    if (o.pid !== me.pid || o.bootId !== me.bootId || o.startTicks !== me.startTicks) return false;
+    placeUnplacedLines(db);
+    write(file, {
+      ...read.record,
+      state: 'failed',
+      error:
+        'brick-work’s job runner stopped while it loaded these files and has been started again. ' +
+        'The files it had merged are kept; load the others again.',
+      recovered: true,
+      updatedAt: isoNow(options.clock),
+    });
+    return true;
+  });
+}

@@ -294,8 +294,20 @@ export async function loadCatalogue(
       warning,
     };
   } catch (e) {
-    job.finish('failed', toErrorValue(e).message);
+    finishFailed(job, e);
     throw e;
+  }
+}
+
+/**
+ * Ends the job as failed with the reason, if it can be written: a disk too full for the load may be too
+ * full for catalogue-job.json too — the load's own error is what the caller is told, either way.
+ */
+function finishFailed(job: CatalogueJob, e: unknown): void {
+  try {
+    job.finish('failed', toErrorValue(e).message);
+  } catch {
+    // Left as it is: `recoverCatalogueJob` ends it once its owner is gone, and a load then is not refused as busy for good.
   }
 }
 
@@ -518,7 +530,7 @@ export async function loadColoursFromSource(
       warning,
     };
   } catch (e) {
-    job.finish('failed', toErrorValue(e).message);
+    finishFailed(job, e);
     throw e;
   }
 }

@@ -366,6 +366,31 @@ export function recoverJobs(db: Database, options: QueueOptions): RecoveredJob[]
   return recovered;
 }
 
+/**
+ * Puts the `running` jobs `me` owns back to `queued`, each with a `recovered` event: for a job runner
+ * thread started again in the same process (SPEC §11), whose process is alive though the thread that ran
+ * them is gone — so `recoverJobs`, which asks whether the owner lives, would never take them.
+ */
+export function releaseOwnJobs(db: Database, me: OwnerIdentity, options: QueueOptions): RecoveredJob[] {
+  const now = isoNow(options.clock);
+  return db
+    .transaction(() => {
+      const rows = db
+        .prepare(`SELECT id, kind FROM job WHERE state = 'running' AND ${OWNED_BY} ORDER BY id`)
+        .all(...ownerParams(me)) as { id: number; kind: string }[];
+      for (const r of rows) {
+        db.prepare("UPDATE job SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'running'").run(now, r.id);
+        db.prepare("INSERT INTO job_event (job_id, event, detail, at) VALUES (?, 'recovered', ?, ?)").run(
+          r.id,
+          JSON.stringify({ deadOwner: me, why: 'the job runner thread stopped' }),
+          now,
+        );
+      }
+      return rows.map((r) => ({ id: r.id, kind: r.kind, deadOwner: me }));
+    })
+    .immediate();
+}
+
 /** Runs `work` in one write transaction only while `me` owns job `id` and it is running; false otherwise (nothing written). */
 export function whileOwner(db: Database, id: number, me: OwnerIdentity, work: () => void): boolean {
   return db
