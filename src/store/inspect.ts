@@ -64,8 +64,14 @@ function checkHeader(file: string, size: number): HeaderCheck {
   } finally {
     fs.closeSync(fd);
   }
-  if (n < 16 || header.toString('latin1', 0, 16) !== SQLITE_MAGIC) return { sqlite: false };
   const short = (how: string): HeaderCheck => ({ sqlite: true, cutShort: how });
+  // The first bytes of SQLite's own header, and nothing more: a store cut off at its very start.
+  if (n < 16) {
+    return header.toString('latin1', 0, n) === SQLITE_MAGIC.slice(0, n)
+      ? short(`only ${size} bytes, less than its 100-byte header`)
+      : { sqlite: false };
+  }
+  if (header.toString('latin1', 0, 16) !== SQLITE_MAGIC) return { sqlite: false };
   const whole: HeaderCheck = { sqlite: true, cutShort: null };
   if (n < 100) return short(`only ${size} bytes, less than its 100-byte header`);
   // A -wal or hot -journal with content may finish (or undo) a write that was cut off: SQLite's to judge.
@@ -119,6 +125,10 @@ export function inspectFile(path: string): FileKind {
     throw e;
   }
   if (header.sqlite && header.cutShort !== null) return { kind: 'damaged', why: 'cut-short', detail: header.cutShort };
+  // Not SQLite, and not empty: never handed to SQLite, which would take a file of a few bytes for an
+  // empty database — and the open would then make a new store of it (SPEC §11: a file brick-work did
+  // not make is never replaced).
+  if (!header.sqlite) return { kind: 'not-sqlite', detail: 'it does not start like a SQLite file' };
   const existedBefore = { wal: fs.existsSync(`${path}-wal`), shm: fs.existsSync(`${path}-shm`) };
   let db: Database.Database | undefined;
   try {

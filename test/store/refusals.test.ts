@@ -72,6 +72,20 @@ describe('files this build must not open', () => {
     expect(sha256(file)).toBe(hash);
   });
 
+  it('never makes a store of a small file that is not SQLite: one byte is not a store, and stays (issue 26, point 4)', async () => {
+    for (const content of ['\n', 'x', 'hello']) {
+      const dir = tempDir();
+      const file = path.join(dir, 'brick-work.sqlite');
+      fs.writeFileSync(file, content);
+      for (const readOnly of [false, true]) expect((await refusal(file, readOnly)).code).toBe('not-a-store');
+      const r = await cliJson(['--db', file, 'settings', 'currency', 'EUR']);
+      expect(r.code, JSON.stringify(content)).toBe(1);
+      expect(r.json.error).toMatchObject({ code: 'not-a-store' });
+      expect(fs.readFileSync(file, 'utf8')).toBe(content);
+      expect(fs.readdirSync(dir)).toEqual(['brick-work.sqlite']);
+    }
+  });
+
   it('refuses a file that is not SQLite at all, and leaves it alone', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'notes.sqlite');

@@ -464,6 +464,12 @@ describe('store trouble in words, never "internal"', () => {
           bytes: whole.subarray(0, 50),
           how: 'cut short (only 50 bytes, less than its 100-byte header)',
         },
+        // Issue 26, point 4: its first 2, 8 or 15 bytes are a store cut short too, not "not a SQLite database".
+        ...[2, 8, 15].map((n) => ({
+          name: `first-${n}-bytes`,
+          bytes: whole.subarray(0, n),
+          how: `cut short (only ${n} bytes, less than its 100-byte header)`,
+        })),
         {
           name: 'mid-page',
           bytes: whole.subarray(0, pageSize + 904),
@@ -674,8 +680,8 @@ async function startHostAsNobody(file: string, renderer: string, tmp: string): P
   const out = lines(child);
   const url = (await out.waitFor(/^open http/)).replace(/^open /, '');
   const banner = await out.waitFor(/^brick-work is serving/);
-  const { port, searchParams } = new URL(url);
-  const token = searchParams.get('token') ?? '';
+  const { port } = new URL(url);
+  const token = /#token=([\w-]+)/.exec(new URL(url).hash)?.[1] ?? '';
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
