@@ -26,6 +26,8 @@ export interface HostServerOptions {
   readonly log?: (line: string) => void;
   /** Decodes big bodies off the thread that answers the screens (SPEC §11); without it they are decoded here. */
   readonly decoder?: DecodeThread;
+  /** How long a request body may stop coming before its connection is dropped (default BODY_IDLE_MS). */
+  readonly bodyIdleMs?: number;
 }
 
 export interface HostServer {
@@ -59,10 +61,14 @@ export const READING_BUDGET = 2 * BODY_LIMIT;
  * small bodies are read from a budget of their own, so that uploads filling READING_BUDGET never hold
  * up the screens.
  */
-export const SMALL_BODY = 256 * 1024;
+export const SMALL_BODY = 64 * 1024;
 export const SMALL_READING_BUDGET = 16 * MiB;
 /** How many bodies may wait for their turn; past them the host answers 503 (busy, try again). */
 export const MAX_WAITING = 8;
+/** A request body that sends nothing for this long is dropped (what it reserved is free again). */
+export const BODY_IDLE_MS = 30_000;
+/** An event-stream client that has this much not yet taken is not reading: it is dropped. */
+const EVENT_BACKLOG_LIMIT = 1024 * 1024;
 /**
  * A body answered before it was read whole: what the client still sends is thrown away, never kept, for
  * this long, so that a browser still sending reads the answer rather than a reset connection; then
@@ -92,6 +98,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   const clients = new Set<http.ServerResponse>();
   let port = 0;
   const log = options.log ?? (() => {});
+  const bodyIdleMs = options.bodyIdleMs ?? BODY_IDLE_MS;
 
   const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
@@ -138,7 +145,8 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
 
   /** What the bodies being read have reserved, big and small (of READING_BUDGET and SMALL_READING_BUDGET), and those waiting for their turn. */
   const reading = { big: 0, small: 0 };
-  const waiting: { readonly size: number; admit(): void }[] = [];
+  // Each pool its own queue: big uploads waiting never make a small call busy (issue 26, point 5).
+  const queues: Record<'big' | 'small', { readonly size: number; admit(): void }[]> = { big: [], small: [] };
   const budget = { big: READING_BUDGET, small: SMALL_READING_BUDGET };
   const poolOf = (size: number) => (size <= SMALL_BODY ? 'small' : 'big');
   const fits = (size: number) => reading[poolOf(size)] + size <= budget[poolOf(size)];
@@ -158,6 +166,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
         });
       };
       if (fits(size)) return admit();
+      const waiting = queues[pool];
       if (waiting.length >= MAX_WAITING) return resolve('busy');
       const waiter = { size, admit };
       waiting.push(waiter);
@@ -172,12 +181,14 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
 
   /** Lets in, in order, each waiting body that now fits. */
   function wake(): void {
-    for (let i = 0; i < waiting.length;) {
-      const w = waiting[i];
-      if (w && fits(w.size)) {
-        waiting.splice(i, 1);
-        w.admit();
-      } else i++;
+    for (const waiting of Object.values(queues)) {
+      for (let i = 0; i < waiting.length;) {
+        const w = waiting[i];
+        if (w && fits(w.size)) {
+          waiting.splice(i, 1);
+          w.admit();
+        } else i++;
+      }
     }
   }
 
@@ -190,11 +201,23 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       const into = announced !== null && announced > SMALL_BODY ? Buffer.allocUnsafeSlow(announced) : null;
       const chunks: Buffer[] = [];
       let size = 0;
+      // A body that stops coming is dropped, so that what it reserved is free again (issue 26, point 5).
+      let idle: NodeJS.Timeout | null = null;
+      const stillComing = () => {
+        if (idle !== null) clearTimeout(idle);
+        idle = setTimeout(() => {
+          log(`host: a request body stopped coming for ${bodyIdleMs / 1000} s; its connection was dropped`);
+          req.destroy();
+        }, bodyIdleMs);
+      };
+      stillComing();
       const done = (outcome: Buffer | 'too-large' | 'gone') => {
+        if (idle !== null) clearTimeout(idle);
         req.off('data', onData).off('end', onEnd).off('close', onGone).off('error', onGone);
         resolve(outcome);
       };
       const onData = (chunk: Buffer) => {
+        stillComing();
         const at = size;
         size += chunk.length;
         if (size <= BODY_LIMIT) {
@@ -356,7 +379,14 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     token,
     broadcast(name, payload) {
       const data = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
-      for (const c of clients) c.write(data);
+      for (const c of clients) {
+        // A client that does not read is dropped, never buffered without end (SPEC §11).
+        if (c.writableLength > EVENT_BACKLOG_LIMIT) {
+          clients.delete(c);
+          c.destroy();
+          log('host: an event-stream client that did not read its events was dropped');
+        } else c.write(data);
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -14,7 +14,13 @@ import { tempDir } from '../helpers/temp.ts';
  * closed when the test ends; `logs` is what it logged.
  */
 export async function host(
-  options: { service?: ApiService; overrides?: Partial<ServiceContext>; port?: number; decoder?: DecodeThread } = {},
+  options: {
+    service?: ApiService;
+    overrides?: Partial<ServiceContext>;
+    port?: number;
+    decoder?: DecodeThread;
+    bodyIdleMs?: number;
+  } = {},
 ) {
   const dir = tempDir();
   const storePath = path.join(dir, 'brick-work.sqlite');
@@ -32,6 +38,7 @@ export async function host(
     port: options.port,
     log: (line) => logs.push(line),
     ...(options.decoder ? { decoder: options.decoder } : {}),
+    ...(options.bodyIdleMs !== undefined ? { bodyIdleMs: options.bodyIdleMs } : {}),
   });
   let closed = false;
   const close = async () => {
@@ -43,7 +50,14 @@ export async function host(
     await close();
     store.close();
   });
-  return { url: server.url, port: server.port, token: server.token, logs, close };
+  return {
+    url: server.url,
+    port: server.port,
+    token: server.token,
+    logs,
+    close,
+    broadcast: server.broadcast.bind(server),
+  };
 }
 
 export interface Answer {

@@ -347,6 +347,56 @@ describe('the browser host', () => {
     expect(h.logs).toEqual([]);
   });
 
+  it('keeps answering small calls while 72 connections announce 256 KB bodies and never send them; they are dropped in time (issue 26, point 5)', async () => {
+    const h = await host({ bodyIdleMs: 800 });
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    const stalled = Array.from({ length: 72 }, () => {
+      const u = upload(h.port, {
+        path: '/api/call/settings.get',
+        headers: { ...headers, 'Content-Length': String(256 * 1024) },
+      });
+      u.req.flushHeaders();
+      return u;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (let i = 0; i < 5; i++) {
+      const r = await within(
+        2000,
+        'a small call',
+        request(h.port, { path: '/api/call/settings.get', method: 'POST', headers, body: '{}' }),
+      );
+      expect(r.status).toBe(200);
+    }
+    // The bodies that never come are dropped: their connections end.
+    const ended = await Promise.all(
+      stalled.map((u) =>
+        u.answer.then(
+          () => 'answered',
+          () => 'dropped',
+        ),
+      ),
+    );
+    expect(ended.every((e) => e === 'dropped')).toBe(true);
+    expect(h.logs.some((l) => /a request body stopped coming/.test(l))).toBe(true);
+  });
+
+  it('drops an event-stream client that does not read, instead of keeping its events without end (issue 26, point 5)', async () => {
+    const h = await host();
+    const net = await import('node:net');
+    const socket = net.connect({ host: '127.0.0.1', port: h.port });
+    await once(socket, 'connect');
+    socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nAuthorization: Bearer ${h.token}\r\n\r\n`);
+    socket.pause(); // never reads
+    onTestFinished(() => void socket.destroy());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const big = { reason: 'x'.repeat(64 * 1024) };
+    for (let i = 0; i < 400; i++) {
+      h.broadcast('store.changed', big);
+      if (i % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(h.logs).toContain('host: an event-stream client that did not read its events was dropped');
+  });
+
   it('keeps answering the screens while uploads of unknown length (chunked) hold what big bodies may read', async () => {
     const h = await host();
     const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
