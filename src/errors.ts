@@ -115,6 +115,16 @@ export function readOnlyStore(storePath: string | null, reason: string | null = 
 }
 
 /** A write ran out of disk space (SPEC §10 `disk-full`); `what` is the file it was writing, when known. */
+/** A store the read-write open's check found damaged (SPEC §11): never written; how to go back to a backup. */
+export function damagedStore(storePath: string | null, found: string): BrickWorkError {
+  return new BrickWorkError(
+    'store-damaged',
+    `${storePath ?? 'The store'} is damaged (${found}), so brick-work writes nothing more to it; you can still look at ` +
+      'it and export from it. To go on working, put back a copy from a backup (an upgrade to 4.2 kept one beside ' +
+      'it, brick-work.sqlite.4.1.bak; docs/upgrade-4.2.md says how), or ask for help before changing it.',
+  );
+}
+
 export function diskFull(what: string): BrickWorkError {
   return new BrickWorkError(
     'disk-full',

@@ -113,6 +113,11 @@ export async function attempt<T>(fn: () => Promise<T>): Promise<T | null> {
  */
 export function readOnlyBanner(store: StoreView | null): string | null {
   if (!store?.readOnly) return null;
+  if (store.readOnly.damaged === true)
+    return (
+      `Damaged: ${store.readOnly.reason}. brick-work writes nothing more to this store; you can look and export. ` +
+      'To go on working, put back a copy from a backup, or ask for help before changing it.'
+    );
   const copy = store.readOnly.snapshot
     ? ' You are looking at a private copy taken when brick-work started: changes made elsewhere since then do not show here.'
     : '';

@@ -405,7 +405,7 @@ export interface StoreView {
    * Set when the store can't be written (SPEC §11): why, in plain words, and whether the screens show a
    * private snapshot copy taken at the start. Reads work; writes are refused with `read-only-store`.
    */
-  readonly readOnly: { readonly reason: string; readonly snapshot: boolean } | null;
+  readonly readOnly: { readonly reason: string; readonly snapshot: boolean; readonly damaged?: boolean } | null;
 }
 
 /** What a catalogue load did to one order's saved lines: placed some, unplaced some (with why). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
-import { BrickWorkError, readOnlyStore, toErrorValue } from '../errors.ts';
+import { BrickWorkError, damagedStore, readOnlyStore, toErrorValue } from '../errors.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../catalogue/budget.ts';
 import { confirmImport, planImport, type ImportHooks, type PlannedDocument } from '../documents/import.ts';
@@ -82,7 +82,7 @@ export interface ServiceContext {
   readonly credentials: CredentialStore;
   readonly files: FileDialogs | null;
   /** Set when the store can't be written and was opened for reading (SPEC §11): why, and whether from a snapshot copy. */
-  readonly readOnly?: { readonly reason: string; readonly snapshot: boolean } | null;
+  readonly readOnly?: { readonly reason: string; readonly snapshot: boolean; readonly damaged?: boolean } | null;
   emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;
   /**
    * The app's service threads (SPEC §11): they run the calls `threadOf` does not put on the main thread.
@@ -622,7 +622,10 @@ export function createApiService(ctx: ServiceContext) {
         return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
       // Any other write that gets through meets the read-only connection, which says the same.
       if (ctx.readOnly && WRITING_CALLS.has(name as CallName)) {
-        return { ok: false, error: readOnlyStore(ctx.storePath, ctx.readOnly.reason).toValue() };
+        const refusal = ctx.readOnly.damaged
+          ? damagedStore(ctx.storePath, ctx.readOnly.reason)
+          : readOnlyStore(ctx.storePath, ctx.readOnly.reason);
+        return { ok: false, error: refusal.toValue() };
       }
       const checked = args === undefined ? {} : args;
       const elsewhere = ctx.threads?.dispatch(name as CallName, checked);

@@ -1,5 +1,5 @@
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
-import { readOnlyStore } from '../errors.ts';
+import { damagedStore, readOnlyStore } from '../errors.ts';
 import { JobHost, watchDataVersion } from './job-host.ts';
 import { recoverCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { recoverJobs } from '../jobs/queue.ts';
@@ -37,7 +37,7 @@ export interface Core {
   /** The service threads (writer, suggestions); null on a store that can't be written, where every call runs on the main thread. */
   readonly threads: ServiceThreads | null;
   /** Set when the store can't be written and was opened for reading: why, and whether from a snapshot copy. */
-  readonly readOnly: { readonly reason: string; readonly snapshot: boolean } | null;
+  readonly readOnly: { readonly reason: string; readonly snapshot: boolean; readonly damaged: boolean } | null;
   close(): Promise<void>;
 }
 
@@ -55,13 +55,18 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       `upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}`,
     );
   }
-  const readOnly = store.unwritable === null ? null : { reason: store.unwritable, snapshot: store.snapshot };
+  const readOnly =
+    store.unwritable === null ? null : { reason: store.unwritable, snapshot: store.snapshot, damaged: store.damaged };
   if (readOnly) {
     options.log(
       `${options.storePath} can't be written (${readOnly.reason}): it is open for reading only` +
         `${readOnly.snapshot ? ', from a private copy' : ''}; job recovery and the job runner are off`,
     );
   }
+  const refusedWrite = () =>
+    readOnly?.damaged
+      ? damagedStore(options.storePath, readOnly.reason)
+      : readOnlyStore(options.storePath, readOnly?.reason);
   const recovered = readOnly ? [] : recoverJobs(store.db, { clock });
   for (const r of recovered) {
     options.log(
@@ -124,10 +129,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     recovered,
     jobs: jobs ?? {
       startCatalogueLoad: () => {
-        throw readOnlyStore(options.storePath, readOnly?.reason);
+        throw refusedWrite();
       },
       startLookup: () => {
-        throw readOnlyStore(options.storePath, readOnly?.reason);
+        throw refusedWrite();
       },
     },
     readOnly,

@@ -40,7 +40,7 @@ let reading = { clockMs: typeof clockMs === 'number' ? clockMs : Date.now(), at:
 const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() - reading.at)) };
 
 useNativeBinding(nativeBinding);
-const store = await openStore(storePath);
+const store = await openStore(storePath, { quickCheck: false }); // the app's main open checked it
 const me = identityOf();
 if (restarted === true) {
   // The thread before this one stopped: what it was running is no one's now, though this process lives.

@@ -40,7 +40,7 @@ useNativeBinding(data.nativeBinding);
 let store: Store | null = null;
 try {
   // The suggestion thread only reads; the writer's read-write open waits for the write lock here, if it must.
-  store = await openStore(data.storePath, { readOnly: data.role === 'suggest' });
+  store = await openStore(data.storePath, { readOnly: data.role === 'suggest', quickCheck: false });
 } catch (e) {
   // Nothing keeps the thread alive after this: it ends, and the main thread answers its calls with this.
   post({ type: 'failed', error: toErrorValue(e, data.storePath) });

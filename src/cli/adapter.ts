@@ -133,7 +133,10 @@ export function cliApi(
           return Promise.resolve(out);
         },
       },
-      readOnly: store.unwritable === null ? null : { reason: store.unwritable, snapshot: store.snapshot },
+      readOnly:
+        store.unwritable === null
+          ? null
+          : { reason: store.unwritable, snapshot: store.snapshot, damaged: store.damaged },
       emit: () => undefined,
     });
     opened = { store, service };

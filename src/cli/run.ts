@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readOnlyStore, toErrorValue, isBrickWorkError } from '../errors.ts';
+import { damagedStore, readOnlyStore, toErrorValue, isBrickWorkError } from '../errors.ts';
 import { openStore, type Store } from '../store/open.ts';
 import { resolveStorePath } from '../store/paths.ts';
 import { APP_NAME, APP_VERSION } from '../version.ts';
@@ -143,7 +143,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // A store that can't be written opens for reading (SPEC §11); a writing command is refused before it tries.
       if (mode === 'write' && store.unwritable !== null) {
         store.close();
-        throw readOnlyStore(this.storePath, store.unwritable);
+        throw store.damaged
+          ? damagedStore(this.storePath, store.unwritable)
+          : readOnlyStore(this.storePath, store.unwritable);
       }
       if (store.snapshot) {
         io.stderr(

@@ -1,3 +1,4 @@
+import { quote } from '../errors.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -18,6 +19,11 @@ export interface Store {
    * with `read-only-store` before they try.
    */
   readonly unwritable: string | null;
+  /**
+   * Set when the read-write open's check found the file damaged (SPEC §11): it was opened for reading
+   * instead, and writes are refused with `store-damaged`; `unwritable` says what the check found.
+   */
+  readonly damaged: boolean;
   /** Set when the file is read from a private snapshot copy, as SQLite could not read it in place. */
   readonly snapshot: boolean;
   /** Set when this open made a new store file. */
@@ -29,6 +35,11 @@ export interface Store {
 
 export interface OpenOptions {
   readonly readOnly?: boolean;
+  /**
+   * A read-write open runs SQLite's `quick_check` first (about 0.45 s on an 83 MB, 500,000-line store) and
+   * opens a damaged file for reading only. False for the app's own threads: the app's main open checked.
+   */
+  readonly quickCheck?: boolean;
   /** Told what the upgrade is doing, when there is one. */
   readonly onProgress?: Progress;
 }
@@ -72,6 +83,14 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
     db.pragma('synchronous = FULL');
     db.pragma('cache_size = -32000'); // 32 MB: catalogue loads touch many index pages
     db.pragma('foreign_keys = ON');
+    if (options.quickCheck !== false) {
+      // A store known damaged is never written (SPEC §11): SQLite's quick check, before anything writes.
+      const found = String(db.pragma('quick_check(1)', { simple: true }));
+      if (found !== 'ok') {
+        db.close();
+        return openReadOnly(storePath, `SQLite's check of it found: ${quote(found.replace(/\s+/g, ' '))}`, true);
+      }
+    }
     const prepared = await prepareStore(db, storePath, options.onProgress ?? (() => {}));
     return wrap(db, storePath, false, prepared.created, prepared.upgrade);
   } catch (e) {
@@ -97,7 +116,7 @@ function isReadOnlyTrouble(e: unknown): boolean {
  * changes the file. Reads in place where SQLite can, else from a private snapshot copy (a WAL store in
  * a folder it can't write: `access.ts`), removed again at close.
  */
-function openReadOnly(storePath: string, unwritable: string | null): Store {
+function openReadOnly(storePath: string, unwritable: string | null, damaged = false): Store {
   const place = readablePlace(storePath);
   try {
     const file = inspectFile(place.path);
@@ -121,7 +140,12 @@ function openReadOnly(storePath: string, unwritable: string | null): Store {
       db.close();
       throw e;
     }
-    return wrap(db, storePath, true, false, null, { unwritable, snapshot: place.snapshot, onClose: place.dispose });
+    return wrap(db, storePath, true, false, null, {
+      unwritable,
+      damaged,
+      snapshot: place.snapshot,
+      onClose: place.dispose,
+    });
   } catch (e) {
     place.dispose();
     throw e;
@@ -132,7 +156,7 @@ function memoryStore(unwritable: string | null = null): Store {
   const db = new Database(':memory:', nativeOptions());
   db.pragma('foreign_keys = ON');
   db.transaction(() => createSchema(db))();
-  return wrap(db, null, true, false, null, { unwritable, snapshot: false, onClose: () => {} });
+  return wrap(db, null, true, false, null, { unwritable, damaged: false, snapshot: false, onClose: () => {} });
 }
 
 function wrap(
@@ -141,8 +165,9 @@ function wrap(
   readOnly: boolean,
   created: boolean,
   upgrade: UpgradeReport | null,
-  extra: { unwritable: string | null; snapshot: boolean; onClose: () => void } = {
+  extra: { unwritable: string | null; damaged: boolean; snapshot: boolean; onClose: () => void } = {
     unwritable: null,
+    damaged: false,
     snapshot: false,
     onClose: () => {},
   },
@@ -152,6 +177,7 @@ function wrap(
     path: storePath,
     readOnly,
     unwritable: extra.unwritable,
+    damaged: extra.damaged,
     snapshot: extra.snapshot,
     created,
     upgrade,

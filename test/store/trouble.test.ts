@@ -212,6 +212,40 @@ function bigDocument(dir: string): string {
   return doc;
 }
 
+describe('a store found damaged is never written (issue 26, point 4)', () => {
+  it('pages garbled inside: a write is refused with store-damaged and how to go back, the file untouched; reads that work go on', async () => {
+    const dir = workDir();
+    const shop = path.join(dir, 'shop');
+    fs.mkdirSync(shop);
+    const file = path.join(shop, 'brick-work.sqlite');
+    await storeWithOrder(file);
+    // Garbage over pages past the first (the header and schema still read): SQLite's check finds it.
+    const bytes = fs.readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    const pages = bytes.length / pageSize;
+    for (const page of [pages - 1, pages - 2, Math.floor(pages / 2)])
+      for (let i = 0; i < pageSize; i += 7) bytes[page * pageSize + i] = (i * 31) & 0xff;
+    fs.writeFileSync(file, bytes);
+    const before = sha256(file);
+    const write = await cliJson(['--db', file, 'settings', 'currency', 'EUR']);
+    expect(write.code).toBe(1);
+    expect(write.json.error.code).toBe('store-damaged');
+    expect(write.json.error.message).toMatch(
+      /is damaged \(SQLite's check of it found: .+\), so brick-work writes nothing more to it/,
+    );
+    expect(write.json.error.message).toContain('brick-work.sqlite.4.1.bak');
+    const imported = await cliJson(['--db', file, 'import', path.join(dir, 'order-brick-work.sqlite.xml'), '--as-new']);
+    expect(imported.json.error.code).toBe('store-damaged');
+    expect(sha256(file)).toBe(before);
+    // Reads answer what they can, or say the store is damaged, in words; the file stays as it was.
+    for (const command of [['orders'], ['store', 'info'], ['export', 'summary']]) {
+      const r = await cliJson(['--db', file, ...command]);
+      if (r.code !== 0) expect(r.json.error.code, command.join(' ')).toBe('store-damaged');
+    }
+    expect(sha256(file)).toBe(before);
+  });
+});
+
 describe('store trouble in words, never "internal"', () => {
   it('store-busy: a write that waits past the busy timeout for another process’s write lock says so, and changes nothing', async () => {
     const dir = workDir();
