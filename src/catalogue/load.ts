@@ -87,25 +87,45 @@ function hasColours(db: Database): boolean {
  * After a merge, in its transaction: the unplaced lines are placed again, and when these are the
  * catalogue's first colours, the lines placed with their colour unchecked are checked now.
  */
-function placeAfterMerge(db: Database, had: { colours: boolean; colourTable: boolean }): readonly number[] {
+function placeAfterMerge(db: Database, had: { colours: boolean; colourTable: boolean }): LinesChanged {
   let again: PlaceLinesResult | null = null;
   if (!had.colours && hasColours(db)) again = placeColouredLinesAgain(db);
   else if (!had.colourTable && hasColourTable(db)) again = placeOtherNumberingColoursAgain(db);
-  placeUnplacedLines(db);
-  return again?.unplaced.map((l) => l.id) ?? [];
+  return { placed: placeUnplacedLines(db).placedIds, unplaced: again?.unplaced.map((l) => l.id) ?? [] };
 }
 
-/** The lines a load unplaced (those placed before it), by order and reason, as they are now. */
-function unplacedByIt(db: Database, ids: readonly number[]): UnplacedByOrder[] {
-  if (ids.length === 0) return [];
+/** The saved lines a load placed (unplaced before), and those placed before it that it unplaced. */
+interface LinesChanged {
+  readonly placed: readonly number[];
+  readonly unplaced: readonly number[];
+}
+
+/**
+ * What a load did to the saved lines (of imported documents), by order: those it placed, and those
+ * placed before it that it unplaced, with why. A line one file of the load placed and a later one
+ * unplaced (a load of parts and colours together) was unplaced before and is now: it counts in neither.
+ */
+function linesByOrder(
+  db: Database,
+  changed: LinesChanged,
+): Pick<LoadResult, 'placed' | 'placedByOrder' | 'unplacedByOrder'> {
+  const placed = new Set(changed.placed);
+  const unplaced = new Set(changed.unplaced);
+  const only = (ids: Set<number>, not: Set<number>) => JSON.stringify([...ids].filter((id) => !not.has(id)));
+  const saved = `FROM json_each(?) j JOIN order_line l ON l.id = j.value
+         JOIN document d ON d.id = l.document_id AND d.state = 'imported' JOIN shop_order o ON o.id = d.order_id`;
+  const placedByOrder = db
+    .prepare(
+      `SELECT o.id AS orderId, o.reference, count(*) AS placed ${saved}
+        WHERE l.item_no IS NOT NULL GROUP BY o.id ORDER BY o.id`,
+    )
+    .all(only(placed, unplaced)) as { orderId: number; reference: string; placed: number }[];
   const rows = db
     .prepare(
-      `SELECT o.id AS orderId, o.reference, l.unplaced_reason AS reason, count(*) AS n
-         FROM json_each(?) j JOIN order_line l ON l.id = j.value
-         JOIN document d ON d.id = l.document_id JOIN shop_order o ON o.id = d.order_id
+      `SELECT o.id AS orderId, o.reference, l.unplaced_reason AS reason, count(*) AS n ${saved}
         WHERE l.item_no IS NULL GROUP BY o.id, l.unplaced_reason ORDER BY o.id, n DESC`,
     )
-    .all(JSON.stringify(ids)) as { orderId: number; reference: string; reason: string; n: number }[];
+    .all(only(unplaced, placed)) as { orderId: number; reference: string; reason: string; n: number }[];
   const out = new Map<
     number,
     { orderId: number; reference: string; unplaced: number; reasons: UnplacedByOrder['reasons'][number][] }
@@ -117,7 +137,11 @@ function unplacedByIt(db: Database, ids: readonly number[]): UnplacedByOrder[] {
     o.unplaced += r.n;
     o.reasons.push({ code: reasonOf(r.reason)?.code ?? 'other', text: r.reason, count: r.n });
   }
-  return [...out.values()];
+  return {
+    placed: placedByOrder.reduce((n, o) => n + o.placed, 0),
+    placedByOrder,
+    unplacedByOrder: [...out.values()],
+  };
 }
 
 /** Whether the colour table (Rebrickable's colours with their external ids) is loaded. */
@@ -125,30 +149,15 @@ function hasColourTable(db: Database): boolean {
   return db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1;
 }
 
-/** Unplaced saved lines by order: what a load placed is told per order (SPEC §9: "how many, in which orders"). */
-function unplacedByOrder(db: Database): Map<number, { reference: string; unplaced: number }> {
-  const rows = db
+/** Unplaced saved lines (of imported documents): those a load could place. */
+function unplacedCount(db: Database): number {
+  return db
     .prepare(
-      `SELECT o.id, o.reference, count(*) AS unplaced
-         FROM order_line l JOIN document d ON d.id = l.document_id AND d.state = 'imported' JOIN shop_order o ON o.id = d.order_id
-        WHERE l.item_no IS NULL GROUP BY o.id`,
+      `SELECT count(*) FROM order_line l JOIN document d ON d.id = l.document_id AND d.state = 'imported'
+        WHERE l.item_no IS NULL`,
     )
-    .all() as { id: number; reference: string; unplaced: number }[];
-  return new Map(rows.map((r) => [r.id, { reference: r.reference, unplaced: r.unplaced }]));
-}
-
-function placedSince(
-  db: Database,
-  before: Map<number, { reference: string; unplaced: number }>,
-): { orderId: number; reference: string; placed: number }[] {
-  const after = unplacedByOrder(db);
-  return [...before]
-    .map(([orderId, b]) => ({
-      orderId,
-      reference: b.reference,
-      placed: b.unplaced - (after.get(orderId)?.unplaced ?? 0),
-    }))
-    .filter((o) => o.placed > 0);
+    .pluck()
+    .get() as number;
 }
 
 /**
@@ -254,8 +263,7 @@ export async function loadCatalogue(
   );
   try {
     const run = new MergeRun(db, job, options);
-    const unplacedBefore = unplacedByOrder(db);
-    const waiting = [...unplacedBefore.values()].reduce((x, o) => x + o.unplaced, 0);
+    const waiting = unplacedCount(db);
     let outcome: { files: LoadResult['files']; cancelled: boolean } | null = null;
     const [only] = files;
     if (options.reader !== undefined && files.length === 1 && only !== undefined) {
@@ -279,16 +287,13 @@ export async function loadCatalogue(
       outcome = { files: parsed.map((f) => ({ name: f.name, format: f.format, rows: f.records.length })), cancelled };
     }
     job.finish(outcome.cancelled ? 'cancelled' : 'done');
-    const placedByOrder = placedSince(db, unplacedBefore);
     return {
       items: run.counts.item,
       colours: run.counts.colour,
       categories: run.counts.category,
       translations: run.tally,
       files: outcome.files,
-      placed: placedByOrder.reduce((n, o) => n + o.placed, 0),
-      placedByOrder,
-      unplacedByOrder: unplacedByIt(db, run.unplacedLines),
+      ...linesByOrder(db, run.changed),
       unplacedBefore: waiting,
       cancelled: outcome.cancelled,
       warning,
@@ -374,8 +379,8 @@ class MergeRun {
   readonly tally: Record<keyof TranslationTally, number> = { ...NO_TRANSLATIONS };
   total = 0;
   done = 0;
-  /** Lines placed before that the files' merges unplaced (committed ones only: see `restore`). */
-  unplacedLines: number[] = [];
+  /** The saved lines the files' merges placed, and those placed before that they unplaced (committed files only: see `restore`). */
+  readonly changed: { placed: number[]; unplaced: number[] } = { placed: [], unplaced: [] };
   private readonly merge: ReturnType<typeof mergers>;
   private readonly writers: ReturnType<typeof catalogueWriters>;
   private readonly every: number;
@@ -400,12 +405,13 @@ class MergeRun {
     return this.job.progress(progress);
   }
 
-  keep(): { counts: MergeRun['counts']; tally: MergeRun['tally']; done: number; unplaced: number } {
+  keep(): { counts: MergeRun['counts']; tally: MergeRun['tally']; done: number; placed: number; unplaced: number } {
     return {
       counts: { ...this.counts },
       tally: { ...this.tally },
       done: this.done,
-      unplaced: this.unplacedLines.length,
+      placed: this.changed.placed.length,
+      unplaced: this.changed.unplaced.length,
     };
   }
 
@@ -414,7 +420,8 @@ class MergeRun {
     Object.assign(this.counts, kept.counts);
     Object.assign(this.tally, kept.tally);
     this.done = kept.done;
-    this.unplacedLines.length = kept.unplaced;
+    this.changed.placed.length = kept.placed;
+    this.changed.unplaced.length = kept.unplaced;
   }
 
   /**
@@ -466,7 +473,9 @@ class MergeRun {
         this.writeItems(inKeyOrder(unsorted), source);
         itemsLoaded();
         bumpCatalogueGeneration(db);
-        for (const id of placeAfterMerge(db, had)) this.unplacedLines.push(id);
+        const changed = placeAfterMerge(db, had);
+        for (const id of changed.placed) this.changed.placed.push(id);
+        for (const id of changed.unplaced) this.changed.unplaced.push(id);
       },
     });
   }
@@ -508,8 +517,8 @@ export async function loadColoursFromSource(
     const colours = await source.fetchColours();
     const merge = mergers(db);
     // Merged and placed again in one transaction (BEGIN IMMEDIATE), as a catalogue file is.
-    const unplacedBefore = unplacedByOrder(db);
-    const unplacedIds = db
+    const waiting = unplacedCount(db);
+    const changed = db
       .transaction(() => {
         const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
         for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
@@ -517,18 +526,9 @@ export async function loadColoursFromSource(
         return placeAfterMerge(db, had);
       })
       .immediate();
-    const placedByOrder = placedSince(db, unplacedBefore);
-    const placed = placedByOrder.reduce((n, o) => n + o.placed, 0);
     job.progress({ done: colours.length, total: colours.length });
     job.finish('done');
-    return {
-      colours: colours.length,
-      placed,
-      placedByOrder,
-      unplacedByOrder: unplacedByIt(db, unplacedIds),
-      unplacedBefore: [...unplacedBefore.values()].reduce((x, o) => x + o.unplaced, 0),
-      warning,
-    };
+    return { colours: colours.length, ...linesByOrder(db, changed), unplacedBefore: waiting, warning };
   } catch (e) {
     finishFailed(job, e);
     throw e;

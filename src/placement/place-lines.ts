@@ -5,6 +5,8 @@ import { OTHER_COLOUR_NUMBERINGS, placeItem, type GivenItem } from './rule.ts';
 export interface PlaceLinesResult {
   readonly lines: number;
   readonly placed: number;
+  /** The lines it placed that were unplaced before. */
+  readonly placedIds: readonly number[];
   /** Lines that were placed and are not now (a catalogue's first colours can do that: SPEC §5), with why. */
   readonly unplaced: readonly { readonly id: number; readonly reason: string }[];
 }
@@ -31,19 +33,19 @@ export function placeUnplacedLines(db: Database, onProgress?: (done: number, tot
   const lookup = catalogueLookup(db);
   const update = lineUpdater(db);
   let done = 0;
-  let placed = 0;
+  const placedIds: number[] = [];
   let after = 0;
   for (;;) {
     const rows = batch.all(after);
     if (rows.length === 0) break;
     for (const row of rows) {
-      if (update(row.id, placeItem(row, lookup))) placed += 1;
+      if (update(row.id, placeItem(row, lookup))) placedIds.push(row.id);
       after = row.id;
     }
     done += rows.length;
     onProgress?.(done, total);
   }
-  return { lines: done, placed, unplaced: [] };
+  return { lines: done, placed: placedIds.length, placedIds, unplaced: [] };
 }
 
 /**
@@ -87,16 +89,19 @@ export function placeLinesAgain(db: Database, lineIds: Iterable<number>): PlaceL
   const update = lineUpdater(db);
   let lines = 0;
   let placed = 0;
+  const placedIds: number[] = [];
   const unplaced: { id: number; reason: string }[] = [];
   for (const id of lineIds) {
     const row = select.get(id);
     if (row === undefined) continue;
     lines += 1;
     const p = placeItem(row, lookup);
-    if (update(row.id, p)) placed += 1;
-    else if (row.placedBefore === 1 && p.reason !== null) unplaced.push({ id: row.id, reason: p.reason });
+    if (update(row.id, p)) {
+      placed += 1;
+      if (row.placedBefore === 0) placedIds.push(row.id);
+    } else if (row.placedBefore === 1 && p.reason !== null) unplaced.push({ id: row.id, reason: p.reason });
   }
-  return { lines, placed, unplaced };
+  return { lines, placed, placedIds, unplaced };
 }
 
 function lineUpdater(db: Database): (id: number, p: ReturnType<typeof placeItem>) => boolean {

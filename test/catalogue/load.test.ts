@@ -63,12 +63,13 @@ describe('loading a catalogue (the catalogue job)', () => {
       cancelled: false,
       warning: null,
     });
-    // What the app and the CLI say when it ends: how many lines it placed, in which orders — and the line
-    // placed before colours were known whose colour the catalogue now does not know (issue 25).
+    // What the app and the CLI say when it ends: how many lines it placed, in which orders. Line 3 was
+    // placed by the parts file and unplaced by the colours file of the same load: unplaced before it and
+    // after, it is neither placed nor "placed before" (issue 25).
     expect(catalogueLoadSummary(first)).toBe(
-      'Loaded 3 items, 1 colour; 2 unplaced lines are placed now: 2 in order A; ' +
-        '1 line placed before is unplaced now — the colour is not in the catalogue: 1 in order A.',
+      'Loaded 3 items, 1 colour; 2 unplaced lines are placed now: 2 in order A.',
     );
+    expect(first.unplacedByOrder).toEqual([]);
     const reasons = db.prepare('SELECT position, item_no, unplaced_reason FROM order_line ORDER BY position').all();
     expect(reasons).toEqual([
       { position: 1, item_no: '3001', unplaced_reason: null },
