@@ -225,14 +225,19 @@ function loopTicks() {
   };
 }
 
+/** The core's threads up, its suggestion index built, and the screens' calls made a few times, as a screen in use has: those calls. */
+async function warmedUp(core: Core, storePath: string): Promise<[CallName, unknown][]> {
+  await core.threads?.whenReady();
+  await untilSuggestionsReady(core);
+  const calls = screenCalls(storePath);
+  for (let i = 0; i < 20; i++) for (const [name, args] of calls) await core.service.call(name, args);
+  return calls;
+}
+
 async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: string, doc: Uint8Array): Promise<Run> {
   const core = await benchCore(storePath);
   try {
-    await core.threads?.whenReady();
-    await untilSuggestionsReady(core);
-    const calls = screenCalls(storePath);
-    // Warm up, as a screen in use is.
-    for (let i = 0; i < 20; i++) for (const [name, args] of calls) await core.service.call(name, args);
+    const calls = await warmedUp(core, storePath);
 
     const traffic = screenTraffic(core, calls);
 
@@ -286,10 +291,7 @@ async function whileImporting(storePath: string, who: 'app' | 'cli', docFile: st
 async function whilePreviewing(storePath: string, doc: Uint8Array) {
   const core = await benchCore(storePath);
   try {
-    await core.threads?.whenReady();
-    await untilSuggestionsReady(core);
-    const calls = screenCalls(storePath);
-    for (let i = 0; i < 20; i++) for (const [name, args] of calls) await core.service.call(name, args);
+    const calls = await warmedUp(core, storePath);
     const traffic = screenTraffic(core, calls);
     const ticks = loopTicks();
     const t0 = performance.now();

@@ -1,9 +1,9 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, hasChromium, startHost } from '../helpers/browser.ts';
+import { launchBrowser, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
 import { files, TABLES } from '../helpers/catalogue-files.ts';
@@ -49,10 +49,7 @@ describe.runIf(hasChromium())('the whole app in a real browser (Debian Chromium,
   const notice = () => page.getByTestId('notice');
 
   beforeAll(async () => {
-    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-    });
+    buildScreens();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'e2e-'));
     fs.writeFileSync(path.join(dir, 'parts.csv'), files.rebrickableParts(PARTS));

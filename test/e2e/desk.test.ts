@@ -5,12 +5,12 @@
  * remembered placement had placed, or put a minifig on a part, says so and waits for a second Enter.
  * Screens are saved in test-results/desk/.
  */
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, hasChromium, startHost } from '../helpers/browser.ts';
+import { launchBrowser, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
@@ -33,10 +33,7 @@ describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
   const paths = { parts: '', colours: '', pab: '', market: '' };
 
   beforeAll(async () => {
-    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-    });
+    buildScreens();
     fs.rmSync(SHOTS, { recursive: true, force: true });
     fs.mkdirSync(SHOTS, { recursive: true });
     dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'desk-'));

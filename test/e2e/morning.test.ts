@@ -6,13 +6,13 @@
  * files of ../shared/data where they are, else on documents and a catalogue of the same shape made here.
  * Every screen and state is saved as a screenshot in test-results/morning/.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, hasChromium, startHost } from '../helpers/browser.ts';
+import { launchBrowser, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx, type DocLine } from '../helpers/documents.ts';
 import { files } from '../helpers/catalogue-files.ts';
@@ -142,10 +142,7 @@ describe.runIf(hasChromium())("a worker's morning at the desk, in a real browser
   const selectedRow = () => page.locator('.line-row[aria-selected="true"]');
 
   beforeAll(async () => {
-    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-    });
+    buildScreens();
     fs.rmSync(SHOTS, { recursive: true, force: true });
     fs.mkdirSync(SHOTS, { recursive: true });
     dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'morning-'));

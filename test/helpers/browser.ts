@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { REPO_ROOT } from './cli.ts';
 import { lines } from './workers.ts';
@@ -47,4 +47,12 @@ export async function startHost(dbPath: string): Promise<{ url: string; child: C
   );
   const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');
   return { url, child };
+}
+
+/** Builds the screens (vite) into dist/renderer, as `npm run serve` does before it starts the host. */
+export function buildScreens(): void {
+  execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
 }

@@ -3,22 +3,17 @@
  * 127.0.0.1 port (issue 26, point 3): the page works with the token from the printed URL's fragment, a
  * reload still has it, and the token never reaches the other server — no cookie, no header, no address.
  */
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BODY_LIMIT } from '../../src/host/server.ts';
-import { hasChromium, launchBrowser, startHost } from '../helpers/browser.ts';
-import { REPO_ROOT } from '../helpers/cli.ts';
+import { hasChromium, launchBrowser, startHost, buildScreens } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 describe.runIf(hasChromium())('the browser host keeps its token to itself (real Chromium)', () => {
   beforeAll(() => {
-    execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-    });
+    buildScreens();
   }, 120_000);
   let other: http.Server | null = null;
   afterAll(() => other?.close());
