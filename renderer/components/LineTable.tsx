@@ -129,11 +129,14 @@ export function LineTable({ lines, currency, selected, onSelect, onKey }: Props)
     return () => observer.disconnect();
   }, []);
 
-  // Keep the selected line in view when the keyboard moves it.
+  // Keep the selected line in view when the selection moves — not when the lines are read again (another
+  // process wrote): that would pull the table back from wherever staff scrolled it.
+  const shown = useRef<number | null>(null);
   useEffect(() => {
     const el = viewport.current;
     const index = lines.findIndex((l) => l.id === selected);
-    if (!el || index < 0) return;
+    if (!el || index < 0 || shown.current === selected) return;
+    shown.current = selected;
     const top = index * ROW_HEIGHT;
     if (top < el.scrollTop) el.scrollTop = top;
     else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
