@@ -12,12 +12,14 @@ import './styles.css';
 
 // Events from the core: refresh what is on screen, show job progress, follow the app's menu.
 api.onEvent((name, payload) => {
-  if (name === 'store.changed') useApp.getState().changed();
+  if (name === 'store.changed') useApp.getState().changed((payload as ApiEvents['store.changed']).reason);
   else if (name === 'job.progress') useCatalogue.getState().progress(payload as ApiEvents['job.progress']);
   else if (name === 'import.progress') useImport.getState().onProgress(payload as ApiEvents['import.progress']);
-  else if (name === 'suggestions.status' && (payload as ApiEvents['suggestions.status']).ready)
-    useOrders.getState().suggestionsReady();
-  else if (name === 'menu.command') {
+  else if (name === 'suggestions.status') {
+    const status = payload as ApiEvents['suggestions.status'];
+    if (status.ready) useOrders.getState().suggestionsReady();
+    else if (status.why) useOrders.getState().suggestionsUnavailable(status.why.message);
+  } else if (name === 'menu.command') {
     followMenuCommand((payload as ApiEvents['menu.command']).command, {
       undo: () => useApp.getState().undo(),
       redo: () => useApp.getState().redo(),

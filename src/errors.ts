@@ -165,11 +165,7 @@ export function storeTrouble(e: unknown, storePath: string | null = null): Brick
     return readOnlyStore(storePath);
   }
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new BrickWorkError(
-      'store-damaged',
-      `${sentence(where)} is damaged (cut short or unreadable) and was left as it was. ` +
-        'Put back a copy from a backup, or ask for help before changing it.',
-    );
+    return damagedStore(storePath, `SQLite can't read part of it: ${code}`);
   }
   if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')) {
     return new BrickWorkError(

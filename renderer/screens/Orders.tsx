@@ -199,6 +199,7 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
       suggestions: s.suggestions,
       suggesting: s.suggesting,
       preparing: s.preparing,
+      unavailable: s.unavailable,
       search: s.search,
       highlighted: s.highlighted,
       colours: s.colours,
@@ -452,10 +453,10 @@ function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject
                   ? shown.current
                     ? `Nothing in the catalogue matches “${o.search.query.trim()}”.`
                     : o.preparing
-                      ? 'Preparing suggestions…'
+                      ? preparingWords(o.unavailable)
                       : 'Searching the catalogue…'
                   : o.preparing && !line.placed
-                    ? 'Preparing suggestions…'
+                    ? preparingWords(o.unavailable)
                     : o.suggesting
                       ? 'Looking for suggestions…'
                       : line.placed
@@ -631,4 +632,9 @@ function OrderDetail() {
 export function Orders() {
   const orderId = useOrders((s) => s.orderId);
   return orderId === null ? <OrderList /> : <OrderDetail />;
+}
+
+/** While there are no suggestions yet: being prepared, or, when the core could not prepare them, why. */
+function preparingWords(unavailable: string | null): string {
+  return unavailable === null ? 'Preparing suggestions…' : `No suggestions for now: ${unavailable}`;
 }

@@ -1,5 +1,11 @@
 import { create } from 'zustand';
-import type { ErrorValue, JobOrderLines, StepView, StoreView } from '../../src/api/contract.ts';
+import {
+  STORE_DAMAGED,
+  type ErrorValue,
+  type JobOrderLines,
+  type StepView,
+  type StoreView,
+} from '../../src/api/contract.ts';
 import { platformOf, type Platform } from '../shortcuts.ts';
 import { call, messageOf } from './call.ts';
 
@@ -30,7 +36,8 @@ interface AppState {
   fail(e: unknown): ErrorValue;
   /** Staff moved on (another screen, another line): what was said about before goes. */
   clearNotice(): void;
-  changed(): void;
+  /** The store changed (`reason` as the event says); a store found damaged is shown as such at once. */
+  changed(reason?: string): void;
 }
 
 export const useApp = create<AppState>((set, get) => ({
@@ -88,9 +95,12 @@ export const useApp = create<AppState>((set, get) => ({
     set({ notice: { kind: 'error', text: error.message, code: error.code } });
     return error;
   },
-  changed() {
+  changed(reason) {
     set((s) => ({ revision: s.revision + 1 }));
     void get().refreshHistory();
+    // Found damaged while open (SPEC §11): the banner says so, and how to go back to a backup.
+    if (reason === STORE_DAMAGED)
+      void attempt(() => call('store.info', {})).then((store) => store !== null && set({ store }));
   },
 }));
 

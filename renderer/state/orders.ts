@@ -42,6 +42,8 @@ interface OrdersState {
   suggesting: boolean;
   /** True while the core builds its suggestion index: the panel says "Preparing suggestions…", and asks again when it is ready. */
   preparing: boolean;
+  /** Set when the core says its suggestion index could not be built, and why: shown instead of "Preparing…". */
+  unavailable: string | null;
   highlighted: number;
   search: LineSearch;
   loadingLines: boolean;
@@ -75,6 +77,8 @@ interface OrdersState {
   askSearch(query: string): Promise<void>;
   /** A new suggestion index is ready (`suggestions.status`): the suggestions and the search on screen are asked again. */
   suggestionsReady(): void;
+  /** The core could not build its suggestion index (`suggestions.status` with `why`): the panel says why. */
+  suggestionsUnavailable(why: string): void;
   highlight(index: number): void;
   placeOn(s: SuggestionView): Promise<void>;
   setSearch(query: string): Promise<void>;
@@ -93,6 +97,7 @@ export const useOrders = create<OrdersState>((set, get) => ({
   suggestions: null,
   suggesting: false,
   preparing: false,
+  unavailable: null,
   highlighted: 0,
   search: NO_SEARCH,
   loadingLines: false,
@@ -212,18 +217,20 @@ export const useOrders = create<OrdersState>((set, get) => ({
     set({
       suggesting: false,
       preparing: answer?.ready === false,
+      unavailable: answer?.ready === false ? (answer.why?.message ?? null) : null,
       ...(answer?.ready ? { suggestions: { lineId, items: answer.suggestions } } : {}),
     });
   },
   suggestionsReady() {
     indexReady++;
-    set({ preparing: false });
+    set({ preparing: false, unavailable: null });
     // Built at the start, or again after the catalogue changed: what is on screen may be out of date.
     const { selectedLine, search, lines } = get();
     if (search.query.trim() !== '') void get().askSearch(search.query);
     const line = lines.find((l) => l.id === selectedLine);
     if (line !== undefined && line.placed === null) void get().askSuggestions(line.id);
   },
+  suggestionsUnavailable: (why) => set((s) => (s.preparing ? { unavailable: why } : {})),
   highlight: (index) => set({ highlighted: index }),
   async placeOn(s) {
     await place(s);
@@ -247,7 +254,7 @@ export const useOrders = create<OrdersState>((set, get) => ({
     if (answer === null || now.query !== query || now.lineId !== lineId) return;
     if (answer.ready) set({ search: { ...now, results: { query, items: answer.suggestions } } });
     else if (indexReady !== seen) await get().askSearch(query);
-    else set({ preparing: true });
+    else set({ preparing: true, unavailable: answer.why?.message ?? null });
   },
   leaveSearch: () => set((st) => ({ search: { ...NO_SEARCH, lineId: st.selectedLine }, highlighted: 0 })),
 }));

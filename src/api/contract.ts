@@ -176,6 +176,11 @@ export interface SuggestionView {
 export interface SuggestionsView {
   readonly ready: boolean;
   readonly suggestions: readonly SuggestionView[];
+  /**
+   * Not ready, and not because the index is being built: it could not be (a store found damaged, …), in
+   * words. The screen says this instead of "Preparing suggestions…"; the index is tried again when it can be.
+   */
+  readonly why?: ErrorValue;
 }
 
 export interface PreviewLineView {
@@ -339,6 +344,8 @@ export interface CatalogueStatusView {
   readonly budget: BudgetView;
   /** Whether the suggestion index is built (false: "Preparing suggestions…"). */
   readonly suggestionsReady: boolean;
+  /** Why the suggestion index could not be built, when it could not (SPEC §11); null otherwise. */
+  readonly suggestionsProblem: ErrorValue | null;
 }
 
 /** An item remembered for a given number (or, without one, a folded name): never a colour (SPEC §8). */
@@ -504,6 +511,7 @@ export type ResultOf<K extends CallName> = ApiCalls[K]['result'];
 /** Every event the renderer can receive. */
 export interface ApiEvents {
   /** The store changed (this process or another): views should refresh. */
+  /** `reason` in words for the log; `STORE_DAMAGED` when the store was found damaged (screens re-read `store.info`). */
   'store.changed': { readonly reason: string };
   /** A job or the catalogue job moved on. */
   'job.progress': {
@@ -531,7 +539,7 @@ export interface ApiEvents {
     readonly total: number | null;
   };
   /** The suggestion index is being built (`ready` false) or is ready: suggestions asked meanwhile can be asked again. */
-  'suggestions.status': { readonly ready: boolean };
+  'suggestions.status': { readonly ready: boolean; readonly why?: ErrorValue };
 }
 
 export type EventName = keyof ApiEvents;
@@ -582,3 +590,6 @@ const CALLS = {
 } as const satisfies Record<CallName, true>;
 
 export const CALL_NAMES = Object.keys(CALLS) as readonly CallName[];
+
+/** The `store.changed` reason that says the store was found damaged while open: it is read-only from then on (SPEC §11). */
+export const STORE_DAMAGED = 'store damaged';

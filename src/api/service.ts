@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import { BrickWorkError, damagedStore, readOnlyStore, toErrorValue } from '../errors.ts';
+import { DamageMark, isDamage } from '../store/damage.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { budgetStatus } from '../catalogue/budget.ts';
 import { confirmImport, planImport, type ImportHooks, type PlannedDocument } from '../documents/import.ts';
@@ -35,6 +36,7 @@ import type {
   ApiEvents,
   CallName,
   DocumentView,
+  ErrorValue,
   EventName,
   ExportFileView,
   LineRowView,
@@ -44,9 +46,10 @@ import type {
   Result,
   SettingsView,
   StepView,
+  SuggestionsView,
   SuggestionView,
 } from './contract.ts';
-import { PREVIEW_PAGE } from './contract.ts';
+import { PREVIEW_PAGE, STORE_DAMAGED } from './contract.ts';
 import { checkArguments } from './validate.ts';
 import { DEFAULT_ITEM_TYPE, type ItemType } from '../item-types.ts';
 
@@ -90,9 +93,11 @@ export interface ServiceContext {
    */
   readonly threads?: CallDispatcher | null;
   /** Where suggestions come from: null while the index is being built. Absent: this connection's index, built when first asked. */
-  readonly suggestions?: { ready(): boolean; index(): SuggestIndex | null };
+  readonly suggestions?: { ready(): boolean; index(): SuggestIndex | null; why(): ErrorValue | null };
   /** Cancel of imports: `cancel` stops those under way (asked on the main thread); `cancelled` is asked by the one running. */
   readonly imports?: { cancel(): boolean; cancelled(): boolean };
+  /** The process's mark of a store found damaged while open (SPEC §11); absent: this service's own. */
+  readonly damage?: DamageMark;
 }
 
 /** Runs a call on the thread that owns it, and answers with its value; null: it runs on this thread. */
@@ -321,7 +326,28 @@ export function createApiService(ctx: ServiceContext) {
   const changed = (reason: string) => ctx.emit('store.changed', { reason });
   /** The last previews' planned documents, by preview id (their lines are asked page by page). */
   const previews = new Map<string, readonly PlannedDocument[]>();
-  const suggestions = ctx.suggestions ?? { ready: () => true, index: () => catalogueIndex(db) };
+  const damage = ctx.damage ?? new DamageMark();
+  /** This connection's own index (the CLI, a read-only store): built when first asked; a damaged catalogue says why there is none. */
+  let ownProblem: ErrorValue | null = null;
+  const suggestions = ctx.suggestions ?? {
+    ready: () => ownProblem === null,
+    index: () => {
+      try {
+        return catalogueIndex(db);
+      } catch (e) {
+        if (!isDamage(e)) throw e;
+        if (damage.note(e)) changed(STORE_DAMAGED);
+        ownProblem = toErrorValue(e, ctx.storePath);
+        return null;
+      }
+    },
+    why: () => ownProblem,
+  };
+  /** Why the store can't be written: opened so (SPEC §11), or found damaged since; null when it can. */
+  const unwritable = (): { reason: string; snapshot: boolean; damaged?: boolean } | null => {
+    const found = damage.found();
+    return found !== null ? { reason: found, snapshot: false, damaged: true } : (ctx.readOnly ?? null);
+  };
   // Counting the items by source and the translation tables reads them whole (tens of ms): once per
   // catalogue generation, which every writer of the catalogue moves, not at every look at the screen.
   let countsSeen: {
@@ -342,6 +368,11 @@ export function createApiService(ctx: ServiceContext) {
     return countsSeen;
   };
   const suggestionIndex = () => (suggestions.ready() ? suggestions.index() : null);
+  /** No suggestions yet: being prepared, or, when the index could not be built, why. */
+  const notReady = (): SuggestionsView => {
+    const why = suggestions.why();
+    return { ready: false, suggestions: [], ...(why === null ? {} : { why }) };
+  };
   const partNumber = db.prepare("SELECT 1 FROM catalogue_item WHERE item_type = 'P' AND item_no = ?").pluck();
   const inCatalogue = (no: string) => partNumber.get(no.trim()) !== undefined;
   const relatedSuggestions = (no: string, limit: number): SuggestionView[] =>
@@ -379,7 +410,7 @@ export function createApiService(ctx: ServiceContext) {
       appVersion: APP_VERSION,
       upgrade: ctx.upgrade,
       recovered: ctx.recovered.map((r) => ({ id: r.id, kind: r.kind })),
-      readOnly: ctx.readOnly ?? null,
+      readOnly: unwritable(),
     }),
     'orders.list': ({ query }) => {
       const q = query?.trim().toLowerCase() ?? '';
@@ -402,7 +433,7 @@ export function createApiService(ctx: ServiceContext) {
     'lines.suggest': ({ lineId, limit }) => {
       const line = getLine(db, lineId);
       const index = suggestionIndex();
-      if (index === null) return { ready: false, suggestions: [] };
+      if (index === null) return notReady();
       const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
       // A number the catalogue lacks: the parts the tables relate to it lead (SPEC §7 `related`).
       const related = line.given.no !== null && !inCatalogue(line.given.no) ? relatedSuggestions(line.given.no, n) : [];
@@ -418,7 +449,7 @@ export function createApiService(ctx: ServiceContext) {
     },
     'catalogue.search': ({ query, limit, by }) => {
       const index = suggestionIndex();
-      if (index === null) return { ready: false, suggestions: [] };
+      if (index === null) return notReady();
       const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
       const found =
         by === 'name'
@@ -459,6 +490,7 @@ export function createApiService(ctx: ServiceContext) {
         jobProblem: job.problem,
         budget: budgetStatus(db, clock),
         suggestionsReady: suggestions.ready(),
+        suggestionsProblem: suggestions.ready() ? null : suggestions.why(),
       };
     },
     'catalogue.colours': () => listColours(db),
@@ -620,11 +652,13 @@ export function createApiService(ctx: ServiceContext) {
       const problem = checkArguments(name, args);
       if (problem !== null)
         return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
-      // Any other write that gets through meets the read-only connection, which says the same.
-      if (ctx.readOnly && WRITING_CALLS.has(name as CallName)) {
-        const refusal = ctx.readOnly.damaged
-          ? damagedStore(ctx.storePath, ctx.readOnly.reason)
-          : readOnlyStore(ctx.storePath, ctx.readOnly.reason);
+      // Any other write that gets through meets the read-only connection, which says the same; a store
+      // found damaged since it was opened is never written again by this process (SPEC §11).
+      const refused = WRITING_CALLS.has(name as CallName) ? unwritable() : null;
+      if (refused !== null) {
+        const refusal = refused.damaged
+          ? damagedStore(ctx.storePath, refused.reason)
+          : readOnlyStore(ctx.storePath, refused.reason);
         return { ok: false, error: refusal.toValue() };
       }
       const checked = args === undefined ? {} : args;
@@ -634,6 +668,8 @@ export function createApiService(ctx: ServiceContext) {
         const handler = handlers[name as CallName] as (a: unknown) => unknown;
         return { ok: true, value: await handler(checked) };
       } catch (e) {
+        // Met here or on another thread of this process: the screens learn that the store is now read-only.
+        if (damage.note(e)) changed(STORE_DAMAGED);
         return { ok: false, error: toErrorValue(e, ctx.storePath) };
       }
     },

@@ -3,6 +3,7 @@ import { damagedStore, readOnlyStore } from '../errors.ts';
 import { JobHost, watchDataVersion } from './job-host.ts';
 import { recoverCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { recoverJobs } from '../jobs/queue.ts';
+import { DamageMark } from '../store/damage.ts';
 import { openStore } from '../store/open.ts';
 import { formatVersion } from '../store/schema-version.ts';
 import { getSetting } from '../store/settings.ts';
@@ -67,6 +68,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     readOnly?.damaged
       ? damagedStore(options.storePath, readOnly.reason)
       : readOnlyStore(options.storePath, readOnly?.reason);
+  // One mark for every thread of this process: a damage any of them meets stops the writes of all (SPEC §11).
+  const damage = new DamageMark();
   const recovered = readOnly ? [] : recoverJobs(store.db, { clock });
   for (const r of recovered) {
     options.log(
@@ -97,6 +100,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         emit,
         log: options.log,
         wakeEveryMs: options.wakeEveryMs,
+        damage,
       });
   let watcher: ReturnType<typeof watchDataVersion> | null = null;
   // Off the main thread: every write (and its wait for the write lock), the import preview, suggestions (SPEC §11).
@@ -117,6 +121,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           },
           log: options.log,
           runLookup: (jobId, credentials, apiUrl) => jobs.runLookup(jobId, credentials, apiUrl),
+          damage,
         });
   const offMain = threads; // as a const, for the closures below
   const stored = options.credentials.get();
@@ -148,7 +153,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     files: options.files,
     emit,
     threads: offMain,
-    suggestions: offMain ? { ready: () => offMain.suggestionsReady, index: () => null } : undefined,
+    suggestions: offMain
+      ? { ready: () => offMain.suggestionsReady, index: () => null, why: () => offMain.suggestionsProblem }
+      : undefined,
+    damage,
     imports: offMain ? { cancel: () => offMain.cancelImports(), cancelled: () => false } : undefined,
   });
   if (stored) jobs?.provideCredentials(stored, getSetting(store.db, 'api-url'));

@@ -6,6 +6,7 @@ import type { JobControl } from '../api/service.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { enqueueLookup } from '../catalogue/lookup-job.ts';
 import { handedOver } from './hand-over.ts';
+import type { DamageMark } from '../store/damage.ts';
 import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 export interface JobHostOptions {
@@ -19,6 +20,8 @@ export interface JobHostOptions {
   readonly log: (line: string) => void;
   /** How often the runner thread looks for claimable jobs (a deferred look-up job resumes on its day). */
   readonly wakeEveryMs?: number;
+  /** The process's mark of a store found damaged (SPEC §11): the runner thread shares its cell. */
+  readonly damage?: DamageMark;
 }
 
 /** The longest wait before the job runner thread is started again after it stopped. */
@@ -52,6 +55,7 @@ export class JobHost implements JobControl {
       clockMs: options.clock.now().getTime(),
       // Started again: the jobs the stopped thread had are ended or queued again first.
       restarted: again,
+      damage: options.damage?.shared,
     };
     const worker = startWorker(options.workerUrl, workerData);
     worker.on('message', (m: ThreadMessage) => this.onMessage(m));

@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
-import { toErrorValue } from '../errors.ts';
+import { damagedStore, toErrorValue } from '../errors.ts';
+import { DamageMark } from '../store/damage.ts';
 import { identityOf } from '../identity/owner.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
@@ -26,12 +27,21 @@ import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('runner-thread runs as a worker thread');
-const { storePath, nativeBinding, clockMs, restarted } = workerData as {
+const {
+  storePath,
+  nativeBinding,
+  clockMs,
+  restarted,
+  damage: damageCell,
+} = workerData as {
   storePath: string;
   nativeBinding: string | null;
   clockMs: number;
   restarted?: boolean;
+  /** The cell of the process's mark of a store found damaged (see `DamageMark`). */
+  damage?: SharedArrayBuffer;
 };
+const damage = new DamageMark(damageCell);
 const post = (m: ThreadMessage) => port.postMessage(m);
 
 // The core's clock, as the main thread last read it (at the start, then with every message), carried
@@ -92,12 +102,22 @@ function runner(): JobRunner | null {
     handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock }) },
     ready: { [LOOKUP_JOB_KIND]: lookupHasWork },
     log: (line) => post({ type: 'log', line }),
+    damage,
   });
 }
 
 async function handle(m: StampedHostMessage): Promise<void> {
   if (m.type === 'credentials') {
     credentials = { credentials: m.credentials, apiUrl: m.apiUrl };
+    return;
+  }
+  // A store found damaged is not written (SPEC §11): work handed over is refused in words, none is claimed.
+  const found = damage.found();
+  if (found !== null && m.type !== 'stop') {
+    if (m.type === 'catalogue-load' || m.type === 'lookup') {
+      const kind = m.type === 'lookup' ? LOOKUP_JOB_KIND : 'catalogue-load';
+      post({ type: 'finished', kind, error: damagedStore(storePath, found).toValue(), summary: null });
+    }
     return;
   }
   if (m.type === 'catalogue-load') {
@@ -118,7 +138,8 @@ async function handle(m: StampedHostMessage): Promise<void> {
         orders: ordersTouched(result),
       });
     } catch (e) {
-      post({ type: 'finished', kind: 'catalogue-load', error: toErrorValue(e), summary: null });
+      damage.note(e);
+      post({ type: 'finished', kind: 'catalogue-load', error: toErrorValue(e, storePath), summary: null });
     }
     return;
   }
@@ -129,7 +150,8 @@ async function handle(m: StampedHostMessage): Promise<void> {
       const result = await r?.runJob(m.jobId);
       post({ type: 'finished', kind: LOOKUP_JOB_KIND, error: result?.error ?? null, summary: result?.outcome ?? null });
     } catch (e) {
-      post({ type: 'finished', kind: LOOKUP_JOB_KIND, error: toErrorValue(e), summary: null });
+      damage.note(e);
+      post({ type: 'finished', kind: LOOKUP_JOB_KIND, error: toErrorValue(e, storePath), summary: null });
     }
     return;
   }

@@ -17,6 +17,8 @@ export interface ServiceThreadData {
   /** The BrickLink credentials as the main thread keeps them, for `lookup.start` and the settings' view. */
   readonly credentials: Credentials | null;
   readonly credentialsEncrypted: boolean;
+  /** The cell of the process's mark of a store found damaged (see `DamageMark`). */
+  readonly damage: SharedArrayBuffer;
 }
 
 /** What the main thread asks of a service thread. */

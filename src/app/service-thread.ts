@@ -9,7 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
-import { toErrorValue } from '../errors.ts';
+import { toErrorValue, type ErrorValue } from '../errors.ts';
+import { DamageMark } from '../store/damage.ts';
 import { enqueueLookup } from '../catalogue/lookup-job.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { useNativeBinding } from '../store/native.ts';
@@ -35,6 +36,9 @@ let credentials: Credentials | null = data.credentials;
 /** The cancel flag of the call running now (an import), set by the main thread. */
 let cancelFlag: Int32Array | null = null;
 let index: SuggestIndex | null = null;
+/** Why the last index build failed, while there is no index. */
+let indexProblem: ErrorValue | null = null;
+const damage = new DamageMark(data.damage);
 
 useNativeBinding(data.nativeBinding);
 let store: Store | null = null;
@@ -78,7 +82,11 @@ function serve(store: Store): void {
     files: null,
     readOnly: null,
     emit: (name, payload) => post({ type: 'event', name, payload }),
-    suggestions: data.role === 'suggest' ? { ready: () => index !== null, index: () => index } : undefined,
+    suggestions:
+      data.role === 'suggest'
+        ? { ready: () => index !== null, index: () => index, why: () => indexProblem }
+        : undefined,
+    damage,
     imports: { cancel: () => false, cancelled: () => cancelFlag !== null && Atomics.load(cancelFlag, 0) !== 0 },
   });
 
@@ -96,9 +104,14 @@ function serve(store: Store): void {
       try {
         const built = buildCatalogueIndex(db);
         index = built.index;
+        indexProblem = null;
         post({ type: 'index-built', generation: built.generation });
       } catch (e) {
-        post({ type: 'index-failed', error: toErrorValue(e, data.storePath) });
+        // A damaged store stops this process's writes; the index already built goes on answering.
+        damage.note(e);
+        const error = toErrorValue(e, data.storePath);
+        if (index === null) indexProblem = error;
+        post({ type: 'index-failed', error });
       }
     } else if (m.type === 'stop') {
       store.close();

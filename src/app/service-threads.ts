@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
-import type { ErrorValue } from '../errors.ts';
+import { toErrorValue, type ErrorValue } from '../errors.ts';
+import type { DamageMark } from '../store/damage.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
@@ -29,6 +30,8 @@ export interface ServiceThreadsOptions {
   readonly log: (line: string) => void;
   /** Hands a queued run of the look-up job to the job runner thread. */
   readonly runLookup: (jobId: number, credentials: Credentials, apiUrl: string) => void;
+  /** The process's mark of a store found damaged (SPEC §11): the threads share its cell. */
+  readonly damage: DamageMark;
 }
 
 /**
@@ -55,6 +58,8 @@ export class ServiceThreads implements CallDispatcher {
     building: false,
     lastEnd: -Infinity,
     later: null as NodeJS.Timeout | null,
+    /** Why the last build failed, until one succeeds: the screens say it instead of "Preparing…". */
+    failed: null as ErrorValue | null,
   };
   private stopped = false;
 
@@ -86,6 +91,11 @@ export class ServiceThreads implements CallDispatcher {
     return this.index.built !== null && !this.index.building;
   }
 
+  /** Why suggestions are not ready, when it is not just that the index is being built (SPEC §11). */
+  get suggestionsProblem(): ErrorValue | null {
+    return this.suggestionsReady ? null : this.index.failed;
+  }
+
   /** Both threads have opened the store (or failed to): for tests and the bench. */
   async whenReady(): Promise<void> {
     await Promise.all([this.writer.whenReady(), this.suggest.whenReady()]);
@@ -99,11 +109,16 @@ export class ServiceThreads implements CallDispatcher {
   refreshIndex(): void {
     const ix = this.index;
     if (this.stopped || ix.building || ix.later !== null) return;
+    // A store found damaged is not read for an index again: what was built goes on answering.
+    if (ix.failed !== null && this.options.damage.found() !== null) return;
     let generation: string;
     try {
       generation = suggestionGeneration(this.options.db);
-    } catch {
-      return; // the store is closing
+    } catch (e) {
+      if (!this.options.db.open) return; // the store is closing
+      this.options.damage.note(e);
+      this.indexFailed(toErrorValue(e, this.options.storePath));
+      return;
     }
     if (generation === ix.built) return;
     const wait = ix.lastEnd + REBUILD_GAP_MS - performance.now();
@@ -130,12 +145,21 @@ export class ServiceThreads implements CallDispatcher {
       this.index.lastEnd = performance.now();
       if (m.type === 'index-built') {
         this.index.built = m.generation;
+        this.index.failed = null;
         emit('suggestions.status', { ready: true });
-      } else {
-        this.options.log(`the suggestion index could not be built: ${m.error.message}`);
-      }
+      } else this.indexFailed(m.error);
       this.refreshIndex();
     }
+  }
+
+  /** The index could not be built: said in the log and to the screens, which show why. */
+  private indexFailed(error: ErrorValue): void {
+    const again = this.index.failed?.message === error.message;
+    this.index.failed = error;
+    if (again) return;
+    this.options.log(`the suggestion index could not be built: ${error.message}`);
+    // What was built before goes on answering; only a first build that failed leaves suggestions without.
+    if (this.index.built === null) this.options.emit('suggestions.status', { ready: false, why: error });
   }
 
   async stop(): Promise<void> {
@@ -176,6 +200,7 @@ class Lane {
       clockMs: o.clock.now().getTime(),
       credentials: this.role === 'writer' ? o.credentials.get() : null,
       credentialsEncrypted: o.credentials.encrypted,
+      damage: o.damage.shared,
     };
     const worker = startWorker(o.workerUrl, data);
     /** Why it could not open the store, if that is why it ends. */

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
+import { isDamage } from '../store/damage.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
 import { placeItem, type Placement } from '../placement/rule.ts';
 import { importedDocument, undoneDocument, type DocumentRow } from '../store/documents.ts';
@@ -282,6 +283,8 @@ function planDocuments(
         };
       }
     } catch (e) {
+      // The store's own damage is no refusal of this document: the call fails, and the store is marked (SPEC §11).
+      if (isDamage(e)) throw e;
       refusal = toErrorValue(e);
     }
     const lines = doc.lines.map((line, i): PlannedLine => {

@@ -5,6 +5,7 @@ import { identityOf, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.t
 import type { ProcView } from '../identity/proc.ts';
 import { claimJob, claimNext, deferJob, finishJob, reportProgress, whileOwner } from './queue.ts';
 import type { ClaimedJob, JobProgress } from './types.ts';
+import { isDamage, type DamageMark } from '../store/damage.ts';
 
 /**
  * What a running job may do. Every write it makes goes through `step` or `complete`, which commit the
@@ -43,6 +44,8 @@ export interface JobRunnerOptions {
   readonly log?: (line: string) => void;
   /** Per kind: whether a queued job has anything to do now. `runNext` leaves those without alone; `runJob` still runs them. */
   readonly ready?: Readonly<Record<string, (payload: unknown) => boolean>>;
+  /** The process's mark of a store found damaged: a job that meets the damage marks it and writes nothing more. */
+  readonly damage?: DamageMark;
 }
 
 /** Runs jobs the same way in the app, the browser host and the CLI. */
@@ -54,6 +57,7 @@ export class JobRunner {
   private readonly proc: ProcView;
   private readonly log: (line: string) => void;
   private readonly ready: Readonly<Record<string, (payload: unknown) => boolean>>;
+  private readonly damage: DamageMark | null;
 
   constructor(options: JobRunnerOptions) {
     this.db = options.db;
@@ -63,6 +67,7 @@ export class JobRunner {
     this.me = options.me ?? identityOf(process.pid, this.proc);
     this.log = options.log ?? (() => {});
     this.ready = options.ready ?? {};
+    this.damage = options.damage ?? null;
   }
 
   /** Claims and runs the oldest job this runner has a handler for. Null when there is none. */
@@ -128,6 +133,12 @@ export class JobRunner {
       if (outcome === null) ctx.complete();
     } catch (e) {
       error = toErrorValue(e);
+      // A damaged store is not written again, not even the failure (SPEC §11): the job stays this
+      // process's until it ends, and the next start finds it with a dead owner and queues it again.
+      if (isDamage(e)) {
+        this.damage?.note(e);
+        return { job, outcome: 'stopped', error };
+      }
       if (!isBrickWorkError(e))
         this.log(`job ${job.id} (${job.kind}) failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       if (outcome === null) {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { ServiceThreads } from '../../src/app/service-threads.ts';
+import { DamageMark } from '../../src/store/damage.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 /**
@@ -19,6 +20,7 @@ function threads(storeName: string) {
     "CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT); INSERT INTO setting VALUES ('catalogue.generation', '1')",
   );
   const logs: string[] = [];
+  const events: { name: string; payload: unknown }[] = [];
   const t = new ServiceThreads({
     db,
     storePath,
@@ -26,9 +28,10 @@ function threads(storeName: string) {
     nativeBinding: null,
     clock: SYSTEM_CLOCK,
     credentials: { encrypted: false, get: () => null },
-    emit: () => {},
+    emit: (name, payload) => events.push({ name, payload }),
     log: (line) => logs.push(line),
     runLookup: () => {},
+    damage: new DamageMark(),
   });
   onTestFinished(async () => {
     await t.stop();
@@ -36,7 +39,7 @@ function threads(storeName: string) {
   });
   const starts = () =>
     fs.existsSync(`${storePath}.starts`) ? fs.readFileSync(`${storePath}.starts`, 'utf8').length : 0;
-  return { t, starts, logs };
+  return { t, starts, logs, events };
 }
 
 const set = { key: 'currency', value: 'EUR' };
@@ -62,5 +65,19 @@ describe('a service thread that ends (issue 26, point 1)', () => {
     expect(JSON.stringify(first)).toContain('started again');
     expect(await t.dispatch('settings.set', set)).toMatchObject({ ok: false, error: { code: 'interrupted' } });
     expect(starts()).toBe(2);
+  });
+});
+
+describe('a suggestion index that cannot be built (issue 26, point 4)', () => {
+  it('says why, to the screens and to whoever asks, instead of staying "not ready" for good', async () => {
+    const { t, events, logs } = threads('index-fails');
+    await t.whenReady();
+    await expect.poll(() => t.suggestionsProblem).toMatchObject({ code: 'store-damaged' });
+    expect(t.suggestionsReady).toBe(false);
+    expect(events).toContainEqual({
+      name: 'suggestions.status',
+      payload: { ready: false, why: { code: 'store-damaged', message: 'The store is damaged.' } },
+    });
+    expect(logs).toContain('the suggestion index could not be built: The store is damaged.');
   });
 });
