@@ -99,8 +99,46 @@ export function readCatalogueJob(file: string): CatalogueJobFile {
   return typeof record === 'string' ? { status: 'corrupt', problem: record } : { status: 'ok', record };
 }
 
+/**
+ * The file is padded with spaces (JSON allows them) to whole blocks of this size, so that the disk has
+ * already given it room for the next state: a load that fills the disk can still say it failed.
+ */
+const BLOCK = 4096;
+
 function write(file: string, record: CatalogueJobRecord): void {
-  writeFileAtomically(file, `${JSON.stringify(record, null, 2)}\n`);
+  const json = `${JSON.stringify(record, null, 2)}\n`;
+  const text = json.padEnd(Math.ceil((Buffer.byteLength(json) + 1) / BLOCK) * BLOCK, ' ');
+  try {
+    writeFileAtomically(file, text);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOSPC' && code !== 'EDQUOT') throw e;
+    // No room for a new copy: over the old one, in the blocks it already has (one block, written whole,
+    // is not torn in practice; a torn one reads as corrupt, which counts as no job — never busy for good).
+    if (!rewriteInPlace(file, text)) throw e;
+  }
+}
+
+/** Writes `text` over `file` if it fits in the room the file already has; whether it did. */
+function rewriteInPlace(file: string, text: string): boolean {
+  const bytes = Buffer.from(text);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r+');
+  } catch {
+    return false;
+  }
+  try {
+    if (fs.fstatSync(fd).size < bytes.length) return false;
+    fs.writeSync(fd, bytes, 0, bytes.length, 0);
+    fs.ftruncateSync(fd, bytes.length);
+    fs.fsyncSync(fd);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Temporary files left by writers that were killed mid-write. Only called under the write lock. */

@@ -665,6 +665,34 @@ describe('store trouble in words, never "internal"', () => {
       });
     });
 
+    it('a catalogue load that fills the disk ends its job as failed, with the reason, even with no room left to write it', async () => {
+      const dir = workDir();
+      const disk = smallDisk(dir, '32m');
+      const file = path.join(disk, 'brick-work.sqlite');
+      await storeWithOrder(file);
+      const parts = path.join(dir, 'parts.csv');
+      fs.writeFileSync(
+        parts,
+        'part_num,name,part_cat_id,part_material\n' +
+          Array.from(
+            { length: 40_000 },
+            (_, i) => `${10_000 + i},Brick ${i} x 2 with a name long enough,11,Plastic\n`,
+          ).join(''),
+      );
+      const free = fillDisk(disk, 160 * 1024);
+      const r = await cliJson(['--db', file, 'catalogue', 'import', parts]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.json.error.code).toBe('disk-full');
+      // The job's file says how it ended, though the disk had no room for a new copy of it.
+      const job = JSON.parse(fs.readFileSync(path.join(disk, 'catalogue-job.json'), 'utf8'));
+      expect(job).toMatchObject({ state: 'failed', error: expect.stringContaining('The disk is full') });
+      expect(listing(disk).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      free();
+      const again = await cliJson(['--db', file, 'catalogue', 'import', parts]);
+      expect(again.code, JSON.stringify(again.json)).toBe(0);
+      expect(again.json.items).toBe(40_000);
+    });
+
     it('an export written to a full disk leaves no half file behind', async () => {
       const dir = workDir();
       const file = path.join(dir, 'shop', 'brick-work.sqlite');
