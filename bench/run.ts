@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, answers, lists, screens).
+ * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, open, answers, lists, screens).
  */
 import { execFileSync } from 'node:child_process';
 import { benchAnswers } from './answers.bench.ts';
@@ -10,6 +10,7 @@ import { benchClaims } from './claims.bench.ts';
 import { benchElements } from './elements.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchLists } from './lists.bench.ts';
+import { benchOpen } from './open.bench.ts';
 import { benchScreens } from './screens.bench.ts';
 import { benchQuality } from './quality.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
@@ -33,6 +34,7 @@ const GROUPS = [
   'import',
   'claims',
   'upgrade',
+  'open',
   'answers',
   'lists',
   'screens',
@@ -80,6 +82,7 @@ if (runs('import')) {
 }
 if (runs('claims')) print(await benchClaims());
 if (runs('upgrade')) print(await benchUpgrade());
+if (runs('open')) print(await benchOpen());
 if (runs('answers')) for (const row of await benchAnswers()) print(row);
 if (runs('lists')) for (const row of await benchLists()) print(row);
 if (runs('screens')) {
