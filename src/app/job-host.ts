@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
@@ -36,10 +37,14 @@ export class JobHost implements JobControl {
   private worker: Worker | null = null;
   private readonly timer: NodeJS.Timeout;
   private readonly waiting: { m: HostMessage; transfer: ArrayBuffer[] }[] = [];
+  /** Whether the thread has its store open: until it says so, work handed over waits (it may fail to open it). */
+  private ready = false;
   private restarts = 0;
   private stopping = false;
-  /** A catalogue load handed to the runner and not finished yet: if the runner stops, it is told as failed. */
-  private loading = false;
+  /** The thread that has a catalogue load and has not finished it: if it stops, the load is told as failed. */
+  private loadingOn: Worker | null = null;
+  /** The credentials last given: a thread started again gets them too. */
+  private credentials: HostMessage | null = null;
 
   constructor(private readonly options: JobHostOptions) {
     this.start(false);
@@ -59,15 +64,13 @@ export class JobHost implements JobControl {
     };
     const worker = startWorker(options.workerUrl, workerData);
     worker.on('message', (m: ThreadMessage) => this.onMessage(m));
-    worker.on('error', (e: unknown) =>
-      options.log(`the job runner stopped: ${e instanceof Error ? e.message : String(e)}`),
-    );
+    worker.on('error', (e: unknown) => options.log(`the job runner stopped: ${describeFailure(e)}`));
     worker.on('exit', (code) => {
       if (this.worker === worker) this.worker = null;
       if (this.stopping) return;
-      if (this.loading) {
+      if (this.loadingOn === worker) {
         // The load it had can't go on (its files were the thread's): said in words, never left "started".
-        this.loading = false;
+        this.loadingOn = null;
         options.emit('job.progress', {
           kind: 'catalogue-load',
           done: 0,
@@ -85,16 +88,17 @@ export class JobHost implements JobControl {
       }, wait).unref();
     });
     this.worker = worker;
-    for (const w of this.waiting.splice(0)) this.send(w.m, w.transfer);
+    this.ready = false;
   }
 
   /** Each message carries this core's clock reading: the thread keeps to the core's clock (see StampedHostMessage). */
   private send(m: HostMessage, transfer: ArrayBuffer[] = []): void {
-    if (this.worker === null) {
-      // Between a stop and the start again: it waits (a wake needs no keeping).
+    if (this.worker === null || !this.ready) {
+      // Between a stop and the start again, or while the thread opens the store: it waits (a wake needs no keeping).
       if (m.type !== 'wake') this.waiting.push({ m, transfer });
       return;
     }
+    if (m.type === 'catalogue-load') this.loadingOn = this.worker;
     this.worker.postMessage(
       { ...m, clockMs: this.options.clock.now().getTime() } satisfies StampedHostMessage,
       transfer,
@@ -105,7 +109,12 @@ export class JobHost implements JobControl {
     const { emit } = this.options;
     // It works: the next stop waits a second again.
     if (m.type === 'finished') this.restarts = 0;
-    if (m.type === 'finished' && m.kind === 'catalogue-load') this.loading = false;
+    if (m.type === 'finished' && m.kind === 'catalogue-load') this.loadingOn = null;
+    if (m.type === 'ready') {
+      this.ready = true;
+      if (this.credentials) this.send(this.credentials);
+      for (const w of this.waiting.splice(0)) this.send(w.m, w.transfer);
+    }
     if (m.type === 'progress') emit('job.progress', { kind: m.kind, done: m.done, total: m.total, state: m.state });
     else if (m.type === 'finished') {
       // A deferred job waits in the queue (the budget's next day, or another run): not done, not failed.
@@ -127,10 +136,10 @@ export class JobHost implements JobControl {
       if (m.error) this.options.log(`${m.kind}: ${m.error.message}`);
     } else if (m.type === 'changed') emit('store.changed', { reason: m.reason });
     else if (m.type === 'log') this.options.log(m.line);
+    else if (m.type === 'failed') this.options.log(`the job runner could not open the store: ${m.error.message}`);
   }
 
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string): void {
-    this.loading = true;
     // Files their caller handed over go without a copy (tens of MB on the screens' thread).
     const owned = handedOver(files);
     this.send(
@@ -157,7 +166,9 @@ export class JobHost implements JobControl {
 
   /** Lets the runner thread resume queued look-up jobs by itself. */
   provideCredentials(credentials: Credentials, apiUrl: string): void {
-    this.send({ type: 'credentials', credentials, apiUrl });
+    this.credentials = { type: 'credentials', credentials, apiUrl };
+    // A thread not ready yet gets them when it is (with every start).
+    if (this.ready) this.send(this.credentials);
   }
 
   async stop(): Promise<void> {
@@ -204,4 +215,12 @@ export function startWorker(url: URL, workerData: unknown): Worker {
         { eval: true, workerData },
       )
     : new Worker(url, { workerData });
+}
+
+/** What a thread that failed threw, in words: an error from another thread may come as a plain object. */
+export function describeFailure(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  const o = e as { code?: unknown; message?: unknown; stack?: unknown } | null;
+  if (typeof o?.message === 'string') return `${typeof o.code === 'string' ? `${o.code}: ` : ''}${o.message}`;
+  return inspect(e, { depth: 2, breakLength: Infinity });
 }

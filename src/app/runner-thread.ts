@@ -17,7 +17,7 @@ import { catalogueLoadSummary, loadCatalogue, ordersTouched } from '../catalogue
 import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../catalogue/lookup-job.ts';
 import { Source } from '../catalogue/source.ts';
 import { useNativeBinding } from '../store/native.ts';
-import { openStore } from '../store/open.ts';
+import { openStore, type Store } from '../store/open.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { releaseOwnJobs } from '../jobs/queue.ts';
 import { failOwnCatalogueJob } from '../catalogue/catalogue-job.ts';
@@ -50,20 +50,35 @@ let reading = { clockMs: typeof clockMs === 'number' ? clockMs : Date.now(), at:
 const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() - reading.at)) };
 
 useNativeBinding(nativeBinding);
-const store = await openStore(storePath, { quickCheck: false }); // the app's main open checked it
 const me = identityOf();
-if (restarted === true) {
-  // The thread before this one stopped: what it was running is no one's now, though this process lives.
-  for (const job of releaseOwnJobs(store.db, me, { clock }))
-    post({
-      type: 'log',
-      line: `job ${job.id} (${job.kind}) was running when the job runner stopped: it is queued again`,
-    });
-  if (failOwnCatalogueJob(store.db, storePath, me, { clock }))
-    post({
-      type: 'log',
-      line: 'the catalogue load under way when the job runner stopped has ended as failed; load its files again',
-    });
+const store = await begin().catch((e: unknown) => {
+  // Another process held the write lock past the busy timeout, …: said in words; the main thread starts
+  // the runner again a little later (SPEC §11), and the work handed to it meanwhile waits.
+  post({ type: 'failed', error: toErrorValue(e, storePath) });
+  process.exit(1);
+});
+
+/** Opens the store, and after a restart ends or queues again what the thread before this one had. */
+async function begin(): Promise<Store> {
+  const store = await openStore(storePath, { quickCheck: false }); // the app's main open checked it
+  if (restarted !== true) return store;
+  try {
+    // The thread before this one stopped: what it was running is no one's now, though this process lives.
+    for (const job of releaseOwnJobs(store.db, me, { clock }))
+      post({
+        type: 'log',
+        line: `job ${job.id} (${job.kind}) was running when the job runner stopped: it is queued again`,
+      });
+    if (failOwnCatalogueJob(store.db, storePath, me, { clock }))
+      post({
+        type: 'log',
+        line: 'the catalogue load under way when the job runner stopped has ended as failed; load its files again',
+      });
+    return store;
+  } catch (e) {
+    store.close();
+    throw e;
+  }
 }
 // The catalogue reader thread, started now so that the first load does not wait for it: from a checkout
 // its script is beside the sources, in the app's bundle beside this one (electron/vite.config.ts).

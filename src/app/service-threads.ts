@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { toErrorValue, type ErrorValue } from '../errors.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { startWorker } from './job-host.ts';
+import { describeFailure, startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import type { ApiEvents, CallName, EventName, Result } from '../api/contract.ts';
 import { threadOf, type CallDispatcher } from '../api/service.ts';
@@ -226,7 +226,7 @@ class Lane {
         pending?.answer(m.result);
       } else this.onMessage(m);
     });
-    worker.on('error', (e) => o.log(`the ${this.role} thread stopped: ${e.message}`));
+    worker.on('error', (e: unknown) => o.log(`the ${this.role} thread stopped: ${describeFailure(e)}`));
     worker.on('exit', () => {
       opened();
       if (this.worker === worker) this.worker = null;

@@ -20,6 +20,8 @@ export type StampedHostMessage = HostMessage & { readonly clockMs: number };
 /** What the runner thread tells the main thread. */
 export type ThreadMessage =
   | { type: 'ready' }
+  /** It could not open the store (or end what the thread before it had): it ends, and is started again. */
+  | { type: 'failed'; error: ErrorValue }
   | { type: 'progress'; kind: string; done: number; total: number | null; state: string }
   | {
       type: 'finished';

@@ -2,7 +2,8 @@
  * `npm run soak`'s harness: every kind of work that claims or writes, at once, each in stores of its
  * own, each under its share of the SIGKILLs — the `chaos` jobs of the job queue (about half of the
  * kills), catalogue loads, document imports and their undo, the look-up job against the BrickLink
- * stand-in, and the 4.1 → 4.2 upgrade. Each kind reports a row of the table (`soakTable`).
+ * stand-in, the 4.1 → 4.2 upgrade, and the app's core working while another process holds the store's
+ * lock for long spans. Each kind reports a row of the table (`soakTable`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,11 +11,12 @@ import { chaosResult, runChaos } from './chaos.ts';
 import type { KindResult } from './soak-checks.ts';
 import { soakCatalogue } from './soak-catalogue.ts';
 import { soakImports } from './soak-imports.ts';
+import { soakLock } from './soak-lock.ts';
 import { soakLookup } from './soak-lookup.ts';
 import { soakUpgrade } from './soak-upgrade.ts';
 import { buildWorkers, type Mutation, type WorkerBundles } from './soak-workers.ts';
 
-export const SOAK_KINDS = ['chaos', 'catalogue', 'imports', 'look-up', 'upgrade'] as const;
+export const SOAK_KINDS = ['chaos', 'catalogue', 'imports', 'look-up', 'upgrade', 'lock'] as const;
 export type SoakKind = (typeof SOAK_KINDS)[number];
 
 /** How the kills are shared out: chaos gets about half. */
@@ -24,6 +26,8 @@ export const SOAK_WEIGHTS: Readonly<Record<SoakKind, number>> = {
   imports: 0.14,
   'look-up': 0.14,
   upgrade: 0.08,
+  // Each of its kills ends a span of a held lock of up to 15 s: few, and they take the longest.
+  lock: 0.015,
 };
 
 /** `kills` shared out by weight, in whole kills that add up to `kills`. */
@@ -96,6 +100,8 @@ export async function runSoak(o: SoakOptions): Promise<KindResult[]> {
     imports: () => soakImports({ dir: o.dir, kills: share.imports, bundles, onKill }),
     'look-up': () => soakLookup({ dir: o.dir, kills: share['look-up'], bundles, onKill }),
     upgrade: () => soakUpgrade({ dir: o.dir, kills: share.upgrade, bundles, onKill }),
+    // Half its spans end with a SIGKILL of the process holding the lock, the other half with a COMMIT.
+    lock: () => soakLock({ dir: o.dir, spans: Math.max(2, share.lock * 2), onKill }),
   };
   return Promise.all(
     kinds.map(async (k) => {

@@ -107,4 +107,9 @@ describe('every kind of work that claims or writes, killed a few times each (npm
   it('document imports of 10,000+ lines and their undo (whole or absent)', kind('imports', 6), 120_000);
   it('the look-up job against the stand-in (no number asked twice, the budget kept)', kind('look-up', 8), 120_000);
   it('the 4.1 → 4.2 upgrade (4.1 intact or 4.2 complete)', kind('upgrade', 5), 120_000);
+  it(
+    'the browser host working while another process holds the store’s lock for up to 15 s (no internal, no dead runner, nothing lost or doubled)',
+    kind('lock', 2),
+    180_000,
+  );
 });

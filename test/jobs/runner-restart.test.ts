@@ -16,6 +16,8 @@ import {
   readCatalogueJob,
 } from '../../src/catalogue/catalogue-job.ts';
 import { insertJob, insertJobOwner } from '../helpers/store-builder.ts';
+import { holdLock } from '../helpers/soak-lock.ts';
+import { JobHost } from '../../src/app/job-host.ts';
 
 /**
  * Issue 26, point 2: a job runner thread that stops is started again by itself, says why, and the load it
@@ -90,4 +92,43 @@ describe('what a stopped runner thread had (its process lives on)', () => {
       record: { state: 'failed', error: expect.stringContaining('job runner stopped while it loaded') as string },
     });
   });
+
+  it('can’t open the store while another process holds its write lock: it says why, starts again, and the load handed to it runs', async () => {
+    const dir = tempDir();
+    const storePath = path.join(dir, 'brick-work.sqlite');
+    const store = await openStore(storePath);
+    onTestFinished(() => store.close());
+    // Held before the runner thread opens the store, and past the busy timeout.
+    const holder = await holdLock(storePath, dir);
+    onTestFinished(() => void holder.kill('SIGKILL'));
+    const logs: string[] = [];
+    const events: { name: EventName; payload: unknown }[] = [];
+    const host = new JobHost({
+      db: store.db,
+      storePath,
+      clock: SYSTEM_CLOCK,
+      workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
+      emit: (name, payload) => events.push({ name, payload }),
+      log: (line) => logs.push(line),
+    });
+    onTestFinished(() => host.stop());
+    const parts = { name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) };
+    host.startCatalogueLoad([parts], 'P');
+    const until = async (what: string, test: () => boolean, ms: number) => {
+      for (let i = 0; i < ms / 50 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(test(), `${what}; the log: ${logs.join(' | ')}`).toBe(true);
+    };
+    await until(
+      'the log says why, in words',
+      () => logs.some((l) => l.includes('the job runner could not open the store: Another brick-work is writing')),
+      20_000,
+    );
+    expect(logs.filter((l) => /stopped: /.test(l))).toEqual([]);
+    holder.kill('SIGKILL');
+    await until(
+      'the load handed over meanwhile runs once the lock is free',
+      () => events.some((e) => e.name === 'job.progress' && (e.payload as ApiEvents['job.progress']).state === 'done'),
+      20_000,
+    );
+  }, 60_000);
 });

@@ -13,6 +13,8 @@ if (first) {
   parentPort?.on('message', (m: { type: string }) => {
     if (m.type === 'catalogue-load') process.exit(1);
   });
+  // As the real one says once it has its store open.
+  parentPort?.postMessage({ type: 'ready' });
 } else {
   await import('../../src/app/runner-thread.ts');
 }
