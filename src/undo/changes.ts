@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, type Clock } from '../clock.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 
 /**
  * The rows an undo step may change, and their columns: undo and redo only ever write these, with
@@ -59,12 +60,24 @@ export interface Change {
   readonly after: Values | null;
 }
 
-/** Refuses a table or column undo can't write back: the one guard every writer of a step and every undo passes. */
+/**
+ * Refuses a table or column undo can't write back: the one guard every writer of a step and every undo
+ * passes. A step read from the store that fails it was not written by brick-work: the store's history is
+ * damaged, said so in words (never `internal`), and nothing is written.
+ */
 export function checkColumns(table: UndoableTable, values: Values): void {
-  if (!Object.hasOwn(UNDOABLE_TABLES, table)) throw new Error(`${String(table)} is not an undoable table`);
+  if (!Object.hasOwn(UNDOABLE_TABLES, table)) throw foreignStep(`${String(table)} is not an undoable table`);
   const allowed: readonly string[] = UNDOABLE_TABLES[table];
   for (const c of Object.keys(values))
-    if (!allowed.includes(c)) throw new Error(`${table}.${c} is not an undoable column`);
+    if (!allowed.includes(c)) throw foreignStep(`${table}.${c} is not an undoable column`);
+}
+
+function foreignStep(what: string): BrickWorkError {
+  return new BrickWorkError(
+    'store-damaged',
+    `The undo history names something undo never writes (${quote(what)}): it was not written by brick-work, so ` +
+      'nothing was changed. Put back a copy of the store from a backup, or ask for help.',
+  );
 }
 
 function resolve(values: Values, clock: Clock): Record<string, Value> {
@@ -80,11 +93,12 @@ function resolve(values: Values, clock: Clock): Record<string, Value> {
 export function applySide(db: Database, change: Change, side: 'before' | 'after', clock: Clock): void {
   const values = change[side];
   const { table, rowId } = change;
+  // Before any SQL names the table: a delete too (the table name comes from the store).
+  checkColumns(table, values ?? {});
   if (values === null) {
     db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(rowId);
     return;
   }
-  checkColumns(table, values);
   const row = resolve(values, clock);
   const cols = Object.keys(row);
   const exists = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(rowId) !== undefined;

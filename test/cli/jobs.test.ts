@@ -5,6 +5,7 @@ import { identityOf } from '../../src/identity/owner.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { buildStore, insertJob, insertJobOwner } from '../helpers/store-builder.ts';
 import { sha256, tempDir } from '../helpers/temp.ts';
+import { needs } from '../helpers/needs.ts';
 
 function hasFaketime(): boolean {
   try {
@@ -121,7 +122,7 @@ describe('brick-work jobs …', () => {
     expect(sha256(file)).toBe(hash);
   });
 
-  it.runIf(hasFaketime())(
+  it.runIf(needs(hasFaketime(), 'Debian’s faketime (apt-get install -y faketime)', 'liveness under faketime'))(
     'gives the same liveness answers under faketime a year ahead and a year behind (Debian faketime)',
     async () => {
       const { file } = storeWithJobs();

@@ -13,6 +13,7 @@ import { bsx, csv, file, inventoryXml, orderXml } from '../helpers/documents.ts'
 import { SHARED_DATA, sharedFile } from '../helpers/shared-data.ts';
 import { insertColour, insertItem } from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { needs } from '../helpers/needs.ts';
 
 async function shopStore() {
   const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));
@@ -215,37 +216,40 @@ describe('importing each format (SPEC §8)', () => {
 
   const bsxDir = sharedFile('brickstore-bsx');
   const partsFile = sharedFile('rebrickable', 'parts.csv.gz');
-  it.runIf(bsxDir !== null && partsFile !== null)(
-    'every real BrickStore document in ../shared/data imports onto the real Rebrickable catalogue',
-    async () => {
-      const dbPath = path.join(tempDir(), 'brick-work.sqlite');
-      const store = await openStore(dbPath);
-      onTestFinished(() => store.close());
-      await loadCatalogue(store.db, dbPath, [{ name: 'parts.csv.gz', content: fs.readFileSync(partsFile ?? '') }], {
-        type: 'P',
-        me: identityOf(),
-        clock: SYSTEM_CLOCK,
-      });
-      const dir = path.join(SHARED_DATA, 'brickstore-bsx');
-      let lines = 0;
-      for (const name of fs.readdirSync(dir)) {
-        const plan = planImport(store.db, { file: { name, content: fs.readFileSync(path.join(dir, name)) } });
-        expect(plan.refusal, name).toBeNull();
-        const [r] = confirmImport(
-          store.db,
-          { file: { name, content: fs.readFileSync(path.join(dir, name)) } },
-          SYSTEM_CLOCK,
-        );
-        expect(r?.lines.total).toBe(plan.documents[0]?.counts.total);
-        expect(r?.lines.placed).toBeGreaterThan(0);
-        lines += r?.lines.total ?? 0;
-      }
-      expect(lines).toBe(1934);
-      const bad = store.db
-        .prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)')
-        .pluck()
-        .get();
-      expect(bad).toBe(0);
-    },
-  );
+  it.runIf(
+    needs(
+      bsxDir !== null && partsFile !== null,
+      'the BrickStore documents and Rebrickable parts in ../shared/data',
+      'real BrickStore documents on the real catalogue',
+    ),
+  )('every real BrickStore document in ../shared/data imports onto the real Rebrickable catalogue', async () => {
+    const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+    const store = await openStore(dbPath);
+    onTestFinished(() => store.close());
+    await loadCatalogue(store.db, dbPath, [{ name: 'parts.csv.gz', content: fs.readFileSync(partsFile ?? '') }], {
+      type: 'P',
+      me: identityOf(),
+      clock: SYSTEM_CLOCK,
+    });
+    const dir = path.join(SHARED_DATA, 'brickstore-bsx');
+    let lines = 0;
+    for (const name of fs.readdirSync(dir)) {
+      const plan = planImport(store.db, { file: { name, content: fs.readFileSync(path.join(dir, name)) } });
+      expect(plan.refusal, name).toBeNull();
+      const [r] = confirmImport(
+        store.db,
+        { file: { name, content: fs.readFileSync(path.join(dir, name)) } },
+        SYSTEM_CLOCK,
+      );
+      expect(r?.lines.total).toBe(plan.documents[0]?.counts.total);
+      expect(r?.lines.placed).toBeGreaterThan(0);
+      lines += r?.lines.total ?? 0;
+    }
+    expect(lines).toBe(1934);
+    const bad = store.db
+      .prepare('SELECT count(*) FROM order_line WHERE (item_no IS NULL) <> (unplaced_reason IS NOT NULL)')
+      .pluck()
+      .get();
+    expect(bad).toBe(0);
+  });
 });

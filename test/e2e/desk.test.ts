@@ -10,14 +10,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
+import { launchBrowser, NEEDS_CHROMIUM, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
+import { needs } from '../helpers/needs.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'desk');
 
-describe.runIf(hasChromium())('the desk, walked again (issue 25)', () => {
+describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk, walked again (issue 25)', () => {
   let dir: string;
   let host: ChildProcess;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.ts';
+import { needs } from '../helpers/needs.ts';
 
 /** `npm start` and `npm run dist` begin with this check (package.json). */
 function check(env: NodeJS.ProcessEnv) {
@@ -20,7 +21,7 @@ describe('npm start without the Electron binary', () => {
     return fs.existsSync(pathFile) && fs.existsSync(path.join(dir, 'dist', fs.readFileSync(pathFile, 'utf8').trim()));
   })();
 
-  it.skipIf(binaryHere)(
+  it.runIf(needs(!binaryHere, 'a machine without the Electron binary (this one has it)', 'the missing-binary message'))(
     'says so in its own plain words, with what to do, and no stack trace (this machine has no binary)',
     () => {
       const r = check({ ELECTRON_OVERRIDE_DIST_PATH: '' });

@@ -9,6 +9,9 @@ import { lines } from './workers.ts';
 /** Debian's Chromium, driven by playwright-core: headless, a fresh profile, no background networking. */
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** What the browser tests need, in the words a skipped one prints. */
+export const NEEDS_CHROMIUM = "Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)";
+
 export function hasChromium(): boolean {
   return fs.existsSync(CHROMIUM);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPabElements } from '../../bench/pab-elements.ts';
 import { SHARED_DATA, sharedFile } from '../helpers/shared-data.ts';
+import { needs } from '../helpers/needs.ts';
 
 /**
  * Issue 24's bar on the real data (SPEC §12): the PAB inventory's element ids, as a Pick a Brick list,
@@ -9,7 +10,7 @@ import { SHARED_DATA, sharedFile } from '../helpers/shared-data.ts';
  */
 describe('a Pick a Brick list made from the real PAB inventory', () => {
   const present = sharedFile('brickstore-bsx', 'PAB_inventory_US_July_22_2012.bsx') !== null;
-  it.skipIf(!present)(
+  it.runIf(needs(present, 'the PAB inventory in ../shared/data', 'the Pick a Brick placement check'))(
     'places at least 98 % of its lines on the inventory’s item and colour',
     async () => {
       const run = await runPabElements(SHARED_DATA);

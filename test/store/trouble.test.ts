@@ -13,7 +13,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
 import { BrickWorkError } from '../../src/errors.ts';
 import { BUSY_TIMEOUT_MS, openStore } from '../../src/store/open.ts';
-import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { NEEDS_CHROMIUM, hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { cliJson, finished, REPO_ROOT, type CliResult } from '../helpers/cli.ts';
 import { inventoryXml } from '../helpers/documents.ts';
 import { addUnplacedLines, populate41 } from '../helpers/fixtures.ts';
@@ -21,6 +21,7 @@ import { buildStore, insertJob } from '../helpers/store-builder.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { sha256 } from '../helpers/temp.ts';
 import { lines } from '../helpers/workers.ts';
+import { needs } from '../helpers/needs.ts';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'brick-work.js');
 const NOBODY = 65534;
@@ -276,7 +277,7 @@ describe('store trouble in words, never "internal"', () => {
   });
 
   describe('a store that can’t be written opens for reading (run unprivileged: root may write anything)', () => {
-    it.skipIf(process.platform === 'win32')(
+    it.runIf(needs(process.platform !== 'win32', 'POSIX file permissions', 'a read-only store'))(
       'a read-only file in a writable folder: read in place; writes refused with read-only-store',
       async () => {
         const dir = workDir();
@@ -297,7 +298,7 @@ describe('store trouble in words, never "internal"', () => {
       },
     );
 
-    it.skipIf(process.platform === 'win32')(
+    it.runIf(needs(process.platform !== 'win32', 'POSIX file permissions', 'a read-only store'))(
       'a WAL store in a read-only folder: read from a private snapshot of the file and its -wal, which it says; writes refused',
       async () => {
         const dir = workDir();
@@ -340,7 +341,7 @@ describe('store trouble in words, never "internal"', () => {
       },
     );
 
-    it.skipIf(process.platform === 'win32')(
+    it.runIf(needs(process.platform !== 'win32', 'POSIX file permissions', 'a read-only store'))(
       'the browser host on such a store: says so at start and in store.info, refuses writes, skips job recovery and the job runner',
       async () => {
         const dir = workDir();
@@ -398,59 +399,62 @@ describe('store trouble in words, never "internal"', () => {
       },
     );
 
-    it.runIf(hasChromium() && process.platform !== 'win32')(
-      'the screens show the read-only banner, naming the reason and the snapshot copy',
-      async () => {
-        const dir = workDir();
-        const shop = path.join(dir, 'shop');
-        fs.mkdirSync(shop);
-        const file = path.join(shop, 'brick-work.sqlite');
-        await storeWithOrder(file);
-        fs.chmodSync(file, 0o444);
-        fs.chmodSync(shop, 0o555);
-        const before = sha256(file);
-        const renderer = path.join(dir, 'renderer');
-        const build = spawnSync(
-          'npx',
-          [
-            'vite',
-            'build',
-            '--config',
-            'vite.renderer.config.ts',
-            '--outDir',
-            renderer,
-            '--emptyOutDir',
-            '--logLevel',
-            'error',
-          ],
-          {
-            cwd: REPO_ROOT,
-            encoding: 'utf8',
-          },
-        );
-        expect(build.status, build.stderr).toBe(0);
-        fs.chmodSync(renderer, 0o755);
+    it.runIf(
+      needs(
+        hasChromium() && process.platform !== 'win32',
+        `${NEEDS_CHROMIUM} and POSIX file permissions`,
+        'a read-only store in the browser',
+      ),
+    )('the screens show the read-only banner, naming the reason and the snapshot copy', async () => {
+      const dir = workDir();
+      const shop = path.join(dir, 'shop');
+      fs.mkdirSync(shop);
+      const file = path.join(shop, 'brick-work.sqlite');
+      await storeWithOrder(file);
+      fs.chmodSync(file, 0o444);
+      fs.chmodSync(shop, 0o555);
+      const before = sha256(file);
+      const renderer = path.join(dir, 'renderer');
+      const build = spawnSync(
+        'npx',
+        [
+          'vite',
+          'build',
+          '--config',
+          'vite.renderer.config.ts',
+          '--outDir',
+          renderer,
+          '--emptyOutDir',
+          '--logLevel',
+          'error',
+        ],
+        {
+          cwd: REPO_ROOT,
+          encoding: 'utf8',
+        },
+      );
+      expect(build.status, build.stderr).toBe(0);
+      fs.chmodSync(renderer, 0o755);
 
-        const host = await startHostAsNobody(file, renderer, os.tmpdir());
-        const browser = await launchBrowser();
-        try {
-          const page = await browser.context.newPage();
-          await page.goto(host.url);
-          const banner = page.getByTestId('read-only-banner');
-          await banner.waitFor();
-          expect(await banner.textContent()).toBe(
-            `Read only: this store can't be written — the file and its folder (${shop}) are read-only. You can look and export; changes are refused. ` +
-              'To change it, ask whoever manages this computer to make it writable, then start brick-work again. ' +
-              'You are looking at a private copy taken when brick-work started: changes made elsewhere since then do not show here.',
-          );
-          await page.getByText('order-brick-work.sqlite.xml').first().waitFor();
-        } finally {
-          await browser.close();
-          await host.stop();
-        }
-        expect(sha256(file)).toBe(before);
-      },
-    );
+      const host = await startHostAsNobody(file, renderer, os.tmpdir());
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.context.newPage();
+        await page.goto(host.url);
+        const banner = page.getByTestId('read-only-banner');
+        await banner.waitFor();
+        expect(await banner.textContent()).toBe(
+          `Read only: this store can't be written — the file and its folder (${shop}) are read-only. You can look and export; changes are refused. ` +
+            'To change it, ask whoever manages this computer to make it writable, then start brick-work again. ' +
+            'You are looking at a private copy taken when brick-work started: changes made elsewhere since then do not show here.',
+        );
+        await page.getByText('order-brick-work.sqlite.xml').first().waitFor();
+      } finally {
+        await browser.close();
+        await host.stop();
+      }
+      expect(sha256(file)).toBe(before);
+    });
   });
 
   describe('store-damaged: a folder, or a SQLite file cut short, is not "another application’s file"', () => {
@@ -567,149 +571,152 @@ describe('store trouble in words, never "internal"', () => {
     });
   });
 
-  describe.skipIf(!canMount)('disk-full (a real full disk: a small tmpfs; needs root on Linux)', () => {
-    it('an import that fills the disk is rolled back; the store opens afterwards, as it was, and takes the import once there is room', async () => {
-      const dir = workDir();
-      const disk = smallDisk(dir);
-      const file = path.join(disk, 'brick-work.sqlite');
-      await storeWithOrder(file);
-      const doc = bigDocument(dir);
-      const before = sha256(file);
+  describe.runIf(needs(canMount, 'root on Linux, to mount a small tmpfs', 'the disk-full tests'))(
+    'disk-full (a real full disk: a small tmpfs; needs root on Linux)',
+    () => {
+      it('an import that fills the disk is rolled back; the store opens afterwards, as it was, and takes the import once there is room', async () => {
+        const dir = workDir();
+        const disk = smallDisk(dir);
+        const file = path.join(disk, 'brick-work.sqlite');
+        await storeWithOrder(file);
+        const doc = bigDocument(dir);
+        const before = sha256(file);
 
-      // Room for SQLite's index and a few pages, not for 5,000 lines: SQLite meets ENOSPC (SQLITE_FULL).
-      const free = fillDisk(disk, 160 * 1024);
-      const r = await cliJson(['--db', file, 'import', doc]);
-      expect(r.code).toBe(1);
-      expect(r.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(`this store (${file})`) });
-      expect(r.stderr).toBe(`brick-work: ${diskFullMessage(`this store (${file})`)}\n`);
-      expect(sha256(file)).toBe(before);
+        // Room for SQLite's index and a few pages, not for 5,000 lines: SQLite meets ENOSPC (SQLITE_FULL).
+        const free = fillDisk(disk, 160 * 1024);
+        const r = await cliJson(['--db', file, 'import', doc]);
+        expect(r.code).toBe(1);
+        expect(r.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(`this store (${file})`) });
+        expect(r.stderr).toBe(`brick-work: ${diskFullMessage(`this store (${file})`)}\n`);
+        expect(sha256(file)).toBe(before);
 
-      // No room at all: even the -shm index can't grow, which SQLite reports as a disk I/O error
-      // (SQLITE_IOERR_SHMSIZE) — on a disk with nothing left, that is the full disk it is.
-      free();
-      const freeNone = fillDisk(disk, 0);
-      for (const command of [['import', doc], ['orders']]) {
-        const none = await cliJson(['--db', file, ...command]);
-        expect(none.json.error, command.join(' ')).toEqual({
-          code: 'disk-full',
-          message: diskFullMessage(`this store (${file})`),
-        });
-      }
-      expect(sha256(file)).toBe(before);
-
-      freeNone();
-      const orders = await cliJson(['--db', file, 'orders']);
-      expect(orders.json.orders).toHaveLength(1);
-      expect((await cliJson(['--db', file, 'store', 'info'])).json.counts).toMatchObject({ orders: 1, lines: 2 });
-      expect(sha256(file)).toBe(before);
-      const again = await cliJson(['--db', file, 'import', doc]);
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.json.imports[0].lines.total).toBe(5000);
-    });
-
-    it('the API service says disk-full too, naming the store, and rolls the import back', async () => {
-      const dir = workDir();
-      const disk = smallDisk(dir);
-      const file = path.join(disk, 'brick-work.sqlite');
-      await storeWithOrder(file);
-      const before = sha256(file);
-      const store = await openStore(file);
-      const service = serviceFor(store.db, file);
-      const free = fillDisk(disk, 160 * 1024);
-      try {
-        const content = fs.readFileSync(bigDocument(dir));
-        const r = await service.call('import.confirm', { file: { name: 'big.xml', content } });
-        expect(r).toEqual({
-          ok: false,
-          error: { code: 'disk-full', message: diskFullMessage(`this store (${file})`) },
-        });
-        const orders = await service.call('orders.list', {});
-        expect(orders.ok && (orders.value as unknown[]).length).toBe(1);
-      } finally {
-        store.close();
+        // No room at all: even the -shm index can't grow, which SQLite reports as a disk I/O error
+        // (SQLITE_IOERR_SHMSIZE) — on a disk with nothing left, that is the full disk it is.
         free();
-      }
-      expect(sha256(file)).toBe(before);
-    });
+        const freeNone = fillDisk(disk, 0);
+        for (const command of [['import', doc], ['orders']]) {
+          const none = await cliJson(['--db', file, ...command]);
+          expect(none.json.error, command.join(' ')).toEqual({
+            code: 'disk-full',
+            message: diskFullMessage(`this store (${file})`),
+          });
+        }
+        expect(sha256(file)).toBe(before);
 
-    it('an upgrade whose backup does not fit changes nothing and leaves no half backup; it upgrades once there is room', async () => {
-      const dir = workDir();
-      const disk = smallDisk(dir, '8m');
-      const file = path.join(disk, 'brick-work.sqlite');
-      const db = buildStore(file, '4.1');
-      populate41(db);
-      addUnplacedLines(db, 20_000);
-      db.close();
-      const before = sha256(file);
-      const size = fs.statSync(file).size;
-      expect(size).toBeGreaterThan(1024 * 1024);
-
-      // Room for the open, not for a copy of the whole file.
-      const free = fillDisk(disk, 256 * 1024);
-      const r = await cliJson(['--db', file, 'store', 'upgrade']);
-      expect(r.code).toBe(1);
-      expect(r.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(`${file}.4.1.bak`) });
-      expect(sha256(file)).toBe(before);
-      expect(listing(disk).filter((n) => n.includes('.bak'))).toEqual([]);
-      expect((await cliJson(['--db', file, 'store', 'info'])).json).toMatchObject({
-        schema: '4.1',
-        status: 'needs-upgrade',
+        freeNone();
+        const orders = await cliJson(['--db', file, 'orders']);
+        expect(orders.json.orders).toHaveLength(1);
+        expect((await cliJson(['--db', file, 'store', 'info'])).json.counts).toMatchObject({ orders: 1, lines: 2 });
+        expect(sha256(file)).toBe(before);
+        const again = await cliJson(['--db', file, 'import', doc]);
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.json.imports[0].lines.total).toBe(5000);
       });
 
-      free();
-      const up = await cliJson(['--db', file, 'store', 'upgrade']);
-      expect(up.json).toMatchObject({ schema: '4.2', upgradedFrom: '4.1', backup: `${file}.4.1.bak` });
-      expect((await cliJson(['--db', `${file}.4.1.bak`, 'store', 'info'])).json).toMatchObject({
-        schema: '4.1',
-        counts: { lines: 20_010 },
+      it('the API service says disk-full too, naming the store, and rolls the import back', async () => {
+        const dir = workDir();
+        const disk = smallDisk(dir);
+        const file = path.join(disk, 'brick-work.sqlite');
+        await storeWithOrder(file);
+        const before = sha256(file);
+        const store = await openStore(file);
+        const service = serviceFor(store.db, file);
+        const free = fillDisk(disk, 160 * 1024);
+        try {
+          const content = fs.readFileSync(bigDocument(dir));
+          const r = await service.call('import.confirm', { file: { name: 'big.xml', content } });
+          expect(r).toEqual({
+            ok: false,
+            error: { code: 'disk-full', message: diskFullMessage(`this store (${file})`) },
+          });
+          const orders = await service.call('orders.list', {});
+          expect(orders.ok && (orders.value as unknown[]).length).toBe(1);
+        } finally {
+          store.close();
+          free();
+        }
+        expect(sha256(file)).toBe(before);
       });
-    });
 
-    it('a catalogue load that fills the disk ends its job as failed, with the reason, even with no room left to write it', async () => {
-      const dir = workDir();
-      const disk = smallDisk(dir, '32m');
-      const file = path.join(disk, 'brick-work.sqlite');
-      await storeWithOrder(file);
-      const parts = path.join(dir, 'parts.csv');
-      fs.writeFileSync(
-        parts,
-        'part_num,name,part_cat_id,part_material\n' +
-          Array.from(
-            { length: 40_000 },
-            (_, i) => `${10_000 + i},Brick ${i} x 2 with a name long enough,11,Plastic\n`,
-          ).join(''),
-      );
-      const free = fillDisk(disk, 160 * 1024);
-      const r = await cliJson(['--db', file, 'catalogue', 'import', parts]);
-      expect(r.code, r.stderr).toBe(1);
-      expect(r.json.error.code).toBe('disk-full');
-      // The job's file says how it ended, though the disk had no room for a new copy of it.
-      const job = JSON.parse(fs.readFileSync(path.join(disk, 'catalogue-job.json'), 'utf8'));
-      expect(job).toMatchObject({ state: 'failed', error: expect.stringContaining('The disk is full') });
-      expect(listing(disk).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-      free();
-      const again = await cliJson(['--db', file, 'catalogue', 'import', parts]);
-      expect(again.code, JSON.stringify(again.json)).toBe(0);
-      expect(again.json.items).toBe(40_000);
-    });
+      it('an upgrade whose backup does not fit changes nothing and leaves no half backup; it upgrades once there is room', async () => {
+        const dir = workDir();
+        const disk = smallDisk(dir, '8m');
+        const file = path.join(disk, 'brick-work.sqlite');
+        const db = buildStore(file, '4.1');
+        populate41(db);
+        addUnplacedLines(db, 20_000);
+        db.close();
+        const before = sha256(file);
+        const size = fs.statSync(file).size;
+        expect(size).toBeGreaterThan(1024 * 1024);
 
-    it('an export written to a full disk leaves no half file behind', async () => {
-      const dir = workDir();
-      const file = path.join(dir, 'shop', 'brick-work.sqlite');
-      fs.mkdirSync(path.dirname(file));
-      await storeWithOrder(file);
-      const before = sha256(file);
-      const disk = smallDisk(dir, '1m');
-      fillDisk(disk, 0);
-      const out = path.join(disk, 'summary.csv');
+        // Room for the open, not for a copy of the whole file.
+        const free = fillDisk(disk, 256 * 1024);
+        const r = await cliJson(['--db', file, 'store', 'upgrade']);
+        expect(r.code).toBe(1);
+        expect(r.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(`${file}.4.1.bak`) });
+        expect(sha256(file)).toBe(before);
+        expect(listing(disk).filter((n) => n.includes('.bak'))).toEqual([]);
+        expect((await cliJson(['--db', file, 'store', 'info'])).json).toMatchObject({
+          schema: '4.1',
+          status: 'needs-upgrade',
+        });
 
-      const r = await cliJson(['--db', file, 'export', 'summary', '--out', out]);
-      expect(r.code).toBe(1);
-      expect(r.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(out) });
-      expect(listing(disk)).toEqual(['filler']);
-      expect(sha256(file)).toBe(before);
-    });
-  });
+        free();
+        const up = await cliJson(['--db', file, 'store', 'upgrade']);
+        expect(up.json).toMatchObject({ schema: '4.2', upgradedFrom: '4.1', backup: `${file}.4.1.bak` });
+        expect((await cliJson(['--db', `${file}.4.1.bak`, 'store', 'info'])).json).toMatchObject({
+          schema: '4.1',
+          counts: { lines: 20_010 },
+        });
+      });
+
+      it('a catalogue load that fills the disk ends its job as failed, with the reason, even with no room left to write it', async () => {
+        const dir = workDir();
+        const disk = smallDisk(dir, '32m');
+        const file = path.join(disk, 'brick-work.sqlite');
+        await storeWithOrder(file);
+        const parts = path.join(dir, 'parts.csv');
+        fs.writeFileSync(
+          parts,
+          'part_num,name,part_cat_id,part_material\n' +
+            Array.from(
+              { length: 40_000 },
+              (_, i) => `${10_000 + i},Brick ${i} x 2 with a name long enough,11,Plastic\n`,
+            ).join(''),
+        );
+        const free = fillDisk(disk, 160 * 1024);
+        const r = await cliJson(['--db', file, 'catalogue', 'import', parts]);
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.json.error.code).toBe('disk-full');
+        // The job's file says how it ended, though the disk had no room for a new copy of it.
+        const job = JSON.parse(fs.readFileSync(path.join(disk, 'catalogue-job.json'), 'utf8'));
+        expect(job).toMatchObject({ state: 'failed', error: expect.stringContaining('The disk is full') });
+        expect(listing(disk).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+        free();
+        const again = await cliJson(['--db', file, 'catalogue', 'import', parts]);
+        expect(again.code, JSON.stringify(again.json)).toBe(0);
+        expect(again.json.items).toBe(40_000);
+      });
+
+      it('an export written to a full disk leaves no half file behind', async () => {
+        const dir = workDir();
+        const file = path.join(dir, 'shop', 'brick-work.sqlite');
+        fs.mkdirSync(path.dirname(file));
+        await storeWithOrder(file);
+        const before = sha256(file);
+        const disk = smallDisk(dir, '1m');
+        fillDisk(disk, 0);
+        const out = path.join(disk, 'summary.csv');
+
+        const r = await cliJson(['--db', file, 'export', 'summary', '--out', out]);
+        expect(r.code).toBe(1);
+        expect(r.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(out) });
+        expect(listing(disk)).toEqual(['filler']);
+        expect(sha256(file)).toBe(before);
+      });
+    },
+  );
 });
 
 // ——— the browser host, as the unprivileged user —————————————————————————————————————————————————

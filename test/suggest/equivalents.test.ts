@@ -6,6 +6,7 @@ import { equivalentsSource, learnEquivalents, learnFromNamings } from '../../scr
 import { EQUIVALENTS } from '../../src/suggest/equivalents.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
+import { needs } from '../helpers/needs.ts';
 
 const pair = (ldrawName: string, rebrickableName: string) => ({ ldrawName, rebrickableName });
 
@@ -49,7 +50,7 @@ describe('the table of renamed words is learned from name pairs, not typed (SPEC
   });
 
   const data = sharedFile('ldraw', 'parts.lst.gz') !== null && sharedFile('rebrickable', 'parts.csv.gz') !== null;
-  it.runIf(data)(
+  it.runIf(needs(data, 'the LDraw and Rebrickable parts lists in ../shared/data', 'the equivalents table check'))(
     'src/suggest/equivalents.ts is exactly what the script learns from the even-hash LDraw and LEGO pairs (../shared/data)',
     () => {
       const sets = ldrawPairs();

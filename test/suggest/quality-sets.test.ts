@@ -12,6 +12,7 @@ import {
   stripLdrawMarkers,
 } from '../../bench/quality-sets.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
+import { needs } from '../helpers/needs.ts';
 
 /** Part numbers of the shapes real catalogues use: plain, with a letter, with a print code, with a mould suffix. */
 function generatedNumbers(count: number): string[] {
@@ -162,27 +163,33 @@ describe('the sets built from the real data (../shared/data)', () => {
     expect(brickstoreCases(null)).toBeNull();
   });
 
-  it.skipIf(!present || sharedFile('brickstore-bsx') === null)(
-    `give issue 11's ${EXPECTED_BRICKSTORE_CASES} BrickStore cases`,
-    () => {
-      const cases = brickstoreCases(dataDir);
-      expect(cases?.length).toBe(EXPECTED_BRICKSTORE_CASES);
-      expect(new Set(cases?.map((c) => `${c.no}\u0000${c.name}`)).size).toBe(EXPECTED_BRICKSTORE_CASES);
-    },
-  );
+  it.runIf(
+    needs(
+      present && sharedFile('brickstore-bsx') !== null,
+      'the BrickStore documents in ../shared/data',
+      'the BrickStore quality cases',
+    ),
+  )(`give issue 11's ${EXPECTED_BRICKSTORE_CASES} BrickStore cases`, () => {
+    const cases = brickstoreCases(dataDir);
+    expect(cases?.length).toBe(EXPECTED_BRICKSTORE_CASES);
+    expect(new Set(cases?.map((c) => `${c.no}\u0000${c.name}`)).size).toBe(EXPECTED_BRICKSTORE_CASES);
+  });
 
-  it.skipIf(!present || sharedFile('ldraw', 'parts.lst.gz') === null)(
-    'keep every even hash out of the LDraw evaluation set',
-    () => {
-      const sets = ldrawPairs(dataDir);
-      expect(sets).not.toBeNull();
-      expect(sets?.evaluation.length).toBeGreaterThan(1000);
-      expect(sets?.evaluation.filter((p) => numberHashIsEven(p.no))).toEqual([]);
-      expect(sets?.train.filter((p) => !numberHashIsEven(p.no))).toEqual([]);
-      expect(sets?.evaluation.filter((p) => !namesDiffer(p.ldrawName, p.rebrickableName))).toEqual([]);
-      // Nothing the table may learn from is measured on.
-      const learned = new Set(sets?.train.map((p) => p.no.toLowerCase()));
-      expect(sets?.evaluation.filter((p) => learned.has(p.no.toLowerCase()))).toEqual([]);
-    },
-  );
+  it.runIf(
+    needs(
+      present && sharedFile('ldraw', 'parts.lst.gz') !== null,
+      'the LDraw parts list in ../shared/data',
+      'the LDraw evaluation set',
+    ),
+  )('keep every even hash out of the LDraw evaluation set', () => {
+    const sets = ldrawPairs(dataDir);
+    expect(sets).not.toBeNull();
+    expect(sets?.evaluation.length).toBeGreaterThan(1000);
+    expect(sets?.evaluation.filter((p) => numberHashIsEven(p.no))).toEqual([]);
+    expect(sets?.train.filter((p) => !numberHashIsEven(p.no))).toEqual([]);
+    expect(sets?.evaluation.filter((p) => !namesDiffer(p.ldrawName, p.rebrickableName))).toEqual([]);
+    // Nothing the table may learn from is measured on.
+    const learned = new Set(sets?.train.map((p) => p.no.toLowerCase()));
+    expect(sets?.evaluation.filter((p) => learned.has(p.no.toLowerCase()))).toEqual([]);
+  });
 });

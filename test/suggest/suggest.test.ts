@@ -9,6 +9,7 @@ import { cliJson } from '../helpers/cli.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { needs } from '../helpers/needs.ts';
 
 const ITEMS: IndexedItem[] = [
   { type: 'P', no: '3001', name: 'Brick 2 x 4' },
@@ -169,7 +170,9 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
 const partsFile = sharedFile('rebrickable', 'parts.csv.gz');
 const ldrawFile = sharedFile('ldraw', 'parts.lst.gz');
 
-describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogue (../shared/data)', () => {
+describe.runIf(
+  needs(partsFile !== null, 'Rebrickable’s parts.csv.gz in ../shared/data', 'suggestions on the real catalogue'),
+)('suggestions on the real Rebrickable catalogue (../shared/data)', () => {
   let index: SuggestIndex;
   beforeAll(() => {
     const f = readCatalogueFile({ name: 'parts.csv.gz', content: fs.readFileSync(partsFile ?? '') }, { type: 'P' });
@@ -203,28 +206,31 @@ describe.runIf(partsFile !== null)('suggestions on the real Rebrickable catalogu
     expect(index.byNumberPrefix('3001old', 20)[0]).toMatchObject({ no: '3001', rule: 'number' });
   });
 
-  it.runIf(ldrawFile !== null)('find the part of an LDraw name in the prefix group, whatever its spacing', () => {
-    const lines = zlib
-      .gunzipSync(fs.readFileSync(ldrawFile ?? ''))
-      .toString('utf8')
-      .split('\n');
-    const names = new Map<string, string>();
-    for (const line of lines) {
-      const m = /^(\S+)\.dat\s+(.+?)\s*$/.exec(line);
-      if (m?.[1] && m[2] && /\s{2,}/.test(m[2])) names.set(m[1], m[2]);
-    }
-    let checked = 0;
-    for (const [no, ldrawName] of names) {
-      const s = index.byName(ldrawName, 50);
-      const mine = s.find((x) => x.no === no);
-      if (mine && suggestWords(mine.name).join(' ') === suggestWords(ldrawName).join(' ')) {
-        expect(mine.rule).toBe('prefix');
-        checked += 1;
+  it.runIf(needs(ldrawFile !== null, 'the LDraw parts list in ../shared/data', 'LDraw names in the prefix group'))(
+    'find the part of an LDraw name in the prefix group, whatever its spacing',
+    () => {
+      const lines = zlib
+        .gunzipSync(fs.readFileSync(ldrawFile ?? ''))
+        .toString('utf8')
+        .split('\n');
+      const names = new Map<string, string>();
+      for (const line of lines) {
+        const m = /^(\S+)\.dat\s+(.+?)\s*$/.exec(line);
+        if (m?.[1] && m[2] && /\s{2,}/.test(m[2])) names.set(m[1], m[2]);
       }
-      if (checked >= 300) break;
-    }
-    expect(checked).toBeGreaterThan(100);
-  });
+      let checked = 0;
+      for (const [no, ldrawName] of names) {
+        const s = index.byName(ldrawName, 50);
+        const mine = s.find((x) => x.no === no);
+        if (mine && suggestWords(mine.name).join(' ') === suggestWords(ldrawName).join(' ')) {
+          expect(mine.rule).toBe('prefix');
+          checked += 1;
+        }
+        if (checked >= 300) break;
+      }
+      expect(checked).toBeGreaterThan(100);
+    },
+  );
 });
 
 describe('the longest-prefix key of a name', () => {

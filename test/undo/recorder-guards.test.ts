@@ -6,7 +6,7 @@ import type { UndoableTable } from '../../src/undo/changes.ts';
 import { undo } from '../../src/undo/history.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { StepRecorder } from '../../src/undo/recorder.ts';
-import { buildStore, insertDocument, insertOrder } from '../helpers/store-builder.ts';
+import { buildStore, insertDocument, insertJob, insertOrder } from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 // One rule for every write of a step (issue 12): the recorder refuses a table or a column undo can't
@@ -85,5 +85,20 @@ describe("the undo recorder's guards agree", () => {
     expect(db.prepare('SELECT state FROM document WHERE id = ?').pluck().get(documentId)).toBe('undone');
     expect(db.prepare('SELECT count(*) FROM order_line WHERE document_id = ?').pluck().get(documentId)).toBe(500);
     expect(db.prepare('SELECT count(*) FROM shop_order').pluck().get()).toBe(1);
+  });
+
+  it('undo reads a step naming a table it never writes (not written by brick-work): refused in words, nothing deleted', () => {
+    const db = store();
+    const [result] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001', qty: 1 }])) }, SYSTEM_CLOCK);
+    expect(result).toBeDefined();
+    const step = db.prepare('SELECT max(id) FROM undo_step').pluck().get() as number;
+    // Its change, edited to delete a row of a table undo never writes: the delete path passes the guard too.
+    const job = insertJob(db, { kind: 'catalogue-lookup', state: 'queued' });
+    db.prepare("UPDATE undo_change SET table_name = 'job', row_id = ?, before = NULL").run(job);
+    expect(() => undo(db, SYSTEM_CLOCK, step)).toThrow(
+      expect.objectContaining({ code: 'store-damaged', message: expect.stringContaining('job') }),
+    );
+    expect(db.prepare('SELECT count(*) FROM job WHERE id = ?').pluck().get(job)).toBe(1);
+    expect(db.prepare('SELECT state FROM document').pluck().get()).toBe('imported');
   });
 });

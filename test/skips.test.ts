@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './helpers/cli.ts';
+import { needs } from './helpers/needs.ts';
+
+/** Every .ts file under `dir`. */
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
+}
+
+// Issue 27: a skipped test says why in the run's output, never silently.
+describe('skipped tests', () => {
+  it('every conditional test goes through needs(), which names the test and what it lacks', () => {
+    const silent: string[] = [];
+    for (const file of sources(path.join(REPO_ROOT, 'test'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/\.(runIf|skipIf)\(\s*([^\n]{0,40})/g))
+        if (!m[2]?.startsWith('needs(')) silent.push(`${path.relative(REPO_ROOT, file)}: .${m[1]}(${m[2]}`);
+      for (const m of text.matchAll(/\b(it|describe|test)\.(skip|todo)\(/g))
+        silent.push(`${path.relative(REPO_ROOT, file)}: ${m[0]}`);
+    }
+    expect(silent).toEqual([]);
+  });
+
+  it('needs() says what is missing, for which test, and lets the test run when nothing is', () => {
+    const said: string[] = [];
+    const warn = console.warn;
+    console.warn = (line: string) => said.push(line);
+    try {
+      expect(needs(false, 'a thing this machine lacks', 'a test')).toBe(false);
+      expect(needs(true, 'a thing it has', 'another test')).toBe(true);
+    } finally {
+      console.warn = warn;
+    }
+    expect(said).toEqual(['skipped: a test — it needs a thing this machine lacks']);
+  });
+});
