@@ -19,7 +19,7 @@ import {
   legoNamePairs,
   numberHashIsEven,
 } from './quality-sets.ts';
-import { collectGarbage, type BenchRow } from './report.ts';
+import { collectGarbage, percentile, type BenchRow } from './report.ts';
 
 const LIMIT = 20;
 /** Fuse.js takes about half a second a query on this catalogue: on the LDraw set it runs on every k-th query, at least this many. */
@@ -98,10 +98,6 @@ function fts5Ranker(items: readonly IndexedItem[]): { rank: Ranker; close: () =>
 /** Fuse.js makes this group take minutes: say what it is doing, beside the rows (stderr). */
 function progress(what: string): void {
   process.stderr.write(`quality: ${what}\n`);
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
 export function benchQuality(): QualityOutput[] {

@@ -19,16 +19,7 @@ export interface BenchRow {
   readonly details?: readonly string[];
 }
 
-export function median(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-/** The nearest-rank percentile `p` (0–1] of samples sorted ascending: p = 0.95 is the p95, 1 the worst. */
-export function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] ?? 0;
-}
+export { median, percentile } from '../test/helpers/stats.ts';
 
 export function ratioOf(row: BenchRow): number {
   return row.measuredMs / row.baselineMs;

@@ -4,7 +4,7 @@ import { readCatalogueFile } from '../src/catalogue/read-file.ts';
 import { SuggestIndex, type IndexedItem } from '../src/suggest/index.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
 import { partsCsv, shared } from './data.ts';
-import { collectGarbage, type BenchRow } from './report.ts';
+import { collectGarbage, percentile, type BenchRow } from './report.ts';
 
 /** Every item name of a real BrickStore document; generated names like it when the data is absent. */
 function documentNames(items: readonly IndexedItem[]): { names: string[]; ranOn: string } {
@@ -51,7 +51,7 @@ export function benchSuggest(): SuggestBench {
     }
   }
   times.sort((a, b) => a - b);
-  const p99 = times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] ?? 0;
+  const p99 = percentile(times, 0.99);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
 
   const fuse = new Fuse(items, { keys: ['name'] });

@@ -2,6 +2,7 @@
  * Measurements made inside the page, as strings of the page's own JavaScript (these files are
  * type-checked for Node, without the DOM's types). Shared by the end-to-end test and `npm run bench`.
  */
+import { percentile } from './stats.ts';
 
 /** `until(check)`: waits frame by frame until `check()` gives an element; fails after 20 s. */
 const UNTIL = `const until = async (check) => {
@@ -50,6 +51,6 @@ export const SCROLL_FRAMES = `(async () => {
   return deltas.sort((a, b) => a - b);
 })()`;
 
-export function p95(sorted: readonly number[]): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
+export function p95(frames: readonly number[]): number {
+  return percentile(frames, 0.95);
 }
