@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { isoNow, nextUtcDay, utcDay, type Clock } from '../clock.ts';
-import { BrickWorkError, isBrickWorkError, toErrorValue } from '../errors.ts';
+import { BrickWorkError, isBrickWorkError, quote, toErrorValue } from '../errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { foldName } from '../placement/fold.ts';
@@ -94,6 +94,20 @@ export function lookupRunOf(payload: unknown): LookupRun {
   return { limit: count(p['limit']), calls: count(p['calls']) ?? 0 };
 }
 
+/**
+ * A look-up job's data as its runner reads it at the claim: an object, with a limit (a whole number or
+ * null) and the calls made under it, when it has them. Anything else was not written by brick-work.
+ */
+export function readLookupRun(payload: unknown): LookupRun {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw new Error('it is not an object with the run’s limit and calls');
+  const p = payload as Record<string, unknown>;
+  for (const field of ['limit', 'calls'])
+    if (p[field] !== undefined && p[field] !== null && count(p[field]) === null)
+      throw new Error(`its ${field} is ${quote(JSON.stringify(p[field]))}, not a whole number`);
+  return lookupRunOf(p);
+}
+
 function runUsedUp(run: LookupRun): boolean {
   return run.limit !== null && run.calls >= run.limit;
 }
@@ -177,6 +191,10 @@ function countedFailure(e: unknown, asked: PendingNumber, budget: BudgetStatus):
  * it stays queued but is not claimed again (`lookupHasWork`) until staff start another run.
  */
 export function lookupHandler(source: Source, options: { clock: Clock; stats?: LookupStats }): JobHandler {
+  return Object.assign(lookupRun(source, options), { readPayload: readLookupRun });
+}
+
+function lookupRun(source: Source, options: { clock: Clock; stats?: LookupStats }): JobHandler {
   return async (job, ctx) => {
     const stats = options.stats ?? { calls: 0, found: 0, notFound: 0, left: 0 };
     const todo = pendingLookups(ctx.db);

@@ -47,11 +47,22 @@ function ownerOf(row: Pick<JobRow, 'pid' | 'boot_id' | 'start_ticks'>): OwnerIde
   return row.pid === null ? null : { pid: row.pid, bootId: row.boot_id, startTicks: row.start_ticks };
 }
 
+/**
+ * A job's data as its text could not be read (not JSON): the job's runner fails it in words, never
+ * runs it on data it made up.
+ */
+export class UnreadablePayload {
+  constructor(
+    readonly text: string,
+    readonly problem: string,
+  ) {}
+}
+
 function parsePayload(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    return {};
+  } catch (e) {
+    return new UnreadablePayload(text.slice(0, 80), (e as Error).message);
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
-import { isBrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
+import { BrickWorkError, isBrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
 import { identityOf, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
-import { claimJob, claimNext, deferJob, finishJob, reportProgress, whileOwner } from './queue.ts';
+import { claimJob, claimNext, deferJob, finishJob, reportProgress, UnreadablePayload, whileOwner } from './queue.ts';
 import type { ClaimedJob, JobProgress } from './types.ts';
 import { isDamage, type DamageMark } from '../store/damage.ts';
 
@@ -23,7 +23,13 @@ export interface JobContext {
   defer(day: string | null, reason: string): boolean;
 }
 
-export type JobHandler = (job: ClaimedJob, ctx: JobContext) => Promise<void> | void;
+/**
+ * Runs a claimed job. `readPayload`, beside it, is how its kind reads the job's data: it throws, in words,
+ * on data its kind could not have written, and the job fails with that before anything runs.
+ */
+export type JobHandler = ((job: ClaimedJob, ctx: JobContext) => Promise<void> | void) & {
+  readonly readPayload?: (payload: unknown) => unknown;
+};
 
 export type JobOutcome = 'done' | 'failed' | 'deferred' | 'stopped';
 
@@ -129,7 +135,7 @@ export class JobRunner {
     let error: ErrorValue | null = null;
     try {
       if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
-      await handler(job, ctx);
+      await handler({ ...job, payload: readPayload(job, handler) }, ctx);
       if (outcome === null) ctx.complete();
     } catch (e) {
       error = toErrorValue(e);
@@ -148,5 +154,19 @@ export class JobRunner {
       }
     }
     return { job, outcome: outcome ?? 'stopped', error };
+  }
+}
+
+/** The job's data as its kind reads it; a job whose data can't be read fails, saying so (never run on `{}`). */
+function readPayload(job: ClaimedJob, handler: JobHandler): unknown {
+  try {
+    if (job.payload instanceof UnreadablePayload) throw new Error(`it is not JSON (${job.payload.problem})`);
+    return handler.readPayload ? handler.readPayload(job.payload) : job.payload;
+  } catch (e) {
+    throw new BrickWorkError(
+      'invalid-argument',
+      `Job ${job.id} (${job.kind}) can't be run: its data can't be read — ${e instanceof Error ? e.message : String(e)}. ` +
+        'brick-work did not write it so; start the work again as a new job.',
+    );
   }
 }
