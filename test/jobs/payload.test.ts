@@ -36,11 +36,7 @@ describe("a job whose data can't be read", () => {
 
   for (const [what, payload, why] of [
     ['not JSON', '{limit: 5', /its data can't be read — it is not JSON/],
-    [
-      'a limit that is not a whole number',
-      '{"limit": "ten", "calls": 0}',
-      /its limit is .*ten.*, not a whole number/,
-    ],
+    ['a limit that is not a whole number', '{"limit": "ten", "calls": 0}', /its limit is .*ten.*, not a whole number/],
     ['not an object', '[1, 2]', /not an object/],
   ] as const) {
     it(`fails, in words, before anything runs: ${what}`, async () => {
