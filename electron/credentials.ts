@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SafeStorage } from 'electron';
-import type { CredentialStore } from '../src/api/service.ts';
+import type { CredentialStore } from '../src/api/ports.ts';
 import type { Credentials } from '../src/catalogue/bricklink/oauth.ts';
 import { BrickWorkError } from '../src/errors.ts';
 import { writeFileAtomically } from '../src/files.ts';

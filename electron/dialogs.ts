@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
-import type { FileDialogs } from '../src/api/service.ts';
+import type { FileDialogs } from '../src/api/ports.ts';
 import { BrickWorkError } from '../src/errors.ts';
 import { writeFileAtomically } from '../src/files.ts';
 

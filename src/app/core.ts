@@ -9,7 +9,8 @@ import { formatVersion } from '../store/schema-version.ts';
 import { getSetting } from '../store/settings.ts';
 import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
-import { createApiService, type ApiService, type CredentialStore, type FileDialogs } from '../api/service.ts';
+import type { CredentialStore, FileDialogs } from '../api/ports.ts';
+import { createApiService, type ApiService } from '../api/service.ts';
 import { ServiceThreads } from './service-threads.ts';
 
 export interface CoreOptions {

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
-import type { JobControl } from '../api/service.ts';
+import type { JobControl } from '../api/ports.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { enqueueLookup } from '../catalogue/lookup-job.ts';
 import { handedOver } from './hand-over.ts';

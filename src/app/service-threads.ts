@@ -8,7 +8,8 @@ import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { describeFailure, startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import type { ApiEvents, CallName, EventName, Result } from '../api/contract.ts';
-import { threadOf, type CallDispatcher } from '../api/service.ts';
+import { threadOf } from '../api/handlers/index.ts';
+import type { CallDispatcher } from '../api/ports.ts';
 import { handedOver } from './hand-over.ts';
 import type {
   FromServiceThread,

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
-import { createApiService, WRITING_CALLS, type ApiService, type JobControl } from '../api/service.ts';
+import { WRITING_CALLS } from '../api/handlers/index.ts';
+import type { JobControl } from '../api/ports.ts';
+import { createApiService, type ApiService } from '../api/service.ts';
 import { checkArguments } from '../api/validate.ts';
 import { BrickLinkApi } from '../catalogue/bricklink/api.ts';
 import { credentialsFromEnv } from '../catalogue/bricklink/oauth.ts';

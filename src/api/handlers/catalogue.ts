@@ -1,0 +1,96 @@
+/** The catalogue: suggestions and search (SPEC §7), its state, its loads and the look-up job (SPEC §5). */
+import { colourAndCategoryCounts } from '../../store/catalogue.ts';
+import { budgetStatus } from '../../catalogue/budget.ts';
+import { catalogueJobStatus, requestCatalogueJobCancel } from '../../catalogue/catalogue-job.ts';
+import { BrickWorkError } from '../../errors.ts';
+import { DEFAULT_ITEM_TYPE } from '../../item-types.ts';
+import { listColours } from '../../store/colours.ts';
+import { getLine } from '../../store/lines.ts';
+import { getSetting } from '../../store/settings.ts';
+import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
+import { withoutRepeats } from '../views.ts';
+import { reads, startsWork, suggests, writes, type PartialCallTable } from './define.ts';
+
+export const CATALOGUE_CALLS = {
+  'lines.suggest': suggests((d) => ({ lineId, limit }) => {
+    const line = getLine(d.db, lineId);
+    const index = d.suggestionIndex();
+    if (index === null) return d.notReady();
+    const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
+    // A number the catalogue lacks: the parts the tables relate to it lead (SPEC §7 `related`).
+    const related =
+      line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : [];
+    return {
+      ready: true,
+      suggestions: withoutRepeats(related, suggestIn(index, { name: line.given.name, no: line.given.no }, n), n),
+    };
+  }),
+  'catalogue.search': suggests((d) => ({ query, limit, by }) => {
+    const index = d.suggestionIndex();
+    if (index === null) return d.notReady();
+    const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
+    const found =
+      by === 'name'
+        ? index.byName(query, n)
+        : by === 'number'
+          ? index.byNumberPrefix(query, n)
+          : index.search(query, n);
+    // By number (a single word may be one), the parts the tables relate to it come first (SPEC §7).
+    const related = by !== 'name' && /^\S+$/.test(query.trim()) ? d.relatedSuggestions(query, n) : [];
+    return { ready: true, suggestions: withoutRepeats(related, found, n) };
+  }),
+  'catalogue.status': reads((d) => () => {
+    const job = catalogueJobStatus(d.ctx.storePath);
+    const detail = job.record?.detail as { files?: unknown } | null | undefined;
+    const { items, sources, translations } = d.catalogueCounts();
+    return {
+      items,
+      ...colourAndCategoryCounts(d.db),
+      sources,
+      translations,
+      job:
+        job.record === null
+          ? null
+          : {
+              state: job.record.state,
+              kind: job.record.kind,
+              owner: job.record.owner,
+              alive: job.alive === true,
+              progress: job.record.progress,
+              error: job.record.error,
+              files: Array.isArray(detail?.files) ? detail.files.filter((f): f is string => typeof f === 'string') : [],
+              updatedAt: job.record.updatedAt,
+            },
+      jobProblem: job.problem,
+      budget: budgetStatus(d.db, d.clock),
+      suggestionsReady: d.suggestions.ready(),
+      suggestionsProblem: d.suggestions.ready() ? null : d.suggestions.why(),
+    };
+  }),
+  'catalogue.colours': reads((d) => () => listColours(d.db)),
+  'catalogue.load': startsWork((d) => ({ files, type }) => {
+    // Busy is decided by the catalogue job itself, in the runner; refuse early when plainly busy.
+    const job = catalogueJobStatus(d.ctx.storePath);
+    if (job.record?.state === 'running' && job.alive) {
+      throw new BrickWorkError(
+        'busy',
+        `Busy: a catalogue is being loaded by another brick-work process (pid ${job.record.owner.pid}).`,
+      );
+    }
+    d.ctx.jobs.startCatalogueLoad(files, type ?? DEFAULT_ITEM_TYPE);
+    return { started: true };
+  }),
+  'catalogue.cancel': writes((d) => () => ({ cancelled: requestCatalogueJobCancel(d.db, d.ctx.storePath, d.clock) })),
+  'lookup.start': writes((d) => ({ limit }) => {
+    const credentials = d.ctx.credentials.get();
+    if (credentials === null) {
+      throw new BrickWorkError(
+        'no-credentials',
+        `The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: ${d.ctx.credentials.whereToEnter ?? 'enter them in Settings → BrickLink credentials first'}.`,
+      );
+    }
+    const jobId = d.ctx.jobs.startLookup(limit ?? null, credentials, getSetting(d.db, 'api-url'));
+    d.changed('look-up job');
+    return { jobId };
+  }),
+} satisfies PartialCallTable;

@@ -1,0 +1,89 @@
+/**
+ * How a call's handler is registered (issue 27): beside the handler stand its traits — whether it
+ * writes (refused up front on a store that can't be written) and which thread of the app runs it — so
+ * that `WRITING_CALLS` and `threadOf` are read from the handlers, never kept as separate lists.
+ * (Actual Budget's `mutator(undoable(handler))`, per domain.)
+ */
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../../clock.ts';
+import type { ImportHooks, PlannedDocument } from '../../documents/import.ts';
+import type { translationCounts } from '../../store/catalogue.ts';
+import type { SuggestIndex } from '../../suggest/index.ts';
+import type {
+  ApiCalls,
+  CallName,
+  ErrorValue,
+  ExportFileView,
+  SettingsView,
+  SuggestionsView,
+  SuggestionView,
+} from '../contract.ts';
+import type { ServiceContext } from '../ports.ts';
+
+/** Where a call runs in the app and the browser host (SPEC §11): the screens' thread, the writer, the suggestion thread. */
+export type Thread = 'main' | 'writer' | 'suggest';
+
+export type Handler<K extends CallName> = (
+  args: ApiCalls[K]['args'],
+) => ApiCalls[K]['result'] | Promise<ApiCalls[K]['result']>;
+
+/** One call as registered: its traits, and how its handler is made from the service's parts. */
+export interface Entry<K extends CallName> {
+  readonly writes: boolean;
+  readonly thread: Thread;
+  readonly make: (d: ServiceDeps) => Handler<K>;
+}
+
+export type CallTable = { readonly [K in CallName]: Entry<K> };
+export type PartialCallTable = { readonly [K in CallName]?: Entry<K> };
+
+/** What the handlers share, built once per service (`createApiService`). */
+export interface ServiceDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly ctx: ServiceContext;
+  /** Tells the screens the store changed (`store.changed`), after a write. */
+  changed(reason: string): void;
+  /** Why the store can't be written now — opened so, or found damaged since — or null. */
+  unwritable(): { reason: string; snapshot: boolean; damaged?: boolean } | null;
+  readonly suggestions: { ready(): boolean; index(): SuggestIndex | null; why(): ErrorValue | null };
+  /** The suggestion index when it is ready; null while it is built, or when it can't be. */
+  suggestionIndex(): SuggestIndex | null;
+  /** No suggestions yet: being prepared, or why not. */
+  notReady(): SuggestionsView;
+  /** Whether the catalogue has this part number. */
+  inCatalogue(no: string): boolean;
+  /** The parts the tables relate to a number (SPEC §7 `related`). */
+  relatedSuggestions(no: string, limit: number): SuggestionView[];
+  /** An import's progress as events, and its cancel. */
+  importHooks(step: 'preview' | 'confirm', fileName: string): ImportHooks;
+  /** The last previews' planned documents, by preview id (their lines are asked page by page). */
+  readonly previews: Map<string, readonly PlannedDocument[]>;
+  settingsView(): SettingsView;
+  /** A file made for staff: saved through the app's dialog, or given back to the page. */
+  exported(name: string, content: string): Promise<ExportFileView>;
+  /** The catalogue's counts, read again only when the catalogue has moved. */
+  catalogueCounts(): {
+    items: number;
+    sources: { source: string; items: number }[];
+    translations: ReturnType<typeof translationCounts>;
+  };
+}
+
+/** The registration of a call with these traits. */
+function trait(writes: boolean, thread: Thread) {
+  return <K extends CallName>(make: (d: ServiceDeps) => Handler<K>): Entry<K> => ({ writes, thread, make });
+}
+
+/** A call that only reads: it runs on the screens' thread (WAL lets it read while another connection writes). */
+export const reads = trait(false, 'main');
+/** A call that writes: on the writer thread, in turn, and refused up front on a store that can't be written. */
+export const writes = trait(true, 'writer');
+/** A call that starts background work that writes (the job runner thread does): refused like a write, answered here. */
+export const startsWork = trait(true, 'main');
+/** A read that belongs to the writer thread (an import's preview: long, and kept there for its pages). */
+export const onWriter = trait(false, 'writer');
+/** A read from the suggestion index, on the thread that holds it. */
+export const suggests = trait(false, 'suggest');
+/** A call that writes nothing to the store, on the screens' thread (the credentials' own keeping; the app's file dialog). */
+export const outsideStore = trait(false, 'main');

@@ -1,0 +1,70 @@
+/** Documents: the import's preview and confirm, taking one back, and the exports (SPEC §8). */
+import { randomUUID } from 'node:crypto';
+import { confirmImport, planImport } from '../../documents/import.ts';
+import { takeBack } from '../../documents/take-back.ts';
+import { BrickWorkError } from '../../errors.ts';
+import { bricklinkXml } from '../../exports/bricklink-xml.ts';
+import { summaryCsv } from '../../exports/summary.ts';
+import { listDocuments } from '../../store/documents.ts';
+import { getOrder } from '../../store/orders.ts';
+import { documentViews, fileNamePart, previewLineView, previewView, stepView } from '../views.ts';
+import { onWriter, reads, writes, type PartialCallTable } from './define.ts';
+
+/** How many previews are kept for their pages: a screen shows one at a time; a second tab, maybe one more. */
+const PREVIEWS_KEPT = 2;
+
+export const DOCUMENTS_CALLS = {
+  'import.preview': onWriter((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
+    const plan = planImport(
+      d.db,
+      { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
+      d.importHooks('preview', file.name),
+    );
+    // Kept for its other lines (`import.previewLines`): the last few previews, on this thread.
+    const previewId = randomUUID();
+    d.previews.set(previewId, plan.documents);
+    for (const old of d.previews.keys()) if (d.previews.size > PREVIEWS_KEPT) d.previews.delete(old);
+    return {
+      previewId,
+      fileName: plan.fileName,
+      documents: plan.documents.map((doc) => previewView(d.db, doc)),
+      refusal: plan.refusal,
+    };
+  }),
+  'import.previewLines': onWriter((d) => ({ previewId, document, from, count }) => {
+    const doc = d.previews.get(previewId)?.[document];
+    if (doc === undefined) {
+      throw new BrickWorkError('not-found', 'That preview is no longer kept: preview the file again to see its lines.');
+    }
+    return doc.lines.slice(from, from + count).map((l) => previewLineView(d.db, l));
+  }),
+  'import.confirm': writes((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
+    const results = confirmImport(
+      d.db,
+      { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
+      d.clock,
+      d.importHooks('confirm', file.name),
+    );
+    d.changed('import');
+    return results;
+  }),
+  'import.cancel': reads((d) => () => ({ cancelled: d.ctx.imports?.cancel() ?? false })),
+  'documents.list': reads((d) => ({ orderId }) => {
+    if (orderId !== undefined) getOrder(d.db, orderId); // an unknown order is refused, not an empty list
+    return documentViews(d.db, listDocuments(d.db, orderId ?? null));
+  }),
+  'documents.takeBack': writes((d) => ({ documentId, wholeFile }) => {
+    const r = takeBack(d.db, documentId, { wholeFile: wholeFile === true }, d.clock);
+    d.changed('take-back');
+    return {
+      step: stepView(r.step),
+      takenBack: documentViews(d.db, r.documents),
+      stillImported: r.stillImported,
+    };
+  }),
+  'export.summary': reads((d) => () => d.exported('brick-work-summary.csv', summaryCsv(d.db))),
+  'export.bricklink': reads((d) => ({ orderId }) => {
+    const xml = bricklinkXml(d.db, orderId);
+    return d.exported(`${fileNamePart(getOrder(d.db, orderId).reference)} – BrickLink.xml`, xml);
+  }),
+} satisfies PartialCallTable;

@@ -1,0 +1,30 @@
+/** Undo and redo, and the remembered placements staff can forget (SPEC §8). */
+import { forgetMemory } from '../../hand/placement.ts';
+import { colourMemories, itemMemories, taughtNames } from '../../store/memories.ts';
+import { nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
+import { maybeStep, stepView } from '../views.ts';
+import { reads, writes, type PartialCallTable } from './define.ts';
+
+export const HISTORY_CALLS = {
+  'history.state': reads((d) => () => ({ undo: maybeStep(nextUndo(d.db)), redo: maybeStep(nextRedo(d.db)) })),
+  'history.undo': writes((d) => ({ expectedStep }) => {
+    const step = undo(d.db, d.clock, expectedStep);
+    d.changed('undo');
+    return stepView(step);
+  }),
+  'history.redo': writes((d) => ({ expectedStep }) => {
+    const step = redo(d.db, d.clock, expectedStep);
+    d.changed('redo');
+    return stepView(step);
+  }),
+  'placements.list': reads((d) => () => ({
+    items: itemMemories(d.db),
+    colours: colourMemories(d.db),
+    names: taughtNames(d.db),
+  })),
+  'placements.forget': writes((d) => ({ kind, id }) => {
+    const step = forgetMemory(d.db, kind, id, d.clock);
+    d.changed('forgot a placement');
+    return { forgotten: id, step: stepView(step) };
+  }),
+} satisfies PartialCallTable;

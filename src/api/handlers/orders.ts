@@ -1,0 +1,34 @@
+/** Orders and their lines, and the hand placement of a line (SPEC §8, §9). */
+import { placeByHand } from '../../hand/placement.ts';
+import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
+import { documentsOfOrder } from '../../store/documents.ts';
+import { orderLines } from '../../store/lines.ts';
+import { listOrders, orderSummary } from '../../store/orders.ts';
+import { documentViews, lineView, orderView, stepView } from '../views.ts';
+import { reads, writes, type PartialCallTable } from './define.ts';
+
+export const ORDERS_CALLS = {
+  'orders.list': reads((d) => ({ query }) => {
+    const q = query?.trim().toLowerCase() ?? '';
+    return listOrders(d.db)
+      .filter(
+        (o) => q === '' || o.reference.toLowerCase().includes(q) || (o.counterparty ?? '').toLowerCase().includes(q),
+      )
+      .map(orderView);
+  }),
+  'orders.get': reads((d) => ({ orderId }) => {
+    return {
+      order: orderView(orderSummary(d.db, orderId)),
+      documents: documentViews(d.db, documentsOfOrder(d.db, orderId)),
+    };
+  }),
+  'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
+    const lookup = catalogueLookup(d.db);
+    return orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true }).map((l) => lineView(d.db, l, lookup));
+  }),
+  'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm }) => {
+    const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? []);
+    d.changed('hand placement');
+    return { ...result, step: stepView(result.step), line: lineView(d.db, result.line, catalogueLookup(d.db)) };
+  }),
+} satisfies PartialCallTable;

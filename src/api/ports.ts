@@ -1,0 +1,66 @@
+/**
+ * What the contract's service needs from whoever starts it (SPEC §1): the store, the clock, the job
+ * runner, the credentials, the file dialogs, the events, the threads. The app, the browser host, the CLI
+ * and each service thread give their own.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../clock.ts';
+import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import type { ItemType } from '../item-types.ts';
+import type { RecoveredJob } from '../jobs/queue.ts';
+import type { DamageMark } from '../store/damage.ts';
+import type { UpgradeReport } from '../store/upgrade-runner.ts';
+import type { SuggestIndex } from '../suggest/index.ts';
+import type { ApiEvents, CallName, ErrorValue, EventName, Result } from './contract.ts';
+
+/** Starts the background work; the app and the browser host run it off their main thread. */
+export interface JobControl {
+  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: ItemType): void;
+  startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number;
+}
+
+/** Where the BrickLink credentials live: encrypted by Electron's safeStorage in the app; in memory in the browser host. */
+export interface CredentialStore {
+  readonly encrypted: boolean;
+  /** What to do when none are stored, in the words of this host (the app: its Settings; the CLI: its environment). */
+  readonly whereToEnter?: string;
+  get(): Credentials | null;
+  set(credentials: Credentials): void;
+}
+
+/** The app's own file dialogs; the browser host has none (the page uploads and downloads). */
+export interface FileDialogs {
+  pick(purpose: 'document' | 'catalogue'): Promise<{ name: string; content: Uint8Array } | null>;
+  save(name: string, content: string): Promise<string | null>;
+}
+
+export interface ServiceContext {
+  readonly db: Database;
+  readonly storePath: string;
+  readonly schema: string;
+  readonly clock: Clock;
+  readonly upgrade: UpgradeReport | null;
+  readonly recovered: readonly RecoveredJob[];
+  readonly jobs: JobControl;
+  readonly credentials: CredentialStore;
+  readonly files: FileDialogs | null;
+  /** Set when the store can't be written and was opened for reading (SPEC §11): why, and whether from a snapshot copy. */
+  readonly readOnly?: { readonly reason: string; readonly snapshot: boolean; readonly damaged?: boolean } | null;
+  emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;
+  /**
+   * The app's service threads (SPEC §11): they run the calls `threadOf` does not put on the main thread.
+   * Absent (the CLI, a test's service, a service thread's own): every call runs here.
+   */
+  readonly threads?: CallDispatcher | null;
+  /** Where suggestions come from: null while the index is being built. Absent: this connection's index, built when first asked. */
+  readonly suggestions?: { ready(): boolean; index(): SuggestIndex | null; why(): ErrorValue | null };
+  /** Cancel of imports: `cancel` stops those under way (asked on the main thread); `cancelled` is asked by the one running. */
+  readonly imports?: { cancel(): boolean; cancelled(): boolean };
+  /** The process's mark of a store found damaged while open (SPEC §11); absent: this service's own. */
+  readonly damage?: DamageMark;
+}
+
+/** Runs a call on the thread that owns it, and answers with its value; null: it runs on this thread. */
+export interface CallDispatcher {
+  dispatch(name: CallName, args: unknown): Promise<Result<unknown>> | null;
+}

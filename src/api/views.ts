@@ -1,0 +1,200 @@
+/**
+ * How the core's rows and plans look in the contract (SPEC §1): the views the handlers answer with.
+ * Reads only; each view takes what it shows and nothing of the store's own shape.
+ */
+import type { Database } from 'better-sqlite3';
+import type { PlannedDocument } from '../documents/import.ts';
+import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
+import { formatMoneyE4 } from '../documents/values.ts';
+import { placeItem, viaOf, type PlacementLookup } from '../placement/rule.ts';
+import { reasonOf } from '../reasons.ts';
+import { catalogueItemName } from '../store/catalogue.ts';
+import { colourInfo } from '../store/colours.ts';
+import { sameFileDocuments, type DocumentRow } from '../store/documents.ts';
+import type { LineView } from '../store/lines.ts';
+import type { OrderSummary } from '../store/orders.ts';
+import {
+  PREVIEW_PAGE,
+  type DocumentView,
+  type LineRowView,
+  type OrderView,
+  type PreviewDocumentView,
+  type PreviewLineView,
+  type StepView,
+  type SuggestionView,
+} from './contract.ts';
+
+export const formatName = (format: string): string =>
+  Object.hasOwn(FORMAT_NAMES, format) ? FORMAT_NAMES[format as DocumentFormat] : format;
+
+/** `first`, then `then`, each item once, at most `limit`. */
+export function withoutRepeats(
+  first: readonly SuggestionView[],
+  then: readonly SuggestionView[],
+  limit: number,
+): SuggestionView[] {
+  const seen = new Set(first.map((s) => `${s.type} ${s.no.toLowerCase()}`));
+  return [...first, ...then.filter((s) => !seen.has(`${s.type} ${s.no.toLowerCase()}`))].slice(0, limit);
+}
+
+/** A step as the contract shows it (the history keeps more). */
+export const stepView = (s: StepView): StepView => ({ id: s.id, kind: s.kind, label: s.label });
+export const maybeStep = (s: StepView | null): StepView | null => (s === null ? null : stepView(s));
+
+export function orderView(o: OrderSummary): OrderView {
+  return {
+    id: o.id,
+    reference: o.reference,
+    counterparty: o.counterparty,
+    currency: o.currency,
+    orderDate: o.orderDate,
+    documents: o.documents,
+    lines: o.lines,
+    placed: o.placed,
+    unplaced: o.unplaced,
+    totalQuantity: o.totalQuantity,
+    totalValue: formatMoneyE4(o.totalValueE4),
+    state: o.state,
+    undoneAt: o.undoneAt,
+  };
+}
+
+/** Documents as the screens show them, each imported one with the others still imported from its file. */
+export function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView[] {
+  const sameFile = sameFileDocuments(
+    db,
+    rows.filter((d) => d.state === 'imported').map((d) => d.id),
+  );
+  return rows.map((d) => ({
+    id: d.id,
+    key: d.key,
+    fileName: d.fileName,
+    format: d.format,
+    formatName: formatName(d.format),
+    state: d.state,
+    importedAt: d.importedAt,
+    undoneAt: d.undoneAt,
+    lines: d.lineCount,
+    orderId: d.orderId,
+    orderReference: d.orderReference,
+    sameFile: sameFile.get(d.id) ?? [],
+  }));
+}
+
+/** An order's name as part of a file name: without the characters file systems refuse, at most 80 characters. */
+export function fileNamePart(name: string): string {
+  const safe = name
+    .replace(/\.(bsx|xml|csv|txt|tsv)$/i, '')
+    // eslint-disable-next-line no-control-regex -- control characters are among those refused
+    .replace(/[\u0000-\u001f<>:"/\\|?*]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .replace(/[. ]+$/, '');
+  return safe === '' ? 'order' : safe;
+}
+
+/** A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`). */
+export function lineView(db: Database, l: LineView, lookup: PlacementLookup): LineRowView {
+  return {
+    id: l.id,
+    documentKey: l.documentKey,
+    position: l.position,
+    given: l.given,
+    quantity: l.quantity,
+    unitPrice: l.unitPriceE4 === null ? null : formatMoneyE4(l.unitPriceE4),
+    condition: l.condition,
+    remarks: l.remarks,
+    placed:
+      l.placed === null
+        ? null
+        : {
+            ...l.placed,
+            // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
+            colourName:
+              l.placed.colourName ??
+              (l.placed.colour !== null && l.placed.colour === l.given.colourId ? l.given.colourName : null),
+            via: l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
+          },
+    givenColour: l.givenColour,
+    reason: l.reason,
+    itemFound: l.reason?.code === 'colour-not-in-catalogue' ? itemFound(db, l, lookup) : null,
+  };
+}
+
+/** The item the rule finds for a line unplaced only for its colour (SPEC §9), with its name. */
+function itemFound(db: Database, l: LineView, lookup: PlacementLookup): LineRowView['itemFound'] {
+  const p = placeItem({ ...l.given, remarks: l.remarks }, lookup);
+  if (p.item !== null || p.found === undefined) return null;
+  return { type: p.found.type, no: p.found.no, name: catalogueItemName(db, p.found.type, p.found.no) };
+}
+
+function swatchOf(db: Database, id: number | null): { colourName: string | null; colourRgb: string | null } {
+  const c = id === null ? null : colourInfo(db, id);
+  return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
+}
+
+function catalogueColour(db: Database, id: number): { name: string; rgb: string | null } | null {
+  const c = colourInfo(db, id);
+  return c === null ? null : { name: c.name, rgb: c.rgb };
+}
+
+/** A planned line as a preview shows it. */
+export function previewLineView(db: Database, l: PlannedDocument['lines'][number]): PreviewLineView {
+  return {
+    position: l.position,
+    given: l.given,
+    quantity: l.quantity,
+    placed:
+      l.placement.item === null
+        ? null
+        : {
+            type: l.placement.item.type,
+            no: l.placement.item.no,
+            colour: l.placement.colourId,
+            ...swatchOf(db, l.placement.colourId),
+            via: 'via' in l.placement ? (l.placement.via ?? null) : null,
+          },
+    givenColour: l.given.colourId === null || l.given.colourId === 0 ? null : catalogueColour(db, l.given.colourId),
+    reason: reasonOf(l.placement.reason),
+    remarks: l.remarks,
+  };
+}
+
+export function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
+  const t = d.target;
+  return {
+    key: d.parsed.key,
+    format: d.parsed.format,
+    formatName: formatName(d.parsed.format),
+    header: {
+      reference: d.parsed.header.reference,
+      counterparty: d.parsed.header.counterparty,
+      currency: d.parsed.header.currency,
+      orderDate: d.parsed.header.orderDate,
+    },
+    target:
+      t === null
+        ? null
+        : t.kind === 'new'
+          ? { kind: 'new', reference: t.reference, currency: t.currency }
+          : { kind: 'order', orderId: t.order.id, reference: t.order.reference, currency: t.order.currency },
+    revival:
+      d.revival === null
+        ? null
+        : {
+            documentId: d.revival.document.id,
+            importedAt: d.revival.document.importedAt,
+            undoneAt: d.revival.document.undoneAt,
+            pairs: d.revival.pairs,
+          },
+    lines: d.lines.slice(0, PREVIEW_PAGE).map((l) => previewLineView(db, l)),
+    counts: d.counts,
+    columns: { read: d.parsed.reading.read, notRead: d.parsed.reading.notRead },
+    colourNumbering:
+      d.colourNumbering === null ? null : { ...d.colourNumbering, choosable: d.colourNumbering.how !== 'format' },
+    warnings: d.warnings,
+    refusal: d.refusal,
+    duplicateOf: d.duplicateOf === null ? null : (documentViews(db, [d.duplicateOf])[0] ?? null),
+  };
+}
