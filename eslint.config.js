@@ -34,6 +34,11 @@ const LAYERS = [
   'cli',
 ];
 
+/** The folders below the composition root: the shells (host, cli, electron/) take what they need of them from src/app/. */
+const BELOW_THE_ROOT = LAYERS.slice(0, LAYERS.indexOf('api'));
+const THROUGH_THE_ROOT =
+  'The shells reach the core through src/api/ (the contract) and src/app/ (the composition root), never the folders below (SPEC §1).';
+
 const CONTRACT_ONLY =
   'A CLI command in src/cli/commands/ goes through the contract (CliApi.call); a command the app has no counterpart for belongs in src/cli/shell/.';
 
@@ -101,7 +106,28 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['electron/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    // The CLI's adapter, runner and shell commands, and the browser host: the contract and the composition root only.
+    files: ['src/cli/*.ts', 'src/cli/shell/**/*.ts', 'src/host/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY, { name: 'better-sqlite3', message: THROUGH_THE_ROOT }],
+          patterns: [NOT_THE_SHELLS, { group: BELOW_THE_ROOT.map((l) => `**/${l}/**`), message: THROUGH_THE_ROOT }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: BELOW_THE_ROOT.map((l) => `**/src/${l}/**`), message: THROUGH_THE_ROOT }] },
+      ],
+    },
+  },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SafeStorage } from 'electron';
 import type { CredentialStore } from '../src/api/ports.ts';
-import type { Credentials } from '../src/catalogue/bricklink/oauth.ts';
+import type { Credentials } from '../src/app/environment.ts';
 import { BrickWorkError } from '../src/errors.ts';
 import { writeFileAtomically } from '../src/files.ts';
 

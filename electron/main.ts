@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import * as electron from 'electron';
 import type { Core } from '../src/app/core.ts';
 import { toErrorValue } from '../src/errors.ts';
-import { STORE_FILE_NAME } from '../src/store/paths.ts';
+import { STORE_FILE_NAME } from '../src/app/environment.ts';
 import { closeCoreOnQuit, configureApp, startApp } from './app.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

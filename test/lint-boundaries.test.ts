@@ -60,13 +60,8 @@ describe('the core is layered: no folder imports one above it, so no two folders
     expect(await restricted('src/store/x.ts', "import '../placement/rule.ts';")).toHaveLength(1);
   });
 
-  it('lets the adapters on top use the service and everything below', async () => {
-    expect(
-      await restricted(
-        'src/cli/x.ts',
-        "import '../api/service.ts'; import '../app/core.ts'; import '../store/open.ts';",
-      ),
-    ).toEqual([]);
+  it('lets the adapters on top use the service and the composition root (not the folders below: issue 27)', async () => {
+    expect(await restricted('src/cli/x.ts', "import '../api/service.ts'; import '../app/core.ts';")).toEqual([]);
     expect(await restricted('src/host/x.ts', "import '../app/core.ts';")).toEqual([]);
   });
 
@@ -115,5 +110,36 @@ describe("each table's writes live in one module (issue 12)", () => {
       }
     }
     expect(found).toEqual(Object.fromEntries(Object.entries(OWNERS).map(([t, f]) => [t, [f]])));
+  });
+});
+
+// Issue 27, point 1: one composition root. The shells reach the core through the contract and src/app/ only.
+describe('the shells reach the core through src/api/ and src/app/', () => {
+  it('the CLI (adapter, runner, shell commands) and the browser host import nothing below them', async () => {
+    for (const file of ['src/cli/adapter.ts', 'src/cli/run.ts', 'src/cli/shell/x.ts', 'src/host/main.ts']) {
+      const [message] = await restricted(file, "import { openStore } from '../store/open.ts'; openStore;");
+      expect(message, file).toMatch(/through src\/api\/ .* and src\/app\//);
+      expect(await restricted(file, "import '../catalogue/load.ts';"), file).toHaveLength(1);
+      expect(await restricted(file, "import '../jobs/runner.ts';"), file).toHaveLength(1);
+      expect(await restricted(file, "import Database from 'better-sqlite3'; Database;"), file).toHaveLength(1);
+      expect(await restricted(file, "import '../app/work.ts'; import '../api/contract.ts';"), file).toEqual([]);
+    }
+  });
+
+  it('electron/ too', async () => {
+    expect(await restricted('electron/x.ts', "import '../src/store/paths.ts';")).toHaveLength(1);
+    expect(await restricted('electron/x.ts', "import '../src/app/environment.ts';")).toEqual([]);
+  });
+
+  it('and today no file of theirs does (the rule holds on the tree, not only on samples)', async () => {
+    const files = [
+      ...fs.readdirSync(path.join(REPO_ROOT, 'src', 'cli'), { recursive: true }).map((f) => `src/cli/${String(f)}`),
+      ...fs.readdirSync(path.join(REPO_ROOT, 'src', 'host')).map((f) => `src/host/${f}`),
+    ].filter((f) => f.endsWith('.ts'));
+    const below =
+      /from '(?:\.\.\/)+(text|identity|store|placement|undo|jobs|catalogue|suggest|documents|hand|exports)\//;
+    const offenders = files.filter((f) => below.test(fs.readFileSync(path.join(REPO_ROOT, f), 'utf8')));
+    expect(files.length).toBeGreaterThan(20);
+    expect(offenders).toEqual([]);
   });
 });

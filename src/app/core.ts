@@ -1,17 +1,15 @@
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { damagedStore, readOnlyStore } from '../errors.ts';
 import { JobHost, watchDataVersion } from './job-host.ts';
-import { recoverCatalogueJob } from '../catalogue/catalogue-job.ts';
-import { recoverJobs } from '../jobs/queue.ts';
 import { DamageMark } from '../store/damage.ts';
 import { openStore } from '../store/open.ts';
-import { formatVersion } from '../store/schema-version.ts';
-import { getSetting } from '../store/settings.ts';
-import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { CredentialStore, FileDialogs } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
+import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
+import { recoverDeadOwners } from './recovery.ts';
 import { ServiceThreads } from './service-threads.ts';
+import { apiUrlOf } from './work.ts';
 
 export interface CoreOptions {
   readonly storePath: string;
@@ -52,13 +50,9 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const store = await openStore(options.storePath, { onProgress: (m) => options.log(m) });
-  if (store.upgrade) {
-    options.log(
-      `upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; the old file is backed up at ${store.upgrade.backup}`,
-    );
-  }
-  const readOnly =
-    store.unwritable === null ? null : { reason: store.unwritable, snapshot: store.snapshot, damaged: store.damaged };
+  const upgraded = upgradeNotice(store);
+  if (upgraded !== null) options.log(upgraded);
+  const readOnly = readOnlyOf(store);
   if (readOnly) {
     options.log(
       `${options.storePath} can't be written (${readOnly.reason}): it is open for reading only` +
@@ -71,19 +65,9 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       : readOnlyStore(options.storePath, readOnly?.reason);
   // One mark for every thread of this process: a damage any of them meets stops the writes of all (SPEC §11).
   const damage = new DamageMark();
-  const recovered = readOnly ? [] : recoverJobs(store.db, { clock });
-  for (const r of recovered) {
-    options.log(
-      `recovered job ${r.id} (${r.kind}): its owner (pid ${r.deadOwner?.pid ?? '-'}) is gone; it is queued again`,
-    );
-  }
-  const catalogueJob = readOnly ? null : recoverCatalogueJob(store.db, options.storePath, { clock });
-  if (catalogueJob) {
-    options.log(
-      `recovered the catalogue job (${catalogueJob.kind}): its owner (pid ${catalogueJob.deadOwner.pid}) is gone; ` +
-        `it is marked failed, and ${catalogueJob.placed} unplaced lines were placed again`,
-    );
-  }
+  const recovery = readOnly ? null : recoverDeadOwners(store.db, options.storePath, clock);
+  for (const line of recovery?.lines ?? []) options.log(line);
+  const recovered = recovery?.jobs ?? [];
   // A change of the store may be a change of the catalogue: the suggestion index is then built again.
   let threads: ServiceThreads | null = null;
   const emit = <E extends EventName>(name: E, payload: ApiEvents[E]) => {
@@ -126,41 +110,38 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         });
   const offMain = threads; // as a const, for the closures below
   const stored = options.credentials.get();
-  const service = createApiService({
-    db: store.db,
-    storePath: options.storePath,
-    schema: formatVersion(CURRENT_SCHEMA),
-    clock,
-    upgrade: store.upgrade,
-    recovered,
-    jobs: jobs ?? {
-      startCatalogueLoad: () => {
-        throw refusedWrite();
+  const service = createApiService(
+    serviceContext(store, options.storePath, {
+      clock,
+      recovered,
+      jobs: jobs ?? {
+        startCatalogueLoad: () => {
+          throw refusedWrite();
+        },
+        startLookup: () => {
+          throw refusedWrite();
+        },
       },
-      startLookup: () => {
-        throw refusedWrite();
+      credentials: {
+        encrypted: options.credentials.encrypted,
+        get: () => options.credentials.get(),
+        set: (c) => {
+          options.credentials.set(c);
+          jobs?.provideCredentials(c, apiUrlOf(store.db));
+          offMain?.provideCredentials(c);
+        },
       },
-    },
-    readOnly,
-    credentials: {
-      encrypted: options.credentials.encrypted,
-      get: () => options.credentials.get(),
-      set: (c) => {
-        options.credentials.set(c);
-        jobs?.provideCredentials(c, getSetting(store.db, 'api-url'));
-        offMain?.provideCredentials(c);
-      },
-    },
-    files: options.files,
-    emit,
-    threads: offMain,
-    suggestions: offMain
-      ? { ready: () => offMain.suggestionsReady, index: () => null, why: () => offMain.suggestionsProblem }
-      : undefined,
-    damage,
-    imports: offMain ? { cancel: () => offMain.cancelImports(), cancelled: () => false } : undefined,
-  });
-  if (stored) jobs?.provideCredentials(stored, getSetting(store.db, 'api-url'));
+      files: options.files,
+      emit,
+      threads: offMain,
+      suggestions: offMain
+        ? { ready: () => offMain.suggestionsReady, index: () => null, why: () => offMain.suggestionsProblem }
+        : undefined,
+      imports: offMain ? { cancel: () => offMain.cancelImports(), cancelled: () => false } : undefined,
+      damage,
+    }),
+  );
+  if (stored) jobs?.provideCredentials(stored, apiUrlOf(store.db));
   watcher = watchDataVersion(store.db, () => emit('store.changed', { reason: 'another process wrote' }));
   const stopWatching = watcher;
   return {

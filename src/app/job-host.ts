@@ -5,8 +5,8 @@ import type { Clock } from '../clock.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { JobControl } from '../api/ports.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { enqueueLookup } from '../catalogue/lookup-job.ts';
 import { handedOver } from './hand-over.ts';
+import { lookupStarter } from './work.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 
@@ -154,9 +154,11 @@ export class JobHost implements JobControl {
 
   /** Starts another run of the look-up job: its limit (or none) is kept with the job, its count starts again. */
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number {
-    const { id } = enqueueLookup(this.options.db, this.options.clock, { limit });
-    this.runLookup(id, credentials, apiUrl);
-    return id;
+    return lookupStarter(this.options.db, this.options.clock, (id, c, url) => this.runLookup(id, c, url))(
+      limit,
+      credentials,
+      apiUrl,
+    );
   }
 
   /** Runs a look-up job already queued (by the writer thread, which queued its run). */

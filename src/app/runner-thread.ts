@@ -10,20 +10,18 @@ import type { Clock } from '../clock.ts';
 import { damagedStore, toErrorValue } from '../errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { identityOf } from '../identity/owner.ts';
-import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
-import { catalogueLoadSummary, loadCatalogue, ordersTouched } from '../catalogue/load.ts';
-import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../catalogue/lookup-job.ts';
-import { Source } from '../catalogue/source.ts';
+import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore, type Store } from '../store/open.ts';
-import { JobRunner } from '../jobs/runner.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 import { releaseOwnJobs } from '../jobs/queue.ts';
 import { failOwnCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { ReaderThreadClient } from '../catalogue/reader-thread-client.ts';
 import { startWorker } from './job-host.ts';
 import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
+import { lookupRunner, runCatalogueLoad } from './work.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('runner-thread runs as a worker thread');
@@ -100,24 +98,15 @@ let queue = Promise.resolve();
 /** The look-up job's runner; its run's limit is kept in the job (set when staff start a run), not here. */
 function runner(): JobRunner | null {
   if (credentials === null) return null;
-  const api = new BrickLinkApi(credentials.apiUrl, credentials.credentials);
-  const fetcher: ItemFetcher = {
-    fetchItem: async (type, no) => {
-      const answer = await api.fetchItem(type, no);
-      post({ type: 'changed', reason: 'look-up' });
-      return answer;
-    },
-    fetchColours: () => api.fetchColours(),
-  };
-  const source = new Source(store.db, clock, fetcher);
-  return new JobRunner({
+  return lookupRunner({
     db: store.db,
-    me,
     clock,
-    handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock }) },
-    ready: { [LOOKUP_JOB_KIND]: lookupHasWork },
+    me,
+    credentials: credentials.credentials,
+    apiUrl: credentials.apiUrl,
     log: (line) => post({ type: 'log', line }),
     damage,
+    onAnswer: () => post({ type: 'changed', reason: 'look-up' }),
   });
 }
 
@@ -137,21 +126,14 @@ async function handle(m: StampedHostMessage): Promise<void> {
   }
   if (m.type === 'catalogue-load') {
     try {
-      const result = await loadCatalogue(store.db, storePath, m.files, {
+      const done = await runCatalogueLoad(store.db, storePath, m.files, {
         type: isItemType(m.itemType) ? m.itemType : DEFAULT_ITEM_TYPE,
         me,
         clock,
         reader,
-        onProgress: ({ done, total }) =>
-          post({ type: 'progress', kind: 'catalogue-load', done, total, state: 'running' }),
+        onProgress: (p) => post({ type: 'progress', kind: 'catalogue-load', ...p, state: 'running' }),
       });
-      post({
-        type: 'finished',
-        kind: 'catalogue-load',
-        error: null,
-        summary: catalogueLoadSummary(result),
-        orders: ordersTouched(result),
-      });
+      post({ type: 'finished', kind: 'catalogue-load', error: null, summary: done.summary, orders: done.orders });
     } catch (e) {
       damage.note(e);
       post({ type: 'finished', kind: 'catalogue-load', error: toErrorValue(e, storePath), summary: null });

@@ -11,15 +11,14 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
 import { toErrorValue, type ErrorValue } from '../errors.ts';
 import { DamageMark } from '../store/damage.ts';
-import { enqueueLookup } from '../catalogue/lookup-job.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore, type Store } from '../store/open.ts';
-import { formatVersion } from '../store/schema-version.ts';
-import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
 import { buildCatalogueIndex } from '../suggest/catalogue-index.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
 import { createApiService } from '../api/service.ts';
+import { serviceContext } from './context.ts';
+import { lookupStarter } from './work.ts';
 import type { FromServiceThread, ServiceThreadData, StampedServiceMessage } from './service-thread-messages.ts';
 
 if (parentPort === null) throw new Error('service-thread runs as a worker thread');
@@ -54,41 +53,35 @@ if (store !== null) serve(store);
 
 function serve(store: Store): void {
   const { db } = store;
-  const service = createApiService({
-    db,
-    storePath: data.storePath,
-    schema: formatVersion(CURRENT_SCHEMA),
-    clock,
-    upgrade: null,
-    recovered: [],
-    jobs: {
-      startCatalogueLoad: () => {
-        throw new Error('catalogue.load is handed to the runner thread by the main thread');
+  const service = createApiService(
+    serviceContext(store, data.storePath, {
+      clock,
+      jobs: {
+        startCatalogueLoad: () => {
+          throw new Error('catalogue.load is handed to the runner thread by the main thread');
+        },
+        // The run is queued here (a write); the main thread hands it to the job runner thread.
+        startLookup: lookupStarter(db, clock, (jobId, c, apiUrl) =>
+          post({ type: 'lookup', jobId, credentials: c, apiUrl }),
+        ),
       },
-      // The run is queued here (a write); the main thread hands it to the job runner thread.
-      startLookup: (limit, c, apiUrl) => {
-        const { id } = enqueueLookup(db, clock, { limit });
-        post({ type: 'lookup', jobId: id, credentials: c, apiUrl });
-        return id;
+      credentials: {
+        encrypted: data.credentialsEncrypted,
+        get: () => credentials,
+        set: () => {
+          throw new Error('the credentials are kept by the main thread');
+        },
       },
-    },
-    credentials: {
-      encrypted: data.credentialsEncrypted,
-      get: () => credentials,
-      set: () => {
-        throw new Error('the credentials are kept by the main thread');
-      },
-    },
-    files: null,
-    readOnly: null,
-    emit: (name, payload) => post({ type: 'event', name, payload }),
-    suggestions:
-      data.role === 'suggest'
-        ? { ready: () => index !== null, index: () => index, why: () => indexProblem }
-        : undefined,
-    damage,
-    imports: { cancel: () => false, cancelled: () => cancelFlag !== null && Atomics.load(cancelFlag, 0) !== 0 },
-  });
+      files: null,
+      emit: (name, payload) => post({ type: 'event', name, payload }),
+      suggestions:
+        data.role === 'suggest'
+          ? { ready: () => index !== null, index: () => index, why: () => indexProblem }
+          : undefined,
+      damage,
+      imports: { cancel: () => false, cancelled: () => cancelFlag !== null && Atomics.load(cancelFlag, 0) !== 0 },
+    }),
+  );
 
   async function handle(m: StampedServiceMessage): Promise<void> {
     if (m.type === 'call') {

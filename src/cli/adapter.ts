@@ -5,19 +5,12 @@ import { WRITING_CALLS } from '../api/handlers/index.ts';
 import type { JobControl } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { checkArguments } from '../api/validate.ts';
-import { BrickLinkApi } from '../catalogue/bricklink/api.ts';
-import { credentialsFromEnv } from '../catalogue/bricklink/oauth.ts';
-import { catalogueLoadSummary, loadCatalogue } from '../catalogue/load.ts';
-import { enqueueLookup, LOOKUP_JOB_KIND, lookupHandler, type LookupStats } from '../catalogue/lookup-job.ts';
-import { Source } from '../catalogue/source.ts';
+import { serviceContext } from '../app/context.ts';
+import { credentialsFromEnv, type Store } from '../app/environment.ts';
+import { apiUrlOf, lookupRunner, lookupStarter, runCatalogueLoad, type LookupStats } from '../app/work.ts';
 import { SYSTEM_CLOCK } from '../clock.ts';
 import { BrickWorkError, type ErrorCode } from '../errors.ts';
 import { writeFileAtomically } from '../files.ts';
-import { identityOf } from '../identity/owner.ts';
-import { JobRunner } from '../jobs/runner.ts';
-import type { Store } from '../store/open.ts';
-import { formatVersion } from '../store/schema-version.ts';
-import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
 import { APP_NAME } from '../version.ts';
 import {
   UsageError,
@@ -69,78 +62,66 @@ export function cliApi(
   let opened: { store: Store; service: ApiService } | null = null;
   let pending: Promise<BackgroundResult> | null = null;
 
+  // The background work the app hands to its runner thread runs here, in this process (no threads, no recovery).
   const jobs = (store: Store): JobControl => ({
     startCatalogueLoad(files, type) {
       let reported = -1;
-      pending = loadCatalogue(store.db, store.path ?? shell.storePath, files, {
+      pending = runCatalogueLoad(store.db, store.path ?? shell.storePath, files, {
         type,
-        me: identityOf(),
         clock: SYSTEM_CLOCK,
         onProgress: ({ done, total }) => {
           if (done !== reported) io.stderr(`${APP_NAME}: catalogue ${done}/${total ?? '?'} rows\n`);
           reported = done;
         },
-      }).then((result) => ({ kind: 'catalogue-load', result, summary: catalogueLoadSummary(result) }) as const);
+      }).then((done) => ({ kind: 'catalogue-load', result: done.result, summary: done.summary }) as const);
       pending.catch(() => undefined); // waited for by background(), which gives the refusal
     },
-    startLookup(limit, credentials, apiUrl) {
+    startLookup: lookupStarter(store.db, SYSTEM_CLOCK, (jobId, credentials) => {
       const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
-      // The base URL: BRICKLINK_API_URL for the CLI (SPEC §5), else the store's setting.
-      const source = new Source(
-        store.db,
-        SYSTEM_CLOCK,
-        new BrickLinkApi(io.env['BRICKLINK_API_URL'] || apiUrl, credentials),
-      );
-      const runner = new JobRunner({
+      const runner = lookupRunner({
         db: store.db,
-        handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock: SYSTEM_CLOCK, stats }) },
+        clock: SYSTEM_CLOCK,
+        credentials,
+        apiUrl: apiUrlOf(store.db, io.env),
+        stats,
         log: (line) => io.stderr(`${APP_NAME}: ${line}\n`),
       });
-      // Another run: its limit (or none) is kept with the job, so the app's runner keeps to it too.
-      const { id } = enqueueLookup(store.db, SYSTEM_CLOCK, { limit });
       pending = runner
-        .runJob(id)
-        .then((r) => ({ kind: 'lookup', jobId: id, outcome: r.outcome, error: r.error, stats }) as const);
+        .runJob(jobId)
+        .then((r) => ({ kind: 'lookup', jobId, outcome: r.outcome, error: r.error, stats }) as const);
       pending.catch(() => undefined);
-      return id;
-    },
+    }),
   });
 
   const open = async () => {
     if (opened !== null) return opened;
     const store = await shell.openStore(mode);
     const { credentials, missing } = credentialsFromEnv(io.env);
-    const service = createApiService({
-      db: store.db,
-      storePath: shell.storePath,
-      schema: formatVersion(CURRENT_SCHEMA),
-      clock: SYSTEM_CLOCK,
-      upgrade: store.upgrade,
-      recovered: [], // the CLI recovers only when told (`jobs recover`, SPEC §4)
-      jobs: jobs(store),
-      credentials: {
-        encrypted: false,
-        whereToEnter: `set ${missing.join(', ')} in the environment`,
-        get: () => credentials,
-        set: () => {
-          throw new BrickWorkError('invalid-argument', 'The CLI reads the BrickLink credentials from BRICKLINK_*.');
+    const service = createApiService(
+      serviceContext(store, shell.storePath, {
+        clock: SYSTEM_CLOCK,
+        // The CLI recovers only when told (`jobs recover`, SPEC §4).
+        jobs: jobs(store),
+        credentials: {
+          encrypted: false,
+          whereToEnter: `set ${missing.join(', ')} in the environment`,
+          get: () => credentials,
+          set: () => {
+            throw new BrickWorkError('invalid-argument', 'The CLI reads the BrickLink credentials from BRICKLINK_*.');
+          },
         },
-      },
-      // The save dialog's counterpart is --out; there is nothing to pick from (files are named on the line).
-      files: {
-        pick: () => Promise.resolve(null),
-        save: (_name, content) => {
-          if (out === null) return Promise.resolve(null);
-          writeFileAtomically(out, content);
-          return Promise.resolve(out);
+        // The save dialog's counterpart is --out; there is nothing to pick from (files are named on the line).
+        files: {
+          pick: () => Promise.resolve(null),
+          save: (_name, content) => {
+            if (out === null) return Promise.resolve(null);
+            writeFileAtomically(out, content);
+            return Promise.resolve(out);
+          },
         },
-      },
-      readOnly:
-        store.unwritable === null
-          ? null
-          : { reason: store.unwritable, snapshot: store.snapshot, damaged: store.damaged },
-      emit: () => undefined,
-    });
+        emit: () => undefined,
+      }),
+    );
     opened = { store, service };
     return opened;
   };

@@ -1,10 +1,8 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
-import type { LoadResult } from '../catalogue/load.ts';
-import type { LookupStats } from '../catalogue/lookup-job.ts';
+import type { Store } from '../app/environment.ts';
+import type { JobOutcome, LoadResult, LookupStats } from '../app/work.ts';
 import type { ErrorValue } from '../errors.ts';
-import type { JobOutcome } from '../jobs/runner.ts';
-import type { Store } from '../store/open.ts';
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { damagedStore, readOnlyStore, toErrorValue, isBrickWorkError } from '../errors.ts';
-import { openStore, type Store } from '../store/open.ts';
-import { resolveStorePath } from '../store/paths.ts';
+import { resolveStorePath, type Store } from '../app/environment.ts';
+import { openForCommand } from '../app/open-for-command.ts';
+import { toErrorValue, isBrickWorkError } from '../errors.ts';
 import { APP_NAME, APP_VERSION } from '../version.ts';
 import { cliApi } from './adapter.ts';
 import { COMMANDS } from './all-commands.ts';
@@ -135,30 +135,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     storePath: resolveStorePath(typeof options['db'] === 'string' ? options['db'] : undefined, io.env),
     json,
     io,
-    async openStore(mode: 'read' | 'write') {
-      const store = await openStore(this.storePath, {
-        readOnly: mode === 'read',
-        onProgress: (message) => io.stderr(`${APP_NAME}: ${message}\n`),
-      });
-      // A store that can't be written opens for reading (SPEC §11); a writing command is refused before it tries.
-      if (mode === 'write' && store.unwritable !== null) {
-        store.close();
-        throw store.damaged
-          ? damagedStore(this.storePath, store.unwritable)
-          : readOnlyStore(this.storePath, store.unwritable);
-      }
-      if (store.snapshot) {
-        io.stderr(
-          `${APP_NAME}: reading a private copy of the store: SQLite can't read it in place, as its folder can't be written\n`,
-        );
-      }
-      if (store.upgrade) {
-        io.stderr(
-          `${APP_NAME}: upgraded the store from schema ${store.upgrade.from} to ${store.upgrade.to}; ` +
-            `the ${store.upgrade.from} file is backed up at ${store.upgrade.backup}\n`,
-        );
-      }
-      return store;
+    openStore(mode: 'read' | 'write'): Promise<Store> {
+      return openForCommand(this.storePath, mode, (line) => io.stderr(`${APP_NAME}: ${line}\n`));
     },
     async withStore<T>(mode: 'read' | 'write', fn: (store: Store) => T | Promise<T>): Promise<T> {
       const store = await this.openStore(mode);

@@ -1,11 +1,7 @@
-import { BrickLinkApi } from '../../catalogue/bricklink/api.ts';
-import { credentialsFromEnv } from '../../catalogue/bricklink/oauth.ts';
-import { catalogueLoadSummary, loadColoursFromSource } from '../../catalogue/load.ts';
-import { Source } from '../../catalogue/source.ts';
+import { credentialsFromEnv } from '../../app/environment.ts';
+import { apiUrlOf, loadColoursFromApi } from '../../app/work.ts';
 import { SYSTEM_CLOCK } from '../../clock.ts';
 import { BrickWorkError } from '../../errors.ts';
-import { identityOf } from '../../identity/owner.ts';
-import { getSetting } from '../../store/settings.ts';
 import type { ShellCommand } from '../command.ts';
 
 export const catalogueColours: ShellCommand = {
@@ -21,11 +17,10 @@ export const catalogueColours: ShellCommand = {
       if (credentials === null) {
         throw new BrickWorkError('no-credentials', `The BrickLink credentials are missing: set ${missing.join(', ')}.`);
       }
-      const baseUrl = ctx.io.env['BRICKLINK_API_URL'] || getSetting(store.db, 'api-url');
-      const source = new Source(store.db, SYSTEM_CLOCK, new BrickLinkApi(baseUrl, credentials));
-      const result = await loadColoursFromSource(store.db, store.path ?? '', source, {
-        me: identityOf(),
+      const { result, summary } = await loadColoursFromApi(store.db, store.path ?? '', {
         clock: SYSTEM_CLOCK,
+        credentials,
+        apiUrl: apiUrlOf(store.db, ctx.io.env),
       });
       if (result.warning) ctx.io.stderr(`brick-work: ${result.warning}\n`);
       return {
@@ -35,16 +30,7 @@ export const catalogueColours: ShellCommand = {
           placedByOrder: result.placedByOrder,
           unplacedByOrder: result.unplacedByOrder,
         },
-        text: catalogueLoadSummary({
-          items: 0,
-          colours: result.colours,
-          categories: 0,
-          placed: result.placed,
-          placedByOrder: result.placedByOrder,
-          unplacedByOrder: result.unplacedByOrder,
-          unplacedBefore: result.unplacedBefore,
-          cancelled: false,
-        }).replace(/^Loaded (\S+ colours?)/, 'Loaded $1 from BrickLink'),
+        text: summary,
       };
     });
   },

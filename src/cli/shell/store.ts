@@ -1,7 +1,4 @@
-import { inspectStore, type StoreInfo } from '../../store/info.ts';
-import { formatApplicationId } from '../../store/application-id.ts';
-import { formatVersion } from '../../store/schema-version.ts';
-import { CURRENT_SCHEMA } from '../../store/upgrades/index.ts';
+import { APP_SCHEMA, formatApplicationId, inspectStore, type StoreInfo } from '../../app/store-facts.ts';
 import type { ShellCommand } from '../command.ts';
 
 function describeStatus(info: StoreInfo): string {
@@ -54,7 +51,7 @@ export const storeUpgrade: ShellCommand = {
     return ctx.withStore('write', (store) => {
       const up = store.upgrade;
       const json = {
-        schema: currentSchema(),
+        schema: APP_SCHEMA,
         upgradedFrom: up?.from ?? null,
         backup: up?.backup ?? null,
         path: store.path,
@@ -62,13 +59,9 @@ export const storeUpgrade: ShellCommand = {
       const text = up
         ? `Upgraded ${store.path} from schema ${up.from} to ${up.to}.\nBackup of the ${up.from} file: ${up.backup}`
         : store.created
-          ? `Made a new store at ${store.path} (schema ${currentSchema()}).`
-          : `${store.path} is already schema ${currentSchema()}; nothing to upgrade.`;
+          ? `Made a new store at ${store.path} (schema ${APP_SCHEMA}).`
+          : `${store.path} is already schema ${APP_SCHEMA}; nothing to upgrade.`;
       return { json, text };
     });
   },
 };
-
-function currentSchema(): string {
-  return formatVersion(CURRENT_SCHEMA);
-}

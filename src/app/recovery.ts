@@ -1,0 +1,37 @@
+/**
+ * Recovery of dead owners' work (SPEC §4), the one way: what the app and the browser host do at their
+ * start, and what `brick-work jobs recover` does when told. Each recovered job is said in a sentence.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../clock.ts';
+import { recoverCatalogueJob, type RecoveredCatalogueJob } from '../catalogue/catalogue-job.ts';
+import { recoverJobs, type RecoveredJob } from '../jobs/queue.ts';
+
+export interface Recovery {
+  readonly jobs: readonly RecoveredJob[];
+  readonly catalogueJob: RecoveredCatalogueJob | null;
+  /** One sentence per thing recovered, for the log. */
+  readonly lines: readonly string[];
+}
+
+/** Puts dead owners' running jobs back in the queue, and ends a dead owner's catalogue job as failed. */
+export function recoverDeadOwners(db: Database, storePath: string | null, clock: Clock): Recovery {
+  const jobs = recoverJobs(db, { clock });
+  const catalogueJob = storePath === null ? null : recoverCatalogueJob(db, storePath, { clock });
+  return {
+    jobs,
+    catalogueJob,
+    lines: [
+      ...jobs.map(
+        (r) =>
+          `recovered job ${r.id} (${r.kind}): its owner (pid ${r.deadOwner?.pid ?? '-'}) is gone; it is queued again`,
+      ),
+      ...(catalogueJob
+        ? [
+            `recovered the catalogue job (${catalogueJob.kind}): its owner (pid ${catalogueJob.deadOwner.pid}) is gone; ` +
+              `it is marked failed, and ${catalogueJob.placed} unplaced lines were placed again`,
+          ]
+        : []),
+    ],
+  };
+}

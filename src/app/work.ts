@@ -1,0 +1,135 @@
+/**
+ * The background work, built the one way for every runner of it (SPEC §1): the app's job runner thread
+ * and the CLI, which runs it in its own process. A catalogue load with its summary, and the look-up
+ * job's runner over BrickLink's API.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Clock } from '../clock.ts';
+import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
+import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import {
+  catalogueLoadSummary,
+  loadCatalogue,
+  loadColoursFromSource,
+  ordersTouched,
+  type LoadOptions,
+  type LoadResult,
+} from '../catalogue/load.ts';
+import {
+  enqueueLookup,
+  LOOKUP_JOB_KIND,
+  lookupHandler,
+  lookupHasWork,
+  type LookupStats,
+} from '../catalogue/lookup-job.ts';
+import { Source } from '../catalogue/source.ts';
+import type { JobOrderLines } from '../api/contract.ts';
+import type { JobControl } from '../api/ports.ts';
+import { identityOf, type OwnerIdentity } from '../identity/owner.ts';
+import { JobRunner } from '../jobs/runner.ts';
+import type { DamageMark } from '../store/damage.ts';
+import { getSetting } from '../store/settings.ts';
+
+/** A catalogue load as the screens and the CLI tell it: the result, its summary, the orders whose lines it moved. */
+export interface CatalogueLoadDone {
+  readonly result: LoadResult;
+  readonly summary: string;
+  readonly orders: readonly JobOrderLines[];
+}
+
+export type { LoadResult } from '../catalogue/load.ts';
+export type { LookupStats } from '../catalogue/lookup-job.ts';
+export type { JobOutcome } from '../jobs/runner.ts';
+
+/** Loads catalogue files (the catalogue job, SPEC §5; its owner this process unless `me` says) and says what it did. */
+export async function runCatalogueLoad(
+  db: Database,
+  storePath: string,
+  files: readonly { name: string; content: Uint8Array }[],
+  options: Omit<LoadOptions, 'me'> & { readonly me?: OwnerIdentity },
+): Promise<CatalogueLoadDone> {
+  const result = await loadCatalogue(db, storePath, files, { ...options, me: options.me ?? identityOf() });
+  return { result, summary: catalogueLoadSummary(result), orders: ordersTouched(result) };
+}
+
+/** BrickLink's API base URL: `BRICKLINK_API_URL` where the environment gives one (the CLI, SPEC §5), else the store's setting. */
+export function apiUrlOf(db: Database, env: Readonly<Record<string, string | undefined>> = {}): string {
+  return env['BRICKLINK_API_URL'] || getSetting(db, 'api-url');
+}
+
+export interface LookupRunnerOptions {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly credentials: Credentials;
+  readonly apiUrl: string;
+  readonly me?: OwnerIdentity;
+  readonly log: (line: string) => void;
+  readonly stats?: LookupStats;
+  readonly damage?: DamageMark;
+  /** Told after each answer from BrickLink (the app refreshes its screens). */
+  readonly onAnswer?: () => void;
+}
+
+/** The runner of look-up jobs (SPEC §5): BrickLink's API behind the budget-keeping Source. */
+export function lookupRunner(o: LookupRunnerOptions): JobRunner {
+  const api = new BrickLinkApi(o.apiUrl, o.credentials);
+  const fetcher: ItemFetcher = {
+    fetchItem: async (type, no) => {
+      const answer = await api.fetchItem(type, no);
+      o.onAnswer?.();
+      return answer;
+    },
+    fetchColours: () => api.fetchColours(),
+  };
+  return new JobRunner({
+    db: o.db,
+    clock: o.clock,
+    ...(o.me ? { me: o.me } : {}),
+    handlers: {
+      [LOOKUP_JOB_KIND]: lookupHandler(new Source(o.db, o.clock, fetcher), {
+        clock: o.clock,
+        ...(o.stats ? { stats: o.stats } : {}),
+      }),
+    },
+    ready: { [LOOKUP_JOB_KIND]: lookupHasWork },
+    log: o.log,
+    ...(o.damage ? { damage: o.damage } : {}),
+  });
+}
+
+/**
+ * `JobControl.startLookup`, the one way: another run of the look-up job is queued (its limit kept with
+ * the job, so every runner keeps to it), then handed to `run` — a thread, or this process.
+ */
+export function lookupStarter(
+  db: Database,
+  clock: Clock,
+  run: (jobId: number, credentials: Credentials, apiUrl: string) => void,
+): JobControl['startLookup'] {
+  return (limit, credentials, apiUrl) => {
+    const { id } = enqueueLookup(db, clock, { limit });
+    run(id, credentials, apiUrl);
+    return id;
+  };
+}
+
+/** Loads the colours from BrickLink's API colour list (one call; `brick-work catalogue colours`) and says what it did. */
+export async function loadColoursFromApi(
+  db: Database,
+  storePath: string,
+  options: { readonly clock: Clock; readonly credentials: Credentials; readonly apiUrl: string },
+): Promise<{ result: Awaited<ReturnType<typeof loadColoursFromSource>>; summary: string }> {
+  const source = new Source(db, options.clock, new BrickLinkApi(options.apiUrl, options.credentials));
+  const result = await loadColoursFromSource(db, storePath, source, { me: identityOf(), clock: options.clock });
+  const summary = catalogueLoadSummary({
+    items: 0,
+    colours: result.colours,
+    categories: 0,
+    placed: result.placed,
+    placedByOrder: result.placedByOrder,
+    unplacedByOrder: result.unplacedByOrder,
+    unplacedBefore: result.unplacedBefore,
+    cancelled: false,
+  }).replace(/^Loaded (\S+ colours?)/, 'Loaded $1 from BrickLink');
+  return { result, summary };
+}
