@@ -1,24 +1,23 @@
 import { FilePicker } from './FilePicker.tsx';
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { CatalogueStatusView } from '../../src/api/contract.ts';
 import { count } from '../format.ts';
 import { attempt, useApp } from '../state/app.ts';
 import { useCatalogue } from '../state/catalogue.ts';
 import { call } from '../state/call.ts';
+import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 
 /**
  * The first start (SPEC §9): an empty store shows the two steps — load a catalogue, then import a
  * document — with a button for each, until both are done.
  */
 export function FirstStart({ orders }: { orders: number }) {
-  const revision = useApp((s) => s.revision);
   const go = useApp((s) => s.go);
   const load = useCatalogue((s) => s.load);
   const live = useCatalogue((s) => s.live);
   const [status, setStatus] = useState<CatalogueStatusView | null>(null);
-  useEffect(() => {
-    void attempt(() => call('catalogue.status', {})).then((s) => s && setStatus(s));
-  }, [revision]);
+  const reload = useCallback(() => void attempt(() => call('catalogue.status', {})).then((s) => s && setStatus(s)), []);
+  useReloadOnChange(reload);
   if (status === null || (status.items > 0 && orders > 0)) return null;
   const catalogued = status.items > 0;
   return (

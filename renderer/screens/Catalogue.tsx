@@ -1,13 +1,13 @@
 import { FilePicker } from '../components/FilePicker.tsx';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ItemTypeCode } from '../../src/api/contract.ts';
 import { ITEM_TYPES } from '../../src/item-types.ts';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { count, when } from '../format.ts';
 import { ownerWords } from '../jobs-words.ts';
-import { useApp } from '../state/app.ts';
 import { useCatalogue } from '../state/catalogue.ts';
+import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 
 const KINDS: Record<string, string> = { 'catalogue-lookup': 'BrickLink look-up' };
 
@@ -29,10 +29,9 @@ export function Catalogue() {
       cancelJob: s.cancelJob,
     })),
   );
-  const revision = useApp((s) => s.revision);
   const [limit, setLimit] = useState('');
   const reload = c.reload;
-  useEffect(() => void reload(), [reload, revision]);
+  useReloadOnChange(reload);
   const s = c.status;
   const job = s?.job ?? null;
   const running = job?.state === 'running' && job.alive;

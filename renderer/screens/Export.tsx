@@ -1,16 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { count } from '../format.ts';
-import { useApp } from '../state/app.ts';
 import { useExports } from '../state/exports.ts';
 import { useOrders } from '../state/orders.ts';
+import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 
 export function Export() {
   const ex = useExports(useShallow((s) => ({ last: s.last, summary: s.summary, bricklink: s.bricklink })));
   const { orders, loadOrders } = useOrders(useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders })));
-  const revision = useApp((s) => s.revision);
   const [orderId, setOrderId] = useState<number | null>(null);
-  useEffect(() => void loadOrders(), [loadOrders, revision]);
+  useReloadOnChange(loadOrders);
   const withLines = orders.filter((o) => o.lines > 0);
   return (
     <section className="screen" aria-label="Export">

@@ -8,9 +8,9 @@ import { LineTable, ROW_HEIGHT } from '../components/LineTable.tsx';
 import { markedPieces } from '../desk.ts';
 import { count, money, plural } from '../format.ts';
 import { SEARCH_THE_CATALOGUE } from '../menu.ts';
-import { useApp } from '../state/app.ts';
 import { shownOptions, useOrders } from '../state/orders.ts';
 import { useExports } from '../state/exports.ts';
+import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 
 function OrderList() {
   const { orders, query, setQuery, loadOrders, open } = useOrders(
@@ -22,8 +22,7 @@ function OrderList() {
       open: s.open,
     })),
   );
-  const revision = useApp((s) => s.revision);
-  useEffect(() => void loadOrders(), [loadOrders, revision]);
+  useReloadOnChange(loadOrders);
   return (
     <section className="screen" aria-label="Orders">
       <div className="toolbar">
@@ -492,10 +491,9 @@ function OrderDetail() {
       highlight: s.highlight,
     })),
   );
-  const revision = useApp((s) => s.revision);
   const documents = useOrders((s) => s.documents);
   const table = useRef<HTMLDivElement>(null);
-  useEffect(() => void reload(), [reload, revision]);
+  useReloadOnChange(reload);
   // Keyboard first: the line table has the focus as soon as the order is on screen.
   const shownOrder = order?.id;
   useEffect(() => focusTable(table), [shownOrder]);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useApp } from '../state/app.ts';
 import { useSettings } from '../state/settings.ts';
+import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 
 /** One setting: Enter saves it, as the Save button does. */
 function Field({ label, value, onSave }: { label: string; value: string; onSave(v: string): void }) {
@@ -37,10 +37,9 @@ export function Settings() {
       forget: s.forget,
     })),
   );
-  const revision = useApp((s) => s.revision);
   const [creds, setCreds] = useState({ consumerKey: '', consumerSecret: '', token: '', tokenSecret: '' });
   const reload = st.reload;
-  useEffect(() => void reload(), [reload, revision]);
+  useReloadOnChange(reload);
   const s = st.settings;
   return (
     <section className="screen" aria-label="Settings">

@@ -4,7 +4,7 @@
  * host both serve exactly this; the preload object is checked against `BrickWorkApi` with `satisfies`.
  *
  * Self-contained on purpose: the renderer imports these types, and nothing of the core comes with them
- * (only the root modules' lists of item types and setting keys, which are plain data).
+ * (only the root modules' lists — item types, setting keys, reason codes, suggestion rules — plain data).
  * Calls that take a file take `{name, content}`: the renderer never names a path.
  */
 
@@ -12,6 +12,8 @@ import type { ItemType } from '../item-types.ts';
 import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
 import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
+import type { ReasonCode } from '../reasons.ts';
+import type { SuggestionRule } from '../suggestion-rules.ts';
 
 export type ItemTypeCode = ItemType;
 export type { SettingKey };
@@ -90,14 +92,7 @@ export interface GivenView {
 
 /** Why a line is unplaced: a stable code to decide by, and the text of SPEC §6 to show. */
 export interface ReasonView {
-  readonly code:
-    | 'no-number-or-name'
-    | 'unknown-item-type'
-    | 'name-matches-several'
-    | 'number-not-in-catalogue'
-    | 'name-not-in-catalogue'
-    | 'colour-not-in-catalogue'
-    | 'other';
+  readonly code: ReasonCode;
   readonly text: string;
 }
 
@@ -155,7 +150,7 @@ export interface SuggestionView {
   readonly no: string;
   readonly name: string;
   /** Which rule of SPEC §7 found it: related by the tables, longest prefix, all words, closest names, or by number. */
-  readonly rule: 'related' | 'prefix' | 'words' | 'close' | 'number';
+  readonly rule: SuggestionRule;
   /** For `related`: the same part in another numbering, an alternate, another mould, the plain part of a print, or a print of it. */
   readonly related?: 'numbering' | 'alternate' | 'mould' | 'plain' | 'print';
   /** The line's words it matched (folded). */

@@ -235,3 +235,23 @@ export function translationCounts(db: Database): {
     relationships: count('SELECT count(*) FROM part_relationship'),
   };
 }
+
+/** The catalogue's items by the source each came from, largest first. */
+export function itemsBySource(db: Database): { source: string; items: number }[] {
+  return db
+    .prepare('SELECT source, count(*) AS items FROM catalogue_item GROUP BY source ORDER BY items DESC')
+    .all() as { source: string; items: number }[];
+}
+
+/** How many colours and categories the catalogue has. */
+export function colourAndCategoryCounts(db: Database): { colours: number; categories: number } {
+  return db
+    .prepare('SELECT (SELECT count(*) FROM colour) AS colours, (SELECT count(*) FROM category) AS categories')
+    .get() as { colours: number; categories: number };
+}
+
+/** Whether the catalogue has this part number (a prepared question, asked many times). */
+export function partNumbers(db: Database): (no: string) => boolean {
+  const part = db.prepare("SELECT 1 FROM catalogue_item WHERE item_type = 'P' AND item_no = ?").pluck();
+  return (no) => part.get(no.trim()) !== undefined;
+}

@@ -11,7 +11,9 @@ import {
 } from './tokens.ts';
 import { foldNumber, suggestKey, suggestWords } from './words.ts';
 
-export type SuggestionRule = 'prefix' | 'words' | 'close' | 'number' | 'related';
+import type { SuggestionRule } from '../suggestion-rules.ts';
+
+export type { SuggestionRule };
 
 export interface Suggestion {
   readonly type: ItemType;
