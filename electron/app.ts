@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type * as Electron from 'electron';
-import type { ApiEvents, EventName, StepView } from '../src/api/contract.ts';
+import type { ApiEvents, EventName } from '../src/api/contract.ts';
 import { startCore, type Core } from '../src/app/core.ts';
 import { BrickWorkError } from '../src/errors.ts';
 import { STORE_FILE_NAME, useNativeBinding } from '../src/app/environment.ts';
@@ -64,9 +64,7 @@ export async function startApp(
   const send = (command: ApiEvents['menu.command']['command']) => sendEvent(window, 'menu.command', { command });
   const refreshMenu = async () => {
     const state = core ? await core.service.call('history.state', {}) : null;
-    const history = state?.ok
-      ? (state.value as { undo: StepView | null; redo: StepView | null })
-      : { undo: null, redo: null };
+    const history = state?.ok ? state.value : { undo: null, redo: null };
     const template = menuTemplate(process.platform, history, {
       undo: () => send('undo'),
       redo: () => send('redo'),

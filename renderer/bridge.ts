@@ -1,4 +1,4 @@
-import type { ApiEvents, BrickWorkApi, EventName } from '../src/api/contract.ts';
+import type { ApiEvents, BrickWorkApi, EventName, Result } from '../src/api/contract.ts';
 import { decodeWire, encodeWire } from '../src/api/wire.ts';
 
 declare global {
@@ -76,27 +76,29 @@ export function httpBridge(): BrickWorkApi {
     const payload = JSON.parse(data) as ApiEvents[EventName];
     for (const l of listeners) l(name as EventName, payload);
   });
+  // What comes back over HTTP is what the host's service answered for that call: typed as the contract says.
+  const call = async (name: string, args: unknown): Promise<Result<unknown>> => {
+    try {
+      const response = await fetch(`/api/call/${name}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: encodeWire(args),
+      });
+      if (!response.ok)
+        return { ok: false, error: { code: refusalCode(response.status), message: (await response.text()).trim() } };
+      return decodeWire(await response.text()) as Result<unknown>;
+    } catch (e) {
+      return {
+        ok: false,
+        error: {
+          code: 'host-unreachable',
+          message: `brick-work can't be reached (${(e as Error).message}); is \`npm run serve\` still running?`,
+        },
+      };
+    }
+  };
   return {
-    async call(name, args) {
-      try {
-        const response = await fetch(`/api/call/${name}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-          body: encodeWire(args),
-        });
-        if (!response.ok)
-          return { ok: false, error: { code: refusalCode(response.status), message: (await response.text()).trim() } };
-        return decodeWire(await response.text()) as Awaited<ReturnType<BrickWorkApi['call']>>;
-      } catch (e) {
-        return {
-          ok: false,
-          error: {
-            code: 'host-unreachable',
-            message: `brick-work can't be reached (${(e as Error).message}); is \`npm run serve\` still running?`,
-          },
-        };
-      }
-    },
+    call: call as BrickWorkApi['call'],
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -14,6 +14,7 @@ import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../readin
 import type { PlacementConfirmation } from '../confirmations.ts';
 import type { ReasonCode } from '../reasons.ts';
 import type { SuggestionRule } from '../suggestion-rules.ts';
+import type { ArgumentsOf, CallName } from './arguments.ts';
 
 export type ItemTypeCode = ItemType;
 export type { SettingKey };
@@ -248,13 +249,7 @@ export interface ImportWarningView {
   readonly acknowledged: boolean;
 }
 
-export interface ImportArgs {
-  file: FileArg;
-  orderId?: number | null;
-  asNew?: boolean;
-  acknowledge?: readonly WarningCode[];
-  colourNumbering?: ColourNumbering | null;
-}
+export type ImportArgs = ArgsOf<'import.preview'>;
 
 export interface ImportPreviewView {
   /** Names this preview for `import.previewLines` while it is kept (the last few previews are). */
@@ -418,90 +413,78 @@ export interface JobOrderLines {
   readonly unplaced: number;
 }
 
-/** Every call: its arguments and its result. */
-export interface ApiCalls {
-  'store.info': { args: Record<string, never>; result: StoreView };
-  'orders.list': { args: { query?: string }; result: readonly OrderView[] };
-  'orders.get': { args: { orderId: number }; result: { order: OrderView; documents: readonly DocumentView[] } };
-  'lines.list': { args: { orderId: number; unplacedOnly?: boolean }; result: readonly LineRowView[] };
-  'lines.suggest': { args: { lineId: number; limit?: number }; result: SuggestionsView };
+/**
+ * Every call's result. Its arguments are declared once, as the checks that refuse bad ones
+ * (`arguments.ts`), and their types read from there (`ArgsOf`).
+ */
+export interface ApiResults {
+  'store.info': StoreView;
+  'orders.list': readonly OrderView[];
+  'orders.get': { order: OrderView; documents: readonly DocumentView[] };
+  'lines.list': readonly LineRowView[];
+  'lines.suggest': SuggestionsView;
   /**
    * `colourId` null: the line keeps its own colour (refused with `needs-colour` when the catalogue does not
    * know it). Refused with `needs-acknowledgement`, nothing written, until `confirm` holds what it would do
    * beyond the line: move lines a remembered placement had placed, or cross item types (SPEC §9).
    */
-  'lines.place': {
-    args: {
-      lineId: number;
-      type: string;
-      no: string;
-      colourId: number | null;
-      confirm?: readonly PlacementConfirmation[];
-    };
-    result: PlaceResultView;
-  };
+  'lines.place': PlaceResultView;
   /** By name and, for a one-word query, by number (the screen's search box); `by` asks for one of the two only. */
-  'catalogue.search': { args: { query: string; limit?: number; by?: 'name' | 'number' }; result: SuggestionsView };
-  'catalogue.status': { args: Record<string, never>; result: CatalogueStatusView };
+  'catalogue.search': SuggestionsView;
+  'catalogue.status': CatalogueStatusView;
   /** The catalogue's colours, by name: for choosing a line's colour. */
-  'catalogue.colours': {
-    args: Record<string, never>;
-    result: readonly { readonly id: number; readonly name: string; readonly rgb: string | null }[];
-  };
-  'catalogue.load': { args: { files: readonly FileArg[]; type?: ItemTypeCode }; result: { started: true } };
-  'catalogue.cancel': { args: Record<string, never>; result: { cancelled: boolean } };
-  'lookup.start': { args: { limit?: number | null }; result: { jobId: number } };
-  'jobs.list': { args: Record<string, never>; result: readonly JobRowView[] };
+  'catalogue.colours': readonly { readonly id: number; readonly name: string; readonly rgb: string | null }[];
+  'catalogue.load': { started: true };
+  'catalogue.cancel': { cancelled: boolean };
+  'lookup.start': { jobId: number };
+  'jobs.list': readonly JobRowView[];
   /** `was`: the state it was cancelled from (a running job stops at its next step). */
-  'jobs.cancel': { args: { jobId: number }; result: { cancelled: number; was: JobRowView['state'] } };
+  'jobs.cancel': { cancelled: number; was: JobRowView['state'] };
   /** `acknowledge`: the warnings staff accept (SPEC §8); `colourNumbering`: staff's choice for a list's colour numbers. */
-  'import.preview': { args: ImportArgs; result: ImportPreviewView };
-  'import.confirm': {
-    args: ImportArgs;
-    result: readonly ImportResultView[];
-  };
+  'import.preview': ImportPreviewView;
+  'import.confirm': readonly ImportResultView[];
   /**
    * More lines of a preview's document (SPEC §11: a preview answer stays small): `count` at most 5,000
    * from line index `from`. `not-found` when the preview is no longer kept: preview the file again.
    */
-  'import.previewLines': {
-    args: { previewId: string; document: number; from: number; count: number };
-    result: readonly PreviewLineView[];
-  };
+  'import.previewLines': readonly PreviewLineView[];
   /**
    * Stops the import previews and confirms under way (they answer `cancelled`, nothing written) while they
    * read and place; a confirm that has begun writing finishes (or rolls back). `cancelled`: whether one was under way.
    */
-  'import.cancel': { args: Record<string, never>; result: { cancelled: boolean } };
+  'import.cancel': { cancelled: boolean };
   /** The documents of one order, or of every order, with their state (SPEC §10 `documents`). */
-  'documents.list': { args: { orderId?: number }; result: readonly DocumentView[] };
+  'documents.list': readonly DocumentView[];
   /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */
-  'documents.takeBack': { args: { documentId: number; wholeFile?: boolean }; result: TakeBackResultView };
-  'history.state': { args: Record<string, never>; result: { undo: StepView | null; redo: StepView | null } };
+  'documents.takeBack': TakeBackResultView;
+  'history.state': { undo: StepView | null; redo: StepView | null };
   /** `expectedStep`: the step the screen's Undo names; any other state is refused with `step-moved` (SPEC §8). */
-  'history.undo': { args: { expectedStep: number }; result: StepView };
+  'history.undo': StepView;
   /** `expectedStep`: the step Redo would put back, as the screen names it. */
-  'history.redo': { args: { expectedStep: number }; result: StepView };
-  'placements.list': { args: Record<string, never>; result: MemoriesView };
-  'placements.forget': {
-    args: { kind: 'item' | 'colour' | 'name'; id: number };
-    result: { forgotten: number; step: StepView };
-  };
-  'export.summary': { args: Record<string, never>; result: ExportFileView };
-  'export.bricklink': { args: { orderId: number }; result: ExportFileView };
-  'settings.get': { args: Record<string, never>; result: SettingsView };
-  'settings.set': { args: { key: SettingKey; value: string }; result: SettingsView };
-  'settings.setCredentials': {
-    args: { consumerKey: string; consumerSecret: string; token: string; tokenSecret: string };
-    result: SettingsView;
-  };
+  'history.redo': StepView;
+  'placements.list': MemoriesView;
+  'placements.forget': { forgotten: number; step: StepView };
+  'export.summary': ExportFileView;
+  'export.bricklink': ExportFileView;
+  'settings.get': SettingsView;
+  'settings.set': SettingsView;
+  'settings.setCredentials': SettingsView;
   /** Opens the app's file dialog and reads the chosen file; null where there is none (the browser host) or staff cancelled. */
-  'file.pick': { args: { purpose: 'document' | 'catalogue' }; result: FileArg | null };
+  'file.pick': FileArg | null;
 }
 
-export type CallName = keyof ApiCalls;
-export type ArgsOf<K extends CallName> = ApiCalls[K]['args'];
-export type ResultOf<K extends CallName> = ApiCalls[K]['result'];
+export type { CallName };
+export type ArgsOf<K extends CallName> = ArgumentsOf<K>;
+export type ResultOf<K extends CallName> = ApiResults[K];
+/** Every call: its arguments and its result. */
+export type ApiCalls = { [K in CallName]: { args: ArgsOf<K>; result: ResultOf<K> } };
+// A result for every call and a call for every result: a compile error otherwise.
+const _everyCallHasAResult: [keyof ApiResults] extends [CallName]
+  ? [CallName] extends [keyof ApiResults]
+    ? true
+    : never
+  : never = true;
+void _everyCallHasAResult;
 
 /** Every event the renderer can receive. */
 export interface ApiEvents {
@@ -546,45 +529,7 @@ export interface BrickWorkApi {
   onEvent(listener: <E extends EventName>(name: E, payload: ApiEvents[E]) => void): () => void;
 }
 
-/**
- * Every call, once: `satisfies` makes a call the contract has and this lacks (or one it does not have)
- * a compile error, so the list the adapters answer can't drift from the types.
- */
-const CALLS = {
-  'store.info': true,
-  'orders.list': true,
-  'orders.get': true,
-  'lines.list': true,
-  'lines.suggest': true,
-  'lines.place': true,
-  'catalogue.search': true,
-  'catalogue.status': true,
-  'catalogue.colours': true,
-  'catalogue.load': true,
-  'catalogue.cancel': true,
-  'lookup.start': true,
-  'jobs.list': true,
-  'jobs.cancel': true,
-  'import.preview': true,
-  'import.confirm': true,
-  'import.previewLines': true,
-  'import.cancel': true,
-  'documents.list': true,
-  'documents.takeBack': true,
-  'history.state': true,
-  'history.undo': true,
-  'history.redo': true,
-  'placements.list': true,
-  'placements.forget': true,
-  'export.summary': true,
-  'export.bricklink': true,
-  'settings.get': true,
-  'settings.set': true,
-  'settings.setCredentials': true,
-  'file.pick': true,
-} as const satisfies Record<CallName, true>;
-
-export const CALL_NAMES = Object.keys(CALLS) as readonly CallName[];
+export { CALL_NAMES } from './arguments.ts';
 
 /** The `store.changed` reason that says the store was found damaged while open: it is read-only from then on (SPEC §11). */
 export const STORE_DAMAGED = 'store damaged';

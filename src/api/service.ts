@@ -11,7 +11,14 @@ import { DamageMark, isDamage } from '../store/damage.ts';
 import { catalogueGeneration, getSetting } from '../store/settings.ts';
 import { catalogueIndex } from '../suggest/catalogue-index.ts';
 import type { PlannedDocument } from '../documents/import.ts';
-import { STORE_DAMAGED, type CallName, type Result, type SuggestionsView } from './contract.ts';
+import {
+  STORE_DAMAGED,
+  type ArgsOf,
+  type CallName,
+  type Result,
+  type ResultOf,
+  type SuggestionsView,
+} from './contract.ts';
 import { CALL_TABLE, WRITING_CALLS } from './handlers/index.ts';
 import type { Handler, ServiceDeps } from './handlers/define.ts';
 import type { ServiceContext } from './ports.ts';
@@ -29,35 +36,39 @@ export function createApiService(ctx: ServiceContext) {
   ) as Handlers;
   const { damage } = deps;
 
-  return {
-    handlers,
-    /** Checks the arguments, runs the call, and answers with a value: the result, or the refusal. */
-    async call(name: unknown, args: unknown): Promise<Result<unknown>> {
-      const problem = checkArguments(name, args);
-      if (problem !== null)
-        return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
-      // Any other write that gets through meets the read-only connection, which says the same; a store
-      // found damaged since it was opened is never written again by this process (SPEC §11).
-      const refused = WRITING_CALLS.has(name as CallName) ? deps.unwritable() : null;
-      if (refused !== null) {
-        const refusal = refused.damaged
-          ? damagedStore(ctx.storePath, refused.reason)
-          : readOnlyStore(ctx.storePath, refused.reason);
-        return { ok: false, error: refusal.toValue() };
-      }
-      const checked = args === undefined ? {} : args;
-      const elsewhere = ctx.threads?.dispatch(name as CallName, checked);
-      if (elsewhere) return elsewhere;
-      try {
-        const handler = handlers[name as CallName] as (a: unknown) => unknown;
-        return { ok: true, value: await handler(checked) };
-      } catch (e) {
-        // Met here or on another thread of this process: the screens learn that the store is now read-only.
-        if (damage.note(e)) deps.changed(STORE_DAMAGED);
-        return { ok: false, error: toErrorValue(e, ctx.storePath) };
-      }
-    },
-  };
+  /**
+   * Checks the arguments, runs the call, and answers with a value: the result, or the refusal. Typed for
+   * callers in the core (the CLI, the app's menu); untyped for what arrives from outside (IPC, HTTP).
+   */
+  function call<K extends CallName>(name: K, args: ArgsOf<K>): Promise<Result<ResultOf<K>>>;
+  function call(name: unknown, args: unknown): Promise<Result<unknown>>;
+  async function call(name: unknown, args: unknown): Promise<Result<unknown>> {
+    const problem = checkArguments(name, args);
+    if (problem !== null)
+      return { ok: false, error: { code: 'invalid-argument', message: `Not a valid request: ${problem}.` } };
+    // Any other write that gets through meets the read-only connection, which says the same; a store
+    // found damaged since it was opened is never written again by this process (SPEC §11).
+    const refused = WRITING_CALLS.has(name as CallName) ? deps.unwritable() : null;
+    if (refused !== null) {
+      const refusal = refused.damaged
+        ? damagedStore(ctx.storePath, refused.reason)
+        : readOnlyStore(ctx.storePath, refused.reason);
+      return { ok: false, error: refusal.toValue() };
+    }
+    const checked = args === undefined ? {} : args;
+    const elsewhere = ctx.threads?.dispatch(name as CallName, checked);
+    if (elsewhere) return elsewhere;
+    try {
+      const handler = handlers[name as CallName] as (a: unknown) => unknown;
+      return { ok: true, value: await handler(checked) };
+    } catch (e) {
+      // Met here or on another thread of this process: the screens learn that the store is now read-only.
+      if (damage.note(e)) deps.changed(STORE_DAMAGED);
+      return { ok: false, error: toErrorValue(e, ctx.storePath) };
+    }
+  }
+
+  return { handlers, call };
 }
 
 export type ApiService = ReturnType<typeof createApiService>;

@@ -142,7 +142,7 @@ export function cliApi(
       if (io.env['BRICK_WORK_DEBUG']) io.stderr(`${APP_NAME}: call ${name}\n`);
       const answer = await service.call(name, callArgs);
       if (!answer.ok) throw new BrickWorkError(answer.error.code as ErrorCode, answer.error.message);
-      return answer.value as ResultOf<K>;
+      return answer.value;
     },
     readFile(file: string): FileArg {
       try {

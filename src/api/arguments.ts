@@ -1,0 +1,91 @@
+/**
+ * Every call's arguments, declared once (issue 27): the checks the main process runs on them before use
+ * (the renderer is untrusted), and — read from these by the compiler — their types in the contract
+ * (`ArgsOf`). A new call adds a line here, its result in `contract.ts` and its handler in `handlers/`.
+ */
+import { PLACEMENT_CONFIRMATIONS } from '../confirmations.ts';
+import { ITEM_TYPE_CODES } from '../item-types.ts';
+import { COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
+import { SETTING_KEYS } from '../setting-keys.ts';
+import {
+  arrayOf,
+  bool,
+  codesOf,
+  count,
+  file,
+  id,
+  none,
+  nullable,
+  oneOf,
+  optional,
+  shape,
+  text,
+  whole,
+  type Infer,
+} from './schema.ts';
+
+const importArgs = shape({
+  file,
+  orderId: optional(nullable(id)),
+  asNew: optional(bool),
+  /** The warnings staff accept (SPEC §8); an empty list accepts none. */
+  acknowledge: optional(codesOf(WARNING_CODES, 'warning codes')),
+  /** Staff's choice for a list's colour numbers. */
+  colourNumbering: optional(nullable(oneOf(...COLOUR_NUMBERINGS))),
+});
+
+export const CALL_ARGUMENTS = {
+  'store.info': none,
+  'orders.list': shape({ query: optional(text(200)) }),
+  'orders.get': shape({ orderId: id }),
+  'lines.list': shape({ orderId: id, unplacedOnly: optional(bool) }),
+  'lines.suggest': shape({ lineId: id, limit: optional(count) }),
+  'lines.place': shape({
+    lineId: id,
+    type: text(2),
+    no: text(100),
+    colourId: nullable(count),
+    confirm: optional(codesOf(PLACEMENT_CONFIRMATIONS, 'confirmations')),
+  }),
+  'catalogue.search': shape({ query: text(200), limit: optional(count), by: optional(oneOf('name', 'number')) }),
+  'catalogue.status': none,
+  'catalogue.colours': none,
+  'catalogue.load': shape({ files: arrayOf(file, 20), type: optional(oneOf(...ITEM_TYPE_CODES)) }),
+  'catalogue.cancel': none,
+  'lookup.start': shape({ limit: optional(nullable(count)) }),
+  'jobs.list': none,
+  'jobs.cancel': shape({ jobId: id }),
+  'import.preview': importArgs,
+  'import.confirm': importArgs,
+  'import.previewLines': shape({
+    previewId: text(64),
+    document: count,
+    from: whole(0, 1_000_000, 'a line index'),
+    count: whole(1, 5_000, '1 to 5,000'),
+  }),
+  'import.cancel': none,
+  'documents.list': shape({ orderId: optional(id) }),
+  'documents.takeBack': shape({ documentId: id, wholeFile: optional(bool) }),
+  'history.state': none,
+  'history.undo': shape({ expectedStep: id }),
+  'history.redo': shape({ expectedStep: id }),
+  'placements.list': none,
+  'placements.forget': shape({ kind: oneOf('item', 'colour', 'name'), id }),
+  'export.summary': none,
+  'export.bricklink': shape({ orderId: id }),
+  'settings.get': none,
+  'settings.set': shape({ key: oneOf(...SETTING_KEYS), value: text(500) }),
+  'settings.setCredentials': shape({
+    consumerKey: text(200),
+    consumerSecret: text(200),
+    token: text(200),
+    tokenSecret: text(200),
+  }),
+  'file.pick': shape({ purpose: oneOf('document', 'catalogue') }),
+} as const;
+
+export type CallName = keyof typeof CALL_ARGUMENTS;
+export type ArgumentsOf<K extends CallName> = Infer<(typeof CALL_ARGUMENTS)[K]>;
+
+/** Every call's name, once. */
+export const CALL_NAMES = Object.keys(CALL_ARGUMENTS) as readonly CallName[];
