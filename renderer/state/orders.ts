@@ -295,12 +295,14 @@ async function place(
 }
 
 /** What the suggestion list shows for the selected line now, and whether Enter may act on it. */
-export function shownOptions(st: Pick<OrdersState, 'selectedLine' | 'suggestions' | 'search'>): {
+export interface ShownOptions {
   readonly mode: 'search' | 'suggestions';
   readonly items: readonly SuggestionView[];
   /** False while the list does not answer what is on screen (a search on its way): Enter must not act. */
   readonly current: boolean;
-} {
+}
+
+export function shownOptions(st: Pick<OrdersState, 'selectedLine' | 'suggestions' | 'search'>): ShownOptions {
   const searching = st.search.query.trim() !== '';
   if (searching) {
     const answer = st.search.results?.query === st.search.query ? st.search.results.items : null;

@@ -1,0 +1,62 @@
+import { Fragment } from 'react';
+import type { LineRowView } from '../../../src/api/contract.ts';
+import { Colour } from '../../components/Colour.tsx';
+
+/** What the line's document says of it, whole: what staff compare with the catalogue (SPEC §9). */
+function LineDetails({ line }: { line: LineRowView }) {
+  const rows: [string, string][] = [];
+  const given = line.given;
+  if (given.type && given.type !== 'P') rows.push(['Type', given.type]);
+  if (given.colourName !== null || (given.colourId !== null && given.colourId !== 0))
+    rows.push([
+      'Colour given',
+      [given.colourName, given.colourId !== null && given.colourId !== 0 ? `BrickLink id ${given.colourId}` : null]
+        .filter(Boolean)
+        .join(' · '),
+    ]);
+  if (line.remarks) rows.push(['Remarks', line.remarks]);
+  if (line.placed?.via) rows.push(['Placed through', line.placed.via]);
+  if (rows.length === 0) return null;
+  return (
+    <dl className="line-details" data-testid="line-details">
+      {rows.map(([k, v]) => (
+        <Fragment key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+/** The selected line: what it gives, and why it is unplaced or what it is placed on. */
+export function LineSummary({ line }: { line: LineRowView }) {
+  return (
+    <>
+      <h3>
+        Line {line.position}: {line.given.no ?? ''} {line.given.name ?? ''}
+      </h3>
+      <LineDetails line={line} />
+      {line.reason ? (
+        <p className="reason-box" data-testid="reason" data-reason={line.reason.code}>
+          {line.reason.text}
+        </p>
+      ) : (
+        <p data-testid="placed-on">
+          Placed on{' '}
+          <b>
+            {line.placed?.type} {line.placed?.no}
+          </b>{' '}
+          {line.placed?.name}
+          {line.placed?.colour != null ? (
+            <>
+              {' in '}
+              <Colour id={line.placed.colour} name={line.placed.colourName} rgb={line.placed.colourRgb} />
+            </>
+          ) : null}
+          {line.placed?.by === 'hand' ? ' (by hand).' : '.'}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { useShallow } from 'zustand/react/shallow';
+import { UndoneTag } from '../../components/Documents.tsx';
+import { FirstStart } from '../../components/FirstStart.tsx';
+import { count, money } from '../../format.ts';
+import { useReloadOnChange } from '../../hooks/reload-on-change.ts';
+import { useOrders } from '../../state/orders.ts';
+
+/** The orders, searchable by reference or counterparty; the first-start guide on an empty store (SPEC §9). */
+export function OrderList() {
+  const { orders, query, setQuery, loadOrders, open } = useOrders(
+    useShallow((s) => ({
+      orders: s.orders,
+      query: s.query,
+      setQuery: s.setQuery,
+      loadOrders: s.loadOrders,
+      open: s.open,
+    })),
+  );
+  useReloadOnChange(loadOrders);
+  return (
+    <section className="screen" aria-label="Orders">
+      <div className="toolbar">
+        <h2>Orders</h2>
+        <input
+          className="search"
+          type="search"
+          placeholder="Search orders by reference or counterparty"
+          value={query}
+          onChange={(e) => void setQuery(e.target.value)}
+          aria-label="Search orders"
+        />
+      </div>
+      {query.trim() === '' ? <FirstStart orders={orders.length} /> : null}
+      {orders.length === 0 ? (
+        <p className="empty" data-testid="orders-empty">
+          {query.trim() !== ''
+            ? `No order matches “${query.trim()}”.`
+            : 'No orders yet. Import a document to make one.'}
+        </p>
+      ) : (
+        <table className="table" aria-label="Order list">
+          <thead>
+            <tr>
+              <th>Reference</th>
+              <th>Counterparty</th>
+              <th>Currency</th>
+              <th className="num">Lines</th>
+              <th className="num">Unplaced</th>
+              <th className="num">Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((o) => (
+              <tr
+                key={o.id}
+                className="clickable"
+                onClick={() => void open(o.id)}
+                tabIndex={0}
+                onKeyDown={(e) => e.key === 'Enter' && void open(o.id)}
+              >
+                <td>
+                  {o.reference}
+                  <UndoneTag order={o} />
+                </td>
+                <td>{o.counterparty ?? '—'}</td>
+                <td>{o.currency}</td>
+                <td className="num">{count(o.lines)}</td>
+                <td className={`num${o.unplaced ? ' warn' : ''}`}>{count(o.unplaced)}</td>
+                <td className="num">{money(o.totalValue, o.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

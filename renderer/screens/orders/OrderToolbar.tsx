@@ -1,0 +1,67 @@
+import { useShallow } from 'zustand/react/shallow';
+import type { LineRowView, OrderView } from '../../../src/api/contract.ts';
+import { count, money, plural } from '../../format.ts';
+import { useExports } from '../../state/exports.ts';
+import { useOrders } from '../../state/orders.ts';
+
+/** The order's header: back, its name and counts, the unplaced filter, its export, and "Find in lines". */
+export function OrderToolbar(props: {
+  order: OrderView;
+  find: string;
+  setFind: (find: string) => void;
+  lines: readonly LineRowView[];
+  toTable: () => void;
+}) {
+  const { order, lines } = props;
+  const { close, select, unplacedOnly, setUnplacedOnly } = useOrders(
+    useShallow((s) => ({
+      close: s.close,
+      select: s.select,
+      unplacedOnly: s.unplacedOnly,
+      setUnplacedOnly: s.setUnplacedOnly,
+    })),
+  );
+  return (
+    <div className="toolbar">
+      <button onClick={() => close()}>← Orders</button>
+      <h2>
+        Order {order.reference}{' '}
+        <small>
+          {order.counterparty ?? ''} · {order.currency}
+        </small>
+      </h2>
+      <span className="counts">
+        {plural(order.lines, 'line')} · <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b>{' '}
+        · value {money(order.totalValue, order.currency)}
+      </span>
+      <label className="check">
+        <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} />{' '}
+        Unplaced only
+      </label>
+      <button data-testid="order-export" onClick={() => void useExports.getState().bricklink(order.id)}>
+        Export BrickLink XML…
+      </button>
+      <input
+        type="search"
+        className="find-lines"
+        placeholder="Find in lines (number, name, colour, remarks)"
+        aria-label="Find in lines"
+        data-testid="find-lines"
+        value={props.find}
+        onChange={(e) => props.setFind(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' || e.key === 'ArrowDown') {
+            e.preventDefault();
+            const first = lines[0];
+            if (first) void select(first.id);
+            props.toTable();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            props.setFind('');
+            props.toTable();
+          }
+        }}
+      />
+    </div>
+  );
+}

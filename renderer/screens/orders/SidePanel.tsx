@@ -1,0 +1,103 @@
+import { useRef, type RefObject } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { LineRowView, SuggestionView } from '../../../src/api/contract.ts';
+import { shownOptions, useOrders } from '../../state/orders.ts';
+import { ColourChoice } from './ColourChoice.tsx';
+import { LineSummary } from './LineSummary.tsx';
+import { SearchBox } from './SearchBox.tsx';
+import { SuggestionList } from './SuggestionList.tsx';
+import { focusTable } from './table-focus.ts';
+
+/** A placement that would move other lines, or cross item types, waits for a second Enter (SPEC §9). */
+function PendingConfirm(props: { message: string; confirm: () => void; cancel: () => void }) {
+  return (
+    <div className="confirm-box" role="alert" data-testid="confirm-placement">
+      <p>{props.message}</p>
+      <p>
+        <b>Press Enter again to confirm</b>, or Esc. <button onClick={props.confirm}>Confirm</button>{' '}
+        <button onClick={props.cancel}>Cancel</button>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Beside the line table: the selected line, its colour, and what to place it on — its suggestions or the
+ * catalogue search. After a placement the focus goes back to the table, on the next unplaced line.
+ */
+export function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject<HTMLDivElement | null> }) {
+  const o = useOrders(
+    useShallow((s) => ({
+      selectedLine: s.selectedLine,
+      suggestions: s.suggestions,
+      search: s.search,
+      highlighted: s.highlighted,
+      pending: s.pending,
+      changingItem: s.changingItem,
+      placeOn: s.placeOn,
+      leaveSearch: s.leaveSearch,
+      placeInItsItem: s.placeInItsItem,
+      confirmPending: s.confirmPending,
+      cancelPending: s.cancelPending,
+    })),
+  );
+  // A line unplaced only for its colour has its item: staff choose its colour, unless they chose to change the item.
+  const ownItem = line?.itemFound != null && !o.changingItem && o.search.query.trim() === '' ? line.itemFound : null;
+  const pending = o.pending !== null && o.pending.lineId === line?.id ? o.pending : null;
+  const list = useRef<HTMLOListElement>(null);
+  const shown = shownOptions(o);
+  const toTable = () => focusTable(table);
+  const settled = () => useOrders.getState().pending === null;
+
+  const confirm = () => void o.confirmPending().then(toTable);
+  const place = (s: SuggestionView) => void o.placeOn(s).then(() => settled() && toTable());
+  /** Enter acts only on a list that answers what is on screen: never on an older query's results. */
+  const placeHighlighted = () => {
+    if (pending !== null) return confirm();
+    const s = shown.items[o.highlighted];
+    if (shown.current && s) place(s);
+  };
+  const placeInColour = () => {
+    const done = pending !== null ? o.confirmPending() : o.placeInItsItem();
+    void done.then(() => settled() && useOrders.getState().colourChoice === null && toTable());
+  };
+  const back = () => {
+    if (pending !== null) return o.cancelPending();
+    if (shown.mode === 'search') o.leaveSearch();
+    toTable();
+  };
+
+  return (
+    <aside className="side" aria-label="Suggestions">
+      <SearchBox disabled={line === null} shown={shown} list={list} leave={toTable} />
+      {line === null ? (
+        <p className="empty">Select a line to see why it is unplaced and what it could be.</p>
+      ) : (
+        <>
+          <LineSummary line={line} />
+          <ColourChoice
+            line={line}
+            ownItem={ownItem}
+            placeInColour={placeInColour}
+            leave={() => {
+              o.cancelPending();
+              toTable();
+            }}
+          />
+          {pending !== null ? (
+            <PendingConfirm message={pending.message} confirm={confirm} cancel={o.cancelPending} />
+          ) : null}
+          <SuggestionList
+            line={line}
+            shown={shown}
+            hidden={ownItem !== null}
+            list={list}
+            place={place}
+            placeHighlighted={placeHighlighted}
+            back={back}
+          />
+        </>
+      )}
+    </aside>
+  );
+}
