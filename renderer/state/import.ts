@@ -18,6 +18,9 @@ interface ImportState {
   /** How far the preview or import under way has come (reading, placing, writing); null before it says. */
   progress: ApiEvents['import.progress'] | null;
   results: ImportResultView[] | null;
+  /** What is under way, and which preview is the newest: an older one's answer is not shown. */
+  running: 'preview' | 'confirm' | null;
+  previewTicket: number;
   choose(file: File): Promise<void>;
   pick(): Promise<boolean>;
   setTarget(orderId: number | null): Promise<void>;
@@ -33,10 +36,6 @@ interface ImportState {
   reset(): void;
 }
 
-/** What is under way, and which preview is the newest: an older one's answer is not shown. */
-let running: 'preview' | 'confirm' | null = null;
-let newestPreview = 0;
-
 export const useImport = create<ImportState>((set, get) => ({
   file: null,
   orderId: null,
@@ -47,6 +46,8 @@ export const useImport = create<ImportState>((set, get) => ({
   busy: false,
   progress: null,
   results: null,
+  running: null,
+  previewTicket: 0,
   async choose(file) {
     set({ file: await fileArg(file), ...FRESH });
     await get().refresh();
@@ -78,32 +79,28 @@ export const useImport = create<ImportState>((set, get) => ({
     const { file, orderId, asNew, colourNumbering } = get();
     if (file === null) return;
     // A new preview (another file, another target) replaces one still under way.
-    if (running === 'preview') await call('import.cancel', {}).catch(() => undefined);
-    const ticket = ++newestPreview;
-    running = 'preview';
-    set({ busy: true, progress: null });
+    if (get().running === 'preview') await call('import.cancel', {}).catch(() => undefined);
+    const ticket = get().previewTicket + 1;
+    set({ running: 'preview', previewTicket: ticket, busy: true, progress: null });
+    const newest = () => get().previewTicket === ticket;
     try {
       const preview = await call('import.preview', { file, orderId, asNew, colourNumbering });
-      if (ticket === newestPreview) set({ preview });
+      if (newest()) set({ preview });
     } catch (e) {
-      if (ticket !== newestPreview) return;
+      if (!newest()) return;
       const error = messageOf(e);
       if (error.code === 'cancelled') {
         set({ file: null, preview: null });
         useApp.getState().say(error.message);
       } else set({ preview: { previewId: '', fileName: file.name, documents: [], refusal: error } });
     } finally {
-      if (ticket === newestPreview) {
-        running = null;
-        set({ busy: false, progress: null });
-      }
+      if (newest()) set({ running: null, busy: false, progress: null });
     }
   },
   async confirm() {
     const { file, orderId, asNew, acknowledged, colourNumbering } = get();
     if (file === null) return null;
-    running = 'confirm';
-    set({ busy: true, progress: null });
+    set({ running: 'confirm', busy: true, progress: null });
     try {
       const results = [
         ...(await call('import.confirm', { file, orderId, asNew, acknowledge: acknowledged, colourNumbering })),
@@ -125,21 +122,20 @@ export const useImport = create<ImportState>((set, get) => ({
       if (messageOf(e).code === 'cancelled') useApp.getState().say(messageOf(e).message);
       else {
         useApp.getState().fail(e);
-        running = null;
+        set({ running: null });
         await get().refresh();
       }
       return null;
     } finally {
-      if (running === 'confirm') running = null;
-      set({ busy: false, progress: null });
+      set((st) => ({ busy: false, progress: null, running: st.running === 'confirm' ? null : st.running }));
     }
   },
   async cancel() {
-    if (running === null) return;
+    if (get().running === null) return;
     await attempt(() => call('import.cancel', {}));
   },
   onProgress(p) {
-    if (running === p.step) set({ progress: p });
+    if (get().running === p.step) set({ progress: p });
   },
   reset: () => set({ file: null, preview: null, ...FRESH }),
 }));

@@ -24,10 +24,9 @@ export interface LineSearch {
 
 const NO_SEARCH: LineSearch = { lineId: null, query: '', results: null };
 
-/** How many times the core said its suggestion index is ready: an answer "preparing" that crossed that news is asked again. */
-let indexReady = 0;
-
 interface OrdersState {
+  /** How many times the core said its suggestion index is ready: an answer "preparing" that crossed that news is asked again. */
+  indexReady: number;
   orders: OrderView[];
   query: string;
   orderId: number | null;
@@ -96,6 +95,7 @@ export const useOrders = create<OrdersState>((set, get) => ({
   selectedLine: null,
   suggestions: null,
   suggesting: false,
+  indexReady: 0,
   preparing: false,
   unavailable: null,
   highlighted: 0,
@@ -210,10 +210,10 @@ export const useOrders = create<OrdersState>((set, get) => ({
   },
   async askSuggestions(lineId) {
     set({ suggesting: true });
-    const seen = indexReady;
+    const seen = get().indexReady;
     const answer = await attempt(() => call('lines.suggest', { lineId }));
     if (get().selectedLine !== lineId) return;
-    if (answer?.ready === false && indexReady !== seen) return get().askSuggestions(lineId);
+    if (answer?.ready === false && get().indexReady !== seen) return get().askSuggestions(lineId);
     set({
       suggesting: false,
       preparing: answer?.ready === false,
@@ -222,7 +222,7 @@ export const useOrders = create<OrdersState>((set, get) => ({
     });
   },
   suggestionsReady() {
-    indexReady++;
+    set((st) => ({ indexReady: st.indexReady + 1 }));
     set({ preparing: false, unavailable: null });
     // Built at the start, or again after the catalogue changed: what is on screen may be out of date.
     const { selectedLine, search, lines } = get();
@@ -247,13 +247,13 @@ export const useOrders = create<OrdersState>((set, get) => ({
   },
   async askSearch(query) {
     const lineId = get().selectedLine;
-    const seen = indexReady;
+    const seen = get().indexReady;
     const answer = await attempt(() => call('catalogue.search', { query, limit: 20 }));
     // Kept only while it answers the query in the box, for the same line.
     const now = get().search;
     if (answer === null || now.query !== query || now.lineId !== lineId) return;
     if (answer.ready) set({ search: { ...now, results: { query, items: answer.suggestions } } });
-    else if (indexReady !== seen) await get().askSearch(query);
+    else if (get().indexReady !== seen) await get().askSearch(query);
     else set({ preparing: true, unavailable: answer.why?.message ?? null });
   },
   leaveSearch: () => set((st) => ({ search: { ...NO_SEARCH, lineId: st.selectedLine }, highlighted: 0 })),

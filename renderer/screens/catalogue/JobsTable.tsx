@@ -1,0 +1,67 @@
+import { useShallow } from 'zustand/react/shallow';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
+import { count } from '../../format.ts';
+import { ownerWords } from '../../jobs-words.ts';
+import { useCatalogue } from '../../state/catalogue.ts';
+
+const KINDS: Record<string, string> = { 'catalogue-lookup': 'BrickLink look-up' };
+
+/** The jobs list (SPEC §9.5): each job's state and progress, who runs it and whether that process lives. */
+export function JobsTable() {
+  const c = useCatalogue(useShallow((s) => ({ jobs: s.jobs, cancelJob: s.cancelJob })));
+  return (
+    <>
+      <h3>Jobs</h3>
+      {c.jobs.length === 0 ? (
+        <p className="empty">No jobs yet.</p>
+      ) : (
+        <table className="table" aria-label="Jobs">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Kind</th>
+              <th>State</th>
+              <th>Progress</th>
+              <th>Run by</th>
+              <th>Notes</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {c.jobs.map((j) => (
+              <tr key={j.id}>
+                <td>{j.id}</td>
+                <td>{KINDS[j.kind] ?? j.kind}</td>
+                <td>{j.state}</td>
+                <td>
+                  {j.progress.total ? (
+                    <ProgressBar done={j.progress.done} total={j.progress.total} label="" />
+                  ) : j.progress.done ? (
+                    count(j.progress.done)
+                  ) : (
+                    ''
+                  )}
+                </td>
+                <td data-testid="job-owner">{ownerWords(j)}</td>
+                <td>
+                  {[
+                    j.recoveries ? `taken up again after its process died (${j.recoveries}×)` : '',
+                    j.notBeforeDay ? `waits for ${j.notBeforeDay} (UTC)` : '',
+                    j.error ?? '',
+                  ]
+                    .filter(Boolean)
+                    .join('; ')}
+                </td>
+                <td>
+                  {j.state === 'queued' || j.state === 'running' ? (
+                    <button onClick={() => void c.cancelJob(j.id)}>Cancel</button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

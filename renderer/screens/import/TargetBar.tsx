@@ -1,0 +1,75 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { ImportPreviewView } from '../../../src/api/contract.ts';
+import { useApp } from '../../state/app.ts';
+import { importBlocked, useImport } from '../../state/import.ts';
+import { useOrders } from '../../state/orders.ts';
+
+/** Where the preview's documents go (a new order, or one staff choose; a revival into its own), and Import. */
+export function TargetBar({ preview }: { preview: ImportPreviewView }) {
+  const im = useImport(
+    useShallow((s) => ({
+      busy: s.busy,
+      asNew: s.asNew,
+      orderId: s.orderId,
+      setTarget: s.setTarget,
+      setAsNew: s.setAsNew,
+      confirm: s.confirm,
+      reset: s.reset,
+      acknowledged: s.acknowledged,
+    })),
+  );
+  const { orders, loadOrders, open } = useOrders(
+    useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders, open: s.open })),
+  );
+  const go = useApp((s) => s.go);
+  useEffect(() => void loadOrders(), [loadOrders]);
+  const revives = preview.documents.some((d) => d.revival !== null);
+  const blocked = importBlocked(preview, im.acknowledged);
+  const confirm = () =>
+    void im.confirm().then((results) => {
+      const first = results?.[0];
+      if (first) {
+        go('orders', 'app');
+        void open(first.order.id, 'app');
+      }
+    });
+  return (
+    <div className="toolbar">
+      {revives && !im.asNew ? (
+        <span>
+          Into its order <b>{preview.documents.find((d) => d.revival)?.target?.reference}</b>
+        </span>
+      ) : (
+        <label>
+          Into{' '}
+          <select
+            value={im.orderId ?? ''}
+            onChange={(e) => void im.setTarget(e.target.value ? Number(e.target.value) : null)}
+            aria-label="Target order"
+          >
+            <option value="">a new order (from the file)</option>
+            {orders.map((o) => (
+              <option key={o.id} value={o.id}>
+                order {o.reference} ({o.currency})
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {revives || im.asNew ? (
+        <label className="check">
+          <input type="checkbox" checked={im.asNew} onChange={(e) => void im.setAsNew(e.target.checked)} /> Import as a
+          new document (the undone one stays undone)
+        </label>
+      ) : null}
+      <button className="primary" data-testid="confirm-import" disabled={blocked || im.busy} onClick={confirm}>
+        {revives && !im.asNew ? 'Revive' : 'Import'}
+      </button>
+      <button onClick={() => im.reset()}>Clear</button>
+      {blocked && preview.refusal?.code === 'needs-acknowledgement' ? (
+        <span className="hint">Tick each box below once you have checked it, then import.</span>
+      ) : null}
+    </div>
+  );
+}
