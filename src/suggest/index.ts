@@ -10,6 +10,12 @@ import {
   type TokenSpan,
 } from './tokens.ts';
 import { foldNumber, suggestKey, suggestWords } from './words.ts';
+import { PreparedCatalogue, type IndexedItem } from './prepared.ts';
+import type { PostingList, Query, Route } from './query.ts';
+import { QueryScratch } from './scratch.ts';
+import { best, cmp, distinct, lowerBound, mergeOrders, push, rankOf, stableByLength } from './sorted-arrays.ts';
+import { NONE_TAKEN, nextMark, TopEntries } from './top-k.ts';
+import { forEachOneEditAway } from './typos.ts';
 
 import type { SuggestionRule } from '../suggestion-rules.ts';
 
@@ -31,12 +37,6 @@ export interface Suggestion {
   readonly via?: 'taught';
   /** …and then the name it was found by. */
   readonly taughtName?: string;
-}
-
-export interface IndexedItem {
-  readonly type: ItemType;
-  readonly no: string;
-  readonly name: string;
 }
 
 /** A name staff taught for an item: the given name of a line they placed on it by hand (SPEC §8). */
@@ -131,23 +131,8 @@ export class SuggestIndex {
   private readonly byNumber: Int32Array;
   private readonly numbers: readonly string[];
   private readonly numberRank: Int32Array;
-  // Scratch space of a query, reset after each (the index answers one query at a time).
-  /** Token → the query's token it stands for (-1: none), what it weighs for it, and whether it is a size that agrees. */
-  private readonly routeQ: Int32Array;
-  private readonly routeW: Float64Array;
-  private readonly routeSize: Uint8Array;
-  private walk = 0;
-  /** The query tokens an entry matched, and by what weight, while its closeness is counted. */
-  private readonly matchQ: Int32Array;
-  private readonly matchW: Float64Array;
-  private readonly spans = new Map<number, Int32Array>();
-  private readonly scored = new Float64Array(1);
-  /**
-   * Each entry's marks, side by side so that one read from memory brings them all: [4e] the last walk
-   * that saw it, [4e+1] the query whose closeness [4e+2] holds. Marks are never cleared (see `nextMark`).
-   */
-  private readonly marks: Float64Array;
-  private queries = 0;
+  /** What a query writes, apart from the index's own data (see QueryScratch). */
+  private readonly scratch: QueryScratch;
 
   /**
    * The index of `catalogue` (its items, or a `PreparedCatalogue` of them, which is reused when only the
@@ -269,14 +254,9 @@ export class SuggestIndex {
     this.byNumber = base.byNumber;
     this.numberRank = base.numberRank;
 
-    this.routeQ = new Int32Array(df.length).fill(-1);
-    this.routeW = new Float64Array(df.length);
-    this.routeSize = new Uint8Array(df.length);
-    this.marks = new Float64Array(n * 4);
-    let most = 0;
-    for (let e = 0; e < n; e++) most = Math.max(most, (tokenStart[e + 1] as number) - (tokenStart[e] as number));
-    this.matchQ = new Int32Array(most);
-    this.matchW = new Float64Array(most);
+    let longest = 0;
+    for (let e = 0; e < n; e++) longest = Math.max(longest, (tokenStart[e + 1] as number) - (tokenStart[e] as number));
+    this.scratch = new QueryScratch(df.length, n, longest);
   }
 
   get size(): number {
@@ -484,12 +464,12 @@ export class SuggestIndex {
         // stands for two of the query's tokens counts for the one it weighs more for: one word, one match.
         if (weight <= 0) continue;
         lists.push({ id, weight, q });
-        const before = this.routeQ[id] as number;
+        const before = this.scratch.routeQ[id] as number;
         if (before === -1) routed.push(id);
-        else if ((this.routeW[id] as number) >= weight) continue;
-        this.routeQ[id] = q;
-        this.routeW[id] = weight;
-        this.routeSize[id] = isSize ? 1 : 0;
+        else if ((this.scratch.routeW[id] as number) >= weight) continue;
+        this.scratch.routeQ[id] = q;
+        this.scratch.routeW[id] = weight;
+        this.scratch.routeSize[id] = isSize ? 1 : 0;
       }
       for (const v of via) push(routesOf, v.id, q);
       const size = dimensionOf.get(tok);
@@ -519,7 +499,7 @@ export class SuggestIndex {
       rest[j] = sum;
       left[j] = count;
     }
-    const no = (this.queries = nextMark(this.queries, this.marks));
+    const no = (this.scratch.queries = nextMark(this.scratch.queries, this.scratch.marks));
     return {
       no,
       total,
@@ -585,7 +565,7 @@ export class SuggestIndex {
    */
   private closenessOf(e: number, query: Query): number {
     this.score(e, query);
-    return this.scored[0] as number;
+    return this.scratch.scored[0] as number;
   }
 
   /**
@@ -593,9 +573,9 @@ export class SuggestIndex {
    * is not inlined is boxed — thousands of allocations a query.
    */
   private score(e: number, query: Query): void {
-    const scored = this.scored;
+    const scored = this.scratch.scored;
     // Each walk of a query meets the same entries again: each is counted once a query.
-    const marks = this.marks;
+    const marks = this.scratch.marks;
     if (marks[4 * e + 1] === query.no) {
       scored[0] = marks[4 * e + 2] as number;
       return;
@@ -603,10 +583,10 @@ export class SuggestIndex {
     marks[4 * e + 1] = query.no;
     marks[4 * e + 2] = 0;
     scored[0] = 0;
-    const routeQ = this.routeQ;
-    const routeW = this.routeW;
-    const matchQ = this.matchQ;
-    const matchW = this.matchW;
+    const routeQ = this.scratch.routeQ;
+    const routeW = this.scratch.routeW;
+    const matchQ = this.scratch.matchQ;
+    const matchW = this.scratch.matchW;
     let matched = 0;
     let s = 0;
     let sizeAgrees = false;
@@ -616,7 +596,7 @@ export class SuggestIndex {
       const q = routeQ[id] as number;
       if (q === -1) continue;
       const w = routeW[id] as number;
-      if (this.routeSize[id] === 1) sizeAgrees = true;
+      if (this.scratch.routeSize[id] === 1) sizeAgrees = true;
       let m = 0;
       while (m < matched && matchQ[m] !== q) m++;
       if (m === matched) {
@@ -640,7 +620,7 @@ export class SuggestIndex {
 
   /** The `limit` closest entries of `entries` whose items are not taken yet, one entry per item; ties: shorter name, then number. */
   private closest(entries: ArrayLike<number>, limit: number, query: Query, taken: ReadonlySet<number>): number[] {
-    const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scored);
+    const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scratch.scored);
     for (let p = 0; p < entries.length; p++) {
       const e = entries[p] as number;
       this.score(e, query);
@@ -676,9 +656,9 @@ export class SuggestIndex {
     skip: SkipRange | null = null,
     atLeast = 0,
   ): number[] {
-    const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scored);
-    const walk = (this.walk = nextMark(this.walk, this.marks));
-    const marks = this.marks;
+    const top = new TopEntries(limit, taken, this.entryItem, this.multiEntry, this.scratch.scored);
+    const walk = (this.scratch.walk = nextMark(this.scratch.walk, this.scratch.marks));
+    const marks = this.scratch.marks;
     const keyPosition = this.keyPosition;
     let counted = 0;
     for (let j = 0; j < query.lists.length; j++) {
@@ -709,7 +689,7 @@ export class SuggestIndex {
         }
         counted += 1;
         this.score(e, query);
-        const c = this.scored[0] as number;
+        const c = this.scratch.scored[0] as number;
         if (c > 0 && c >= atLeast) top.offer(e, this.nameRank[e] as number);
       }
     }
@@ -717,7 +697,7 @@ export class SuggestIndex {
   }
 
   private reset(query: Query): void {
-    for (const id of query.routed) this.routeQ[id] = -1;
+    for (const id of query.routed) this.scratch.routeQ[id] = -1;
   }
 
   private suggestion(e: number, rule: SuggestionRule, query: Query): Suggestion {
@@ -763,9 +743,9 @@ export class SuggestIndex {
    * suggested lately, as the same ones come back line after line.
    */
   private spansOf(item: number): Int32Array {
-    let spans = this.spans.get(item);
+    let spans = this.scratch.spans.get(item);
     if (spans === undefined) {
-      if (this.spans.size >= SPANS_KEPT) this.spans.clear();
+      if (this.scratch.spans.size >= SPANS_KEPT) this.scratch.spans.clear();
       const found = tokenSpans((this.items[item] as IndexedItem).name);
       spans = new Int32Array(found.length * 3);
       for (let k = 0; k < found.length; k++) {
@@ -774,318 +754,10 @@ export class SuggestIndex {
         spans[k * 3 + 1] = span.start;
         spans[k * 3 + 2] = span.end;
       }
-      this.spans.set(item, spans);
+      this.scratch.spans.set(item, spans);
     }
     return spans;
   }
 }
 
-/**
- * The costly part of an index, which depends on the catalogue alone: every item's name folded into
- * rule 1's key and rule 3's tokens, interned, and the items in key and number order. Built once per
- * catalogue generation; an index of it and the names staff taught is then quick to make (SuggestIndex).
- */
-export class PreparedCatalogue {
-  readonly itemIndex: ReadonlyMap<string, number>;
-  readonly keys: readonly string[];
-  readonly tokenIds: ReadonlyMap<string, number>;
-  /** How many items have each token. */
-  readonly df: readonly number[];
-  readonly entryTokens: Int32Array;
-  readonly tokenStart: Int32Array;
-  readonly hasSize: Uint8Array;
-  readonly byKey: Int32Array;
-  readonly numbers: readonly string[];
-  readonly byNumber: Int32Array;
-  readonly numberRank: Int32Array;
-
-  constructor(readonly items: readonly IndexedItem[]) {
-    const n = items.length;
-    const itemIndex = new Map<string, number>();
-    items.forEach((it, i) => itemIndex.set(`${it.type} ${foldNumber(it.no)}`, i));
-    this.itemIndex = itemIndex;
-    const keys: string[] = new Array<string>(n);
-    const tokenIds = new Map<string, number>();
-    const df: number[] = [];
-    let flat = new Int32Array(n * 12);
-    let used = 0;
-    const tokenStart = new Int32Array(n + 1);
-    const hasSize = new Uint8Array(n);
-    for (let e = 0; e < n; e++) {
-      const name = (items[e] as IndexedItem).name;
-      keys[e] = suggestKey(name);
-      const t = nameTokens(name);
-      if (t.sizes.length > 0) hasSize[e] = 1;
-      tokenStart[e] = used;
-      const from = used;
-      const add = (tok: string) => {
-        let id = tokenIds.get(tok);
-        if (id === undefined) {
-          id = df.length;
-          tokenIds.set(tok, id);
-          df.push(0);
-        }
-        for (let p = from; p < used; p++) if (flat[p] === id) return;
-        if (used === flat.length) {
-          const grown = new Int32Array(flat.length * 2);
-          grown.set(flat);
-          flat = grown;
-        }
-        flat[used++] = id;
-        df[id] = (df[id] as number) + 1;
-      };
-      for (const tok of closenessTokens(t)) add(tok);
-    }
-    tokenStart[n] = used;
-    this.keys = keys;
-    this.tokenIds = tokenIds;
-    this.df = df;
-    this.entryTokens = flat.slice(0, used);
-    this.tokenStart = tokenStart;
-    this.hasSize = hasSize;
-    const byNo = (a: number, b: number) => {
-      const x = (items[a] as IndexedItem).no;
-      const y = (items[b] as IndexedItem).no;
-      return x.length - y.length || (x < y ? -1 : x > y ? 1 : a - b);
-    };
-    this.byKey = orderByString(keys, byNo);
-    const numbers = items.map((it) => foldNumber(it.no));
-    this.numbers = numbers;
-    this.byNumber = orderByString(numbers, (a, b) => a - b);
-    this.numberRank = rankOf(stableByLength(this.byNumber, numbers));
-  }
-}
-
-interface Route {
-  readonly token: string;
-  /** The catalogue's tokens that stand for it (itself, renamed words, agreeing sizes, typo corrections). */
-  readonly via: readonly number[];
-  /** What the token weighs (its idf). */
-  readonly weight: number;
-  /** For a dimension of one of the name's sizes: that size's route. */
-  readonly dimensionOf?: number;
-}
-
-/** A catalogue token whose entries a query token reaches, and what it weighs for it. */
-interface PostingList {
-  readonly id: number;
-  readonly weight: number;
-  readonly q: number;
-}
-
-interface Query {
-  /** Numbers the queries, for the memo of closeness (never 0). */
-  readonly no: number;
-  /** Σ idf of the query's tokens. */
-  readonly total: number;
-  /** The query's token ids (-1: a token no name has), for rule 2. */
-  readonly ids: readonly number[];
-  readonly sizes: readonly string[];
-  /** What each token of an entry that the query lacks costs (a share of the query's mean token weight). */
-  readonly extraCost: number;
-  /** How many of the query's tokens are common words. */
-  readonly common: number;
-  /** Each token of the query, and the tokens that stand for it. */
-  readonly routes: readonly Route[];
-  /** Catalogue token → the query's tokens it stands for (for saying which words a suggestion matched). */
-  readonly routesOf: ReadonlyMap<number, readonly number[]>;
-  /** The catalogue tokens set in the route arrays (to clear). */
-  readonly routed: readonly number[];
-  /** Scratch: which of the routes a suggestion matched. */
-  readonly hit: Uint8Array;
-  /** The posting lists that weigh something, heaviest first, and what an entry first reached by lists[j] can weigh at most. */
-  readonly lists: readonly PostingList[];
-  readonly rest: Float64Array;
-  /** How many of the query's tokens lists[j…] stand for: the most an entry first reached there can match. */
-  readonly left: Int32Array;
-}
-
-const NONE_TAKEN: ReadonlySet<number> = new Set();
-
-/** The mark after `mark` for an array of marks that is never cleared: 1 again (and the array cleared) when the int32 range runs out. */
-function nextMark(mark: number, marks: Float64Array): number {
-  if (mark < 0x7fffffff) return mark + 1;
-  marks.fill(0);
-  return 1;
-}
-
-/** The best entries offered, at most `limit`, one per item, none of a taken item; best: closer, then lower rank. */
-class TopEntries {
-  readonly entries: number[] = [];
-  private readonly closeness: number[] = [];
-  private readonly rank: number[] = [];
-
-  constructor(
-    private readonly limit: number,
-    private readonly taken: ReadonlySet<number>,
-    private readonly entryItem: Int32Array,
-    private readonly multiEntry: Uint8Array,
-    /** Where the closeness of the entry offered is. */
-    private readonly scored: Float64Array,
-  ) {}
-
-  get full(): boolean {
-    return this.entries.length >= this.limit;
-  }
-
-  /** The closeness of the last place. */
-  get worst(): number {
-    return this.closeness[this.closeness.length - 1] ?? 0;
-  }
-
-  offer(e: number, r: number): void {
-    const { entries, closeness, rank, limit } = this;
-    const c = this.scored[0] as number;
-    const n = entries.length;
-    if (limit <= 0) return;
-    if (n === limit && !(c > (closeness[n - 1] as number) || (c === closeness[n - 1] && r < (rank[n - 1] as number))))
-      return;
-    const item = this.entryItem[e] as number;
-    if (this.taken.has(item)) return;
-    // One entry per item: an item's best entry (its own name, or a name staff taught) stands for it.
-    if (this.multiEntry[item] === 1) {
-      const at = entries.findIndex((x) => this.entryItem[x] === item);
-      if (at >= 0) {
-        if (!(c > (closeness[at] as number) || (c === closeness[at] && r < (rank[at] as number)))) return;
-        entries.splice(at, 1);
-        closeness.splice(at, 1);
-        rank.splice(at, 1);
-      }
-    }
-    let at = entries.length;
-    while (at > 0 && (c > (closeness[at - 1] as number) || (c === closeness[at - 1] && r < (rank[at - 1] as number))))
-      at -= 1;
-    entries.splice(at, 0, e);
-    closeness.splice(at, 0, c);
-    rank.splice(at, 0, r);
-    if (entries.length > limit) {
-      entries.pop();
-      closeness.pop();
-      rank.pop();
-    }
-  }
-}
-
-function distinct(values: readonly string[]): string[] {
-  return [...new Set(values)];
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** `base` (in key order) with `extra` (in key order) merged in; ties: base first. */
-function mergeOrders(base: Int32Array, extra: readonly number[], keys: readonly string[]): Int32Array {
-  if (extra.length === 0) return base;
-  const out = new Int32Array(base.length + extra.length);
-  let [i, j, k] = [0, 0, 0];
-  while (i < base.length || j < extra.length) {
-    const b = base[i];
-    const x = extra[j];
-    if (x === undefined || (b !== undefined && cmp(keys[b] as string, keys[x] as string) <= 0))
-      out[k++] = base[i++] as number;
-    else out[k++] = extra[j++] as number;
-  }
-  return out;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
-}
-
-/** Calls `found` with every word one edit from `word` (a letter left out, two swapped, one changed, one added), some twice. */
-function forEachOneEditAway(word: string, found: (near: string) => void): void {
-  for (let i = 0; i <= word.length; i++) {
-    const a = word.slice(0, i);
-    const b = word.slice(i);
-    const rest = b.slice(1);
-    if (b) found(a + rest);
-    if (b.length > 1) found(a + (b[1] as string) + (b[0] as string) + b.slice(2));
-    for (let c = 97; c <= 122; c++) {
-      const letter = String.fromCharCode(c);
-      if (b && letter !== b[0]) found(a + letter + rest);
-      found(a + letter + b);
-    }
-  }
-}
-
-/**
- * Entry indices ordered by their string (UTF-16 code units, as `<` compares), ties by `tie`. The distinct
- * strings are sorted by the engine's own sort, far faster than a comparator over every entry.
- */
-function orderByString(values: readonly string[], tie: (a: number, b: number) => number): Int32Array {
-  // Each distinct string's first entry, and the rest chained behind it (no array per string).
-  const first = new Map<string, number>();
-  const next = new Int32Array(values.length).fill(-1);
-  const last = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] as string;
-    const f = first.get(v);
-    if (f === undefined) {
-      first.set(v, i);
-      last[i] = i;
-    } else {
-      next[last[f] as number] = i;
-      last[f] = i;
-    }
-  }
-  const out = new Int32Array(values.length);
-  let p = 0;
-  for (const v of [...first.keys()].sort()) {
-    const f = first.get(v) as number;
-    if (next[f] === -1) {
-      out[p++] = f;
-      continue;
-    }
-    const group: number[] = [];
-    for (let i = f; i !== -1; i = next[i] as number) group.push(i);
-    group.sort(tie);
-    for (const i of group) out[p++] = i;
-  }
-  return out;
-}
-
-/** `order`, stably re-sorted by the length of each entry's string (a counting sort): shorter first. */
-function stableByLength(order: Int32Array, values: readonly string[]): Int32Array {
-  const counts = new Int32Array(1 + values.reduce((m, v) => Math.max(m, v.length), 0) + 1);
-  for (const v of values) (counts[v.length + 1] as number)++;
-  for (let k = 1; k < counts.length; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
-  const out = new Int32Array(order.length);
-  for (const i of order) out[(counts[(values[i] as string).length] as number)++] = i;
-  return out;
-}
-
-function rankOf(order: Int32Array): Int32Array {
-  const rank = new Int32Array(order.length);
-  order.forEach((item, r) => (rank[item] = r));
-  return rank;
-}
-
-/** First position in `order` whose key is ≥ `key`. */
-function lowerBound(order: Int32Array, keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = order.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((keys[order[mid] as number] as string) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The `limit` items of order[from, to) with the lowest rank, best first, without sorting the range. */
-function best(order: Int32Array, from: number, to: number, rank: Int32Array, limit: number): number[] {
-  const top: number[] = [];
-  for (let p = from; p < to; p++) {
-    const i = order[p] as number;
-    const r = rank[i] as number;
-    if (top.length === limit && r >= (rank[top[limit - 1] as number] as number)) continue;
-    let at = top.length;
-    while (at > 0 && (rank[top[at - 1] as number] as number) > r) at -= 1;
-    top.splice(at, 0, i);
-    if (top.length > limit) top.pop();
-  }
-  return top;
-}
+export { PreparedCatalogue, type IndexedItem };
