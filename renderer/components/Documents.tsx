@@ -138,18 +138,25 @@ export function UndoneOrder({
     <section className="screen order" aria-label="Order">
       <div className="toolbar">
         <button onClick={onBack}>← Orders</button>
-        <h2>
-          Order {order.reference}{' '}
-          <small>
-            {order.counterparty ?? ''} · {order.currency}
-          </small>
-        </h2>
+        <OrderHeading order={order} />
       </div>
       <p className="banner undone" role="status" data-testid="order-undone">
         This order is undone: every document of it was taken back. {undoneText(order)}
       </p>
       <OrderDocuments documents={documents} open />
     </section>
+  );
+}
+
+/** An order's heading: its reference, counterparty and currency. */
+export function OrderHeading({ order }: { order: OrderView }) {
+  return (
+    <h2>
+      Order {order.reference}{' '}
+      <small>
+        {order.counterparty ?? ''} · {order.currency}
+      </small>
+    </h2>
   );
 }
 

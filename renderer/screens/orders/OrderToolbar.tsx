@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, OrderView } from '../../../src/api/contract.ts';
+import { OrderHeading } from '../../components/Documents.tsx';
 import { count, money, plural } from '../../format.ts';
 import { useExports } from '../../state/exports.ts';
 import { useOrders } from '../../state/orders.ts';
@@ -24,12 +25,7 @@ export function OrderToolbar(props: {
   return (
     <div className="toolbar">
       <button onClick={() => close()}>← Orders</button>
-      <h2>
-        Order {order.reference}{' '}
-        <small>
-          {order.counterparty ?? ''} · {order.currency}
-        </small>
-      </h2>
+      <OrderHeading order={order} />
       <span className="counts">
         {plural(order.lines, 'line')} · <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b>{' '}
         · value {money(order.totalValue, order.currency)}
