@@ -25,8 +25,9 @@ import {
 import { Source } from '../catalogue/source.ts';
 import type { JobOrderLines } from '../api/contract.ts';
 import type { JobControl } from '../api/ports.ts';
+import type { ErrorValue } from '../errors.ts';
 import { identityOf, type OwnerIdentity } from '../identity/owner.ts';
-import { JobRunner } from '../jobs/runner.ts';
+import { JobRunner, type JobOutcome } from '../jobs/runner.ts';
 import type { DamageMark } from '../store/damage.ts';
 import { getSetting } from '../store/settings.ts';
 
@@ -39,7 +40,7 @@ export interface CatalogueLoadDone {
 
 export type { LoadResult } from '../catalogue/load.ts';
 export type { LookupStats } from '../catalogue/lookup-job.ts';
-export type { JobOutcome } from '../jobs/runner.ts';
+export type { JobOutcome };
 
 /** Loads catalogue files (the catalogue job, SPEC §5; its owner this process unless `me` says) and says what it did. */
 export async function runCatalogueLoad(
@@ -132,4 +133,60 @@ export async function loadColoursFromApi(
     cancelled: false,
   }).replace(/^Loaded (\S+ colours?)/, 'Loaded $1 from BrickLink');
   return { result, summary };
+}
+
+/** Background work run in this process, as the CLI runs it, and how it ended. */
+export type InProcessResult =
+  | { readonly kind: 'catalogue-load'; readonly result: LoadResult; readonly summary: string }
+  | {
+      readonly kind: 'lookup';
+      readonly jobId: number;
+      readonly outcome: JobOutcome;
+      readonly error: ErrorValue | null;
+      readonly stats: LookupStats;
+    };
+
+/**
+ * The CLI's profile of the job runner (SPEC §1): what the app hands to its runner thread runs in this
+ * process instead, one piece per invocation; `pending()` is that piece (null until one is started).
+ */
+export function inProcessJobs(
+  db: Database,
+  storePath: string,
+  o: {
+    readonly clock: Clock;
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly log: (line: string) => void;
+  },
+): JobControl & { pending(): Promise<InProcessResult> | null } {
+  let pending: Promise<InProcessResult> | null = null;
+  const keep = (p: Promise<InProcessResult>) => {
+    pending = p;
+    p.catch(() => undefined); // waited for by whoever asks `pending()`, which gives the refusal
+  };
+  return {
+    startCatalogueLoad(files, type) {
+      let reported = -1;
+      keep(
+        runCatalogueLoad(db, storePath, files, {
+          type,
+          clock: o.clock,
+          onProgress: ({ done, total }) => {
+            if (done !== reported) o.log(`catalogue ${done}/${total ?? '?'} rows`);
+            reported = done;
+          },
+        }).then((done) => ({ kind: 'catalogue-load', result: done.result, summary: done.summary }) as const),
+      );
+    },
+    startLookup: lookupStarter(db, o.clock, (jobId, credentials) => {
+      const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
+      const runner = lookupRunner({ db, clock: o.clock, credentials, apiUrl: apiUrlOf(db, o.env), stats, log: o.log });
+      keep(
+        runner
+          .runJob(jobId)
+          .then((r) => ({ kind: 'lookup', jobId, outcome: r.outcome, error: r.error, stats }) as const),
+      );
+    }),
+    pending: () => pending,
+  };
 }

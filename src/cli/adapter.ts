@@ -2,24 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import { WRITING_CALLS } from '../api/handlers/index.ts';
-import type { JobControl } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { checkArguments } from '../api/validate.ts';
 import { serviceContext } from '../app/context.ts';
 import { credentialsFromEnv, type Store } from '../app/environment.ts';
-import { apiUrlOf, lookupRunner, lookupStarter, runCatalogueLoad, type LookupStats } from '../app/work.ts';
+import { inProcessJobs } from '../app/work.ts';
 import { SYSTEM_CLOCK } from '../clock.ts';
 import { BrickWorkError, type ErrorCode } from '../errors.ts';
 import { writeFileAtomically } from '../files.ts';
 import { APP_NAME } from '../version.ts';
-import {
-  UsageError,
-  type BackgroundResult,
-  type CliApi,
-  type ContractCommand,
-  type OptionValues,
-  type ShellContext,
-} from './command.ts';
+import { UsageError, type CliApi, type ContractCommand, type OptionValues, type ShellContext } from './command.ts';
 
 /** How the command line names the contract's fields, so that a refused argument is named as it was typed. */
 const CLI_WORDS: Readonly<Record<string, string>> = {
@@ -60,38 +52,7 @@ export function cliApi(
   const mode = commandWrites(command, args, options) ? 'write' : 'read';
   const out = typeof options['out'] === 'string' ? path.resolve(options['out']) : null;
   let opened: { store: Store; service: ApiService } | null = null;
-  let pending: Promise<BackgroundResult> | null = null;
-
-  // The background work the app hands to its runner thread runs here, in this process (no threads, no recovery).
-  const jobs = (store: Store): JobControl => ({
-    startCatalogueLoad(files, type) {
-      let reported = -1;
-      pending = runCatalogueLoad(store.db, store.path ?? shell.storePath, files, {
-        type,
-        clock: SYSTEM_CLOCK,
-        onProgress: ({ done, total }) => {
-          if (done !== reported) io.stderr(`${APP_NAME}: catalogue ${done}/${total ?? '?'} rows\n`);
-          reported = done;
-        },
-      }).then((done) => ({ kind: 'catalogue-load', result: done.result, summary: done.summary }) as const);
-      pending.catch(() => undefined); // waited for by background(), which gives the refusal
-    },
-    startLookup: lookupStarter(store.db, SYSTEM_CLOCK, (jobId, credentials) => {
-      const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
-      const runner = lookupRunner({
-        db: store.db,
-        clock: SYSTEM_CLOCK,
-        credentials,
-        apiUrl: apiUrlOf(store.db, io.env),
-        stats,
-        log: (line) => io.stderr(`${APP_NAME}: ${line}\n`),
-      });
-      pending = runner
-        .runJob(jobId)
-        .then((r) => ({ kind: 'lookup', jobId, outcome: r.outcome, error: r.error, stats }) as const);
-      pending.catch(() => undefined);
-    }),
-  });
+  let jobs: ReturnType<typeof inProcessJobs> | null = null;
 
   const open = async () => {
     if (opened !== null) return opened;
@@ -100,8 +61,13 @@ export function cliApi(
     const service = createApiService(
       serviceContext(store, shell.storePath, {
         clock: SYSTEM_CLOCK,
-        // The CLI recovers only when told (`jobs recover`, SPEC §4).
-        jobs: jobs(store),
+        // The CLI's profile: its background work runs in this process, and it recovers only when told
+        // (`jobs recover`, SPEC §4).
+        jobs: (jobs = inProcessJobs(store.db, store.path ?? shell.storePath, {
+          clock: SYSTEM_CLOCK,
+          env: io.env,
+          log: (line) => io.stderr(`${APP_NAME}: ${line}\n`),
+        })),
         credentials: {
           encrypted: false,
           whereToEnter: `set ${missing.join(', ')} in the environment`,
@@ -155,6 +121,7 @@ export function cliApi(
       }
     },
     background() {
+      const pending = jobs?.pending() ?? null;
       if (pending === null) throw new Error(`${command.name.join(' ')} waits for work it did not start`);
       return pending;
     },

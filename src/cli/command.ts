@@ -1,8 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import type { Store } from '../app/environment.ts';
-import type { JobOutcome, LoadResult, LookupStats } from '../app/work.ts';
-import type { ErrorValue } from '../errors.ts';
+import type { InProcessResult } from '../app/work.ts';
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -33,15 +32,8 @@ interface CommandBase {
  * The work a call started in this process (SPEC §5: the CLI runs the catalogue job and the look-up in its
  * own process, where the app hands them to its runner thread): its result, once it has ended.
  */
-export type BackgroundResult =
-  | { readonly kind: 'catalogue-load'; readonly result: LoadResult; readonly summary: string }
-  | {
-      readonly kind: 'lookup';
-      readonly jobId: number;
-      readonly outcome: JobOutcome;
-      readonly error: ErrorValue | null;
-      readonly stats: LookupStats;
-    };
+/** Background work a command started, as it ended (the CLI runs it in its own process). */
+export type BackgroundResult = InProcessResult;
 
 /**
  * The contract as a command sees it (SPEC §1: the CLI is a third adapter over the same service as the
