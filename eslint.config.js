@@ -28,6 +28,7 @@ const LAYERS = [
   'documents',
   'hand',
   'exports',
+  'compare',
   'api',
   'app',
   'host',
