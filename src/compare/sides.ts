@@ -1,0 +1,85 @@
+/**
+ * The two sides of a compare (SPEC §13): an order's saved lines, one document's lines, or a file that is
+ * not imported — read and placed as an import's preview would be (the same readers, the same placement
+ * rule with the remembered placements and the tables), and written nowhere.
+ */
+import type { Database } from 'better-sqlite3';
+import { BrickWorkError } from '../errors.ts';
+import { planImport } from '../documents/import.ts';
+import type { ColourNumbering } from '../reading.ts';
+import { getDocument, type DocumentRow } from '../store/documents.ts';
+import { documentLines, orderLines, type LineView } from '../store/lines.ts';
+import { getOrder } from '../store/orders.ts';
+import type { CompareLine } from './compare.ts';
+
+export type SideSpec =
+  | { readonly kind: 'order'; readonly orderId: number }
+  | { readonly kind: 'document'; readonly documentId: number }
+  | {
+      readonly kind: 'file';
+      readonly file: { readonly name: string; readonly content: Uint8Array };
+      readonly colourNumbering?: ColourNumbering | null;
+    };
+
+export interface Side {
+  /** What the side is, in a worker's words ("order Falcon", "document 42.bsx", "file picked.csv"). */
+  readonly label: string;
+  /** The currency its prices are in, where it names one. */
+  readonly currency: string | null;
+  readonly lines: readonly CompareLine[];
+}
+
+const fromStore = (l: LineView): CompareLine => ({
+  given: l.given,
+  placed: l.placed === null ? null : { type: l.placed.type, no: l.placed.no, colour: l.placed.colour },
+  quantity: l.quantity,
+  unitPriceE4: l.unitPriceE4,
+  condition: l.condition,
+});
+
+/** Reads one side. Nothing is written: a file is planned as a preview is, and its plan dropped. */
+export function readSide(db: Database, spec: SideSpec): Side {
+  if (spec.kind === 'order') {
+    const order = getOrder(db, spec.orderId);
+    return {
+      label: `order ${order.reference}`,
+      currency: order.currency,
+      lines: orderLines(db, order.id).map(fromStore),
+    };
+  }
+  if (spec.kind === 'document') {
+    const doc: DocumentRow = getDocument(db, spec.documentId);
+    return {
+      label: `document ${doc.key} (order ${doc.orderReference})`,
+      currency: doc.currency ?? getOrder(db, doc.orderId).currency,
+      lines: documentLines(db, doc.id).map(fromStore),
+    };
+  }
+  const plan = planImport(db, { file: spec.file, asNew: true, colourNumbering: spec.colourNumbering ?? null });
+  // A file that can't be read is refused as its import would be; a duplicate or a target that doesn't
+  // match does not matter here: nothing is imported.
+  if (plan.documents.length === 0 && plan.refusal !== null)
+    throw new BrickWorkError(plan.refusal.code, plan.refusal.message);
+  return {
+    label: `file ${spec.file.name}`,
+    currency: plan.documents.find((d) => d.parsed.header.currency !== null)?.parsed.header.currency ?? null,
+    lines: plan.documents.flatMap((d) =>
+      d.lines.map((l): CompareLine => ({
+        given: {
+          type: l.given.type ?? null,
+          no: l.given.no ?? null,
+          name: l.given.name ?? null,
+          colourId: l.given.colourId ?? null,
+          colourName: l.given.colourName ?? null,
+        },
+        placed:
+          l.placement.item === null
+            ? null
+            : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
+        quantity: l.quantity,
+        unitPriceE4: l.unitPriceE4,
+        condition: l.condition,
+      })),
+    ),
+  };
+}
