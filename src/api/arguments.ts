@@ -20,6 +20,7 @@ import {
   optional,
   shape,
   text,
+  variant,
   whole,
   type Infer,
 } from './schema.ts';
@@ -32,6 +33,13 @@ const importArgs = shape({
   acknowledge: optional(codesOf(WARNING_CODES, 'warning codes')),
   /** Staff's choice for a list's colour numbers. */
   colourNumbering: optional(nullable(oneOf(...COLOUR_NUMBERINGS))),
+});
+
+/** A side of a compare (SPEC §13): an order, one document, or a file that is not imported. */
+const compareSide = variant('kind', {
+  order: shape({ kind: oneOf('order'), orderId: id }),
+  document: shape({ kind: oneOf('document'), documentId: id }),
+  file: shape({ kind: oneOf('file'), file, colourNumbering: optional(nullable(oneOf(...COLOUR_NUMBERINGS))) }),
 });
 
 export const CALL_ARGUMENTS = {
@@ -82,6 +90,7 @@ export const CALL_ARGUMENTS = {
     tokenSecret: text(200),
   }),
   'file.pick': shape({ purpose: oneOf('document', 'catalogue') }),
+  'compare.run': shape({ left: compareSide, right: compareSide, prices: optional(bool) }),
 } as const;
 
 export type CallName = keyof typeof CALL_ARGUMENTS;

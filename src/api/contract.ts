@@ -418,6 +418,8 @@ export interface JobOrderLines {
  * (`arguments.ts`), and their types read from there (`ArgsOf`).
  */
 export interface ApiResults {
+  /** Compares two sides — orders, documents, or files not imported — by what their lines are (SPEC §13); writes nothing. */
+  'compare.run': CompareView;
   'store.info': StoreView;
   'orders.list': readonly OrderView[];
   'orders.get': { order: OrderView; documents: readonly DocumentView[] };
@@ -485,6 +487,49 @@ const _everyCallHasAResult: [keyof ApiResults] extends [CallName]
     : never
   : never = true;
 void _everyCallHasAResult;
+
+/** One key of a compare: an item in a colour and condition (or unplaced lines), on both sides. */
+export interface CompareRowView {
+  /** The catalogue's item and colour, by name; null for a row of lines unplaced (named by what they give). */
+  readonly item: {
+    readonly type: string;
+    readonly no: string;
+    readonly name: string | null;
+    readonly colour: number | null;
+    readonly colourName: string | null;
+    readonly colourRgb: string | null;
+  } | null;
+  readonly given: GivenView;
+  readonly condition: 'N' | 'U' | null;
+  readonly left: number;
+  readonly right: number;
+  /** right − left. */
+  readonly difference: number;
+  /** Mean unit price on each side where its lines give one (two or more decimals). */
+  readonly leftUnitPrice: string | null;
+  readonly rightUnitPrice: string | null;
+}
+
+export interface CompareView {
+  readonly left: { readonly label: string; readonly currency: string | null };
+  readonly right: { readonly label: string; readonly currency: string | null };
+  readonly onlyLeft: readonly CompareRowView[];
+  readonly onlyRight: readonly CompareRowView[];
+  readonly quantityDiffers: readonly CompareRowView[];
+  readonly same: readonly CompareRowView[];
+  /** Only when asked (`prices`): rows on both sides whose unit prices differ. */
+  readonly priceDiffers: readonly CompareRowView[];
+  /** Lines unplaced on either side, matched only with each other. */
+  readonly unplaced: readonly CompareRowView[];
+  readonly totals: {
+    readonly left: { readonly lots: number; readonly pieces: number };
+    readonly right: { readonly lots: number; readonly pieces: number };
+    readonly missing: number;
+    readonly extra: number;
+    readonly missingValue: string;
+    readonly extraValue: string;
+  };
+}
 
 /** Every event the renderer can receive. */
 export interface ApiEvents {

@@ -99,6 +99,17 @@ export const shape =
     return null;
   };
 
+/** One of several shapes, told apart by the text of their `field` (e.g. `kind`). */
+export const variant =
+  <const M extends Record<string, Check<unknown>>>(field: string, shapes: M): Check<Infer<M[keyof M]>> =>
+  (v, at, label) => {
+    if (!isObject(v)) return `${at} must be an object`;
+    const tag = Object.hasOwn(v, field) ? v[field] : undefined;
+    if (typeof tag !== 'string' || !Object.hasOwn(shapes, tag))
+      return `${at}.${field} must be one of ${Object.keys(shapes).join(', ')}`;
+    return (shapes[tag] as Check<unknown>)(v, at, label);
+  };
+
 /** A call that takes no arguments. */
 export const none: Check<Record<string, never>> = shape({}) as Check<Record<string, never>>;
 

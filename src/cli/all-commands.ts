@@ -3,6 +3,7 @@ import { catalogueColours } from './shell/catalogue-colours.ts';
 import { jobsRecover } from './shell/jobs-recover.ts';
 import { storeInfo, storeUpgrade } from './shell/store.ts';
 import { catalogueImport, catalogueLookup } from './commands/catalogue.ts';
+import { compare } from './commands/compare.ts';
 import { exportBricklink, exportSummary } from './commands/exports.ts';
 import { redoCommand, undoCommand } from './commands/history.ts';
 import { importDocument } from './commands/import.ts';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   catalogueLookup,
   catalogueColours,
   importDocument,
+  compare,
   orders,
   lines,
   suggest,

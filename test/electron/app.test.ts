@@ -123,6 +123,16 @@ describe('the Electron main process (electron mocked)', () => {
       ],
       ['orders.list', {}, (r) => expect(r.value).toHaveLength(1)],
       ['orders.get', { orderId: 1 }, (r) => expect(r.value.documents).toHaveLength(1)],
+      [
+        'compare.run',
+        { left: { kind: 'order', orderId: 1 }, right: { kind: 'document', documentId: 1 } },
+        // An order against its one document: every row the same on both sides, nothing only on one.
+        (r) => {
+          expect(r.value).toMatchObject({ onlyLeft: [], onlyRight: [], quantityDiffers: [] });
+          expect(r.value.unplaced.length + r.value.same.length).toBeGreaterThan(0);
+          for (const row of [...r.value.unplaced, ...r.value.same]) expect(row.left).toBe(row.right);
+        },
+      ],
       ['lines.list', { orderId: 1 }, (r) => expect(r.value).toHaveLength(2)],
       [
         'documents.list',

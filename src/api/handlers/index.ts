@@ -4,6 +4,7 @@
  */
 import type { CallName } from '../contract.ts';
 import { CATALOGUE_CALLS } from './catalogue.ts';
+import { COMPARE_CALLS } from './compare.ts';
 import type { CallTable, Thread } from './define.ts';
 import { DOCUMENTS_CALLS } from './documents.ts';
 import { HISTORY_CALLS } from './history.ts';
@@ -21,6 +22,7 @@ export const CALL_TABLE: CallTable = {
   ...DOCUMENTS_CALLS,
   ...HISTORY_CALLS,
   ...SETTINGS_CALLS,
+  ...COMPARE_CALLS,
 };
 
 /** The calls that write to the store (or start a job that does): refused up front on a store that can't be written. */

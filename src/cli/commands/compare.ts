@@ -1,0 +1,57 @@
+import type { ArgsOf, CompareRowView, CompareView } from '../../api/contract.ts';
+import { UsageError, numberArg, type CliApi, type ContractCommand } from '../command.ts';
+
+type SideArg = ArgsOf<'compare.run'>['left'];
+
+/** `order:ID`, `document:ID`, or a file's path. */
+function sideOf(api: CliApi, word: string): SideArg {
+  const m = /^(order|document):(.*)$/.exec(word);
+  if (m === null) return { kind: 'file', file: api.readFile(word) };
+  const id = numberArg(m[2] ?? '');
+  if (!Number.isSafeInteger(id) || id < 1)
+    throw new UsageError(`${word}: ${m[1]}: takes a positive whole number, e.g. ${m[1]}:12`);
+  return m[1] === 'order' ? { kind: 'order', orderId: id } : { kind: 'document', documentId: id };
+}
+
+const named = (r: CompareRowView): string =>
+  r.item === null
+    ? `${r.given.type ?? 'P'} ${r.given.no ?? `“${r.given.name ?? ''}”`} (unplaced)${r.given.colourId !== null ? ` colour ${r.given.colourId}` : ''}`
+    : `${r.item.type} ${r.item.no}${r.item.colourName ? ` in ${r.item.colourName}` : r.item.colour !== null ? ` colour ${r.item.colour}` : ''}${r.condition ? ` (${r.condition})` : ''}`;
+
+function text(v: CompareView): string {
+  const group = (title: string, rows: readonly CompareRowView[], line: (r: CompareRowView) => string) =>
+    rows.length === 0 ? [] : [`${title} (${rows.length}):`, ...rows.map((r) => `  ${line(r)}`)];
+  const t = v.totals;
+  return [
+    `Left:  ${v.left.label}: ${t.left.lots} lots, ${t.left.pieces} pieces`,
+    `Right: ${v.right.label}: ${t.right.lots} lots, ${t.right.pieces} pieces`,
+    ...group('Only left', v.onlyLeft, (r) => `${named(r)}: ${r.left}`),
+    ...group('Only right', v.onlyRight, (r) => `${named(r)}: ${r.right}`),
+    ...group(
+      'Quantity differs',
+      v.quantityDiffers,
+      (r) => `${named(r)}: ${r.left} → ${r.right} (${r.difference > 0 ? '+' : ''}${r.difference})`,
+    ),
+    ...group('Price differs', v.priceDiffers, (r) => `${named(r)}: ${r.leftUnitPrice} → ${r.rightUnitPrice}`),
+    ...group('Unplaced, listed apart', v.unplaced, (r) => `${named(r)}: ${r.left} → ${r.right}`),
+    `Same: ${v.same.length} lots.`,
+    `Missing on the right: ${t.missing} pieces (${t.missingValue}); extra on the right: ${t.extra} pieces (${t.extraValue}).`,
+  ].join('\n');
+}
+
+export const compare: ContractCommand = {
+  name: ['compare'],
+  synopsis: 'LEFT RIGHT [--prices]',
+  summary: 'compare two sides (order:ID, document:ID or a file) by what their lines are; writes nothing',
+  options: { prices: { type: 'boolean' } },
+  args: { min: 2, max: 2 },
+  calls: ['compare.run'],
+  async run(api, [left, right], options) {
+    const view = await api.call('compare.run', {
+      left: sideOf(api, left ?? ''),
+      right: sideOf(api, right ?? ''),
+      ...(options['prices'] === true ? { prices: true } : {}),
+    });
+    return { json: view, text: text(view) };
+  },
+};

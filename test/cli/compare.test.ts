@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliJson } from '../helpers/cli.ts';
+import { csv } from '../helpers/documents.ts';
+import { insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
+import { sha256, tempDir } from '../helpers/temp.ts';
+
+const HEADER = ['number', 'name', 'color id', 'quantity', 'price'];
+
+// Issue 28 (SPEC §10, §13): `brick-work compare LEFT RIGHT` over the contract's compare.run; it writes nothing.
+describe('brick-work compare', () => {
+  it('compares an imported order with a file, by what the lines are, and leaves the store as it was', async () => {
+    const { db, dbPath } = await storeWithCatalogue();
+    insertItem(db, { no: '3020', name: 'Plate 2 x 4' });
+    insertColour(db, { id: 11, name: 'Black' });
+    db.close();
+    const dir = tempDir();
+    const ordered = path.join(dir, 'ordered.csv');
+    const arrived = path.join(dir, 'arrived.csv');
+    fs.writeFileSync(
+      ordered,
+      csv(HEADER, [
+        ['3001', 'Brick 2 x 4', 5, 10, '0.10'],
+        ['3020', 'Plate 2 x 4', 11, 2, '0.20'],
+      ]),
+    );
+    fs.writeFileSync(
+      arrived,
+      csv(HEADER, [
+        ['3001', 'Brick 2 x 4', 5, 9, '0.10'],
+        ['3003', 'Brick 2 x 2', 5, 1, '0.05'],
+      ]),
+    );
+    const imported = await cliJson(['--db', dbPath, 'import', ordered]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const orderId = imported.json.imports[0].order.id as number;
+    const before = sha256(dbPath);
+
+    const r = await cliJson(['--db', dbPath, 'compare', `order:${orderId}`, arrived]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.left.label).toMatch(/^order /);
+    expect(r.json.right.label).toBe('file arrived.csv');
+    expect(r.json.quantityDiffers.map((x: any) => [x.item.no, x.left, x.right])).toEqual([['3001', 10, 9]]);
+    expect(r.json.onlyLeft.map((x: any) => [x.item.no, x.item.colourName])).toEqual([['3020', 'Black']]);
+    expect(r.json.onlyRight.map((x: any) => x.item.no)).toEqual(['3003']);
+    expect(r.json.totals).toMatchObject({ missing: 3, extra: 1, missingValue: '0.50', extraValue: '0.05' });
+    expect(sha256(dbPath)).toBe(before);
+
+    const words = await cliJson(['--db', dbPath, 'compare', 'order:x', arrived]);
+    expect(words.code).toBe(2);
+  });
+});
