@@ -8,9 +8,6 @@ import type { FieldLabel } from './schema.ts';
 
 export type { FieldLabel };
 
-/** The checks, by call (the same table the contract's argument types are read from). */
-export const ARGUMENT_CHECKS = CALL_ARGUMENTS;
-
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && (CALL_NAMES as readonly string[]).includes(name);
 }
@@ -18,5 +15,5 @@ export function isCallName(name: unknown): name is CallName {
 /** Null when `args` fit the call, else what is wrong with them, in words (the fields named by `label`, where it names them). */
 export function checkArguments(name: unknown, args: unknown, label?: FieldLabel): string | null {
   if (!isCallName(name)) return `there is no call named ${JSON.stringify(name)}`;
-  return ARGUMENT_CHECKS[name](args === undefined ? {} : args, 'the arguments', label);
+  return CALL_ARGUMENTS[name](args === undefined ? {} : args, 'the arguments', label);
 }

@@ -11,7 +11,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
@@ -160,7 +159,7 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
   // The held lock: spans of 1–15 s, a second or three apart, each ended by a COMMIT or a SIGKILL.
   const longest = o.longestSpanMs ?? 15_000;
   for (let s = 0; s < o.spans; s++) {
-    const holder = await holdLock(file, dir);
+    const holder = await holdLock(file);
     await sleep(rand([1000, longest]));
     if (s % 2 === 0) {
       holder.kill('SIGKILL');
@@ -276,24 +275,14 @@ async function makeStore(file: string): Promise<number[]> {
   }
 }
 
-/** Another process takes the store's write lock, writes in it, and keeps it until told to commit (or killed). */
-export async function holdLock(file: string, dir: string): Promise<ChildProcess> {
-  const script = path.join(dir, 'hold-lock.cjs');
-  if (!fs.existsSync(script))
-    fs.writeFileSync(
-      script,
-      `const Database = require(process.argv[2]);
-const db = new Database(process.argv[3]);
-db.pragma('busy_timeout = 60000');
-db.exec('BEGIN IMMEDIATE');
-db.exec("UPDATE setting SET value = value WHERE key = 'currency'");
-process.stdout.write('held\\n');
-process.stdin.on('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
-`,
-    );
-  const binding = createRequire(import.meta.url).resolve('better-sqlite3');
-  const child = spawn(process.execPath, [script, binding, file], { stdio: ['pipe', 'pipe', 'inherit'] });
-  await linesOf(child).waitFor(/^held$/);
+/** Another process takes the store's write lock (test/workers/write-lock-holder.ts) and keeps it until told to commit, or killed. */
+export async function holdLock(file: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'test', 'workers', 'write-lock-holder.ts'), file],
+    { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  await linesOf(child).waitFor(/^locked$/);
   return child;
 }
 

@@ -99,7 +99,7 @@ describe('what a stopped runner thread had (its process lives on)', () => {
     const store = await openStore(storePath);
     onTestFinished(() => store.close());
     // Held before the runner thread opens the store, and past the busy timeout.
-    const holder = await holdLock(storePath, dir);
+    const holder = await holdLock(storePath);
     onTestFinished(() => void holder.kill('SIGKILL'));
     const logs: string[] = [];
     const events: { name: EventName; payload: unknown }[] = [];
