@@ -63,7 +63,8 @@ export function createApiService(ctx: ServiceContext) {
       return { ok: true, value: await handler(checked) };
     } catch (e) {
       // Met here or on another thread of this process: the screens learn that the store is now read-only.
-      if (damage.note(e)) deps.changed(STORE_DAMAGED);
+      damage.note(e);
+      if (damage.firstToTell()) deps.changed(STORE_DAMAGED);
       return { ok: false, error: toErrorValue(e, ctx.storePath) };
     }
   }
@@ -87,7 +88,8 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
         return catalogueIndex(db);
       } catch (e) {
         if (!isDamage(e)) throw e;
-        if (damage.note(e)) changed(STORE_DAMAGED);
+        damage.note(e);
+        if (damage.firstToTell()) changed(STORE_DAMAGED);
         ownProblem = toErrorValue(e, ctx.storePath);
         return null;
       }

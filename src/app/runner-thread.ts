@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
 import { damagedStore, toErrorValue } from '../errors.ts';
 import { DamageMark } from '../store/damage.ts';
+import { STORE_DAMAGED } from '../api/contract.ts';
 import { identityOf } from '../identity/owner.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
@@ -167,6 +168,12 @@ async function handle(m: StampedHostMessage): Promise<void> {
 
 port.on('message', (m: StampedHostMessage) => {
   reading = { clockMs: m.clockMs, at: performance.now() };
-  queue = queue.then(() => handle(m)).catch((e: unknown) => post({ type: 'log', line: `runner thread: ${String(e)}` }));
+  queue = queue
+    .then(() => handle(m))
+    .catch((e: unknown) => post({ type: 'log', line: `runner thread: ${String(e)}` }))
+    // A damage met by a job here: the screens learn the store is read-only now (told once per process).
+    .then(() => {
+      if (damage.firstToTell()) post({ type: 'changed', reason: STORE_DAMAGED });
+    });
 });
 post({ type: 'ready' });

@@ -11,6 +11,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
 import { toErrorValue, type ErrorValue } from '../errors.ts';
 import { DamageMark } from '../store/damage.ts';
+import { STORE_DAMAGED } from '../api/contract.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore, type Store } from '../store/open.ts';
@@ -118,7 +119,11 @@ function serve(store: Store): void {
     reading = { clockMs: m.clockMs, at: performance.now() };
     queue = queue
       .then(() => handle(m))
-      .catch((e: unknown) => post({ type: 'log', line: `${data.role} thread: ${String(e)}` }));
+      .catch((e: unknown) => post({ type: 'log', line: `${data.role} thread: ${String(e)}` }))
+      // A damage met here (an index build): the screens learn the store is read-only now (told once per process).
+      .then(() => {
+        if (damage.firstToTell()) post({ type: 'event', name: 'store.changed', payload: { reason: STORE_DAMAGED } });
+      });
   });
   post({ type: 'ready' });
 }

@@ -7,7 +7,7 @@ import type { DamageMark } from '../store/damage.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { describeFailure, startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
-import type { ApiEvents, CallName, EventName, Result } from '../api/contract.ts';
+import { STORE_DAMAGED, type ApiEvents, type CallName, type EventName, type Result } from '../api/contract.ts';
 import { threadOf } from '../api/handlers/index.ts';
 import type { CallDispatcher } from '../api/ports.ts';
 import { handedOver } from './hand-over.ts';
@@ -118,6 +118,7 @@ export class ServiceThreads implements CallDispatcher {
     } catch (e) {
       if (!this.options.db.open) return; // the store is closing
       this.options.damage.note(e);
+      if (this.options.damage.firstToTell()) this.options.emit('store.changed', { reason: STORE_DAMAGED });
       this.indexFailed(toErrorValue(e, this.options.storePath));
       return;
     }

@@ -5,14 +5,15 @@
  *
  * "The process" is several threads with a connection each (the main thread, the writer, the suggestion
  * thread, the job runner): the mark is one shared cell that each thread's `DamageMark` wraps, handed to
- * a thread in its start data, so a damage one of them meets stops the writes of all.
+ * a thread in its start data, so a damage one of them meets stops the writes of all. (Its second slot
+ * says whether the screens have been told.)
  */
 export class DamageMark {
   private readonly cell: Int32Array;
 
   /** `shared`: the cell of the main thread's mark (a thread's start data); none: a new one. */
   constructor(shared?: SharedArrayBuffer) {
-    this.cell = new Int32Array(shared ?? new SharedArrayBuffer(4));
+    this.cell = new Int32Array(shared ?? new SharedArrayBuffer(8));
   }
 
   /** The cell to hand to another thread of this process. */
@@ -24,6 +25,14 @@ export class DamageMark {
   found(): string | null {
     const code = Atomics.load(this.cell, 0);
     return code === 0 ? null : (FOUND[code] ?? CORRUPT_FOUND);
+  }
+
+  /**
+   * Once the store is marked, true for exactly one caller in the whole process: the one to tell the
+   * screens (whichever thread met the damage, they are told once).
+   */
+  firstToTell(): boolean {
+    return this.found() !== null && Atomics.compareExchange(this.cell, 1, 0, 1) === 0;
   }
 
   /** Marks the store if `e` is SQLite saying the file is damaged; whether this marked it now (it was not before). */
