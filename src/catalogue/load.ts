@@ -286,8 +286,8 @@ export async function loadCatalogue(
       }
       outcome = { files: parsed.map((f) => ({ name: f.name, format: f.format, rows: f.records.length })), cancelled };
     }
-    job.finish(outcome.cancelled ? 'cancelled' : 'done');
-    return {
+    // What the load did is counted while it still holds the job: once it ends, another load may start.
+    const result: LoadResult = {
       items: run.counts.item,
       colours: run.counts.colour,
       categories: run.counts.category,
@@ -298,6 +298,8 @@ export async function loadCatalogue(
       cancelled: outcome.cancelled,
       warning,
     };
+    job.finish(outcome.cancelled ? 'cancelled' : 'done');
+    return result;
   } catch (e) {
     finishFailed(job, e);
     throw e;
