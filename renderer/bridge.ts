@@ -67,6 +67,7 @@ export function httpBridge(): BrickWorkApi {
     'job.progress': true,
     'menu.command': true,
     'import.progress': true,
+    'compare.progress': true,
     'suggestions.status': true,
   };
   const names = new Set<string>(Object.keys(every));

@@ -3,6 +3,7 @@
  * (the renderer is untrusted), and — read from these by the compiler — their types in the contract
  * (`ArgsOf`). A new call adds a line here, its result in `contract.ts` and its handler in `handlers/`.
  */
+import { COMPARE_EXPORTS, COMPARE_GROUPS } from '../compare-kinds.ts';
 import { PLACEMENT_CONFIRMATIONS } from '../confirmations.ts';
 import { ITEM_TYPE_CODES } from '../item-types.ts';
 import { COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
@@ -90,7 +91,20 @@ export const CALL_ARGUMENTS = {
     tokenSecret: text(200),
   }),
   'file.pick': shape({ purpose: oneOf('document', 'catalogue') }),
-  'compare.run': shape({ left: compareSide, right: compareSide, prices: optional(bool) }),
+  'compare.run': shape({
+    left: compareSide,
+    right: compareSide,
+    prices: optional(bool),
+    /** Rows per group in the answer (the screen's first page); all when left out. */
+    first: optional(whole(0, 5_000, '0 to 5,000')),
+  }),
+  'compare.rows': shape({
+    compareId: text(64),
+    group: oneOf(...COMPARE_GROUPS),
+    from: whole(0, 1_000_000, 'a row index'),
+    count: whole(1, 5_000, '1 to 5,000'),
+  }),
+  'compare.export': shape({ compareId: text(64), as: oneOf(...COMPARE_EXPORTS) }),
 } as const;
 
 export type CallName = keyof typeof CALL_ARGUMENTS;

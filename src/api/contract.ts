@@ -12,6 +12,7 @@ import type { ItemType } from '../item-types.ts';
 import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
 import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
+import type { CompareGroup } from '../compare-kinds.ts';
 import type { ReasonCode } from '../reasons.ts';
 import type { SuggestionRule } from '../suggestion-rules.ts';
 import type { ArgumentsOf, CallName } from './arguments.ts';
@@ -388,6 +389,8 @@ export interface ExportFileView {
   readonly content: string;
   /** Where the app saved it (after the save dialog); null where the page downloads it itself, or staff cancelled. */
   readonly savedTo: string | null;
+  /** What the file leaves out, in words (a compare's unplaced lines in BrickLink XML); absent when nothing. */
+  readonly note?: string;
 }
 
 export interface StoreView {
@@ -420,6 +423,10 @@ export interface JobOrderLines {
 export interface ApiResults {
   /** Compares two sides — orders, documents, or files not imported — by what their lines are (SPEC §13); writes nothing. */
   'compare.run': CompareView;
+  /** More rows of one group of a kept compare (`compareId`): `count` at most 5,000 from row `from`. `not-found` when no longer kept. */
+  'compare.rows': readonly CompareRowView[];
+  /** The difference of a kept compare as a file (SPEC §13): `csv`, a BrickLink wanted list of the shortfall, or a mass upload of the extra. */
+  'compare.export': ExportFileView;
   'store.info': StoreView;
   'orders.list': readonly OrderView[];
   'orders.get': { order: OrderView; documents: readonly DocumentView[] };
@@ -511,6 +518,10 @@ export interface CompareRowView {
 }
 
 export interface CompareView {
+  /** Names this compare for `compare.rows` and `compare.export` while it is kept (the last few are). */
+  readonly compareId: string;
+  /** Each group's rows in all; a group below holds its first `first` rows when the call asked for fewer. */
+  readonly counts: { readonly [G in CompareGroup]: number };
   readonly left: { readonly label: string; readonly currency: string | null };
   readonly right: { readonly label: string; readonly currency: string | null };
   readonly onlyLeft: readonly CompareRowView[];
@@ -558,6 +569,13 @@ export interface ApiEvents {
     readonly step: 'preview' | 'confirm';
     readonly fileName: string;
     readonly phase: 'reading' | 'placing' | 'writing';
+    readonly done: number;
+    readonly total: number | null;
+  };
+  /** How far a compare has come reading its sides (a file side is read and placed as a preview is). */
+  'compare.progress': {
+    readonly side: 'left' | 'right';
+    readonly phase: 'reading' | 'placing';
     readonly done: number;
     readonly total: number | null;
   };

@@ -15,12 +15,13 @@ import {
   STORE_DAMAGED,
   type ArgsOf,
   type CallName,
+  type ExportFileView,
   type Result,
   type ResultOf,
   type SuggestionsView,
 } from './contract.ts';
 import { CALL_TABLE, WRITING_CALLS } from './handlers/index.ts';
-import type { Handler, ServiceDeps } from './handlers/define.ts';
+import type { Handler, KeptCompare, ServiceDeps } from './handlers/define.ts';
 import type { ServiceContext } from './ports.ts';
 import { checkArguments } from './validate.ts';
 
@@ -57,7 +58,7 @@ export function createApiService(ctx: ServiceContext) {
     }
     const checked = args === undefined ? {} : args;
     const elsewhere = ctx.threads?.dispatch(name as CallName, checked);
-    if (elsewhere) return elsewhere;
+    if (elsewhere) return CALL_TABLE[name as CallName].savesFile === true ? offerToSave(await elsewhere) : elsewhere;
     try {
       const handler = handlers[name as CallName] as (a: unknown) => unknown;
       return { ok: true, value: await handler(checked) };
@@ -69,10 +70,30 @@ export function createApiService(ctx: ServiceContext) {
     }
   }
 
+  /** A file made on another thread, offered through the app's save dialog (which only this thread has). */
+  async function offerToSave(answer: Result<unknown>): Promise<Result<unknown>> {
+    if (!answer.ok || !ctx.files) return answer;
+    const file = answer.value as ExportFileView;
+    return { ok: true, value: { ...file, savedTo: await ctx.files.save(file.name, file.content) } };
+  }
+
   return { handlers, call };
 }
 
 export type ApiService = ReturnType<typeof createApiService>;
+
+type Progress = (phase: 'reading' | 'placing' | 'writing', done: number, total: number | null) => void;
+
+/** Progress passed on at most every 50 ms per phase, and always at a phase's end. */
+function throttled(report: Progress): Progress {
+  let last = { phase: '', done: -1, at: 0 };
+  return (phase, done, total) => {
+    const at = performance.now();
+    if (phase === last.phase && (done === last.done || (at - last.at < 50 && done !== total))) return;
+    last = { phase, done, at };
+    report(phase, done, total);
+  };
+}
 
 /** What the handlers share, made once per service. */
 function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: DamageMark } {
@@ -120,19 +141,21 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
     relatedSuggestions: (no, limit) =>
       relatedParts(db, no, limit).map((r) => ({ ...r, rule: 'related' as const, matched: [], marks: [] })),
     // An import's progress as events, a phase's at most every 50 ms, and its cancel.
-    importHooks: (step, fileName) => {
-      let last = { phase: '', done: -1, at: 0 };
-      return {
-        onProgress: (phase, done, total) => {
-          const at = performance.now();
-          if (phase === last.phase && (done === last.done || (at - last.at < 50 && done !== total))) return;
-          last = { phase, done, at };
-          ctx.emit('import.progress', { step, fileName, phase, done, total });
-        },
-        cancelled: () => ctx.imports?.cancelled() ?? false,
-      };
-    },
+    importHooks: (step, fileName) => ({
+      onProgress: throttled((phase, done, total) =>
+        ctx.emit('import.progress', { step, fileName, phase, done, total }),
+      ),
+      cancelled: () => ctx.imports?.cancelled() ?? false,
+    }),
     previews: new Map<string, readonly PlannedDocument[]>(),
+    compares: new Map<string, KeptCompare>(),
+    // A file side is read and placed as a preview is; it writes nothing, so it has nothing to cancel.
+    compareHooks: (side) => ({
+      onProgress: throttled((phase, done, total) => {
+        if (phase !== 'writing') ctx.emit('compare.progress', { side, phase, done, total });
+      }),
+      cancelled: () => false,
+    }),
     settingsView: () => ({
       dailyCallLimit: getSetting(db, 'daily-call-limit'),
       currency: getSetting(db, 'currency'),

@@ -5,7 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { BrickWorkError } from '../errors.ts';
-import { planImport } from '../documents/import.ts';
+import { planImport, type ImportHooks } from '../documents/import.ts';
 import type { ColourNumbering } from '../reading.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';
 import { documentLines, orderLines, type LineView } from '../store/lines.ts';
@@ -37,8 +37,8 @@ const fromStore = (l: LineView): CompareLine => ({
   condition: l.condition,
 });
 
-/** Reads one side. Nothing is written: a file is planned as a preview is, and its plan dropped. */
-export function readSide(db: Database, spec: SideSpec): Side {
+/** Reads one side. Nothing is written: a file is planned as a preview is (`hooks`: its progress), and its plan dropped. */
+export function readSide(db: Database, spec: SideSpec, hooks: ImportHooks = {}): Side {
   if (spec.kind === 'order') {
     const order = getOrder(db, spec.orderId);
     return {
@@ -55,7 +55,7 @@ export function readSide(db: Database, spec: SideSpec): Side {
       lines: documentLines(db, doc.id).map(fromStore),
     };
   }
-  const plan = planImport(db, { file: spec.file, asNew: true, colourNumbering: spec.colourNumbering ?? null });
+  const plan = planImport(db, { file: spec.file, asNew: true, colourNumbering: spec.colourNumbering ?? null }, hooks);
   // A file that can't be read is refused as its import would be; a duplicate or a target that doesn't
   // match does not matter here: nothing is imported.
   if (plan.documents.length === 0 && plan.refusal !== null)

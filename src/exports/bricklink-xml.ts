@@ -41,7 +41,7 @@ export function bricklinkXml(db: Database, orderId: number): string {
     .filter((l) => l.placed !== null)
     .map((l) => {
       const p = l.placed as NonNullable<typeof l.placed>;
-      const fields: [string, string | null][] = [
+      return [
         ['ITEMTYPE', p.type],
         ['ITEMID', p.no],
         ['COLOR', p.colour === null ? null : String(p.colour)],
@@ -49,12 +49,22 @@ export function bricklinkXml(db: Database, orderId: number): string {
         ['PRICE', l.unitPriceE4 === null ? null : formatMoneyE4(l.unitPriceE4)],
         ['CONDITION', l.condition],
         ['REMARKS', l.remarks],
-      ];
-      const body = fields
-        .filter((f): f is [string, string] => f[1] !== null)
-        .map(([k, v]) => `    <${k}>${xmlText(v)}</${k}>`)
-        .join('\n');
-      return `  <ITEM>\n${body}\n  </ITEM>`;
+      ] satisfies XmlItem;
     });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<INVENTORY>\n${items.join('\n')}\n</INVENTORY>\n`;
+  return inventoryXml(items);
+}
+
+/** One `ITEM`'s fields in order; a field whose value is null is left out. */
+export type XmlItem = readonly (readonly [string, string | null])[];
+
+/** BrickLink's `INVENTORY` document (a mass upload or a wanted list, by the fields its items have). */
+export function inventoryXml(items: readonly XmlItem[]): string {
+  const body = items.map((fields) => {
+    const lines = fields
+      .filter((f): f is readonly [string, string] => f[1] !== null)
+      .map(([k, v]) => `    <${k}>${xmlText(v)}</${k}>`)
+      .join('\n');
+    return `  <ITEM>\n${lines}\n  </ITEM>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<INVENTORY>\n${body.join('\n')}\n</INVENTORY>\n`;
 }

@@ -111,6 +111,8 @@ describe('the thread that answers the screens never waits for a write', () => {
       ['history.state', {}],
       ['catalogue.status', {}],
       ['settings.get', {}],
+      // A compare is a read (SPEC §13), a file side included: it works while another process writes.
+      ['compare.run', { left: { kind: 'order', orderId }, right: { kind: 'file', file: partList(50) } }],
     ] as const) {
       expect(await app.call(name, args), name).toMatchObject({ ok: true });
     }

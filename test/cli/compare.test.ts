@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliJson } from '../helpers/cli.ts';
+import { cli, cliJson } from '../helpers/cli.ts';
 import { csv } from '../helpers/documents.ts';
 import { insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { sha256, tempDir } from '../helpers/temp.ts';
@@ -49,5 +49,21 @@ describe('brick-work compare', () => {
 
     const words = await cliJson(['--db', dbPath, 'compare', 'order:x', arrived]);
     expect(words.code).toBe(2);
+
+    // The difference as files: --out with --as writes it; --as alone prints it; --out alone is bad usage.
+    const out = path.join(dir, 'difference.csv');
+    const csvRun = await cliJson(['--db', dbPath, 'compare', `order:${orderId}`, arrived, '--out', out, '--as', 'csv']);
+    expect(csvRun.code, csvRun.stderr).toBe(0);
+    expect(csvRun.json.export.savedTo).toBe(out);
+    expect(fs.readFileSync(out, 'utf8').split('\r\n').slice(0, 2)).toEqual([
+      'Where,Item Type,Item No,Item Name,Color ID,Color Name,Condition,Quantity,Left,Right,Difference,Left Price,Right Price',
+      'missing on the right,P,3020,Plate 2 x 4,11,Black,,2,2,0,-2,0.20,',
+    ]);
+    const printed = await cli(['--db', dbPath, 'compare', `order:${orderId}`, arrived, '--as', 'upload']);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(/^<\?xml[\s\S]*<ITEMID>3003<\/ITEMID>[\s\S]*<QTY>1<\/QTY>[\s\S]*<\/INVENTORY>\n$/);
+    expect((await cliJson(['--db', dbPath, 'compare', `order:${orderId}`, arrived, '--out', out])).code).toBe(2);
+    expect((await cliJson(['--db', dbPath, 'compare', `order:${orderId}`, arrived, '--as', 'pdf'])).code).toBe(2);
+    expect(sha256(dbPath)).toBe(before);
   });
 });

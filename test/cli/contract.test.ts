@@ -104,6 +104,9 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect((await counted('import', ['import', path.join(dir, 'order.csv')])).code).toBe(0);
       expect((await counted('orders', ['orders'])).code).toBe(0);
       expect((await counted('compare', ['compare', 'order:1', path.join(dir, 'order.csv')])).code).toBe(0);
+      expect((await counted('compare', ['compare', 'order:1', path.join(dir, 'order.csv'), '--as', 'csv'])).code).toBe(
+        0,
+      );
       expect((await counted('lines', ['lines', '1', '--unplaced'])).code).toBe(0);
       expect((await counted('suggest', ['suggest', 'Brick 2 x 2'])).code).toBe(0);
       expect((await counted('suggest', ['suggest', '--number', '300'])).code).toBe(0);

@@ -133,6 +133,16 @@ describe('the Electron main process (electron mocked)', () => {
           for (const row of [...r.value.unplaced, ...r.value.same]) expect(row.left).toBe(row.right);
         },
       ],
+      [
+        'compare.rows',
+        { compareId: 'gone', group: 'same', from: 0, count: 10 },
+        (r) => expect(r.error).toMatchObject({ code: 'not-found' }),
+      ],
+      [
+        'compare.export',
+        { compareId: 'gone', as: 'wanted' },
+        (r) => expect(r.error).toMatchObject({ code: 'not-found' }),
+      ],
       ['lines.list', { orderId: 1 }, (r) => expect(r.value).toHaveLength(2)],
       [
         'documents.list',

@@ -378,6 +378,10 @@ describe('store trouble in words, never "internal"', () => {
         );
         const orders = await host.call('orders.list', {});
         expect(orders.ok && (orders.value as unknown[]).length).toBe(1);
+        // A compare is a read (SPEC §13): it works on a store that can't be written.
+        const order = { kind: 'order', orderId: (orders.ok && (orders.value as { id: number }[])[0]?.id) || 0 };
+        const compared = await host.call('compare.run', { left: order, right: order });
+        expect(compared.ok && (compared.value as { totals: { missing: number } }).totals.missing).toBe(0);
         for (const [name, args] of [
           ['settings.set', { key: 'currency', value: 'EUR' }],
           ['jobs.cancel', { jobId }],

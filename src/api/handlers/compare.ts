@@ -1,53 +1,70 @@
 /** Compare (SPEC §13): two sides by what their lines are; a read that writes nothing. */
-import type { Database } from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { COMPARE_GROUPS, type CompareGroup } from '../../compare-kinds.ts';
 import { compareSides, type CompareRow } from '../../compare/compare.ts';
+import { exportDifference } from '../../compare/exports.ts';
+import { rowNamer } from '../../compare/names.ts';
 import { readSide } from '../../compare/sides.ts';
 import { formatMoneyE4 } from '../../documents/values.ts';
-import { catalogueItemName } from '../../store/catalogue.ts';
-import { colourInfo } from '../../store/colours.ts';
+import { BrickWorkError } from '../../errors.ts';
 import type { CompareRowView } from '../contract.ts';
-import { onWriter, type PartialCallTable } from './define.ts';
+import { fileNamePart } from '../views.ts';
+import { fileOnWriter, onWriter, type KeptCompare, type PartialCallTable, type ServiceDeps } from './define.ts';
 
-function rowView(db: Database, r: CompareRow): CompareRowView {
-  const colour = r.item?.colour == null ? null : colourInfo(db, r.item.colour);
-  return {
-    item:
-      r.item === null
-        ? null
-        : {
-            type: r.item.type,
-            no: r.item.no,
-            name: catalogueItemName(db, r.item.type, r.item.no),
-            colour: r.item.colour,
-            colourName: colour?.name ?? null,
-            colourRgb: colour?.rgb ?? null,
-          },
-    given: r.given,
-    condition: r.condition,
-    left: r.left,
-    right: r.right,
-    difference: r.difference,
-    leftUnitPrice: r.leftUnitPriceE4 === null ? null : formatMoneyE4(r.leftUnitPriceE4),
-    rightUnitPrice: r.rightUnitPriceE4 === null ? null : formatMoneyE4(r.rightUnitPriceE4),
-  };
+/** How many compares are kept for their pages and exports: a screen shows one; a second tab, maybe one more. */
+const COMPARES_KEPT = 2;
+
+function rowViews(d: ServiceDeps, rows: readonly CompareRow[]): CompareRowView[] {
+  const names = rowNamer(d.db);
+  return rows.map((r) => {
+    const n = names(r);
+    return {
+      item: r.item === null ? null : { ...r.item, name: n.name, colourName: n.colourName, colourRgb: n.colourRgb },
+      given: r.given,
+      condition: r.condition,
+      left: r.left,
+      right: r.right,
+      difference: r.difference,
+      leftUnitPrice: r.leftUnitPriceE4 === null ? null : formatMoneyE4(r.leftUnitPriceE4),
+      rightUnitPrice: r.rightUnitPriceE4 === null ? null : formatMoneyE4(r.rightUnitPriceE4),
+    };
+  });
 }
 
+function kept(d: ServiceDeps, compareId: string): KeptCompare {
+  const k = d.compares.get(compareId);
+  if (k === undefined)
+    throw new BrickWorkError('not-found', 'That compare is no longer kept: compare the two sides again.');
+  return k;
+}
+
+/** "Falcon" from "order Falcon", "arrived" from "file arrived.csv": the part of a label a file name is made of. */
+const labelPart = (label: string) => fileNamePart(label.replace(/^(order|document|file) /, ''));
+
 export const COMPARE_CALLS = {
-  // On the writer thread, as an import's preview: a file side is read and placed, which takes time.
-  'compare.run': onWriter((d) => ({ left, right, prices }) => {
-    const a = readSide(d.db, left);
-    const b = readSide(d.db, right);
+  // On the writer thread, as an import's preview: a file side is read and placed, which takes time, and
+  // the result is kept there for its pages and exports.
+  'compare.run': onWriter((d) => ({ left, right, prices, first }) => {
+    const a = readSide(d.db, left, d.compareHooks('left'));
+    const b = readSide(d.db, right, d.compareHooks('right'));
     const r = compareSides(a.lines, b.lines, { prices: prices === true });
-    const rows = (xs: readonly CompareRow[]) => xs.map((x) => rowView(d.db, x));
+    const compareId = randomUUID();
+    d.compares.set(compareId, { result: r, left: a.label, right: b.label });
+    for (const old of d.compares.keys()) if (d.compares.size > COMPARES_KEPT) d.compares.delete(old);
+    // Only the rows shown are named: the counts come at once, however many rows agree.
+    const shown = (g: CompareGroup) => rowViews(d, first === undefined ? r[g] : r[g].slice(0, first));
+    const counts = Object.fromEntries(COMPARE_GROUPS.map((g) => [g, r[g].length])) as Record<CompareGroup, number>;
     return {
+      compareId,
+      counts,
       left: { label: a.label, currency: a.currency },
       right: { label: b.label, currency: b.currency },
-      onlyLeft: rows(r.onlyLeft),
-      onlyRight: rows(r.onlyRight),
-      quantityDiffers: rows(r.quantityDiffers),
-      same: rows(r.same),
-      priceDiffers: rows(r.priceDiffers),
-      unplaced: rows(r.unplaced),
+      onlyLeft: shown('onlyLeft'),
+      onlyRight: shown('onlyRight'),
+      quantityDiffers: shown('quantityDiffers'),
+      same: shown('same'),
+      priceDiffers: shown('priceDiffers'),
+      unplaced: shown('unplaced'),
       totals: {
         left: r.totals.left,
         right: r.totals.right,
@@ -57,5 +74,19 @@ export const COMPARE_CALLS = {
         extraValue: formatMoneyE4(r.totals.extraValueE4),
       },
     };
+  }),
+  'compare.rows': onWriter(
+    (d) =>
+      ({ compareId, group, from, count }) =>
+        rowViews(d, kept(d, compareId).result[group].slice(from, from + count)),
+  ),
+  'compare.export': fileOnWriter((d) => async ({ compareId, as }) => {
+    const k = kept(d, compareId);
+    const file = exportDifference(k.result, as, rowNamer(d.db));
+    const what = as === 'csv' ? 'difference.csv' : as === 'wanted' ? 'wanted list.xml' : 'extra (upload).xml';
+    const name = `${labelPart(k.left)} vs ${labelPart(k.right)} – ${what}`;
+    // On the writer thread there is no save dialog: the screens' thread offers the file (`savesFile`).
+    const saved = await d.exported(name, file.content);
+    return file.note === null ? saved : { ...saved, note: file.note };
   }),
 } satisfies PartialCallTable;

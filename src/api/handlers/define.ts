@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../../clock.ts';
+import type { CompareResult } from '../../compare/compare.ts';
 import type { ImportHooks, PlannedDocument } from '../../documents/import.ts';
 import type { translationCounts } from '../../store/catalogue.ts';
 import type { SuggestIndex } from '../../suggest/index.ts';
@@ -27,10 +28,23 @@ export type Handler<K extends CallName> = (
   args: ApiCalls[K]['args'],
 ) => ApiCalls[K]['result'] | Promise<ApiCalls[K]['result']>;
 
+/** A compare's result, kept on the thread that made it for its pages and its exports. */
+export interface KeptCompare {
+  readonly result: CompareResult;
+  /** The sides' labels ("order Falcon", "file arrived.csv"): the exports' file names are made from them. */
+  readonly left: string;
+  readonly right: string;
+}
+
 /** One call as registered: its traits, and how its handler is made from the service's parts. */
 export interface Entry<K extends CallName> {
   readonly writes: boolean;
   readonly thread: Thread;
+  /**
+   * Its answer is a file for staff made on another thread (a kept compare's export): the screens' thread
+   * offers it through the app's save dialog, which only it has.
+   */
+  readonly savesFile?: boolean;
   readonly make: (d: ServiceDeps) => Handler<K>;
 }
 
@@ -59,6 +73,10 @@ export interface ServiceDeps {
   importHooks(step: 'preview' | 'confirm', fileName: string): ImportHooks;
   /** The last previews' planned documents, by preview id (their lines are asked page by page). */
   readonly previews: Map<string, readonly PlannedDocument[]>;
+  /** The last compares' results, by compare id (their rows are asked page by page, their difference exported). */
+  readonly compares: Map<string, KeptCompare>;
+  /** A compare's progress reading one side, as events. */
+  compareHooks(side: 'left' | 'right'): ImportHooks;
   settingsView(): SettingsView;
   /** A file made for staff: saved through the app's dialog, or given back to the page. */
   exported(name: string, content: string): Promise<ExportFileView>;
@@ -83,6 +101,11 @@ export const writes = trait(true, 'writer');
 export const startsWork = trait(true, 'main');
 /** A read that belongs to the writer thread (an import's preview: long, and kept there for its pages). */
 export const onWriter = trait(false, 'writer');
+/** A file made on the writer thread from what is kept there, saved through the app's dialog by the screens' thread. */
+export const fileOnWriter = <K extends CallName>(make: (d: ServiceDeps) => Handler<K>): Entry<K> => ({
+  ...onWriter(make),
+  savesFile: true,
+});
 /** A read from the suggestion index, on the thread that holds it. */
 export const suggests = trait(false, 'suggest');
 /** A call that writes nothing to the store, on the screens' thread (the credentials' own keeping; the app's file dialog). */

@@ -1,4 +1,5 @@
 import type { ArgsOf, CompareRowView, CompareView } from '../../api/contract.ts';
+import { COMPARE_EXPORTS, type CompareExport } from '../../compare-kinds.ts';
 import { UsageError, numberArg, type CliApi, type ContractCommand } from '../command.ts';
 
 type SideArg = ArgsOf<'compare.run'>['left'];
@@ -41,17 +42,30 @@ function text(v: CompareView): string {
 
 export const compare: ContractCommand = {
   name: ['compare'],
-  synopsis: 'LEFT RIGHT [--prices]',
-  summary: 'compare two sides (order:ID, document:ID or a file) by what their lines are; writes nothing',
-  options: { prices: { type: 'boolean' } },
+  synopsis: 'LEFT RIGHT [--prices] [--out FILE --as csv|wanted|upload]',
+  summary:
+    'compare two sides (order:ID, document:ID or a file) by what their lines are; writes nothing to the store. ' +
+    '--as exports the difference: csv, the shortfall as a BrickLink wanted list, or the extra as a mass upload',
+  options: { prices: { type: 'boolean' }, out: { type: 'string' }, as: { type: 'string' } },
   args: { min: 2, max: 2 },
-  calls: ['compare.run'],
+  calls: ['compare.run', 'compare.export'],
   async run(api, [left, right], options) {
+    const as = options['as'];
+    if (as !== undefined && !(COMPARE_EXPORTS as readonly unknown[]).includes(as))
+      throw new UsageError(`--as takes ${COMPARE_EXPORTS.join(', ')}`);
+    if (options['out'] !== undefined && as === undefined)
+      throw new UsageError('--out needs --as: csv (the difference), wanted (the shortfall) or upload (the extra)');
     const view = await api.call('compare.run', {
       left: sideOf(api, left ?? ''),
       right: sideOf(api, right ?? ''),
       ...(options['prices'] === true ? { prices: true } : {}),
     });
-    return { json: view, text: text(view) };
+    if (as === undefined) return { json: view, text: text(view) };
+    const file = await api.call('compare.export', { compareId: view.compareId, as: as as CompareExport });
+    if (file.note !== undefined) api.progress(file.note);
+    // Without --out the file itself is printed, to be piped; with it, what was compared and where it went.
+    return file.savedTo === null
+      ? { json: { ...view, export: file }, text: file.content.replace(/\r?\n$/, '') }
+      : { json: { ...view, export: file }, text: `${text(view)}\nWrote ${file.savedTo}` };
   },
 };
