@@ -69,6 +69,7 @@ export async function startApp(
       undo: () => send('undo'),
       redo: () => send('redo'),
       importDocument: () => send('import'),
+      compare: () => send('compare'),
       search: () => send('search'),
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));

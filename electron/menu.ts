@@ -5,6 +5,7 @@ export interface MenuActions {
   undo(): void;
   redo(): void;
   importDocument(): void;
+  compare(): void;
   search(): void;
 }
 
@@ -44,6 +45,7 @@ export function menuTemplate(
       label: 'File',
       submenu: [
         { label: 'Import a document…', accelerator: 'CmdOrCtrl+O', click: actions.importDocument },
+        { label: 'Compare two lists…', click: actions.compare },
         { type: 'separator' },
         mac ? { role: 'close' } : { role: 'quit' },
       ],

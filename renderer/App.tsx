@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Catalogue } from './screens/Catalogue.tsx';
+import { Compare } from './screens/Compare.tsx';
 import { Export } from './screens/Export.tsx';
 import { Import } from './screens/Import.tsx';
 import { Orders } from './screens/Orders.tsx';
@@ -22,6 +23,7 @@ async function openOrderLines(orderId: number, unplacedOnly: boolean): Promise<v
 const TABS: [Screen, string][] = [
   ['orders', 'Orders'],
   ['import', 'Import'],
+  ['compare', 'Compare'],
   ['catalogue', 'Catalogue & jobs'],
   ['export', 'Export'],
   ['settings', 'Settings'],
@@ -132,6 +134,7 @@ export function App() {
       <main>
         {screen === 'orders' ? <Orders /> : null}
         {screen === 'import' ? <Import /> : null}
+        {screen === 'compare' ? <Compare /> : null}
         {screen === 'catalogue' ? <Catalogue /> : null}
         {screen === 'export' ? <Export /> : null}
         {screen === 'settings' ? <Settings /> : null}

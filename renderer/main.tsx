@@ -6,6 +6,7 @@ import { api } from './bridge.ts';
 import { followMenuCommand, isTextField } from './menu.ts';
 import { useApp } from './state/app.ts';
 import { useCatalogue } from './state/catalogue.ts';
+import { useCompare } from './state/compare.ts';
 import { useImport } from './state/import.ts';
 import { useOrders } from './state/orders.ts';
 import './styles.css';
@@ -15,6 +16,7 @@ api.onEvent((name, payload) => {
   if (name === 'store.changed') useApp.getState().changed((payload as ApiEvents['store.changed']).reason);
   else if (name === 'job.progress') useCatalogue.getState().progress(payload as ApiEvents['job.progress']);
   else if (name === 'import.progress') useImport.getState().onProgress(payload as ApiEvents['import.progress']);
+  else if (name === 'compare.progress') useCompare.getState().onProgress(payload as ApiEvents['compare.progress']);
   else if (name === 'suggestions.status') {
     const status = payload as ApiEvents['suggestions.status'];
     if (status.ready) useOrders.getState().suggestionsReady();
@@ -24,6 +26,7 @@ api.onEvent((name, payload) => {
       undo: () => useApp.getState().undo(),
       redo: () => useApp.getState().redo(),
       importScreen: () => useApp.getState().go('import'),
+      compareScreen: () => useApp.getState().go('compare'),
       events: window,
       editingText: () => isTextField(document.activeElement as HTMLElement | null),
       // The focused field's own undo history, as the browser's Edit menu uses it (still Chromium's way for this).

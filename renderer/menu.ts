@@ -13,6 +13,7 @@ export interface MenuTargets {
   readonly undo: () => unknown;
   readonly redo: () => unknown;
   readonly importScreen: () => unknown;
+  readonly compareScreen: () => unknown;
   readonly events: EventTarget;
   /** Whether a text field has the focus (`isTextField(document.activeElement)`); none when left out. */
   readonly editingText?: () => boolean;
@@ -25,6 +26,7 @@ export function followMenuCommand(command: string, to: MenuTargets): void {
   else if (command === 'undo') void to.undo();
   else if (command === 'redo') void to.redo();
   else if (command === 'import') void to.importScreen();
+  else if (command === 'compare') void to.compareScreen();
   else if (command === 'search') to.events.dispatchEvent(new Event(SEARCH_THE_CATALOGUE));
 }
 

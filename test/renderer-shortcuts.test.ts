@@ -88,13 +88,15 @@ describe("the app menu's commands", () => {
         undo: () => done.push('undo'),
         redo: () => done.push('redo'),
         importScreen: () => done.push('import'),
+        compareScreen: () => done.push('compare'),
         events,
       },
     };
   };
-  it('undo, redo and import do what they say, and "Search the catalogue" asks the search box to take the focus', () => {
+  it('undo, redo, import and compare do what they say, and "Search the catalogue" asks the search box to take the focus', () => {
     const { done, to } = targets();
-    for (const command of ['undo', 'redo', 'import', 'search', 'no-such-command']) followMenuCommand(command, to);
-    expect(done).toEqual(['undo', 'redo', 'import', 'search box focused']);
+    for (const command of ['undo', 'redo', 'import', 'compare', 'search', 'no-such-command'])
+      followMenuCommand(command, to);
+    expect(done).toEqual(['undo', 'redo', 'import', 'compare', 'search box focused']);
   });
 });

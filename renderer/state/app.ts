@@ -9,7 +9,7 @@ import {
 import { platformOf, type Platform } from '../shortcuts.ts';
 import { call, messageOf } from './call.ts';
 
-export type Screen = 'orders' | 'import' | 'catalogue' | 'export' | 'settings';
+export type Screen = 'orders' | 'import' | 'compare' | 'catalogue' | 'export' | 'settings';
 
 interface AppState {
   screen: Screen;

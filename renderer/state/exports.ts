@@ -4,7 +4,7 @@ import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 
 /** Where the app saved an export, or (in the browser host) a download of it. */
-function deliver(file: ExportFileView): void {
+export function deliver(file: ExportFileView): void {
   if (file.savedTo !== null) {
     useApp.getState().say(`Saved ${file.savedTo}`);
     return;

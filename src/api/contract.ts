@@ -559,7 +559,7 @@ export interface ApiEvents {
     readonly orders?: readonly JobOrderLines[];
   };
   /** A command chosen from the app's menu (or its shortcut): Undo, Redo, Import…, Search the catalogue. */
-  'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'search' };
+  'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'compare' | 'search' };
   /**
    * How far an import preview or confirm has come, by phase: reading the file, placing its lines,
    * writing them (a confirm; Cancel works until it writes). `done` and `total` count lines, except while

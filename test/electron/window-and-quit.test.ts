@@ -166,9 +166,13 @@ describe('Undo and Redo: the typing in a text field, else the app’s step', () 
     expect(edit.submenu[1]).toMatchObject({ label: 'Redo', accelerator: 'Shift+CmdOrCtrl+Z', enabled: true });
     edit.submenu[0].click();
     edit.submenu[1].click();
+    // File → Compare two lists… takes the page to the Compare screen (SPEC §9.8: from the menu).
+    const fileMenu = fake.menus.at(-1).find((m: { label: string }) => m.label === 'File');
+    fileMenu.submenu.find((i: { label?: string }) => i.label === 'Compare two lists…').click();
     expect(fake.sent.filter(([c, n]) => c === EVENT_CHANNEL && n === 'menu.command').map(([, , p]) => p)).toEqual([
       { command: 'undo' },
       { command: 'redo' },
+      { command: 'compare' },
     ]);
     const named = menuTemplate(
       'darwin',
@@ -177,6 +181,7 @@ describe('Undo and Redo: the typing in a text field, else the app’s step', () 
         undo() {},
         redo() {},
         importDocument() {},
+        compare() {},
         search() {},
       },
     );
@@ -192,6 +197,7 @@ describe('Undo and Redo: the typing in a text field, else the app’s step', () 
       undo: () => done.push('app undo'),
       redo: () => done.push('app redo'),
       importScreen: () => done.push('import'),
+      compareScreen: () => done.push('compare'),
       events: new EventTarget(),
       editingText: () => isTextField(focused),
       editText: (command: 'undo' | 'redo') => done.push(`field ${command}`),

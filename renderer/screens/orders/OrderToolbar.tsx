@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, OrderView } from '../../../src/api/contract.ts';
 import { OrderHeading } from '../../components/Documents.tsx';
 import { count, money, plural } from '../../format.ts';
+import { useCompare } from '../../state/compare.ts';
 import { useExports } from '../../state/exports.ts';
 import { useOrders } from '../../state/orders.ts';
 
@@ -36,6 +37,9 @@ export function OrderToolbar(props: {
       </label>
       <button data-testid="order-export" onClick={() => void useExports.getState().bricklink(order.id)}>
         Export BrickLink XML…
+      </button>
+      <button data-testid="order-compare" onClick={() => useCompare.getState().startFrom(order)}>
+        Compare with…
       </button>
       <input
         type="search"

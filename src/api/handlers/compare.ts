@@ -38,7 +38,7 @@ function kept(d: ServiceDeps, compareId: string): KeptCompare {
   return k;
 }
 
-/** "Falcon" from "order Falcon", "arrived" from "file arrived.csv": the part of a label a file name is made of. */
+/** The part of a label a file name is made of: the order, document or file it names ("order Falcon" gives "Falcon"). */
 const labelPart = (label: string) => fileNamePart(label.replace(/^(order|document|file) /, ''));
 
 export const COMPARE_CALLS = {

@@ -1,0 +1,126 @@
+import { create } from 'zustand';
+import type { ApiEvents, ArgsOf, CompareRowView, CompareView } from '../../src/api/contract.ts';
+import type { CompareExport, CompareGroup } from '../../src/compare-kinds.ts';
+import { attempt, useApp } from './app.ts';
+import { call } from './call.ts';
+import { deliver, useExports } from './exports.ts';
+
+type SideArg = ArgsOf<'compare.run'>['left'];
+
+/** A side as staff chose it: what the core is asked for, and how the screen names it. */
+export interface SideChoice {
+  readonly arg: SideArg;
+  readonly label: string;
+  /** The order the side's lines are in, where they are saved (a file's are not): a row jumps there. */
+  readonly orderId: number | null;
+}
+
+/** Rows the screen asks at first per group, and then per page (SPEC §13: the first groups show at once). */
+export const COMPARE_PAGE = 200;
+
+interface CompareState {
+  left: SideChoice | null;
+  right: SideChoice | null;
+  prices: boolean;
+  /** Whether the result on screen was asked with prices (its price columns). */
+  withPrices: boolean;
+  /** Only the groups that differ (the lines that agree are hidden). */
+  differencesOnly: boolean;
+  running: boolean;
+  progress: ApiEvents['compare.progress'] | null;
+  view: CompareView | null;
+  /** Each group's rows so far: the first page with the answer, the rest as staff reach them. */
+  rows: Record<CompareGroup, CompareRowView[]>;
+  /** The row selected, by group and index, for the keyboard. */
+  selected: { group: CompareGroup; index: number } | null;
+  choose(side: 'left' | 'right', choice: SideChoice | null): void;
+  setPrices(on: boolean): void;
+  setDifferencesOnly(on: boolean): void;
+  run(): Promise<void>;
+  more(group: CompareGroup): Promise<void>;
+  select(group: CompareGroup, index: number): void;
+  exportAs(as: CompareExport): Promise<void>;
+  onProgress(p: ApiEvents['compare.progress']): void;
+  /** From an order's screen ("Compare with…"): that order on the left, the other side to choose. */
+  startFrom(order: { id: number; reference: string }): void;
+}
+
+const NO_ROWS = (): Record<CompareGroup, CompareRowView[]> => ({
+  onlyLeft: [],
+  onlyRight: [],
+  quantityDiffers: [],
+  priceDiffers: [],
+  unplaced: [],
+  same: [],
+});
+
+export const useCompare = create<CompareState>((set, get) => ({
+  left: null,
+  right: null,
+  prices: false,
+  withPrices: false,
+  differencesOnly: true,
+  running: false,
+  progress: null,
+  view: null,
+  rows: NO_ROWS(),
+  selected: null,
+  // A new side makes the shown result stale: it goes, rather than stand beside sides it is not of.
+  choose: (side, choice) => set({ [side]: choice, view: null, rows: NO_ROWS(), selected: null }),
+  setPrices: (on) => set({ prices: on }),
+  setDifferencesOnly: (on) => set({ differencesOnly: on, selected: null }),
+  async run() {
+    const { left, right, prices } = get();
+    if (left === null || right === null) return;
+    useApp.getState().clearNotice();
+    set({ running: true, progress: null, view: null, rows: NO_ROWS(), selected: null });
+    const view = await attempt(() =>
+      call('compare.run', { left: left.arg, right: right.arg, first: COMPARE_PAGE, ...(prices ? { prices } : {}) }),
+    );
+    // Sides changed meanwhile: this answer is not of them.
+    if (get().left !== left || get().right !== right) return;
+    set({ running: false, progress: null });
+    if (view === null) return;
+    set({
+      view,
+      withPrices: prices,
+      rows: {
+        onlyLeft: [...view.onlyLeft],
+        onlyRight: [...view.onlyRight],
+        quantityDiffers: [...view.quantityDiffers],
+        priceDiffers: [...view.priceDiffers],
+        unplaced: [...view.unplaced],
+        same: [...view.same],
+      },
+    });
+  },
+  async more(group) {
+    const { view, rows } = get();
+    if (view === null || rows[group].length >= view.counts[group]) return;
+    const from = rows[group].length;
+    const page = await attempt(() =>
+      call('compare.rows', { compareId: view.compareId, group, from, count: COMPARE_PAGE }),
+    );
+    if (page === null || get().view !== view || get().rows[group].length !== from) return;
+    set((s) => ({ rows: { ...s.rows, [group]: [...s.rows[group], ...page] } }));
+  },
+  select: (group, index) => set({ selected: { group, index } }),
+  async exportAs(as) {
+    const view = get().view;
+    if (view === null) return;
+    const file = await attempt(() => call('compare.export', { compareId: view.compareId, as }));
+    if (file === null) return;
+    useExports.setState({ last: file });
+    deliver(file);
+    if (file.note) useApp.getState().say(`${file.name}: ${file.note}`);
+  },
+  onProgress: (p) => set((s) => (s.running ? { progress: p } : {})),
+  startFrom(order) {
+    get().choose('left', {
+      arg: { kind: 'order', orderId: order.id },
+      label: `order ${order.reference}`,
+      orderId: order.id,
+    });
+    useApp.getState().go('compare');
+  },
+}));
