@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'store-busy',
   'read-only-store',
   'store-damaged',
+  /** A PostgreSQL store's server can't be reached, or went away mid-call (SPEC §14). */
+  'store-unreachable',
   'disk-full',
   'parse-error',
   'duplicate-document',
@@ -91,6 +93,17 @@ function thisStore(storePath: string | null): string {
 
 function sentence(text: string): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/**
+ * A PostgreSQL store's server can't be reached or went away (SPEC §14 `store-unreachable`): `where` is
+ * the server and database as staff would name them (never the password), `why` the fault in words.
+ */
+export function storeUnreachable(where: string, why: string): BrickWorkError {
+  return new BrickWorkError(
+    'store-unreachable',
+    `The shop's server (${where}) can't be reached: ${why}. Nothing was half-written; brick-work connects again at the next step. If this goes on, check that the server is running and this desk's network.`,
+  );
 }
 
 /** Another process holds the store's write lock past the busy timeout (SPEC §10 `store-busy`). */

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
@@ -9,6 +9,9 @@ import { handedOver } from './hand-over.ts';
 import { lookupStarter } from './work.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
+import { startWorker } from '../worker-start.ts';
+
+export { startWorker };
 
 export interface JobHostOptions {
   readonly db: Database;
@@ -207,16 +210,6 @@ export function watchDataVersion(db: Database, onChange: () => void, everyMs = 7
   return Object.assign(() => clearInterval(timer), {
     sync: () => void (last = db.pragma('data_version', { simple: true }) as number),
   });
-}
-
-/** Starts a worker thread: from a checkout its script is TypeScript and starts by registering tsx's loader, as bin/ does. */
-export function startWorker(url: URL, workerData: unknown): Worker {
-  return url.pathname.endsWith('.ts')
-    ? new Worker(
-        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`,
-        { eval: true, workerData },
-      )
-    : new Worker(url, { workerData });
 }
 
 /** What a thread that failed threw, in words: an error from another thread may come as a plain object. */

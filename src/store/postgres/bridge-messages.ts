@@ -1,0 +1,26 @@
+/** What the PostgreSQL bridge's caller and its thread say to each other (ADR 0027). */
+import type { MessagePort } from 'node:worker_threads';
+
+export type ToBridge =
+  | { readonly kind: 'connect' }
+  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] }
+  | { readonly kind: 'close' };
+
+export interface BridgeFault {
+  /** PostgreSQL's SQLSTATE, or Node's error code (`ECONNREFUSED`), when there is one. */
+  readonly code: string | null;
+  readonly message: string;
+  /** The connection is gone or could not be made: `store-unreachable`, not a bug. */
+  readonly connection: boolean;
+}
+
+export type FromBridge =
+  | { readonly ok: true; readonly rows: readonly Record<string, unknown>[]; readonly rowCount: number }
+  | { readonly ok: false; readonly fault: BridgeFault };
+
+export interface BridgeData {
+  readonly url: string;
+  /** Int32 [state]: 0 while a request is out, 1 when its answer is on the port. */
+  readonly signal: SharedArrayBuffer;
+  readonly port: MessagePort;
+}

@@ -1,0 +1,114 @@
+/**
+ * The PostgreSQL bridge's thread (ADR 0027): node-postgres is asynchronous, the core is not; this thread
+ * holds the connection and answers one statement at a time, while its caller waits (`bridge.ts`).
+ *
+ * A connection lost inside a transaction leaves the server to roll it back; until the caller's own
+ * ROLLBACK arrives, every statement is refused as the connection's fault, so nothing the caller meant to
+ * be one transaction runs on a new connection piecemeal.
+ */
+import { workerData } from 'node:worker_threads';
+import pg from 'pg';
+import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
+
+const data = workerData as BridgeData;
+const port = data.port;
+const signal = new Int32Array(data.signal);
+
+// Numbers as SQLite gives them: an int8 (a count, an id, microseconds since the epoch) fits a double exactly.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** Node's codes for a connection that could not be made or was cut. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+function faultOf(e: unknown): BridgeFault {
+  const err = e as { code?: unknown; message?: unknown };
+  const code = typeof err?.code === 'string' ? err.code : null;
+  const message = typeof err?.message === 'string' ? err.message : String(e);
+  const connection =
+    (code !== null && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) ||
+    /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(message);
+  return { code, message, connection };
+}
+
+let client: pg.Client | null = null;
+/** Set when the connection was lost inside a transaction: refused until the caller's ROLLBACK. */
+let lostInTransaction: BridgeFault | null = null;
+let inTransaction = false;
+
+async function connected(): Promise<pg.Client> {
+  if (client !== null) return client;
+  const c = new pg.Client({
+    connectionString: data.url,
+    application_name: 'brick-work',
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+  });
+  // A connection that breaks between statements: the next statement connects again — unless it broke
+  // inside a transaction, which the server has rolled back: then the caller's ROLLBACK comes first.
+  const lost = (e: unknown) => {
+    if (client !== c) return;
+    client = null;
+    if (inTransaction) lostInTransaction = { ...faultOf(e), connection: true };
+  };
+  c.on('error', lost);
+  c.on('end', () => lost(new Error('Connection terminated')));
+  await c.connect();
+  client = c;
+  return c;
+}
+
+async function answer(m: ToBridge): Promise<FromBridge> {
+  if (m.kind === 'close') {
+    await client?.end().catch(() => undefined);
+    client = null;
+    return { ok: true, rows: [], rowCount: 0 };
+  }
+  if (m.kind === 'connect') {
+    await connected();
+    return { ok: true, rows: [], rowCount: 0 };
+  }
+  const word = m.sql.trimStart().slice(0, 8).toUpperCase();
+  if (lostInTransaction !== null) {
+    if (word.startsWith('ROLLBACK')) {
+      lostInTransaction = null;
+      inTransaction = false;
+      return { ok: true, rows: [], rowCount: 0 };
+    }
+    return { ok: false, fault: lostInTransaction };
+  }
+  try {
+    const c = await connected();
+    const r = await c.query({ text: m.sql, values: [...m.params] });
+    if (word.startsWith('BEGIN')) inTransaction = true;
+    else if (word.startsWith('COMMIT') || word.startsWith('ROLLBACK')) inTransaction = false;
+    return { ok: true, rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
+  } catch (e) {
+    const fault = faultOf(e);
+    if (fault.connection) {
+      const c = client;
+      client = null;
+      void c?.end().catch(() => undefined);
+      if (inTransaction) lostInTransaction = fault;
+    }
+    return { ok: false, fault };
+  }
+}
+
+port.on('message', (m: ToBridge) => {
+  void answer(m)
+    .then(undefined, (e: unknown): FromBridge => ({ ok: false, fault: faultOf(e) }))
+    .then((reply) => {
+      port.postMessage(reply);
+      Atomics.store(signal, 0, 1);
+      Atomics.notify(signal, 0);
+    });
+});
