@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, open, answers, lists, screens).
+ * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, open, answers, lists, screens, compare).
  */
 import { execFileSync } from 'node:child_process';
 import { benchAnswers } from './answers.bench.ts';
 import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
+import { benchCompare } from './compare.bench.ts';
 import { benchElements } from './elements.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchLists } from './lists.bench.ts';
@@ -38,6 +39,7 @@ const GROUPS = [
   'answers',
   'lists',
   'screens',
+  'compare',
 ] as const;
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
@@ -91,6 +93,7 @@ if (runs('screens')) {
     console.log("order screen: skipped, Debian's Chromium (its browser) is missing: apt-get install -y chromium\n");
   else for (const row of screens) print(row);
 }
+if (runs('compare')) for (const row of await benchCompare()) print(row);
 
 const missed = rows.filter(missesTheBar);
 console.log(

@@ -68,14 +68,24 @@ export const useCompare = create<CompareState>((set, get) => ({
   // A new side makes the shown result stale: it goes, rather than stand beside sides it is not of.
   choose: (side, choice) => set({ [side]: choice, view: null, rows: NO_ROWS(), selected: null }),
   setPrices: (on) => set({ prices: on }),
-  setDifferencesOnly: (on) => set({ differencesOnly: on, selected: null }),
+  setDifferencesOnly(on) {
+    set({ differencesOnly: on, selected: null });
+    if (!on) void get().more('same');
+  },
   async run() {
-    const { left, right, prices } = get();
+    const { left, right, prices, differencesOnly } = get();
     if (left === null || right === null) return;
     useApp.getState().clearNotice();
     set({ running: true, progress: null, view: null, rows: NO_ROWS(), selected: null });
     const view = await attempt(() =>
-      call('compare.run', { left: left.arg, right: right.arg, first: COMPARE_PAGE, ...(prices ? { prices } : {}) }),
+      call('compare.run', {
+        left: left.arg,
+        right: right.arg,
+        first: COMPARE_PAGE,
+        // The lines that agree are hidden while "Differences only" is ticked: their rows come when shown.
+        ...(differencesOnly ? { sameFirst: 0 } : {}),
+        ...(prices ? { prices } : {}),
+      }),
     );
     // Sides changed meanwhile: this answer is not of them.
     if (get().left !== left || get().right !== right) return;

@@ -97,6 +97,8 @@ export const CALL_ARGUMENTS = {
     prices: optional(bool),
     /** Rows per group in the answer (the screen's first page); all when left out. */
     first: optional(whole(0, 5_000, '0 to 5,000')),
+    /** Rows of the lines that agree (`same`) in the answer, when fewer than `first`: the screen hides them until asked. */
+    sameFirst: optional(whole(0, 5_000, '0 to 5,000')),
   }),
   'compare.rows': shape({
     compareId: text(64),

@@ -51,9 +51,10 @@ const price = (e4: number | null) => (e4 === null ? null : formatMoneyE4(e4));
 export function exportDifference(
   result: CompareResult,
   as: CompareExport,
-  names: (row: CompareRow) => RowNames,
+  namer: (rows: readonly CompareRow[]) => (row: CompareRow) => RowNames,
 ): ExportedDifference {
   const rows = differing(result);
+  const names = namer(rows);
   if (as === 'csv') {
     const lines = rows.map((r) => {
       const n = names(r);

@@ -1,9 +1,10 @@
 /**
- * The catalogue's names for a compare's rows: each item's name and each colour's name and swatch, read
- * with statements prepared once (a compare can name tens of thousands of rows: an export of a big
- * difference, or the screen's pages).
+ * The catalogue's names for a compare's rows: each item's name and each colour's name and swatch, the
+ * items of a page or an export in one statement (a compare can name tens of thousands of rows: an export
+ * of a big difference; the screen names only the rows it shows).
  */
 import type { Database } from 'better-sqlite3';
+import { catalogueItemName, itemKey, itemNames } from '../store/catalogue.ts';
 import type { CompareRow } from './compare.ts';
 
 export interface RowNames {
@@ -12,8 +13,15 @@ export interface RowNames {
   readonly colourRgb: string | null;
 }
 
-export function rowNamer(db: Database): (row: CompareRow) => RowNames {
-  const item = db.prepare('SELECT name FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck();
+/**
+ * Names for `rows` (the rows about to be shown or exported): their items' names read in one statement,
+ * their colours' once each. Asked for another row, it reads that one's name alone.
+ */
+export function rowNamer(db: Database, rows: readonly CompareRow[]): (row: CompareRow) => RowNames {
+  const names = itemNames(
+    db,
+    rows.flatMap((r) => (r.item === null ? [] : [r.item])),
+  );
   const colour = db.prepare(
     'SELECT c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id WHERE c.id = ?',
   );
@@ -25,10 +33,8 @@ export function rowNamer(db: Database): (row: CompareRow) => RowNames {
   return (row) => {
     if (row.item === null) return { name: null, colourName: null, colourRgb: null };
     const c = row.item.colour === null ? null : colourOf(row.item.colour);
-    return {
-      name: (item.get(row.item.type, row.item.no) as string | undefined) ?? null,
-      colourName: c?.name ?? null,
-      colourRgb: c?.rgb ?? null,
-    };
+    const key = itemKey(row.item.type, row.item.no);
+    if (!names.has(key)) names.set(key, catalogueItemName(db, row.item.type, row.item.no));
+    return { name: names.get(key) ?? null, colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
   };
 }

@@ -8,7 +8,7 @@ import { BrickWorkError } from '../errors.ts';
 import { planImport, type ImportHooks } from '../documents/import.ts';
 import type { ColourNumbering } from '../reading.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';
-import { documentLines, orderLines, type LineView } from '../store/lines.ts';
+import { linesToCompare } from '../store/lines.ts';
 import { getOrder } from '../store/orders.ts';
 import type { CompareLine } from './compare.ts';
 
@@ -29,14 +29,6 @@ export interface Side {
   readonly lines: readonly CompareLine[];
 }
 
-const fromStore = (l: LineView): CompareLine => ({
-  given: l.given,
-  placed: l.placed === null ? null : { type: l.placed.type, no: l.placed.no, colour: l.placed.colour },
-  quantity: l.quantity,
-  unitPriceE4: l.unitPriceE4,
-  condition: l.condition,
-});
-
 /** Reads one side. Nothing is written: a file is planned as a preview is (`hooks`: its progress), and its plan dropped. */
 export function readSide(db: Database, spec: SideSpec, hooks: ImportHooks = {}): Side {
   if (spec.kind === 'order') {
@@ -44,7 +36,7 @@ export function readSide(db: Database, spec: SideSpec, hooks: ImportHooks = {}):
     return {
       label: `order ${order.reference}`,
       currency: order.currency,
-      lines: orderLines(db, order.id).map(fromStore),
+      lines: linesToCompare(db, { orderId: order.id }),
     };
   }
   if (spec.kind === 'document') {
@@ -52,7 +44,7 @@ export function readSide(db: Database, spec: SideSpec, hooks: ImportHooks = {}):
     return {
       label: `document ${doc.key} (order ${doc.orderReference})`,
       currency: doc.currency ?? getOrder(db, doc.orderId).currency,
-      lines: documentLines(db, doc.id).map(fromStore),
+      lines: linesToCompare(db, { documentId: doc.id }),
     };
   }
   const plan = planImport(db, { file: spec.file, asNew: true, colourNumbering: spec.colourNumbering ?? null }, hooks);

@@ -211,6 +211,26 @@ export function startLoadingItems(db: Database): () => void {
 }
 
 /** The catalogue's name of an item, or null when it has no such item. */
+/** The key `itemNames` answers by. */
+export function itemKey(type: string, no: string): string {
+  return `${type}\t${no}`;
+}
+
+/** The catalogue's names of many items in one statement, by `itemKey`: those it has. */
+export function itemNames(db: Database, items: readonly { type: string; no: string }[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  if (items.length === 0) return out;
+  const rows = db
+    .prepare(
+      `SELECT j.value ->> '$[0]' AS type, j.value ->> '$[1]' AS no, c.name FROM json_each(?) j
+         JOIN catalogue_item c ON c.item_type = j.value ->> '$[0]' AND c.item_no = j.value ->> '$[1]'`,
+    )
+    .raw()
+    .all(JSON.stringify(items.map((i) => [i.type, i.no]))) as [string, string, string][];
+  for (const [type, no, name] of rows) out.set(itemKey(type, no), name);
+  return out;
+}
+
 export function catalogueItemName(db: Database, type: string, no: string): string | null {
   return (
     (db.prepare('SELECT name FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(type, no) as

@@ -126,3 +126,60 @@ export function getLine(db: Database, id: number): LineView {
 export function documentLines(db: Database, documentId: number): LineView[] {
   return (db.prepare(`${SELECT} WHERE l.document_id = ? ORDER BY l.position`).all(documentId) as LineRow[]).map(toView);
 }
+
+/** A line as a compare reads it (SPEC §13): what it gives, where it is placed, how many, at what price. */
+export interface LineToCompare {
+  readonly given: {
+    readonly type: string | null;
+    readonly no: string | null;
+    readonly name: string | null;
+    readonly colourId: number | null;
+    readonly colourName: string | null;
+  };
+  readonly placed: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
+  readonly quantity: number;
+  readonly unitPriceE4: number | null;
+  readonly condition: 'N' | 'U' | null;
+}
+
+const TO_COMPARE = `SELECT l.given_type, l.given_no, l.given_name, l.given_colour_id, l.given_colour_name,
+  l.item_type, l.item_no, l.colour_id, l.quantity, l.unit_price_e4, l.condition FROM order_line l`;
+
+type CompareRow = [
+  string | null,
+  string | null,
+  string | null,
+  number | null,
+  string | null,
+  string | null,
+  string | null,
+  number | null,
+  number,
+  number | null,
+  'N' | 'U' | null,
+];
+
+/**
+ * The saved lines of an order, or one document's lines, as a compare reads them: only the columns it
+ * matches by, no names (the rows shown are named apart), as arrays — at 200,000 lines building the full
+ * `LineView`s took eight times as long as the query.
+ */
+export function linesToCompare(db: Database, side: { orderId: number } | { documentId: number }): LineToCompare[] {
+  const rows = (
+    'orderId' in side
+      ? db
+          .prepare(
+            `${TO_COMPARE} JOIN document d ON d.id = l.document_id WHERE d.order_id = ? AND d.state = 'imported' ORDER BY d.id, l.position`,
+          )
+          .raw()
+          .all(side.orderId)
+      : db.prepare(`${TO_COMPARE} WHERE l.document_id = ? ORDER BY l.position`).raw().all(side.documentId)
+  ) as CompareRow[];
+  return rows.map((r) => ({
+    given: { type: r[0], no: r[1], name: r[2], colourId: r[3], colourName: r[4] },
+    placed: r[5] === null || r[6] === null ? null : { type: r[5], no: r[6], colour: r[7] },
+    quantity: r[8],
+    unitPriceE4: r[9],
+    condition: r[10],
+  }));
+}

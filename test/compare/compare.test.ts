@@ -71,10 +71,11 @@ describe('compare', () => {
     const r = compareSides(left, right);
     // The placed x98 is never matched with the unplaced x98.
     expect(r.onlyLeft.map((x) => x.item?.no)).toEqual(['x98']);
+    // In the order the left lists them, then the right's own.
     expect(r.unplaced.map((x) => [x.given.no ?? x.given.name, x.left, x.right])).toEqual([
-      ['x98', 0, 1],
       ['x99', 2, 1],
       ['Odd  Part', 1, 1],
+      ['x98', 0, 1],
     ]);
     expect(compareKey(left[0] as CompareLine)).not.toBe(compareKey(left[2] as CompareLine));
   });
@@ -87,6 +88,15 @@ describe('compare', () => {
     expect(r.priceDiffers.map((x) => [x.item?.no, x.leftUnitPriceE4, x.rightUnitPriceE4])).toEqual([
       ['3003', 700, 800],
     ]);
+  });
+
+  it('gives rows in the order the left lists their keys, then the right’s own', () => {
+    const r = compareSides(
+      [placed('3010', 5, 1), placed('3001', 5, 1), placed('3005', 5, 1), placed('3001', 5, 2)],
+      [placed('3009', 5, 1), placed('3005', 5, 1), placed('3001', 5, 3), placed('3002', 5, 1), placed('3010', 5, 1)],
+    );
+    expect(r.same.map((x) => x.item?.no)).toEqual(['3010', '3001', '3005']);
+    expect(r.onlyRight.map((x) => x.item?.no)).toEqual(['3009', '3002']);
   });
 
   it('counts a lot of 0 pieces as a lot, and either side may be the larger', () => {

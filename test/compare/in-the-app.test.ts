@@ -66,6 +66,11 @@ describe('compare in the app', () => {
     };
     const all = await ok(call<CompareView>('compare.run', sides));
     const first = await ok(call<CompareView>('compare.run', { ...sides, first: 25 }));
+    // The screen hides the lines that agree at first: their rows come when asked, their count at once.
+    const hidden = await ok(call<CompareView>('compare.run', { ...sides, first: 25, sameFirst: 0 }));
+    expect(hidden.same).toEqual([]);
+    expect(hidden.counts.same).toBe(all.same.length);
+    expect(hidden.quantityDiffers).toEqual(all.quantityDiffers.slice(0, 25));
     // The file side was read and placed with progress, side by side, each phase to its end.
     expect(progress.some((p) => p.side === 'right' && p.phase === 'placing' && p.done === p.total)).toBe(true);
     expect(progress.every((p) => p.side === 'right')).toBe(true);

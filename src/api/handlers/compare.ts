@@ -14,8 +14,7 @@ import { fileOnWriter, onWriter, type KeptCompare, type PartialCallTable, type S
 /** How many compares are kept for their pages and exports: a screen shows one; a second tab, maybe one more. */
 const COMPARES_KEPT = 2;
 
-function rowViews(d: ServiceDeps, rows: readonly CompareRow[]): CompareRowView[] {
-  const names = rowNamer(d.db);
+function rowViews(names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
   return rows.map((r) => {
     const n = names(r);
     return {
@@ -44,7 +43,7 @@ const labelPart = (label: string) => fileNamePart(label.replace(/^(order|documen
 export const COMPARE_CALLS = {
   // On the writer thread, as an import's preview: a file side is read and placed, which takes time, and
   // the result is kept there for its pages and exports.
-  'compare.run': onWriter((d) => ({ left, right, prices, first }) => {
+  'compare.run': onWriter((d) => ({ left, right, prices, first, sameFirst }) => {
     const a = readSide(d.db, left, d.compareHooks('left'));
     const b = readSide(d.db, right, d.compareHooks('right'));
     const r = compareSides(a.lines, b.lines, { prices: prices === true });
@@ -52,7 +51,13 @@ export const COMPARE_CALLS = {
     d.compares.set(compareId, { result: r, left: a.label, right: b.label });
     for (const old of d.compares.keys()) if (d.compares.size > COMPARES_KEPT) d.compares.delete(old);
     // Only the rows shown are named: the counts come at once, however many rows agree.
-    const shown = (g: CompareGroup) => rowViews(d, first === undefined ? r[g] : r[g].slice(0, first));
+    const shownOf = (g: CompareGroup) => (g === 'same' ? (sameFirst ?? first) : first);
+    const page = (g: CompareGroup) => {
+      const n = shownOf(g);
+      return n === undefined ? r[g] : r[g].slice(0, n);
+    };
+    const names = rowNamer(d.db, COMPARE_GROUPS.flatMap(page));
+    const shown = (g: CompareGroup) => rowViews(names, page(g));
     const counts = Object.fromEntries(COMPARE_GROUPS.map((g) => [g, r[g].length])) as Record<CompareGroup, number>;
     return {
       compareId,
@@ -75,14 +80,13 @@ export const COMPARE_CALLS = {
       },
     };
   }),
-  'compare.rows': onWriter(
-    (d) =>
-      ({ compareId, group, from, count }) =>
-        rowViews(d, kept(d, compareId).result[group].slice(from, from + count)),
-  ),
+  'compare.rows': onWriter((d) => ({ compareId, group, from, count }) => {
+    const rows = kept(d, compareId).result[group].slice(from, from + count);
+    return rowViews(rowNamer(d.db, rows), rows);
+  }),
   'compare.export': fileOnWriter((d) => async ({ compareId, as }) => {
     const k = kept(d, compareId);
-    const file = exportDifference(k.result, as, rowNamer(d.db));
+    const file = exportDifference(k.result, as, (rows) => rowNamer(d.db, rows));
     const what = as === 'csv' ? 'difference.csv' : as === 'wanted' ? 'wanted list.xml' : 'extra (upload).xml';
     const name = `${labelPart(k.left)} vs ${labelPart(k.right)} – ${what}`;
     // On the writer thread there is no save dialog: the screens' thread offers the file (`savesFile`).
