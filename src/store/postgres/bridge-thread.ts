@@ -14,8 +14,12 @@ const data = workerData as BridgeData;
 const port = data.port;
 const signal = new Int32Array(data.signal);
 
-// Numbers as SQLite gives them: an int8 (a count, an id, microseconds since the epoch) fits a double exactly.
+// Values as SQLite gives them, so the core reads both stores alike: an int8 (a count, an id, microseconds
+// since the epoch) and a sum (numeric) as numbers — they fit a double exactly at a shop's sizes — and a
+// truth as 1 or 0.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.BOOL, (v) => (v === 't' ? 1 : 0));
 
 /** Node's codes for a connection that could not be made or was cut. */
 const CONNECTION_CODES = new Set([

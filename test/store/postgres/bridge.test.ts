@@ -25,7 +25,9 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL bridge'))('t
         ['3003', 2],
       ] as const)
         expect(db.query('INSERT INTO line (no, qty) VALUES ($1, $2)', [no, qty]).rowCount).toBe(1);
-      expect(db.query('SELECT count(*) AS n, sum(qty) AS pieces FROM line').rows).toEqual([{ n: 2, pieces: '6' }]);
+      expect(db.query('SELECT count(*) AS n, sum(qty) AS pieces, 1 = 1 AS yes FROM line').rows).toEqual([
+        { n: 2, pieces: 6, yes: 1 },
+      ]);
       expect(db.query('SELECT no FROM line WHERE qty > $1 ORDER BY id', [3]).rows).toEqual([{ no: '3001' }]);
     } finally {
       db.close();

@@ -1,0 +1,90 @@
+/**
+ * SQLite's statements as PostgreSQL reads them (ADR 0027), for the phrases the two dialects spell
+ * differently but mean alike: `?` and `@name` parameters become `$n`; an `INSERT` into a table keyed by
+ * `id` returns it (better-sqlite3's `lastInsertRowid`). Phrases that differ in substance are not
+ * rewritten here: the store module of their concern has a PostgreSQL form of its own.
+ */
+
+export interface PostgresStatement {
+  readonly text: string;
+  /** For each `$n`, the name of the `@name` parameter it stands for, or null for a positional `?`. */
+  readonly params: readonly (string | null)[];
+  /** A statement that writes (takes the store's one writer lock first, as SQLite's writers do). */
+  readonly writes: boolean;
+  /** An `INSERT` made to return the new row's `id`. */
+  readonly returnsId: boolean;
+}
+
+const WRITES = /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i;
+
+/**
+ * Rewrites one statement's parameters, skipping string literals, quoted names and comments.
+ * `tablesWithId`: the tables whose rows are keyed by an `id` column.
+ */
+export function toPostgres(sql: string, tablesWithId: ReadonlySet<string> = new Set()): PostgresStatement {
+  const params: (string | null)[] = [];
+  const named = new Map<string, number>();
+  let out = '';
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i] as string;
+    if (c === "'" || c === '"') {
+      const end = closing(sql, i, c);
+      out += sql.slice(i, end + 1);
+      i = end;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      out += sql.slice(i, end < 0 ? sql.length : end);
+      i = end < 0 ? sql.length : end - 1;
+    } else if (c === '?') {
+      params.push(null);
+      out += `$${params.length}`;
+    } else if ((c === '@' || c === ':') && /[A-Za-z_]/.test(sql[i + 1] ?? '') && sql[i - 1] !== ':') {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1))?.[0] ?? '';
+      let at = named.get(name);
+      if (at === undefined) {
+        params.push(name);
+        at = params.length;
+        named.set(name, at);
+      }
+      out += `$${at}`;
+      i += name.length;
+    } else out += c;
+  }
+  const insert = /^\s*INSERT\s+INTO\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i.exec(out);
+  const returnsId = insert !== null && tablesWithId.has((insert[1] ?? '').toLowerCase()) && !/\bRETURNING\b/i.test(out);
+  return {
+    text: returnsId ? `${out.replace(/;\s*$/, '')} RETURNING id` : out,
+    params,
+    writes: WRITES.test(out),
+    returnsId,
+  };
+}
+
+/** Where a quoted text or name that starts at `start` ends (a doubled quote is one quote). */
+function closing(sql: string, start: number, quote: string): number {
+  let i = start + 1;
+  while (i < sql.length) {
+    if (sql[i] === quote) {
+      if (sql[i + 1] === quote) i += 2;
+      else return i;
+    } else i += 1;
+  }
+  return sql.length - 1;
+}
+
+/** The values for a statement's `$n`s from better-sqlite3's arguments: positional values, and an object for the named. */
+export function bindValues(statement: PostgresStatement, args: readonly unknown[]): unknown[] {
+  // better-sqlite3 takes values one by one, or an array of them, and an object for the named ones.
+  const positional = args.flatMap((a) => (Array.isArray(a) ? a : isNamedBag(a) ? [] : [a]));
+  const bag = args.find(isNamedBag) as Record<string, unknown> | undefined;
+  let next = 0;
+  return statement.params.map((name) => {
+    const v = name === null ? positional[next++] : bag?.[name];
+    if (v === undefined) throw new RangeError(`a statement was given too few values (${name ?? `#${next}`})`);
+    return v;
+  });
+}
+
+function isNamedBag(a: unknown): boolean {
+  return typeof a === 'object' && a !== null && !(a instanceof Uint8Array) && !Array.isArray(a) && !(a instanceof Date);
+}

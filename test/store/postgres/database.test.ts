@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresDatabase } from '../../../src/store/postgres/database.ts';
+import { toPostgres } from '../../../src/store/postgres/dialect.ts';
+import { needs } from '../../helpers/needs.ts';
+import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+
+// Issue 29 (ADR 0027): SQLite's statements as PostgreSQL reads them.
+describe('the dialect', () => {
+  it('numbers ? and @name parameters, skipping texts, quoted names, comments and casts', () => {
+    const s = toPostgres(
+      `SELECT '?', "a?b", x::int8 FROM t -- what?\n WHERE a = ? AND b = @source AND c = ? AND d = @source`,
+    );
+    expect(s.text).toBe(`SELECT '?', "a?b", x::int8 FROM t -- what?\n WHERE a = $1 AND b = $2 AND c = $3 AND d = $2`);
+    expect(s.params).toEqual([null, 'source', null]);
+    expect(s.writes).toBe(false);
+  });
+
+  it('an insert into a table keyed by id returns it; other writes are writes', () => {
+    const ids = new Set(['job']);
+    expect(toPostgres('INSERT INTO job (kind) VALUES (?)', ids)).toMatchObject({
+      text: 'INSERT INTO job (kind) VALUES ($1) RETURNING id',
+      returnsId: true,
+      writes: true,
+    });
+    expect(toPostgres('INSERT INTO call_budget (day) VALUES (?)', ids).returnsId).toBe(false);
+    expect(toPostgres('  update job SET state = ?', ids).writes).toBe(true);
+  });
+});
+
+describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL store connection'))(
+  'a PostgreSQL connection with better-sqlite3’s shape',
+  () => {
+    let server: PostgresServer;
+    beforeAll(async () => {
+      server = await startPostgres();
+    }, 60_000);
+    afterAll(() => server?.close());
+
+    const open = (name: string, busyTimeoutMs = 10_000) =>
+      PostgresDatabase.connect(server.url(name), { tablesWithId: new Set(['job']), busyTimeoutMs });
+
+    it('prepare with run, get, all, pluck and raw; lastInsertRowid; truths as 1 and 0', () => {
+      server.createDatabase('shape');
+      const db = open('shape');
+      try {
+        db.exec('CREATE TABLE job (id bigserial PRIMARY KEY, kind text NOT NULL, n bigint)');
+        const insert = db.prepare('INSERT INTO job (kind, n) VALUES (?, @n)');
+        expect(insert.run('load', { n: 3 })).toEqual({ changes: 1, lastInsertRowid: 1 });
+        expect(insert.run(['lookup'], { n: 4 })).toEqual({ changes: 1, lastInsertRowid: 2 });
+        expect(db.prepare('SELECT kind, n FROM job WHERE id = ?').get(2)).toEqual({ kind: 'lookup', n: 4 });
+        expect(db.prepare('SELECT kind FROM job ORDER BY id').pluck().all()).toEqual(['load', 'lookup']);
+        expect(db.prepare('SELECT id, kind, n > 3 AS big FROM job ORDER BY id').raw().all()).toEqual([
+          [1, 'load', 0],
+          [2, 'lookup', 1],
+        ]);
+        expect(db.prepare('SELECT kind FROM job WHERE id = ?').get(9)).toBeUndefined();
+        expect(db.prepare('UPDATE job SET n = n + 1').run().changes).toBe(2);
+      } finally {
+        db.close();
+      }
+    });
+
+    it('transactions commit or roll back whole; a nested one is a savepoint', () => {
+      server.createDatabase('tx');
+      const db = open('tx');
+      try {
+        db.exec('CREATE TABLE job (id bigserial PRIMARY KEY, kind text NOT NULL)');
+        const add = db.prepare('INSERT INTO job (kind) VALUES (?)');
+        const count = () => db.prepare('SELECT count(*) FROM job').pluck().get();
+        expect(() =>
+          db.transaction(() => {
+            add.run('a');
+            throw new Error('half way');
+          })(),
+        ).toThrow('half way');
+        expect(count()).toBe(0);
+        db.transaction(() => {
+          add.run('outer');
+          expect(() =>
+            db.transaction(() => {
+              add.run('inner');
+              throw new Error('inner fails');
+            })(),
+          ).toThrow('inner fails');
+          expect(db.inTransaction).toBe(true);
+        }).immediate();
+        expect(db.inTransaction).toBe(false);
+        expect(db.prepare('SELECT kind FROM job').pluck().all()).toEqual(['outer']);
+      } finally {
+        db.close();
+      }
+    });
+
+    it('one writer at a time, as SQLite: a second writer waits, past the busy timeout it is store-busy; readers never wait', () => {
+      server.createDatabase('writers');
+      const a = open('writers');
+      const b = open('writers', 400);
+      try {
+        a.exec('CREATE TABLE job (id bigserial PRIMARY KEY, kind text NOT NULL)');
+        a.exec('BEGIN IMMEDIATE');
+        a.prepare('INSERT INTO job (kind) VALUES (?)').run('held');
+        // B reads what was committed, at once.
+        expect(b.prepare('SELECT count(*) FROM job').pluck().get()).toBe(0);
+        const started = performance.now();
+        expect(() => b.prepare('INSERT INTO job (kind) VALUES (?)').run('waits')).toThrow(
+          expect.objectContaining({ code: 'store-busy' }),
+        );
+        expect(performance.now() - started).toBeGreaterThanOrEqual(350);
+        a.exec('COMMIT');
+        b.prepare('INSERT INTO job (kind) VALUES (?)').run('after');
+        expect(a.prepare('SELECT kind FROM job ORDER BY id').pluck().all()).toEqual(['held', 'after']);
+      } finally {
+        a.close();
+        b.close();
+      }
+    });
+  },
+);
