@@ -6,22 +6,10 @@
  * Money is exact: ten-thousandths of the currency unit, as the store keeps it.
  */
 import { foldName } from '../placement/fold.ts';
+import type { LineToCompare } from '../store/lines.ts';
 
-/** A line of either side, as its order, document or file gives it and placement left it. */
-export interface CompareLine {
-  readonly given: {
-    readonly type: string | null;
-    readonly no: string | null;
-    readonly name: string | null;
-    readonly colourId: number | null;
-    readonly colourName: string | null;
-  };
-  /** Where placement put it (the catalogue's item and colour); null: unplaced. */
-  readonly placed: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
-  readonly quantity: number;
-  readonly unitPriceE4: number | null;
-  readonly condition: 'N' | 'U' | null;
-}
+/** A line of either side, as its order, document or file gives it and placement left it (the store reads them so). */
+export type CompareLine = LineToCompare;
 
 /** One key's lines on both sides: summed quantities, and their value where the lines give a price. */
 export interface CompareRow {

@@ -3,19 +3,22 @@ import { BrickWorkError } from '../errors.ts';
 import type { ItemType } from '../item-types.ts';
 import { reasonOf, type Reason } from '../reasons.ts';
 
+/** What a line's document gave for it: its number, name and colour as written. */
+export interface GivenLine {
+  readonly type: string | null;
+  readonly no: string | null;
+  readonly name: string | null;
+  readonly colourId: number | null;
+  readonly colourName: string | null;
+}
+
 /** A stored line as the screens and the CLI show it. */
 export interface LineView {
   readonly id: number;
   readonly documentId: number;
   readonly documentKey: string;
   readonly position: number;
-  readonly given: {
-    readonly type: string | null;
-    readonly no: string | null;
-    readonly name: string | null;
-    readonly colourId: number | null;
-    readonly colourName: string | null;
-  };
+  readonly given: GivenLine;
   readonly quantity: number;
   readonly unitPriceE4: number | null;
   readonly condition: 'N' | 'U' | null;
@@ -129,13 +132,7 @@ export function documentLines(db: Database, documentId: number): LineView[] {
 
 /** A line as a compare reads it (SPEC §13): what it gives, where it is placed, how many, at what price. */
 export interface LineToCompare {
-  readonly given: {
-    readonly type: string | null;
-    readonly no: string | null;
-    readonly name: string | null;
-    readonly colourId: number | null;
-    readonly colourName: string | null;
-  };
+  readonly given: GivenLine;
   readonly placed: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
   readonly quantity: number;
   readonly unitPriceE4: number | null;
