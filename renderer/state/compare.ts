@@ -87,10 +87,9 @@ export const useCompare = create<CompareState>((set, get) => ({
         ...(prices ? { prices } : {}),
       }),
     );
-    // Sides changed meanwhile: this answer is not of them.
-    if (get().left !== left || get().right !== right) return;
     set({ running: false, progress: null });
-    if (view === null) return;
+    // Sides changed meanwhile: this answer is not of them.
+    if (view === null || get().left !== left || get().right !== right) return;
     set({
       view,
       withPrices: prices,
