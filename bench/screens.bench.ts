@@ -4,7 +4,7 @@
  * absent) and the real catalogue — how long after the order is shown its first suggestion list is
  * there, and the frames while its line table scrolls.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { loadCatalogue } from '../src/catalogue/load.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { identityOf } from '../src/identity/owner.ts';
 import { openStore } from '../src/store/open.ts';
+import { buildScreens } from '../test/helpers/browser.ts';
 import { FIRST_SUGGESTIONS, openOrder, p95, SCROLL_FRAMES } from '../test/helpers/in-page.ts';
 import { partsCsv, shared } from './data.ts';
 import type { BenchRow } from './report.ts';
@@ -59,21 +60,7 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
   if (!fs.existsSync(CHROMIUM)) return null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-screens-'));
   const renderer = path.join(dir, 'renderer');
-  execFileSync(
-    'npx',
-    [
-      'vite',
-      'build',
-      '--config',
-      'vite.renderer.config.ts',
-      '--outDir',
-      renderer,
-      '--emptyOutDir',
-      '--logLevel',
-      'error',
-    ],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
+  buildScreens(renderer);
   const dbPath = path.join(dir, 'brick-work.sqlite');
   const doc = inventory();
   const parts = partsCsv();

@@ -52,10 +52,22 @@ export async function startHost(dbPath: string): Promise<{ url: string; child: C
   return { url, child };
 }
 
-/** Builds the screens (vite) into dist/renderer, as `npm run serve` does before it starts the host. */
-export function buildScreens(): void {
-  execFileSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
+/**
+ * Builds the screens (vite) into dist/renderer, as `npm run serve` does before it starts the host, or into
+ * `outDir` (a folder of the test's or the bench's own).
+ */
+export function buildScreens(outDir?: string): void {
+  execFileSync(
+    'npx',
+    [
+      'vite',
+      'build',
+      '--config',
+      'vite.renderer.config.ts',
+      ...(outDir === undefined ? [] : ['--outDir', outDir, '--emptyOutDir']),
+      '--logLevel',
+      'error',
+    ],
+    { cwd: REPO_ROOT, stdio: 'inherit' },
+  );
 }

@@ -13,7 +13,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
 import { BrickWorkError } from '../../src/errors.ts';
 import { BUSY_TIMEOUT_MS, openStore } from '../../src/store/open.ts';
-import { NEEDS_CHROMIUM, hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { NEEDS_CHROMIUM, buildScreens, hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { cliJson, finished, REPO_ROOT, type CliResult } from '../helpers/cli.ts';
 import { inventoryXml } from '../helpers/documents.ts';
 import { addUnplacedLines, populate41 } from '../helpers/fixtures.ts';
@@ -419,25 +419,7 @@ describe('store trouble in words, never "internal"', () => {
       fs.chmodSync(shop, 0o555);
       const before = sha256(file);
       const renderer = path.join(dir, 'renderer');
-      const build = spawnSync(
-        'npx',
-        [
-          'vite',
-          'build',
-          '--config',
-          'vite.renderer.config.ts',
-          '--outDir',
-          renderer,
-          '--emptyOutDir',
-          '--logLevel',
-          'error',
-        ],
-        {
-          cwd: REPO_ROOT,
-          encoding: 'utf8',
-        },
-      );
-      expect(build.status, build.stderr).toBe(0);
+      buildScreens(renderer);
       fs.chmodSync(renderer, 0o755);
 
       const host = await startHostAsNobody(file, renderer, os.tmpdir());
