@@ -10,7 +10,7 @@
  */
 import { storeBusy } from '../../errors.ts';
 import { PostgresBridge, PostgresError, serverName, type BridgeOptions } from './bridge.ts';
-import { bindValues, toPostgres, type PostgresStatement } from './dialect.ts';
+import { bindValues, isWrite, toPostgres, type PostgresStatement } from './dialect.ts';
 
 /** The advisory lock every writer of a brick-work store takes (any number the database keeps for it). */
 const WRITER_LOCK = 0x6272_6b77; // "brkw"
@@ -120,12 +120,9 @@ export class PostgresDatabase {
     } else if (/^ROLLBACK(\s+TRANSACTION)?;?$/.test(word)) {
       this.end('ROLLBACK');
     } else {
-      if (this.depth === 0 && /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\b/i.test(sql)) {
-        this.transaction(() => this.write(sql, []))();
-      } else {
-        if (this.depth > 0 && !this.locked && /^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\b/i.test(sql)) this.lock();
-        this.bridge.query(sql);
-      }
+      if (!isWrite(sql)) this.bridge.query(sql);
+      else if (this.depth === 0) this.transaction(() => this.write(sql, []))();
+      else this.write(sql, []);
     }
     return this;
   }

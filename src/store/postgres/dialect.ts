@@ -15,7 +15,10 @@ export interface PostgresStatement {
   readonly returnsId: boolean;
 }
 
-const WRITES = /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i;
+/** Whether a statement writes (and so takes the store's one writer lock first, as SQLite's writers do). */
+export function isWrite(sql: string): boolean {
+  return /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i.test(sql);
+}
 
 /**
  * Rewrites one statement's parameters, skipping string literals, quoted names and comments.
@@ -55,7 +58,7 @@ export function toPostgres(sql: string, tablesWithId: ReadonlySet<string> = new 
   return {
     text: returnsId ? `${out.replace(/;\s*$/, '')} RETURNING id` : out,
     params,
-    writes: WRITES.test(out),
+    writes: isWrite(out),
     returnsId,
   };
 }
