@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../src/store/db.ts';
 import type { Result } from '../src/api/contract.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { SYSTEM_CLOCK } from '../src/clock.ts';
@@ -192,7 +192,7 @@ async function heapOf(op: () => Promise<unknown>): Promise<{ start: number; peak
 
 /** Loads the catalogue into the store at `storePath` and imports the two orders of `n` lines: the sides to compare. */
 export async function compareStore(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   n: number,
   parts: ReturnType<typeof partsCsv>,

@@ -3,7 +3,7 @@
  * runner, the credentials, the file dialogs, the events, the threads. The app, the browser host, the CLI
  * and each service thread give their own.
  */
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ItemType } from '../item-types.ts';
@@ -35,7 +35,7 @@ export interface FileDialogs {
 }
 
 export interface ServiceContext {
-  readonly db: Database;
+  readonly db: StoreDb;
   readonly storePath: string;
   readonly schema: string;
   readonly clock: Clock;

@@ -2,7 +2,7 @@
  * How the core's rows and plans look in the contract (SPEC §1): the views the handlers answer with.
  * Reads only; each view takes what it shows and nothing of the store's own shape.
  */
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
@@ -60,7 +60,7 @@ export function orderView(o: OrderSummary): OrderView {
 }
 
 /** Documents as the screens show them, each imported one with the others still imported from its file. */
-export function documentViews(db: Database, rows: readonly DocumentRow[]): DocumentView[] {
+export function documentViews(db: StoreDb, rows: readonly DocumentRow[]): DocumentView[] {
   const sameFile = sameFileDocuments(
     db,
     rows.filter((d) => d.state === 'imported').map((d) => d.id),
@@ -95,7 +95,7 @@ export function fileNamePart(name: string): string {
 }
 
 /** A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`). */
-export function lineView(db: Database, l: LineView, lookup: PlacementLookup): LineRowView {
+export function lineView(db: StoreDb, l: LineView, lookup: PlacementLookup): LineRowView {
   return {
     id: l.id,
     documentKey: l.documentKey,
@@ -123,24 +123,24 @@ export function lineView(db: Database, l: LineView, lookup: PlacementLookup): Li
 }
 
 /** The item the rule finds for a line unplaced only for its colour (SPEC §9), with its name. */
-function itemFound(db: Database, l: LineView, lookup: PlacementLookup): LineRowView['itemFound'] {
+function itemFound(db: StoreDb, l: LineView, lookup: PlacementLookup): LineRowView['itemFound'] {
   const p = placeItem({ ...l.given, remarks: l.remarks }, lookup);
   if (p.item !== null || p.found === undefined) return null;
   return { type: p.found.type, no: p.found.no, name: catalogueItemName(db, p.found.type, p.found.no) };
 }
 
-function swatchOf(db: Database, id: number | null): { colourName: string | null; colourRgb: string | null } {
+function swatchOf(db: StoreDb, id: number | null): { colourName: string | null; colourRgb: string | null } {
   const c = id === null ? null : colourInfo(db, id);
   return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
 }
 
-function catalogueColour(db: Database, id: number): { name: string; rgb: string | null } | null {
+function catalogueColour(db: StoreDb, id: number): { name: string; rgb: string | null } | null {
   const c = colourInfo(db, id);
   return c === null ? null : { name: c.name, rgb: c.rgb };
 }
 
 /** A planned line as a preview shows it. */
-export function previewLineView(db: Database, l: PlannedDocument['lines'][number]): PreviewLineView {
+export function previewLineView(db: StoreDb, l: PlannedDocument['lines'][number]): PreviewLineView {
   return {
     position: l.position,
     given: l.given,
@@ -161,7 +161,7 @@ export function previewLineView(db: Database, l: PlannedDocument['lines'][number
   };
 }
 
-export function previewView(db: Database, d: PlannedDocument): PreviewDocumentView {
+export function previewView(db: StoreDb, d: PlannedDocument): PreviewDocumentView {
   const t = d.target;
   return {
     key: d.parsed.key,

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import type { Worker } from 'node:worker_threads';
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { JobControl } from '../api/ports.ts';
@@ -14,7 +14,7 @@ import { startWorker } from '../worker-start.ts';
 export { startWorker };
 
 export interface JobHostOptions {
-  readonly db: Database;
+  readonly db: StoreDb;
   readonly storePath: string;
   readonly clock: Clock;
   /** The runner thread's script: `runner-thread.ts` under tsx, the bundled `runner-thread.js` in the app. */
@@ -196,7 +196,7 @@ export class JobHost implements JobControl {
  * Notices writes by other connections and processes (the runner thread, the CLI) through
  * `PRAGMA data_version`, and says so with `store.changed` (SPEC §1).
  */
-export function watchDataVersion(db: Database, onChange: () => void, everyMs = 700): (() => void) & { sync(): void } {
+export function watchDataVersion(db: StoreDb, onChange: () => void, everyMs = 700): (() => void) & { sync(): void } {
   let last = db.pragma('data_version', { simple: true }) as number;
   const timer = setInterval(() => {
     const now = db.pragma('data_version', { simple: true }) as number;

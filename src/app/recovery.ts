@@ -2,7 +2,7 @@
  * Recovery of dead owners' work (SPEC §4), the one way: what the app and the browser host do at their
  * start, and what `brick-work jobs recover` does when told. Each recovered job is said in a sentence.
  */
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import { recoverCatalogueJob, type RecoveredCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { recoverJobs, type RecoveredJob } from '../jobs/queue.ts';
@@ -15,7 +15,7 @@ export interface Recovery {
 }
 
 /** Puts dead owners' running jobs back in the queue, and ends a dead owner's catalogue job as failed. */
-export function recoverDeadOwners(db: Database, storePath: string | null, clock: Clock): Recovery {
+export function recoverDeadOwners(db: StoreDb, storePath: string | null, clock: Clock): Recovery {
   const jobs = recoverJobs(db, { clock });
   const catalogueJob = storePath === null ? null : recoverCatalogueJob(db, storePath, { clock });
   return {

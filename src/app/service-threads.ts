@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import { toErrorValue, type ErrorValue } from '../errors.ts';
 import type { DamageMark } from '../store/damage.ts';
@@ -20,7 +20,7 @@ import type {
 
 export interface ServiceThreadsOptions {
   /** The main thread's connection: it reads the catalogue generation, to know when the index is stale. */
-  readonly db: Database;
+  readonly db: StoreDb;
   readonly storePath: string;
   /** The service thread's script: `service-thread.ts` under tsx, the bundled `service-thread.js` in the app. */
   readonly workerUrl: URL;

@@ -3,7 +3,7 @@
  * and the CLI, which runs it in its own process. A catalogue load with its summary, and the look-up
  * job's runner over BrickLink's API.
  */
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
@@ -44,7 +44,7 @@ export type { JobOutcome };
 
 /** Loads catalogue files (the catalogue job, SPEC §5; its owner this process unless `me` says) and says what it did. */
 export async function runCatalogueLoad(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   files: readonly { name: string; content: Uint8Array }[],
   options: Omit<LoadOptions, 'me'> & { readonly me?: OwnerIdentity },
@@ -54,12 +54,12 @@ export async function runCatalogueLoad(
 }
 
 /** BrickLink's API base URL: `BRICKLINK_API_URL` where the environment gives one (the CLI, SPEC §5), else the store's setting. */
-export function apiUrlOf(db: Database, env: Readonly<Record<string, string | undefined>> = {}): string {
+export function apiUrlOf(db: StoreDb, env: Readonly<Record<string, string | undefined>> = {}): string {
   return env['BRICKLINK_API_URL'] || getSetting(db, 'api-url');
 }
 
 export interface LookupRunnerOptions {
-  readonly db: Database;
+  readonly db: StoreDb;
   readonly clock: Clock;
   readonly credentials: Credentials;
   readonly apiUrl: string;
@@ -103,7 +103,7 @@ export function lookupRunner(o: LookupRunnerOptions): JobRunner {
  * the job, so every runner keeps to it), then handed to `run` — a thread, or this process.
  */
 export function lookupStarter(
-  db: Database,
+  db: StoreDb,
   clock: Clock,
   run: (jobId: number, credentials: Credentials, apiUrl: string) => void,
 ): JobControl['startLookup'] {
@@ -116,7 +116,7 @@ export function lookupStarter(
 
 /** Loads the colours from BrickLink's API colour list (one call; `brick-work catalogue colours`) and says what it did. */
 export async function loadColoursFromApi(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   options: { readonly clock: Clock; readonly credentials: Credentials; readonly apiUrl: string },
 ): Promise<{ result: Awaited<ReturnType<typeof loadColoursFromSource>>; summary: string }> {
@@ -151,7 +151,7 @@ export type InProcessResult =
  * process instead, one piece per invocation; `pending()` is that piece (null until one is started).
  */
 export function inProcessJobs(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   o: {
     readonly clock: Clock;

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { getSetting } from '../store/settings.ts';
@@ -11,7 +11,7 @@ export interface BudgetStatus {
   readonly left: number;
 }
 
-export function budgetStatus(db: Database, clock: Clock): BudgetStatus {
+export function budgetStatus(db: StoreDb, clock: Clock): BudgetStatus {
   const day = utcDay(clock);
   const limit = Number(getSetting(db, 'daily-call-limit'));
   const used = (db.prepare('SELECT calls FROM call_budget WHERE day = ?').pluck().get(day) as number | undefined) ?? 0;
@@ -29,7 +29,7 @@ export function budgetExhausted(status: BudgetStatus): BrickWorkError {
  * Counts one BrickLink call for today, committed, before it is sent (SPEC §5): a process killed while
  * the request is in flight has still counted it. Refused with `budget-exhausted` at the day's limit.
  */
-export function reserveCall(db: Database, clock: Clock): BudgetStatus {
+export function reserveCall(db: StoreDb, clock: Clock): BudgetStatus {
   return db
     .transaction(() => {
       const status = budgetStatus(db, clock);

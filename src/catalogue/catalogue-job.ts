@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
@@ -174,7 +174,7 @@ export function catalogueJobStatus(storePath: string, proc: ProcView = SYSTEM_PR
 }
 
 /** Serialises a read-modify-write of the file through the store's write lock. */
-function underWriteLock<T>(db: Database, fn: () => T): T {
+function underWriteLock<T>(db: StoreDb, fn: () => T): T {
   return db.transaction(fn).immediate();
 }
 
@@ -185,7 +185,7 @@ const PROGRESS_WRITE_MS = 200;
 export class CatalogueJob {
   private lastWrite = -Infinity;
   private constructor(
-    private readonly db: Database,
+    private readonly db: StoreDb,
     readonly file: string,
     private record: CatalogueJobRecord,
     private readonly clock: Clock,
@@ -197,7 +197,7 @@ export class CatalogueJob {
    * `warning`).
    */
   static start(
-    db: Database,
+    db: StoreDb,
     storePath: string,
     kind: string,
     detail: unknown,
@@ -280,7 +280,7 @@ export class CatalogueJob {
 
 /** Asks the running catalogue job to stop at its next step. False when none is running. */
 export function requestCatalogueJobCancel(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   clock: Clock,
   proc: ProcView = SYSTEM_PROC,
@@ -314,7 +314,7 @@ export interface RecoveredCatalogueJob {
  * died between its merge and its placement (as builds before 0.9.0's fix did) leaves no false reason.
  */
 export function recoverCatalogueJob(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   options: { readonly clock: Clock; readonly proc?: ProcView },
 ): RecoveredCatalogueJob | null {
@@ -344,7 +344,7 @@ export function recoverCatalogueJob(
  * good otherwise. What it merged is kept and unplaced lines are placed again, as `recoverCatalogueJob` does.
  */
 export function failOwnCatalogueJob(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   me: OwnerIdentity,
   options: { readonly clock: Clock },

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import { BrickWorkError, toErrorValue } from '../errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
@@ -79,7 +79,7 @@ const TALLY_OF = {
 } as const satisfies Record<TranslationRecord['kind'], keyof TranslationTally>;
 
 /** Whether the catalogue has any colours: until it has, lines keep their colours unchecked (SPEC §6). */
-function hasColours(db: Database): boolean {
+function hasColours(db: StoreDb): boolean {
   return db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1;
 }
 
@@ -87,7 +87,7 @@ function hasColours(db: Database): boolean {
  * After a merge, in its transaction: the unplaced lines are placed again, and when these are the
  * catalogue's first colours, the lines placed with their colour unchecked are checked now.
  */
-function placeAfterMerge(db: Database, had: { colours: boolean; colourTable: boolean }): LinesChanged {
+function placeAfterMerge(db: StoreDb, had: { colours: boolean; colourTable: boolean }): LinesChanged {
   let again: PlaceLinesResult | null = null;
   if (!had.colours && hasColours(db)) again = placeColouredLinesAgain(db);
   else if (!had.colourTable && hasColourTable(db)) again = placeOtherNumberingColoursAgain(db);
@@ -106,7 +106,7 @@ interface LinesChanged {
  * unplaced (a load of parts and colours together) was unplaced before and is now: it counts in neither.
  */
 function linesByOrder(
-  db: Database,
+  db: StoreDb,
   changed: LinesChanged,
 ): Pick<LoadResult, 'placed' | 'placedByOrder' | 'unplacedByOrder'> {
   const placed = new Set(changed.placed);
@@ -145,12 +145,12 @@ function linesByOrder(
 }
 
 /** Whether the colour table (Rebrickable's colours with their external ids) is loaded. */
-function hasColourTable(db: Database): boolean {
+function hasColourTable(db: StoreDb): boolean {
   return db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1;
 }
 
 /** Unplaced saved lines (of imported documents): those a load could place. */
-function unplacedCount(db: Database): number {
+function unplacedCount(db: StoreDb): number {
   return db
     .prepare(
       `SELECT count(*) FROM order_line l JOIN document d ON d.id = l.document_id AND d.state = 'imported'
@@ -230,7 +230,7 @@ export function ordersTouched(
 }
 
 /** Merges one record of a catalogue file (`store/catalogue.ts`: insert or update by key, never delete). */
-function mergers(db: Database) {
+function mergers(db: StoreDb) {
   const write = catalogueWriters(db);
   return (r: CatalogueRecord, source: string) => {
     if (r.kind === 'item') write.item({ ...r, nameKey: foldName(r.name) }, source);
@@ -249,7 +249,7 @@ function mergers(db: Database) {
  * At most one per store (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
  */
 export async function loadCatalogue(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   files: readonly NamedContent[],
   options: LoadOptions,
@@ -388,7 +388,7 @@ class MergeRun {
   private readonly every: number;
 
   constructor(
-    readonly db: Database,
+    readonly db: StoreDb,
     private readonly job: CatalogueJob,
     private readonly options: LoadOptions,
   ) {
@@ -503,7 +503,7 @@ const nameKeyOf = (r: { readonly name: string; readonly nameKey?: string }): str
  * counted before it is sent, merged in one transaction; unplaced lines are placed again.
  */
 export async function loadColoursFromSource(
-  db: Database,
+  db: StoreDb,
   storePath: string,
   source: Source,
   options: Omit<LoadOptions, 'type'>,

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { isoNow, nextUtcDay, utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError, isBrickWorkError, quote, toErrorValue } from '../errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
@@ -26,7 +26,7 @@ const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
  * The distinct BrickLink numbers that unplaced saved lines name, that the catalogue lacks, and that
  * BrickLink has not answered for yet (found or not): what the look-up job still has to ask.
  */
-export function pendingLookups(db: Database): PendingNumber[] {
+export function pendingLookups(db: StoreDb): PendingNumber[] {
   const rows = db
     .prepare(
       `SELECT DISTINCT ${GIVEN_TYPE} AS type, trim(l.given_no) AS no
@@ -49,7 +49,7 @@ export function pendingLookups(db: Database): PendingNumber[] {
 }
 
 /** Keeps BrickLink's answer (found or not, so it is never asked twice), adds a found item, places its lines again. */
-function recordAnswer(db: Database, asked: PendingNumber, answer: ItemAnswer, clock: Clock): void {
+function recordAnswer(db: StoreDb, asked: PendingNumber, answer: ItemAnswer, clock: Clock): void {
   db.prepare(
     `INSERT INTO lookup_answer (item_type, item_no, found, answered_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (item_type, item_no) DO UPDATE SET found = excluded.found, answered_at = excluded.answered_at`,
@@ -123,7 +123,7 @@ export function lookupHasWork(payload: unknown): boolean {
 /** The payload as JSON text, or `{}` when it is not valid JSON: what `json_set` writes into. */
 const PAYLOAD_OBJECT = "CASE WHEN json_valid(payload) AND json_type(payload) = 'object' THEN payload ELSE '{}' END";
 
-function readRun(db: Database, jobId: number): LookupRun {
+function readRun(db: StoreDb, jobId: number): LookupRun {
   const text = db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
   try {
     return lookupRunOf(text === undefined ? {} : JSON.parse(text));
@@ -140,7 +140,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * (null: none) and its count of calls starts again from 0; a run that had stopped at its limit goes on.
  */
 export function enqueueLookup(
-  db: Database,
+  db: StoreDb,
   clock: Clock,
   run: { limit: number | null } = { limit: null },
 ): { id: number; created: boolean } {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import type { ItemAnswer, ItemFetcher } from './bricklink/api.ts';
 import { reserveCall, type BudgetStatus } from './budget.ts';
@@ -10,7 +10,7 @@ import type { ItemType } from '../item-types.ts';
  */
 export class Source {
   constructor(
-    private readonly db: Database,
+    private readonly db: StoreDb,
     private readonly clock: Clock,
     private readonly fetcher: ItemFetcher,
   ) {}

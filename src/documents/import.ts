@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
 import { isDamage } from '../store/damage.ts';
@@ -189,7 +189,7 @@ function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly Lin
 }
 
 /** The preview: every document of the file with its target, its lines placed, and what refuses it. Writes nothing. */
-export function planImport(db: Database, request: ImportRequest, hooks: ImportHooks = {}): ImportPlan {
+export function planImport(db: StoreDb, request: ImportRequest, hooks: ImportHooks = {}): ImportPlan {
   let parsed: ParsedDocument[];
   try {
     stopIfCancelled(hooks, request.file.name);
@@ -210,7 +210,7 @@ export function planImport(db: Database, request: ImportRequest, hooks: ImportHo
 
 /** Places the lines of documents already read: the preview's second half, and the confirm's check under the write lock. */
 function planDocuments(
-  db: Database,
+  db: StoreDb,
   request: ImportRequest,
   parsed: readonly ParsedDocument[],
   hooks: ImportHooks,
@@ -368,7 +368,7 @@ function lineValues(
 }
 
 function writeNew(
-  db: Database,
+  db: StoreDb,
   rec: StepRecorder,
   doc: PlannedDocument,
   target: ImportTarget,
@@ -459,7 +459,7 @@ function writeRevival(
 
 /** Writes the import: everything in one transaction and one undo step, or refuses with nothing written. */
 export function confirmImport(
-  db: Database,
+  db: StoreDb,
   request: ImportRequest,
   clock: Clock,
   hooks: ImportHooks = {},

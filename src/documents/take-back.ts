@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { getDocument, sameFileDocuments, type DocumentRow, type SameFileDocument } from '../store/documents.ts';
@@ -28,7 +28,7 @@ function alreadyUndone(doc: DocumentRow): BrickWorkError {
 }
 
 export function takeBack(
-  db: Database,
+  db: StoreDb,
   documentId: number,
   options: { wholeFile?: boolean },
   clock: Clock,

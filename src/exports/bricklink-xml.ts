@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { shownTime } from '../clock.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import { BrickWorkError, quote } from '../errors.ts';
@@ -27,7 +27,7 @@ function xmlText(s: string): string {
  * The BrickLink XML mass upload (`INVENTORY`) of an order's placed saved lines (SPEC §8), for the shop's
  * BrickLink store: item, colour, quantity, price, condition and remarks of each.
  */
-export function bricklinkXml(db: Database, orderId: number): string {
+export function bricklinkXml(db: StoreDb, orderId: number): string {
   const order = orderSummary(db, orderId);
   // An order whose documents were all taken back is not an empty order: uploading an empty inventory
   // for it would mislead. `already-undone`, as for taking back a document twice: what it names is undone.

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE } from '../item-types.ts';
@@ -72,7 +72,7 @@ const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
  * same number (or, without a number, the same folded name); for a colour, the lines giving that same
  * unknown colour. Lines placed by hand are never touched.
  */
-function linesFor(db: Database, except: number, item: GivenKey | null, colour: ColourKey | null): Candidate[] {
+function linesFor(db: StoreDb, except: number, item: GivenKey | null, colour: ColourKey | null): Candidate[] {
   const found = new Map<number, Candidate>();
   const add = (rows: Candidate[]) => rows.forEach((r) => found.set(r.id, r));
   const mayMove = "(l.item_no IS NULL OR l.placed_by = 'remembered')";
@@ -120,7 +120,7 @@ function describeGiven(line: LineView): string {
  * whose own colour the catalogue does not know needs one chosen (`needs-colour`).
  */
 export function placeByHand(
-  db: Database,
+  db: StoreDb,
   lineId: number,
   target: { type: string; no: string; colourId: number | null },
   clock: Clock,
@@ -265,7 +265,7 @@ function displacedMessage(line: LineView, displaced: readonly Candidate[], to: s
 }
 
 function rememberItem(
-  db: Database,
+  db: StoreDb,
   rec: StepRecorder,
   key: GivenKey,
   item: { type: string; no: string },
@@ -293,7 +293,7 @@ function rememberItem(
  * teaches the item that name: suggestions find the item by it from now on (SPEC §7, §8).
  */
 function teachName(
-  db: Database,
+  db: StoreDb,
   rec: StepRecorder,
   given: string | null,
   item: { type: string; no: string },
@@ -312,7 +312,7 @@ function teachName(
   return 'added';
 }
 
-function rememberColour(db: Database, rec: StepRecorder, key: ColourKey, colourId: number, clock: Clock): MemoryChange {
+function rememberColour(db: StoreDb, rec: StepRecorder, key: ColourKey, colourId: number, clock: Clock): MemoryChange {
   const existing = findColourMemory(db, key);
   if (existing === null) {
     rec.insert('colour_placement', {
@@ -335,7 +335,7 @@ export type MemoryKind = 'item' | 'colour' | 'name';
 const MEMORY_TABLES = { item: 'hand_placement', colour: 'colour_placement', name: 'taught_name' } as const;
 
 /** Forgets a memory (later imports no longer use it); lines it placed stay placed. One undo step. */
-export function forgetMemory(db: Database, kind: MemoryKind, id: number, clock: Clock): StepInfo {
+export function forgetMemory(db: StoreDb, kind: MemoryKind, id: number, clock: Clock): StepInfo {
   const table = MEMORY_TABLES[kind];
   const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
     Record<string, string | number | null> | undefined;

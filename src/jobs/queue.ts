@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { isoNow, utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
@@ -91,7 +91,7 @@ export interface QueueOptions {
   readonly proc?: ProcView;
 }
 
-export function enqueueJob(db: Database, kind: string, payload: unknown, { clock }: QueueOptions): number {
+export function enqueueJob(db: StoreDb, kind: string, payload: unknown, { clock }: QueueOptions): number {
   const now = isoNow(clock);
   return Number(
     db
@@ -100,11 +100,11 @@ export function enqueueJob(db: Database, kind: string, payload: unknown, { clock
   );
 }
 
-export function listJobs(db: Database, proc: ProcView = SYSTEM_PROC): JobView[] {
+export function listJobs(db: StoreDb, proc: ProcView = SYSTEM_PROC): JobView[] {
   return (db.prepare(`${SELECT_JOB} ORDER BY j.id`).all() as JobRow[]).map((r) => toView(r, proc));
 }
 
-export function getJob(db: Database, id: number, proc: ProcView = SYSTEM_PROC): JobView | null {
+export function getJob(db: StoreDb, id: number, proc: ProcView = SYSTEM_PROC): JobView | null {
   const row = db.prepare(`${SELECT_JOB} WHERE j.id = ?`).get(id) as JobRow | undefined;
   return row === undefined ? null : toView(row, proc);
 }
@@ -129,7 +129,7 @@ interface Candidate {
  * Tries to take one candidate: the owner row is written only if it still holds the owner we saw
  * (none, or the dead one), and the job's state only if it is still the state we saw. Both or nothing.
  */
-function tryClaim(db: Database, c: Candidate, me: OwnerIdentity, clock: Clock): ClaimedJob | null {
+function tryClaim(db: StoreDb, c: Candidate, me: OwnerIdentity, clock: Clock): ClaimedJob | null {
   const seen = ownerOf(c);
   const now = isoNow(clock);
   return db
@@ -190,7 +190,7 @@ export interface ClaimOptions extends QueueOptions {
  * Claims the oldest job that is `queued`, or `running` with a dead owner (and not waiting for a later
  * day), for `me`. Returns null when there is none to take.
  */
-export function claimNext(db: Database, me: OwnerIdentity, options: ClaimOptions): ClaimedJob | null {
+export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions): ClaimedJob | null {
   const proc = options.proc ?? SYSTEM_PROC;
   const kinds = options.kinds;
   const kindFilter = kinds ? `AND j.kind IN (${kinds.map(() => '?').join(', ')})` : '';
@@ -223,7 +223,7 @@ export function claimNext(db: Database, me: OwnerIdentity, options: ClaimOptions
  * Claims one particular job. Refused as `busy` while a live owner runs it (or another process won the
  * race for it), as `not-found` when it is finished or missing.
  */
-export function claimJob(db: Database, id: number, me: OwnerIdentity, options: QueueOptions): ClaimedJob {
+export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: QueueOptions): ClaimedJob {
   const proc = options.proc ?? SYSTEM_PROC;
   const c = db
     .prepare(
@@ -253,7 +253,7 @@ export function claimJob(db: Database, id: number, me: OwnerIdentity, options: Q
 
 /** Progress of a running job, by its owner. False when the job is no longer this owner's to run (cancelled, taken). */
 export function reportProgress(
-  db: Database,
+  db: StoreDb,
   id: number,
   me: OwnerIdentity,
   progress: JobProgress,
@@ -271,7 +271,7 @@ export function reportProgress(
 
 /** Ends a running job as its owner: `done` or `failed`. False (and nothing written) when it is no longer ours. */
 export function finishJob(
-  db: Database,
+  db: StoreDb,
   id: number,
   me: OwnerIdentity,
   outcome: { state: 'done' | 'failed'; error?: string | null },
@@ -293,7 +293,7 @@ export function finishJob(
  * budget is used up; null: no day to wait for). As owner only.
  */
 export function deferJob(
-  db: Database,
+  db: StoreDb,
   id: number,
   me: OwnerIdentity,
   day: string | null,
@@ -311,7 +311,7 @@ export function deferJob(
 }
 
 /** Cancels a queued or running job (SPEC §4); a running one stops at its next step. */
-export function cancelJob(db: Database, id: number, { clock }: QueueOptions): { id: number; was: JobState } {
+export function cancelJob(db: StoreDb, id: number, { clock }: QueueOptions): { id: number; was: JobState } {
   const now = isoNow(clock);
   return db
     .transaction(() => {
@@ -342,7 +342,7 @@ export interface RecoveredJob {
  * Puts every `running` job whose owner is dead back to `queued` (SPEC §4), each with a `recovered`
  * event. A job whose owner changed meanwhile is left alone (compare-and-set on the owner seen).
  */
-export function recoverJobs(db: Database, options: QueueOptions): RecoveredJob[] {
+export function recoverJobs(db: StoreDb, options: QueueOptions): RecoveredJob[] {
   const proc = options.proc ?? SYSTEM_PROC;
   const running = db
     .prepare(
@@ -382,7 +382,7 @@ export function recoverJobs(db: Database, options: QueueOptions): RecoveredJob[]
  * thread started again in the same process (SPEC §11), whose process is alive though the thread that ran
  * them is gone — so `recoverJobs`, which asks whether the owner lives, would never take them.
  */
-export function releaseOwnJobs(db: Database, me: OwnerIdentity, options: QueueOptions): RecoveredJob[] {
+export function releaseOwnJobs(db: StoreDb, me: OwnerIdentity, options: QueueOptions): RecoveredJob[] {
   const now = isoNow(options.clock);
   return db
     .transaction(() => {
@@ -403,7 +403,7 @@ export function releaseOwnJobs(db: Database, me: OwnerIdentity, options: QueueOp
 }
 
 /** Runs `work` in one write transaction only while `me` owns job `id` and it is running; false otherwise (nothing written). */
-export function whileOwner(db: Database, id: number, me: OwnerIdentity, work: () => void): boolean {
+export function whileOwner(db: StoreDb, id: number, me: OwnerIdentity, work: () => void): boolean {
   return db
     .transaction(() => {
       const owned = db

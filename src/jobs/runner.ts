@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { BrickWorkError, isBrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
 import { identityOf, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
@@ -13,7 +13,7 @@ import { isDamage, type DamageMark } from '../store/damage.ts';
  * job that was cancelled, or taken over, writes nothing more, and a job is done exactly once.
  */
 export interface JobContext {
-  readonly db: Database;
+  readonly db: StoreDb;
   readonly clock: Clock;
   /** Commits `work` (may be null) and the progress in one transaction. False: stop now (cancelled or no longer ours). */
   step(work: (() => void) | null, progress?: JobProgress): boolean;
@@ -41,7 +41,7 @@ export interface RunResult {
 }
 
 export interface JobRunnerOptions {
-  readonly db: Database;
+  readonly db: StoreDb;
   readonly handlers: Readonly<Record<string, JobHandler>>;
   readonly clock?: Clock;
   readonly proc?: ProcView;
@@ -57,7 +57,7 @@ export interface JobRunnerOptions {
 /** Runs jobs the same way in the app, the browser host and the CLI. */
 export class JobRunner {
   readonly me: OwnerIdentity;
-  private readonly db: Database;
+  private readonly db: StoreDb;
   private readonly handlers: Readonly<Record<string, JobHandler>>;
   private readonly clock: Clock;
   private readonly proc: ProcView;

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { colourNameKey, foldName } from './fold.ts';
 import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule.ts';
 
@@ -12,7 +12,7 @@ import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule
  * numbers, and the Rebrickable numbers that give a BrickLink (or LDraw) number. Placement and the related
  * suggestions read them alike.
  */
-export function crossReferences(db: Database) {
+export function crossReferences(db: StoreDb) {
   const bricklinkOf = db
     .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
     .pluck();
@@ -25,7 +25,7 @@ export function crossReferences(db: Database) {
   };
 }
 
-export function catalogueLookup(db: Database): PlacementLookup {
+export function catalogueLookup(db: StoreDb): PlacementLookup {
   const itemNumber = db
     .prepare<[string, string], string>('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
     .pluck();

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { catalogueLookup } from './catalogue-lookup.ts';
 import { OTHER_COLOUR_NUMBERINGS, placeItem, type GivenItem } from './rule.ts';
 
@@ -25,7 +25,7 @@ const SELECT_GIVEN = `SELECT id, given_type AS type, given_no AS no, given_name 
  * stays flat on big stores. Placed lines, hand placements included, are left alone. The caller owns
  * the transaction.
  */
-export function placeUnplacedLines(db: Database, onProgress?: (done: number, total: number) => void): PlaceLinesResult {
+export function placeUnplacedLines(db: StoreDb, onProgress?: (done: number, total: number) => void): PlaceLinesResult {
   const total = db.prepare('SELECT count(*) FROM order_line WHERE item_no IS NULL').pluck().get() as number;
   const batch = db.prepare<[number], StoredGiven>(
     `${SELECT_GIVEN} WHERE item_no IS NULL AND id > ? ORDER BY id LIMIT 2000`,
@@ -53,7 +53,7 @@ export function placeUnplacedLines(db: Database, onProgress?: (done: number, tot
  * SPEC §6 says) are checked at last: every line placed by the rule that gives a colour is placed
  * again. Lines placed by hand keep the colour staff chose. The caller owns the transaction.
  */
-export function placeColouredLinesAgain(db: Database): PlaceLinesResult {
+export function placeColouredLinesAgain(db: StoreDb): PlaceLinesResult {
   const ids = db
     .prepare(
       `SELECT id FROM order_line
@@ -70,7 +70,7 @@ export function placeColouredLinesAgain(db: Database): PlaceLinesResult {
  * ("Rebrickable colour 4"), placed until then without it (SPEC §6), are placed again with the colour
  * it translates to, or unplaced for a colour BrickLink has not. Lines placed by hand are left alone.
  */
-export function placeOtherNumberingColoursAgain(db: Database): PlaceLinesResult {
+export function placeOtherNumberingColoursAgain(db: StoreDb): PlaceLinesResult {
   const ids = db
     .prepare(
       `SELECT id FROM order_line
@@ -83,7 +83,7 @@ export function placeOtherNumberingColoursAgain(db: Database): PlaceLinesResult 
 }
 
 /** Places the given lines again, whatever their state, except those placed by hand. */
-export function placeLinesAgain(db: Database, lineIds: Iterable<number>): PlaceLinesResult {
+export function placeLinesAgain(db: StoreDb, lineIds: Iterable<number>): PlaceLinesResult {
   const select = db.prepare<[number], StoredGiven>(`${SELECT_GIVEN} WHERE id = ? AND placed_by IS NOT 'hand'`);
   const lookup = catalogueLookup(db);
   const update = lineUpdater(db);
@@ -104,7 +104,7 @@ export function placeLinesAgain(db: Database, lineIds: Iterable<number>): PlaceL
   return { lines, placed, placedIds, unplaced };
 }
 
-function lineUpdater(db: Database): (id: number, p: ReturnType<typeof placeItem>) => boolean {
+function lineUpdater(db: StoreDb): (id: number, p: ReturnType<typeof placeItem>) => boolean {
   const stmt = db.prepare<[string | null, string | null, number | null, string | null, string | null, number]>(
     `UPDATE order_line
         SET item_type = ?, item_no = ?, colour_id = ?, placed_by = ?, unplaced_reason = ?

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { ItemType } from '../item-types.ts';
 import { crossReferences } from './catalogue-lookup.ts';
 
@@ -20,7 +20,7 @@ export interface RelatedPart {
  * the Rebrickable numbers it cross-references to, and each part found is offered as the catalogue has it
  * (itself, or its BrickLink numbers). Never places a line: these lead the suggestions.
  */
-export function relatedParts(db: Database, no: string, limit = 20): RelatedPart[] {
+export function relatedParts(db: StoreDb, no: string, limit = 20): RelatedPart[] {
   const q = no.trim();
   if (q === '') return [];
   const item = db.prepare<[string], { no: string; name: string }>(

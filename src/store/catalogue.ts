@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { StoreDb, StoreStatement } from './db.ts';
 
 /**
  * A row of a translation table (SPEC §5: other numberings), loaded beside the catalogue and never an
@@ -62,7 +62,7 @@ export interface CatalogueItemRow {
  * job both write through these. Each statement leaves a row that would not change alone, so a reload of
  * the same file writes next to nothing.
  */
-export function catalogueWriters(db: Database) {
+export function catalogueWriters(db: StoreDb) {
   // The source is the same for every row of a load: bound once (@source), not once a row.
   const itemSql = (rows: number) =>
     `INSERT INTO catalogue_item (item_type, item_no, name, name_key, category_id, source)
@@ -73,7 +73,7 @@ export function catalogueWriters(db: Database) {
       WHERE name IS NOT excluded.name OR category_id IS NOT coalesce(excluded.category_id, category_id)
          OR source IS NOT excluded.source`;
   const item = db.prepare(itemSql(1));
-  let batch: { rows: number; statement: Statement<[unknown[], { source: string }]> } | null = null;
+  let batch: { rows: number; statement: StoreStatement<[unknown[], { source: string }]> } | null = null;
   const colour = db.prepare(
     `INSERT INTO colour (id, name, name_key, source) VALUES (?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, source = excluded.source
@@ -190,7 +190,7 @@ const NAME_INDEX = 'CREATE INDEX catalogue_item_by_name_key ON catalogue_item (n
  * which is built once at the end — one sort instead of an index kept up row by row. In the caller's
  * transaction, so a load cut short leaves the index as it was.
  */
-export function loadingItems<T>(db: Database, load: () => T): T {
+export function loadingItems<T>(db: StoreDb, load: () => T): T {
   const loaded = startLoadingItems(db);
   const out = load();
   loaded();
@@ -198,7 +198,7 @@ export function loadingItems<T>(db: Database, load: () => T): T {
 }
 
 /** `loadingItems` for a load written piece by piece: call what it returns when the last item is written. */
-export function startLoadingItems(db: Database): () => void {
+export function startLoadingItems(db: StoreDb): () => void {
   const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM catalogue_item)').pluck().get() === 1;
   const indexed =
     db
@@ -217,7 +217,7 @@ export function itemKey(type: string, no: string): string {
 }
 
 /** The catalogue's names of many items in one statement, by `itemKey`: those it has. */
-export function itemNames(db: Database, items: readonly { type: string; no: string }[]): Map<string, string | null> {
+export function itemNames(db: StoreDb, items: readonly { type: string; no: string }[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
   if (items.length === 0) return out;
   const rows = db
@@ -231,7 +231,7 @@ export function itemNames(db: Database, items: readonly { type: string; no: stri
   return out;
 }
 
-export function catalogueItemName(db: Database, type: string, no: string): string | null {
+export function catalogueItemName(db: StoreDb, type: string, no: string): string | null {
   return (
     (db.prepare('SELECT name FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(type, no) as
       string | undefined) ?? null
@@ -239,7 +239,7 @@ export function catalogueItemName(db: Database, type: string, no: string): strin
 }
 
 /** What the translation tables hold, as the catalogue's status counts it (SPEC §5). */
-export function translationCounts(db: Database): {
+export function translationCounts(db: StoreDb): {
   elementIds: number;
   colourTranslations: number;
   partTranslations: number;
@@ -257,21 +257,21 @@ export function translationCounts(db: Database): {
 }
 
 /** The catalogue's items by the source each came from, largest first. */
-export function itemsBySource(db: Database): { source: string; items: number }[] {
+export function itemsBySource(db: StoreDb): { source: string; items: number }[] {
   return db
     .prepare('SELECT source, count(*) AS items FROM catalogue_item GROUP BY source ORDER BY items DESC')
     .all() as { source: string; items: number }[];
 }
 
 /** How many colours and categories the catalogue has. */
-export function colourAndCategoryCounts(db: Database): { colours: number; categories: number } {
+export function colourAndCategoryCounts(db: StoreDb): { colours: number; categories: number } {
   return db
     .prepare('SELECT (SELECT count(*) FROM colour) AS colours, (SELECT count(*) FROM category) AS categories')
     .get() as { colours: number; categories: number };
 }
 
 /** Whether the catalogue has this part number (a prepared question, asked many times). */
-export function partNumbers(db: Database): (no: string) => boolean {
+export function partNumbers(db: StoreDb): (no: string) => boolean {
   const part = db.prepare("SELECT 1 FROM catalogue_item WHERE item_type = 'P' AND item_no = ?").pluck();
   return (no) => part.get(no.trim()) !== undefined;
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from './db.ts';
 
 /** The catalogue's colours (tables `colour` and `colour_swatch`): names and swatches as staff see them. */
 
@@ -9,7 +9,7 @@ export interface ColourInfo {
   readonly rgb: string | null;
 }
 
-export function colourInfo(db: Database, id: number): ColourInfo | null {
+export function colourInfo(db: StoreDb, id: number): ColourInfo | null {
   return (
     (db
       .prepare(
@@ -20,12 +20,12 @@ export function colourInfo(db: Database, id: number): ColourInfo | null {
 }
 
 /** A colour's name, for messages and labels; null when the catalogue has no such colour. */
-export function colourName(db: Database, id: number): string | null {
+export function colourName(db: StoreDb, id: number): string | null {
   return colourInfo(db, id)?.name ?? null;
 }
 
 /** Every colour, by name: for choosing a line's colour. */
-export function listColours(db: Database): ColourInfo[] {
+export function listColours(db: StoreDb): ColourInfo[] {
   return db
     .prepare(
       'SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id ORDER BY c.name COLLATE NOCASE, c.id',

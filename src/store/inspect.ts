@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { join as pathJoin } from 'node:path';
 import Database from 'better-sqlite3';
 import { nativeOptions } from './native.ts';
+import type { StoreDb } from './db.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { APP_VERSION } from '../version.ts';
 import { APPLICATION_ID, formatApplicationId } from './application-id.ts';
@@ -31,7 +32,7 @@ export interface Header {
   readonly objects: number;
 }
 
-export function readHeader(db: Database.Database): Header {
+export function readHeader(db: StoreDb): Header {
   return {
     applicationId: db.pragma('application_id', { simple: true }) as number,
     userVersion: db.pragma('user_version', { simple: true }) as number,

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from './db.ts';
 import { BrickWorkError } from '../errors.ts';
 import type { ItemType } from '../item-types.ts';
 import { reasonOf, type Reason } from '../reasons.ts';
@@ -110,7 +110,7 @@ function toView(r: LineRow): LineView {
 }
 
 /** The saved lines of an order (lines of its imported documents), in document and position order. */
-export function orderLines(db: Database, orderId: number, options: { unplacedOnly?: boolean } = {}): LineView[] {
+export function orderLines(db: StoreDb, orderId: number, options: { unplacedOnly?: boolean } = {}): LineView[] {
   const rows = db
     .prepare(
       `${SELECT} WHERE d.order_id = ? AND d.state = 'imported' ${options.unplacedOnly ? 'AND l.item_no IS NULL' : ''} ORDER BY d.id, l.position`,
@@ -119,14 +119,14 @@ export function orderLines(db: Database, orderId: number, options: { unplacedOnl
   return rows.map(toView);
 }
 
-export function getLine(db: Database, id: number): LineView {
+export function getLine(db: StoreDb, id: number): LineView {
   const row = db.prepare(`${SELECT} WHERE l.id = ?`).get(id) as LineRow | undefined;
   if (row === undefined) throw new BrickWorkError('not-found', `There is no line ${id}.`);
   return toView(row);
 }
 
 /** The lines of one document (saved or not), by position. */
-export function documentLines(db: Database, documentId: number): LineView[] {
+export function documentLines(db: StoreDb, documentId: number): LineView[] {
   return (db.prepare(`${SELECT} WHERE l.document_id = ? ORDER BY l.position`).all(documentId) as LineRow[]).map(toView);
 }
 
@@ -161,7 +161,7 @@ type CompareRow = [
  * matches by, no names (the rows shown are named apart), as arrays — at 200,000 lines building the full
  * `LineView`s took eight times as long as the query.
  */
-export function linesToCompare(db: Database, side: { orderId: number } | { documentId: number }): LineToCompare[] {
+export function linesToCompare(db: StoreDb, side: { orderId: number } | { documentId: number }): LineToCompare[] {
   const rows = (
     'orderId' in side
       ? db

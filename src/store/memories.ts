@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from './db.ts';
 import type { ItemType } from '../item-types.ts';
 
 /**
@@ -31,7 +31,7 @@ export interface ColourMemory {
 
 /** The memory of a given number, or of a folded name when there is no number; null when there is none. */
 export function findItemMemory(
-  db: Database,
+  db: StoreDb,
   type: string,
   no: string | null,
   nameKey: string | null,
@@ -52,7 +52,7 @@ export function findItemMemory(
 }
 
 export function findColourMemory(
-  db: Database,
+  db: StoreDb,
   key: { numbering: 'bricklink-id'; id: number } | { numbering: 'name'; key: string },
 ): { id: number; colourId: number } | null {
   const row =
@@ -70,7 +70,7 @@ export function findColourMemory(
   return (row as { id: number; colourId: number } | undefined) ?? null;
 }
 
-export function itemMemories(db: Database): ItemMemory[] {
+export function itemMemories(db: StoreDb): ItemMemory[] {
   const rows = db
     .prepare(
       `SELECT h.id, h.given_type, h.given_no, h.name_key, h.item_type, h.item_no, c.name AS item_name, h.created_at
@@ -95,7 +95,7 @@ export function itemMemories(db: Database): ItemMemory[] {
   }));
 }
 
-export function colourMemories(db: Database): ColourMemory[] {
+export function colourMemories(db: StoreDb): ColourMemory[] {
   const rows = db
     .prepare(
       `SELECT p.id, p.numbering, p.given_colour_id, p.given_name_key, p.colour_id, c.name AS colour_name, p.created_at
@@ -127,7 +127,7 @@ export interface TaughtNameMemory {
 }
 
 /** The names staff taught items by placing lines by hand (extra names for suggestions). */
-export function taughtNames(db: Database): TaughtNameMemory[] {
+export function taughtNames(db: StoreDb): TaughtNameMemory[] {
   const rows = db
     .prepare(
       `SELECT t.id, t.name, t.item_type, t.item_no, c.name AS item_name, t.created_at
@@ -151,7 +151,7 @@ export function taughtNames(db: Database): TaughtNameMemory[] {
 }
 
 /** Whether this item was already taught this (folded) name. */
-export function findTaughtName(db: Database, type: string, no: string, nameKey: string): number | null {
+export function findTaughtName(db: StoreDb, type: string, no: string, nameKey: string): number | null {
   return (
     (db
       .prepare('SELECT id FROM taught_name WHERE item_type = ? AND item_no = ? AND name_key = ?')
@@ -164,7 +164,7 @@ export function findTaughtName(db: Database, type: string, no: string, nameKey: 
  * A number that moves whenever what suggestions search moves — the catalogue (its generation) or the
  * names staff taught — so that an index built from them knows it is stale, in any process.
  */
-export function suggestionGeneration(db: Database): string {
+export function suggestionGeneration(db: StoreDb): string {
   const read = db
     .prepare("SELECT key, value FROM setting WHERE key IN ('catalogue.generation', 'taught.generation')")
     .all() as { key: string; value: string }[];

@@ -2,6 +2,7 @@ import { quote } from '../errors.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { StoreDb } from './db.ts';
 import { nativeOptions } from './native.ts';
 import { readablePlace, whyUnwritable } from './access.ts';
 import { inspectFile, needsUpgradeError, refusalFor, statusOf } from './inspect.ts';
@@ -9,7 +10,7 @@ import { createSchema, prepareStore, type Progress, type UpgradeReport } from '.
 import { standInForMissingTables } from './upgrades/fixups.ts';
 
 export interface Store {
-  readonly db: Database.Database;
+  readonly db: StoreDb;
   /** The file, or null for the empty in-memory store a read-only open gives when there is no file yet. */
   readonly path: string | null;
   readonly readOnly: boolean;

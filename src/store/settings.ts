@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from './db.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import type { SettingKey } from '../setting-keys.ts';
 
@@ -56,12 +56,12 @@ export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
 }
 
-export function getSetting(db: Database, key: SettingKey): string {
+export function getSetting(db: StoreDb, key: SettingKey): string {
   const stored = db.prepare('SELECT value FROM setting WHERE key = ?').pluck().get(key) as string | undefined;
   return stored ?? SETTINGS[key].default;
 }
 
-export function setSetting(db: Database, key: SettingKey, value: string): string {
+export function setSetting(db: StoreDb, key: SettingKey, value: string): string {
   const parsed = SETTINGS[key].parse(value);
   db.prepare(
     'INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -69,7 +69,7 @@ export function setSetting(db: Database, key: SettingKey, value: string): string
   return parsed;
 }
 
-export function allSettings(db: Database): Record<SettingKey, string> {
+export function allSettings(db: StoreDb): Record<SettingKey, string> {
   const out = {} as Record<SettingKey, string>;
   for (const key of Object.keys(SETTINGS) as SettingKey[]) out[key] = getSetting(db, key);
   return out;
@@ -79,11 +79,11 @@ export function allSettings(db: Database): Record<SettingKey, string> {
  * A number that changes whenever the catalogue does, in the same transaction: caches built from the
  * catalogue (the suggestion index) compare it to know they are stale, in any process.
  */
-export function catalogueGeneration(db: Database): number {
+export function catalogueGeneration(db: StoreDb): number {
   return Number(db.prepare("SELECT value FROM setting WHERE key = 'catalogue.generation'").pluck().get() ?? 0);
 }
 
-export function bumpCatalogueGeneration(db: Database): void {
+export function bumpCatalogueGeneration(db: StoreDb): void {
   db.prepare(
     `INSERT INTO setting (key, value) VALUES ('catalogue.generation', '1')
      ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,

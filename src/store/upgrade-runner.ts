@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from './db.ts';
 import { APPLICATION_ID } from './application-id.ts';
 import { backupPath, backupStore } from './backup.ts';
 import { classifyHeader, readHeader, refusalFor, statusOf } from './inspect.ts';
@@ -26,7 +26,7 @@ export function pendingSteps(from: SchemaVersion): UpgradeStep[] {
   return steps;
 }
 
-function runSteps(db: Database, from: SchemaVersion, progress: Progress): void {
+function runSteps(db: StoreDb, from: SchemaVersion, progress: Progress): void {
   for (const step of pendingSteps(from)) {
     progress(`upgrading ${step.from} → ${step.to}`);
     step.up(db, (message) => progress(`upgrading ${step.from} → ${step.to}: ${message}`));
@@ -35,7 +35,7 @@ function runSteps(db: Database, from: SchemaVersion, progress: Progress): void {
 }
 
 /** A new store: the 4.1 baseline, then every step, so that it equals an upgraded one. Caller owns the transaction. */
-export function createSchema(db: Database, progress: Progress = () => {}): void {
+export function createSchema(db: StoreDb, progress: Progress = () => {}): void {
   db.pragma(`application_id = ${APPLICATION_ID}`);
   BASELINE.create(db);
   runSteps(db, BASELINE_SCHEMA, progress);
@@ -53,7 +53,7 @@ export interface PrepareResult {
  * file as it was. The backup is taken under that same lock, before the first step. A store already at
  * the current schema gets the one-time fix-ups it has not had (`upgrades/fixups.ts`), under that lock too.
  */
-export async function prepareStore(db: Database, storePath: string, progress: Progress): Promise<PrepareResult> {
+export async function prepareStore(db: StoreDb, storePath: string, progress: Progress): Promise<PrepareResult> {
   db.exec('BEGIN IMMEDIATE');
   try {
     const file = classifyHeader(readHeader(db));

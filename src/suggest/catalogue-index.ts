@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { ItemType } from '../item-types.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import { catalogueGeneration } from '../store/settings.ts';
@@ -6,16 +6,16 @@ import { PreparedCatalogue, SuggestIndex, type Suggestion, type TaughtName } fro
 
 export const DEFAULT_SUGGESTION_LIMIT = 20;
 
-const cache = new WeakMap<Database, { generation: string; index: SuggestIndex }>();
+const cache = new WeakMap<StoreDb, { generation: string; index: SuggestIndex }>();
 /** The costly part, per catalogue generation: a new taught name rebuilds the index from it in milliseconds. */
-const prepared = new WeakMap<Database, { generation: number; catalogue: PreparedCatalogue }>();
+const prepared = new WeakMap<StoreDb, { generation: number; catalogue: PreparedCatalogue }>();
 
 /**
  * The suggestion index of this connection's catalogue (and the names staff taught), rebuilt when they
  * have moved (`suggestionGeneration`: every writer of `catalogue_item` bumps the catalogue generation in
  * the same transaction, whatever the process; taught names are counted).
  */
-export function catalogueIndex(db: Database): SuggestIndex {
+export function catalogueIndex(db: StoreDb): SuggestIndex {
   const generation = suggestionGeneration(db);
   const cached = cache.get(db);
   if (cached && cached.generation === generation) return cached.index;
@@ -25,7 +25,7 @@ export function catalogueIndex(db: Database): SuggestIndex {
 }
 
 /** Builds the index of the catalogue as it is now, with the generation it was read at (one read transaction). */
-export function buildCatalogueIndex(db: Database): { generation: string; index: SuggestIndex } {
+export function buildCatalogueIndex(db: StoreDb): { generation: string; index: SuggestIndex } {
   const read = db.transaction(() => {
     const catalogue = catalogueGeneration(db);
     const kept = prepared.get(db);
@@ -56,7 +56,7 @@ export function buildCatalogueIndex(db: Database): { generation: string; index: 
  * XML has no names).
  */
 export function suggestFor(
-  db: Database,
+  db: StoreDb,
   given: { name: string | null; no: string | null },
   limit = DEFAULT_SUGGESTION_LIMIT,
 ): Suggestion[] {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 
@@ -90,7 +90,7 @@ function resolve(values: Values, clock: Clock): Record<string, Value> {
  * Writes one side of a change (`before` to undo, `after` to redo) as an ordinary write: a row the side
  * says did not exist is deleted, a row it holds is inserted or updated to those values.
  */
-export function applySide(db: Database, change: Change, side: 'before' | 'after', clock: Clock): void {
+export function applySide(db: StoreDb, change: Change, side: 'before' | 'after', clock: Clock): void {
   const values = change[side];
   const { table, rowId } = change;
   // Before any SQL names the table: a delete too (the table name comes from the store).

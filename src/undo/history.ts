@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
@@ -30,13 +30,13 @@ export interface Written<T> {
 }
 
 /** Runs `write` as one undo step, in one write transaction with its record. */
-export function recordStep<T>(db: Database, clock: Clock, write: (rec: StepRecorder) => Written<T>): T {
+export function recordStep<T>(db: StoreDb, clock: Clock, write: (rec: StepRecorder) => Written<T>): T {
   return recordStepWithInfo(db, clock, write).value;
 }
 
 /** As `recordStep`, and says which step it wrote (what Undo will now name). */
 export function recordStepWithInfo<T>(
-  db: Database,
+  db: StoreDb,
   clock: Clock,
   write: (rec: StepRecorder) => Written<T>,
 ): { value: T; step: StepInfo } {
@@ -76,7 +76,7 @@ export function recordStepWithInfo<T>(
     .immediate();
 }
 
-function dropRedoable(db: Database): void {
+function dropRedoable(db: StoreDb): void {
   db.prepare("DELETE FROM undo_change WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')").run();
   db.prepare(
     "DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')",
@@ -86,21 +86,21 @@ function dropRedoable(db: Database): void {
 
 const STEP_COLUMNS = 'id, kind, label, created_at AS createdAt';
 
-export function nextUndo(db: Database): StepInfo | null {
+export function nextUndo(db: StoreDb): StepInfo | null {
   return (
     (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'done' ORDER BY id DESC LIMIT 1`).get() as
       StepInfo | undefined) ?? null
   );
 }
 
-export function nextRedo(db: Database): StepInfo | null {
+export function nextRedo(db: StoreDb): StepInfo | null {
   return (
     (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'undone' ORDER BY id ASC LIMIT 1`).get() as
       StepInfo | undefined) ?? null
   );
 }
 
-function changesOf(db: Database, stepId: number): Change[] {
+function changesOf(db: StoreDb, stepId: number): Change[] {
   const rows = db
     .prepare('SELECT table_name, row_id, before, after FROM undo_change WHERE step_id = ? ORDER BY id')
     .all(stepId) as {
@@ -122,7 +122,7 @@ function changesOf(db: Database, stepId: number): Change[] {
  * documents it made saved again. When the catalogue has moved on, they are placed again against it
  * (hand placements stay as restored).
  */
-function touchedLines(db: Database, changes: readonly Change[], side: 'before' | 'after'): number[] {
+function touchedLines(db: StoreDb, changes: readonly Change[], side: 'before' | 'after'): number[] {
   const ids = new Set<number>();
   const ofDocument = db.prepare('SELECT id FROM order_line WHERE document_id = ?').pluck();
   for (const c of changes) {
@@ -135,7 +135,7 @@ function touchedLines(db: Database, changes: readonly Change[], side: 'before' |
   return [...ids];
 }
 
-function stepNamed(db: Database, id: number): StepInfo | null {
+function stepNamed(db: StoreDb, id: number): StepInfo | null {
   return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE id = ?`).get(id) as StepInfo | undefined) ?? null;
 }
 
@@ -144,12 +144,7 @@ function stepNamed(db: Database, id: number): StepInfo | null {
  * write transaction, like the job queue's compare-and-set: if another process wrote meanwhile (or a new
  * write dropped the redo list), the step is not the one named, and nothing changes.
  */
-function stepMoved(
-  db: Database,
-  direction: 'undo' | 'redo',
-  expected: number,
-  actual: StepInfo | null,
-): BrickWorkError {
+function stepMoved(db: StoreDb, direction: 'undo' | 'redo', expected: number, actual: StepInfo | null): BrickWorkError {
   const named = stepNamed(db, expected);
   const shown =
     named === null ? `step ${expected}, which is no longer in the history` : `"${named.label}" (step ${expected})`;
@@ -164,7 +159,7 @@ function stepMoved(
   );
 }
 
-function move(db: Database, direction: 'undo' | 'redo', clock: Clock, expected: number): StepInfo {
+function move(db: StoreDb, direction: 'undo' | 'redo', clock: Clock, expected: number): StepInfo {
   return db
     .transaction(() => {
       const step = direction === 'undo' ? nextUndo(db) : nextRedo(db);
@@ -194,11 +189,11 @@ function move(db: Database, direction: 'undo' | 'redo', clock: Clock, expected: 
  * when there is nothing left to undo: the caller named a step). Callers that name no step — the CLI
  * without --step — read `nextUndo` first and refuse with `nothing-to-undo` themselves.
  */
-export function undo(db: Database, clock: Clock, expectedStep: number): StepInfo {
+export function undo(db: StoreDb, clock: Clock, expectedStep: number): StepInfo {
   return move(db, 'undo', clock, expectedStep);
 }
 
 /** Puts back the step undone last, which must be `expectedStep` (refused with `step-moved` otherwise). */
-export function redo(db: Database, clock: Clock, expectedStep: number): StepInfo {
+export function redo(db: StoreDb, clock: Clock, expectedStep: number): StepInfo {
   return move(db, 'redo', clock, expectedStep);
 }

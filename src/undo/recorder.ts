@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import {
   applySide,
@@ -18,7 +18,7 @@ export class StepRecorder {
   readonly changes: Change[] = [];
 
   constructor(
-    private readonly db: Database,
+    private readonly db: StoreDb,
     private readonly clock: Clock,
   ) {}
 

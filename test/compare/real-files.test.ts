@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -78,7 +78,7 @@ function scenario(): Scenario {
 }
 
 /** A store with the scenario's catalogue loaded, served through the contract. */
-async function shop(s: Scenario): Promise<{ service: Service; dbPath: string; db: Database }> {
+async function shop(s: Scenario): Promise<{ service: Service; dbPath: string; db: StoreDb }> {
   const dbPath = path.join(tempDir(), 'brick-work.sqlite');
   const store = await openStore(dbPath);
   onTestFinished(() => store.close());
@@ -205,7 +205,7 @@ const decimals = (v: number) =>
         .replace(/0+$/, '').length;
 
 /** The store's file and WAL, to the byte, and every row. */
-function snapshot(db: Database, dbPath: string) {
+function snapshot(db: StoreDb, dbPath: string) {
   return {
     files: [dbPath, `${dbPath}-wal`].map((f) => (fs.existsSync(f) ? sha256(f) : null)),
     rows: JSON.stringify(dumpRows(db)),

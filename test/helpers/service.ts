@@ -1,9 +1,9 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { createApiService, type ServiceContext } from '../../src/api/service.ts';
 
 /** The contract's service over an open store, as the app and the browser host make it, without a job runner thread. */
-export function serviceFor(db: Database, storePath: string, overrides: Partial<ServiceContext> = {}) {
+export function serviceFor(db: StoreDb, storePath: string, overrides: Partial<ServiceContext> = {}) {
   return createApiService({
     db,
     storePath,

@@ -2,13 +2,13 @@
  * What the soak checks in a store after its kills, whatever the kind of work, and the row each kind
  * of work reports for the soak's table.
  */
-import type Database from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
 import { placeItem, type GivenItem } from '../../src/placement/rule.ts';
 import type { SoakProcess } from './soak-workers.ts';
 import { tallyMismatches } from './tally.ts';
 
-type Db = Database.Database;
+type Db = StoreDb;
 
 /** One kind of work's row of the soak's table. */
 export interface KindResult {

@@ -12,7 +12,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { SYSTEM_CLOCK, type Clock } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { isBrickWorkError } from '../../src/errors.ts';
@@ -77,7 +76,7 @@ export async function soakLookup(o: LookupSoakOptions): Promise<KindResult> {
   const known: Record<string, { name: string }> = {};
   const standIn = await startStandIn(known, { delayMs: [5, 40], stopWithTest: false });
   const store = await openStore(storePath);
-  const db: Database.Database = store.db;
+  const db = store.db;
   setSetting(db, 'daily-call-limit', String(limit));
 
   const problems: string[] = [];

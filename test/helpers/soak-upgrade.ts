@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 import { openStore } from '../../src/store/open.ts';
 import { addUnplacedLines, populate41 } from './fixtures.ts';
 import { integrityOf, staleReasons, worse, type KindResult } from './soak-checks.ts';
@@ -26,7 +27,7 @@ export interface UpgradeSoakOptions {
   readonly onKill?: () => void;
 }
 
-const rowsHash = (db: Database.Database) =>
+const rowsHash = (db: StoreDb) =>
   createHash('sha256')
     .update(JSON.stringify(dumpRows(db)))
     .digest('hex');

@@ -3,6 +3,7 @@
  * that a test can set up any state before (or without) the importers that would normally write it.
  */
 import Database from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 import { onTestFinished } from 'vitest';
 import { foldName } from '../../src/placement/fold.ts';
 import { APPLICATION_ID } from '../../src/store/application-id.ts';
@@ -12,7 +13,7 @@ import { createSchema } from '../../src/store/upgrade-runner.ts';
 import { BASELINE } from '../../src/store/upgrades/index.ts';
 import { tempDir } from './temp.ts';
 
-export type Db = Database.Database;
+export type Db = StoreDb;
 const NOW = '2026-01-01T00:00:00.000Z';
 
 /** A store file at `version`, as the version's own app would have left it. The connection stays open. */

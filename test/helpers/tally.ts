@@ -1,10 +1,10 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 
 /**
  * Each document's tally against its lines counted afresh: the documents where they differ (empty when
  * the triggers kept every count). A document without lines may have no tally row, or one of zeros.
  */
-export function tallyMismatches(db: Database): unknown[] {
+export function tallyMismatches(db: StoreDb): unknown[] {
   return db
     .prepare(
       `WITH counted AS (
@@ -23,6 +23,6 @@ export function tallyMismatches(db: Database): unknown[] {
 }
 
 /** How many documents have a tally row: a test that checks the tally must have something to check. */
-export function talliedDocuments(db: Database): number {
+export function talliedDocuments(db: StoreDb): number {
   return db.prepare('SELECT count(*) FROM document_tally WHERE lines > 0').pluck().get() as number;
 }

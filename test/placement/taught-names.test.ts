@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -28,7 +29,7 @@ async function renamedPart(givenName = 'Plate, Modified 1 x 2 w/ 1 Stud w/o Groo
 }
 
 /** Which suggestion, if any, came by a taught name. */
-const taughtSuggestion = (db: Database.Database, name: string) =>
+const taughtSuggestion = (db: StoreDb, name: string) =>
   suggestIn(catalogueIndex(db), { name, no: null }, 20).find((s) => s.via !== undefined) ?? null;
 
 describe('staff teach suggestions names (SPEC §7 rule 3, §8)', () => {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../../src/store/db.ts';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CallName } from '../../src/api/contract.ts';
@@ -20,7 +20,7 @@ function ticking(): Clock {
 }
 
 /** The order list's counts as the lines themselves give them (the query the list ran before the tallies). */
-function countedFromLines(db: Database): unknown[] {
+function countedFromLines(db: StoreDb): unknown[] {
   return db
     .prepare(
       `SELECT o.id, count(DISTINCT d.id) AS documents, count(l.id) AS lines, count(l.item_no) AS placed,

@@ -10,7 +10,6 @@
  * argv: STORE [GO_FILE]
  */
 import fs from 'node:fs';
-import type Database from 'better-sqlite3';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { openStore } from '../../src/store/open.ts';
 
@@ -22,7 +21,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const store = await openStore(storePath);
-const db: Database.Database = store.db;
+const db = store.db;
 const effect = db.prepare('INSERT INTO chaos_effect (job_id, key, pid) VALUES (?, ?, ?)');
 
 const runner = new JobRunner({

@@ -4,7 +4,7 @@
  * that `WRITING_CALLS` and `threadOf` are read from the handlers, never kept as separate lists.
  * (Actual Budget's `mutator(undoable(handler))`, per domain.)
  */
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../../store/db.ts';
 import type { Clock } from '../../clock.ts';
 import type { CompareResult } from '../../compare/compare.ts';
 import type { ImportHooks, PlannedDocument } from '../../documents/import.ts';
@@ -53,7 +53,7 @@ export type PartialCallTable = { readonly [K in CallName]?: Entry<K> };
 
 /** What the handlers share, built once per service (`createApiService`). */
 export interface ServiceDeps {
-  readonly db: Database;
+  readonly db: StoreDb;
   readonly clock: Clock;
   readonly ctx: ServiceContext;
   /** Tells the screens the store changed (`store.changed`), after a write. */

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../db.ts';
 
 /**
  * Schema 4.1: what brick-work 0.8.x wrote. Frozen: a new store is this baseline plus every step of
@@ -129,6 +129,6 @@ CREATE TABLE call_budget (
 ) WITHOUT ROWID;
 `;
 
-export function createBaseline41(db: Database): void {
+export function createBaseline41(db: StoreDb): void {
   db.exec(BASELINE_4_1_SQL);
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../db.ts';
 import { placeLines42, unknownColours42 } from './frozen-4.2/placement.ts';
 import { LATE_TABLES_4_2, makeLateTable } from './step-4.1-to-4.2.ts';
 
@@ -12,7 +12,7 @@ import { LATE_TABLES_4_2, makeLateTable } from './step-4.1-to-4.2.ts';
  */
 export interface Fixup {
   readonly id: string;
-  run(db: Database, progress: (message: string) => void): void;
+  run(db: StoreDb, progress: (message: string) => void): void;
 }
 
 /**
@@ -82,7 +82,7 @@ export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY];
  * where they are missing. Idempotent; run at every read-write open of a current store, so that a table
  * appended later still reaches stores whose fix-ups have all run.
  */
-export function ensureLateTables(db: Database): void {
+export function ensureLateTables(db: StoreDb): void {
   const ifMissing = (sql: string) =>
     sql.replace(/^CREATE (UNIQUE INDEX|INDEX|TABLE|TRIGGER) /, 'CREATE $1 IF NOT EXISTS ');
   const has = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck();
@@ -95,13 +95,13 @@ export function ensureLateTables(db: Database): void {
 const marker = (f: Fixup) => `fixup.${f.id}`;
 
 /** Marks every fix-up done without running it: for a store this build made, or upgraded itself just now. */
-export function markFixupsDone(db: Database): void {
+export function markFixupsDone(db: StoreDb): void {
   const set = db.prepare("INSERT INTO setting (key, value) VALUES (?, 'done') ON CONFLICT (key) DO NOTHING");
   for (const f of FIXUPS) set.run(marker(f));
 }
 
 /** Runs the fix-ups a store has not had yet. The caller holds the write transaction. Returns the ids run. */
-export function runPendingFixups(db: Database, progress: (message: string) => void): string[] {
+export function runPendingFixups(db: StoreDb, progress: (message: string) => void): string[] {
   const done = db.prepare('SELECT 1 FROM setting WHERE key = ?').pluck();
   const mark = db.prepare("INSERT INTO setting (key, value) VALUES (?, 'done')");
   const ran: string[] = [];
@@ -121,7 +121,7 @@ export function runPendingFixups(db: Database, progress: (message: string) => vo
  * `temp` first), so every query sees them as empty — or, for a tally, by a TEMP view that counts what
  * the tally would hold. Nothing is written to the file.
  */
-export function standInForMissingTables(db: Database): void {
+export function standInForMissingTables(db: StoreDb): void {
   const has = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck();
   for (const t of LATE_TABLES_4_2) {
     if (has.get(t.name) === undefined) db.exec(t.standIn ?? t.table.replace(/^CREATE TABLE /, 'CREATE TEMP TABLE '));

@@ -4,7 +4,7 @@
  * upgraded next year as on one upgraded today (test/store/upgrades/step-4.1-to-4.2.test.ts checks its
  * imports). Tables may still be appended to 4.2 (LATE_TABLES_4_2) until 0.9.0 ships.
  */
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../db.ts';
 import { placeLines42 } from './frozen-4.2/placement.ts';
 import type { UpgradeStep } from './types.ts';
 
@@ -190,7 +190,7 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */
-export function makeLateTable(db: Database, t: LateTable): void {
+export function makeLateTable(db: StoreDb, t: LateTable): void {
   db.exec(t.table);
   if (t.fill !== undefined) db.exec(t.fill);
   for (const sql of t.indexes) db.exec(sql);

@@ -1,8 +1,8 @@
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../db.ts';
 
 /** One schema upgrade: additive only (new tables, new columns, data filled in). */
 export interface UpgradeStep {
   readonly from: string;
   readonly to: string;
-  up(db: Database, progress: (message: string) => void): void;
+  up(db: StoreDb, progress: (message: string) => void): void;
 }

@@ -5,7 +5,7 @@
  * year as today, whatever later builds do to the rule, and it reads only 4.2's tables. A later schema
  * that needs another rule gets its own frozen copy beside its own step.
  */
-import type { Database } from 'better-sqlite3';
+import type { StoreDb } from '../../db.ts';
 
 const TYPES = new Set(['P', 'S', 'M', 'B', 'G', 'C', 'I', 'O']);
 
@@ -45,7 +45,7 @@ function clean(text: string | null): string | null {
 }
 
 /** The lookups of the rule, over 4.2's tables only. */
-function lookup42(db: Database) {
+function lookup42(db: StoreDb) {
   const itemNumber = db.prepare('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck();
   const byNumber = db.prepare(
     'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no = ?',
@@ -143,7 +143,7 @@ function place42(given: Given42, l: Lookup42): Placed42 {
 const SELECT_GIVEN = `SELECT id, given_type AS type, given_no AS no, given_name AS name,
     given_colour_id AS colourId, given_colour_name AS colourName FROM order_line`;
 
-function writer(db: Database) {
+function writer(db: StoreDb) {
   const update = db.prepare(
     'UPDATE order_line SET item_type = ?, item_no = ?, colour_id = ?, placed_by = ?, unplaced_reason = ? WHERE id = ?',
   );
@@ -152,7 +152,7 @@ function writer(db: Database) {
 
 /** Runs the rule on every line whose placement `where` selects, in batches by id. Caller owns the transaction. */
 export function placeLines42(
-  db: Database,
+  db: StoreDb,
   where: string,
   onProgress?: (done: number, total: number) => void,
 ): { lines: number; placed: number } {
@@ -184,9 +184,7 @@ export type ColourKey42 =
  * For each line's given colour, its colour-placement key when the catalogue does not know that colour;
  * null when it gives none, when the catalogue knows it, or when no colours are loaded (nothing is unknown then).
  */
-export function unknownColours42(
-  db: Database,
-): (given: Pick<Given42, 'colourId' | 'colourName'>) => ColourKey42 | null {
+export function unknownColours42(db: StoreDb): (given: Pick<Given42, 'colourId' | 'colourName'>) => ColourKey42 | null {
   const l = lookup42(db);
   return (given) => {
     if (!l.coloursLoaded) return null;
