@@ -1,6 +1,7 @@
 import type { PlacementConfirmation } from './confirmations.ts';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isServerStore, storeName } from './store-location.ts';
 
 /**
  * Refusals are values with a code and a plain message for staff (SPEC §10). They travel as
@@ -88,7 +89,7 @@ export function quote(value: string): string {
 
 /** "this store (PATH)", or "this store" when the path is not known. */
 function thisStore(storePath: string | null): string {
-  return storePath === null ? 'this store' : `this store (${storePath})`;
+  return storePath === null ? 'this store' : `this store (${storeName(storePath)})`;
 }
 
 function sentence(text: string): string {
@@ -132,7 +133,7 @@ export function readOnlyStore(storePath: string | null, reason: string | null = 
 export function damagedStore(storePath: string | null, found: string): BrickWorkError {
   return new BrickWorkError(
     'store-damaged',
-    `${storePath ?? 'The store'} is damaged (${found}), so brick-work writes nothing more to it; you can still look at ` +
+    `${storePath === null ? 'The store' : storeName(storePath)} is damaged (${found}), so brick-work writes nothing more to it; you can still look at ` +
       'it and export from it. To go on working, put back a copy from a backup (an upgrade to 4.2 kept one beside ' +
       'it, brick-work.sqlite.4.1.bak; docs/upgrade-4.2.md says how), or ask for help before changing it.',
   );
@@ -173,7 +174,8 @@ export function storeTrouble(e: unknown, storePath: string | null = null): Brick
     const file = sqlite ? null : (e as { path?: unknown }).path;
     return diskFull(typeof file === 'string' ? file : where);
   }
-  if (code.startsWith('SQLITE_IOERR') && storePath !== null && diskIsFull(storePath)) return diskFull(where);
+  if (code.startsWith('SQLITE_IOERR') && storePath !== null && !isServerStore(storePath) && diskIsFull(storePath))
+    return diskFull(where);
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
     return readOnlyStore(storePath);
   }

@@ -11,6 +11,7 @@ import { damagedStore, toErrorValue } from '../errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';
 import { identityOf } from '../identity/owner.ts';
+import { connectionOwner } from '../store/owners.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
@@ -49,7 +50,8 @@ let reading = { clockMs: typeof clockMs === 'number' ? clockMs : Date.now(), at:
 const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() - reading.at)) };
 
 useNativeBinding(nativeBinding);
-const me = identityOf();
+// The thread before this one ran as this process (a SQLite store) or through its own session (a server's).
+const thisProcess = identityOf();
 const store = await begin().catch((e: unknown) => {
   // Another process held the write lock past the busy timeout, …: said in words; the main thread starts
   // the runner again a little later (SPEC §11), and the work handed to it meanwhile waits.
@@ -63,12 +65,12 @@ async function begin(): Promise<Store> {
   if (restarted !== true) return store;
   try {
     // The thread before this one stopped: what it was running is no one's now, though this process lives.
-    for (const job of releaseOwnJobs(store.db, me, { clock }))
+    for (const job of releaseOwnJobs(store.db, thisProcess, { clock }))
       post({
         type: 'log',
         line: `job ${job.id} (${job.kind}) was running when the job runner stopped: it is queued again`,
       });
-    if (failOwnCatalogueJob(store.db, storePath, me, { clock }))
+    if (failOwnCatalogueJob(store.db, storePath, thisProcess, { clock }))
       post({
         type: 'log',
         line: 'the catalogue load under way when the job runner stopped has ended as failed; load its files again',
@@ -79,6 +81,8 @@ async function begin(): Promise<Store> {
     throw e;
   }
 }
+/** Who owns what this thread runs: this process, or on a server this thread's session (SPEC §3, §14). */
+const me = connectionOwner(store.db);
 // The catalogue reader thread, started now so that the first load does not wait for it: from a checkout
 // its script is beside the sources, in the app's bundle beside this one (electron/vite.config.ts).
 const reader = new ReaderThreadClient(

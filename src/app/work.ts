@@ -26,7 +26,8 @@ import { Source } from '../catalogue/source.ts';
 import type { JobOrderLines } from '../api/contract.ts';
 import type { JobControl } from '../api/ports.ts';
 import type { ErrorValue } from '../errors.ts';
-import { identityOf, type OwnerIdentity } from '../identity/owner.ts';
+import type { OwnerIdentity } from '../identity/owner.ts';
+import { connectionOwner } from '../store/owners.ts';
 import { JobRunner, type JobOutcome } from '../jobs/runner.ts';
 import type { DamageMark } from '../store/damage.ts';
 import { getSetting } from '../store/settings.ts';
@@ -49,7 +50,7 @@ export async function runCatalogueLoad(
   files: readonly { name: string; content: Uint8Array }[],
   options: Omit<LoadOptions, 'me'> & { readonly me?: OwnerIdentity },
 ): Promise<CatalogueLoadDone> {
-  const result = await loadCatalogue(db, storePath, files, { ...options, me: options.me ?? identityOf() });
+  const result = await loadCatalogue(db, storePath, files, { ...options, me: options.me ?? connectionOwner(db) });
   return { result, summary: catalogueLoadSummary(result), orders: ordersTouched(result) };
 }
 
@@ -121,7 +122,7 @@ export async function loadColoursFromApi(
   options: { readonly clock: Clock; readonly credentials: Credentials; readonly apiUrl: string },
 ): Promise<{ result: Awaited<ReturnType<typeof loadColoursFromSource>>; summary: string }> {
   const source = new Source(db, options.clock, new BrickLinkApi(options.apiUrl, options.credentials));
-  const result = await loadColoursFromSource(db, storePath, source, { me: identityOf(), clock: options.clock });
+  const result = await loadColoursFromSource(db, storePath, source, { me: connectionOwner(db), clock: options.clock });
   const summary = catalogueLoadSummary({
     items: 0,
     colours: result.colours,

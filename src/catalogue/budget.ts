@@ -35,7 +35,7 @@ export function reserveCall(db: StoreDb, clock: Clock): BudgetStatus {
       const status = budgetStatus(db, clock);
       if (status.used >= status.limit) throw budgetExhausted(status);
       db.prepare(
-        'INSERT INTO call_budget (day, calls) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET calls = calls + 1',
+        'INSERT INTO call_budget (day, calls) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET calls = call_budget.calls + 1',
       ).run(status.day);
       return { ...status, used: status.used + 1, left: status.left - 1 };
     })

@@ -3,7 +3,10 @@ import path from 'node:path';
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
-import { isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { actingOwner, ownerAlive } from '../store/owners.ts';
+import { isServerStore } from '../store-location.ts';
+import { readCatalogueJobRow, writeCatalogueJobRow } from '../store/catalogue-job-row.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines } from '../placement/place-lines.ts';
 import { writeFileAtomically } from '../files.ts';
@@ -89,6 +92,11 @@ export function readCatalogueJob(file: string): CatalogueJobFile {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'none' };
     return { status: 'corrupt', problem: (e as Error).message };
   }
+  return parseRecord(text);
+}
+
+function parseRecord(text: string | null): CatalogueJobFile {
+  if (text === null) return { status: 'none' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -165,12 +173,44 @@ export interface CatalogueJobStatus {
   readonly problem: string | null;
 }
 
-export function catalogueJobStatus(storePath: string, proc: ProcView = SYSTEM_PROC): CatalogueJobStatus {
-  const file = catalogueJobPath(storePath);
-  const read = readCatalogueJob(file);
+export function catalogueJobStatus(db: StoreDb, storePath: string, proc: ProcView = SYSTEM_PROC): CatalogueJobStatus {
+  const place = placeOf(db, storePath);
+  const read = place.read();
+  const file = place.name;
   if (read.status === 'ok')
-    return { file, record: read.record, alive: isAlive(read.record.owner, proc), problem: null };
+    return { file, record: read.record, alive: ownerAlive(db, read.record.owner, proc), problem: null };
   return { file, record: null, alive: null, problem: read.status === 'corrupt' ? read.problem : null };
+}
+
+/**
+ * Where a store keeps its catalogue job's record: catalogue-job.json beside a SQLite file, the
+ * `catalogue_job_state` row on a server (SPEC §14), written in the same transaction as the lock it is
+ * read under.
+ */
+interface RecordPlace {
+  readonly name: string;
+  read(): CatalogueJobFile;
+  write(record: CatalogueJobRecord): void;
+  /** Leaves nothing of writers that were killed mid-write (under the write lock). */
+  tidy(): void;
+}
+
+function placeOf(db: StoreDb, storePath: string): RecordPlace {
+  if (isServerStore(storePath)) {
+    return {
+      name: 'the store’s catalogue_job_state row',
+      read: () => parseRecord(readCatalogueJobRow(db)),
+      write: (record) => writeCatalogueJobRow(db, JSON.stringify(record)),
+      tidy: () => {},
+    };
+  }
+  const file = catalogueJobPath(storePath);
+  return {
+    name: file,
+    read: () => readCatalogueJob(file),
+    write: (record) => write(file, record),
+    tidy: () => removeLeftovers(file),
+  };
 }
 
 /** Serialises a read-modify-write of the file through the store's write lock. */
@@ -186,7 +226,7 @@ export class CatalogueJob {
   private lastWrite = -Infinity;
   private constructor(
     private readonly db: StoreDb,
-    readonly file: string,
+    private readonly place: RecordPlace,
     private record: CatalogueJobRecord,
     private readonly clock: Clock,
   ) {}
@@ -203,14 +243,18 @@ export class CatalogueJob {
     detail: unknown,
     options: CatalogueJobOptions,
   ): { job: CatalogueJob; warning: string | null } {
-    const file = catalogueJobPath(storePath);
+    const place = placeOf(db, storePath);
     const proc = options.proc ?? SYSTEM_PROC;
     return underWriteLock(db, () => {
-      const current = readCatalogueJob(file);
+      const current = place.read();
       let warning: string | null = null;
       if (current.status === 'corrupt') {
-        warning = `${path.basename(file)} could not be read (${current.problem}); it was treated as no catalogue job.`;
-      } else if (current.status === 'ok' && current.record.state === 'running' && isAlive(current.record.owner, proc)) {
+        warning = `${path.basename(place.name)} could not be read (${current.problem}); it was treated as no catalogue job.`;
+      } else if (
+        current.status === 'ok' &&
+        current.record.state === 'running' &&
+        ownerAlive(db, current.record.owner, proc)
+      ) {
         const p = current.record.progress;
         const done = p.total ? ` (${Math.floor((100 * p.done) / p.total)}% done)` : '';
         throw new BrickWorkError(
@@ -219,7 +263,7 @@ export class CatalogueJob {
             'Wait until it has finished, then try again.',
         );
       }
-      removeLeftovers(file);
+      place.tidy();
       const now = isoNow(options.clock);
       const record: CatalogueJobRecord = {
         state: 'running',
@@ -232,8 +276,8 @@ export class CatalogueJob {
         startedAt: now,
         updatedAt: now,
       };
-      write(file, record);
-      return { job: new CatalogueJob(db, file, record, options.clock), warning };
+      place.write(record);
+      return { job: new CatalogueJob(db, place, record, options.clock), warning };
     });
   }
 
@@ -253,7 +297,7 @@ export class CatalogueJob {
       if (!complete && at - this.lastWrite < PROGRESS_WRITE_MS) return true;
       this.lastWrite = at;
       this.record = { ...current, progress, updatedAt: isoNow(this.clock) };
-      write(this.file, this.record);
+      this.place.write(this.record);
       return true;
     });
   }
@@ -264,16 +308,16 @@ export class CatalogueJob {
       const current = this.ownRecord();
       if (current === null) return false;
       this.record = { ...current, state, error, updatedAt: isoNow(this.clock) };
-      write(this.file, this.record);
+      this.place.write(this.record);
       return true;
     });
   }
 
   private ownRecord(): CatalogueJobRecord | null {
-    const read = readCatalogueJob(this.file);
+    const read = this.place.read();
     if (read.status !== 'ok' || read.record.state !== 'running') return null;
     const o = read.record.owner;
-    const me = this.record.owner;
+    const me = actingOwner(this.db, this.record.owner);
     return o.pid === me.pid && o.bootId === me.bootId && o.startTicks === me.startTicks ? read.record : null;
   }
 }
@@ -285,16 +329,16 @@ export function requestCatalogueJobCancel(
   clock: Clock,
   proc: ProcView = SYSTEM_PROC,
 ): boolean {
-  const file = catalogueJobPath(storePath);
+  const place = placeOf(db, storePath);
   return underWriteLock(db, () => {
-    const read = readCatalogueJob(file);
+    const read = place.read();
     if (read.status !== 'ok' || read.record.state !== 'running') return false;
-    if (!isAlive(read.record.owner, proc)) {
+    if (!ownerAlive(db, read.record.owner, proc)) {
       // Nobody is left to stop: mark it cancelled now.
-      write(file, { ...read.record, state: 'cancelled', updatedAt: isoNow(clock) });
+      place.write({ ...read.record, state: 'cancelled', updatedAt: isoNow(clock) });
       return true;
     }
-    write(file, { ...read.record, cancelRequested: true, updatedAt: isoNow(clock) });
+    place.write({ ...read.record, cancelRequested: true, updatedAt: isoNow(clock) });
     return true;
   });
 }
@@ -318,14 +362,14 @@ export function recoverCatalogueJob(
   storePath: string,
   options: { readonly clock: Clock; readonly proc?: ProcView },
 ): RecoveredCatalogueJob | null {
-  const file = catalogueJobPath(storePath);
+  const place = placeOf(db, storePath);
   const proc = options.proc ?? SYSTEM_PROC;
   return underWriteLock(db, () => {
-    const read = readCatalogueJob(file);
-    if (read.status !== 'ok' || read.record.state !== 'running' || isAlive(read.record.owner, proc)) return null;
+    const read = place.read();
+    if (read.status !== 'ok' || read.record.state !== 'running' || ownerAlive(db, read.record.owner, proc)) return null;
     const placed = placeUnplacedLines(db).placed;
     const owner = read.record.owner;
-    write(file, {
+    place.write({
       ...read.record,
       state: 'failed',
       error:
@@ -349,14 +393,14 @@ export function failOwnCatalogueJob(
   me: OwnerIdentity,
   options: { readonly clock: Clock },
 ): boolean {
-  const file = catalogueJobPath(storePath);
+  const place = placeOf(db, storePath);
   return underWriteLock(db, () => {
-    const read = readCatalogueJob(file);
+    const read = place.read();
     if (read.status !== 'ok' || read.record.state !== 'running') return false;
     const o = read.record.owner;
     if (o.pid !== me.pid || o.bootId !== me.bootId || o.startTicks !== me.startTicks) return false;
     placeUnplacedLines(db);
-    write(file, {
+    place.write({
       ...read.record,
       state: 'failed',
       error:

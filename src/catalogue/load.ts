@@ -1,4 +1,5 @@
 import type { StoreDb } from '../store/db.ts';
+import { idsOfJson } from '../store/dialect.ts';
 import type { Clock } from '../clock.ts';
 import { BrickWorkError, toErrorValue } from '../errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
@@ -112,7 +113,7 @@ function linesByOrder(
   const placed = new Set(changed.placed);
   const unplaced = new Set(changed.unplaced);
   const only = (ids: Set<number>, not: Set<number>) => JSON.stringify([...ids].filter((id) => !not.has(id)));
-  const saved = `FROM json_each(?) j JOIN order_line l ON l.id = j.value
+  const saved = `FROM (${idsOfJson(db)}) j JOIN order_line l ON l.id = j.value
          JOIN document d ON d.id = l.document_id AND d.state = 'imported' JOIN shop_order o ON o.id = d.order_id`;
   const placedByOrder = db
     .prepare(

@@ -120,8 +120,30 @@ export function lookupHasWork(payload: unknown): boolean {
   return !runUsedUp(lookupRunOf(payload));
 }
 
-/** The payload as JSON text, or `{}` when it is not valid JSON: what `json_set` writes into. */
-const PAYLOAD_OBJECT = "CASE WHEN json_valid(payload) AND json_type(payload) = 'object' THEN payload ELSE '{}' END";
+/** The payload as an object, or `{}` when it is not a JSON object: what a run's numbers are set into. */
+function payloadObject(db: StoreDb, jobId: number): Record<string, unknown> {
+  const text = db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
+  try {
+    const value: unknown = text === undefined ? {} : JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Sets some of a run's numbers in the job's payload, keeping the rest. Read and written in the caller's
+ * write transaction (the store's one writer), so nothing comes between (SQLite's `json_set` did it in one
+ * statement; both stores do it so now).
+ */
+function setInPayload(db: StoreDb, jobId: number, values: Record<string, unknown>): void {
+  db.prepare('UPDATE job SET payload = ? WHERE id = ?').run(
+    JSON.stringify({ ...payloadObject(db, jobId), ...values }),
+    jobId,
+  );
+}
 
 function readRun(db: StoreDb, jobId: number): LookupRun {
   const text = db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
@@ -153,11 +175,10 @@ export function enqueueLookup(
         .get(LOOKUP_JOB_KIND) as number | undefined;
       if (existing !== undefined) {
         // The old run's stop message goes; a wait for the next budget day stays (and says why).
+        setInPayload(db, existing, { limit: run.limit, calls: 0 });
         db.prepare(
-          `UPDATE job SET payload = json_set(${PAYLOAD_OBJECT}, '$.limit', ?, '$.calls', 0), updated_at = ?,
-                  error = CASE WHEN not_before_day > ? THEN error ELSE NULL END
-            WHERE id = ?`,
-        ).run(run.limit, now, utcDay(clock), existing);
+          'UPDATE job SET updated_at = ?, error = CASE WHEN not_before_day > ? THEN error ELSE NULL END WHERE id = ?',
+        ).run(now, utcDay(clock), existing);
         return { id: existing, created: false };
       }
       const payload: LookupRun = { limit: run.limit, calls: 0 };
@@ -211,9 +232,7 @@ function lookupRun(source: Source, options: { clock: Clock; stats?: LookupStats 
             return;
           }
           turn.budget = source.reserve();
-          ctx.db
-            .prepare(`UPDATE job SET payload = json_set(${PAYLOAD_OBJECT}, '$.calls', ?) WHERE id = ?`)
-            .run(run.calls + 1, job.id);
+          setInPayload(ctx.db, job.id, { calls: run.calls + 1 });
         });
         if (!ours) return;
       } catch (e) {

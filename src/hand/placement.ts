@@ -64,7 +64,7 @@ const CANDIDATE = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_
     l.given_colour_name AS colourName, l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour,
     l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason, l.remarks, o.reference AS orderReference
   FROM order_line l JOIN document d ON d.id = l.document_id JOIN shop_order o ON o.id = d.order_id
- WHERE d.state = 'imported' AND l.id <> ? AND l.placed_by IS NOT 'hand'`;
+ WHERE d.state = 'imported' AND l.id <> ? AND l.placed_by IS DISTINCT FROM 'hand'`;
 const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
 
 /**

@@ -1,7 +1,8 @@
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
-import { isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { actingOwner, ownerAlive } from '../store/owners.ts';
 import type { ProcView } from '../identity/proc.ts';
 import type { ClaimedJob, JobProgress, JobState, JobView } from './types.ts';
 
@@ -37,7 +38,7 @@ const SELECT_JOB = `
 
 /** The owner guard for statements on `job`: this job's owner row holds exactly these three values. */
 const OWNED_BY = `EXISTS (SELECT 1 FROM job_owner o
-   WHERE o.job_id = job.id AND o.pid = ? AND o.boot_id IS ? AND o.start_ticks IS ?)`;
+   WHERE o.job_id = job.id AND o.pid = ? AND o.boot_id IS NOT DISTINCT FROM ? AND o.start_ticks IS NOT DISTINCT FROM ?)`;
 
 function ownerParams(o: OwnerIdentity): [number, string | null, number | null] {
   return [o.pid, o.bootId, o.startTicks];
@@ -66,7 +67,7 @@ function parsePayload(text: string): unknown {
   }
 }
 
-function toView(row: JobRow, proc: ProcView): JobView {
+function toView(db: StoreDb, row: JobRow, proc: ProcView): JobView {
   const owner = ownerOf(row);
   return {
     id: row.id,
@@ -78,7 +79,7 @@ function toView(row: JobRow, proc: ProcView): JobView {
     notBeforeDay: row.not_before_day,
     owner,
     claimedAt: row.claimed_at,
-    alive: owner === null ? null : isAlive(owner, proc),
+    alive: owner === null ? null : ownerAlive(db, owner, proc),
     recoveries: row.recoveries,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -101,12 +102,12 @@ export function enqueueJob(db: StoreDb, kind: string, payload: unknown, { clock 
 }
 
 export function listJobs(db: StoreDb, proc: ProcView = SYSTEM_PROC): JobView[] {
-  return (db.prepare(`${SELECT_JOB} ORDER BY j.id`).all() as JobRow[]).map((r) => toView(r, proc));
+  return (db.prepare(`${SELECT_JOB} ORDER BY j.id`).all() as JobRow[]).map((r) => toView(db, r, proc));
 }
 
 export function getJob(db: StoreDb, id: number, proc: ProcView = SYSTEM_PROC): JobView | null {
   const row = db.prepare(`${SELECT_JOB} WHERE j.id = ?`).get(id) as JobRow | undefined;
-  return row === undefined ? null : toView(row, proc);
+  return row === undefined ? null : toView(db, row, proc);
 }
 
 function notFound(id: number): BrickWorkError {
@@ -140,7 +141,8 @@ function tryClaim(db: StoreDb, c: Candidate, me: OwnerIdentity, clock: Clock): C
            ON CONFLICT (job_id) DO UPDATE
               SET pid = excluded.pid, boot_id = excluded.boot_id, start_ticks = excluded.start_ticks,
                   claimed_at = excluded.claimed_at
-            WHERE job_owner.pid IS ? AND job_owner.boot_id IS ? AND job_owner.start_ticks IS ?`,
+            WHERE job_owner.pid IS NOT DISTINCT FROM ? AND job_owner.boot_id IS NOT DISTINCT FROM ?
+              AND job_owner.start_ticks IS NOT DISTINCT FROM ?`,
         )
         .run(c.id, ...ownerParams(me), now, c.pid, c.boot_id, c.start_ticks);
       if (upsert.changes !== 1) return null;
@@ -170,10 +172,10 @@ function tryClaim(db: StoreDb, c: Candidate, me: OwnerIdentity, clock: Clock): C
 
 class LostRace extends Error {}
 
-function claimable(c: Candidate, proc: ProcView): boolean {
+function claimable(db: StoreDb, c: Candidate, proc: ProcView): boolean {
   if (c.state === 'queued') return true;
   const owner = ownerOf(c);
-  return owner === null || !isAlive(owner, proc);
+  return owner === null || !ownerAlive(db, owner, proc);
 }
 
 export interface ClaimOptions extends QueueOptions {
@@ -207,7 +209,7 @@ export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions)
     if (candidates.length === 0) return null;
     for (const c of candidates) {
       after = c.id;
-      if (!claimable(c, proc)) continue;
+      if (!claimable(db, c, proc)) continue;
       if (options.ready && !options.ready({ kind: c.kind, payload: parsePayload(c.payload) })) continue;
       try {
         const won = tryClaim(db, c, me, options.clock);
@@ -241,7 +243,7 @@ export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: Qu
       'busy',
       `Job ${id} (${c.kind}) is being run by another brick-work process (pid ${c.pid ?? '?'}).`,
     );
-  if (!claimable(candidate, proc)) throw busy();
+  if (!claimable(db, candidate, proc)) throw busy();
   try {
     const won = tryClaim(db, candidate, me, options.clock);
     if (won) return won;
@@ -265,7 +267,7 @@ export function reportProgress(
         `UPDATE job SET progress_done = ?, progress_total = ?, updated_at = ?
           WHERE id = ? AND state = 'running' AND ${OWNED_BY}`,
       )
-      .run(progress.done, progress.total, isoNow(clock), id, ...ownerParams(me)).changes === 1
+      .run(progress.done, progress.total, isoNow(clock), id, ...ownerParams(actingOwner(db, me))).changes === 1
   );
 }
 
@@ -284,7 +286,7 @@ export function finishJob(
         `UPDATE job SET state = ?, error = ?, finished_at = ?, updated_at = ?
           WHERE id = ? AND state = 'running' AND ${OWNED_BY}`,
       )
-      .run(outcome.state, outcome.error ?? null, now, now, id, ...ownerParams(me)).changes === 1
+      .run(outcome.state, outcome.error ?? null, now, now, id, ...ownerParams(actingOwner(db, me))).changes === 1
   );
 }
 
@@ -306,7 +308,7 @@ export function deferJob(
         `UPDATE job SET state = 'queued', not_before_day = ?, error = ?, updated_at = ?
           WHERE id = ? AND state = 'running' AND ${OWNED_BY}`,
       )
-      .run(day, reason, isoNow(clock), id, ...ownerParams(me)).changes === 1
+      .run(day, reason, isoNow(clock), id, ...ownerParams(actingOwner(db, me))).changes === 1
   );
 }
 
@@ -354,7 +356,7 @@ export function recoverJobs(db: StoreDb, options: QueueOptions): RecoveredJob[] 
   const now = isoNow(options.clock);
   for (const r of running) {
     const owner = ownerOf(r);
-    if (owner !== null && isAlive(owner, proc)) continue;
+    if (owner !== null && ownerAlive(db, owner, proc)) continue;
     const done = db
       .transaction(() => {
         const sameOwner = owner === null ? 'NOT EXISTS (SELECT 1 FROM job_owner o WHERE o.job_id = job.id)' : OWNED_BY;
@@ -388,7 +390,7 @@ export function releaseOwnJobs(db: StoreDb, me: OwnerIdentity, options: QueueOpt
     .transaction(() => {
       const rows = db
         .prepare(`SELECT id, kind FROM job WHERE state = 'running' AND ${OWNED_BY} ORDER BY id`)
-        .all(...ownerParams(me)) as { id: number; kind: string }[];
+        .all(...ownerParams(actingOwner(db, me))) as { id: number; kind: string }[];
       for (const r of rows) {
         db.prepare("UPDATE job SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'running'").run(now, r.id);
         db.prepare("INSERT INTO job_event (job_id, event, detail, at) VALUES (?, 'recovered', ?, ?)").run(
@@ -408,7 +410,7 @@ export function whileOwner(db: StoreDb, id: number, me: OwnerIdentity, work: () 
     .transaction(() => {
       const owned = db
         .prepare(`SELECT 1 FROM job WHERE id = ? AND state = 'running' AND ${OWNED_BY}`)
-        .get(id, ...ownerParams(me));
+        .get(id, ...ownerParams(actingOwner(db, me)));
       if (owned === undefined) return false;
       work();
       return true;

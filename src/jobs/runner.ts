@@ -1,7 +1,8 @@
 import type { StoreDb } from '../store/db.ts';
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { BrickWorkError, isBrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
-import { identityOf, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { connectionOwner } from '../store/owners.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { claimJob, claimNext, deferJob, finishJob, reportProgress, UnreadablePayload, whileOwner } from './queue.ts';
 import type { ClaimedJob, JobProgress } from './types.ts';
@@ -70,7 +71,7 @@ export class JobRunner {
     this.handlers = options.handlers;
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.proc = options.proc ?? SYSTEM_PROC;
-    this.me = options.me ?? identityOf(process.pid, this.proc);
+    this.me = options.me ?? connectionOwner(this.db, this.proc);
     this.log = options.log ?? (() => {});
     this.ready = options.ready ?? {};
     this.damage = options.damage ?? null;

@@ -57,7 +57,7 @@ export function placeColouredLinesAgain(db: StoreDb): PlaceLinesResult {
   const ids = db
     .prepare(
       `SELECT id FROM order_line
-        WHERE item_no IS NOT NULL AND placed_by IS NOT 'hand'
+        WHERE item_no IS NOT NULL AND placed_by IS DISTINCT FROM 'hand'
           AND (coalesce(given_colour_id, 0) <> 0 OR nullif(trim(given_colour_name), '') IS NOT NULL)`,
     )
     .pluck()
@@ -74,7 +74,7 @@ export function placeOtherNumberingColoursAgain(db: StoreDb): PlaceLinesResult {
   const ids = db
     .prepare(
       `SELECT id FROM order_line
-        WHERE item_no IS NOT NULL AND placed_by IS NOT 'hand'
+        WHERE item_no IS NOT NULL AND placed_by IS DISTINCT FROM 'hand'
           AND (${OTHER_COLOUR_NUMBERINGS.map((n) => `given_colour_name LIKE '${n} colour %'`).join(' OR ')})`,
     )
     .pluck()
@@ -84,7 +84,9 @@ export function placeOtherNumberingColoursAgain(db: StoreDb): PlaceLinesResult {
 
 /** Places the given lines again, whatever their state, except those placed by hand. */
 export function placeLinesAgain(db: StoreDb, lineIds: Iterable<number>): PlaceLinesResult {
-  const select = db.prepare<[number], StoredGiven>(`${SELECT_GIVEN} WHERE id = ? AND placed_by IS NOT 'hand'`);
+  const select = db.prepare<[number], StoredGiven>(
+    `${SELECT_GIVEN} WHERE id = ? AND placed_by IS DISTINCT FROM 'hand'`,
+  );
   const lookup = catalogueLookup(db);
   const update = lineUpdater(db);
   let lines = 0;

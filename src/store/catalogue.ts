@@ -1,4 +1,5 @@
 import type { StoreDb, StoreStatement } from './db.ts';
+import { onServer, pairsOfJson } from './dialect.ts';
 
 /**
  * A row of a translation table (SPEC §5: other numberings), loaded beside the catalogue and never an
@@ -70,18 +71,19 @@ export function catalogueWriters(db: StoreDb) {
      ON CONFLICT (item_type, item_no) DO UPDATE
         SET name = excluded.name, name_key = excluded.name_key,
             category_id = coalesce(excluded.category_id, catalogue_item.category_id), source = excluded.source
-      WHERE name IS NOT excluded.name OR category_id IS NOT coalesce(excluded.category_id, category_id)
-         OR source IS NOT excluded.source`;
+      WHERE catalogue_item.name IS DISTINCT FROM excluded.name
+         OR catalogue_item.category_id IS DISTINCT FROM coalesce(excluded.category_id, catalogue_item.category_id)
+         OR catalogue_item.source IS DISTINCT FROM excluded.source`;
   const item = db.prepare(itemSql(1));
   let batch: { rows: number; statement: StoreStatement<[unknown[], { source: string }]> } | null = null;
   const colour = db.prepare(
     `INSERT INTO colour (id, name, name_key, source) VALUES (?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, source = excluded.source
-      WHERE name IS NOT excluded.name OR source IS NOT excluded.source`,
+      WHERE colour.name IS DISTINCT FROM excluded.name OR colour.source IS DISTINCT FROM excluded.source`,
   );
   const swatch = db.prepare(
     `INSERT INTO colour_swatch (colour_id, rgb) VALUES (?, ?)
-     ON CONFLICT (colour_id) DO UPDATE SET rgb = excluded.rgb WHERE rgb IS NOT excluded.rgb`,
+     ON CONFLICT (colour_id) DO UPDATE SET rgb = excluded.rgb WHERE colour_swatch.rgb IS DISTINCT FROM excluded.rgb`,
   );
   const element = db.prepare(
     'INSERT INTO element_code (element_id, numbering, item_no, colour, source) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -92,7 +94,8 @@ export function catalogueWriters(db: StoreDb) {
   const colourTranslation = db.prepare(
     `INSERT INTO colour_translation (numbering, key, bricklink_id, source) VALUES (?, ?, ?, ?)
      ON CONFLICT (numbering, key) DO UPDATE SET bricklink_id = excluded.bricklink_id, source = excluded.source
-      WHERE bricklink_id IS NOT excluded.bricklink_id OR source IS NOT excluded.source`,
+      WHERE colour_translation.bricklink_id IS DISTINCT FROM excluded.bricklink_id
+         OR colour_translation.source IS DISTINCT FROM excluded.source`,
   );
   const relationship = db.prepare(
     'INSERT INTO part_relationship (rel_type, child_no, parent_no, source) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -100,7 +103,7 @@ export function catalogueWriters(db: StoreDb) {
   const category = db.prepare(
     `INSERT INTO category (id, name, source) VALUES (?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, source = excluded.source
-      WHERE name IS NOT excluded.name OR source IS NOT excluded.source`,
+      WHERE category.name IS DISTINCT FROM excluded.name OR category.source IS DISTINCT FROM excluded.source`,
   );
   return {
     item(r: CatalogueItemRow, source: string): void {
@@ -199,6 +202,8 @@ export function loadingItems<T>(db: StoreDb, load: () => T): T {
 
 /** `loadingItems` for a load written piece by piece: call what it returns when the last item is written. */
 export function startLoadingItems(db: StoreDb): () => void {
+  // A server keeps its indexes up as it goes; SQLite's first load is faster without this one.
+  if (onServer(db)) return () => undefined;
   const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM catalogue_item)').pluck().get() === 1;
   const indexed =
     db
@@ -222,8 +227,8 @@ export function itemNames(db: StoreDb, items: readonly { type: string; no: strin
   if (items.length === 0) return out;
   const rows = db
     .prepare(
-      `SELECT j.value ->> '$[0]' AS type, j.value ->> '$[1]' AS no, c.name FROM json_each(?) j
-         JOIN catalogue_item c ON c.item_type = j.value ->> '$[0]' AND c.item_no = j.value ->> '$[1]'`,
+      `SELECT j.a AS type, j.b AS no, c.name FROM (${pairsOfJson(db)}) j
+         JOIN catalogue_item c ON c.item_type = j.a AND c.item_no = j.b`,
     )
     .raw()
     .all(JSON.stringify(items.map((i) => [i.type, i.no]))) as [string, string, string][];

@@ -1,4 +1,5 @@
 import type { StoreDb } from './db.ts';
+import { idsOfJson } from './dialect.ts';
 import { BrickWorkError } from '../errors.ts';
 
 export interface DocumentRow {
@@ -116,7 +117,7 @@ export function sameFileDocuments(db: StoreDb, ids: readonly number[]): Map<numb
                 SELECT d.file_name, d.imported_at, d.format FROM document d
                  WHERE d.state = 'imported' AND (d.file_name, d.imported_at, d.format) IN (
                          SELECT w.file_name, w.imported_at, w.format FROM document w
-                          WHERE w.id IN (SELECT value FROM json_each(?)))
+                          WHERE w.id IN (${idsOfJson(db)}))
                  GROUP BY d.file_name, d.imported_at, d.format HAVING count(*) > 1)
         ORDER BY s.id`,
     )

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreDb } from './db.ts';
+import { isServerStore } from '../store-location.ts';
+import { openServerStore } from './postgres/open.ts';
 import { nativeOptions } from './native.ts';
 import { readablePlace, whyUnwritable } from './access.ts';
 import { inspectFile, needsUpgradeError, refusalFor, statusOf } from './inspect.ts';
@@ -61,6 +63,7 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * gives a read-only store instead, with `unwritable` saying why (SPEC §11).
  */
 export async function openStore(storePath: string, options: OpenOptions = {}): Promise<Store> {
+  if (isServerStore(storePath)) return openOnServer(storePath, options);
   if (options.readOnly) return openReadOnly(storePath, null);
   const unwritable = whyUnwritable(storePath);
   if (unwritable !== null) return openReadOnly(storePath, unwritable);
@@ -189,5 +192,27 @@ function wrap(
         extra.onClose();
       }
     },
+  };
+}
+
+/**
+ * A store on a PostgreSQL server (SPEC §14): made at 4.2 in an empty database, upgraded along its own
+ * chain, refused untouched when it is another application's or newer. The server keeps its own data
+ * safe, so there is no quick check, backup file or snapshot.
+ */
+function openOnServer(url: string, options: OpenOptions): Store {
+  const opened = openServerStore(url, { readOnly: options.readOnly === true });
+  // No backup file: the steps ran in one transaction, and the server's own backups keep the rest.
+  for (const step of opened.upgraded) options.onProgress?.(`upgraded the store on the server: ${step}`);
+  return {
+    db: opened.db,
+    path: url,
+    readOnly: options.readOnly === true,
+    unwritable: null,
+    damaged: false,
+    snapshot: false,
+    created: opened.created,
+    upgrade: null,
+    close: () => opened.db.close(),
   };
 }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { APP_NAME } from '../version.ts';
+import { isServerStore } from '../store-location.ts';
 
 export const STORE_FILE_NAME = 'brick-work.sqlite';
 
@@ -22,6 +23,6 @@ export function userDataDir(
 /** `--db FILE`, else `BRICK_WORK_DB`, else the user-data folder's `brick-work.sqlite`. */
 export function resolveStorePath(dbOption: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = dbOption ?? env['BRICK_WORK_DB'];
-  if (chosen) return path.resolve(chosen);
+  if (chosen) return isServerStore(chosen) ? chosen : path.resolve(chosen);
   return path.join(userDataDir(env), STORE_FILE_NAME);
 }

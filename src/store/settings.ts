@@ -86,6 +86,6 @@ export function catalogueGeneration(db: StoreDb): number {
 export function bumpCatalogueGeneration(db: StoreDb): void {
   db.prepare(
     `INSERT INTO setting (key, value) VALUES ('catalogue.generation', '1')
-     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+     ON CONFLICT (key) DO UPDATE SET value = CAST(setting.value AS INTEGER) + 1`,
   ).run();
 }

@@ -10,6 +10,7 @@ import { openStore } from '../../src/store/open.ts';
 import { CREDENTIALS_ENV, startStandIn } from '../helpers/bricklink-stand-in.ts';
 import { csv } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
+import { describeEachStore } from '../helpers/stores.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 /** Runs the CLI in this process, as `bin/brick-work.js` does, and says which contract calls it made (BRICK_WORK_DEBUG). */
@@ -43,7 +44,7 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
     }
   });
 
-  describe('on a store with a catalogue and an order', () => {
+  describeEachStore('on a store with a catalogue and an order', (stores) => {
     let dir: string;
     let db: string;
     const made = new Map<string, Set<CallName>>();
@@ -57,7 +58,7 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
 
     beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-cli-contract-'));
-      db = path.join(dir, 'brick-work.sqlite');
+      db = stores.location();
       fs.writeFileSync(
         path.join(dir, 'parts.csv'),
         csv(

@@ -46,7 +46,7 @@ describe('catalogue-job.json (SPEC §4)', () => {
     const { storePath, db, file } = await setUp('shop.db');
     const dead = { ...identityOf(), startTicks: 1 };
     fs.writeFileSync(file, JSON.stringify(staleRecord(dead)));
-    expect(catalogueJobStatus(storePath)).toMatchObject({ alive: false, record: { state: 'running' } });
+    expect(catalogueJobStatus(db, storePath)).toMatchObject({ alive: false, record: { state: 'running' } });
 
     const { job, warning } = CatalogueJob.start(
       db,
@@ -97,7 +97,7 @@ describe('catalogue-job.json (SPEC §4)', () => {
       '{"state":"running","kind":"k","owner":{"pid":"x"}}',
     ]) {
       fs.writeFileSync(file, bad);
-      expect(catalogueJobStatus(storePath).problem).toBeTruthy();
+      expect(catalogueJobStatus(db, storePath).problem).toBeTruthy();
       const { job, warning } = CatalogueJob.start(db, storePath, 'catalogue-load', {}, { me: identityOf(), clock });
       expect(warning).toMatch(/catalogue-job\.json could not be read/);
       job.finish('done');

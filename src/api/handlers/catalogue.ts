@@ -40,7 +40,7 @@ export const CATALOGUE_CALLS = {
     return { ready: true, suggestions: withoutRepeats(related, found, n) };
   }),
   'catalogue.status': reads((d) => () => {
-    const job = catalogueJobStatus(d.ctx.storePath);
+    const job = catalogueJobStatus(d.db, d.ctx.storePath);
     const detail = job.record?.detail as { files?: unknown } | null | undefined;
     const { items, sources, translations } = d.catalogueCounts();
     return {
@@ -70,7 +70,7 @@ export const CATALOGUE_CALLS = {
   'catalogue.colours': reads((d) => () => listColours(d.db)),
   'catalogue.load': startsWork((d) => ({ files, type }) => {
     // Busy is decided by the catalogue job itself, in the runner; refuse early when plainly busy.
-    const job = catalogueJobStatus(d.ctx.storePath);
+    const job = catalogueJobStatus(d.db, d.ctx.storePath);
     if (job.record?.state === 'running' && job.alive) {
       throw new BrickWorkError(
         'busy',

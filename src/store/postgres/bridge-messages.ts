@@ -15,7 +15,13 @@ export interface BridgeFault {
 }
 
 export type FromBridge =
-  | { readonly ok: true; readonly rows: readonly Record<string, unknown>[]; readonly rowCount: number }
+  | {
+      readonly ok: true;
+      readonly rows: readonly Record<string, unknown>[];
+      readonly rowCount: number;
+      /** Which of the thread's connections answered (1, 2, … as it connects again): a new one is a new session. */
+      readonly connection: number;
+    }
   | { readonly ok: false; readonly fault: BridgeFault };
 
 export interface BridgeData {

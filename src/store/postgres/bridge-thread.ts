@@ -47,6 +47,8 @@ let client: pg.Client | null = null;
 /** Set when the connection was lost inside a transaction: refused until the caller's ROLLBACK. */
 let lostInTransaction: BridgeFault | null = null;
 let inTransaction = false;
+/** How many connections this thread has made: the caller's way to tell a new session (`connection`). */
+let connections = 0;
 
 async function connected(): Promise<pg.Client> {
   if (client !== null) return client;
@@ -67,6 +69,7 @@ async function connected(): Promise<pg.Client> {
   c.on('end', () => lost(new Error('Connection terminated')));
   await c.connect();
   client = c;
+  connections += 1;
   return c;
 }
 
@@ -74,18 +77,18 @@ async function answer(m: ToBridge): Promise<FromBridge> {
   if (m.kind === 'close') {
     await client?.end().catch(() => undefined);
     client = null;
-    return { ok: true, rows: [], rowCount: 0 };
+    return { ok: true, rows: [], rowCount: 0, connection: connections };
   }
   if (m.kind === 'connect') {
     await connected();
-    return { ok: true, rows: [], rowCount: 0 };
+    return { ok: true, rows: [], rowCount: 0, connection: connections };
   }
   const word = m.sql.trimStart().slice(0, 8).toUpperCase();
   if (lostInTransaction !== null) {
     if (word.startsWith('ROLLBACK')) {
       lostInTransaction = null;
       inTransaction = false;
-      return { ok: true, rows: [], rowCount: 0 };
+      return { ok: true, rows: [], rowCount: 0, connection: connections };
     }
     return { ok: false, fault: lostInTransaction };
   }
@@ -94,7 +97,7 @@ async function answer(m: ToBridge): Promise<FromBridge> {
     const r = await c.query({ text: m.sql, values: [...m.params] });
     if (word.startsWith('BEGIN')) inTransaction = true;
     else if (word.startsWith('COMMIT') || word.startsWith('ROLLBACK')) inTransaction = false;
-    return { ok: true, rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
+    return { ok: true, rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0, connection: connections };
   } catch (e) {
     const fault = faultOf(e);
     if (fault.connection) {

@@ -12,6 +12,7 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } f
 import { storeUnreachable } from '../../errors.ts';
 import { startWorker } from '../../worker-start.ts';
 import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
+import { storeName } from '../../store-location.ts';
 
 /** An error PostgreSQL answered a statement with (not a lost connection): its SQLSTATE, for callers that expect one. */
 export class PostgresError extends Error {
@@ -25,12 +26,7 @@ export class PostgresError extends Error {
 
 /** The server and database as staff would name them: never the user's password. */
 export function serverName(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
-  } catch {
-    return 'the shop server';
-  }
+  return storeName(url);
 }
 
 export interface BridgeOptions {
@@ -46,6 +42,8 @@ export class PostgresBridge {
   private signal = new Int32Array(new SharedArrayBuffer(4));
   private readonly timeoutMs: number;
   private readonly threadUrl: URL;
+  private threads = 0;
+  private lastConnection = '';
 
   private constructor(
     readonly url: string,
@@ -68,6 +66,14 @@ export class PostgresBridge {
     return { rows: r.rows, rowCount: r.rowCount };
   }
 
+  /**
+   * Which connection answered last (`thread.connection`): it changes exactly when the bridge connected
+   * again, that is when this desk's server session changed.
+   */
+  get connection(): string {
+    return this.lastConnection;
+  }
+
   close(): void {
     if (this.worker === null) return;
     try {
@@ -86,6 +92,7 @@ export class PostgresBridge {
     this.signal = new Int32Array(new SharedArrayBuffer(4));
     const data: BridgeData = { url: this.url, signal: this.signal.buffer as SharedArrayBuffer, port: port2 };
     this.worker = startWorker(this.threadUrl, data, [port2]);
+    this.threads += 1;
     this.worker.unref();
     port1.unref();
     this.port = port1;
@@ -109,6 +116,7 @@ export class PostgresBridge {
       );
     }
     if (!reply.ok) throw this.refusal(reply.fault);
+    this.lastConnection = `${this.threads}.${reply.connection}`;
     return reply;
   }
 

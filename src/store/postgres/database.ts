@@ -9,6 +9,8 @@
  * `store-busy`, as SQLite's.
  */
 import { storeBusy } from '../../errors.ts';
+import type { OwnerIdentity } from '../../identity/owner.ts';
+import type { StoreDb, StoreStatement, StoreTransaction } from '../db.ts';
 import { PostgresBridge, PostgresError, serverName, type BridgeOptions } from './bridge.ts';
 import { bindValues, isWrite, toPostgres, type PostgresStatement } from './dialect.ts';
 
@@ -60,14 +62,22 @@ export class PostgresStatementHandle {
   }
 }
 
-type Transaction<F extends (...args: never[]) => unknown> = F & {
-  deferred: F;
-  immediate: F;
-  exclusive: F;
-};
+export interface PostgresConnectOptions extends BridgeOptions {
+  /** How long a writer waits for another's lock before it is `store-busy` (SQLite's busy timeout). */
+  readonly busyTimeoutMs?: number;
+}
 
-export class PostgresDatabase {
+/** A job owner that is a server session is marked so in `boot_id`, before the cluster's identifier. */
+export const SESSION_PREFIX = 'postgres:';
+
+/** A timestamp as whole microseconds since the epoch, computed exactly by the server (no double). */
+const MICROSECONDS = (column: string) =>
+  `(extract(epoch FROM date_trunc('second', ${column}))::int8 * 1000000 + extract(microseconds FROM ${column})::int8 % 1000000)`;
+
+export class PostgresDatabase implements StoreDb {
+  private session: { connection: string; owner: OwnerIdentity } | null = null;
   private depth = 0;
+  private closed = false;
   private locked = false;
   private readonly prepared = new Map<string, PostgresStatement>();
 
@@ -80,7 +90,7 @@ export class PostgresDatabase {
   /** Connects; `tablesWithId` names the tables keyed by `id` (an insert into one returns it). */
   static connect(
     url: string,
-    options: BridgeOptions & { tablesWithId?: ReadonlySet<string>; busyTimeoutMs?: number } = {},
+    options: PostgresConnectOptions & { tablesWithId?: ReadonlySet<string> } = {},
   ): PostgresDatabase {
     const busy = options.busyTimeoutMs ?? 10_000;
     const db = new PostgresDatabase(
@@ -91,6 +101,33 @@ export class PostgresDatabase {
     return db;
   }
 
+  /**
+   * This connection's server session as a job's owner (ADR 0027 §5): the backend's pid, the cluster's
+   * system identifier, and the session's start in whole microseconds, read by the server as an integer.
+   * Read again only when the bridge connected again (a new session).
+   */
+  sessionOwner(): OwnerIdentity {
+    const asked = this.bridge.connection;
+    if (this.session !== null && this.session.connection === asked) return this.session.owner;
+    const row = this.bridge.query(
+      `SELECT a.pid, ${MICROSECONDS('a.backend_start')} AS start, s.system_identifier::text AS cluster
+         FROM pg_stat_activity a, pg_control_system() s WHERE a.pid = pg_backend_pid()`,
+    ).rows[0] as { pid: number; start: number; cluster: string };
+    const owner = { pid: row.pid, bootId: `${SESSION_PREFIX}${row.cluster}`, startTicks: row.start };
+    this.session = { connection: this.bridge.connection, owner };
+    return owner;
+  }
+
+  /** Whether `owner`'s session is still on this server: that pid, started at that very microsecond. */
+  sessionAlive(owner: OwnerIdentity): boolean {
+    if (owner.startTicks === null || owner.bootId !== this.sessionOwner().bootId) return false;
+    const found = this.bridge.query(
+      `SELECT count(*) AS n FROM pg_stat_activity a WHERE a.pid = $1 AND ${MICROSECONDS('a.backend_start')} = $2`,
+      [owner.pid, owner.startTicks],
+    ).rows[0] as { n: number };
+    return found.n === 1;
+  }
+
   get name(): string {
     return serverName(this.bridge.url);
   }
@@ -99,13 +136,51 @@ export class PostgresDatabase {
     return this.depth > 0;
   }
 
-  prepare(sql: string): PostgresStatementHandle {
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  /**
+   * SQLite's pragmas the core asks, in a PostgreSQL store's terms (ADR 0027): `data_version` is the
+   * sequence every write moves; `user_version` and `application_id` are the meta row's; the quick check
+   * is PostgreSQL's own business (it answers "ok"). SQLite's connection settings mean nothing here.
+   */
+  pragma(source: string, options: { simple?: boolean } = {}): unknown {
+    const text = source.trim().toLowerCase().replace(/\s+/g, ' ');
+    const set = /^(user_version|application_id) ?= ?(\d+)$/.exec(text);
+    let value: unknown;
+    if (set) {
+      const column = set[1] === 'user_version' ? 'schema_version' : 'application_id';
+      this.exec(`UPDATE brick_work_meta SET ${column} = ${Number(set[2])}`);
+      return [];
+    } else if (text === 'data_version') {
+      value = this.bridge.query('SELECT last_value FROM brick_work_data_version').rows[0]?.['last_value'];
+    } else if (text === 'user_version' || text === 'application_id') {
+      const column = text === 'user_version' ? 'schema_version' : 'application_id';
+      value = this.bridge.query(`SELECT ${column} AS v FROM brick_work_meta`).rows[0]?.['v'] ?? 0;
+    } else if (/^(quick_check|integrity_check)(\(\d+\))?$/.test(text)) {
+      value = 'ok';
+    } else if (/^(journal_mode|synchronous|cache_size|foreign_keys|busy_timeout|wal_checkpoint)\b/.test(text)) {
+      return [];
+    } else {
+      throw new Error(`a PostgreSQL store has no pragma ${source}`);
+    }
+    const key = text.replace(/\(.*$/, '');
+    return options.simple ? value : [{ [key]: value }];
+  }
+
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(
+    sql: string,
+  ): P extends unknown[] ? StoreStatement<P, R> : StoreStatement<[P], R> {
     let statement = this.prepared.get(sql);
     if (statement === undefined) {
       statement = toPostgres(sql, this.tablesWithId);
       this.prepared.set(sql, statement);
     }
-    return new PostgresStatementHandle(this, statement);
+    // One handle serves every parameter and row type: the types are the caller's promise, as with better-sqlite3.
+    return new PostgresStatementHandle(this, statement) as unknown as P extends unknown[]
+      ? StoreStatement<P, R>
+      : StoreStatement<[P], R>;
   }
 
   /** Runs SQL text of one or more statements without parameters (`BEGIN IMMEDIATE` as SQLite's). */
@@ -127,7 +202,8 @@ export class PostgresDatabase {
     return this;
   }
 
-  transaction<F extends (...args: never[]) => unknown>(fn: F): Transaction<F> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- better-sqlite3's own signature
+  transaction<F extends (...args: any[]) => unknown>(fn: F): StoreTransaction<F> {
     const run = (immediate: boolean) =>
       ((...args: Parameters<F>) => {
         const outer = this.depth === 0;
@@ -159,10 +235,15 @@ export class PostgresDatabase {
         }
       }) as F;
     const deferred = run(false);
-    return Object.assign(deferred, { deferred, immediate: run(true), exclusive: run(true) }) as Transaction<F>;
+    return Object.assign(deferred, {
+      deferred,
+      immediate: run(true),
+      exclusive: run(true),
+    }) as unknown as StoreTransaction<F>;
   }
 
   close(): void {
+    this.closed = true;
     this.bridge.close();
   }
 

@@ -81,10 +81,16 @@ export function bindValues(statement: PostgresStatement, args: readonly unknown[
   const positional = args.flatMap((a) => (Array.isArray(a) ? a : isNamedBag(a) ? [] : [a]));
   const bag = args.find(isNamedBag) as Record<string, unknown> | undefined;
   let next = 0;
+  // As better-sqlite3: a value given as undefined is NULL; one not given at all is a mistake.
   return statement.params.map((name) => {
+    const given = name === null ? next < positional.length : bag !== undefined && name in bag;
+    if (!given) {
+      throw new RangeError(
+        `a statement was given too few values (${name ?? `#${next + 1}`}): ${statement.text.slice(0, 160)}`,
+      );
+    }
     const v = name === null ? positional[next++] : bag?.[name];
-    if (v === undefined) throw new RangeError(`a statement was given too few values (${name ?? `#${next}`})`);
-    return v;
+    return v === undefined ? null : v;
   });
 }
 

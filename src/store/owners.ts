@@ -1,0 +1,33 @@
+/**
+ * Who owns a job, on either store (SPEC §3, §14; ADR 0027 §5). On a SQLite file the owner is this
+ * process, named exactly by `(pid, boot_id, start_ticks)`; on a PostgreSQL server it is the connection's
+ * server session, which the server alone knows across machines. Both are compared exactly, no clock.
+ */
+import { identityOf, isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import type { ProcView } from '../identity/proc.ts';
+import type { StoreDb } from './db.ts';
+import { PostgresDatabase, SESSION_PREFIX } from './postgres/database.ts';
+
+/** The owner a claim made through `db` records: its server session, or this process. */
+export function connectionOwner(db: StoreDb, proc: ProcView = SYSTEM_PROC): OwnerIdentity {
+  return db instanceof PostgresDatabase ? db.sessionOwner() : identityOf(process.pid, proc);
+}
+
+/**
+ * The owner a guarded write through `db` acts as. On a server it is the session writing *now*: a
+ * runner whose connection was cut and made again is a new session, no longer the owner, so its
+ * compare-and-set fails and it stops, while the next claim takes the job over.
+ */
+export function actingOwner(db: StoreDb, me: OwnerIdentity): OwnerIdentity {
+  return db instanceof PostgresDatabase && isSession(me) ? db.sessionOwner() : me;
+}
+
+/** Whether `owner` lives: a session while the server has it, a process by the rule of SPEC §3. */
+export function ownerAlive(db: StoreDb, owner: OwnerIdentity, proc: ProcView = SYSTEM_PROC): boolean {
+  if (isSession(owner)) return db instanceof PostgresDatabase && db.sessionAlive(owner);
+  return isAlive(owner, proc);
+}
+
+export function isSession(owner: OwnerIdentity): boolean {
+  return owner.bootId?.startsWith(SESSION_PREFIX) === true;
+}

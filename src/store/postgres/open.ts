@@ -1,0 +1,184 @@
+/**
+ * Opens a store on a PostgreSQL server (SPEC §14, ADR 0027): an empty database becomes a store at 4.2;
+ * one of ours is upgraded along its own chain (`upgrades.ts`); anything else is refused untouched, as a
+ * SQLite file of another application is.
+ */
+import { BrickWorkError } from '../../errors.ts';
+import { storeName } from '../../store-location.ts';
+import { APP_VERSION } from '../../version.ts';
+import { APPLICATION_ID, formatApplicationId } from '../application-id.ts';
+import {
+  compareVersions,
+  formatVersion,
+  fromUserVersion,
+  toUserVersion,
+  type SchemaVersion,
+} from '../schema-version.ts';
+import { CURRENT_SCHEMA } from '../upgrades/index.ts';
+import { PostgresDatabase, type PostgresConnectOptions } from './database.ts';
+import { TABLES_WITH_ID, SCHEMA_4_2 } from './schema-4.2.ts';
+import { POSTGRES_UPGRADES, type PostgresUpgrade } from './upgrades.ts';
+
+/** The oldest server brick-work's statements are written for (nondeterministic collations, PL/pgSQL's forms). */
+export const OLDEST_SERVER = 130000;
+const BORN_AT: SchemaVersion = { major: 4, minor: 2 };
+
+export interface ServerStoreOptions extends PostgresConnectOptions {
+  readonly readOnly?: boolean;
+  /** The upgrade chain (tests give their own); the build's own by default. */
+  readonly upgrades?: readonly PostgresUpgrade[];
+  /** The schema this build reads and writes; the build's own by default. */
+  readonly current?: SchemaVersion;
+}
+
+export interface OpenedServerStore {
+  readonly db: PostgresDatabase;
+  readonly created: boolean;
+  /** The steps this open ran, `4.2 → 4.3`, … (none on a current store). */
+  readonly upgraded: readonly string[];
+}
+
+type Found =
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'foreign'; readonly applicationId: number | null }
+  | { readonly kind: 'store'; readonly version: SchemaVersion };
+
+export function openServerStore(url: string, options: ServerStoreOptions = {}): OpenedServerStore {
+  const current = options.current ?? CURRENT_SCHEMA;
+  const upgrades = options.upgrades ?? POSTGRES_UPGRADES;
+  const db = PostgresDatabase.connect(url, { ...options, tablesWithId: TABLES_WITH_ID });
+  try {
+    refuseOldServer(db, url);
+    let found = look(db);
+    refuse(url, found, current);
+    if (options.readOnly) {
+      if (found.kind === 'empty') {
+        throw new BrickWorkError(
+          'needs-upgrade',
+          `The database ${storeName(url)} is empty: open it read-write once (any brick-work command that writes, ` +
+            'or the app) to make it a brick-work store.',
+        );
+      }
+      if (found.kind === 'store' && compareVersions(found.version, current) < 0) {
+        throw new BrickWorkError(
+          'needs-upgrade',
+          `this store is schema ${formatVersion(found.version)}; open it read-write once to upgrade it to ${formatVersion(current)}`,
+        );
+      }
+      db.exec('SET default_transaction_read_only = on');
+      return { db, created: false, upgraded: [] };
+    }
+    let created = false;
+    let upgraded: string[] = [];
+    if (found.kind === 'empty' || (found.kind === 'store' && compareVersions(found.version, current) < 0)) {
+      // Under the writer lock, looked at again: two desks opening a new store at once make it once.
+      db.transaction(() => {
+        found = look(db);
+        refuse(url, found, current);
+        if (found.kind === 'empty') {
+          db.exec(SCHEMA_4_2);
+          db.exec(
+            'CREATE TABLE brick_work_meta (one bigint PRIMARY KEY CHECK (one = 1), application_id bigint NOT NULL, ' +
+              'schema_version bigint NOT NULL)',
+          );
+          db.prepare('INSERT INTO brick_work_meta (one, application_id, schema_version) VALUES (1, ?, ?)').run(
+            APPLICATION_ID,
+            toUserVersion(BORN_AT),
+          );
+          created = true;
+          found = { kind: 'store', version: BORN_AT };
+        }
+        upgraded = runUpgrades(db, found.kind === 'store' ? found.version : BORN_AT, current, upgrades);
+      }).immediate();
+    }
+    return { db, created, upgraded };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function refuseOldServer(db: PostgresDatabase, url: string): void {
+  const version = Number(db.prepare('SHOW server_version_num').pluck().get());
+  if (version < OLDEST_SERVER) {
+    const said = String(db.prepare('SHOW server_version').pluck().get());
+    throw new BrickWorkError(
+      'store-too-old',
+      `The shop's server (${storeName(url)}) runs PostgreSQL ${said}; brick-work ${APP_VERSION} needs PostgreSQL ` +
+        `${OLDEST_SERVER / 10000} or newer. Nothing was changed; ask whoever runs the server to upgrade it.`,
+    );
+  }
+}
+
+/** What the database holds, read without changing it. */
+function look(db: PostgresDatabase): Found {
+  const meta = db.prepare("SELECT to_regclass('brick_work_meta') IS NOT NULL").pluck().get();
+  if (meta === 1) {
+    const row = db.prepare('SELECT application_id, schema_version FROM brick_work_meta').get() as
+      { application_id: number; schema_version: number } | undefined;
+    if (row === undefined) return { kind: 'foreign', applicationId: null };
+    if (row.application_id !== APPLICATION_ID) return { kind: 'foreign', applicationId: row.application_id };
+    return { kind: 'store', version: fromUserVersion(row.schema_version) };
+  }
+  const tables = db
+    .prepare(
+      "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'm', 'p', 'S')",
+    )
+    .pluck()
+    .get() as number;
+  return tables === 0 ? { kind: 'empty' } : { kind: 'foreign', applicationId: null };
+}
+
+function refuse(url: string, found: Found, current: SchemaVersion): void {
+  const where = storeName(url);
+  if (found.kind === 'foreign') {
+    throw new BrickWorkError(
+      'not-a-store',
+      `The database ${where} is not a brick-work store: ` +
+        (found.applicationId === null
+          ? 'it holds tables of another application.'
+          : `it is marked as another application's (application id ${formatApplicationId(found.applicationId)}, ` +
+            `not ${formatApplicationId(APPLICATION_ID)} "BRKW").`) +
+        ' It was left untouched; give brick-work an empty database of its own.',
+    );
+  }
+  if (found.kind === 'store' && compareVersions(found.version, current) > 0) {
+    throw new BrickWorkError(
+      'store-too-new',
+      `This store is schema ${formatVersion(found.version)}, newer than brick-work ${APP_VERSION} can read ` +
+        `(schema ${formatVersion(current)}). Open it with the newer brick-work that wrote it. The database was left untouched.`,
+    );
+  }
+  if (found.kind === 'store' && compareVersions(found.version, BORN_AT) < 0) {
+    throw new BrickWorkError(
+      'store-too-old',
+      `The database ${where} says it is schema ${formatVersion(found.version)}, but a store on a server begins at ` +
+        `${formatVersion(BORN_AT)}. It was left untouched.`,
+    );
+  }
+}
+
+/** Every step from `from` to `current`, in order, inside the caller's transaction. */
+function runUpgrades(
+  db: PostgresDatabase,
+  from: SchemaVersion,
+  current: SchemaVersion,
+  upgrades: readonly PostgresUpgrade[],
+): string[] {
+  const ran: string[] = [];
+  let at = from;
+  while (compareVersions(at, current) < 0) {
+    const step = upgrades.find((u) => formatVersion(at) === u.from);
+    if (step === undefined) throw new Error(`no upgrade of a server store from ${formatVersion(at)}`);
+    step.up(db);
+    at = parseStep(step.to);
+    db.prepare('UPDATE brick_work_meta SET schema_version = ?').run(toUserVersion(at));
+    ran.push(`${step.from} → ${step.to}`);
+  }
+  return ran;
+}
+
+function parseStep(text: string): SchemaVersion {
+  const [major, minor] = text.split('.').map(Number);
+  return { major: major ?? 0, minor: minor ?? 0 };
+}

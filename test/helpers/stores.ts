@@ -1,0 +1,64 @@
+/**
+ * Both stores for one suite (issue 29, SPEC §14): `describeEachStore(title, body)` runs the same tests
+ * on a SQLite file and on a PostgreSQL server, the latter started for the file and stopped at its end.
+ * Each `stores.location()` is a new, empty store: a file in a fresh folder, or a fresh database.
+ * Without PostgreSQL the second half says so and the first runs.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { needs } from './needs.ts';
+import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from './postgres.ts';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface Stores {
+  readonly kind: StoreKind;
+  /** A new empty store's location: `--db` for the CLI, `openStore`'s argument. */
+  location(): string;
+  /** The server, on PostgreSQL (to cut sessions, stop it, look at rows as its superuser). */
+  server(): PostgresServer;
+}
+
+let made = 0;
+
+export function describeEachStore(title: string, body: (stores: Stores) => void): void {
+  describe(`${title} — on a SQLite file`, () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-store-'));
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    body({
+      kind: 'sqlite',
+      location: () => path.join(dir, `store-${++made}`, 'brick-work.sqlite'),
+      server: () => {
+        throw new Error('a SQLite store has no server');
+      },
+    });
+  });
+  describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, `${title} on a PostgreSQL server`))(
+    `${title} — on a PostgreSQL server`,
+    () => {
+      let server: PostgresServer | undefined;
+      beforeAll(async () => {
+        server = await startPostgres();
+      }, 60_000);
+      afterAll(() => server?.close());
+      const running = () => {
+        if (server === undefined) throw new Error('the server has not started');
+        return server;
+      };
+      body({
+        kind: 'postgres',
+        location: () => {
+          const name = `store_${process.pid}_${++made}`;
+          running().createDatabase(name);
+          return running().url(name);
+        },
+        server: running,
+      });
+    },
+  );
+}
