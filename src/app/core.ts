@@ -1,6 +1,7 @@
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { damagedStore, readOnlyStore } from '../errors.ts';
 import { JobHost, watchDataVersion } from './job-host.ts';
+import { isServerStore } from '../store-location.ts';
 import { DamageMark } from '../store/damage.ts';
 import { openStore } from '../store/open.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
@@ -142,7 +143,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     }),
   );
   if (stored) jobs?.provideCredentials(stored, apiUrlOf(store.db));
-  watcher = watchDataVersion(store.db, () => emit('store.changed', { reason: 'another process wrote' }));
+  watcher = watchDataVersion(store.db, () => emit('store.changed', { reason: 'another process wrote' }), {
+    server: isServerStore(options.storePath) ? options.storePath : null,
+    log: options.log,
+  });
   const stopWatching = watcher;
   return {
     service,

@@ -104,9 +104,12 @@ export class PostgresDatabase implements StoreDb {
   /**
    * This connection's server session as a job's owner (ADR 0027 §5): the backend's pid, the cluster's
    * system identifier, and the session's start in whole microseconds, read by the server as an integer.
-   * Read again only when the bridge connected again (a new session).
+   * Asked of the server each time (one round trip); its identity is read again only when the bridge
+   * connected again (a new session).
    */
   sessionOwner(): OwnerIdentity {
+    // One round trip says which connection answers now: a session cut since is a new one by then.
+    this.bridge.query('SELECT 1');
     const asked = this.bridge.connection;
     if (this.session !== null && this.session.connection === asked) return this.session.owner;
     const row = this.bridge.query(

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { shiftedClock, SYSTEM_CLOCK } from '../../src/clock.ts';
+import { CatalogueJob, catalogueJobStatus } from '../../src/catalogue/catalogue-job.ts';
+import { claimJob, claimNext, enqueueJob, getJob, reportProgress, whileOwner } from '../../src/jobs/queue.ts';
+import { openStore, type Store } from '../../src/store/open.ts';
+import { connectionOwner, ownerAlive } from '../../src/store/owners.ts';
+import { needs } from '../helpers/needs.ts';
+import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+
+const clock = SYSTEM_CLOCK;
+const YEAR = 365 * 24 * 3600 * 1000;
+
+// Issue 29, SPEC §14 (ADR 0027 §5): on a server, a job's owner is the desk's server session — its
+// backend pid and backend_start, compared exactly; alive only while the session exists.
+describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessions'))(
+  'job owners on a PostgreSQL server are server sessions',
+  () => {
+    let server: PostgresServer;
+    let n = 0;
+    beforeAll(async () => {
+      server = await startPostgres();
+    }, 60_000);
+    afterAll(() => server?.close());
+
+    /** Two desks on one new store: two connections, so two sessions. */
+    async function desks(): Promise<{ url: string; name: string; a: Store; b: Store }> {
+      const name = `owners_${++n}`;
+      server.createDatabase(name);
+      const url = server.url(name);
+      const a = await openStore(url);
+      const b = await openStore(url);
+      onTestFinished(() => {
+        a.close();
+        b.close();
+      });
+      return { url, name, a, b };
+    }
+
+    const cut = (name: string, pid: number) =>
+      server.sql(name, `SELECT pg_terminate_backend(${pid})`) === 't' &&
+      // the server ends it at once; wait until it is gone from pg_stat_activity
+      (() => {
+        for (let i = 0; i < 100; i++) {
+          if (server.sql(name, `SELECT count(*) FROM pg_stat_activity WHERE pid = ${pid}`) === '0') return true;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+        }
+        return false;
+      })();
+
+    it('names the session exactly: pid, the cluster, and its start in whole microseconds', async () => {
+      const { name, a, b } = await desks();
+      const ownerA = connectionOwner(a.db);
+      const ownerB = connectionOwner(b.db);
+      expect(ownerA.bootId).toMatch(/^postgres:\d+$/);
+      expect(ownerA.bootId).toBe(ownerB.bootId);
+      expect(ownerA.pid).not.toBe(ownerB.pid);
+      expect(Number.isSafeInteger(ownerA.startTicks)).toBe(true);
+      expect(
+        Number(
+          server.sql(
+            name,
+            `SELECT (extract(epoch FROM date_trunc('second', backend_start))::int8 * 1000000 + extract(microseconds FROM backend_start)::int8 % 1000000) FROM pg_stat_activity WHERE pid = ${ownerA.pid}`,
+          ),
+        ),
+      ).toBe(ownerA.startTicks);
+      expect(ownerAlive(b.db, ownerA)).toBe(true);
+      // Off by one microsecond, or another cluster: not the same session.
+      expect(ownerAlive(b.db, { ...ownerA, startTicks: (ownerA.startTicks ?? 0) + 1 })).toBe(false);
+      expect(ownerAlive(b.db, { ...ownerA, bootId: 'postgres:1' })).toBe(false);
+    });
+
+    it("a live desk's job is busy for another desk; once its session is cut, the next claim takes it over", async () => {
+      const { name, a, b } = await desks();
+      const id = enqueueJob(a.db, 'work', {}, { clock });
+      const ownerA = connectionOwner(a.db);
+      const claimed = claimJob(a.db, id, ownerA, { clock });
+      expect(claimed.owner).toEqual(ownerA);
+      expect(claimNext(b.db, connectionOwner(b.db), { clock })).toBeNull();
+      expect(() => claimJob(b.db, id, connectionOwner(b.db), { clock })).toThrow(
+        expect.objectContaining({ code: 'busy' }),
+      );
+      expect(getJob(b.db, id)?.alive).toBe(true);
+
+      expect(cut(name, ownerA.pid)).toBe(true);
+      expect(getJob(b.db, id)?.alive).toBe(false);
+      const taken = claimNext(b.db, connectionOwner(b.db), { clock });
+      expect(taken).toMatchObject({ id, takenFrom: ownerA, owner: connectionOwner(b.db) });
+
+      // Desk A connects again by itself, as a new session: it is not the owner any more, so its
+      // compare-and-set fails and it stops; nothing it meant to do is written.
+      expect(connectionOwner(a.db)).not.toEqual(ownerA);
+      expect(reportProgress(a.db, id, ownerA, { done: 1, total: 2 }, { clock })).toBe(false);
+      expect(
+        whileOwner(a.db, id, ownerA, () =>
+          a.db.prepare("INSERT INTO setting (key, value) VALUES ('a', 'wrote')").run(),
+        ),
+      ).toBe(false);
+      expect(a.db.prepare("SELECT count(*) FROM setting WHERE key = 'a'").pluck().get()).toBe(0);
+      expect(getJob(a.db, id)?.owner).toEqual(connectionOwner(b.db));
+    });
+
+    it('a cut runner of its own job stops, even before anyone takes the job over', async () => {
+      const { name, a } = await desks();
+      const id = enqueueJob(a.db, 'work', {}, { clock });
+      const me = connectionOwner(a.db);
+      claimJob(a.db, id, me, { clock });
+      expect(reportProgress(a.db, id, me, { done: 1, total: 3 }, { clock })).toBe(true);
+      cut(name, me.pid);
+      expect(reportProgress(a.db, id, me, { done: 2, total: 3 }, { clock })).toBe(false);
+      expect(getJob(a.db, id)?.progress).toEqual({ done: 1, total: 3 });
+    });
+
+    it('no clock takes part: moved a year either way, the answers are the same', async () => {
+      const { name, a, b } = await desks();
+      const ownerA = connectionOwner(a.db);
+      for (const shift of [-YEAR, YEAR]) {
+        const moved = shiftedClock(shift);
+        const id = enqueueJob(a.db, 'work', {}, { clock: moved });
+        claimJob(a.db, id, ownerA, { clock: moved });
+        expect(() => claimJob(b.db, id, connectionOwner(b.db), { clock: moved })).toThrow(
+          expect.objectContaining({ code: 'busy' }),
+        );
+      }
+      cut(name, ownerA.pid);
+      for (const shift of [-YEAR, YEAR]) {
+        expect(claimNext(b.db, connectionOwner(b.db), { clock: shiftedClock(shift) })).not.toBeNull();
+      }
+    });
+
+    it("the catalogue job's state is a row: busy while its desk's session lives, free once it is cut", async () => {
+      const { url, name, a, b } = await desks();
+      const { job } = CatalogueJob.start(
+        a.db,
+        url,
+        'catalogue-load',
+        { files: ['parts.csv'] },
+        {
+          me: connectionOwner(a.db),
+          clock,
+        },
+      );
+      expect(job.progress({ done: 1, total: 2 })).toBe(true);
+      expect(server.sql(name, 'SELECT count(*) FROM catalogue_job_state')).toBe('1');
+      expect(catalogueJobStatus(b.db, url)).toMatchObject({ alive: true, record: { state: 'running' } });
+      expect(() => CatalogueJob.start(b.db, url, 'catalogue-load', {}, { me: connectionOwner(b.db), clock })).toThrow(
+        expect.objectContaining({ code: 'busy' }),
+      );
+      cut(name, connectionOwner(a.db).pid);
+      expect(catalogueJobStatus(b.db, url).alive).toBe(false);
+      // The cut desk's job can't go on: its new session is not the owner.
+      expect(job.progress({ done: 2, total: 2 })).toBe(false);
+      const next = CatalogueJob.start(b.db, url, 'catalogue-load', {}, { me: connectionOwner(b.db), clock });
+      expect(next.job.finish('done')).toBe(true);
+    });
+  },
+);
