@@ -5,7 +5,7 @@
  * Undo from a stale screen is refused with `step-moved`.
  */
 import { describe, expect, it, onTestFinished, beforeAll, afterAll } from 'vitest';
-import type { ApiEvents, EventName, Result } from '../../../src/api/contract.ts';
+import type { ApiEvents, EventName } from '../../../src/api/contract.ts';
 import { startCore } from '../../../src/app/core.ts';
 import { csv, file } from '../../helpers/documents.ts';
 import { needs } from '../../helpers/needs.ts';
@@ -26,7 +26,7 @@ async function desk(url: string) {
   onTestFinished(() => core.close());
   return {
     events,
-    call: (name: string, args: unknown) => core.service.call(name as never, args as never) as Promise<Result<any>>,
+    call: (name: string, args: unknown) => core.service.call(name as never, args as never) as Promise<any>,
     /** Waits (up to `ms`) for a `store.changed` after `since`; its time, or null. */
     async changedAfter(since: number, ms: number): Promise<number | null> {
       const until = performance.now() + ms;
