@@ -1,13 +1,12 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { openStore } from '../../src/store/open.ts';
 import { serviceFor } from '../helpers/service.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** Messages for people, not for developers (issue 10): what to do, and where. */
-describe('the service says what to do', () => {
+describeEachStore('the service says what to do', () => {
   async function service() {
-    const storePath = path.join(tempDir(), 'brick-work.sqlite');
+    const storePath = newStoreLocation();
     const store = await openStore(storePath);
     onTestFinished(() => store.close());
     return serviceFor(store.db, storePath);

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { compareSides } from '../../src/compare/compare.ts';
 import { readSide } from '../../src/compare/sides.ts';
@@ -7,11 +7,12 @@ import { confirmImport } from '../../src/documents/import.ts';
 import { csv, file } from '../helpers/documents.ts';
 import { dumpRows, insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { sha256 } from '../helpers/temp.ts';
+import { describeEachStore } from '../helpers/stores.ts';
 
 const HEADER = ['number', 'name', 'color id', 'quantity', 'price'];
 
 // Issue 28 (SPEC §13): the sides are read and placed as an import's preview would be, and nothing is written.
-describe('the sides of a compare', () => {
+describeEachStore('the sides of a compare', () => {
   it('an order, one of its documents, and a file not imported: groups as the lines are, the store unchanged', async () => {
     const { db, dbPath } = await storeWithCatalogue();
     insertItem(db, { no: '3020', name: 'Plate 2 x 4' });

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { takeBack } from '../../src/documents/take-back.ts';
@@ -15,7 +14,7 @@ import { redoNext, undoNewest } from '../helpers/history.ts';
 import { refusalOf } from '../helpers/refusal.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { dumpRows, insertItem } from '../helpers/store-builder.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** A clock one minute later at each reading, so that every write has its own time. */
 function ticking(): Clock {
@@ -25,7 +24,7 @@ function ticking(): Clock {
 const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
 
 async function setUp() {
-  const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+  const dbPath = newStoreLocation();
   const store = await openStore(dbPath);
   onTestFinished(() => store.close());
   for (const [no, name] of [
@@ -62,7 +61,7 @@ const twoOrders = () =>
     ]),
   );
 
-describe('taking back an import (SPEC §8)', () => {
+describeEachStore('taking back an import (SPEC §8)', () => {
   it('takes back an older import while a newer one stays; Undo names it and puts every row back; Redo takes it back again', async () => {
     const { db, clock } = await setUp();
     const [old] = confirmImport(db, { file: market() }, clock);
@@ -274,7 +273,7 @@ describe('taking back an import (SPEC §8)', () => {
   });
 });
 
-describe('taking back through the contract', () => {
+describeEachStore('taking back through the contract', () => {
   it('documents.list and documents.takeBack: the step, what was taken back, store.changed, and the order shown as undone', async () => {
     const { db, dbPath } = await setUp();
     const events: string[] = [];

@@ -11,7 +11,8 @@ import { bumpCatalogueGeneration } from '../../src/store/settings.ts';
 import { openStore } from '../../src/store/open.ts';
 import { createSchema } from '../../src/store/upgrade-runner.ts';
 import { BASELINE } from '../../src/store/upgrades/index.ts';
-import { tempDir } from './temp.ts';
+import { newStoreLocation } from './stores.ts';
+import { onServer } from '../../src/store/dialect.ts';
 
 export type Db = StoreDb;
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -52,7 +53,7 @@ export function insertItem(
      VALUES (?, ?, ?, ?, ?, ?)`,
   ).run(item.type ?? 'P', item.no, item.name, foldName(item.name), item.categoryId ?? null, item.source ?? 'test');
   // As every writer of the catalogue does, so that caches built from it (suggestions) see the change.
-  const hasSettings = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'setting'").get() !== undefined;
+  const hasSettings = tableNames(db).includes('setting');
   if (hasSettings) bumpCatalogueGeneration(db);
 }
 
@@ -206,12 +207,17 @@ export function insertJobOwner(
   }
 }
 
+/** The store's tables, by name: SQLite's catalogue of them, or on a server its schema's. */
+export function tableNames(db: Db): string[] {
+  const sql = onServer(db)
+    ? 'SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1'
+    : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name";
+  return db.prepare(sql).pluck().all() as string[];
+}
+
 /** Every row of every table except SQLite's own, by table, in rowid (or key) order: for exact comparisons. */
 export function dumpRows(db: Db, except: readonly string[] = []): Record<string, unknown[]> {
-  const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .pluck()
-    .all() as string[];
+  const tables = tableNames(db);
   const out: Record<string, unknown[]> = {};
   for (const t of tables) {
     if (except.includes(t)) continue;
@@ -234,7 +240,7 @@ export function normalisedSchema(db: Db): unknown {
 
 /** A fresh 4.2 store in a temporary folder with a small catalogue (3001, 3003, colour 5 Red), closed when the test ends. */
 export async function storeWithCatalogue(): Promise<{ db: Db; dbPath: string }> {
-  const dbPath = `${tempDir()}/brick-work.sqlite`;
+  const dbPath = newStoreLocation();
   const store = await openStore(dbPath);
   onTestFinished(() => store.close());
   insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });

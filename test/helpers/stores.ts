@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { needs } from './needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from './postgres.ts';
+import { tempDir } from './temp.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -23,34 +24,53 @@ export interface Stores {
 
 let made = 0;
 
+/** The suite's store kind while a `describeEachStore` half runs; null outside them (a SQLite file). */
+let current: Stores | null = null;
+
+/**
+ * A new empty store for the test that calls it: in a `describeEachStore` half, of that half's kind;
+ * elsewhere a SQLite file in a fresh folder. Helpers that make stores (store-builder) call it, so a
+ * suite wrapped in `describeEachStore` runs its whole setup on both stores.
+ */
+export function newStoreLocation(): string {
+  if (current !== null) return current.location();
+  return path.join(tempDir(), 'brick-work.sqlite');
+}
+
+/** The kind of store `newStoreLocation` gives now. */
+export function storeKind(): StoreKind {
+  return current?.kind ?? 'sqlite';
+}
+
 export function describeEachStore(title: string, body: (stores: Stores) => void): void {
   describe(`${title} — on a SQLite file`, () => {
     let dir: string;
-    beforeAll(() => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-store-'));
-    });
-    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-    body({
+    const stores: Stores = {
       kind: 'sqlite',
       location: () => path.join(dir, `store-${++made}`, 'brick-work.sqlite'),
       server: () => {
         throw new Error('a SQLite store has no server');
       },
+    };
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-store-'));
+      current = stores;
     });
+    afterAll(() => {
+      current = null;
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    body(stores);
   });
   describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, `${title} on a PostgreSQL server`))(
     `${title} — on a PostgreSQL server`,
     () => {
       let server: PostgresServer | undefined;
-      beforeAll(async () => {
-        server = await startPostgres();
-      }, 60_000);
-      afterAll(() => server?.close());
       const running = () => {
         if (server === undefined) throw new Error('the server has not started');
         return server;
       };
-      body({
+      const stores: Stores = {
         kind: 'postgres',
         location: () => {
           const name = `store_${process.pid}_${++made}`;
@@ -58,7 +78,16 @@ export function describeEachStore(title: string, body: (stores: Stores) => void)
           return running().url(name);
         },
         server: running,
+      };
+      beforeAll(async () => {
+        server = await startPostgres();
+        current = stores;
+      }, 60_000);
+      afterAll(() => {
+        current = null;
+        server?.close();
       });
+      body(stores);
     },
   );
 }

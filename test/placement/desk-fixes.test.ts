@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { LineRowView } from '../../src/api/contract.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -11,7 +10,7 @@ import { cliJson } from '../helpers/cli.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { dumpRows } from '../helpers/store-builder.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /**
  * Issue 25, points 1 and 3: a colour fix keeps the line's item; a hand placement that would move lines a
@@ -22,7 +21,7 @@ const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
 
 /** The PAB report's shape: 4073 in several colours, 6141 and 4070 in the catalogue, colour 4 not. */
 async function desk() {
-  const storePath = path.join(tempDir(), 'brick-work.sqlite');
+  const storePath = newStoreLocation();
   const store = await openStore(storePath);
   onTestFinished(() => store.close());
   const { db } = store;
@@ -83,96 +82,102 @@ async function desk() {
   return { db, storePath, service, linesOf, pab: pab?.order.id ?? 0, market: market?.order.id ?? 0 };
 }
 
-describe('a colour fix keeps the item; a placement that moves remembered lines asks first (issue 25, point 1)', () => {
-  it('a line unplaced only for its colour shows its item, and a colour chosen places it there', async () => {
-    const d = await desk();
-    const [white] = await d.linesOf(d.pab);
-    // Staff teach 4073 → 6141: the other 4073 lines follow (each in its own colour), orange stays unplaced for its colour.
-    expect(
-      await d.service.call('lines.place', { lineId: white?.id ?? 0, type: 'P', no: '6141', colourId: null }),
-    ).toMatchObject({ ok: true, value: { remembered: { item: 'added' }, others: { placed: 1, moved: 0 } } });
-    const [, orange] = await d.linesOf(d.pab);
-    expect(orange).toMatchObject({
-      placed: null,
-      reason: { code: 'colour-not-in-catalogue' },
-      itemFound: { type: 'P', no: '6141', name: 'Plate Round 1 x 1' },
+describeEachStore(
+  'a colour fix keeps the item; a placement that moves remembered lines asks first (issue 25, point 1)',
+  () => {
+    it('a line unplaced only for its colour shows its item, and a colour chosen places it there', async () => {
+      const d = await desk();
+      const [white] = await d.linesOf(d.pab);
+      // Staff teach 4073 → 6141: the other 4073 lines follow (each in its own colour), orange stays unplaced for its colour.
+      expect(
+        await d.service.call('lines.place', { lineId: white?.id ?? 0, type: 'P', no: '6141', colourId: null }),
+      ).toMatchObject({ ok: true, value: { remembered: { item: 'added' }, others: { placed: 1, moved: 0 } } });
+      const [, orange] = await d.linesOf(d.pab);
+      expect(orange).toMatchObject({
+        placed: null,
+        reason: { code: 'colour-not-in-catalogue' },
+        itemFound: { type: 'P', no: '6141', name: 'Plate Round 1 x 1' },
+      });
+      // Other lines have no item found.
+      expect((await d.linesOf(d.pab))[2]?.itemFound).toBeNull();
+      const placed = await d.service.call('lines.place', {
+        lineId: orange?.id ?? 0,
+        type: 'P',
+        no: '6141',
+        colourId: 68,
+      });
+      expect(placed).toMatchObject({
+        ok: true,
+        value: {
+          line: { placed: { no: '6141', colour: 68, colourName: 'Dark Orange' } },
+          remembered: { item: 'kept', colour: 'added' },
+          others: { placed: 0, moved: 0, unplaced: 0 },
+        },
+      });
+      expect((await d.linesOf(d.market))[0]?.placed).toMatchObject({ no: '6141', colour: 5 });
     });
-    // Other lines have no item found.
-    expect((await d.linesOf(d.pab))[2]?.itemFound).toBeNull();
-    const placed = await d.service.call('lines.place', {
-      lineId: orange?.id ?? 0,
-      type: 'P',
-      no: '6141',
-      colourId: 68,
-    });
-    expect(placed).toMatchObject({
-      ok: true,
-      value: {
-        line: { placed: { no: '6141', colour: 68, colourName: 'Dark Orange' } },
-        remembered: { item: 'kept', colour: 'added' },
-        others: { placed: 0, moved: 0, unplaced: 0 },
-      },
-    });
-    expect((await d.linesOf(d.market))[0]?.placed).toMatchObject({ no: '6141', colour: 5 });
-  });
 
-  it('moving the lines a remembered placement placed says how many, in which orders, and waits for a confirmation', async () => {
-    const d = await desk();
-    const [white, orange] = await d.linesOf(d.pab);
-    await d.service.call('lines.place', { lineId: white?.id ?? 0, type: 'P', no: '6141', colourId: null });
-    const before = dumpRows(d.db, BOOKKEEPING);
-    const history = await d.service.call('history.state', {});
-    // Orange (unplaced for its colour) put on 4070: the memory 4073 → 6141 would change and move Market Street's line.
-    const unconfirmed = await d.service.call('lines.place', {
-      lineId: orange?.id ?? 0,
-      type: 'P',
-      no: '4070',
-      colourId: 68,
-    });
-    expect(unconfirmed).toMatchObject({ ok: false, error: { code: 'needs-acknowledgement', confirm: 'moves-lines' } });
-    expect(unconfirmed.ok ? '' : unconfirmed.error.message).toBe(
-      'Placing line 2 on P 4070 will also move 1 line in order Market Street.bsx from P 6141, where the placement ' +
-        'remembered for 4073 had put them. Confirm to place them all; one Undo takes it back.',
-    );
-    expect(dumpRows(d.db, BOOKKEEPING)).toEqual(before);
-    expect(await d.service.call('history.state', {})).toEqual(history);
+    it('moving the lines a remembered placement placed says how many, in which orders, and waits for a confirmation', async () => {
+      const d = await desk();
+      const [white, orange] = await d.linesOf(d.pab);
+      await d.service.call('lines.place', { lineId: white?.id ?? 0, type: 'P', no: '6141', colourId: null });
+      const before = dumpRows(d.db, BOOKKEEPING);
+      const history = await d.service.call('history.state', {});
+      // Orange (unplaced for its colour) put on 4070: the memory 4073 → 6141 would change and move Market Street's line.
+      const unconfirmed = await d.service.call('lines.place', {
+        lineId: orange?.id ?? 0,
+        type: 'P',
+        no: '4070',
+        colourId: 68,
+      });
+      expect(unconfirmed).toMatchObject({
+        ok: false,
+        error: { code: 'needs-acknowledgement', confirm: 'moves-lines' },
+      });
+      expect(unconfirmed.ok ? '' : unconfirmed.error.message).toBe(
+        'Placing line 2 on P 4070 will also move 1 line in order Market Street.bsx from P 6141, where the placement ' +
+          'remembered for 4073 had put them. Confirm to place them all; one Undo takes it back.',
+      );
+      expect(dumpRows(d.db, BOOKKEEPING)).toEqual(before);
+      expect(await d.service.call('history.state', {})).toEqual(history);
 
-    const confirmed = await d.service.call('lines.place', {
-      lineId: orange?.id ?? 0,
-      type: 'P',
-      no: '4070',
-      colourId: 68,
-      confirm: ['moves-lines'],
+      const confirmed = await d.service.call('lines.place', {
+        lineId: orange?.id ?? 0,
+        type: 'P',
+        no: '4070',
+        colourId: 68,
+        confirm: ['moves-lines'],
+      });
+      expect(confirmed).toMatchObject({ ok: true, value: { remembered: { item: 'changed' }, others: { moved: 1 } } });
+      expect((await d.linesOf(d.market))[0]?.placed).toMatchObject({ no: '4070', colour: 5 });
+      // One Undo takes it all back (the taught names' change counter, which tells suggestion indexes they are stale, moves on).
+      const state = await d.service.call('history.state', {});
+      const undo = state.ok ? (state.value as { undo: { id: number } | null }).undo : null;
+      await d.service.call('history.undo', { expectedStep: undo?.id ?? 0 });
+      const data = (rows: Record<string, unknown[]>) => ({
+        ...rows,
+        setting: rows['setting']?.filter((r) => (r as { key: string }).key !== 'taught.generation'),
+      });
+      expect(data(dumpRows(d.db, BOOKKEEPING))).toEqual(data(before));
     });
-    expect(confirmed).toMatchObject({ ok: true, value: { remembered: { item: 'changed' }, others: { moved: 1 } } });
-    expect((await d.linesOf(d.market))[0]?.placed).toMatchObject({ no: '4070', colour: 5 });
-    // One Undo takes it all back (the taught names' change counter, which tells suggestion indexes they are stale, moves on).
-    const state = await d.service.call('history.state', {});
-    const undo = state.ok ? (state.value as { undo: { id: number } | null }).undo : null;
-    await d.service.call('history.undo', { expectedStep: undo?.id ?? 0 });
-    const data = (rows: Record<string, unknown[]>) => ({
-      ...rows,
-      setting: rows['setting']?.filter((r) => (r as { key: string }).key !== 'taught.generation'),
+
+    it('the CLI asks for --confirm in the same words', async () => {
+      const d = await desk();
+      const [white, orange] = await d.linesOf(d.pab);
+      await d.service.call('lines.place', { lineId: white?.id ?? 0, type: 'P', no: '6141', colourId: null });
+      d.db.close();
+      const args = ['--db', d.storePath, 'place', String(orange?.id), 'P', '4070', '--colour', '68'];
+      const refused = await cliJson(args);
+      expect(refused.code).toBe(1);
+      expect(refused.json.error).toMatchObject({ code: 'needs-acknowledgement' });
+      const done = await cliJson([...args, '--confirm', 'moves-lines']);
+      expect(done.code).toBe(0);
+      expect(done.json.others).toMatchObject({ moved: 1 });
     });
-    expect(data(dumpRows(d.db, BOOKKEEPING))).toEqual(data(before));
-  });
+  },
+);
 
-  it('the CLI asks for --confirm in the same words', async () => {
-    const d = await desk();
-    const [white, orange] = await d.linesOf(d.pab);
-    await d.service.call('lines.place', { lineId: white?.id ?? 0, type: 'P', no: '6141', colourId: null });
-    d.db.close();
-    const args = ['--db', d.storePath, 'place', String(orange?.id), 'P', '4070', '--colour', '68'];
-    const refused = await cliJson(args);
-    expect(refused.code).toBe(1);
-    expect(refused.json.error).toMatchObject({ code: 'needs-acknowledgement' });
-    const done = await cliJson([...args, '--confirm', 'moves-lines']);
-    expect(done.code).toBe(0);
-    expect(done.json.others).toMatchObject({ moved: 1 });
-  });
-});
-
-describe('items of another type, names taught by accident (issue 25, point 3)', () => {
+describeEachStore('items of another type, names taught by accident (issue 25, point 3)', () => {
   it('a placement across item types asks first, and teaches no name', async () => {
     const d = await desk();
     const minifig = (await d.linesOf(d.pab))[2];

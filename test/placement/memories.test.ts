@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { bricklinkXml } from '../../src/exports/bricklink-xml.ts';
@@ -19,6 +19,7 @@ import { undoNewest } from '../helpers/history.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 import { dumpRows, insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 const clock = SYSTEM_CLOCK;
 const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
@@ -71,10 +72,10 @@ function coloursOf(text: string): { id: number; name: string }[] {
   return [...pairs].map(([id, name]) => ({ id, name }));
 }
 
-describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', () => {
+describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, §8)', () => {
   it('Market Street: one hand placement puts every 4073 on 6141 in its own colour, and the exports carry each colour', async () => {
     const doc = marketStreet();
-    const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+    const dbPath = newStoreLocation();
     const store = await openStore(dbPath);
     onTestFinished(() => store.close());
     const db = store.db;
@@ -306,7 +307,7 @@ describe('a remembered placement holds the item only (SPEC §6 step 2, §8)', ()
 
   it("the CLI places with the line's own colour, lists both kinds of memory by name, and forgets one", async () => {
     const { db, dbPath } = await storeWithCatalogue();
-    const doc = path.join(path.dirname(dbPath), 'a.bsx');
+    const doc = path.join(tempDir(), 'a.bsx');
     fs.writeFileSync(
       doc,
       bsx([

@@ -1,16 +1,17 @@
-import Database from 'better-sqlite3';
 import type { StoreDb } from '../../src/store/db.ts';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { forgetMemory, placeByHand } from '../../src/hand/placement.ts';
 import { orderLines } from '../../src/store/lines.ts';
+import { openStore } from '../../src/store/open.ts';
 import { taughtNames } from '../../src/store/memories.ts';
 import { catalogueIndex, suggestIn } from '../../src/suggest/catalogue-index.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { redoNext, undoNewest } from '../helpers/history.ts';
 import { insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
+import { describeEachStore } from '../helpers/stores.ts';
 
 const clock = SYSTEM_CLOCK;
 
@@ -32,7 +33,7 @@ async function renamedPart(givenName = 'Plate, Modified 1 x 2 w/ 1 Stud w/o Groo
 const taughtSuggestion = (db: StoreDb, name: string) =>
   suggestIn(catalogueIndex(db), { name, no: null }, 20).find((s) => s.via !== undefined) ?? null;
 
-describe('staff teach suggestions names (SPEC §7 rule 3, §8)', () => {
+describeEachStore('staff teach suggestions names (SPEC §7 rule 3, §8)', () => {
   it("a hand placement whose given name differs from the item's keeps it as an extra name of the item", async () => {
     const { db, lineId, givenName } = await renamedPart();
     expect(taughtSuggestion(db, givenName)).toBeNull();
@@ -104,7 +105,7 @@ describe('staff teach suggestions names (SPEC §7 rule 3, §8)', () => {
 
   it("undo takes the name back with the placement, and redo teaches it again; every connection's index follows", async () => {
     const { db, dbPath, lineId, givenName } = await renamedPart();
-    const other = new Database(dbPath, { readonly: true });
+    const other = (await openStore(dbPath, { readOnly: true })).db;
     onTestFinished(() => {
       other.close();
     });

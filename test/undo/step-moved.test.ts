@@ -1,31 +1,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { openStore } from '../../src/store/open.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { dumpRows, insertItem } from '../helpers/store-builder.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** The app's service over a store, as the Electron main process and the browser host make it. */
 async function app() {
-  const storePath = path.join(tempDir(), 'brick-work.sqlite');
+  const storePath = newStoreLocation();
   const store = await openStore(storePath);
   onTestFinished(() => store.close());
   insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });
   const service = serviceFor(store.db, storePath);
   const call = async (name: string, args: unknown) =>
     (await service.call(name, args)) as { ok: boolean; value?: any; error?: { code: string; message: string } };
+  const folder = tempDir();
   const writeFile = (name: string, text: string) => {
-    const p = path.join(path.dirname(storePath), name);
+    const p = path.join(folder, name);
     fs.writeFileSync(p, text);
     return p;
   };
   return { db: store.db, storePath, call, writeFile };
 }
 
-describe('Undo and Redo take back the step they name (SPEC §8)', () => {
+describeEachStore('Undo and Redo take back the step they name (SPEC §8)', () => {
   it('another process writes between showing the label and Undo: refused with step-moved, nothing changed, the new label shown', async () => {
     const { db, storePath, call, writeFile } = await app();
     await call('import.confirm', { file: file('Tie Fighter 9492-1.bsx', bsx([{ no: '3001' }])) });

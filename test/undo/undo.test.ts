@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { forgetMemory, placeByHand } from '../../src/hand/placement.ts';
@@ -11,13 +11,15 @@ import { redoNext, undoNewest } from '../helpers/history.ts';
 import { cliJson } from '../helpers/cli.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { dumpRows, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
+import { describeEachStore } from '../helpers/stores.ts';
+import { tempDir } from '../helpers/temp.ts';
 
 const clock = SYSTEM_CLOCK;
 const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
 
 const setUp = storeWithCatalogue;
 
-describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
+describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () => {
   it('a hand placement places the line, is remembered for later imports, and is one undo step with its remembering', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(
@@ -122,7 +124,7 @@ describe('hand placement, remembering, undo and redo (SPEC §8)', () => {
 
   it('one history per store, shared by processes and kept across restarts (CLI place, undo, redo)', async () => {
     const { db, dbPath } = await setUp();
-    const doc = path.join(path.dirname(dbPath), 'a.bsx');
+    const doc = path.join(tempDir(), 'a.bsx');
     fs.writeFileSync(doc, bsx([{ no: 'old-1', name: 'Thing' }]));
     expect((await cliJson(['--db', dbPath, 'import', doc])).code).toBe(0);
     const line = orderLines(db, 1)[0]?.id ?? 0;

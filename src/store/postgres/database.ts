@@ -58,7 +58,12 @@ export class PostgresStatementHandle {
 
   private shape(row: Record<string, unknown>): unknown {
     if (this.plucked) return Object.values(row)[0];
-    return this.rawRows ? Object.values(row) : row;
+    if (this.rawRows) return Object.values(row);
+    const aliases = this.statement.aliases;
+    if (aliases.size === 0) return row;
+    const named: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) named[aliases.get(key) ?? key] = value;
+    return named;
   }
 }
 

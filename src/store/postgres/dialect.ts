@@ -13,6 +13,11 @@ export interface PostgresStatement {
   readonly writes: boolean;
   /** An `INSERT` made to return the new row's `id`. */
   readonly returnsId: boolean;
+  /**
+   * The statement's names given with capitals (`AS orderId`), by the lower-case name PostgreSQL gives
+   * them back under (it folds names it is not given quoted); SQLite keeps them as written.
+   */
+  readonly aliases: ReadonlyMap<string, string>;
 }
 
 /** Whether a statement writes (and so takes the store's one writer lock first, as SQLite's writers do). */
@@ -53,6 +58,11 @@ export function toPostgres(sql: string, tablesWithId: ReadonlySet<string> = new 
       i += name.length;
     } else out += c;
   }
+  const aliases = new Map<string, string>();
+  for (const m of unquoted(out).matchAll(/\bAS\s+([A-Za-z_][A-Za-z0-9_]*)/gi)) {
+    const name = m[1] ?? '';
+    if (name !== name.toLowerCase()) aliases.set(name.toLowerCase(), name);
+  }
   const insert = /^\s*INSERT\s+INTO\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i.exec(out);
   const returnsId = insert !== null && tablesWithId.has((insert[1] ?? '').toLowerCase()) && !/\bRETURNING\b/i.test(out);
   return {
@@ -60,7 +70,13 @@ export function toPostgres(sql: string, tablesWithId: ReadonlySet<string> = new 
     params,
     writes: isWrite(out),
     returnsId,
+    aliases,
   };
+}
+
+/** The statement with its texts and quoted names blanked out, so words inside them are not read as SQL. */
+function unquoted(sql: string): string {
+  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"/g, (q) => ' '.repeat(q.length));
 }
 
 /** Where a quoted text or name that starts at `start` ends (a doubled quote is one quote). */
