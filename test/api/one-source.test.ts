@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CALL_NAMES } from '../../src/api/contract.ts';
 import path from 'node:path';
 import { checkArguments, isCallName } from '../../src/api/validate.ts';
@@ -8,10 +8,11 @@ import { tempDir } from '../helpers/temp.ts';
 import { DEFAULT_ITEM_TYPE, ITEM_TYPE_CODES, ITEM_TYPES } from '../../src/item-types.ts';
 import { SETTING_KEYS } from '../../src/setting-keys.ts';
 import { SETTINGS } from '../../src/store/settings.ts';
+import { describeEachStore } from '../helpers/stores.ts';
 
 // Each list is declared once and the others derive from it (issue 12); the compiler holds the rest
 // (`satisfies` on the call list and on the settings).
-describe('one source for each list', () => {
+describeEachStore('one source for each list', () => {
   it('item types: the argument checks take exactly the declared codes, and P is the default', () => {
     // BrickLink's eight item types, each with a name for the screens.
     expect(ITEM_TYPE_CODES).toEqual(['P', 'S', 'M', 'B', 'G', 'C', 'I', 'O']);

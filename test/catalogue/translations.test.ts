@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { catalogueLoadSummary, loadCatalogue } from '../../src/catalogue/load.ts';
@@ -8,20 +7,20 @@ import { openStore } from '../../src/store/open.ts';
 import { bytes, gzip, TABLES } from '../helpers/catalogue-files.ts';
 import { refusalOf } from '../helpers/refusal.ts';
 import { serviceFor } from '../helpers/service.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** Issue 24, point 1: the catalogue job loads the tables that translate other numberings (SPEC §5). */
 
 const options = { type: 'P' as const, me: identityOf(), clock: SYSTEM_CLOCK };
 
 async function newStore() {
-  const file = path.join(tempDir(), 'brick-work.sqlite');
+  const file = newStoreLocation();
   const store = await openStore(file);
   onTestFinished(() => store.close());
   return { file, db: store.db };
 }
 
-describe('the translation tables (issue 24, point 1)', () => {
+describeEachStore('the translation tables (issue 24, point 1)', () => {
   it('each table is recognised by its content, whatever its name, plain or gzipped', () => {
     const formats = [
       ['a.txt', TABLES.codes, 'BrickLink codes (element ids)'],

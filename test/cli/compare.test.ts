@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { csv } from '../helpers/documents.ts';
 import { insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
-import { sha256, tempDir } from '../helpers/temp.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, storeFingerprint } from '../helpers/stores.ts';
 
 const HEADER = ['number', 'name', 'color id', 'quantity', 'price'];
 
 // Issue 28 (SPEC §10, §13): `brick-work compare LEFT RIGHT` over the contract's compare.run; it writes nothing.
-describe('brick-work compare', () => {
+describeEachStore('brick-work compare', () => {
   it('compares an imported order with a file, by what the lines are, and leaves the store as it was', async () => {
     const { db, dbPath } = await storeWithCatalogue();
     insertItem(db, { no: '3020', name: 'Plate 2 x 4' });
@@ -35,7 +36,7 @@ describe('brick-work compare', () => {
     const imported = await cliJson(['--db', dbPath, 'import', ordered]);
     expect(imported.code, imported.stderr).toBe(0);
     const orderId = imported.json.imports[0].order.id as number;
-    const before = sha256(dbPath);
+    const before = await storeFingerprint(dbPath);
 
     const r = await cliJson(['--db', dbPath, 'compare', `order:${orderId}`, arrived]);
     expect(r.code, r.stderr).toBe(0);
@@ -45,7 +46,7 @@ describe('brick-work compare', () => {
     expect(r.json.onlyLeft.map((x: any) => [x.item.no, x.item.colourName])).toEqual([['3020', 'Black']]);
     expect(r.json.onlyRight.map((x: any) => x.item.no)).toEqual(['3003']);
     expect(r.json.totals).toMatchObject({ missing: 3, extra: 1, missingValue: '0.50', extraValue: '0.05' });
-    expect(sha256(dbPath)).toBe(before);
+    expect(await storeFingerprint(dbPath)).toBe(before);
 
     const words = await cliJson(['--db', dbPath, 'compare', 'order:x', arrived]);
     expect(words.code).toBe(2);
@@ -64,6 +65,6 @@ describe('brick-work compare', () => {
     expect(printed.stdout).toMatch(/^<\?xml[\s\S]*<ITEMID>3003<\/ITEMID>[\s\S]*<QTY>1<\/QTY>[\s\S]*<\/INVENTORY>\n$/);
     expect((await cliJson(['--db', dbPath, 'compare', `order:${orderId}`, arrived, '--out', out])).code).toBe(2);
     expect((await cliJson(['--db', dbPath, 'compare', `order:${orderId}`, arrived, '--as', 'pdf'])).code).toBe(2);
-    expect(sha256(dbPath)).toBe(before);
+    expect(await storeFingerprint(dbPath)).toBe(before);
   });
 });

@@ -1,7 +1,7 @@
 import type { StoreDb } from '../../src/store/db.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { CompareRowView, CompareView, LineRowView } from '../../src/api/contract.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
@@ -12,7 +12,8 @@ import { bsx, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 import { dumpRows } from '../helpers/store-builder.ts';
-import { sha256, tempDir } from '../helpers/temp.ts';
+import { sha256 } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /**
  * Issue 28's proof on real documents (SPEC §13), through the contract: Market Street against its own
@@ -79,7 +80,7 @@ function scenario(): Scenario {
 
 /** A store with the scenario's catalogue loaded, served through the contract. */
 async function shop(s: Scenario): Promise<{ service: Service; dbPath: string; db: StoreDb }> {
-  const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+  const dbPath = newStoreLocation();
   const store = await openStore(dbPath);
   onTestFinished(() => store.close());
   await loadCatalogue(store.db, dbPath, s.catalogue, { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK });
@@ -235,7 +236,7 @@ function difference(
 
 const piecesOf = (m: Map<string, Account>) => new Map([...m].map(([k, a]) => [k, a.pieces]));
 
-describe('compare on real documents (issue 28)', () => {
+describeEachStore('compare on real documents (issue 28)', () => {
   it('Market Street against its own BrickLink export with three lines changed: every group and total, nothing written, exports that re-import to the difference', async () => {
     const s = scenario();
     const { service, db, dbPath } = await shop(s);

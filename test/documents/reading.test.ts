@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport, planImport, type ImportRequest } from '../../src/documents/import.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
@@ -14,6 +14,7 @@ import { refusalOf } from '../helpers/refusal.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { dumpRows, insertColour, insertItem } from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /**
  * Issue 23: read what a file says, and say what was guessed (SPEC §8). Every shape here is one real
@@ -21,7 +22,7 @@ import { tempDir } from '../helpers/temp.ts';
  */
 
 async function shopStore(options: { colours?: boolean } = {}) {
-  const storePath = path.join(tempDir(), 'brick-work.sqlite');
+  const storePath = newStoreLocation();
   const store = await openStore(storePath);
   onTestFinished(() => store.close());
   const db = store.db;
@@ -64,7 +65,7 @@ const REBRICKABLE_NUM = csv(
   ],
 );
 
-describe('1. no silent quantity of 1', () => {
+describeEachStore('1. no silent quantity of 1', () => {
   it("Rebrickable's older Part,Color,Num list: Num is the quantity", () => {
     const [doc] = readDocumentFile(file('moc.csv', REBRICKABLE_NUM));
     expect(doc?.lines.map((l) => [l.given.no, l.quantity])).toEqual([
@@ -140,7 +141,7 @@ describe('1. no silent quantity of 1', () => {
   });
 });
 
-describe('2. the colour numbering a file speaks is read, shown, never guessed silently', () => {
+describeEachStore('2. the colour numbering a file speaks is read, shown, never guessed silently', () => {
   it("Rebrickable's list shapes are recognised: their colours are Rebrickable's, kept by that name", async () => {
     const { db } = await shopStore();
     const { plan: p, doc } = plan(db, { file: file('moc.csv', REBRICKABLE_NUM) });
@@ -314,7 +315,7 @@ describe('2. the colour numbering a file speaks is read, shown, never guessed si
   });
 });
 
-describe('3. columns that name the number in other words, and columns not read', () => {
+describeEachStore('3. columns that name the number in other words, and columns not read', () => {
   it('BrickLink ID, BL Part, Design ID and their spellings are the number; the preview lists what it does not read', async () => {
     const { db } = await shopStore();
     for (const title of ['BrickLink ID', 'BL ID', 'BrickLink Item No', 'BL Part', 'Design ID', 'design_id', 'BL_ID']) {
@@ -396,7 +397,7 @@ const ORDERS_CSV = csv(ORDERS_HEADER, [
   ['', '', '', '', '', 'New', 'Red Brick 2 x 2', '4', '0.25', '1.00', 'Part', '3003', '1.1', '3', ''],
 ]);
 
-describe("4. BrickLink's order history as CSV", () => {
+describeEachStore("4. BrickLink's order history as CSV", () => {
   it('each summary row opens an order, its item rows are its lines: several documents, as ORDERS XML', async () => {
     const { db } = await shopStore();
     const p = planImport(db, { file: file('orders.csv', ORDERS_CSV) });
@@ -508,7 +509,7 @@ function zipWith(entry: string): Uint8Array {
   return new Uint8Array(Buffer.concat([header, name, data]));
 }
 
-describe('5. a file that is not a list says what it is', () => {
+describeEachStore('5. a file that is not a list says what it is', () => {
   const WHAT =
     'brick-work imports BrickLink orders (XML or CSV), BrickLink XML, BrickStore and BrickStock files (.bsx) and CSV part lists.';
   it('a Studio model, by its name or its entries', () => {
@@ -559,7 +560,7 @@ function readRefusalMessage(name: string, text: string | Uint8Array): string {
   return refusalOf(() => readDocumentFile(file(name, text))).message;
 }
 
-describe('6. depth and size of XML', () => {
+describeEachStore('6. depth and size of XML', () => {
   it('elements nested past the cap are refused at the first one too deep, with its line and column, the store unchanged', async () => {
     const { db } = await shopStore();
     const before = dumpRows(db);
@@ -591,7 +592,7 @@ describe('6. depth and size of XML', () => {
   });
 });
 
-describe('warnings through the contract and the CLI', () => {
+describeEachStore('warnings through the contract and the CLI', () => {
   const NO_QTY = csv(
     ['Part No', 'Name', 'Color'],
     [

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { FORMAT_NAMES } from '../../src/documents/model.ts';
@@ -13,12 +12,12 @@ import { csv, file } from '../helpers/documents.ts';
 import { refusalOf } from '../helpers/refusal.ts';
 import { insertColour, insertItem } from '../helpers/store-builder.ts';
 import { serviceFor } from '../helpers/service.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** Documents as shops receive them (issue 15): BrickStock files, BrickLink Studio parts lists, small tools' CSV. */
 
 async function shopStore() {
-  const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));
+  const store = await openStore(newStoreLocation());
   onTestFinished(() => store.close());
   const db = store.db;
   insertItem(db, { no: '3001', name: 'Brick 2 x 4' });
@@ -62,7 +61,7 @@ function studioExport(rows: (string | number)[][]): string {
   ]);
 }
 
-describe('BrickStock files (BrickStore’s predecessor)', () => {
+describeEachStore('BrickStock files (BrickStore’s predecessor)', () => {
   it('a BrickStockXML root with its DOCTYPE is read as BrickStore, and the preview names it a BrickStock file', async () => {
     const db = await shopStore();
     const plan = planImport(db, { file: file('Old stock.bsx', BRICKSTOCK) });
@@ -99,7 +98,7 @@ describe('BrickStock files (BrickStore’s predecessor)', () => {
   });
 });
 
-describe('BrickLink Studio parts lists', () => {
+describeEachStore('BrickLink Studio parts lists', () => {
   it('reads BLItemNo, PartName, BLColorId, ColorName and Qty, skips the blank row and totals, and keeps LDraw and element ids in the remarks', async () => {
     const db = await shopStore();
     const text = studioExport([
@@ -182,7 +181,7 @@ describe('BrickLink Studio parts lists', () => {
   });
 });
 
-describe('the column titles small BrickLink tools write', () => {
+describeEachStore('the column titles small BrickLink tools write', () => {
   const CASES: { name: string; header: string[]; delimiter?: string }[] = [
     { name: 'underscores', header: ['part_number', 'color_id', 'color_description', 'part_description', 'quantity'] },
     { name: 'upper case', header: ['PART_NO', 'COLOR_NUMBER', 'Color_Description', 'Part_Description', 'QTY'] },

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import type { BrickWorkError } from '../../src/errors.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
@@ -10,14 +9,14 @@ import { openStore } from '../../src/store/open.ts';
 import { undoNewest } from '../helpers/history.ts';
 import { bsx, file, orderXml } from '../helpers/documents.ts';
 import { dumpRows, insertItem } from '../helpers/store-builder.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 let t = 0;
 const clock: Clock = { now: () => new Date(Date.UTC(2026, 3, 1, 9, 0, t++)) };
 const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
 
 async function setUp() {
-  const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));
+  const store = await openStore(newStoreLocation());
   onTestFinished(() => store.close());
   const db = store.db;
   for (const [no, name] of [
@@ -39,7 +38,7 @@ async function setUp() {
   return { db, imported, lines };
 }
 
-describe('revival (SPEC §8)', () => {
+describeEachStore('revival (SPEC §8)', () => {
   it('importing an undone document revives it in its order, updating its lines in place and keeping hand placements where nothing changed', async () => {
     const { db, imported, lines } = await setUp();
     undoNewest(db, clock); // the second hand placement

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { openStore } from '../../src/store/open.ts';
@@ -9,11 +9,12 @@ import { bsx, file, orderXml } from '../helpers/documents.ts';
 import { dumpRows, insertItem, insertOrder } from '../helpers/store-builder.ts';
 import { refusalOf } from '../helpers/refusal.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 const clock: Clock = { now: () => new Date('2026-04-01T09:30:00Z') };
 
 async function newStore() {
-  const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));
+  const store = await openStore(newStoreLocation());
   onTestFinished(() => store.close());
   insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });
   return store.db;
@@ -21,7 +22,7 @@ async function newStore() {
 
 const refused = refusalOf;
 
-describe('where an import goes', () => {
+describeEachStore('where an import goes', () => {
   it('a header-less file makes a new order named by its key, in the shop’s currency', async () => {
     const db = await newStore();
     setSetting(db, 'currency', 'DKK');

@@ -10,7 +10,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { needs } from './needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from './postgres.ts';
-import { tempDir } from './temp.ts';
+import { createHash } from 'node:crypto';
+import { isServerStore } from '../../src/store-location.ts';
+import { openStore } from '../../src/store/open.ts';
+import { dumpRows } from './store-builder.ts';
+import { sha256, tempDir } from './temp.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -90,4 +94,20 @@ export function describeEachStore(title: string, body: (stores: Stores) => void)
       body(stores);
     },
   );
+}
+
+/**
+ * What a store holds, to tell whether anything changed: a SQLite file's bytes, or on a
+ * server every row of every table, read through a connection of its own.
+ */
+export async function storeFingerprint(location: string): Promise<string> {
+  if (!isServerStore(location)) return sha256(location);
+  const store = await openStore(location, { readOnly: true });
+  try {
+    return createHash('sha256')
+      .update(JSON.stringify(dumpRows(store.db)))
+      .digest('hex');
+  } finally {
+    store.close();
+  }
 }

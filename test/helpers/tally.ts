@@ -15,9 +15,9 @@ export function tallyMismatches(db: StoreDb): unknown[] {
          SELECT c.document_id, coalesce(t.lines, 0) AS lines, coalesce(t.placed, 0) AS placed,
                 coalesce(t.quantity, 0) AS quantity, coalesce(t.value_e4, 0) AS value_e4
            FROM counted c LEFT JOIN document_tally t ON t.document_id = c.document_id)
-       SELECT 'counted' AS side, * FROM (SELECT * FROM counted EXCEPT SELECT * FROM kept)
+       SELECT 'counted' AS side, * FROM (SELECT * FROM counted EXCEPT SELECT * FROM kept) AS only_counted
        UNION ALL
-       SELECT 'kept' AS side, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM counted)`,
+       SELECT 'kept' AS side, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM counted) AS only_kept`,
     )
     .all();
 }

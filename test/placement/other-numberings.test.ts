@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -11,7 +10,7 @@ import { cliJson } from '../helpers/cli.ts';
 import { csv, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { insertHandPlacement } from '../helpers/store-builder.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** Issue 24, point 2: placing a line through another numbering (SPEC §6 step 3). */
 
@@ -34,7 +33,7 @@ const ALL_TABLES = [
 
 /** A store whose catalogue speaks BrickLink's numbers (`bricklink`) or Rebrickable's (`rebrickable`). */
 async function storeWith(numbering: 'bricklink' | 'rebrickable', tables = true) {
-  const storePath = path.join(tempDir(), 'brick-work.sqlite');
+  const storePath = newStoreLocation();
   const store = await openStore(storePath);
   onTestFinished(() => store.close());
   const parts =
@@ -72,7 +71,7 @@ const placedOf = (p: ReturnType<typeof planImport>) =>
       : [l.given.no, `${placement.item.no}/${placement.colourId}`, 'via' in placement ? (placement.via ?? null) : null];
   });
 
-describe('placing a line through another numbering (issue 24, point 2)', () => {
+describeEachStore('placing a line through another numbering (issue 24, point 2)', () => {
   it('a Pick a Brick list of element ids: each line on its item and colour, saying how', async () => {
     const { db } = await storeWith('bricklink');
     const pab = csv(
@@ -197,7 +196,7 @@ describe('placing a line through another numbering (issue 24, point 2)', () => {
   });
 });
 
-describe('colours in any numbering or name (issue 24, point 3)', () => {
+describeEachStore('colours in any numbering or name (issue 24, point 3)', () => {
   it("with the colour table, a Rebrickable list keeps its colours, translated to BrickLink's, and says so", async () => {
     const { db } = await storeWith('bricklink');
     const list = csv(
@@ -259,9 +258,9 @@ describe('colours in any numbering or name (issue 24, point 3)', () => {
   });
 });
 
-describe('an element BrickLink files under several numbers', () => {
+describeEachStore('an element BrickLink files under several numbers', () => {
   it("is placed on the one Rebrickable's elements name too, else not placed", async () => {
-    const storePath = path.join(tempDir(), 'brick-work.sqlite');
+    const storePath = newStoreLocation();
     const store = await openStore(storePath);
     onTestFinished(() => store.close());
     const parts = [

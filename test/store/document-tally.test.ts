@@ -1,6 +1,5 @@
 import type { StoreDb } from '../../src/store/db.ts';
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { CallName } from '../../src/api/contract.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import type { Clock } from '../../src/clock.ts';
@@ -11,7 +10,7 @@ import { bsx, csv, file, orderXml } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { insertItem } from '../helpers/store-builder.ts';
 import { talliedDocuments, tallyMismatches } from '../helpers/tally.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** A clock one minute later at each reading, so that every write has its own time. */
 function ticking(): Clock {
@@ -31,9 +30,9 @@ function countedFromLines(db: StoreDb): unknown[] {
     .all();
 }
 
-describe("each document's tally (the order list's counts)", () => {
+describeEachStore("each document's tally (the order list's counts)", () => {
   it('is kept by every writer: import, hand placement, forgetting, undo, redo, take-back, revival, a catalogue load', async () => {
-    const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+    const dbPath = newStoreLocation();
     const store = await openStore(dbPath);
     onTestFinished(() => store.close());
     const db = store.db;
@@ -171,7 +170,7 @@ describe("each document's tally (the order list's counts)", () => {
   });
 
   it('a deleted line and a deleted document leave no count behind', async () => {
-    const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+    const dbPath = newStoreLocation();
     const store = await openStore(dbPath);
     onTestFinished(() => store.close());
     const db = store.db;

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { LineRowView, SuggestionsView } from '../../src/api/contract.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -10,7 +9,7 @@ import { SuggestIndex } from '../../src/suggest/index.ts';
 import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
 import { csv, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 /** Issue 24, point 5: related parts lead the suggestions by number; letter variants come before mere prefixes. */
 
@@ -28,7 +27,7 @@ const PARTS = [
   { no: '3069', name: 'Tile 1 x 2' },
 ];
 
-describe('suggestions by number (issue 24, point 5)', () => {
+describeEachStore('suggestions by number (issue 24, point 5)', () => {
   it("offer the same number's letter variants before numbers that merely start the same", () => {
     const index = new SuggestIndex(PARTS.map((p) => ({ type: 'P' as const, ...p })));
     expect(index.byNumberPrefix('3794', 3).map((s) => s.no)).toEqual(['3794a', '3794b', '37940']);
@@ -36,7 +35,7 @@ describe('suggestions by number (issue 24, point 5)', () => {
   });
 
   it('lead with the parts the relationship and translation tables tie to a number the catalogue lacks', async () => {
-    const storePath = path.join(tempDir(), 'brick-work.sqlite');
+    const storePath = newStoreLocation();
     const store = await openStore(storePath);
     onTestFinished(() => store.close());
     const db = store.db;
