@@ -13,6 +13,7 @@ import { credentialsFromEnv, resolveStorePath, type Credentials } from '../app/e
 import { startWorker } from '../app/job-host.ts';
 import { DecodeThread } from './decode-client.ts';
 import { startHostServer } from './server.ts';
+import { storeName } from '../store-location.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -54,7 +55,7 @@ try {
   const readOnly = core.readOnly
     ? ` for reading only (${core.readOnly.reason}${core.readOnly.snapshot ? '; from a private copy' : ''})`
     : '';
-  process.stdout.write(`brick-work is serving ${storePath}${readOnly}\nopen ${server.url}\n`);
+  process.stdout.write(`brick-work is serving ${storeName(storePath)}${readOnly}\nopen ${server.url}\n`);
   const stop = async () => {
     await server.close();
     await decoder.close();

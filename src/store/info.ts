@@ -5,6 +5,10 @@ import { APP_VERSION } from '../version.ts';
 import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
 import { formatVersion } from './schema-version.ts';
 import { CURRENT_SCHEMA } from './upgrades/index.ts';
+import type { StoreDb } from './db.ts';
+import { APPLICATION_ID } from './application-id.ts';
+import { isServerStore, storeName } from '../store-location.ts';
+import { foreignDatabase, lookAtServer } from './postgres/open.ts';
 
 /** Row counts reported by `store info`, by the name staff read, for the tables a store of any version has. */
 const COUNTED_TABLES = {
@@ -41,6 +45,7 @@ export interface StoreInfo {
  * and refuses only a file that is not a brick-work store at all.
  */
 export function inspectStore(storePath: string): StoreInfo {
+  if (isServerStore(storePath)) return inspectServer(storePath);
   const place = readablePlace(storePath);
   try {
     return inspectAt(storePath, place.path, place.snapshot);
@@ -66,16 +71,7 @@ function inspectAt(storePath: string, readFrom: string, snapshot: boolean): Stor
   try {
     const header = readHeader(db);
     const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-    const counts: Record<string, number> = {};
-    for (const [label, table] of Object.entries(COUNTED_TABLES)) {
-      if (tables.has(table)) counts[label] = db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
-    }
-    if (tables.has('order_line')) {
-      counts['unplacedLines'] = db
-        .prepare('SELECT count(*) FROM order_line WHERE item_no IS NULL')
-        .pluck()
-        .get() as number;
-    }
+    const counts = countRows(db, tables);
     return {
       ...base,
       exists: true,
@@ -86,5 +82,47 @@ function inspectAt(storePath: string, readFrom: string, snapshot: boolean): Stor
     };
   } finally {
     db.close();
+  }
+}
+
+function countRows(db: StoreDb, tables: ReadonlySet<string>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [label, table] of Object.entries(COUNTED_TABLES)) {
+    if (tables.has(table)) counts[label] = db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number;
+  }
+  if (tables.has('order_line')) {
+    counts['unplacedLines'] = db
+      .prepare('SELECT count(*) FROM order_line WHERE item_no IS NULL')
+      .pluck()
+      .get() as number;
+  }
+  return counts;
+}
+
+/** `store info` of a store on a server: read without changing anything, whatever its version. */
+function inspectServer(url: string): StoreInfo {
+  const found = lookAtServer(url);
+  const base = {
+    path: storeName(url),
+    appSchema: formatVersion(CURRENT_SCHEMA),
+    appVersion: APP_VERSION,
+    readOnly: null,
+    snapshot: false,
+  };
+  try {
+    if (found.kind === 'empty') {
+      return { ...base, exists: false, schema: null, applicationId: null, status: 'none', counts: {} };
+    }
+    if (found.kind === 'foreign') throw foreignDatabase(url, found.applicationId);
+    return {
+      ...base,
+      exists: true,
+      schema: formatVersion(found.version),
+      applicationId: APPLICATION_ID,
+      status: statusOf(found.version),
+      counts: countRows(found.db, new Set(Object.values(COUNTED_TABLES))),
+    };
+  } finally {
+    found.db.close();
   }
 }

@@ -1,5 +1,6 @@
 import { APP_SCHEMA, formatApplicationId, inspectStore, type StoreInfo } from '../../app/store-facts.ts';
 import type { ShellCommand } from '../command.ts';
+import { storeName } from '../../store-location.ts';
 
 function describeStatus(info: StoreInfo): string {
   switch (info.status) {
@@ -54,13 +55,14 @@ export const storeUpgrade: ShellCommand = {
         schema: APP_SCHEMA,
         upgradedFrom: up?.from ?? null,
         backup: up?.backup ?? null,
-        path: store.path,
+        path: store.path === null ? null : storeName(store.path),
       };
+      const where = store.path === null ? 'the store' : storeName(store.path);
       const text = up
-        ? `Upgraded ${store.path} from schema ${up.from} to ${up.to}.\nBackup of the ${up.from} file: ${up.backup}`
+        ? `Upgraded ${where} from schema ${up.from} to ${up.to}.\nBackup of the ${up.from} file: ${up.backup}`
         : store.created
-          ? `Made a new store at ${store.path} (schema ${APP_SCHEMA}).`
-          : `${store.path} is already schema ${APP_SCHEMA}; nothing to upgrade.`;
+          ? `Made a new store at ${where} (schema ${APP_SCHEMA}).`
+          : `${where} is already schema ${APP_SCHEMA}; nothing to upgrade.`;
       return { json, text };
     });
   },

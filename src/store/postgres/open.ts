@@ -112,7 +112,16 @@ function refuseOldServer(db: PostgresDatabase, url: string): void {
 
 /** What the database holds, read without changing it. */
 function look(db: PostgresDatabase): Found {
-  const meta = db.prepare("SELECT to_regclass('brick_work_meta') IS NOT NULL").pluck().get();
+  // Read from pg_class under the statement's snapshot: to_regclass asks the session's catalogue cache,
+  // which taking the advisory lock does not refresh, so a desk that waited for another desk making the
+  // store would not see the meta table the other has just committed.
+  const meta = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                       WHERE n.nspname = current_schema() AND c.relname = 'brick_work_meta')`,
+    )
+    .pluck()
+    .get();
   if (meta === 1) {
     const row = db.prepare('SELECT application_id, schema_version FROM brick_work_meta').get() as
       { application_id: number; schema_version: number } | undefined;
@@ -129,19 +138,37 @@ function look(db: PostgresDatabase): Found {
   return tables === 0 ? { kind: 'empty' } : { kind: 'foreign', applicationId: null };
 }
 
+/** The refusal of a database that is not a brick-work store (another application's tables or mark). */
+export function foreignDatabase(url: string, applicationId: number | null): BrickWorkError {
+  return new BrickWorkError(
+    'not-a-store',
+    `The database ${storeName(url)} is not a brick-work store: ` +
+      (applicationId === null
+        ? 'it holds tables of another application.'
+        : `it is marked as another application's (application id ${formatApplicationId(applicationId)}, ` +
+          `not ${formatApplicationId(APPLICATION_ID)} "BRKW").`) +
+      ' It was left untouched; give brick-work an empty database of its own.',
+  );
+}
+
+/**
+ * What a server's database holds, looked at without changing it (`store info`), whatever its version;
+ * the caller closes the connection given back.
+ */
+export function lookAtServer(url: string): Found & { readonly db: PostgresDatabase } {
+  const db = PostgresDatabase.connect(url, { tablesWithId: TABLES_WITH_ID });
+  try {
+    db.exec('SET default_transaction_read_only = on');
+    return { ...look(db), db };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
 function refuse(url: string, found: Found, current: SchemaVersion): void {
   const where = storeName(url);
-  if (found.kind === 'foreign') {
-    throw new BrickWorkError(
-      'not-a-store',
-      `The database ${where} is not a brick-work store: ` +
-        (found.applicationId === null
-          ? 'it holds tables of another application.'
-          : `it is marked as another application's (application id ${formatApplicationId(found.applicationId)}, ` +
-            `not ${formatApplicationId(APPLICATION_ID)} "BRKW").`) +
-        ' It was left untouched; give brick-work an empty database of its own.',
-    );
-  }
+  if (found.kind === 'foreign') throw foreignDatabase(url, found.applicationId);
   if (found.kind === 'store' && compareVersions(found.version, current) > 0) {
     throw new BrickWorkError(
       'store-too-new',

@@ -1,0 +1,83 @@
+/**
+ * Issue 29, SPEC §14: a server that goes away gives `store-unreachable` in words, nothing half-written;
+ * the desk reconnects by itself. Through the contract, as the app's screens call it.
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { SYSTEM_CLOCK } from '../../../src/clock.ts';
+import { confirmImport } from '../../../src/documents/import.ts';
+import { openStore } from '../../../src/store/open.ts';
+import { csv, file } from '../../helpers/documents.ts';
+import { needs } from '../../helpers/needs.ts';
+import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { serviceFor } from '../../helpers/service.ts';
+import { insertItem } from '../../helpers/store-builder.ts';
+import { tallyMismatches } from '../../helpers/tally.ts';
+
+const big = (name: string, n: number) =>
+  file(
+    name,
+    csv(
+      ['number', 'name', 'quantity'],
+      Array.from({ length: n }, (_, i) => [i % 2 ? '3001' : `x${i}`, 'Brick 2 x 4', 1 + (i % 5)]),
+    ),
+  );
+
+describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))('a shop server that goes away', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  it('a call while it is down is store-unreachable in words, without the password; the next call after it is back works', async () => {
+    server.createDatabase('away');
+    server.sql('postgres', "ALTER ROLE brick_work PASSWORD 'sesame'");
+    const url = server.url('away').replace('brick_work@', 'brick_work:sesame@');
+    const store = await openStore(url);
+    onTestFinished(() => store.close());
+    const service = serviceFor(store.db, url);
+    expect((await service.call('orders.list', {})).ok).toBe(true);
+
+    server.stop();
+    const down = await service.call('orders.list', {});
+    expect(down).toMatchObject({ ok: false, error: { code: 'store-unreachable' } });
+    const message = down.ok ? '' : down.error.message;
+    expect(message).toContain(`127.0.0.1:${server.port}/away`);
+    expect(message).toMatch(/can't be reached/);
+    expect(message).not.toContain('sesame');
+
+    server.start();
+    expect(await service.call('orders.list', {})).toMatchObject({ ok: true, value: [] });
+  });
+
+  it('an import cut off mid-write leaves nothing of it; imported again once the server is back, it is whole', async () => {
+    server.createDatabase('midwrite');
+    const url = server.url('midwrite');
+    const store = await openStore(url);
+    onTestFinished(() => store.close());
+    insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });
+    const document = big('big.csv', 3_000);
+    let stopped = false;
+    expect(() =>
+      confirmImport(store.db, { file: document }, SYSTEM_CLOCK, {
+        onProgress: (phase, done) => {
+          if (phase === 'writing' && done >= 1_000 && !stopped) {
+            stopped = true;
+            server.stop();
+          }
+        },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'store-unreachable' }));
+    expect(stopped).toBe(true);
+    server.start();
+    const count = (sql: string) => store.db.prepare(sql).pluck().get();
+    expect(count('SELECT count(*) FROM order_line')).toBe(0);
+    expect(count('SELECT count(*) FROM document')).toBe(0);
+    expect(count('SELECT count(*) FROM undo_step')).toBe(0);
+
+    const [done] = confirmImport(store.db, { file: document }, SYSTEM_CLOCK);
+    expect(done?.lines.total).toBe(3_000);
+    expect(count('SELECT count(*) FROM order_line')).toBe(3_000);
+    expect(tallyMismatches(store.db)).toEqual([]);
+  });
+});
