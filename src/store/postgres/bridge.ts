@@ -103,9 +103,24 @@ export class PostgresBridge {
     const port = this.started();
     Atomics.store(this.signal, 0, 0);
     port.postMessage(m);
-    const waited = Atomics.wait(this.signal, 0, 0, this.timeoutMs);
-    const reply = receiveMessageOnPort(port)?.message as FromBridge | undefined;
-    if (waited === 'timed-out' || reply === undefined) {
+    // The answer is on the port once the signal says so. A wake-up may also be the late notify of the
+    // answer before (it stores its signal, this caller reads the answer and moves on, then it notifies):
+    // then there is no answer yet, and the wait goes on for the time left.
+    const until = performance.now() + this.timeoutMs;
+    let reply: FromBridge | undefined;
+    for (;;) {
+      reply = receiveMessageOnPort(port)?.message as FromBridge | undefined;
+      if (reply !== undefined) break;
+      const left = until - performance.now();
+      const waited = left <= 0 ? 'timed-out' : Atomics.wait(this.signal, 0, 0, left);
+      if (waited === 'timed-out') {
+        reply = receiveMessageOnPort(port)?.message as FromBridge | undefined;
+        break;
+      }
+      // The late signal of the answer before: set it back (the port is read again before waiting).
+      if (waited === 'not-equal') Atomics.store(this.signal, 0, 0);
+    }
+    if (reply === undefined) {
       // A server that does not answer: this thread and its connection go; the next call starts afresh.
       void this.worker?.terminate();
       this.worker = null;

@@ -58,7 +58,8 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });
     const document = big('big.csv', 3_000);
     let stopped = false;
-    expect(() =>
+    let thrown: unknown = null;
+    try {
       confirmImport(store.db, { file: document }, SYSTEM_CLOCK, {
         onProgress: (phase, done) => {
           if (phase === 'writing' && done >= 1_000 && !stopped) {
@@ -66,8 +67,11 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
             server.stop();
           }
         },
-      }),
-    ).toThrow(expect.objectContaining({ code: 'store-unreachable' }));
+      });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown, String(thrown)).toMatchObject({ code: 'store-unreachable' });
     expect(stopped).toBe(true);
     server.start();
     const count = (sql: string) => store.db.prepare(sql).pluck().get();
