@@ -5,7 +5,9 @@ import { startCore, type Core } from '../src/app/core.ts';
 import { BrickWorkError } from '../src/errors.ts';
 import { STORE_FILE_NAME, useNativeBinding } from '../src/app/environment.ts';
 import { APP_NAME } from '../src/version.ts';
-import { safeStorageCredentials } from './credentials.ts';
+import { serverUrl, storeName } from '../src/store-location.ts';
+import type { ShopServerPort } from '../src/api/ports.ts';
+import { safeStorageCredentials, safeStorageShopServer } from './credentials.ts';
 import { fileDialogs } from './dialogs.ts';
 import { registerIpc, sendEvent } from './ipc.ts';
 import { menuTemplate } from './menu.ts';
@@ -88,8 +90,10 @@ export async function startApp(
     );
   useNativeBinding(binding);
   const userData = app.getPath('userData');
+  const shopServer = safeStorageShopServer(safeStorage, userData);
   core = await startCore({
-    storePath: path.join(userData, STORE_FILE_NAME),
+    storePath: storeLocation(shopServer, userData),
+    shopServer,
     workerUrl: paths.workerUrl,
     serviceWorkerUrl: paths.serviceWorkerUrl,
     nativeBinding: binding,
@@ -133,4 +137,43 @@ export function closeCoreOnQuit(
         app.quit();
       });
   });
+}
+
+/** The store this desk opens: the shop server chosen in Settings (SPEC §14), else its own file. */
+export function storeLocation(shopServer: ShopServerPort, userData: string): string {
+  const chosen = shopServer.get();
+  return chosen === null ? path.join(userData, STORE_FILE_NAME) : serverUrl(chosen);
+}
+
+/**
+ * The app could not start. On a shop server that can't be opened (down, unreachable, not a store), staff
+ * choose: try again, or go back to this computer's own file (the choice is forgotten); otherwise, or on
+ * Quit, the reason is shown and the app quits. Answers whether to start again.
+ */
+export function afterFailedStart(
+  electron: Pick<ElectronDeps, 'app' | 'dialog' | 'safeStorage'>,
+  message: string,
+): 'again' | 'quit' {
+  const userData = electron.app.getPath('userData');
+  const shopServer = safeStorageShopServer(electron.safeStorage, userData);
+  const chosen = shopServer.get();
+  if (chosen === null) {
+    electron.dialog.showErrorBox('brick-work could not start', message);
+    return 'quit';
+  }
+  const answer = electron.dialog.showMessageBoxSync({
+    type: 'error',
+    title: 'brick-work could not start',
+    message: `brick-work could not open the shop’s store on ${storeName(serverUrl(chosen))}.`,
+    detail: `${message}\n\nTry again once the server is back, or work on this computer’s own store file instead (Settings → Shop server chooses the server again).`,
+    buttons: ['Try again', 'Use this computer’s file', 'Quit'],
+    defaultId: 0,
+    cancelId: 2,
+  });
+  if (answer === 0) return 'again';
+  if (answer === 1) {
+    shopServer.clear();
+    return 'again';
+  }
+  return 'quit';
 }

@@ -1,39 +1,44 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { SafeStorage } from 'electron';
-import type { CredentialStore } from '../src/api/ports.ts';
+import type { CredentialStore, ShopServerConfig, ShopServerPort } from '../src/api/ports.ts';
 import type { Credentials } from '../src/app/environment.ts';
-import { BrickWorkError } from '../src/errors.ts';
-import { writeFileAtomically } from '../src/files.ts';
+import { encryptedFile } from './encrypted-file.ts';
 
-/**
- * The BrickLink credentials, encrypted with Electron's safeStorage (the operating system's keychain)
- * in a file of the app's user-data folder; never logged, never sent to the screen.
- */
+/** The BrickLink credentials, encrypted in `bricklink-credentials.bin` of the app's user-data folder. */
 export function safeStorageCredentials(safeStorage: SafeStorage, userData: string): CredentialStore {
-  const file = path.join(userData, 'bricklink-credentials.bin');
+  const file = encryptedFile(
+    safeStorage,
+    path.join(userData, 'bricklink-credentials.bin'),
+    'the BrickLink credentials',
+    (v): v is Credentials => {
+      const c = v as Partial<Credentials> | null;
+      return Boolean(c?.consumerKey && c.consumerSecret && c.token && c.tokenSecret);
+    },
+  );
   return {
     get encrypted() {
-      return safeStorage.isEncryptionAvailable();
+      return file.encrypted;
     },
-    get(): Credentials | null {
-      if (!fs.existsSync(file)) return null;
-      try {
-        const data = JSON.parse(safeStorage.decryptString(fs.readFileSync(file))) as Credentials;
-        return data.consumerKey && data.consumerSecret && data.token && data.tokenSecret ? data : null;
-      } catch {
-        return null;
-      }
-    },
-    set(credentials: Credentials): void {
-      if (!safeStorage.isEncryptionAvailable()) {
-        throw new BrickWorkError(
-          'invalid-argument',
-          'This computer offers no encrypted storage for the BrickLink credentials, so they were not stored.',
-        );
-      }
-      const bytes = safeStorage.encryptString(JSON.stringify(credentials));
-      writeFileAtomically(file, bytes);
-    },
+    get: () => file.get(),
+    set: (credentials) => file.set(credentials),
   };
+}
+
+/** Settings → Shop server (SPEC §14): the server and its password, encrypted like the credentials. */
+export function safeStorageShopServer(safeStorage: SafeStorage, userData: string): ShopServerPort {
+  return encryptedFile(
+    safeStorage,
+    path.join(userData, 'shop-server.bin'),
+    'the shop server’s password',
+    (v): v is ShopServerConfig => {
+      const c = v as Partial<ShopServerConfig> | null;
+      return (
+        typeof c?.host === 'string' &&
+        Number.isSafeInteger(c.port) &&
+        typeof c.database === 'string' &&
+        typeof c.user === 'string' &&
+        typeof c.password === 'string'
+      );
+    },
+  );
 }

@@ -8,10 +8,10 @@ import * as electron from 'electron';
 import type { Core } from '../src/app/core.ts';
 import { toErrorValue } from '../src/errors.ts';
 import { STORE_FILE_NAME } from '../src/app/environment.ts';
-import { closeCoreOnQuit, configureApp, startApp } from './app.ts';
+import { afterFailedStart, closeCoreOnQuit, configureApp, startApp } from './app.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { app, BrowserWindow, dialog } = electron;
+const { app, BrowserWindow } = electron;
 /** The start under way or done (null before `ready`): what quitting waits for, to close the core it made. */
 let starting: Promise<Core | null> | null = null;
 
@@ -23,27 +23,25 @@ if (!app.requestSingleInstanceLock()) {
   const log = (line: string) => console.log(`brick-work: ${line}`);
   app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
   closeCoreOnQuit(app, () => starting ?? Promise.resolve(null), log);
-  void app.whenReady().then(() => {
-    starting = startApp(
-      electron,
-      {
-        rendererIndex: path.join(here, '..', 'renderer', 'index.html'),
-        preload: path.join(here, 'preload.cjs'),
-        workerUrl: new URL('./runner-thread.js', import.meta.url),
-        serviceWorkerUrl: new URL('./service-thread.js', import.meta.url),
-      },
-      log,
-    ).then(
+  const paths = {
+    rendererIndex: path.join(here, '..', 'renderer', 'index.html'),
+    preload: path.join(here, 'preload.cjs'),
+    workerUrl: new URL('./runner-thread.js', import.meta.url),
+    serviceWorkerUrl: new URL('./service-thread.js', import.meta.url),
+  };
+  const start = (): Promise<Core | null> =>
+    startApp(electron, paths, log).then(
       ({ core }) => core,
       (e: unknown) => {
-        dialog.showErrorBox(
-          'brick-work could not start',
-          toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message,
-        );
+        const message = toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message;
+        // The failed start's window was never shown; it goes with the app (closing it would quit).
+        if (afterFailedStart(electron, message) === 'again') return (starting = start());
         app.quit();
         return null;
       },
     );
+  void app.whenReady().then(() => {
+    starting = start();
   });
   // Closing the window quits (on macOS too: the app is its one window); quitting closes the core (above).
   app.on('window-all-closed', () => app.quit());

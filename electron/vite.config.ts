@@ -5,8 +5,9 @@ import { defineConfig } from 'vite';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The Electron side, bundled for Electron's Node; better-sqlite3 and electron stay outside the bundle.
- * Default: the main process, the job runner thread, the service thread and the catalogue reader thread (ESM). `--mode preload`: the preload, which a
+ * The Electron side, bundled for Electron's Node; better-sqlite3, pg and electron stay outside the bundle (the
+ * package ships them). Default: the main process, the job runner thread, the service thread, the catalogue
+ * reader thread and a shop server's connection thread (ESM). `--mode preload`: the preload, which a
  * sandboxed window needs as one CommonJS file that needs nothing but electron.
  */
 export default defineConfig(({ mode }) => {
@@ -18,6 +19,7 @@ export default defineConfig(({ mode }) => {
         'runner-thread': path.join(root, 'src', 'app', 'runner-thread.ts'),
         'service-thread': path.join(root, 'src', 'app', 'service-thread.ts'),
         'catalogue-reader-thread': path.join(root, 'src', 'catalogue', 'reader-thread.ts'),
+        'postgres-bridge-thread': path.join(root, 'src', 'store', 'postgres', 'bridge-thread.ts'),
       };
   return {
     root,

@@ -17,3 +17,17 @@ export function storeName(location: string): string {
     return 'the shop server';
   }
 }
+
+/** A shop server's address as `openStore` takes it, the password in it (name it with `storeName`). */
+export function serverUrl(c: {
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+  readonly user: string;
+  readonly password: string;
+}): string {
+  const user = encodeURIComponent(c.user);
+  const password = c.password === '' ? '' : `:${encodeURIComponent(c.password)}`;
+  const host = c.host.includes(':') ? `[${c.host}]` : c.host;
+  return `postgres://${user}${password}@${host}:${c.port}/${encodeURIComponent(c.database)}`;
+}

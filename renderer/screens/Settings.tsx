@@ -3,8 +3,9 @@ import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 import { CredentialsCard } from './settings/CredentialsCard.tsx';
 import { Memories } from './settings/Memories.tsx';
 import { ShopCard } from './settings/ShopCard.tsx';
+import { ShopServerCard } from './settings/ShopServerCard.tsx';
 
-/** Settings (SPEC §9.7): the shop's settings, the BrickLink credentials, and what brick-work remembers. */
+/** Settings (SPEC §9.7): the shop's settings, the BrickLink credentials, the shop server, and what brick-work remembers. */
 export function Settings() {
   const settings = useSettings((s) => s.settings);
   const reload = useSettings((s) => s.reload);
@@ -17,6 +18,7 @@ export function Settings() {
       <div className="cards">
         <ShopCard settings={settings} />
         <CredentialsCard settings={settings} />
+        <ShopServerCard />
       </div>
       <Memories />
     </section>

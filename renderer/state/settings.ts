@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { MemoriesView, SettingKey, SettingsView } from '../../src/api/contract.ts';
+import type { MemoriesView, SettingKey, SettingsView, ShopServerView } from '../../src/api/contract.ts';
 import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 
@@ -15,14 +15,40 @@ interface SettingsState {
     tokenSecret: string;
   }): Promise<boolean>;
   forget(kind: 'item' | 'colour' | 'name', id: number): Promise<void>;
+  /** Settings → Shop server: the store in use and the server chosen for the next start. */
+  shopServer: ShopServerView | null;
+  chooseShopServer(c: {
+    host: string;
+    port: number;
+    database: string;
+    user: string;
+    password: string;
+  }): Promise<boolean>;
+  forgetShopServer(): Promise<void>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
   settings: null,
   placements: { items: [], colours: [], names: [] },
+  shopServer: null,
   async reload() {
-    const both = await attempt(() => Promise.all([call('settings.get', {}), call('placements.list', {})]));
-    if (both !== null) set({ settings: both[0], placements: both[1] });
+    const all = await attempt(() =>
+      Promise.all([call('settings.get', {}), call('placements.list', {}), call('shopServer.get', {})]),
+    );
+    if (all !== null) set({ settings: all[0], placements: all[1], shopServer: all[2] });
+  },
+  async chooseShopServer(c) {
+    const shopServer = await attempt(() => call('shopServer.choose', c));
+    if (shopServer === null) return false;
+    set({ shopServer });
+    if (shopServer.note) useApp.getState().say(shopServer.note);
+    return true;
+  },
+  async forgetShopServer() {
+    const shopServer = await attempt(() => call('shopServer.forget', {}));
+    if (shopServer === null) return;
+    set({ shopServer });
+    if (shopServer.note) useApp.getState().say(shopServer.note);
   },
   async set(key, value) {
     const settings = await attempt(() => call('settings.set', { key, value }));

@@ -90,6 +90,15 @@ export const CALL_ARGUMENTS = {
     token: text(200),
     tokenSecret: text(200),
   }),
+  'shopServer.get': none,
+  'shopServer.choose': shape({
+    host: text(253),
+    port: whole(1, 65_535, '1 to 65,535'),
+    database: text(63),
+    user: text(63),
+    password: text(200),
+  }),
+  'shopServer.forget': none,
   'file.pick': shape({ purpose: oneOf('document', 'catalogue') }),
   'compare.run': shape({
     left: compareSide,

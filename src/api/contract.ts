@@ -384,6 +384,25 @@ export interface SettingsMore {
   readonly credentialsEncrypted: boolean;
 }
 
+/** Settings → Shop server (SPEC §14): the store in use, and the server chosen for the next start. */
+export interface ShopServerView {
+  /** The store this desk works on now: its file, or its server as `host:port/database`. */
+  readonly inUse: { readonly kind: 'file' | 'server'; readonly name: string };
+  /** The server chosen (never its password); null: the desk works on its own file. */
+  readonly chosen: {
+    readonly host: string;
+    readonly port: number;
+    readonly database: string;
+    readonly user: string;
+  } | null;
+  /** Whether this host keeps the choice encrypted (the app) or in memory until it stops (the browser host). */
+  readonly encrypted: boolean;
+  /** Whether a choice can be made here at all (false where the store is given by `--db`). */
+  readonly canChoose: boolean;
+  /** What happens next, in words (the choice takes effect at the next start). */
+  readonly note: string | null;
+}
+
 export interface ExportFileView {
   readonly name: string;
   readonly content: string;
@@ -478,6 +497,10 @@ export interface ApiResults {
   'settings.get': SettingsView;
   'settings.set': SettingsView;
   'settings.setCredentials': SettingsView;
+  'shopServer.get': ShopServerView;
+  /** Checks the server (a brick-work store, or an empty database that becomes one) and keeps the choice. */
+  'shopServer.choose': ShopServerView;
+  'shopServer.forget': ShopServerView;
   /** Opens the app's file dialog and reads the chosen file; null where there is none (the browser host) or staff cancelled. */
   'file.pick': FileArg | null;
 }

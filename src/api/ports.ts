@@ -28,6 +28,26 @@ export interface CredentialStore {
   set(credentials: Credentials): void;
 }
 
+/** A shop server a desk opens its store on (SPEC §14): where, and as whom. */
+export interface ShopServerConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+  readonly user: string;
+  readonly password: string;
+}
+
+/**
+ * Where this desk keeps its "Shop server" choice (Settings): with its password, as it keeps the
+ * BrickLink credentials — encrypted by the operating system in the app, in memory in the browser host.
+ */
+export interface ShopServerPort {
+  readonly encrypted: boolean;
+  get(): ShopServerConfig | null;
+  set(config: ShopServerConfig): void;
+  clear(): void;
+}
+
 /** The app's own file dialogs; the browser host has none (the page uploads and downloads). */
 export interface FileDialogs {
   pick(purpose: 'document' | 'catalogue'): Promise<{ name: string; content: Uint8Array } | null>;
@@ -44,6 +64,8 @@ export interface ServiceContext {
   readonly jobs: JobControl;
   readonly credentials: CredentialStore;
   readonly files: FileDialogs | null;
+  /** The desk's "Shop server" choice; absent where there is none to make (the CLI: `--db`). */
+  readonly shopServer?: ShopServerPort | null;
   /** Set when the store can't be written and was opened for reading (SPEC §11): why, and whether from a snapshot copy. */
   readonly readOnly?: { readonly reason: string; readonly snapshot: boolean; readonly damaged?: boolean } | null;
   emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;

@@ -5,7 +5,7 @@ import { isServerStore } from '../store-location.ts';
 import { DamageMark } from '../store/damage.ts';
 import { openStore } from '../store/open.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
-import type { CredentialStore, FileDialogs } from '../api/ports.ts';
+import type { CredentialStore, FileDialogs, ShopServerPort } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
 import { recoverDeadOwners } from './recovery.ts';
@@ -22,6 +22,8 @@ export interface CoreOptions {
    */
   readonly serviceWorkerUrl?: URL;
   readonly credentials: CredentialStore;
+  /** The desk's "Shop server" choice (Settings); absent where the store is given by `--db`. */
+  readonly shopServer?: ShopServerPort | null;
   readonly files: FileDialogs | null;
   readonly emit: <E extends EventName>(name: E, payload: ApiEvents[E]) => void;
   readonly log: (line: string) => void;
@@ -133,6 +135,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         },
       },
       files: options.files,
+      shopServer: options.shopServer ?? null,
       emit,
       threads: offMain,
       suggestions: offMain

@@ -181,6 +181,19 @@ describe('the Electron main process (electron mocked)', () => {
       ['export.bricklink', { orderId: 1 }, (r) => expect(r.value.savedTo).toBe(path.join(dir, 'summary.csv'))],
       ['history.undo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
       ['history.redo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
+      [
+        'shopServer.get',
+        {},
+        (r) =>
+          expect(r.value).toMatchObject({ inUse: { kind: 'file' }, chosen: null, canChoose: true, encrypted: true }),
+      ],
+      [
+        // Nothing listens on port 1: checked before it is kept, so it is refused in words and not kept.
+        'shopServer.choose',
+        { host: '127.0.0.1', port: 1, database: 'shop', user: 'desk', password: 'pw-secret' },
+        (r) => expect(r.error).toMatchObject({ code: 'store-unreachable' }),
+      ],
+      ['shopServer.forget', {}, (r) => expect(r.value).toMatchObject({ chosen: null })],
     ];
     expect(new Set(calls.map(([n]) => n))).toEqual(new Set(CALL_NAMES));
     for (const [name, args, check] of calls) {

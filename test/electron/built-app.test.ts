@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.ts';
 
 const BUILT = path.join(REPO_ROOT, 'dist', 'electron');
-const OUTPUTS = ['main.js', 'preload.cjs', 'runner-thread.js', 'service-thread.js'].map((f) => path.join(BUILT, f));
+const OUTPUTS = ['main.js', 'preload.cjs', 'runner-thread.js', 'service-thread.js', 'postgres-bridge-thread.js'].map(
+  (f) => path.join(BUILT, f),
+);
 
 /** The newest change to what the Electron build is made from. */
 function newestSource(): number {
@@ -118,7 +120,26 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
     expect(fs.existsSync(path.join(userData, 'brick-work.sqlite'))).toBe(true);
   });
 
-  it('the bundles load nothing from node_modules but better-sqlite3 (what the package ships: see packaging)', () => {
+  it("a shop server's connection thread is built beside the app's other threads, where the bundle looks for it", () => {
+    const thread = path.join(BUILT, 'postgres-bridge-thread.js');
+    expect(fs.existsSync(thread)).toBe(true);
+    expect(fs.readFileSync(thread, 'utf8')).toContain('Atomics.notify');
+    const looking = [BUILT, path.join(BUILT, 'assets')].flatMap((dir) =>
+      fs
+        .readdirSync(dir)
+        .filter(
+          (n) => n.endsWith('.js') && fs.readFileSync(path.join(dir, n), 'utf8').includes('postgres-bridge-thread.js'),
+        )
+        .map((n) => ({ dir, code: fs.readFileSync(path.join(dir, n), 'utf8') })),
+    );
+    expect(looking.length).toBe(1);
+    const [{ dir, code }] = looking as [{ dir: string; code: string }];
+    const relative = dir.endsWith('assets') ? '../postgres-bridge-thread.js' : './postgres-bridge-thread.js';
+    expect(code).toContain(relative);
+    expect(path.resolve(dir, relative)).toBe(thread);
+  });
+
+  it('the bundles load nothing from node_modules but better-sqlite3 and pg (what the package ships: see packaging)', () => {
     const bare = new Set<string>();
     for (const dir of [BUILT, path.join(BUILT, 'assets')])
       for (const f of fs.readdirSync(dir).filter((n) => /\.(c?js)$/.test(n))) {
@@ -128,7 +149,7 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
       }
     // tsx: only in the string a checkout's thread evaluates for a `.ts` script (src/app/job-host.ts); the
     // built app's threads are `.js`, so the packaged app never loads it and does not ship it.
-    expect([...bare].sort()).toEqual(['better-sqlite3', 'electron', 'tsx']);
+    expect([...bare].sort()).toEqual(['better-sqlite3', 'electron', 'pg', 'tsx']);
     // (The main process and the runner thread both start threads: that code sits in a chunk they share.)
     const starts = [BUILT, path.join(BUILT, 'assets')].flatMap((dir) =>
       fs

@@ -20,6 +20,8 @@ export function fakeElectron(options: {
   pick?: string | null;
   saveTo?: string | null;
   packaged?: boolean;
+  /** The button a message box answers with (its index). */
+  messageBoxAnswer?: number;
 }) {
   const handlers = new Map<string, Handler>();
   const contentsEvents = new Map<string, Handler>();
@@ -75,6 +77,8 @@ export function fakeElectron(options: {
         filePaths: options.pick ? [options.pick] : [],
       })),
       showSaveDialog: vi.fn(async () => ({ canceled: options.saveTo == null, filePath: options.saveTo ?? undefined })),
+      showErrorBox: vi.fn(),
+      showMessageBoxSync: vi.fn(() => options.messageBoxAnswer ?? 0),
     },
     ipcMain: {
       handle: (channel: string, fn: Handler) => handlers.set(channel, fn),

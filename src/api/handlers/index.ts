@@ -11,6 +11,7 @@ import { HISTORY_CALLS } from './history.ts';
 import { JOBS_CALLS } from './jobs.ts';
 import { ORDERS_CALLS } from './orders.ts';
 import { SETTINGS_CALLS } from './settings.ts';
+import { SHOP_SERVER_CALLS } from './shop-server.ts';
 import { STORE_CALLS } from './store.ts';
 
 /** The typed command map: every call once (the compiler says when one is missing). */
@@ -22,6 +23,7 @@ export const CALL_TABLE: CallTable = {
   ...DOCUMENTS_CALLS,
   ...HISTORY_CALLS,
   ...SETTINGS_CALLS,
+  ...SHOP_SERVER_CALLS,
   ...COMPARE_CALLS,
 };
 

@@ -36,6 +36,18 @@ export interface BridgeOptions {
   readonly threadUrl?: URL;
 }
 
+/**
+ * The bridge's thread script: beside this module in a checkout; in the app's bundle, the entry built
+ * from it beside the app's other threads (electron/vite.config.ts), whether this code sits in an entry
+ * or in a shared chunk of `assets/`.
+ */
+const BRIDGE_THREAD = import.meta.url.endsWith('.ts')
+  ? new URL('./bridge-thread.ts', import.meta.url)
+  : new URL(
+      import.meta.url.includes('/assets/') ? '../postgres-bridge-thread.js' : './postgres-bridge-thread.js',
+      import.meta.url,
+    );
+
 export class PostgresBridge {
   private worker: Worker | null = null;
   private port: MessagePort | null = null;
@@ -50,7 +62,7 @@ export class PostgresBridge {
     options: BridgeOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.threadUrl = options.threadUrl ?? new URL('./bridge-thread.ts', import.meta.url);
+    this.threadUrl = options.threadUrl ?? BRIDGE_THREAD;
   }
 
   /** Connects to `url` (`postgres://user@host:port/db`); `store-unreachable` when it can't. */

@@ -1,0 +1,106 @@
+/**
+ * Two desks on one shop server (issue 29, SPEC §14) in Debian's Chromium: two browser hosts, each started
+ * with `--db postgres://…` as a desk would be, one page each. An import on one desk shows on the other's
+ * order list without a reload; a hand placement on the second shows on the first; Settings names the
+ * server the desk works on, without its password. Screens are saved in test-results/desks/.
+ */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, NEEDS_CHROMIUM, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
+import { files } from '../helpers/catalogue-files.ts';
+import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
+import { bsx } from '../helpers/documents.ts';
+import { needs } from '../helpers/needs.ts';
+import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'desks');
+
+describe.runIf(
+  needs(hasChromium(), NEEDS_CHROMIUM, 'two desks in the browser') &&
+    needs(hasPostgres(), NEEDS_POSTGRES, 'two desks in the browser'),
+)('two desks on one shop server, in the browser', () => {
+  let server: PostgresServer;
+  let dir: string;
+  let url: string;
+  const hosts: ChildProcess[] = [];
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let a: Page;
+  let b: Page;
+  const tab = (page: Page, name: string) =>
+    page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
+
+  beforeAll(async () => {
+    buildScreens();
+    fs.rmSync(SHOTS, { recursive: true, force: true });
+    fs.mkdirSync(SHOTS, { recursive: true });
+    server = await startPostgres();
+    server.sql('postgres', "ALTER ROLE brick_work PASSWORD 'open-sesame'");
+    server.createDatabase('shop');
+    url = server.url('shop').replace('brick_work@', 'brick_work:open-sesame@');
+    dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'desks-'));
+    fs.writeFileSync(
+      path.join(dir, 'parts.csv'),
+      files.rebrickableParts([
+        { no: '3001', name: 'Brick 2 x 4' },
+        { no: '3003', name: 'Brick 2 x 2' },
+      ]),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'Falcon.bsx'),
+      bsx([
+        { no: '3001', name: 'Brick 2 x 4', qty: 10 },
+        { no: 'x77', name: 'Mystery brick', qty: 4 },
+      ]),
+    );
+    const loaded = await cliJson(['--db', url, 'catalogue', 'import', path.join(dir, 'parts.csv')]);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    browser = await launchBrowser();
+    for (const _ of [0, 1]) {
+      const started = await startHost(url);
+      hosts.push(started.child);
+      const page = await browser.context.newPage();
+      await page.goto(started.url);
+      if (a === undefined) a = page;
+      else b = page;
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const h of hosts) h.kill('SIGTERM');
+    server?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("an import on one desk appears on the other's order list, and a fix on the other appears on the first", async () => {
+    await tab(b, 'Orders').click();
+    await tab(a, 'Import').click();
+    await a.getByTestId('import-file').setInputFiles(path.join(dir, 'Falcon.bsx'));
+    await a.getByTestId('preview').waitFor();
+    await a.getByTestId('confirm-import').click();
+    await a.getByRole('heading', { name: /Order Falcon\.bsx/ }).waitFor();
+    // Desk B was not touched: its list shows the order by itself.
+    await b.locator('tr.clickable', { hasText: 'Falcon.bsx' }).waitFor({ timeout: 5_000 });
+    await b.screenshot({ path: path.join(SHOTS, '1-desk-b-sees-the-import.png') });
+
+    // Desk B fixes the unplaced line by hand; desk A's open order shows it placed.
+    const line = (await cliJson(['--db', url, 'lines', '1', '--unplaced'])).json.lines[0];
+    const placed = await cliJson(['--db', url, 'place', String(line.id), 'P', '3003']);
+    expect(placed.code, placed.stderr).toBe(0);
+    await expect
+      .poll(async () => (await a.locator('.line-row', { hasText: 'x77' }).textContent()) ?? '', { timeout: 5_000 })
+      .toContain('3003');
+    await a.screenshot({ path: path.join(SHOTS, '2-desk-a-sees-the-fix.png') });
+  });
+
+  it('Settings names the server this desk works on, never its password', async () => {
+    await tab(a, 'Settings').click();
+    const card = a.locator('.card', { has: a.getByRole('heading', { name: 'Shop server' }) });
+    await expect.poll(() => card.textContent()).toContain(`shop’s store on 127.0.0.1:${server.port}/shop`);
+    expect(await a.content()).not.toContain('open-sesame');
+    await card.screenshot({ path: path.join(SHOTS, '3-settings-shop-server.png') });
+  });
+});
