@@ -182,6 +182,11 @@ export function catalogueJobStatus(db: StoreDb, storePath: string, proc: ProcVie
   return { file, record: null, alive: null, problem: read.status === 'corrupt' ? read.problem : null };
 }
 
+/** The store's catalogue job record, wherever the store keeps it (file or row). */
+export function catalogueJobRecord(db: StoreDb, storePath: string): CatalogueJobFile {
+  return placeOf(db, storePath).read();
+}
+
 /**
  * Where a store keeps its catalogue job's record: catalogue-job.json beside a SQLite file, the
  * `catalogue_job_state` row on a server (SPEC §14), written in the same transaction as the lock it is

@@ -124,6 +124,18 @@ export function catalogueWriters(db: StoreDb) {
         const args: unknown[] = new Array<unknown>(ITEM_BATCH * 5);
         const named = { source };
         for (; i + ITEM_BATCH <= rows.length; i += ITEM_BATCH) {
+          // A key given twice in one statement: each row merges into the one before it, one by one
+          // (PostgreSQL refuses to touch a row twice in one statement; SQLite's answer is the same).
+          if (hasRepeatedKey(rows, i, ITEM_BATCH)) {
+            for (let j = i; j < i + ITEM_BATCH; j++) {
+              const r = rows[j] as R;
+              this.item(
+                { type: r.type, no: r.no, name: r.name, categoryId: r.categoryId, nameKey: nameKey(r) },
+                source,
+              );
+            }
+            continue;
+          }
           for (let j = 0; j < ITEM_BATCH; j++) {
             const r = rows[i + j] as R;
             const at = j * 5;
@@ -159,6 +171,15 @@ export function catalogueWriters(db: StoreDb) {
 }
 
 const ITEM_BATCH = 200;
+
+/** Whether rows `from`…`from + n` (in key order, so a repeat is next to its first) name a key twice. */
+function hasRepeatedKey(rows: readonly { type: string; no: string }[], from: number, n: number): boolean {
+  for (let j = from + 1; j < from + n; j++) {
+    if (compareKeys(rows[j - 1] as { type: string; no: string }, rows[j] as { type: string; no: string }) === 0)
+      return true;
+  }
+  return false;
+}
 
 /**
  * Items in the order of the catalogue's key: type, then number as `COLLATE NOCASE` compares it (ASCII

@@ -1,6 +1,4 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { BrickLinkApi } from '../../src/catalogue/bricklink/api.ts';
 import { budgetStatus } from '../../src/catalogue/budget.ts';
@@ -22,7 +20,7 @@ import { setSetting } from '../../src/store/settings.ts';
 import { CREDENTIALS_ENV, startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';
 import { cliJson, finished, spawnCli } from '../helpers/cli.ts';
 import { insertDocument, insertItem, insertLine, insertOrder, type Db } from '../helpers/store-builder.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 const BRICKLINK = {
   'P 3001': { name: 'Brick 2 x 4', categoryId: 5 },
@@ -33,7 +31,7 @@ const BRICKLINK = {
 
 /** A store with an order whose lines name numbers the catalogue lacks (one twice), and one it has. */
 async function storeWithUnknownNumbers(): Promise<{ file: string; db: Db }> {
-  const file = path.join(tempDir(), 'brick-work.sqlite');
+  const file = newStoreLocation();
   const store = await openStore(file);
   onTestFinished(() => store.close());
   const db = store.db;
@@ -71,7 +69,7 @@ function runLookup(db: Db, url: string, clock: Clock) {
   return { runner, stats };
 }
 
-describe('the look-up job against a BrickLink stand-in', () => {
+describeEachStore('the look-up job against a BrickLink stand-in', () => {
   it('asks once per distinct missing number, keeps found and not-found answers, and places the lines again', async () => {
     const standIn = await startStandIn(BRICKLINK);
     const { db } = await storeWithUnknownNumbers();
@@ -259,7 +257,7 @@ describe('the look-up job against a BrickLink stand-in', () => {
     child.kill('SIGKILL');
     expect((await done).signal).toBe('SIGKILL');
 
-    const check = new Database(file, { readonly: true });
+    const check = (await openStore(file, { readOnly: true })).db;
     const today = new Date().toISOString().slice(0, 10);
     expect(check.prepare('SELECT calls FROM call_budget WHERE day = ?').pluck().get(today)).toBe(1);
     expect(check.prepare('SELECT count(*) FROM lookup_answer').pluck().get()).toBe(0);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
@@ -12,11 +12,11 @@ import { openStore } from '../../src/store/open.ts';
 import { bsx, csv, file, inventoryXml, orderXml } from '../helpers/documents.ts';
 import { SHARED_DATA, sharedFile } from '../helpers/shared-data.ts';
 import { insertColour, insertItem } from '../helpers/store-builder.ts';
-import { tempDir } from '../helpers/temp.ts';
 import { needs } from '../helpers/needs.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 async function shopStore() {
-  const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));
+  const store = await openStore(newStoreLocation());
   onTestFinished(() => store.close());
   const db = store.db;
   insertItem(db, { no: '3001', name: 'Brick 2 x 4' });
@@ -30,7 +30,7 @@ async function shopStore() {
   return db;
 }
 
-describe('importing each format (SPEC §8)', () => {
+describeEachStore('importing each format (SPEC §8)', () => {
   it('BrickLink order XML, with BrickLink’s own defects: a comma in QTY, a bare &, no declaration, remarks escaped twice', async () => {
     const db = await shopStore();
     const text = orderXml(
@@ -223,7 +223,7 @@ describe('importing each format (SPEC §8)', () => {
       'real BrickStore documents on the real catalogue',
     ),
   )('every real BrickStore document in ../shared/data imports onto the real Rebrickable catalogue', async () => {
-    const dbPath = path.join(tempDir(), 'brick-work.sqlite');
+    const dbPath = newStoreLocation();
     const store = await openStore(dbPath);
     onTestFinished(() => store.close());
     await loadCatalogue(store.db, dbPath, [{ name: 'parts.csv.gz', content: fs.readFileSync(partsFile ?? '') }], {
