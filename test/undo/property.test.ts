@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { BrickWorkError } from '../../src/errors.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -27,6 +27,7 @@ import {
   type Db,
 } from '../helpers/store-builder.ts';
 import { tallyMismatches } from '../helpers/tally.ts';
+import { describeEachStore } from '../helpers/stores.ts';
 
 const clock = SYSTEM_CLOCK;
 // Bookkeeping, not staff's data: the history itself, settings, and each document's tally (derived from its
@@ -221,14 +222,14 @@ function write(db: Db, a: Action, stats: { revivals: number }): 'wrote' | 'refus
   }
 }
 
-describe('undo and redo, as a property (fast-check)', () => {
+describeEachStore('undo and redo, as a property (fast-check)', (stores) => {
   it('hold the invariants over random sequences of imports, hand placements, forgetting, undo, redo, revivals and restarts', async () => {
     let cliRuns = 0;
     const stats = { revivals: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 14 }), async (actions) => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-prop-'));
-        const dbPath = path.join(dir, 'brick-work.sqlite');
+        const dbPath = stores.kind === 'sqlite' ? path.join(dir, 'brick-work.sqlite') : stores.location();
         let store: Store = await openStore(dbPath);
         try {
           const seed = store.db;
@@ -325,7 +326,8 @@ describe('undo and redo, as a property (fast-check)', () => {
           fs.rmSync(dir, { recursive: true, force: true });
         }
       }),
-      { numRuns: 80 },
+      // Each run a new store: on a server a new database, so fewer runs there.
+      { numRuns: stores.kind === 'sqlite' ? 80 : 15 },
     );
     // The runs did revive documents: the property was tested where it matters most.
     expect(stats.revivals).toBeGreaterThanOrEqual(3);
