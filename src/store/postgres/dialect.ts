@@ -26,10 +26,43 @@ export function isWrite(sql: string): boolean {
 }
 
 /**
+ * Phrases only SQLite reads. A statement holding one is refused when it is prepared, naming the phrase, so
+ * a SQLite-only statement can't reach a server store silently (the store module of its concern gives
+ * the server its own form: `../dialect.ts`).
+ */
+const SQLITE_ONLY: readonly [RegExp, string][] = [
+  [/\bsqlite_(master|schema|sequence|stat\d)\b/i, "SQLite's own tables"],
+  [
+    /\bjson_(each|tree|set|insert|replace|remove|patch|extract|valid|type|group_array|group_object)\s*\(/i,
+    "SQLite's JSON functions",
+  ],
+  [/\bpragma_\w+\s*\(|^\s*PRAGMA\b/i, 'a pragma'],
+  [/\bINSERT\s+OR\s+(IGNORE|REPLACE|ABORT|FAIL|ROLLBACK)\b/i, 'INSERT OR …'],
+  [/\bGLOB\b/i, 'GLOB'],
+  [
+    /\bIS\s+(NOT\s+)?(\?|\$\d|'|\d|[a-z_][a-z0-9_]*\.[a-z_])/i,
+    'IS / IS NOT between values (write IS [NOT] DISTINCT FROM)',
+  ],
+  [/\bEXPLAIN\s+QUERY\s+PLAN\b/i, 'EXPLAIN QUERY PLAN'],
+  [/\bWITHOUT\s+ROWID\b|\browid\b/i, 'rowid'],
+];
+
+/** The SQLite-only phrase in `sql` (texts and quoted names aside), in words, or null. */
+export function sqliteOnlyPhrase(sql: string): string | null {
+  const bare = unquoted(sql);
+  for (const [pattern, what] of SQLITE_ONLY) if (pattern.test(bare)) return what;
+  return null;
+}
+
+/**
  * Rewrites one statement's parameters, skipping string literals, quoted names and comments.
  * `tablesWithId`: the tables whose rows are keyed by an `id` column.
  */
 export function toPostgres(sql: string, tablesWithId: ReadonlySet<string> = new Set()): PostgresStatement {
+  const sqliteOnly = sqliteOnlyPhrase(sql);
+  if (sqliteOnly !== null) {
+    throw new Error(`a statement only SQLite reads (${sqliteOnly}) reached a PostgreSQL store: ${sql.slice(0, 160)}`);
+  }
   const params: (string | null)[] = [];
   const named = new Map<string, number>();
   let out = '';

@@ -15,6 +15,23 @@ describe('the dialect', () => {
     expect(s.writes).toBe(false);
   });
 
+  it('refuses, when it is prepared, a phrase only SQLite reads, naming it; texts and names are not read as SQL', () => {
+    for (const [sql, named] of [
+      ["SELECT name FROM sqlite_master WHERE type = 'table'", "SQLite's own tables"],
+      ['SELECT value FROM json_each(?)', "SQLite's JSON functions"],
+      ['INSERT OR IGNORE INTO setting (key, value) VALUES (?, ?)', 'INSERT OR'],
+      ['SELECT 1 FROM job_owner o WHERE o.boot_id IS ?', 'IS / IS NOT between values'],
+      ["SELECT 1 WHERE 'a' GLOB 'b'", 'GLOB'],
+      ['EXPLAIN QUERY PLAN SELECT 1', 'EXPLAIN QUERY PLAN'],
+    ] as const) {
+      expect(() => toPostgres(sql), sql).toThrow(named);
+    }
+    expect(() =>
+      toPostgres('SELECT \'sqlite_master is IS ? text\' AS "json_each(" WHERE a IS NULL AND b IS NOT NULL'),
+    ).not.toThrow();
+    expect(() => toPostgres('SELECT 1 WHERE a IS NOT DISTINCT FROM ?')).not.toThrow();
+  });
+
   it('an insert into a table keyed by id returns it; other writes are writes', () => {
     const ids = new Set(['job']);
     expect(toPostgres('INSERT INTO job (kind) VALUES (?)', ids)).toMatchObject({
