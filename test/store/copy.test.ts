@@ -228,6 +228,26 @@ describe('store copy between two SQLite files (no server needed)', () => {
     expect(sha256(source)).toBe(before);
   });
 
+  it('a document whose lines are all gone keeps its tally of zeros in the copy, as in the source', async () => {
+    const dir = tempDir();
+    const source = path.join(dir, 'shop.sqlite');
+    await shopStore(source);
+    const raw = new Database(source);
+    raw.prepare('DELETE FROM order_line WHERE document_id = 2').run();
+    expect(
+      raw.prepare('SELECT lines, placed, quantity, value_e4 FROM document_tally WHERE document_id = 2').get(),
+    ).toEqual({
+      lines: 0,
+      placed: 0,
+      quantity: 0,
+      value_e4: 0,
+    });
+    raw.close();
+    const copy = path.join(dir, 'copy.sqlite');
+    expect((await copyStore(source, copy)).tallies).toBe(2);
+    expect(await rowsAt(copy)).toEqual(await rowsAt(source));
+  });
+
   it('a 4.1 file copies as 4.2, the 4.1 file byte for byte as it was, no private copy left behind', async () => {
     const dir = tempDir();
     const old = path.join(dir, 'old.sqlite');
@@ -295,6 +315,11 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       expect(await rowsAt(back)).toEqual(rows);
       // The catalogue job's record is not carried: a new file has none beside it.
       expect(fs.existsSync(path.join(dir, 'back.sqlite.catalogue-job.json'))).toBe(false);
+
+      // Server to server works alike.
+      const elsewhere = database();
+      await copyStore(url, elsewhere);
+      expect(await rowsAt(elsewhere)).toEqual(rows);
 
       await worksAsAStore(url);
       await worksAsAStore(back);

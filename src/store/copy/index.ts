@@ -6,9 +6,10 @@
  * source's (count and a hash of them in key order), and so do the documents' tallies.
  *
  * What is not carried, and why:
- * - `document_tally` is not copied: the receiving side's triggers count every line as it arrives, so its
- *   tally equal to the source's IS the check that the lines came over whole. Only rows of zeros (a
- *   document whose lines are all gone keeps one) are written as they are.
+ * - `document_tally` is not copied: the receiving side counts the lines that arrive (SQLite by its
+ *   triggers, a server in one statement after them: `withTallyCountedAfter`), so its tally equal to the
+ *   source's kept one IS the check that the lines came over whole. Only rows of zeros (a document whose
+ *   lines are all gone keeps one) are written as they are.
  * - The catalogue job's record (catalogue-job.json beside a file, `catalogue_job_state` on a server):
  *   it tells of a job that ran on the other store, owned by a process or session of that place; what it
  *   loaded is in the catalogue's tables, which are copied. A `running` one is never carried, and a
@@ -153,10 +154,8 @@ function copyRows(
             // where the source has none of its own.
             sourceSettings = new Set(src.prepare('SELECT key FROM setting').pluck().all() as string[]);
             dst.prepare('DELETE FROM setting').run();
-            inserter(
-              dst,
-              shape,
-            )([...born].filter(([k]) => !sourceSettings.has(k)).map(([k, v]) => reorder(shape, k, v)));
+            const kept = [...born].filter(([k]) => !sourceSettings.has(k));
+            inserter(dst, shape)(kept.map(([k, v]) => reorder(shape, k, v)));
           }
           if (table === LINES && onServer(dst)) {
             sourceDigests.set(
@@ -307,7 +306,7 @@ function refusedRow(table: string, e: unknown, names: Names): unknown {
   return new BrickWorkError(
     'store-damaged',
     `The copy was not made: a row of ${table} in ${storeName(names.from)} breaks the store's rules, so ` +
-      `${storeName(names.to)} refused it (${quote((e as Error).message)}). Nothing was written to ` +
+      `${storeName(names.to)} refused it (${quote((e as Error).message)}). Nothing of it was kept in ` +
       `${storeName(names.to)}, and ${storeName(names.from)} was not changed.`,
   );
 }
@@ -321,7 +320,7 @@ function differs(table: string, original: RowsDigest, copy: RowsDigest, names: N
         : `its ${table} holds ${copy.rows} rows, the source ${original.rows}`;
   return new BrickWorkError(
     'store-damaged',
-    `The copy was not kept: ${what}. Nothing was written to ${storeName(names.to)}, and ` +
+    `The copy was not kept: ${what}. Nothing of it was kept in ${storeName(names.to)}, and ` +
       `${storeName(names.from)} was not changed.`,
   );
 }
