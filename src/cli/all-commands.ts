@@ -1,7 +1,7 @@
 import type { Command } from './command.ts';
 import { catalogueColours } from './shell/catalogue-colours.ts';
 import { jobsRecover } from './shell/jobs-recover.ts';
-import { storeInfo, storeUpgrade } from './shell/store.ts';
+import { storeCopy, storeInfo, storeUpgrade } from './shell/store.ts';
 import { catalogueImport, catalogueLookup } from './commands/catalogue.ts';
 import { compare } from './commands/compare.ts';
 import { exportBricklink, exportSummary } from './commands/exports.ts';
@@ -20,6 +20,7 @@ import { suggest } from './commands/suggest.ts';
 export const COMMANDS: readonly Command[] = [
   storeInfo,
   storeUpgrade,
+  storeCopy,
   catalogueImport,
   catalogueLookup,
   catalogueColours,

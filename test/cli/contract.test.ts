@@ -34,6 +34,7 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
     expect(shellOnly.map((c) => c.name.join(' ')).sort()).toEqual([
       'catalogue colours',
       'jobs recover',
+      'store copy',
       'store info',
       'store upgrade',
     ]);

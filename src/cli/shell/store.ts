@@ -1,6 +1,9 @@
 import { APP_SCHEMA, formatApplicationId, inspectStore, type StoreInfo } from '../../app/store-facts.ts';
-import type { ShellCommand } from '../command.ts';
+import { resolveStorePath } from '../../app/environment.ts';
+import { copyStore } from '../../app/store-copy.ts';
 import { storeName } from '../../store-location.ts';
+import { APP_NAME } from '../../version.ts';
+import { UsageError, type ShellCommand } from '../command.ts';
 
 function describeStatus(info: StoreInfo): string {
   switch (info.status) {
@@ -65,5 +68,37 @@ export const storeUpgrade: ShellCommand = {
           : `${where} is already schema ${APP_SCHEMA}; nothing to upgrade.`;
       return { json, text };
     });
+  },
+};
+
+export const storeCopy: ShellCommand = {
+  name: ['store', 'copy'],
+  synopsis: '--from DB --to DB',
+  summary: 'copy a store into an empty one: a SQLite file to a PostgreSQL server, or back (§14)',
+  shellOnly:
+    "it moves a shop's whole store between two places, neither of which need be the app's own; it is done once, from a shell, with every desk closed",
+  options: { from: { type: 'string' }, to: { type: 'string' } },
+  args: { min: 0, max: 0 },
+  async run(ctx, _args, options) {
+    const from = options['from'];
+    const to = options['to'];
+    if (typeof from !== 'string' || typeof to !== 'string' || from === '' || to === '') {
+      throw new UsageError(`usage: ${APP_NAME} store copy --from DB --to DB`);
+    }
+    const report = await copyStore(resolveStorePath(from, {}), resolveStorePath(to, {}), {
+      onProgress: (line) => ctx.io.stderr(`${APP_NAME}: ${line}\n`),
+    });
+    const width = Math.max(...report.tables.map((t) => t.table.length));
+    const text = [
+      `Copied ${report.from} to ${report.to} in ${(report.ms / 1000).toFixed(1)} s: ${report.rows} rows in ` +
+        `${report.tables.length} tables, each table checked row for row, and the tallies of ${report.tallies} documents.`,
+      ...(report.upgradedFrom === null
+        ? []
+        : [
+            `The source is schema ${report.upgradedFrom}: a private copy of it was upgraded and copied; the file itself is unchanged.`,
+          ]),
+      ...report.tables.map((t) => `  ${t.table.padEnd(width)} ${t.rows}`),
+    ].join('\n');
+    return { json: report, text };
   },
 };

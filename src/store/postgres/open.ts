@@ -98,6 +98,19 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
   }
 }
 
+/**
+ * Whether the database at `url` holds nothing at all (no table, view or sequence): what a new store is
+ * made in, and what `store copy` copies into. Read without changing anything.
+ */
+export function serverDatabaseIsEmpty(url: string): boolean {
+  const db = PostgresDatabase.connect(url);
+  try {
+    return look(db).kind === 'empty';
+  } finally {
+    db.close();
+  }
+}
+
 function refuseOldServer(db: PostgresDatabase, url: string): void {
   const version = Number(db.prepare('SHOW server_version_num').pluck().get());
   if (version < OLDEST_SERVER) {
