@@ -175,14 +175,17 @@ export interface SoakDocuments {
 }
 
 /**
- * Writes six CSV files of `csvLines`+ lines and two BrickLink order files of two ORDERs of `orderLines`
+ * Writes `csvFiles` (6) CSV files of `csvLines`+ lines and two BrickLink order files of two ORDERs of `orderLines`
  * lines each (two documents, imported together or not at all). A CSV's key is its file name; an order's,
  * its ORDERID.
  */
-export function writeSoakDocuments(dir: string, size: { csvLines: number; orderLines: number }): SoakDocuments {
+export function writeSoakDocuments(
+  dir: string,
+  size: { csvLines: number; orderLines: number; csvFiles?: number },
+): SoakDocuments {
   fs.mkdirSync(dir, { recursive: true });
   const files: { name: string; text: string; docs: [string, number][] }[] = [];
-  for (let d = 0; d < 6; d++) {
+  for (let d = 0; d < (size.csvFiles ?? 6); d++) {
     const name = `soak-doc-${d}.csv`;
     const count = size.csvLines + 7 * d;
     const rows = Array.from({ length: count }, (_, j) => [soakLine(d, j), `Thing ${d} ${j}`, '', 1 + (j % 5), '0.10']);

@@ -45,8 +45,8 @@ export interface PostgresSoakOptions {
   readonly desks?: readonly number[];
   /** Random pause between faults, ms. */
   readonly faultEveryMs?: readonly [number, number];
-  /** Lines of each CSV file (about), and of each ORDER of the two order files. */
-  readonly documentLines?: { readonly csvLines: number; readonly orderLines: number };
+  /** Lines of each CSV file (about), and of each ORDER of the two order files; how many CSV files. */
+  readonly documentLines?: { readonly csvLines: number; readonly orderLines: number; readonly csvFiles?: number };
   /** Give up after this long (ms): a failure. */
   readonly deadlineMs?: number;
   readonly onKill?: () => void;
@@ -67,7 +67,7 @@ export async function soakPostgres(o: PostgresSoakOptions): Promise<KindResult> 
   const t0 = performance.now();
   const dir = path.join(o.dir, 'postgres');
   const docs = path.join(dir, 'docs');
-  const documents = writeSoakDocuments(docs, o.documentLines ?? { csvLines: 150, orderLines: 60 });
+  const documents = writeSoakDocuments(docs, o.documentLines ?? { csvLines: 120, orderLines: 60, csvFiles: 40 });
   const found = new DocumentChecks('postgres', documents);
   const rounds = o.desks ?? [2, 4];
   const deadline = performance.now() + (o.deadlineMs ?? 20 * 60_000);

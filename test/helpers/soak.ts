@@ -44,6 +44,7 @@ export function shareKills(
   const total = kinds.reduce((n, k) => n + (weights[k] ?? 0), 0);
   const share = Object.fromEntries(SOAK_KINDS.map((k) => [k, 0])) as Record<SoakKind, number>;
   let given = 0;
+  if (kinds.length === 0) return share;
   for (const k of kinds) {
     share[k] = Math.floor((kills * (weights[k] ?? 0)) / total);
     given += share[k];

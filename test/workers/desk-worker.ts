@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const files = readSoakFiles(docsDir);
 const store = await openStore(storeUrl);
 const db = store.db;
-const importedKey = db.prepare("SELECT 1 FROM document WHERE doc_key = ? AND state = 'imported'").pluck();
+const importedKeys = db.prepare("SELECT doc_key FROM document WHERE state = 'imported'").pluck();
 const lineToPlace = db.prepare(
   `SELECT l.id FROM order_line l JOIN document d ON d.id = l.document_id
     WHERE d.state = 'imported' AND l.placed_by IS DISTINCT FROM 'hand' ORDER BY random() LIMIT 1`,
@@ -149,12 +149,15 @@ if (mode === 'drain') {
     const seen = read(() => ({
       toUndo: nextUndo(db),
       toRedo: nextRedo(db),
-      line: lineToPlace.get() as { id: number } | undefined,
-      file: chooseFile(files, (k) => importedKey.get(k) !== undefined),
+      line: r >= 0.58 && r < 0.78 ? (lineToPlace.get() as { id: number } | undefined) : undefined,
+      imported: r >= 0.78 ? new Set(importedKeys.all() as string[]) : new Set<string>(),
     }));
     if (seen === null) continue;
-    const { toUndo, toRedo, line, file } = seen;
-    if (r < 0.5 && toUndo) {
+    const { toUndo, toRedo, line, imported } = seen;
+    // Every file imported: half the time an Undo instead, so the history unwinds to imports (revivals follow).
+    const allImported = r >= 0.78 && files.every((f) => f.keys.some((k) => imported.has(k)));
+    const file = chooseFile(files, (k) => imported.has(k));
+    if ((r < 0.5 || (allImported && Math.random() < 0.5)) && toUndo) {
       await attempt('undo', stepName(toUndo), () => (undo(db, SYSTEM_CLOCK, toUndo.id), '-'));
     } else if (r < 0.58 && toRedo) {
       await attempt('redo', stepName(toRedo), () => (redo(db, SYSTEM_CLOCK, toRedo.id), '-'));
