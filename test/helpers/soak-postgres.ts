@@ -1,19 +1,21 @@
 /**
  * The soak's PostgreSQL kind (issue 29, SPEC §14): "desks" — processes (test/workers/desk-worker.ts),
  * each with its own connection, so its own server session — share one store on a real server and
- * claim and run `chaos` jobs, import documents, place lines by hand, undo and redo, all at once, while
- * the harness, at random moments, kills a desk with SIGKILL (and starts another) or cuts its connection
- * from the server's side (`pg_terminate_backend`: the desk gets `store-unreachable` and goes on, as a new
- * session). A round with two desks, then one with four, each on a database of its own; the faults
- * (SIGKILLs plus cuts) are shared between them.
+ * claim and run `chaos` jobs (with one runner for the desk's life, as the app's runner thread), import
+ * documents, place lines by hand, undo and redo, all at once, while the harness, at random moments,
+ * kills a desk with SIGKILL (and starts another) or cuts its connection from the server's side
+ * (`pg_terminate_backend`: the desk gets `store-unreachable` and goes on, as a new session). A round
+ * with two desks, then one with four, each on a database of its own; the faults (SIGKILLs plus cuts)
+ * are shared between them.
  *
  * Checks, every 25 faults while the desks work and in full after each round (once a last desk has run
  * every job left): no job's effect committed twice, nor by a session that was not the job's owner, nor
- * by a job that is not done; every job done, its effect there exactly once; every document whole or
- * absent, no key twice, every row what the undo history says, nothing a desk saw committed missing
- * (`DocumentChecks`, shared with the imports kind); tallies right and the store's rules kept
- * (`integrityOf`: PostgreSQL enforces its keys itself); no live owner lost its job (a cut session's
- * desk losing its job is the design); no desk crashed or met an error that is not a refusal in words.
+ * by a job that is not done; every job done, its effect there exactly once; no claim in the name of a
+ * session cut before it; every document whole or absent, no key twice, every row what the undo history
+ * says, nothing a desk saw committed missing (`DocumentChecks`, shared with the imports kind); tallies
+ * right and the store's rules kept (`integrityOf`: PostgreSQL enforces its keys itself); no live owner
+ * lost its job (a cut session's desk losing its job is the design); no desk crashed, met an error that
+ * is not a refusal in words, or failed to connect again after a cut.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -154,8 +156,9 @@ async function round(r: Round): Promise<void> {
 
   const all: SoakProcess[] = [];
   const live = new Set<SoakProcess>();
-  /** When each session the harness cut was cut (wall clock), by `PID START`; and how many cuts each desk had. */
+  /** When each session the harness cut was cut (wall clock, and CLOCK_MONOTONIC as the desks' lines), by `PID START`; and how many cuts each desk had. */
   const cutAt = new Map<string, number>();
+  const cutAtNs = new Map<string, bigint>();
   const cutsOf = new Map<SoakProcess, number>();
   /** When each desk that ended on its own was seen gone (wall clock). */
   const exitedAt = new Map<SoakProcess, number>();
@@ -205,8 +208,10 @@ async function round(r: Round): Promise<void> {
       const me = lastLine(victim, 'me ')?.split(' ');
       const session = `${me?.[1]} ${me?.[2]}`;
       const wall = Date.now();
+      const ns = process.hrtime.bigint();
       if ((cut.get(Number(me?.[1]), Number(me?.[2])) as { cut: number } | undefined)?.cut !== 1) continue;
       cutAt.set(session, wall);
+      cutAtNs.set(session, ns);
       cutsOf.set(victim, (cutsOf.get(victim) ?? 0) + 1);
       totals.cuts += 1;
     }
@@ -242,14 +247,27 @@ async function round(r: Round): Promise<void> {
     const crash = crashOf(w);
     if (crash) problems.push(crash);
     // A cut fails at most the operation under way; the next connects again. More is a desk that doesn't.
-    const unreachable = w.lines.filter((l) => /^refused \S+ \S+ store-unreachable /.test(l)).length;
-    if (unreachable > (cutsOf.get(w) ?? 0))
+    const unreachable = w.lines.flatMap((l, i) => (/^refused \S+ \S+ store-unreachable /.test(l) ? [i] : []));
+    const cuts = cutsOf.get(w) ?? 0;
+    const surplus = unreachable[cuts];
+    if (surplus !== undefined)
       problems.push(
-        `desk #${w.n} (${label}): ${unreachable} operations refused as store-unreachable, though its connection was ` +
-          `cut ${cutsOf.get(w) ?? 0} times: it did not connect again (last: ${lastLine(w, 'refused ')})`,
+        `desk #${w.n} (${label}): ${unreachable.length} operations refused as store-unreachable, though its connection ` +
+          `was cut ${cuts} times: it did not connect again; before the first too many:\n    ` +
+          w.lines.slice(Math.max(0, surplus - 8), surplus + 1).join('\n    '),
       );
+    let claimBegan = 0n;
     for (const line of w.lines) {
       const p = line.split(' ');
+      if (p[0] === 'begin' && p[1] === 'job') claimBegan = BigInt(p[3] ?? 0);
+      // A claim recorded in the name of a session cut (a second and more) before the claim began: the
+      // runner named a dead session its owner — the next claim takes the job from it, and so on.
+      const cutBefore = p[0] === 'start' ? cutAtNs.get(`${p[2]} ${p[3]}`) : undefined;
+      if (cutBefore !== undefined && cutBefore < claimBegan - 1_000_000_000n)
+        problems.push(
+          `desk #${w.n} (${label}): claimed job ${p[1]} as session ${p[2]} ${p[3]}, which had been cut ` +
+            `${Number(claimBegan - cutBefore) / 1e9} s before: a claim in a dead session's name`,
+        );
       if (p[0] === 'refused') {
         const code = p[3] ?? '?';
         r.refusals.set(code, (r.refusals.get(code) ?? 0) + 1);

@@ -12,7 +12,7 @@
  *   begin OP ARG T          about to (OP: import FILE, undo STEP, redo STEP, place LINE, job -)
  *   done OP ARG STEP T      …committed (STEP: ID@CREATED_AT of the undo step it wrote, or -)
  *   refused OP ARG CODE T   …refused, nothing written (duplicate, step-moved, store-unreachable, none)
- *   start JOB PID START T   a run of a job begins, as the owner PID START
+ *   start JOB PID START T   a run of a job begins, as the owner PID START its claim recorded
  *   end JOB PID START T     …its effect and its end committed
  *   lost JOB PID START T step|complete   …a step or the completion found the job no longer this owner's
  *   ran JOB OUTCOME CODE T  the runner's outcome (done, stopped, failed) and its error's code, or -
@@ -63,8 +63,8 @@ function mySession(): void {
 }
 
 const chaos: JobHandler = async (job, ctx) => {
-  // The runner's owner: the session that claimed the job (a cut one stops at its next write).
-  const owner = `${runner?.me.pid} ${runner?.me.startTicks}`;
+  // The owner the claim recorded (a session cut since stops at its next write).
+  const owner = `${job.owner.pid} ${job.owner.startTicks}`;
   say(`start ${job.id} ${owner} ${now()}`);
   const { key, steps, stepMs } = job.payload as { key: number; steps: number; stepMs: number };
   for (let i = job.progress.done; i < steps; i++) {
@@ -75,21 +75,24 @@ const chaos: JobHandler = async (job, ctx) => {
     }
   }
   const done = ctx.complete(() => {
-    // Who wrote it: the owner the runner acts for, and the session this very transaction runs in.
+    // Who wrote it: the owner the claim recorded, and the session this very transaction runs in.
     const writer = connectionOwner(db);
-    effect.run(job.id, key, runner?.me.pid, runner?.me.startTicks, writer.pid, writer.startTicks);
+    effect.run(job.id, key, job.owner.pid, job.owner.startTicks, writer.pid, writer.startTicks);
   });
   say(done ? `end ${job.id} ${owner} ${now()}` : `lost ${job.id} ${owner} ${now()} complete`);
 };
 
-let runner: JobRunner | null = null;
+/**
+ * One runner for the desk's life, as the app's job runner thread has (its owner named once, at its
+ * start): after a cut its claims must still be made by the session it has then.
+ */
+const runner = new JobRunner({ db, handlers: { chaos } });
 
 /** Nothing to claim just now. */
 class Idle extends Error {}
 
-/** Claims and runs one job, as the session this desk has now (a new runner: its owner is that session). */
+/** Claims and runs one job. */
 async function runJob(): Promise<boolean> {
-  runner = new JobRunner({ db, handlers: { chaos } });
   mySession();
   const r = await runner.runNext();
   if (r === null) return false;
