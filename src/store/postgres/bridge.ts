@@ -103,9 +103,15 @@ export class PostgresBridge {
     const port = this.started();
     Atomics.store(this.signal, 0, 0);
     port.postMessage(m);
-    const waited = Atomics.wait(this.signal, 0, 0, this.timeoutMs);
-    const reply = receiveMessageOnPort(port)?.message as FromBridge | undefined;
-    if (waited === 'timed-out' || reply === undefined) {
+    // A wake-up is no answer: the thread's wake-up for the answer before this one can come late, once
+    // this wait has begun. Only the answer on the port, or the time limit, ends the wait.
+    const deadline = performance.now() + this.timeoutMs;
+    let reply: FromBridge | undefined;
+    for (let left = this.timeoutMs; reply === undefined && left > 0; left = deadline - performance.now()) {
+      Atomics.wait(this.signal, 0, 0, left);
+      reply = receiveMessageOnPort(port)?.message as FromBridge | undefined;
+    }
+    if (reply === undefined) {
       // A server that does not answer: this thread and its connection go; the next call starts afresh.
       void this.worker?.terminate();
       this.worker = null;
