@@ -1,12 +1,13 @@
 /**
  * `npm run soak [-- KILLS]`: the fault injection at scale, over every kind of work that claims or
- * writes — `chaos` jobs (about half of the kills), catalogue loads, document imports and their undo,
- * the look-up job against the BrickLink stand-in, the 4.1 → 4.2 upgrade — all at once, with KILLS
- * SIGKILLs in all (1,000 by default). Prints a table (kind, kills, runs, double runs, lost work, stale
+ * writes — `chaos` jobs, catalogue loads, document imports and their undo, the look-up job against the
+ * BrickLink stand-in, the 4.1 → 4.2 upgrade, the host under a held lock, and desks on a PostgreSQL
+ * server (SIGKILLed or cut off; skipped, and said so, without PostgreSQL) — all at once, with KILLS
+ * kills in all (1,000 by default). Prints a table (kind, kills, runs, double runs, lost work, stale
  * reasons, owner lost, integrity), then everything that went wrong, then `soak: ok` or `soak: FAILED`
  * (exit 1). `test/helpers/soak.ts` is the harness; docs/jobs.md says what each kind checks.
  *
- * BRICK_WORK_SOAK_MUTATION=no-owner-check (or owners-look-dead) puts that fault into the workers:
+ * BRICK_WORK_SOAK_MUTATION=no-owner-check (or owners-look-dead, no-session-check) puts that fault into the workers:
  * the soak must then fail — the mutation check of test/jobs/fault-injection.test.ts, at full size.
  */
 import fs from 'node:fs';
@@ -27,7 +28,7 @@ if (
   (only !== null && !only.every((k) => (SOAK_KINDS as readonly string[]).includes(k)))
 ) {
   console.error(
-    `usage: npm run soak [-- KILLS] [--only KIND,…]   (KILLS: SIGKILLs in all, 1,000 by default; KIND: ${SOAK_KINDS.join(', ')})`,
+    `usage: npm run soak [-- KILLS] [--only KIND,…]   (KILLS: kills in all — SIGKILLs, and cut connections on the PostgreSQL desks — 1,000 by default; KIND: ${SOAK_KINDS.join(', ')})`,
   );
   process.exit(2);
 }
@@ -50,7 +51,8 @@ try {
     onKill: (n) => {
       if (n % 100 === 0) console.log(`  ${n} kills, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     },
-    onKind: (r) => console.log(`  ${r.kind} finished in ${(r.ms / 1000).toFixed(1)} s: ${r.notes}`),
+    onKind: (r) => console.log(`  ${r.kind} finished in ${(r.ms / 1000).toFixed(1)} s, ${r.kills} kills: ${r.notes}`),
+    onSkip: (kind, why) => console.log(`  ${kind}: skipped — ${why}; its kills go to the other kinds`),
   });
   console.log('');
   console.log(soakTable(rows));

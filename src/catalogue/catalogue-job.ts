@@ -273,7 +273,8 @@ export class CatalogueJob {
       const record: CatalogueJobRecord = {
         state: 'running',
         kind,
-        owner: options.me,
+        // On a server the session starting it now, even when `me` was named before a cut (owners.ts).
+        owner: actingOwner(db, options.me),
         progress: { done: 0, total: null },
         error: null,
         cancelRequested: false,

@@ -203,6 +203,9 @@ export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions)
         AND j.id > ? ${kindFilter}
       ORDER BY j.id LIMIT 64`,
   );
+  // The owner the claim records: on a server the session claiming now — a runner named once, whose
+  // connection was cut and made again since, claims as its new session, never a dead one's name.
+  const claimant = actingOwner(db, me);
   let after = 0;
   for (;;) {
     const candidates = page.all(utcDay(options.clock), after, ...(kinds ?? [])) as Candidate[];
@@ -212,7 +215,7 @@ export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions)
       if (!claimable(db, c, proc)) continue;
       if (options.ready && !options.ready({ kind: c.kind, payload: parsePayload(c.payload) })) continue;
       try {
-        const won = tryClaim(db, c, me, options.clock);
+        const won = tryClaim(db, c, claimant, options.clock);
         if (won) return won;
       } catch (e) {
         if (!(e instanceof LostRace)) throw e;
@@ -245,7 +248,7 @@ export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: Qu
     );
   if (!claimable(db, candidate, proc)) throw busy();
   try {
-    const won = tryClaim(db, candidate, me, options.clock);
+    const won = tryClaim(db, candidate, actingOwner(db, me), options.clock);
     if (won) return won;
   } catch (e) {
     if (!(e instanceof LostRace)) throw e;

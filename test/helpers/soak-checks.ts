@@ -3,6 +3,7 @@
  * of work reports for the soak's table.
  */
 import type { StoreDb } from '../../src/store/db.ts';
+import { onServer } from '../../src/store/dialect.ts';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
 import { placeItem, type GivenItem } from '../../src/placement/rule.ts';
 import type { SoakProcess } from './soak-workers.ts';
@@ -76,16 +77,120 @@ export function soakTable(rows: readonly KindResult[]): string {
   return [line(head), rule, ...body.map(line), rule, line(total)].join('\n');
 }
 
-/** The first answer of `PRAGMA integrity_check` that is not `ok`, or `ok`; plus foreign keys and each document's tally. */
+/**
+ * The first thing found wrong with a store, or `ok`: on a SQLite file `PRAGMA integrity_check` and
+ * `foreign_key_check` (a PostgreSQL server checks its pages and enforces its keys as it writes), then on
+ * both each document's tally and the store's own rules (`storeInvariants`).
+ */
 export function integrityOf(db: Db): string {
-  const check = db.pragma('integrity_check', { simple: true }) as string;
-  if (check !== 'ok') return check;
-  const fk = db.pragma('foreign_key_check') as unknown[];
-  if (fk.length > 0) return `foreign_key_check: ${fk.length} rows`;
-  // A store the soak left at 4.1 (killed before its upgrade) has no tallies yet.
-  const tallied = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'document_tally'").get();
-  const miscounted = tallied === undefined ? [] : tallyMismatches(db);
-  return miscounted.length === 0 ? 'ok' : `document_tally: ${miscounted.length} documents miscounted`;
+  if (!onServer(db)) {
+    const check = db.pragma('integrity_check', { simple: true }) as string;
+    if (check !== 'ok') return check;
+    const fk = db.pragma('foreign_key_check') as unknown[];
+    if (fk.length > 0) return `foreign_key_check: ${fk.length} rows`;
+  }
+  // A store the soak left at 4.1 (killed before its upgrade) has no tallies yet (a server store is born at 4.2).
+  const tallied =
+    onServer(db) ||
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'document_tally'").get() !== undefined;
+  const miscounted = tallied ? tallyMismatches(db) : [];
+  if (miscounted.length > 0) return `document_tally: ${miscounted.length} documents miscounted`;
+  return storeInvariants(db);
+}
+
+/**
+ * Rules of the store no constraint states, in plain SQL (either engine): the undo history is a stack —
+ * every undone step newer than every done one (Undo takes the newest done step, Redo the oldest undone,
+ * a new step drops the undone) — and a running job has an owner. The first broken one, or `ok`.
+ */
+export function storeInvariants(db: Db): string {
+  const outOfOrder = db
+    .prepare(
+      `SELECT count(*) FROM undo_step u
+        WHERE u.state = 'done' AND EXISTS (SELECT 1 FROM undo_step v WHERE v.state = 'undone' AND v.id < u.id)`,
+    )
+    .pluck()
+    .get() as number;
+  if (outOfOrder > 0) return `undo_step: ${outOfOrder} done steps newer than an undone one`;
+  const ownerless = db
+    .prepare(
+      `SELECT count(*) FROM job j
+        WHERE j.state = 'running' AND NOT EXISTS (SELECT 1 FROM job_owner o WHERE o.job_id = j.id)`,
+    )
+    .pluck()
+    .get() as number;
+  if (ownerless > 0) return `job: ${ownerless} running jobs without an owner`;
+  return 'ok';
+}
+
+type Value = string | number | null;
+
+/**
+ * Rows that are not what the undo history says they are: for each row a step touched, the oldest undone
+ * step's `before` (undo wrote it back) or, when none is undone, the newest done step's `after` (its
+ * write, or a redo's) — each for the columns that change holds; a side of null means the row is gone.
+ * A step dropped by a newer one leaves no change, and its rows are not checked. Only while nothing but
+ * the history writes those rows: the catalogue must not change meanwhile (a load places lines again).
+ */
+export function historyMismatches(db: Db, limit = 5): { count: number; examples: string[] } {
+  const decisive = db
+    .prepare(
+      `SELECT table_name AS tableName, row_id AS rowId, step_id AS stepId, state, before, after FROM (
+         SELECT c.table_name, c.row_id, c.step_id, s.state, c.before, c.after,
+                row_number() OVER (PARTITION BY c.table_name, c.row_id
+                  ORDER BY CASE WHEN s.state = 'undone' THEN 0 ELSE 1 END,
+                           CASE WHEN s.state = 'undone' THEN s.id ELSE -s.id END,
+                           CASE WHEN s.state = 'undone' THEN c.id ELSE -c.id END) AS k
+           FROM undo_change c JOIN undo_step s ON s.id = c.step_id) AS ranked
+        WHERE k = 1`,
+    )
+    .all() as {
+    tableName: string;
+    rowId: number;
+    stepId: number;
+    state: string;
+    before: string | null;
+    after: string | null;
+  }[];
+  const rowsOf = new Map<string, Map<number, Record<string, Value>>>();
+  const rows = (table: string) => {
+    let m = rowsOf.get(table);
+    if (m === undefined) {
+      // The table names come from the store's own history (undo refuses any other: changes.ts).
+      if (!/^[a-z_]+$/.test(table)) throw new Error(`undo_change names a table ${table}`);
+      m = new Map(
+        (db.prepare(`SELECT * FROM ${table}`).all() as Record<string, Value>[]).map((r) => [Number(r['id']), r]),
+      );
+      rowsOf.set(table, m);
+    }
+    return m;
+  };
+  const examples: string[] = [];
+  let count = 0;
+  for (const d of decisive) {
+    const side = d.state === 'undone' ? d.before : d.after;
+    const want = side === null ? null : (JSON.parse(side) as Record<string, Value | { $now: true }>);
+    const row = rows(d.tableName).get(d.rowId) ?? null;
+    const said = `${d.tableName} ${d.rowId} (step ${d.stepId}, ${d.state})`;
+    let wrong: string | null = null;
+    if (want === null) wrong = row === null ? null : 'is there, though the history says it is gone';
+    else if (row === null) wrong = 'is gone, though the history says it is there';
+    else {
+      for (const [column, value] of Object.entries(want)) {
+        // A time the undo or redo wrote itself (NOW): any.
+        if (typeof value === 'object' && value !== null) continue;
+        const has = row[column] ?? null;
+        if (String(has) !== String(value)) {
+          wrong = `has ${column} = ${JSON.stringify(has)}, the history says ${JSON.stringify(value)}`;
+          break;
+        }
+      }
+    }
+    if (wrong === null) continue;
+    count += 1;
+    if (examples.length < limit) examples.push(`${said} ${wrong}`);
+  }
+  return { count, examples };
 }
 
 /** Keeps the first integrity answer that is not `ok`. */
@@ -149,19 +254,31 @@ export function jobHistory(db: Db, id: number): string {
   ].join('\n');
 }
 
+/** How a kind says when its owners stopped living, where a SIGKILL of their process is not the only way. */
+export interface OwnerEnds {
+  /**
+   * When owner `PID START_TICKS` (as its worker's `me` line said) stopped being alive, wall clock ms; null
+   * while it lived to the end. By default its worker's kill.
+   */
+  readonly endedAt?: (w: SoakProcess, owner: string) => number | null;
+  /** A `lost` line that is no failure: its owner had ended before (a desk's cut session). */
+  readonly excused?: (w: SoakProcess, line: string) => boolean;
+}
+
 /**
  * A live owner losing its job is the failure the soak exists to catch; a cancel is the one way it may
- * happen. From the workers' lines (`me PID START_TICKS` first, `lost JOB …` when a step or the
- * completion found the job no longer theirs) and the store's `job_event` rows: every `lost` of a job
- * that is not cancelled, and every job taken over (or recovered) from a worker that was alive then —
- * never killed, or killed only later — each with the job's history.
+ * happen. From the workers' lines (`me PID START_TICKS` — first, and again whenever its owner identity
+ * changed — and `lost JOB …` when a step or the completion found the job no longer theirs) and the
+ * store's `job_event` rows: every `lost` of a job that is not cancelled (nor excused), and every job taken
+ * over (or recovered) from an owner that was alive then — not ended, or ended only later — each with the
+ * job's history.
  */
-export function ownersLost(db: Db, workers: readonly SoakProcess[], what = 'job'): string[] {
+export function ownersLost(db: Db, workers: readonly SoakProcess[], what = 'job', ends: OwnerEnds = {}): string[] {
   const found: string[] = [];
   const stateOf = db.prepare('SELECT state FROM job WHERE id = ?').pluck();
   for (const w of workers) {
     for (const line of w.lines) {
-      if (!line.startsWith('lost ')) continue;
+      if (!line.startsWith('lost ') || ends.excused?.(w, line)) continue;
       const id = Number(line.split(' ')[1]);
       const state = stateOf.get(id) as string | undefined;
       if (state === 'cancelled') continue;
@@ -173,9 +290,12 @@ export function ownersLost(db: Db, workers: readonly SoakProcess[], what = 'job'
   }
   const byIdentity = new Map<string, SoakProcess>();
   for (const w of workers) {
-    const me = w.lines.find((l) => l.startsWith('me '))?.split(' ');
-    if (me) byIdentity.set(`${me[1]} ${me[2]}`, w);
+    for (const l of w.lines) {
+      const me = l.startsWith('me ') ? l.split(' ') : null;
+      if (me) byIdentity.set(`${me[1]} ${me[2]}`, w);
+    }
   }
+  const endedAt = ends.endedAt ?? ((w: SoakProcess) => w.killedAtWall);
   const events = db.prepare('SELECT job_id, event, detail, at FROM job_event ORDER BY id').all() as {
     job_id: number;
     event: string;
@@ -189,13 +309,15 @@ export function ownersLost(db: Db, workers: readonly SoakProcess[], what = 'job'
     } catch {
       dead = undefined;
     }
-    const w = dead ? byIdentity.get(`${dead.pid} ${dead.startTicks}`) : undefined;
+    const owner = dead ? `${dead.pid} ${dead.startTicks}` : '';
+    const w = byIdentity.get(owner);
     if (!w) continue;
+    const ended = endedAt(w, owner);
     // The same wall clock in every process; a second's slack for its own small corrections.
-    if (w.killedAtWall === null || Date.parse(e.at) < w.killedAtWall - 1000) {
+    if (ended === null || Date.parse(e.at) < ended - 1000) {
       found.push(
-        `${what} ${e.job_id}: ${e.event} at ${e.at} from worker #${w.n} (pid ${w.child.pid}), which was alive then ` +
-          `(${w.killedAtWall === null ? 'never killed' : `killed at ${new Date(w.killedAtWall).toISOString()}`})\n${jobHistory(db, e.job_id)}`,
+        `${what} ${e.job_id}: ${e.event} at ${e.at} from worker #${w.n} (pid ${w.child.pid}), whose owner ${owner} was alive then ` +
+          `(${ended === null ? 'it never ended' : `it ended at ${new Date(ended).toISOString()}`})\n${jobHistory(db, e.job_id)}`,
       );
     }
   }

@@ -18,6 +18,7 @@ export const WORKER_NAMES = [
   'import-worker',
   'lookup-worker',
   'upgrade-worker',
+  'desk-worker',
 ] as const;
 export type WorkerName = (typeof WORKER_NAMES)[number];
 
@@ -33,6 +34,15 @@ export const MUTATIONS = {
     find: 'if (owned === undefined) return false;',
     replace: '/* mutation no-owner-check: the owner check is gone */',
   },
+  /**
+   * On a server, a runner whose connection was cut and made again acts as the owner it was: its new
+   * session passes the owner check in the old session's name (SPEC §14's "it stops" is gone).
+   */
+  'no-session-check': {
+    file: 'src/store/owners.ts',
+    find: 'return db instanceof PostgresDatabase && isSession(me) ? db.sessionOwner() : me;',
+    replace: '/* mutation no-session-check */ return me;',
+  },
   /** Every owner looks dead, so claims take jobs from live owners. */
   'owners-look-dead': {
     file: 'src/identity/owner.ts',
@@ -43,6 +53,15 @@ export const MUTATIONS = {
 } as const;
 export type Mutation = keyof typeof MUTATIONS;
 
+const BRIDGE_THREAD = 'bridge-thread';
+
+/** In the bundles, the bridge starts its thread from the bundled `.mjs` beside them (the text must be there once). */
+const BRIDGE_EDIT = {
+  file: 'src/store/postgres/bridge.ts',
+  find: "new URL('./bridge-thread.ts', import.meta.url)",
+  replace: `new URL('./${BRIDGE_THREAD}.mjs', import.meta.url)`,
+} as const;
+
 export interface WorkerBundles {
   readonly dir: string;
   readonly mutation: Mutation | null;
@@ -52,12 +71,20 @@ export interface WorkerBundles {
 /** Bundles every soak worker into `dir` (made if missing). */
 export async function buildWorkers(dir: string, mutation: Mutation | null = null): Promise<WorkerBundles> {
   fs.mkdirSync(dir, { recursive: true });
-  // better-sqlite3 stays outside (a native module), imported by its absolute path so the bundles may live anywhere.
+  // better-sqlite3 stays outside (a native module), imported by its absolute path so the bundles may live
+  // anywhere; so does pg (it names pg-native, which is not installed, for a mode the store never uses).
   const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const pg = createRequire(import.meta.url).resolve('pg');
   const fault = mutation === null ? null : MUTATIONS[mutation];
   const faultFile = fault === null ? null : path.join(REPO_ROOT, fault.file);
+  const bridgeFile = path.join(REPO_ROOT, BRIDGE_EDIT.file);
   await build({
-    entryPoints: Object.fromEntries(WORKER_NAMES.map((w) => [w, path.join(REPO_ROOT, 'test', 'workers', `${w}.ts`)])),
+    entryPoints: {
+      ...Object.fromEntries(WORKER_NAMES.map((w) => [w, path.join(REPO_ROOT, 'test', 'workers', `${w}.ts`)])),
+      // The PostgreSQL store's connection thread, beside the workers: bridge.ts starts it by a path
+      // relative to its own module, which in a bundle is the worker's.
+      [BRIDGE_THREAD]: path.join(REPO_ROOT, 'src', 'store', 'postgres', `${BRIDGE_THREAD}.ts`),
+    },
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -70,13 +97,21 @@ export async function buildWorkers(dir: string, mutation: Mutation | null = null
         name: 'soak-workers',
         setup(b) {
           b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }));
-          if (fault === null || faultFile === null) return;
+          b.onResolve({ filter: /^pg$/ }, () => ({ path: pg, external: true }));
           b.onLoad({ filter: /\.ts$/ }, (args) => {
-            if (path.resolve(args.path) !== faultFile) return undefined;
-            const text = fs.readFileSync(faultFile, 'utf8');
-            if (text.split(fault.find).length !== 2)
-              throw new Error(`mutation ${mutation}: "${fault.find}" is not in ${fault.file} exactly once`);
-            return { contents: text.replace(fault.find, () => fault.replace), loader: 'ts' };
+            const file = path.resolve(args.path);
+            const edits = [
+              ...(file === bridgeFile ? [BRIDGE_EDIT] : []),
+              ...(fault !== null && file === faultFile ? [fault] : []),
+            ];
+            if (edits.length === 0) return undefined;
+            let text = fs.readFileSync(file, 'utf8');
+            for (const edit of edits) {
+              if (text.split(edit.find).length !== 2)
+                throw new Error(`soak workers: "${edit.find}" is not in ${edit.file} exactly once`);
+              text = text.replace(edit.find, () => edit.replace);
+            }
+            return { contents: text, loader: 'ts' };
           });
         },
       },

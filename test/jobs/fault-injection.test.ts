@@ -6,6 +6,8 @@ import { chaosResult, overlaps, runChaos, type ChaosOptions } from '../helpers/c
 import { kindOk, type KindResult } from '../helpers/soak-checks.ts';
 import { runSoak, type SoakKind } from '../helpers/soak.ts';
 import { buildWorkers, type WorkerBundles } from '../helpers/soak-workers.ts';
+import { needs } from '../helpers/needs.ts';
+import { hasPostgres, NEEDS_POSTGRES } from '../helpers/postgres.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 let root: string;
@@ -111,5 +113,10 @@ describe('every kind of work that claims or writes, killed a few times each (npm
     'the browser host working while another process holds the store’s lock for up to 15 s (no internal, no dead runner, nothing lost or doubled)',
     kind('lock', 2),
     180_000,
+  );
+  it.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the soak’s PostgreSQL kind'))(
+    'desks on a PostgreSQL server claiming, importing, fixing and undoing, SIGKILLed and cut off (no double run, nothing lost, tallies right)',
+    kind('postgres', 12),
+    120_000,
   );
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { shiftedClock, SYSTEM_CLOCK } from '../../src/clock.ts';
 import { CatalogueJob, catalogueJobStatus } from '../../src/catalogue/catalogue-job.ts';
 import { claimJob, claimNext, enqueueJob, getJob, reportProgress, whileOwner } from '../../src/jobs/queue.ts';
+import { JobRunner } from '../../src/jobs/runner.ts';
 import { openStore, type Store } from '../../src/store/open.ts';
 import { connectionOwner, ownerAlive } from '../../src/store/owners.ts';
 import { needs } from '../helpers/needs.ts';
@@ -108,6 +109,40 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       cut(name, me.pid);
       expect(reportProgress(a.db, id, me, { done: 2, total: 3 }, { clock })).toBe(false);
       expect(getJob(a.db, id)?.progress).toEqual({ done: 1, total: 3 });
+    });
+
+    // The app's job runner thread names its owner once, at its start. The soak's PostgreSQL kind found
+    // that after a cut such a runner claimed in its dead session's name: its first write failed, and the
+    // next claim took the job again from that dead name — for ever.
+    it('a runner named before its connection was cut claims as its new session, and runs the job', async () => {
+      const { name, a } = await desks();
+      const before = connectionOwner(a.db);
+      let runs = 0;
+      const runner = new JobRunner({
+        db: a.db,
+        me: before,
+        handlers: {
+          work: (_job, ctx) => {
+            runs += 1;
+            ctx.step(null, { done: 1, total: 1 });
+          },
+        },
+      });
+      cut(name, before.pid);
+      const id = enqueueJob(a.db, 'work', {}, { clock });
+      const ran = await runner.runNext();
+      expect(ran).toMatchObject({ outcome: 'done', error: null });
+      expect(ran?.job.owner).toEqual(connectionOwner(a.db));
+      expect(ran?.job.owner).not.toEqual(before);
+      expect(runs).toBe(1);
+      expect(getJob(a.db, id)).toMatchObject({ state: 'done', owner: connectionOwner(a.db) });
+      expect(await runner.runNext()).toBeNull();
+
+      // The catalogue job too: started in the new session's name, so its progress is its own.
+      const { job } = CatalogueJob.start(a.db, server.url(name), 'catalogue-load', {}, { me: before, clock });
+      expect(job.state.owner).toEqual(connectionOwner(a.db));
+      expect(job.progress({ done: 1, total: 1 })).toBe(true);
+      expect(job.finish('done')).toBe(true);
     });
 
     it('no clock takes part: moved a year either way, the answers are the same', async () => {

@@ -11,32 +11,19 @@
  * argv: STORE DOCS STOP_FILE
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { isBrickWorkError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/open.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
+import { chooseFile, readSoakFiles } from './soak-files.ts';
 
 const [storePath, docsDir, stopFile] = process.argv.slice(2);
 if (!storePath || !docsDir || !stopFile) throw new Error('usage: import-worker STORE DOCS STOP_FILE');
 const now = () => process.hrtime.bigint().toString();
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(Math.random() * list.length)];
 
-/** Each file with the document keys it holds (`<key>` lines in `<file>.keys`). */
-const files = fs
-  .readdirSync(docsDir)
-  .filter((f) => !f.endsWith('.keys'))
-  .sort()
-  .map((name) => ({
-    name,
-    content: new Uint8Array(fs.readFileSync(path.join(docsDir, name))),
-    keys: fs
-      .readFileSync(path.join(docsDir, `${name}.keys`), 'utf8')
-      .split('\n')
-      .filter(Boolean),
-  }));
+const files = readSoakFiles(docsDir);
 
 const store = await openStore(storePath);
 const db = store.db;
@@ -65,10 +52,7 @@ while (!fs.existsSync(stopFile)) {
   } else if (r < 0.4 && toRedo) {
     await attempt('redo', `${toRedo.id}@${toRedo.createdAt}`, () => redo(db, SYSTEM_CLOCK, toRedo.id));
   } else {
-    // Mostly a file none of whose documents is imported now (a new one or a revival); now and then any
-    // file, which may be refused as a duplicate — or race another worker importing it.
-    const free = files.filter((f) => f.keys.every((k) => importedKey.get(k) === undefined));
-    const file = (Math.random() < 0.85 ? pick(free) : undefined) ?? pick(files);
+    const file = chooseFile(files, (k) => importedKey.get(k) !== undefined);
     if (!file) break;
     await attempt('import', file.name, () =>
       confirmImport(db, { file: { name: file.name, content: file.content } }, SYSTEM_CLOCK),

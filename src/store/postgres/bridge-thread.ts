@@ -84,19 +84,19 @@ async function answer(m: ToBridge): Promise<FromBridge> {
     return { ok: true, rows: [], rowCount: 0, connection: connections };
   }
   const word = m.sql.trimStart().slice(0, 8).toUpperCase();
-  if (lostInTransaction !== null) {
-    if (word.startsWith('ROLLBACK')) {
-      lostInTransaction = null;
-      inTransaction = false;
-      return { ok: true, rows: [], rowCount: 0, connection: connections };
-    }
-    return { ok: false, fault: lostInTransaction };
-  }
+  // The end of a whole transaction (not ROLLBACK TO a savepoint, after which the transaction goes on).
+  const rollback = /^\s*ROLLBACK(\s+TRANSACTION)?\s*;?\s*$/i.test(m.sql);
+  const rolledBack = (): FromBridge => {
+    lostInTransaction = null;
+    inTransaction = false;
+    return { ok: true, rows: [], rowCount: 0, connection: connections };
+  };
+  if (lostInTransaction !== null) return rollback ? rolledBack() : { ok: false, fault: lostInTransaction };
   try {
     const c = await connected();
     const r = await c.query({ text: m.sql, values: [...m.params] });
     if (word.startsWith('BEGIN')) inTransaction = true;
-    else if (word.startsWith('COMMIT') || word.startsWith('ROLLBACK')) inTransaction = false;
+    else if (word.startsWith('COMMIT') || rollback) inTransaction = false;
     return { ok: true, rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0, connection: connections };
   } catch (e) {
     const fault = faultOf(e);
@@ -104,6 +104,10 @@ async function answer(m: ToBridge): Promise<FromBridge> {
       const c = client;
       client = null;
       void c?.end().catch(() => undefined);
+      // A ROLLBACK that is first to find the connection gone has nothing left to do: the server ended
+      // the transaction with the session. Refused, it would leave this thread waiting for another
+      // ROLLBACK its caller — whose transaction has ended — never sends: every statement refused for good.
+      if (rollback) return rolledBack();
       if (inTransaction) lostInTransaction = fault;
     }
     return { ok: false, fault };

@@ -275,7 +275,19 @@ export class PostgresDatabase implements StoreDb {
     this.bridge.query('BEGIN');
     this.depth = 1;
     this.locked = false;
-    if (immediate) this.lock();
+    if (!immediate) return;
+    try {
+      this.lock();
+    } catch (e) {
+      // Not begun after all, so no caller will end it: ended here. Left open, every later statement
+      // would meet its aborted transaction (store-busy), or the bridge waiting for its ROLLBACK (a cut).
+      try {
+        this.end('ROLLBACK');
+      } catch {
+        // the connection is gone: the server has rolled it back
+      }
+      throw e;
+    }
   }
 
   private end(how: 'COMMIT' | 'ROLLBACK'): void {
