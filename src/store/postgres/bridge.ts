@@ -103,9 +103,17 @@ export class PostgresBridge {
     const port = this.started();
     Atomics.store(this.signal, 0, 0);
     port.postMessage(m);
-    const waited = Atomics.wait(this.signal, 0, 0, this.timeoutMs);
-    const reply = receiveMessageOnPort(port)?.message as FromBridge | undefined;
-    if (waited === 'timed-out' || reply === undefined) {
+    // Only a message on the port is an answer, not a wake-up: the thread's wake-up for the previous
+    // answer can come late, after this call has begun to wait (its caller took that answer first).
+    const deadline = performance.now() + this.timeoutMs;
+    let reply: FromBridge | undefined;
+    do {
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(this.signal, 0, 0, left);
+      reply = receiveMessageOnPort(port)?.message as FromBridge | undefined;
+    } while (reply === undefined);
+    if (reply === undefined) {
       // A server that does not answer: this thread and its connection go; the next call starts afresh.
       void this.worker?.terminate();
       this.worker = null;
