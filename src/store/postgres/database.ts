@@ -150,7 +150,8 @@ export class PostgresDatabase implements StoreDb {
 
   /**
    * SQLite's pragmas the core asks, in a PostgreSQL store's terms (ADR 0027): `data_version` is the
-   * sequence every write moves; `user_version` and `application_id` are the meta row's; the quick check
+   * version every committed write transaction moves, less this session's own moves (SQLite's moves
+   * only for other connections' commits); `user_version` and `application_id` are the meta row's; the quick check
    * is PostgreSQL's own business (it answers "ok"). SQLite's connection settings mean nothing here.
    */
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
@@ -162,7 +163,10 @@ export class PostgresDatabase implements StoreDb {
       this.exec(`UPDATE brick_work_meta SET ${column} = ${Number(set[2])}`);
       return [];
     } else if (text === 'data_version') {
-      value = this.bridge.query('SELECT last_value FROM brick_work_data_version').rows[0]?.['last_value'];
+      value = this.bridge.query(
+        `SELECT version - coalesce(nullif(current_setting('brick_work.own_changes', true), ''), '0')::bigint AS v
+           FROM brick_work_data_version`,
+      ).rows[0]?.['v'];
     } else if (text === 'user_version' || text === 'application_id') {
       const column = text === 'user_version' ? 'schema_version' : 'application_id';
       value = this.bridge.query(`SELECT ${column} AS v FROM brick_work_meta`).rows[0]?.['v'] ?? 0;
