@@ -16,6 +16,8 @@
  *   is a row, not a sequence, so that it moves when the writes are committed, not before; and each
  *   session counts its own moves (`brick_work.own_changes`), which its `data_version` leaves out, as
  *   SQLite's leaves out a connection's own writes.
+ * - The tally's triggers are statement triggers over the rows a statement changed (transition tables):
+ *   one sum a statement, not one upsert a line, so an import's one insert of many lines stays one write.
  */
 
 /** The tables keyed by an `id` SQLite allocates: an insert into one returns it (`lastInsertRowid`). */
@@ -303,28 +305,52 @@ END $$;
 CREATE TRIGGER taught_name_changed AFTER INSERT OR UPDATE OR DELETE ON taught_name
   FOR EACH ROW EXECUTE FUNCTION taught_generation();
 
+-- The lines a statement inserted, deleted or changed, summed by document: what it adds to each tally and
+-- what it takes away, in one statement (a row trigger would update the tally row once a line, and
+-- PostgreSQL keeps every version of a row its transaction updated). An update counts only the lines whose
+-- tallied columns changed, as SQLite's trigger fires only for them.
 CREATE FUNCTION document_tally_line() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('DELETE', 'UPDATE') THEN
-    UPDATE document_tally SET lines = lines - 1, placed = placed - (OLD.item_no IS NOT NULL)::int,
-        quantity = quantity - OLD.quantity, value_e4 = value_e4 - OLD.quantity * coalesce(OLD.unit_price_e4, 0)
-      WHERE document_id = OLD.document_id;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+  IF TG_OP = 'DELETE' THEN
+    UPDATE document_tally AS t SET lines = t.lines - o.lines, placed = t.placed - o.placed,
+        quantity = t.quantity - o.quantity, value_e4 = t.value_e4 - o.value_e4
+      FROM (SELECT document_id, count(*) AS lines, count(item_no) AS placed, sum(quantity) AS quantity,
+                   sum(quantity * coalesce(unit_price_e4, 0)) AS value_e4
+              FROM old_lines GROUP BY document_id) AS o
+     WHERE t.document_id = o.document_id;
+  ELSIF TG_OP = 'UPDATE' THEN
+    WITH changed AS (
+      SELECT o.document_id AS was_in, o.item_no IS NOT NULL AS was_placed, o.quantity AS was_quantity,
+             o.unit_price_e4 AS was_price, n.document_id AS now_in, n.item_no IS NOT NULL AS now_placed,
+             n.quantity AS now_quantity, n.unit_price_e4 AS now_price
+        FROM old_lines o JOIN new_lines n ON n.id = o.id
+       WHERE o.document_id IS DISTINCT FROM n.document_id OR (o.item_no IS NULL) IS DISTINCT FROM (n.item_no IS NULL)
+          OR o.quantity IS DISTINCT FROM n.quantity OR o.unit_price_e4 IS DISTINCT FROM n.unit_price_e4),
+    sides AS (
+      SELECT was_in AS document_id, -1 AS lines, -(was_placed::int) AS placed, -was_quantity AS quantity,
+             -was_quantity * coalesce(was_price, 0) AS value_e4 FROM changed
+      UNION ALL
+      SELECT now_in, 1, now_placed::int, now_quantity, now_quantity * coalesce(now_price, 0) FROM changed)
     INSERT INTO document_tally AS t (document_id, lines, placed, quantity, value_e4)
-      VALUES (NEW.document_id, 1, (NEW.item_no IS NOT NULL)::int, NEW.quantity, NEW.quantity * coalesce(NEW.unit_price_e4, 0))
-      ON CONFLICT (document_id) DO UPDATE SET lines = t.lines + 1, placed = t.placed + excluded.placed,
+      SELECT document_id, sum(lines), sum(placed), sum(quantity), sum(value_e4) FROM sides GROUP BY document_id
+      ON CONFLICT (document_id) DO UPDATE SET lines = t.lines + excluded.lines, placed = t.placed + excluded.placed,
+        quantity = t.quantity + excluded.quantity, value_e4 = t.value_e4 + excluded.value_e4;
+  ELSE
+    INSERT INTO document_tally AS t (document_id, lines, placed, quantity, value_e4)
+      SELECT document_id, count(*), count(item_no), sum(quantity), sum(quantity * coalesce(unit_price_e4, 0))
+        FROM new_lines GROUP BY document_id
+      ON CONFLICT (document_id) DO UPDATE SET lines = t.lines + excluded.lines, placed = t.placed + excluded.placed,
         quantity = t.quantity + excluded.quantity, value_e4 = t.value_e4 + excluded.value_e4;
   END IF;
   RETURN NULL;
 END $$;
-CREATE TRIGGER document_tally_line_insert AFTER INSERT OR DELETE ON order_line
-  FOR EACH ROW EXECUTE FUNCTION document_tally_line();
-CREATE TRIGGER document_tally_line_update AFTER UPDATE OF document_id, item_no, quantity, unit_price_e4 ON order_line
-  FOR EACH ROW WHEN (OLD.document_id IS DISTINCT FROM NEW.document_id
-    OR (OLD.item_no IS NULL) IS DISTINCT FROM (NEW.item_no IS NULL)
-    OR OLD.quantity IS DISTINCT FROM NEW.quantity OR OLD.unit_price_e4 IS DISTINCT FROM NEW.unit_price_e4)
-  EXECUTE FUNCTION document_tally_line();
+CREATE TRIGGER document_tally_line_insert AFTER INSERT ON order_line REFERENCING NEW TABLE AS new_lines
+  FOR EACH STATEMENT EXECUTE FUNCTION document_tally_line();
+CREATE TRIGGER document_tally_line_delete AFTER DELETE ON order_line REFERENCING OLD TABLE AS old_lines
+  FOR EACH STATEMENT EXECUTE FUNCTION document_tally_line();
+CREATE TRIGGER document_tally_line_update AFTER UPDATE ON order_line
+  REFERENCING OLD TABLE AS old_lines NEW TABLE AS new_lines
+  FOR EACH STATEMENT EXECUTE FUNCTION document_tally_line();
 
 CREATE FUNCTION document_tally_document_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
