@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, open, answers, lists, screens, compare).
+ * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, open, answers, lists, screens,
+ * compare, postgres).
  */
 import { execFileSync } from 'node:child_process';
 import { benchAnswers } from './answers.bench.ts';
@@ -12,11 +13,13 @@ import { benchElements } from './elements.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchLists } from './lists.bench.ts';
 import { benchOpen } from './open.bench.ts';
+import { benchPostgres } from './postgres.bench.ts';
 import { benchScreens } from './screens.bench.ts';
 import { benchQuality } from './quality.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
 import { benchSuggest } from './suggest.bench.ts';
 import { benchUpgrade } from './upgrade.bench.ts';
+import { hasPostgres, NEEDS_POSTGRES } from '../test/helpers/postgres.ts';
 
 function hasSqliteShell(): boolean {
   try {
@@ -40,6 +43,7 @@ const GROUPS = [
   'lists',
   'screens',
   'compare',
+  'postgres',
 ] as const;
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
@@ -94,6 +98,10 @@ if (runs('screens')) {
   else for (const row of screens) print(row);
 }
 if (runs('compare')) for (const row of await benchCompare()) print(row);
+if (runs('postgres')) {
+  if (hasPostgres()) for (const row of await benchPostgres()) print(row);
+  else console.log(`PostgreSQL store: skipped, its server is not installed: ${NEEDS_POSTGRES}\n`);
+}
 
 const missed = rows.filter(missesTheBar);
 console.log(

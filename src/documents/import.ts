@@ -218,7 +218,11 @@ function planDocuments(
   const total = parsed.reduce((n, d) => n + d.lines.length, 0);
   let placedSoFar = 0;
   hooks.onProgress?.('placing', 0, total);
-  const lookup = catalogueLookup(db);
+  // Given the lines it will place: a server store reads their answers ahead, in a few statements.
+  const lookup = catalogueLookup(
+    db,
+    parsed.flatMap((d) => d.lines),
+  );
   const colours = colourTable(listColours(db));
   const acknowledged = new Set<string>(request.acknowledge ?? []);
   const seen = new Set<string>();

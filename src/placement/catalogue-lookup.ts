@@ -1,5 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
+import { onServer } from '../store/dialect.ts';
 import { colourNameKey, foldName } from './fold.ts';
+import { key, readAhead, type ElementRow, type LineToPlace } from './read-ahead.ts';
 import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule.ts';
 
 /**
@@ -25,10 +27,36 @@ export function crossReferences(db: StoreDb) {
   };
 }
 
-export function catalogueLookup(db: StoreDb): PlacementLookup {
-  const itemNumber = db
+/** An answer read ahead for this key, else the store's: `ask()`. */
+function known<V>(ahead: ReadonlyMap<string, V> | undefined, k: string, ask: () => V): V {
+  return ahead !== undefined && ahead.has(k) ? (ahead.get(k) as V) : ask();
+}
+
+/** The same question asked once: a plan's colours are few, its lines many. */
+function once<A extends unknown[], V>(ask: (...args: A) => V): (...args: A) => V {
+  const answered = new Map<string, V>();
+  return (...args) => {
+    const k = JSON.stringify(args);
+    if (!answered.has(k)) answered.set(k, ask(...args));
+    return answered.get(k) as V;
+  };
+}
+
+/**
+ * `lines`: the lines a plan will place. On a server store their answers are read ahead (`read-ahead.ts`)
+ * and each colour question asked once, so a plan makes a few round trips, not one a question; a SQLite
+ * store asks each question as it comes.
+ */
+export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = []): PlacementLookup {
+  const ahead = lines.length > 0 && onServer(db) ? readAhead(db, lines) : null;
+  const memo = <A extends unknown[], V>(ask: (...args: A) => V) => (ahead === null ? ask : once(ask));
+  const itemNumberStatement = db
     .prepare<[string, string], string>('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
     .pluck();
+  const itemNumber = {
+    get: (type: string, no: string): string | undefined =>
+      known(ahead?.itemNumber, key(type, no), () => itemNumberStatement.get(type, no) ?? null) ?? undefined,
+  };
   // The item only: hand_placement.colour_id is never read (early 0.9.0 builds forced it on every line).
   const byNumber = db.prepare<[string, string], ItemRef>(
     'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no = ?',
@@ -47,7 +75,8 @@ export function catalogueLookup(db: StoreDb): PlacementLookup {
   const named = db.prepare<[string, string], ItemRef>(
     'SELECT item_type AS type, item_no AS no FROM catalogue_item WHERE item_type = ? AND name_key = ? LIMIT 2',
   );
-  const hasColour = db.prepare<[number], number>('SELECT 1 FROM colour WHERE id = ?').pluck();
+  const hasColourStatement = db.prepare<[number], number>('SELECT 1 FROM colour WHERE id = ?').pluck();
+  const hasColour = memo((id: number) => hasColourStatement.get(id) !== undefined);
   const colourNamed = db.prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
   let coloursLoaded: boolean | undefined;
   let colourTable: boolean | undefined;
@@ -55,22 +84,34 @@ export function catalogueLookup(db: StoreDb): PlacementLookup {
     'SELECT bricklink_id FROM colour_translation WHERE numbering = ? AND key = ?',
   );
   /** BrickLink's id for a colour of another vocabulary: null, no counterpart; undefined, the table does not know it. */
-  const translateColour = (numbering: string, key: string): number | null | undefined =>
-    colourTranslation.get(numbering, key)?.bricklink_id;
+  const translateColour = memo(
+    (numbering: string, key: string): number | null | undefined => colourTranslation.get(numbering, key)?.bricklink_id,
+  );
   /** The catalogue colour of a folded name, when exactly one colour has it. */
-  const colourOfName = (nameKey: string): number | null => {
+  const colourOfName = memo((nameKey: string): number | null => {
     const ids = colourNamed.all(nameKey);
     return ids.length === 1 ? (ids[0] ?? null) : null;
-  };
+  });
+  const colourPlacement = memo(
+    (numbering: 'bricklink-id' | 'name', given: number | string): number | null =>
+      (numbering === 'bricklink-id' ? colourById.get(given as number) : colourByName.get(given as string)) ?? null,
+  );
 
   // Other numberings (SPEC §6 step 3), through the translation tables, whichever numbering the catalogue speaks.
   const partNo = (no: string): string | undefined => itemNumber.get('P', no);
-  const elementRows = db.prepare<[string], { numbering: 'bricklink' | 'rebrickable'; item_no: string; colour: string }>(
+  const elementStatement = db.prepare<[string], ElementRow>(
     'SELECT numbering, item_no, colour FROM element_code WHERE element_id = ?',
   );
-  const { bricklinkOf, rebrickableOf } = crossReferences(db);
+  const elementRows = {
+    all: (id: string): readonly ElementRow[] => known(ahead?.elementRows, id, () => elementStatement.all(id)),
+  };
+  const references = crossReferences(db);
+  const bricklinkOf = (rebrickable: string): readonly string[] =>
+    known(ahead?.bricklinkOf, rebrickable, () => references.bricklinkOf(rebrickable));
+  const rebrickableOf = (numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>
+    known(ahead?.rebrickableOf, key(numbering, no), () => references.rebrickableOf(numbering, no));
   /** A part number in `numbering` as the catalogue has it: itself, or through the cross-references. */
-  const partIn = (numbering: 'bricklink' | 'rebrickable', no: string): string[] => {
+  const partIn = (numbering: 'bricklink' | 'rebrickable', no: string): readonly string[] => {
     const own = partNo(no);
     if (own !== undefined) return [own];
     const others = numbering === 'rebrickable' ? bricklinkOf(no) : rebrickableOf('bricklink', no);
@@ -85,19 +126,22 @@ export function catalogueLookup(db: StoreDb): PlacementLookup {
   return {
     itemNumber: (type, no) => itemNumber.get(type, no) ?? null,
     remembered(type, no, nameKey): ItemRef | null {
-      if (no !== null) return byNumber.get(type, no) ?? null;
-      if (nameKey !== null) return byName.get(type, nameKey) ?? null;
+      if (no !== null) return known(ahead?.rememberedNumber, key(type, no), () => byNumber.get(type, no) ?? null);
+      if (nameKey !== null)
+        return known(ahead?.rememberedName, key(type, nameKey), () => byName.get(type, nameKey) ?? null);
       return null;
     },
-    itemsNamed: (type, nameKey) => named.all(type, nameKey),
+    itemsNamed: (type, nameKey) => known(ahead?.named, key(type, nameKey), () => named.all(type, nameKey)),
     coloursLoaded() {
       coloursLoaded ??= db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1;
       return coloursLoaded;
     },
-    hasColour: (id) => hasColour.get(id) !== undefined,
+    hasColour,
     colourNamed: colourOfName,
-    colourPlacement: (key) =>
-      (key.numbering === 'bricklink-id' ? colourById.get(key.id) : colourByName.get(key.key)) ?? null,
+    colourPlacement: (given) =>
+      given.numbering === 'bricklink-id'
+        ? colourPlacement('bricklink-id', given.id)
+        : colourPlacement('name', given.key),
     hasColourTable() {
       colourTable ??= db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1;
       return colourTable;

@@ -221,10 +221,17 @@ export function loadingItems<T>(db: StoreDb, load: () => T): T {
   return out;
 }
 
+/**
+ * The catalogue's tables as a server's planner needs to know them after a load: its statistics, read
+ * again (else it plans the first look-ups after a first load as for an empty table: 2 ms each, not 0.1).
+ */
+const ANALYZE_CATALOGUE =
+  'ANALYZE catalogue_item, colour, element_code, part_number, colour_translation, part_relationship';
+
 /** `loadingItems` for a load written piece by piece: call what it returns when the last item is written. */
 export function startLoadingItems(db: StoreDb): () => void {
   // A server keeps its indexes up as it goes; SQLite's first load is faster without this one.
-  if (onServer(db)) return () => undefined;
+  if (onServer(db)) return () => void db.exec(ANALYZE_CATALOGUE);
   const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM catalogue_item)').pluck().get() === 1;
   const indexed =
     db

@@ -1,4 +1,5 @@
 import type { StoreDb } from '../store/db.ts';
+import { insertRows } from '../store/insert-rows.ts';
 import type { Clock } from '../clock.ts';
 import {
   applySide,
@@ -89,8 +90,9 @@ export class StepRecorder {
 
   /**
    * Inserts rows whose life undo leaves to another change of the step (an import's order and lines: undo
-   * marks the document undone, and its rows stay, SPEC §8). Many rows, one statement: an import writes up
-   * to 200,000 of them, and records none, so undo's speed does not grow with them.
+   * marks the document undone, and its rows stay, SPEC §8). Many rows, one prepared statement (on a server,
+   * a statement for many rows: `insertRows`): an import writes up to 200,000 of them, and records none, so
+   * undo's speed does not grow with them.
    */
   insertAllKept<C extends string>(
     table: UndoableTable,
@@ -99,17 +101,7 @@ export class StepRecorder {
     wrote: () => void = () => {},
   ): number[] {
     checkColumns(table, Object.fromEntries(columns.map((c) => [c, null])));
-    const insert = this.db.prepare(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-    );
-    const ids: number[] = [];
-    const args: Value[] = new Array<Value>(columns.length);
-    for (const row of rows) {
-      for (let i = 0; i < columns.length; i++) args[i] = row[columns[i] as C] ?? null;
-      ids.push(Number(insert.run(...args).lastInsertRowid));
-      wrote();
-    }
-    return ids;
+    return insertRows(this.db, table, columns, rows, wrote);
   }
 
   private insertRow(table: UndoableTable, values: Record<string, Value>): number {

@@ -71,7 +71,15 @@ export interface PostgresServer {
 
 const USER = 'brick_work';
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface StartOptions {
+  /**
+   * Flush each commit to disk as a shop's server does (PostgreSQL's default), for timings compared with
+   * a SQLite store's `synchronous=FULL` (the bench). Tests leave it off: faster, and nothing to keep.
+   */
+  readonly durable?: boolean;
+}
+
+export async function startPostgres({ durable = false }: StartOptions = {}): Promise<PostgresServer> {
   const bin = binDir();
   if (bin === null) throw new Error(`PostgreSQL is not installed: ${NEEDS_POSTGRES}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-pg-'));
@@ -80,7 +88,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const data = path.join(dir, 'data');
   const port = await freePort();
   run(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', USER, '-E', 'UTF8', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durable ? '' : ' -c fsync=off'} -c max_connections=200`;
   const start = () =>
     run(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
   const psql = (database: string, statement: string) =>

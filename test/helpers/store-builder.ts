@@ -207,10 +207,14 @@ export function insertJobOwner(
   }
 }
 
-/** The store's tables, by name: SQLite's catalogue of them, or on a server its schema's. */
+/**
+ * The store's tables, by name (SQLite's catalogue of them, or on a server its schema's), without the
+ * engine's own: SQLite's `sqlite_*`, and a server store's bookkeeping
+ * (`brick_work_meta`, the version other desks watch), which a SQLite file keeps in its header.
+ */
 export function tableNames(db: Db): string[] {
   const sql = onServer(db)
-    ? 'SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1'
+    ? "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE 'brick\\_work\\_%' ORDER BY 1"
     : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name";
   return db.prepare(sql).pluck().all() as string[];
 }

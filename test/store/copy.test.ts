@@ -400,8 +400,9 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       const left = await openStore(url, { readOnly: true });
       const counts = tableNames(left.db).map((t) => [t, rowCount(left.db, t)]);
       left.close();
-      // An empty store: its meta row only.
-      expect(counts.filter(([, n]) => n !== 0)).toEqual([['brick_work_meta', 1]]);
+      // An empty store: not a row in its tables (its own bookkeeping, brick_work_*, aside).
+      expect(counts.filter(([, n]) => n !== 0)).toEqual([]);
+      expect(counts.length).toBeGreaterThan(20);
 
       // The server's copy, made whole from a sound file, carries the same fault back: the file is refused
       // and not left behind.

@@ -3,7 +3,13 @@ import type { MessagePort } from 'node:worker_threads';
 
 export type ToBridge =
   | { readonly kind: 'connect' }
-  | { readonly kind: 'query'; readonly sql: string; readonly params: readonly unknown[] }
+  | {
+      readonly kind: 'query';
+      readonly sql: string;
+      readonly params: readonly unknown[];
+      /** A name for the statement: the server parses and plans it once a connection, then runs it by name. */
+      readonly name?: string;
+    }
   | { readonly kind: 'close' };
 
 export interface BridgeFault {

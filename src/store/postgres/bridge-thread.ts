@@ -94,7 +94,13 @@ async function answer(m: ToBridge): Promise<FromBridge> {
   if (lostInTransaction !== null) return rollback ? rolledBack() : { ok: false, fault: lostInTransaction };
   try {
     const c = await connected();
-    const r = await c.query({ text: m.sql, values: [...m.params] });
+    const answered: pg.QueryResult | pg.QueryResult[] = await c.query(
+      m.name === undefined
+        ? { text: m.sql, values: [...m.params] }
+        : { name: m.name, text: m.sql, values: [...m.params] },
+    );
+    // Several statements in one text (no parameters): the last one's answer.
+    const r = Array.isArray(answered) ? (answered[answered.length - 1] as pg.QueryResult) : answered;
     if (word.startsWith('BEGIN')) inTransaction = true;
     else if (word.startsWith('COMMIT') || rollback) inTransaction = false;
     return { ok: true, rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0, connection: connections };

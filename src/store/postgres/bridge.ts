@@ -72,9 +72,18 @@ export class PostgresBridge {
     return bridge;
   }
 
-  /** Runs one statement (`$1`, `$2`… for its parameters) and gives its rows and the count it touched. */
-  query(sql: string, params: readonly unknown[] = []): { rows: readonly Record<string, unknown>[]; rowCount: number } {
-    const r = this.ask({ kind: 'query', sql, params });
+  /**
+   * Runs one statement (`$1`, `$2`… for its parameters) and gives its rows and the count it touched.
+   * `name`: the statement is prepared on the server under it (once a connection), for one asked again
+   * and again; the same name always with the same text. Without parameters, `sql` may be several
+   * statements; the last one's rows are given.
+   */
+  query(
+    sql: string,
+    params: readonly unknown[] = [],
+    name?: string,
+  ): { rows: readonly Record<string, unknown>[]; rowCount: number } {
+    const r = this.ask(name === undefined ? { kind: 'query', sql, params } : { kind: 'query', sql, params, name });
     return { rows: r.rows, rowCount: r.rowCount };
   }
 

@@ -125,30 +125,24 @@ function refuseOldServer(db: PostgresDatabase, url: string): void {
 
 /** What the database holds, read without changing it. */
 function look(db: PostgresDatabase): Found {
-  // Read from pg_class under the statement's snapshot: to_regclass asks the session's catalogue cache,
-  // which taking the advisory lock does not refresh, so a desk that waited for another desk making the
-  // store would not see the meta table the other has just committed.
-  const meta = db
+  // Both asked in one statement, so under one snapshot: asked apart, another desk's new store could be
+  // committed in between and look like another application's tables. Read from pg_class, not with
+  // to_regclass, which answers from the session's catalogue cache (an advisory lock does not refresh it).
+  const seen = db
     .prepare(
-      `SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                       WHERE n.nspname = current_schema() AND c.relname = 'brick_work_meta')`,
+      `SELECT bool_or(c.relname = 'brick_work_meta') AS meta, count(*) AS objects
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'm', 'p', 'S')`,
     )
-    .pluck()
-    .get();
-  if (meta === 1) {
+    .get() as { meta: number | null; objects: number };
+  if (seen.meta === 1) {
     const row = db.prepare('SELECT application_id, schema_version FROM brick_work_meta').get() as
       { application_id: number; schema_version: number } | undefined;
     if (row === undefined) return { kind: 'foreign', applicationId: null };
     if (row.application_id !== APPLICATION_ID) return { kind: 'foreign', applicationId: row.application_id };
     return { kind: 'store', version: fromUserVersion(row.schema_version) };
   }
-  const tables = db
-    .prepare(
-      "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'm', 'p', 'S')",
-    )
-    .pluck()
-    .get() as number;
-  return tables === 0 ? { kind: 'empty' } : { kind: 'foreign', applicationId: null };
+  return seen.objects === 0 ? { kind: 'empty' } : { kind: 'foreign', applicationId: null };
 }
 
 /** The refusal of a database that is not a brick-work store (another application's tables or mark). */

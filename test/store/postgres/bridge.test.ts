@@ -4,6 +4,20 @@ import { PostgresBridge, PostgresError } from '../../../src/store/postgres/bridg
 import { needs } from '../../helpers/needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
 
+// A wake-up of the waiting caller is not an answer: only the message on the port is (no server needed).
+it('a late wake-up from the previous answer is no answer: the caller waits for its own', () => {
+  const db = PostgresBridge.connect('postgres://brick_work@127.0.0.1:1/none', {
+    threadUrl: new URL('../../workers/late-wake-bridge-thread.ts', import.meta.url),
+    timeoutMs: 10_000,
+  });
+  try {
+    expect(db.query('SELECT 1').rows).toEqual([{ answer: 1 }]);
+    expect(db.query('SELECT 2').rows).toEqual([{ answer: 2 }]);
+  } finally {
+    db.close();
+  }
+});
+
 // Issue 29 (ADR 0027): the core's synchronous store calls over a real PostgreSQL server on loopback.
 describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL bridge'))('the PostgreSQL bridge', () => {
   let server: PostgresServer;

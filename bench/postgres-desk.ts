@@ -1,0 +1,69 @@
+/**
+ * One desk of the PostgreSQL bench rows (`postgres.bench.ts`), a process of its own on one server store:
+ * it opens the store as a desk does (`openStore(url)`), says `ready`, waits for `go` on stdin, then works
+ * as fast as it can and prints what it did as one JSON line.
+ *
+ *   place URL WORK_FILE   places by hand each line of its share ({ warm: […], lines: [[lineId, itemNo], …] }):
+ *                         its `warm` lines before it says `ready` (a fresh process's first calls load and
+ *                         compile its code), then its `lines`, timing each call:
+ *                         { warm: [ms…], times: [ms…], others: n } (others: lines placed besides)
+ *   claim URL             claims jobs from the queue until none is left, finishing each as it goes:
+ *                         { ran: [jobId…] }
+ */
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { placeByHand } from '../src/hand/placement.ts';
+import { claimNext, finishJob } from '../src/jobs/queue.ts';
+import { openStore } from '../src/store/open.ts';
+import { connectionOwner } from '../src/store/owners.ts';
+
+const [mode, url, workFile] = process.argv.slice(2);
+if ((mode !== 'place' && mode !== 'claim') || url === undefined)
+  throw new Error('usage: postgres-desk place|claim URL [WORK_FILE]');
+
+const store = await openStore(url);
+const db = store.db;
+type Share = [lineId: number, itemNo: string][];
+const work =
+  mode === 'place' ? (JSON.parse(fs.readFileSync(workFile ?? '', 'utf8')) as { warm: Share; lines: Share }) : null;
+let others = 0;
+/** Places each line of `share` by hand on its item, timing each call. */
+const place = (share: Share): number[] =>
+  share.map(([lineId, no]) => {
+    const t = performance.now();
+    const placed = placeByHand(db, lineId, { type: 'P', no, colourId: null }, SYSTEM_CLOCK);
+    const ms = performance.now() - t;
+    others += placed.others.placed + placed.others.moved;
+    return ms;
+  });
+const warm = work === null ? [] : place(work.warm);
+
+process.stdout.write('ready\n');
+await new Promise<void>((resolve) => {
+  const input = readline.createInterface({ input: process.stdin });
+  input.on('line', (line) => {
+    if (line.trim() === 'go') {
+      input.close();
+      process.stdin.destroy(); // nothing more to read: it must not keep the process alive
+      resolve();
+    }
+  });
+});
+
+if (work !== null) {
+  const times = place(work.lines);
+  process.stdout.write(`${JSON.stringify({ warm, times, others })}\n`);
+} else {
+  const me = connectionOwner(db);
+  const ran: number[] = [];
+  for (;;) {
+    const job = claimNext(db, me, { clock: SYSTEM_CLOCK, kinds: ['bench'] });
+    if (job === null) break;
+    ran.push(job.id);
+    if (!finishJob(db, job.id, me, { state: 'done' }, { clock: SYSTEM_CLOCK }))
+      throw new Error(`job ${job.id} was taken from this desk while it ran`);
+  }
+  process.stdout.write(`${JSON.stringify({ ran })}\n`);
+}
+store.close();

@@ -1,0 +1,287 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { loadCatalogue } from '../src/catalogue/load.ts';
+import { confirmImport } from '../src/documents/import.ts';
+import { identityOf } from '../src/identity/owner.ts';
+import { enqueueJob, listJobs } from '../src/jobs/queue.ts';
+import type { StoreDb } from '../src/store/db.ts';
+import { openStore } from '../src/store/open.ts';
+import { startPostgres, type PostgresServer } from '../test/helpers/postgres.ts';
+import { tallyMismatches } from '../test/helpers/tally.ts';
+import { partsCsv } from './data.ts';
+import { importDocument } from './import.bench.ts';
+import { median, percentile, type BenchRow } from './report.ts';
+
+const RUNS = 5;
+const DESKS = 4;
+/** Lines each desk places by hand, timed: enough calls for a p99 (the 10th slowest of 4 × 250). */
+const LINES_PER_DESK = 250;
+/** Lines each desk places first, untimed: a fresh process's first calls load and compile its code. */
+const WARM_UP = 5;
+const JOBS = 1_000;
+const BAR_MS = 50;
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..');
+
+/**
+ * SPEC §12, §14: the store on a PostgreSQL server (loopback, a server started for the run that flushes
+ * every commit as a shop's does): the same 10,000-line import as the SQLite store's, four desks placing
+ * lines by hand at once, and claims across four desks.
+ */
+export async function benchPostgres(): Promise<BenchRow[]> {
+  const parts = partsCsv();
+  const server = await startPostgres({ durable: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-'));
+  try {
+    return [
+      await importOnBoth(server, dir, parts),
+      await desksPlacing(server, dir, parts),
+      await claimsAcrossDesks(server),
+    ];
+  } finally {
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type Parts = ReturnType<typeof partsCsv>;
+
+async function storeWithCatalogue(location: string, parts: Parts): Promise<Awaited<ReturnType<typeof openStore>>> {
+  const store = await openStore(location);
+  await loadCatalogue(store.db, location, [{ name: 'parts.csv', content: Buffer.from(parts.text) }], {
+    type: 'P',
+    me: identityOf(),
+    clock: SYSTEM_CLOCK,
+  });
+  return store;
+}
+
+/** Every line as placed, in order: what the two stores must agree on. */
+function placements(db: StoreDb): string {
+  return JSON.stringify(
+    db
+      .prepare(
+        'SELECT position, item_type, item_no, colour_id, placed_by, unplaced_reason FROM order_line ORDER BY position',
+      )
+      .raw()
+      .all(),
+  );
+}
+
+/** The same 10,000-line document imported into a fresh store of each kind, each holding the same catalogue. */
+async function importOnBoth(server: PostgresServer, dir: string, parts: Parts): Promise<BenchRow> {
+  const content = importDocument(parts.text);
+  const sqliteMs: number[] = [];
+  const postgresMs: number[] = [];
+  const placed = { sqlite: '', postgres: '' };
+  let lines = { total: 0, placed: 0 };
+  for (let run = 0; run < RUNS; run++) {
+    // Each first in turn: neither gains from the other having run the same code first.
+    for (const kind of run % 2 === 0 ? (['sqlite', 'postgres'] as const) : (['postgres', 'sqlite'] as const)) {
+      let location = path.join(dir, `import-${run}`, 'brick-work.sqlite');
+      if (kind === 'postgres') {
+        server.createDatabase(`import_${run}`);
+        location = server.url(`import_${run}`);
+      }
+      const store = await storeWithCatalogue(location, parts);
+      try {
+        const t = performance.now();
+        const [result] = confirmImport(store.db, { file: { name: `bench-${run}.bsx`, content } }, SYSTEM_CLOCK);
+        (kind === 'sqlite' ? sqliteMs : postgresMs).push(performance.now() - t);
+        lines = { total: result?.lines.total ?? 0, placed: result?.lines.placed ?? 0 };
+        if (run === RUNS - 1) placed[kind] = placements(store.db);
+      } finally {
+        store.close();
+      }
+    }
+  }
+  const same = placed.sqlite === placed.postgres && placed.sqlite !== '[]';
+  return {
+    name: 'PostgreSQL store: import + placement of a 10,000-line document (SPEC §14)',
+    ranOn: `a ${lines.total.toLocaleString('en')}-line BrickStore document (${lines.placed} placed) on ${parts.ranOn}; a server on loopback that flushes each commit (fsync on), SQLite at synchronous=FULL; median of ${RUNS}`,
+    measuredMs: median(postgresMs),
+    baselineName: 'the same import into a SQLite store',
+    baselineMs: median(sqliteMs),
+    maxRatio: 3,
+    check: {
+      what: 'every line placed alike on both stores',
+      ok: same,
+      detail: same ? `${lines.total} lines compared` : 'the stores placed the lines differently',
+    },
+  };
+}
+
+/** A desk as a process of its own (`postgres-desk.ts`): started, then told `go`; its one JSON line. */
+function startDesk(args: readonly string[]): { child: ChildProcess; ready: Promise<void>; out: Promise<unknown> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'postgres-desk.ts'), ...args], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = readline.createInterface({ input: child.stdout! });
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const out = new Promise<unknown>((resolve, reject) => {
+    let result: unknown;
+    lines.on('line', (line) => {
+      if (line === 'ready') markReady();
+      else result = JSON.parse(line);
+    });
+    child.on('exit', (code) =>
+      code === 0 && result !== undefined ? resolve(result) : reject(new Error(`a desk ended with ${code}: ${stderr}`)),
+    );
+  });
+  return { child, ready, out };
+}
+
+/** Starts the desks, lets them go together, and waits for each one's result and the time it all took. */
+async function race<T>(desks: readonly string[][]): Promise<{ results: T[]; ms: number }> {
+  const started = desks.map(startDesk);
+  try {
+    await Promise.all(started.map((d) => d.ready));
+    const t = performance.now();
+    for (const d of started) d.child.stdin?.write('go\n');
+    const results = (await Promise.all(started.map((d) => d.out))) as T[];
+    return { results, ms: performance.now() - t };
+  } finally {
+    for (const d of started) if (d.child.exitCode === null) d.child.kill('SIGKILL');
+  }
+}
+
+/** Four desks placing the lines of one order by hand at once, each its share, every call timed. */
+async function desksPlacing(server: PostgresServer, dir: string, parts: Parts): Promise<BenchRow> {
+  const total = DESKS * (WARM_UP + LINES_PER_DESK);
+  server.createDatabase('desks');
+  const url = server.url('desks');
+  const numbers = parts.text
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => l.slice(0, l.indexOf(',')));
+  const store = await storeWithCatalogue(url, parts);
+  let lineIds: number[];
+  try {
+    // An order of lines no rule places: numbers the catalogue does not have, each its own (so placing
+    // one places no other), as staff meet them in a real order.
+    const items = Array.from(
+      { length: total },
+      (_, i) =>
+        `  <Item><ItemID>desk-${i}</ItemID><ItemTypeID>P</ItemTypeID><ColorID>${1 + (i % 90)}</ColorID><Qty>${1 + (i % 9)}</Qty><Price>0.${String(i % 100).padStart(2, '0')}</Price><Condition>N</Condition></Item>`,
+    );
+    const doc = `<?xml version="1.0" encoding="UTF-8"?>\n<BrickStoreXML><Inventory>\n${items.join('\n')}\n</Inventory></BrickStoreXML>\n`;
+    confirmImport(store.db, { file: { name: 'desks.bsx', content: new TextEncoder().encode(doc) } }, SYSTEM_CLOCK);
+    lineIds = store.db.prepare('SELECT id FROM order_line ORDER BY position').pluck().all() as number[];
+  } finally {
+    store.close();
+  }
+  const target = (i: number) => numbers[(i * 7919) % numbers.length] ?? '3001';
+  const desks = Array.from({ length: DESKS }, (_, k) => {
+    const file = path.join(dir, `desk-${k}.json`);
+    const share = lineIds.flatMap((id, i) => (i % DESKS === k ? [[id, target(i)]] : []));
+    fs.writeFileSync(file, JSON.stringify({ warm: share.slice(0, WARM_UP), lines: share.slice(WARM_UP) }));
+    return ['place', url, file];
+  });
+  const { results } = await race<{ warm: number[]; times: number[]; others: number }>(desks);
+  const times = results.flatMap((r) => r.times);
+  const firstCalls = results.map((r) => r.warm[0] ?? 0);
+  const others = results.reduce((n, r) => n + r.others, 0);
+
+  // Each line placed once, on its own item, by one step of its own; the tally kept.
+  const check = await openStore(url);
+  let detail: string;
+  let ok: boolean;
+  try {
+    const db = check.db;
+    const wrong = db
+      .prepare("SELECT position, item_no FROM order_line WHERE placed_by IS DISTINCT FROM 'hand' ORDER BY position")
+      .raw()
+      .all().length;
+    const onOther = lineIds.filter(
+      (id, i) =>
+        (db.prepare('SELECT item_no FROM order_line WHERE id = ?').pluck().get(id) as string | null)?.toLowerCase() !==
+        target(i).toLowerCase(),
+    ).length;
+    const changes = db
+      .prepare(
+        "SELECT row_id, count(*) AS n FROM undo_change WHERE table_name = 'order_line' GROUP BY row_id HAVING count(*) <> 1",
+      )
+      .all().length;
+    const steps = db.prepare("SELECT count(*) FROM undo_step WHERE state = 'done'").pluck().get() as number;
+    const mismatches = tallyMismatches(db).length;
+    const placedCount = db.prepare('SELECT placed FROM document_tally').pluck().get() as number;
+    ok =
+      times.length === DESKS * LINES_PER_DESK &&
+      wrong === 0 &&
+      onOther === 0 &&
+      changes === 0 &&
+      others === 0 &&
+      steps === total + 1 &&
+      mismatches === 0 &&
+      placedCount === total;
+    detail = `${total - wrong} of ${total} placed by hand, ${onOther} on another item, ${changes} changed more than once, ${others} placed besides, ${steps - 1} steps, tally ${mismatches === 0 && placedCount === total ? 'right' : 'WRONG'}`;
+  } finally {
+    check.close();
+  }
+  return {
+    name: `PostgreSQL store: ${DESKS} desks placing lines by hand at once, p99 per call (p50 ${percentile(times, 0.5).toFixed(1)} ms)`,
+    ranOn: `${DESKS} processes on one server store (${parts.ranOn} as its catalogue), each placing ${LINES_PER_DESK} lines of one order as fast as it can, every call timed, after ${WARM_UP} untimed ones`,
+    measuredMs: percentile(times, 0.99),
+    baselineName: 'the 50 ms bar',
+    baselineMs: BAR_MS,
+    maxRatio: 1,
+    check: { what: 'every line placed exactly once, the tally right', ok, detail },
+    details: [
+      `a fresh desk's first call (untimed): ${firstCalls.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}; slowest timed call: ${Math.max(...times).toFixed(1)} ms`,
+    ],
+  };
+}
+
+/** Four desks claiming jobs from one queue at once, each finishing what it claims; one desk alone as the baseline. */
+async function claimsAcrossDesks(server: PostgresServer): Promise<BenchRow> {
+  const run = async (desks: number) => {
+    const name = `claims_${desks}`;
+    server.createDatabase(name);
+    const url = server.url(name);
+    const store = await openStore(url);
+    try {
+      store.db.transaction(() => {
+        for (let i = 0; i < JOBS; i++) enqueueJob(store.db, 'bench', { key: i }, { clock: SYSTEM_CLOCK });
+      })();
+    } finally {
+      store.close();
+    }
+    const raced = await race<{ ran: number[] }>(Array.from({ length: desks }, () => ['claim', url]));
+    const check = await openStore(url);
+    try {
+      const counts = new Map<number, number>();
+      for (const id of raced.results.flatMap((r) => r.ran)) counts.set(id, (counts.get(id) ?? 0) + 1);
+      const done = listJobs(check.db).filter((j) => j.state === 'done').length;
+      return { ms: raced.ms, twice: [...counts.values()].filter((n) => n > 1).length, ran: counts.size, done };
+    } finally {
+      check.close();
+    }
+  };
+  const four = await run(DESKS);
+  const one = await run(1);
+  const ok = four.twice === 0 && four.ran === JOBS && four.done === JOBS;
+  return {
+    name: `PostgreSQL store: job claims, ${DESKS} desks racing over ${JOBS.toLocaleString('en')} jobs (${Math.round(JOBS / (four.ms / 1000))} claims/s)`,
+    ranOn: `${DESKS} processes on one server store, each claiming (claimNext, as its server session) and finishing jobs until none is left`,
+    measuredMs: four.ms,
+    baselineName: 'one desk claiming the same jobs',
+    baselineMs: one.ms,
+    maxRatio: null,
+    check: {
+      what: 'no job run twice',
+      ok,
+      detail: `${four.twice} run twice, ${four.ran} of ${JOBS} run, ${four.done} done`,
+    },
+  };
+}
