@@ -163,8 +163,8 @@ export class PostgresDatabase implements StoreDb {
   /**
    * SQLite's pragmas the core asks, in a PostgreSQL store's terms (ADR 0027): `data_version` is the
    * version every committed write transaction moves, less this session's own moves (SQLite's moves
-   * only for other connections' commits); `user_version` and `application_id` are the meta row's; the quick check
-   * is PostgreSQL's own business (it answers "ok"). SQLite's connection settings mean nothing here.
+   * only for other connections' commits); `user_version` and `application_id` are the meta row's; the
+   * quick check is PostgreSQL's own business (it answers "ok"). SQLite's connection settings mean nothing here.
    */
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
     const text = source.trim().toLowerCase().replace(/\s+/g, ' ');
