@@ -3,6 +3,7 @@ import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { catalogueGeneration } from '../store/settings.ts';
+import { insertRows } from '../store/insert-rows.ts';
 import { applySide, type Change } from './changes.ts';
 import { StepRecorder } from './recorder.ts';
 
@@ -45,8 +46,16 @@ export function recordStepWithInfo<T>(
       // A step's id is never given again, not even that of a step the new one drops: Undo and Redo
       // name the step they expect by its id, and a dropped step's id on a new step would let a stale
       // screen take back that new step instead of being refused (step-moved).
-      const lastId = (db.prepare('SELECT max(id) FROM undo_step').pluck().get() as number | null) ?? 0;
-      dropRedoable(db);
+      // The last id given and whether there is a redo list to drop, in one statement (a server store pays
+      // a round trip a statement, and most steps have no redo list behind them).
+      const known = db
+        .prepare(
+          `SELECT (SELECT max(id) FROM undo_step) AS lastId,
+                  EXISTS (SELECT 1 FROM undo_step WHERE state = 'undone') AS redoable`,
+        )
+        .get() as { lastId: number | null; redoable: number };
+      const lastId = known.lastId ?? 0;
+      if (known.redoable === 1) dropRedoable(db);
       const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
       const createdAt = isoNow(clock);
@@ -59,18 +68,19 @@ export function recordStepWithInfo<T>(
         stepId,
         catalogueGeneration(db),
       );
-      const insert = db.prepare(
-        'INSERT INTO undo_change (step_id, table_name, row_id, before, after) VALUES (?, ?, ?, ?, ?)',
+      // In their order (undo applies them backwards by id); on a server, many to a statement.
+      insertRows(
+        db,
+        'undo_change',
+        ['step_id', 'table_name', 'row_id', 'before', 'after'],
+        rec.changes.map((c) => ({
+          step_id: stepId,
+          table_name: c.table,
+          row_id: c.rowId,
+          before: c.before === null ? null : JSON.stringify(c.before),
+          after: c.after === null ? null : JSON.stringify(c.after),
+        })),
       );
-      for (const c of rec.changes) {
-        insert.run(
-          stepId,
-          c.table,
-          c.rowId,
-          c.before === null ? null : JSON.stringify(c.before),
-          c.after === null ? null : JSON.stringify(c.after),
-        );
-      }
       return { value, step: { id: stepId, kind, label, createdAt } };
     })
     .immediate();
