@@ -39,7 +39,7 @@ if (mutation !== null && !(mutation in MUTATIONS)) {
 }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-soak-'));
 console.log(
-  `soak: ${kills} SIGKILLs over every kind of work, in ${dir}${mutation ? ` — with mutation ${mutation}` : ''}`,
+  `soak: ${kills} kills (SIGKILLs, and cut connections on the PostgreSQL desks) over every kind of work, in ${dir}${mutation ? ` — with mutation ${mutation}` : ''}`,
 );
 const t0 = performance.now();
 try {

@@ -4,11 +4,12 @@
  *
  * A connection lost inside a transaction leaves the server to roll it back; until the caller's own
  * ROLLBACK arrives, every statement is refused as the connection's fault, so nothing the caller meant to
- * be one transaction runs on a new connection piecemeal.
+ * be one transaction runs on a new connection piecemeal (`transaction-guard.ts`).
  */
 import { workerData } from 'node:worker_threads';
 import pg from 'pg';
 import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
+import { TransactionGuard } from './transaction-guard.ts';
 
 const data = workerData as BridgeData;
 const port = data.port;
@@ -44,9 +45,8 @@ function faultOf(e: unknown): BridgeFault {
 }
 
 let client: pg.Client | null = null;
-/** Set when the connection was lost inside a transaction: refused until the caller's ROLLBACK. */
-let lostInTransaction: BridgeFault | null = null;
-let inTransaction = false;
+/** The caller's transaction and the connection it is on (refused until its ROLLBACK once that is gone). */
+const guard = new TransactionGuard();
 /** How many connections this thread has made: the caller's way to tell a new session (`connection`). */
 let connections = 0;
 
@@ -63,35 +63,37 @@ async function connected(): Promise<pg.Client> {
   const lost = (e: unknown) => {
     if (client !== c) return;
     client = null;
-    if (inTransaction) lostInTransaction = { ...faultOf(e), connection: true };
+    guard.lost({ ...faultOf(e), connection: true });
   };
   c.on('error', lost);
   c.on('end', () => lost(new Error('Connection terminated')));
   await c.connect();
   client = c;
+  guard.connected();
   connections += 1;
   return c;
 }
 
 async function answer(m: ToBridge): Promise<FromBridge> {
+  const done = (rows: readonly Record<string, unknown>[] = [], rowCount = 0): FromBridge => ({
+    ok: true,
+    rows,
+    rowCount,
+    connection: connections,
+  });
   if (m.kind === 'close') {
     await client?.end().catch(() => undefined);
     client = null;
-    return { ok: true, rows: [], rowCount: 0, connection: connections };
+    guard.closed();
+    return done();
   }
   if (m.kind === 'connect') {
     await connected();
-    return { ok: true, rows: [], rowCount: 0, connection: connections };
+    return done();
   }
-  const word = m.sql.trimStart().slice(0, 8).toUpperCase();
-  // The end of a whole transaction (not ROLLBACK TO a savepoint, after which the transaction goes on).
-  const rollback = /^\s*ROLLBACK(\s+TRANSACTION)?\s*;?\s*$/i.test(m.sql);
-  const rolledBack = (): FromBridge => {
-    lostInTransaction = null;
-    inTransaction = false;
-    return { ok: true, rows: [], rowCount: 0, connection: connections };
-  };
-  if (lostInTransaction !== null) return rollback ? rolledBack() : { ok: false, fault: lostInTransaction };
+  const first = guard.before(m.sql);
+  if (first === 'rolled-back') return done();
+  if (first !== 'run') return { ok: false, fault: first };
   try {
     const c = await connected();
     const answered: pg.QueryResult | pg.QueryResult[] = await c.query(
@@ -101,22 +103,16 @@ async function answer(m: ToBridge): Promise<FromBridge> {
     );
     // Several statements in one text (no parameters): the last one's answer.
     const r = Array.isArray(answered) ? (answered[answered.length - 1] as pg.QueryResult) : answered;
-    if (word.startsWith('BEGIN')) inTransaction = true;
-    else if (word.startsWith('COMMIT') || rollback) inTransaction = false;
-    return { ok: true, rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0, connection: connections };
+    guard.answered(m.sql);
+    return done(r.rows as Record<string, unknown>[], r.rowCount ?? 0);
   } catch (e) {
     const fault = faultOf(e);
     if (fault.connection) {
       const c = client;
       client = null;
       void c?.end().catch(() => undefined);
-      // A ROLLBACK that is first to find the connection gone has nothing left to do: the server ended
-      // the transaction with the session. Refused, it would leave this thread waiting for another
-      // ROLLBACK its caller — whose transaction has ended — never sends: every statement refused for good.
-      if (rollback) return rolledBack();
-      if (inTransaction) lostInTransaction = fault;
     }
-    return { ok: false, fault };
+    return guard.failed(m.sql, fault) === 'rolled-back' ? done() : { ok: false, fault };
   }
 }
 
