@@ -58,8 +58,9 @@ const BRIDGE_THREAD = 'bridge-thread';
 /** In the bundles, the bridge starts its thread from the bundled `.mjs` beside them (the text must be there once). */
 const BRIDGE_EDIT = {
   file: 'src/store/postgres/bridge.ts',
-  find: "new URL('./bridge-thread.ts', import.meta.url)",
-  replace: `new URL('./${BRIDGE_THREAD}.mjs', import.meta.url)`,
+  // A bundle's module is not `.ts`, so the bridge takes the built app's name for its thread: the soak's is this.
+  find: "import.meta.url.includes('/assets/') ? '../postgres-bridge-thread.js' : './postgres-bridge-thread.js'",
+  replace: `'./${BRIDGE_THREAD}.mjs'`,
 } as const;
 
 export interface WorkerBundles {

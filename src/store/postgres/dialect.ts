@@ -44,7 +44,8 @@ const SQLITE_ONLY: readonly [RegExp, string][] = [
     'IS / IS NOT between values (write IS [NOT] DISTINCT FROM)',
   ],
   [/\bEXPLAIN\s+QUERY\s+PLAN\b/i, 'EXPLAIN QUERY PLAN'],
-  [/\bWITHOUT\s+ROWID\b|\browid\b/i, 'rowid'],
+  // Written as SQLite's keyword is (an alias such as `rowId` is a name of the statement's own).
+  [/\bWITHOUT\s+ROWID\b|\b(rowid|ROWID)\b/, 'rowid'],
 ];
 
 /** The SQLite-only phrase in `sql` (texts and quoted names aside), in words, or null. */

@@ -31,6 +31,8 @@ describe('the dialect', () => {
       toPostgres('SELECT \'sqlite_master is IS ? text\' AS "json_each(" WHERE a IS NULL AND b IS NOT NULL'),
     ).not.toThrow();
     expect(() => toPostgres('SELECT 1 WHERE a IS NOT DISTINCT FROM ?')).not.toThrow();
+    expect(() => toPostgres('SELECT row_id AS rowId FROM undo_change')).not.toThrow();
+    expect(() => toPostgres('SELECT rowid FROM undo_change')).toThrow('rowid');
   });
 
   it('an insert into a table keyed by id returns it; other writes are writes', () => {
