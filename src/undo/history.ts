@@ -64,10 +64,11 @@ export function recordStepWithInfo<T>(
           .prepare("INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?)")
           .run(lastId + 1, kind, label, createdAt).lastInsertRowid,
       );
-      db.prepare('INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?)').run(
-        stepId,
-        catalogueGeneration(db),
-      );
+      // The catalogue's generation as the step leaves it, read by the insert itself (one statement).
+      db.prepare(
+        `INSERT INTO undo_step_catalogue (step_id, generation)
+         VALUES (?, coalesce((SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'catalogue.generation'), 0))`,
+      ).run(stepId);
       // In their order (undo applies them backwards by id); on a server, many to a statement.
       insertRows(
         db,
