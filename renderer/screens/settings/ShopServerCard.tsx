@@ -78,10 +78,7 @@ export function ShopServerCard() {
           </p>
         </form>
       ) : (
-        <p className="hint">
-          This desk’s store is given when it starts: start it with --db postgres://user@host:port/database to work on a
-          shop server.
-        </p>
+        <p className="hint">{view.note}</p>
       )}
     </div>
   );

@@ -23,7 +23,8 @@ function view(d: ServiceDeps, note: string | null = null): ShopServerView {
     chosen: chosen && { host: chosen.host, port: chosen.port, database: chosen.database, user: chosen.user },
     encrypted: port?.encrypted ?? false,
     canChoose: port !== null,
-    note,
+    // Where no choice can be made here, what to do instead.
+    note: note ?? (port === null ? NOT_HERE : null),
   };
 }
 

@@ -103,12 +103,9 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
  * made in, and what `store copy` copies into. Read without changing anything.
  */
 export function serverDatabaseIsEmpty(url: string): boolean {
-  const db = PostgresDatabase.connect(url);
-  try {
-    return look(db).kind === 'empty';
-  } finally {
-    db.close();
-  }
+  const found = lookAtServer(url);
+  found.db.close();
+  return found.kind === 'empty';
 }
 
 function refuseOldServer(db: PostgresDatabase, url: string): void {
