@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, NEEDS_CHROMIUM, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
+import { launchBrowser, NEEDS_CHROMIUM, hasChromium, startHost, buildScreens, fileChooserFrom } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { bsx, inventoryXml } from '../helpers/documents.ts';
@@ -111,10 +111,11 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
     // The order is the left side; the right is a file, picked with the side's button.
     await page.getByRole('region', { name: 'Compare' }).waitFor();
     await expect.poll(() => page.getByTestId('compare-left').locator('select').inputValue()).toMatch(/^order:\d+$/);
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByTestId('compare-right-file-button').focus();
-    await page.keyboard.press('Enter');
-    await (await chooser).setFiles(arrived());
+    const chooser = await fileChooserFrom(page, async () => {
+      await page.getByTestId('compare-right-file-button').focus();
+      await page.keyboard.press('Enter');
+    });
+    await chooser.setFiles(arrived());
     await expect.poll(() => page.getByTestId('compare-right').locator('select').inputValue()).toBe('file');
     await page.getByTestId('compare-run').focus();
     await page.keyboard.press('Enter');

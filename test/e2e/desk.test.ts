@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, NEEDS_CHROMIUM, hasChromium, startHost, buildScreens } from '../helpers/browser.ts';
+import { launchBrowser, NEEDS_CHROMIUM, hasChromium, startHost, buildScreens, fileChooserFrom } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
@@ -102,11 +102,12 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
     // (On a machine busy with the whole suite the guide may still be drawn again as its status comes in:
     // the key goes to the button once it holds the focus.)
     const button = page.getByTestId('first-start-catalogue-button');
-    await expect.poll(() => button.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
-    const chooser = page.waitForEvent('filechooser');
-    await page.keyboard.press('Enter');
+    const chooser = await fileChooserFrom(page, async () => {
+      await expect.poll(() => button.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+    });
     // The parts first, then both documents: their lines are placed with their colours unchecked.
-    await (await chooser).setFiles([paths.parts]);
+    await chooser.setFiles([paths.parts]);
     await notice().getByText('Loaded 3 items.').waitFor();
     // Point 6: until BrickLink's colours are loaded, the guide and the Catalogue screen say colours are not checked.
     await page.getByTestId('first-start').getByTestId('colours-not-checked').waitFor();
@@ -119,9 +120,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
       // Ctrl+O opens a document from a screen without a file picker of its own (the Orders), as in the app.
       await tab('Orders').click();
       await page.locator('body').click({ position: { x: 5, y: 300 } });
-      const importChooser = page.waitForEvent('filechooser');
-      await page.keyboard.press('Control+o');
-      await (await importChooser).setFiles(file);
+      await (await fileChooserFrom(page, () => page.keyboard.press('Control+o'))).setFiles(file);
       await page.getByTestId('preview').waitFor();
       await page.getByTestId('confirm-import').click();
       await page.getByRole('heading', { name: heading }).waitFor();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type FileChooser, type Page } from 'playwright-core';
 import { REPO_ROOT } from './cli.ts';
 import { lines } from './workers.ts';
 
@@ -45,29 +45,56 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
 export async function startHost(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', dbPath],
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'src', 'host', 'main.ts'),
+      '--db',
+      dbPath,
+      ...(built === undefined ? [] : ['--renderer', built]),
+    ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');
   return { url, child };
 }
 
+/** The screens this test file built, which its hosts serve. */
+let built: string | undefined;
+
 /**
- * Builds the screens (vite) into dist/renderer, as `npm run serve` does before it starts the host, or into
- * `outDir` (a folder of the test's or the bench's own).
+ * Builds the screens (vite), as `npm run serve` does before it starts the host: into `outDir` (a folder of
+ * the test's or the bench's own), or else into a folder of this test file's, which `startHost` serves.
+ * Never into the shared dist/renderer: test files run at once, and one file's build empties the folder
+ * another's host is serving.
  */
-export function buildScreens(outDir?: string): void {
+export function buildScreens(outDir?: string): string {
+  // (Under test-results/, which is scratch: a test file's process is ended without an exit to clean up in.)
+  if (outDir === undefined) fs.mkdirSync(path.join(REPO_ROOT, 'test-results'), { recursive: true });
+  const into = outDir ?? (built ??= fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'screens-')));
   execFileSync(
     'npx',
-    [
-      'vite',
-      'build',
-      '--config',
-      'vite.renderer.config.ts',
-      ...(outDir === undefined ? [] : ['--outDir', outDir, '--emptyOutDir']),
-      '--logLevel',
-      'error',
-    ],
+    ['vite', 'build', '--config', 'vite.renderer.config.ts', '--outDir', into, '--emptyOutDir', '--logLevel', 'error'],
     { cwd: REPO_ROOT, stdio: 'inherit' },
   );
+  return into;
+}
+
+/**
+ * The file chooser that `act` (a key or a click on a file picker) opens. Once, in CI with the whole suite
+ * running, headless Chromium showed no chooser for an Enter that reached the focused picker button; so
+ * when none comes within 10 s, `act` is done once more, and the test says so in its output. A picker that
+ * never opens a chooser still fails the test.
+ */
+export async function fileChooserFrom(page: Page, act: () => Promise<void>): Promise<FileChooser> {
+  const first = page.waitForEvent('filechooser', { timeout: 10_000 });
+  await act();
+  try {
+    return await first;
+  } catch {
+    console.log('no file chooser 10 s after the first try: trying once more');
+    const second = page.waitForEvent('filechooser', { timeout: 30_000 });
+    await act();
+    return second;
+  }
 }

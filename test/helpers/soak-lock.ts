@@ -57,10 +57,14 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
     return !a.ok;
   };
   let holding = true;
+  // A worker that throws (the host gone, a connection refused) is a problem in the report, not a crash
+  // of the whole soak with an unhandled rejection before its table is printed.
+  const asProblem = (what: string, work: () => Promise<void>) =>
+    work().catch((e: unknown) => void problems.push(`${what}: ${e instanceof Error ? e.message : String(e)}`));
 
   // Hand placements, one line after another: each one asked again until it is done.
   const placed = new Set<number>();
-  const placer = (async () => {
+  const placer = asProblem('placing lines', async () => {
     for (const lineId of lineIds) {
       for (;;) {
         const a = await host.call('lines.place', { lineId, type: 'P', no: '3001', colourId: null });
@@ -73,11 +77,11 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
       }
       if (holding) await sleep(rand([100, 600]));
     }
-  })();
+  });
 
   // Imports of documents with keys of their own: each asked again until it is done, never twice.
   const imported = new Set<string>();
-  const importer = (async () => {
+  const importer = asProblem('importing', async () => {
     for (let k = 1; k <= DOCUMENTS; k++) {
       const name = `held-${k}.csv`;
       const content = new TextEncoder().encode(
@@ -98,21 +102,21 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
       }
       if (holding) await sleep(rand([500, 2500]));
     }
-  })();
+  });
 
   // The daily call limit, set again and again: the last value answered done is the one kept.
   let lastLimit: number | null = null;
-  const settings = (async () => {
+  const settings = asProblem('setting the limit', async () => {
     for (let n = 1000; holding; n++) {
       const a = await host.call('settings.set', { key: 'daily-call-limit', value: String(n) });
       if (a.ok) lastLimit = n;
       else unexpected('setting the daily call limit', a);
       await sleep(rand([300, 1500]));
     }
-  })();
+  });
 
   // The screens' reads: they answer while the lock is held (WAL), never waiting for it.
-  const reader = (async () => {
+  const reader = asProblem('reading', async () => {
     while (holding) {
       for (const [name, args] of [
         ['orders.list', {}],
@@ -126,7 +130,7 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
       }
       await sleep(rand([100, 400]));
     }
-  })();
+  });
 
   // Catalogue loads on the runner thread, one after another: each ends, done or failed in words.
   const loads: { parts: string[]; outcome: string }[] = [];
@@ -149,12 +153,12 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
     else if (outcome.startsWith('failed: ') && !/internal|undefined/i.test(outcome)) counts.loadsFailed += 1;
     else problems.push(`catalogue load ${k}: ${outcome}`);
   };
-  const loader = (async () => {
+  const loader = asProblem('loading the catalogue', async () => {
     for (let k = 1; holding; k++) {
       await load(k);
       await sleep(rand([1000, 4000]));
     }
-  })();
+  });
 
   // The held lock: spans of 1–15 s, a second or three apart, each ended by a COMMIT or a SIGKILL.
   const longest = o.longestSpanMs ?? 15_000;
@@ -333,7 +337,9 @@ async function startHost(file: string, dir: string): Promise<Host> {
     call: (name, args) =>
       new Promise((resolve, reject) => {
         const req = http.request(
-          { host: '127.0.0.1', port, path: `/api/call/${name}`, method: 'POST', headers },
+          // A connection of its own per call: a kept-alive one the host closes as idle just as it is reused
+          // ends in "socket hang up" with nothing asked, which is the client's race, not the host's fault.
+          { host: '127.0.0.1', port, path: `/api/call/${name}`, method: 'POST', headers, agent: false },
           (res) => {
             let text = '';
             res.on('data', (d: Buffer) => (text += d.toString()));
