@@ -10,7 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, NEEDS_CHROMIUM, hasChromium, startHost, buildScreens, fileChooserFrom } from '../helpers/browser.ts';
+import {
+  launchBrowser,
+  NEEDS_CHROMIUM,
+  hasChromium,
+  startHost,
+  buildScreens,
+  fileChooserFrom,
+} from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
