@@ -15,8 +15,9 @@ export function ownerWords(j: JobRowView): string {
   if (j.state === 'running') {
     if (j.owner === null || j.alive === false)
       return 'left running by a process that is gone; it is taken up again by itself';
-    return j.ownedHere
-      ? `running in this app since ${since(j.claimedAt)}`
+    if (j.ownedHere) return `running in this app since ${since(j.claimedAt)}`;
+    return j.desk !== null
+      ? `running in brick-work on ${j.desk} since ${since(j.claimedAt)}`
       : `running in another brick-work (process ${j.owner.pid}) since ${since(j.claimedAt)}`;
   }
   if (j.state === 'queued')

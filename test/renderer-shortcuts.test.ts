@@ -56,6 +56,7 @@ describe('the jobs list in words', () => {
     owner: { pid: 4242, bootId: 'b', startTicks: 1 },
     alive: true,
     ownedHere: true,
+    desk: null,
     claimedAt: new Date(new Date().setHours(12, 3, 0, 0)).toISOString(),
     recoveries: 0,
     updatedAt: '',
@@ -65,6 +66,10 @@ describe('the jobs list in words', () => {
     expect(ownerWords(job({}))).toMatch(/^running in this app since 12:03/);
     expect(ownerWords(job({ ownedHere: false }))).toMatch(
       /^running in another brick-work \(process 4242\) since 12:03/,
+    );
+    // On a shop server: the computer whose brick-work runs it, not the server's process number.
+    expect(ownerWords(job({ ownedHere: false, desk: 'counter-2' }))).toMatch(
+      /^running in brick-work on counter-2 since 12:03/,
     );
     expect(ownerWords(job({ alive: false, ownedHere: false }))).toBe(
       'left running by a process that is gone; it is taken up again by itself',

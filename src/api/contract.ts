@@ -293,6 +293,8 @@ export interface JobRowView {
   readonly alive: boolean | null;
   /** Whether its owner is this app (its job runner), as opposed to another process. */
   readonly ownedHere: boolean;
+  /** On a shop server, the computer whose brick-work runs it (null on a file, or once its session is gone). */
+  readonly desk: string | null;
   /** When its owner claimed it. */
   readonly claimedAt: string | null;
   readonly recoveries: number;

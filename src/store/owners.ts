@@ -6,6 +6,7 @@
 import { identityOf, isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
 import type { StoreDb } from './db.ts';
+import { applicationName, hostOf } from './postgres/application-name.ts';
 import { PostgresDatabase, SESSION_PREFIX } from './postgres/database.ts';
 
 /** The owner a claim made through `db` records: its server session, or this process. */
@@ -30,4 +31,27 @@ export function ownerAlive(db: StoreDb, owner: OwnerIdentity, proc: ProcView = S
 
 export function isSession(owner: OwnerIdentity): boolean {
   return owner.bootId?.startsWith(SESSION_PREFIX) === true;
+}
+
+/**
+ * Where `owner` is, for the jobs list: whether it is this app (this process on a file; on a server, a
+ * session one of this app's connections opened), and on a server the computer whose brick-work holds it
+ * while it lives. Only words and `ownedHere` come of it; who owns a job stays the exact comparison.
+ */
+export function ownerPlace(
+  db: StoreDb,
+  owner: OwnerIdentity | null,
+  proc: ProcView = SYSTEM_PROC,
+): { here: boolean; desk: string | null } {
+  if (owner === null) return { here: false, desk: null };
+  if (!isSession(owner)) {
+    const me = identityOf(process.pid, proc);
+    return {
+      here: owner.pid === me.pid && owner.bootId === me.bootId && owner.startTicks === me.startTicks,
+      desk: null,
+    };
+  }
+  const name = db instanceof PostgresDatabase ? db.sessionApplication(owner) : null;
+  if (name === null) return { here: false, desk: null };
+  return { here: name === applicationName(identityOf(process.pid, proc)), desk: hostOf(name) };
 }

@@ -1,10 +1,12 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { shiftedClock, SYSTEM_CLOCK } from '../../src/clock.ts';
 import { CatalogueJob, catalogueJobStatus } from '../../src/catalogue/catalogue-job.ts';
 import { claimJob, claimNext, enqueueJob, getJob, reportProgress, whileOwner } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { openStore, type Store } from '../../src/store/open.ts';
-import { connectionOwner, ownerAlive } from '../../src/store/owners.ts';
+import { connectionOwner, ownerAlive, ownerPlace } from '../../src/store/owners.ts';
+import { cli, cliJson } from '../helpers/cli.ts';
 import { needs } from '../helpers/needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 
@@ -98,6 +100,27 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       ).toBe(false);
       expect(a.db.prepare("SELECT count(*) FROM setting WHERE key = 'a'").pluck().get()).toBe(0);
       expect(getJob(a.db, id)?.owner).toEqual(connectionOwner(b.db));
+    });
+
+    // The jobs list: a desk's own running job is "running in this app", whichever of its connections
+    // claimed it; on another desk it names the computer, not the server's process number.
+    it("the jobs list says which desk runs a job: this app's own, or the computer of another's", async () => {
+      const { url, name, a, b } = await desks();
+      const id = enqueueJob(a.db, 'work', {}, { clock });
+      const ownerA = connectionOwner(a.db);
+      claimJob(a.db, id, ownerA, { clock });
+      // Another connection of this process (the screens' beside the runner's) knows the job as its own.
+      expect(ownerPlace(b.db, ownerA)).toEqual({ here: true, desk: os.hostname() });
+      // Another brick-work (a process of its own, here the CLI) on the same server.
+      const listed = await cliJson(['jobs', '--db', url]);
+      expect(listed.json.jobs).toEqual([
+        expect.objectContaining({ id, state: 'running', alive: true, ownedHere: false, desk: os.hostname() }),
+      ]);
+      const text = await cli(['jobs', '--db', url]);
+      expect(text.stdout).toContain(`on ${os.hostname()} (alive)`);
+      // Once its session is gone the job is no one's, here or elsewhere.
+      expect(cut(name, ownerA.pid)).toBe(true);
+      expect(ownerPlace(b.db, ownerA)).toEqual({ here: false, desk: null });
     });
 
     it('a cut runner of its own job stops, even before anyone takes the job over', async () => {

@@ -2,9 +2,11 @@ import type { CatalogueStatusView, JobRowView } from '../../api/contract.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { numberArg, type ContractCommand } from '../command.ts';
 
-function ownerText(job: { owner: JobRowView['owner']; alive: boolean | null }): string {
+function ownerText(job: { owner: JobRowView['owner']; alive: boolean | null; desk?: string | null }): string {
   if (job.owner === null) return '-';
-  return `pid ${job.owner.pid} (${job.alive ? 'alive' : 'gone'})`;
+  // On a shop server the pid is the server's session; the computer says more.
+  const where = job.desk ? ` on ${job.desk}` : '';
+  return `pid ${job.owner.pid}${where} (${job.alive ? 'alive' : 'gone'})`;
 }
 
 function progressText(p: JobRowView['progress']): string {

@@ -32,6 +32,8 @@ export type FromBridge =
 
 export interface BridgeData {
   readonly url: string;
+  /** The name its connections give the server (`application-name.ts`). */
+  readonly applicationName: string;
   /** Int32 [state]: 0 while a request is out, 1 when its answer is on the port. */
   readonly signal: SharedArrayBuffer;
   readonly port: MessagePort;

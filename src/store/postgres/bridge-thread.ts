@@ -54,7 +54,7 @@ async function connected(): Promise<pg.Client> {
   if (client !== null) return client;
   const c = new pg.Client({
     connectionString: data.url,
-    application_name: 'brick-work',
+    application_name: data.applicationName,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
   });

@@ -11,6 +11,7 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { storeUnreachable } from '../../errors.ts';
 import { startWorker } from '../../worker-start.ts';
+import { applicationName } from './application-name.ts';
 import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
 import { storeName } from '../../store-location.ts';
 
@@ -111,7 +112,12 @@ export class PostgresBridge {
     if (this.port !== null) return this.port;
     const { port1, port2 } = new MessageChannel();
     this.signal = new Int32Array(new SharedArrayBuffer(4));
-    const data: BridgeData = { url: this.url, signal: this.signal.buffer as SharedArrayBuffer, port: port2 };
+    const data: BridgeData = {
+      url: this.url,
+      applicationName: applicationName(),
+      signal: this.signal.buffer as SharedArrayBuffer,
+      port: port2,
+    };
     this.worker = startWorker(this.threadUrl, data, [port2]);
     this.threads += 1;
     this.worker.unref();

@@ -148,6 +148,16 @@ export class PostgresDatabase implements StoreDb {
     return found.n === 1;
   }
 
+  /** The `application_name` of the live session `owner` names exactly; null once it is gone. */
+  sessionApplication(owner: OwnerIdentity): string | null {
+    if (owner.startTicks === null || owner.bootId !== this.sessionOwner().bootId) return null;
+    const found = this.bridge.query(
+      `SELECT a.application_name AS name FROM pg_stat_activity a WHERE a.pid = $1 AND ${MICROSECONDS('a.backend_start')} = $2`,
+      [owner.pid, owner.startTicks],
+    ).rows[0] as { name: string } | undefined;
+    return found?.name ?? null;
+  }
+
   get name(): string {
     return serverName(this.bridge.url);
   }

@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { storeName } from '../../store-location.ts';
+import { applicationName } from './application-name.ts';
 
 export const CHANGED_CHANNEL = 'brick_work_changed';
 
@@ -42,7 +43,7 @@ export function listenForWrites(
 
   const connect = () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: url, application_name: 'brick-work listener', keepAlive: true });
+    const c = new pg.Client({ connectionString: url, application_name: applicationName(), keepAlive: true });
     client = c;
     c.on('notification', (n) => {
       if (n.channel === CHANGED_CHANNEL) onNotice();
