@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv, type CsvTable } from '../text/csv.ts';
 import { decodeText } from '../text/decode.ts';
-import { parseError } from '../text/position.ts';
+import { parseError, parseErrorAt } from '../text/position.ts';
 import { readBrickLinkTab } from './formats/bricklink-tab.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
 import { readRebrickable } from './formats/rebrickable-csv.ts';
@@ -34,12 +34,34 @@ export function unzipped(file: NamedContent): Uint8Array {
     );
   }
   const bytes = file.content;
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return withoutNul(name, bytes);
+  let plain: Uint8Array;
   try {
-    return zlib.gunzipSync(bytes, { maxOutputLength: CATALOGUE_FILE_LIMIT });
+    plain = zlib.gunzipSync(bytes, { maxOutputLength: CATALOGUE_FILE_LIMIT });
   } catch (e) {
     throw parseError(name, `the gzip data can't be read (${quote((e as Error).message)})`);
   }
+  return withoutNul(name, plain);
+}
+
+/**
+ * A catalogue file is text, and text holds no NUL: one says the file is damaged (and a server's text
+ * can't store it). UTF-16, which is full of them, is left to `decodeText` to name.
+ */
+function withoutNul(name: string, bytes: Uint8Array): Uint8Array {
+  const at = bytes.indexOf(0);
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (at < 0 || utf16) return bytes;
+  const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i >= 0 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
+  const column = new TextDecoder().decode(bytes.subarray(lineStart, at)).length + 1;
+  throw parseErrorAt(
+    name,
+    line,
+    column,
+    'a NUL byte is in the text, which a catalogue file never holds (is the file damaged?)',
+  );
 }
 
 /** Reads a catalogue file of any format brick-work loads, plain or gzipped, detected from its content. */

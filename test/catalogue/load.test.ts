@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -187,6 +188,24 @@ describeEachStore('loading a catalogue (the catalogue job)', () => {
     expect(catalogueJobRecord(db, file)).toMatchObject({
       record: { state: 'failed', error: expect.stringContaining('colors.csv') },
     });
+  });
+
+  // A PostgreSQL text can't hold NUL: on a server such a name ended in `internal`. A catalogue file is
+  // text, so a NUL says the file is damaged, on either store, with where it is.
+  it('refuses a file holding a NUL byte in words, with its line, and loads nothing of it', async () => {
+    const { file, db } = await newStore();
+    const parts = files.rebrickableParts([
+      { no: '3001', name: 'Brick 2 x 4' },
+      { no: '3004', name: 'Brick\u0000 1 x 2' },
+    ]);
+    for (const name of ['parts.csv', 'parts.csv.gz']) {
+      const content = name.endsWith('.gz') ? zlib.gzipSync(bytes(parts)) : bytes(parts);
+      await expect(loadCatalogue(db, file, [{ name, content }], options)).rejects.toMatchObject({
+        code: 'parse-error',
+        message: `${name}, line 3, column 11: a NUL byte is in the text, which a catalogue file never holds (is the file damaged?)`,
+      });
+      expect(db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(0);
+    }
   });
 
   it('stops when staff cancel, rolling back the file it was merging', async () => {

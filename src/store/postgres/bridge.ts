@@ -172,8 +172,10 @@ export class PostgresBridge {
 function words(fault: BridgeFault): string {
   if (fault.code === 'ECONNREFUSED') return 'nothing answers at that address (is the server running?)';
   if (fault.code === 'ENOTFOUND' || fault.code === 'EAI_AGAIN') return 'that server name is not known on this network';
-  if (fault.code === '57P01' || fault.code === '57P02' || fault.code === '57P03')
-    return 'the server is shutting down or restarting';
+  // 57P01 is both a server shutting down and an administrator ending this one connection.
+  if (fault.code === '57P01') return 'the server ended the connection (it is restarting, or an administrator ended it)';
+  if (fault.code === '57P02') return 'the server is restarting after a fault';
+  if (fault.code === '57P03') return 'the server is starting up or shutting down';
   if (fault.code?.startsWith('08') || /terminated|reset/i.test(fault.message)) return 'the connection was cut';
   return fault.message.slice(0, 120);
 }
