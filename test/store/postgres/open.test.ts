@@ -7,6 +7,7 @@ import { cli, cliJson } from '../../helpers/cli.ts';
 import { needs } from '../../helpers/needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
 import { tempDir } from '../../helpers/temp.ts';
+import { versionProxy } from '../../helpers/pg-version-proxy.ts';
 
 // Issue 29, SPEC §14: a store on a PostgreSQL server is born at 4.2, with the same tables and meanings,
 // its own upgrades from there, and refuses a newer or foreign database untouched.
@@ -125,6 +126,40 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'opening a store on a Postgr
       });
       expect(server.sql(newer, 'SELECT schema_version FROM brick_work_meta')).toBe('403');
       expect(server.sql(newer, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).toBe(tables);
+    });
+
+    it('refuses a server older than PostgreSQL 13 in words, and makes nothing in its database', async () => {
+      const name = fresh();
+      const through = (port: number) => server.url(name).replace(`:${server.port}/`, `:${port}/`);
+      const objects = () =>
+        server.sql(name, "SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace");
+      const old = await versionProxy(
+        server.port,
+        new Map([
+          [server.sql(name, 'SHOW server_version_num'), '120017'],
+          [server.sql(name, 'SHOW server_version'), '12.17'],
+        ]),
+      );
+      try {
+        for (const options of [{}, { readOnly: true }])
+          await expect(openStore(through(old.port), options)).rejects.toMatchObject({
+            code: 'store-too-old',
+            message: expect.stringMatching(
+              /runs PostgreSQL 12\.17; brick-work .* needs PostgreSQL 13 or newer\. Nothing was changed/,
+            ),
+          });
+      } finally {
+        await old.close();
+      }
+      expect(objects()).toBe('0');
+      // Through a proxy that changes nothing, the same database becomes a store: the refusal was the version's.
+      const same = await versionProxy(server.port, new Map());
+      try {
+        (await openStore(through(same.port))).close();
+      } finally {
+        await same.close();
+      }
+      expect(objects()).not.toBe('0');
     });
 
     it('a read-only open changes nothing: an empty database is refused in words, a store is read', async () => {
