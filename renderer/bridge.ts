@@ -26,17 +26,20 @@ function pageToken(): string {
 
 /**
  * The host's server-sent events, read with `fetch` so that the token travels as a header (EventSource
- * can send none); read again after a second when the stream ends or fails.
+ * can send none); read again after a second when the stream ends or fails — but not once the host has
+ * refused the token: it never takes a token it refused (its start printed a new address), and every call
+ * says so in words.
  */
 function listen(token: string, dispatch: (name: string, data: string) => void): void {
-  const once = async () => {
+  const once = async (): Promise<'again' | 'refused'> => {
     const response = await fetch('/api/events', { headers: { Authorization: `Bearer ${token}` } });
-    if (!response.ok || response.body === null) return;
+    if (refusalCode(response.status) === 'not-allowed') return 'refused';
+    if (!response.ok || response.body === null) return 'again';
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = '';
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
+      if (done) return 'again';
       buffered += value;
       for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
         const block = buffered.slice(0, end);
@@ -49,7 +52,7 @@ function listen(token: string, dispatch: (name: string, data: string) => void): 
   };
   const again = () =>
     void once().then(
-      () => setTimeout(again, 1_000),
+      (next) => void (next === 'again' && setTimeout(again, 1_000)),
       () => setTimeout(again, 1_000),
     );
   again();

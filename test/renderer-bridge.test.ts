@@ -48,6 +48,26 @@ describe("the browser host's bridge", () => {
     expect(seen.some((init) => init.credentials !== undefined)).toBe(false);
   });
 
+  it('stops asking for events once the host refuses the token, and asks again after a stream that ended', async () => {
+    vi.useFakeTimers();
+    try {
+      for (const [status, asked] of [
+        [401, 1],
+        [503, 4],
+      ] as const) {
+        let events = 0;
+        await bridgeAnswering(((url: string) => {
+          if (url === '/api/events') events += 1;
+          return Promise.resolve(new Response('no', { status }));
+        }) as unknown as () => Promise<Response>);
+        await vi.advanceTimersByTimeAsync(3_500);
+        expect(events, `HTTP ${status}`).toBe(asked);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a host that is gone is host-unreachable, saying what to check', async () => {
     const bridge = await bridgeAnswering(() => Promise.reject(new TypeError('Failed to fetch')));
     const answer = await bridge.call('orders.list', {});

@@ -207,6 +207,9 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
     await right.selectOption(docOption ?? '');
     await page.getByTestId('compare-run').click();
     await expect.poll(() => page.getByTestId('compare-summary').innerText()).toBe('No differences in quantity.');
+    // Nothing differs: no export of the difference is offered (the CSV would be a header alone).
+    for (const id of ['export-csv', 'export-wanted', 'export-upload'])
+      expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
     await page.getByTestId('differences-only').uncheck();
     await expect.poll(() => group('same').getByRole('heading').innerText()).toBe('The same on both sides 5');
     await shot('order-vs-document');

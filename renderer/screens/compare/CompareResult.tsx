@@ -53,7 +53,11 @@ export function CompareResult() {
             ? 'No differences in quantity.'
             : `${differences} ${differences === 1 ? 'lot differs' : 'lots differ'}.`}
         </span>
-        <button onClick={() => void actions.exportAs('csv')} data-testid="export-csv">
+        <button
+          onClick={() => void actions.exportAs('csv')}
+          disabled={view.totals.missing === 0 && view.totals.extra === 0}
+          data-testid="export-csv"
+        >
           Export the difference (CSV)…
         </button>
         <button
