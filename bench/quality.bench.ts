@@ -20,6 +20,7 @@ import {
   numberHashIsEven,
 } from './quality-sets.ts';
 import { collectGarbage, percentile, type BenchRow } from './report.ts';
+import { learnFromNamings } from '../scripts/equivalents-table.ts';
 
 const LIMIT = 20;
 /** Fuse.js takes about half a second a query on this catalogue: on the LDraw set it runs on every k-th query, at least this many. */
@@ -250,11 +251,22 @@ export function benchQuality(): QualityOutput[] {
   } else {
     const queries: Query[] = lego.evaluation.map((p) => ({ no: p.no, name: p.legoName }));
     const mine = hitsOf(queries, ours);
+    // The ceiling of learning renamed words: the same index with a table learned from both halves, the
+    // measured one too — not a result (it has seen the answers), but how far this kind of learning can go.
+    const asPairs = (list: typeof lego.train) =>
+      list.map((p) => ({ ldrawName: p.legoName, rebrickableName: p.rebrickableName }));
+    const seenAll = new SuggestIndex(
+      items,
+      [],
+      learnFromNamings([ldraw?.train ?? [], [...asPairs(lego.train), ...asPairs(lego.evaluation)]]),
+    );
+    const ceiling = hitsOf(queries, (name) => suggestIn(seenAll, { name, no: null }, LIMIT).map((s) => s.no));
     out.push({
       name: "suggestion quality: LEGO's element names (the PAB inventory, odd hashes), hit@5",
       ranOn:
         `the ${queries.length} LEGO element names of the PAB inventory whose number hashes odd (${lego.train.length} even ones are left ` +
-        `for learning), each against its part's number in ${catalogue} (the same number, or Rebrickable's for BrickLink's)`,
+        `for learning), each against its part's number in ${catalogue} (the same number, or Rebrickable's for BrickLink's); ` +
+        `"learned from both halves" has seen the measured half too: not a result, the most renamed words can give`,
       measuredMs: pct(mine.at5, mine.n),
       baselineName: 'the 70 % bar',
       baselineMs: 70,
@@ -263,6 +275,7 @@ export function benchQuality(): QualityOutput[] {
       unit: '%',
       details: hitTable([
         ['ours', mine],
+        ['ours, learned from both halves', ceiling],
         ['SQLite FTS5 bm25', hitsOf(queries, fts.rank)],
       ]),
     });

@@ -138,7 +138,12 @@ export class SuggestIndex {
    * The index of `catalogue` (its items, or a `PreparedCatalogue` of them, which is reused when only the
    * names staff taught have changed) and of `taught`.
    */
-  constructor(catalogue: readonly IndexedItem[] | PreparedCatalogue, taught: readonly TaughtName[] = []) {
+  /** `equivalents`: the renamed words (the generated table; another only where a bench measures one). */
+  constructor(
+    catalogue: readonly IndexedItem[] | PreparedCatalogue,
+    taught: readonly TaughtName[] = [],
+    equivalents: readonly (readonly [from: string, to: string, weight: number])[] = EQUIVALENTS,
+  ) {
     const base = catalogue instanceof PreparedCatalogue ? catalogue : new PreparedCatalogue(catalogue);
     const items = base.items;
     this.items = items;
@@ -236,12 +241,12 @@ export class SuggestIndex {
     for (const [tok, id] of tokenIds)
       if (tok.startsWith('#')) sizeTokens.push({ id, dims: dimensionsOf(tok.slice(1)) });
     this.sizeTokens = sizeTokens;
-    const equivalents = new Map<string, { to: number; weight: number }[]>();
-    for (const [from, to, w] of EQUIVALENTS) {
+    const renamed = new Map<string, { to: number; weight: number }[]>();
+    for (const [from, to, w] of equivalents) {
       const id = tokenIds.get(to);
-      if (id !== undefined) push(equivalents, from, { to: id, weight: w });
+      if (id !== undefined) push(renamed, from, { to: id, weight: w });
     }
-    this.equivalents = equivalents;
+    this.equivalents = renamed;
 
     // The catalogue's names in key order (sorted once), with the taught ones merged in.
     const taughtOrder = [...taughtKeys.keys()]

@@ -123,6 +123,38 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       expect(ownerPlace(b.db, ownerA)).toEqual({ here: false, desk: null });
     });
 
+    // A shop may give each desk a login of its own. The server then hides a session's start from another
+    // role (pg_stat_activity says NULL): the other desk can't tell the owner exactly, and must not take
+    // a live desk's job over for it — that would run it twice.
+    it("desks logged in as different roles: a live desk's job stays busy for the other; once cut, it is taken over", async () => {
+      const name = `owners_${++n}`;
+      server.createDatabase(name);
+      (await openStore(server.url(name))).close();
+      server.sql(
+        name,
+        `CREATE ROLE desk_a_${n} LOGIN; CREATE ROLE desk_b_${n} LOGIN;
+         GRANT ALL ON ALL TABLES IN SCHEMA public TO desk_a_${n}, desk_b_${n};
+         GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO desk_a_${n}, desk_b_${n}`,
+      );
+      const as = (role: string) => server.url(name).replace('postgres://brick_work@', `postgres://${role}_${n}@`);
+      const a = await openStore(as('desk_a'));
+      const b = await openStore(as('desk_b'));
+      onTestFinished(() => {
+        a.close();
+        b.close();
+      });
+      const id = enqueueJob(a.db, 'work', {}, { clock });
+      const ownerA = connectionOwner(a.db);
+      claimJob(a.db, id, ownerA, { clock });
+      expect(server.sql(name, `SELECT usename FROM pg_stat_activity WHERE pid = ${ownerA.pid}`)).toBe(`desk_a_${n}`);
+      expect(ownerAlive(b.db, ownerA)).toBe(true);
+      expect(claimNext(b.db, connectionOwner(b.db), { clock })).toBeNull();
+      expect(getJob(b.db, id)?.owner).toEqual(ownerA);
+      expect(cut(name, ownerA.pid)).toBe(true);
+      expect(ownerAlive(b.db, ownerA)).toBe(false);
+      expect(claimNext(b.db, connectionOwner(b.db), { clock })).toMatchObject({ id, takenFrom: ownerA });
+    });
+
     it('a cut runner of its own job stops, even before anyone takes the job over', async () => {
       const { name, a } = await desks();
       const id = enqueueJob(a.db, 'work', {}, { clock });
