@@ -26,6 +26,9 @@ export function actingOwner(db: StoreDb, me: OwnerIdentity): OwnerIdentity {
 /** Whether `owner` lives: a session while the server has it, a process by the rule of SPEC §3. */
 export function ownerAlive(db: StoreDb, owner: OwnerIdentity, proc: ProcView = SYSTEM_PROC): boolean {
   if (isSession(owner)) return db instanceof PostgresDatabase && db.sessionAlive(owner);
+  // On a server only sessions own jobs: a process owner came with a store copied from a file, and the
+  // process that ran it there (alive or not, on whichever computer) owns nothing here.
+  if (db instanceof PostgresDatabase) return false;
   return isAlive(owner, proc);
 }
 

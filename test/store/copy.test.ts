@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
+import { claimJob, claimNext, enqueueJob, getJob } from '../../src/jobs/queue.ts';
 import { copyStore } from '../../src/store/copy/index.ts';
+import { connectionOwner } from '../../src/store/owners.ts';
 import type { StoreDb } from '../../src/store/db.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
@@ -324,6 +326,31 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       await worksAsAStore(url);
       await worksAsAStore(back);
       expect(sha256(original)).toBe(before);
+    });
+
+    // On a server only sessions own jobs. A job the file's app was running as the shop moved is owned by
+    // a process; on the computer that made the copy that process may well still be alive — the job must
+    // not look busy on the server for as long as it lives.
+    it("a job running in the file's app when copied is free on the server, taken over by the next claim", async () => {
+      const file = path.join(tempDir(), 'busy.sqlite');
+      const store = await openStore(file);
+      const id = enqueueJob(store.db, 'work', {}, { clock: SYSTEM_CLOCK });
+      claimJob(store.db, id, identityOf(), { clock: SYSTEM_CLOCK });
+      expect(getJob(store.db, id)?.alive).toBe(true);
+      store.close();
+
+      const url = database();
+      await copyStore(file, url);
+      const there = await openStore(url);
+      try {
+        expect(getJob(there.db, id)).toMatchObject({ state: 'running', owner: identityOf(), alive: false });
+        expect(claimNext(there.db, connectionOwner(there.db), { clock: SYSTEM_CLOCK })).toMatchObject({
+          id,
+          takenFrom: identityOf(),
+        });
+      } finally {
+        there.close();
+      }
     });
 
     it('a 4.1 file copies to a server as 4.2, and the file stays byte for byte as it was', async () => {
