@@ -88,12 +88,16 @@ export function buildScreens(outDir?: string): string {
  */
 export async function fileChooserFrom(page: Page, act: () => Promise<void>): Promise<FileChooser> {
   const first = page.waitForEvent('filechooser', { timeout: 10_000 });
+  // Listening turns Chromium's chooser interception on by a message Playwright does not wait for; a round
+  // trip to the page first, so that a key sent at once can't open a chooser before it is intercepted.
+  await page.evaluate(() => 0);
   await act();
   try {
     return await first;
   } catch {
     console.log('no file chooser 10 s after the first try: trying once more');
     const second = page.waitForEvent('filechooser', { timeout: 30_000 });
+    await page.evaluate(() => 0);
     await act();
     return second;
   }
