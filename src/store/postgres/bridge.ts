@@ -13,6 +13,7 @@ import { storeUnreachable } from '../../errors.ts';
 import { startWorker } from '../../worker-start.ts';
 import { applicationName } from './application-name.ts';
 import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
+import { serverRefusal } from './server-refusals.ts';
 import { storeName } from '../../store-location.ts';
 
 /** An error PostgreSQL answered a statement with (not a lost connection): its SQLSTATE, for callers that expect one. */
@@ -164,7 +165,9 @@ export class PostgresBridge {
 
   private refusal(fault: BridgeFault): Error {
     if (fault.connection) return storeUnreachable(serverName(this.url), words(fault));
-    return new PostgresError(fault.code, fault.message);
+    return (
+      serverRefusal(fault.code, fault.message, serverName(this.url)) ?? new PostgresError(fault.code, fault.message)
+    );
   }
 }
 

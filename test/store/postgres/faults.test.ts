@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { SYSTEM_CLOCK } from '../../../src/clock.ts';
 import { confirmImport } from '../../../src/documents/import.ts';
 import { openStore } from '../../../src/store/open.ts';
+import { serverRefusal } from '../../../src/store/postgres/server-refusals.ts';
+import { cliJson } from '../../helpers/cli.ts';
 import { csv, file } from '../../helpers/documents.ts';
 import { needs } from '../../helpers/needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
@@ -84,4 +86,51 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     expect(count('SELECT count(*) FROM order_line')).toBe(3_000);
     expect(tallyMismatches(store.db)).toEqual([]);
   });
+  // SPEC §10: no machine state is `internal`. The server's own refusals, through the CLI as staff meet them.
+  it("the server's own refusals are said in words with their codes, never internal, and change nothing", async () => {
+    const name = 'refusals';
+    server.createDatabase(name);
+    (await openStore(server.url(name))).close();
+    const db = (user: string, database = name) => server.url(database).replace('brick_work@', `${user}@`);
+    const answer = async (url: string, ...args: string[]) => {
+      const r = await cliJson([...args, '--db', url]);
+      expect(r.stdout + r.stderr).not.toMatch(/internal|sesame/);
+      return r.json.error as { code: string; message: string } | undefined;
+    };
+    expect(await answer(db('brick_work', 'no_such_db'), 'orders')).toMatchObject({
+      code: 'store-unreachable',
+      message: expect.stringMatching(/has no such database .*no_such_db.*check the database's name/),
+    });
+    expect(await answer(db('no_such_user:sesame'), 'orders')).toMatchObject({
+      code: 'store-unreachable',
+      message: expect.stringMatching(/refused this desk's login .*check the user and password/),
+    });
+    server.sql(name, 'CREATE ROLE limited LOGIN CONNECTION LIMIT 0');
+    expect(await answer(db('limited'), 'orders')).toMatchObject({
+      code: 'store-unreachable',
+      message: expect.stringMatching(/no connection left for this desk/),
+    });
+    // A login that may read but not write: reads work, a write is read-only-store and changes nothing.
+    server.sql(name, 'CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader');
+    expect(await answer(db('reader'), 'orders')).toBeUndefined();
+    expect(await answer(db('reader'), 'settings', 'currency', 'EUR')).toMatchObject({
+      code: 'read-only-store',
+      message: expect.stringMatching(/does not let this desk's login do this .*permission denied/),
+    });
+    // A database set read-only (as a standby is): the same.
+    server.sql('postgres', `ALTER DATABASE ${name} SET default_transaction_read_only = on`);
+    expect(await answer(db('brick_work'), 'orders')).toBeUndefined();
+    expect(await answer(db('brick_work'), 'settings', 'currency', 'EUR')).toMatchObject({
+      code: 'read-only-store',
+      message: expect.stringMatching(/takes no writes now .*read-only transaction/),
+    });
+    server.sql('postgres', `ALTER DATABASE ${name} RESET default_transaction_read_only`);
+    expect(server.sql(name, "SELECT count(*) FROM setting WHERE key = 'currency'")).toBe('0');
+    // What can't be made to happen here (a full disk, a statement time limit) is said the same way.
+    expect(serverRefusal('53100', 'could not extend file', 'shop/db')).toMatchObject({ code: 'disk-full' });
+    expect(serverRefusal('57014', 'canceling statement due to statement timeout', 'shop/db')).toMatchObject({
+      code: 'store-busy',
+    });
+    expect(serverRefusal('42P01', 'relation "x" does not exist', 'shop/db')).toBeNull(); // ours: a bug
+  }, 120_000);
 });
