@@ -151,7 +151,7 @@ async function round(r: Round): Promise<void> {
   const remaining = db.prepare("SELECT count(*) FROM job WHERE state IN ('queued', 'running')").pluck();
   const cut = db.prepare(
     `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
-      WHERE application_name = 'brick-work' AND datname = current_database() AND pid = ? AND ${MICROSECONDS} = ?`,
+      WHERE application_name LIKE 'brick-work %' AND datname = current_database() AND pid = ? AND ${MICROSECONDS} = ?`,
   );
 
   const all: SoakProcess[] = [];
@@ -178,6 +178,9 @@ async function round(r: Round): Promise<void> {
   const midJob = (w: SoakProcess) => doing(w).startsWith('start ');
 
   let faults = 0;
+  /** Cuts asked for and cuts made: a harness that finds no session to cut would soak SIGKILLs alone, unsaid. */
+  let cutsTried = 0;
+  let cutsMade = 0;
   const light = (when: string) => found.check(db, `${label}, ${when}`, false);
   for (let i = 0; i < r.desks; i++) start();
   while (faults < r.faults) {
@@ -209,7 +212,9 @@ async function round(r: Round): Promise<void> {
       const session = `${me?.[1]} ${me?.[2]}`;
       const wall = Date.now();
       const ns = process.hrtime.bigint();
+      cutsTried += 1;
       if ((cut.get(Number(me?.[1]), Number(me?.[2])) as { cut: number } | undefined)?.cut !== 1) continue;
+      cutsMade += 1;
       cutAt.set(session, wall);
       cutAtNs.set(session, ns);
       cutsOf.set(victim, (cutsOf.get(victim) ?? 0) + 1);
@@ -220,6 +225,8 @@ async function round(r: Round): Promise<void> {
     while (live.size < r.desks) start();
     if (faults % 25 === 0) light(`after ${faults} faults`);
   }
+  if (cutsTried >= 2 && cutsMade === 0)
+    problems.push(`postgres (${label}): none of ${cutsTried} cuts found its desk's session on the server`);
   fs.writeFileSync(stopFile, 'stop');
   await Promise.all(all.map((w) => w.closed));
   // A last desk runs every job left (those of killed desks and cut sessions, taken over), then ends.
