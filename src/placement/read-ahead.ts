@@ -105,36 +105,26 @@ export function readAhead(db: StoreDb, lines: readonly LineToPlace[]): AnswersAh
 
   // Step 2: a remembered hand placement, by number, or by name for a line without one.
   const ref = (r: { type: string; no: string }) => ({ type: r.type, no: r.no }) as ItemRef;
+  const remembered = (asked: [string, string][], on: string) =>
+    answers(
+      asked,
+      new Map(
+        forPairs<{ a: string; b: string; type: string; no: string }>(
+          db,
+          asked,
+          (pairs) =>
+            `SELECT j.a, j.b, h.item_type AS type, h.item_no AS no FROM (${pairs}) j
+               JOIN hand_placement h ON h.given_type = j.a AND ${on}`,
+        ).map((r) => [key(r.a, r.b), ref(r)]),
+      ),
+      null as ItemRef | null,
+    );
   const missed = unique(open.flatMap((k) => (k.no === null ? [] : [[k.type, k.no] as const])));
-  const rememberedNumber = answers(
-    missed,
-    new Map(
-      forPairs<{ a: string; b: string; type: string; no: string }>(
-        db,
-        missed,
-        (pairs) =>
-          `SELECT j.a, j.b, h.item_type AS type, h.item_no AS no FROM (${pairs}) j
-             JOIN hand_placement h ON h.given_type = j.a AND h.given_no = j.b`,
-      ).map((r) => [key(r.a, r.b), ref(r)]),
-    ),
-    null as ItemRef | null,
-  );
+  const rememberedNumber = remembered(missed, 'h.given_no = j.b');
   const nameless = unique(
     open.flatMap((k) => (k.no === null && k.nameKey !== null ? [[k.type, k.nameKey] as const] : [])),
   );
-  const rememberedName = answers(
-    nameless,
-    new Map(
-      forPairs<{ a: string; b: string; type: string; no: string }>(
-        db,
-        nameless,
-        (pairs) =>
-          `SELECT j.a, j.b, h.item_type AS type, h.item_no AS no FROM (${pairs}) j
-             JOIN hand_placement h ON h.given_type = j.a AND h.given_no IS NULL AND h.name_key = j.b`,
-      ).map((r) => [key(r.a, r.b), ref(r)]),
-    ),
-    null as ItemRef | null,
-  );
+  const rememberedName = remembered(nameless, 'h.given_no IS NULL AND h.name_key = j.b');
 
   // Step 3: other numberings, for parts: element ids (the number, or one beside it), and the part tables.
   const parts = open.filter((k) => k.type === 'P');
