@@ -2,7 +2,7 @@ import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
-import { catalogueGeneration } from '../store/settings.ts';
+import { CATALOGUE_GENERATION_SQL, catalogueGeneration } from '../store/settings.ts';
 import { insertRows } from '../store/insert-rows.ts';
 import { applySide, type Change } from './changes.ts';
 import { StepRecorder } from './recorder.ts';
@@ -65,10 +65,9 @@ export function recordStepWithInfo<T>(
           .run(lastId + 1, kind, label, createdAt).lastInsertRowid,
       );
       // The catalogue's generation as the step leaves it, read by the insert itself (one statement).
-      db.prepare(
-        `INSERT INTO undo_step_catalogue (step_id, generation)
-         VALUES (?, coalesce((SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'catalogue.generation'), 0))`,
-      ).run(stepId);
+      db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(
+        stepId,
+      );
       // In their order (undo applies them backwards by id); on a server, many to a statement.
       insertRows(
         db,
