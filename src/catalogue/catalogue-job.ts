@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
-import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, ownerAlive } from '../store/owners.ts';
 import { isServerStore } from '../store-location.ts';
 import { readCatalogueJobRow, writeCatalogueJobRow } from '../store/catalogue-job-row.ts';
@@ -322,9 +322,7 @@ export class CatalogueJob {
   private ownRecord(): CatalogueJobRecord | null {
     const read = this.place.read();
     if (read.status !== 'ok' || read.record.state !== 'running') return null;
-    const o = read.record.owner;
-    const me = actingOwner(this.db, this.record.owner);
-    return o.pid === me.pid && o.bootId === me.bootId && o.startTicks === me.startTicks ? read.record : null;
+    return sameOwner(read.record.owner, actingOwner(this.db, this.record.owner)) ? read.record : null;
   }
 }
 

@@ -22,6 +22,11 @@ export function identityOf(pid: number = process.pid, proc: ProcView = SYSTEM_PR
   return { pid, bootId, startTicks: stat.startTicks };
 }
 
+/** Whether two owners are the same one: every part equal, exactly (SPEC §3). */
+export function sameOwner(a: OwnerIdentity, b: OwnerIdentity): boolean {
+  return a.pid === b.pid && a.bootId === b.bootId && a.startTicks === b.startTicks;
+}
+
 /** `kill(pid, 0)`: ESRCH means gone; EPERM means it exists under another user. A pid ≤ 0 is never alive. */
 export function pidExists(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;

@@ -3,7 +3,7 @@
  * process, named exactly by `(pid, boot_id, start_ticks)`; on a PostgreSQL server it is the connection's
  * server session, which the server alone knows across machines. Both are compared exactly, no clock.
  */
-import { identityOf, isAlive, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
+import { identityOf, isAlive, sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
 import type { StoreDb } from './db.ts';
 import { applicationName, hostOf } from './postgres/application-name.ts';
@@ -48,11 +48,7 @@ export function ownerPlace(
 ): { here: boolean; desk: string | null } {
   if (owner === null) return { here: false, desk: null };
   if (!isSession(owner)) {
-    const me = identityOf(process.pid, proc);
-    return {
-      here: owner.pid === me.pid && owner.bootId === me.bootId && owner.startTicks === me.startTicks,
-      desk: null,
-    };
+    return { here: sameOwner(owner, identityOf(process.pid, proc)), desk: null };
   }
   const name = db instanceof PostgresDatabase ? db.sessionApplication(owner) : null;
   if (name === null) return { here: false, desk: null };

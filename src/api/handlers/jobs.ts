@@ -6,8 +6,8 @@ import { reads, writes, type PartialCallTable } from './define.ts';
 export const JOBS_CALLS = {
   'jobs.list': reads((d) => () => {
     return listJobs(d.db).map((j) => {
-      // Only a running job's owner is anywhere (a queued one's is the runner that held it before).
-      const place = j.state === 'running' ? ownerPlace(d.db, j.owner) : { here: false, desk: null };
+      // Only a running job's live owner is anywhere (a queued one's is the runner that held it before).
+      const place = j.state === 'running' && j.alive === true ? ownerPlace(d.db, j.owner) : { here: false, desk: null };
       return {
         id: j.id,
         kind: j.kind,
