@@ -8,7 +8,8 @@ import { Orders } from './screens/Orders.tsx';
 import { Settings } from './screens/Settings.tsx';
 import { historyCommand, isOpenShortcut, redoShortcut, undoShortcut } from './shortcuts.ts';
 import { openFilePicker } from './components/FilePicker.tsx';
-import { readOnlyBanner, useApp, type Screen } from './state/app.ts';
+import { useApp, type Screen } from './state/app.ts';
+import { readOnlyBanner } from './store-banner.ts';
 import { useOrders } from './state/orders.ts';
 import { count } from './format.ts';
 

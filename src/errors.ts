@@ -123,8 +123,9 @@ export function readOnlyStore(storePath: string | null, reason: string | null = 
   return new BrickWorkError(
     'read-only-store',
     `${sentence(thisStore(storePath))} can't be written: ${reason ?? 'the file or its folder is read-only'}. ` +
-      'Nothing was changed; you can still look at it and export from it. To change it, ask whoever manages ' +
-      'this computer to make it writable, then try again.',
+      'Nothing was changed; you can still look at it and export from it. To change it, ask whoever ' +
+      (storePath !== null && isServerStore(storePath) ? "runs the shop's server" : 'manages this computer') +
+      ' to make it writable, then try again.',
   );
 }
 

@@ -116,23 +116,3 @@ export async function attempt<T>(fn: () => Promise<T>): Promise<T | null> {
     return null;
   }
 }
-
-/**
- * What the banner says when the store can't be written (SPEC §11): why, that reads work and changes
- * are refused, and when the screens show a private copy, that they do. Null on a writable store.
- */
-export function readOnlyBanner(store: StoreView | null): string | null {
-  if (!store?.readOnly) return null;
-  if (store.readOnly.damaged === true)
-    return (
-      `Damaged: ${store.readOnly.reason}. brick-work writes nothing more to this store; you can look and export. ` +
-      'To go on working, put back a copy from a backup, or ask for help before changing it.'
-    );
-  const copy = store.readOnly.snapshot
-    ? ' You are looking at a private copy taken when brick-work started: changes made elsewhere since then do not show here.'
-    : '';
-  return (
-    `Read only: this store can't be written — ${store.readOnly.reason}. You can look and export; changes are refused. ` +
-    `To change it, ask whoever manages this computer to make it writable, then start brick-work again.${copy}`
-  );
-}

@@ -416,6 +416,8 @@ export interface ExportFileView {
 
 export interface StoreView {
   readonly path: string | null;
+  /** Set when the store is on a shop's PostgreSQL server (SPEC §14), not a file on this computer. */
+  readonly onServer: boolean;
   readonly schema: string;
   readonly appVersion: string;
   /** Set when this start upgraded the store, with where the backup is. */

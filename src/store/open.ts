@@ -197,7 +197,8 @@ function wrap(
 
 /**
  * A store on a PostgreSQL server (SPEC §14): made at 4.2 in an empty database, upgraded along its own
- * chain, refused untouched when it is another application's or newer. The server keeps its own data
+ * chain, refused untouched when it is another application's or newer; opened for reading, with
+ * `unwritable` saying why, when this desk can't write it (a standby, a read-only database or login). The server keeps its own data
  * safe, so there is no quick check, backup file or snapshot.
  */
 function openOnServer(url: string, options: OpenOptions): Store {
@@ -207,8 +208,8 @@ function openOnServer(url: string, options: OpenOptions): Store {
   return {
     db: opened.db,
     path: url,
-    readOnly: options.readOnly === true,
-    unwritable: null,
+    readOnly: options.readOnly === true || opened.unwritable !== null,
+    unwritable: opened.unwritable,
     damaged: false,
     snapshot: false,
     created: opened.created,

@@ -82,6 +82,39 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the app’s Shop server set
       expect(server.sql('shop', 'SELECT count(*) FROM order_line')).toBe('1');
     });
 
+    it('a login that may only read is kept, and staff are told now that this desk will only read', async () => {
+      server.createDatabase('looking');
+      const userData = path.join(tempDir(), 'userData');
+      fs.mkdirSync(userData);
+      const app = await start(userData);
+      // Made a store by the shop's own login first; the desk's login may only read it.
+      expect(
+        (
+          await app.invoke('shopServer.choose', {
+            host: '127.0.0.1',
+            port: server.port,
+            database: 'looking',
+            user: 'brick_work',
+            password: 'open-sesame',
+          })
+        ).ok,
+      ).toBe(true);
+      server.sql(
+        'looking',
+        "CREATE ROLE looker LOGIN PASSWORD 'peek'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO looker",
+      );
+      const chosen = await app.invoke('shopServer.choose', {
+        host: '127.0.0.1',
+        port: server.port,
+        database: 'looking',
+        user: 'looker',
+        password: 'peek',
+      });
+      expect(chosen.value.note).toMatch(
+        /from its next start: .* It can only be read from this desk: the login looker may not change its tables/,
+      );
+    });
+
     it('a database of another application is refused and not kept', async () => {
       server.createDatabase('accounts');
       server.sql('accounts', 'CREATE TABLE ledger (id int)');

@@ -48,11 +48,14 @@ export const SHOP_SERVER_CALLS = {
     const chosen = { ...config, host: config.host.trim(), database: config.database.trim(), user: config.user.trim() };
     // Opened once as the next start will: a store is made in an empty database, anything else is refused here.
     const store = await openStore(serverUrl(chosen));
+    const unwritable = store.unwritable;
     store.close();
     port.set(chosen);
+    // A login that may only read is kept too (a desk that only looks), and told so now rather than at the start.
+    const reading = unwritable === null ? '' : ` It can only be read from this desk: ${unwritable}.`;
     return view(
       d,
-      `brick-work opens the store on ${storeName(serverUrl(chosen))} from its next start: close it and open it again to work there.`,
+      `brick-work opens the store on ${storeName(serverUrl(chosen))} from its next start: close it and open it again to work there.${reading}`,
     );
   }),
   'shopServer.forget': outsideStore((d) => () => {

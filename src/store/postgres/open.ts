@@ -34,6 +34,11 @@ export interface ServerStoreOptions extends PostgresConnectOptions {
 export interface OpenedServerStore {
   readonly db: PostgresDatabase;
   readonly created: boolean;
+  /**
+   * Why this desk can't write the store, when a read-write open found so (a standby, a database set
+   * read-only, a login without write rights): it was opened for reading instead (SPEC §8, §14); null otherwise.
+   */
+  readonly unwritable: string | null;
   /** The steps this open ran, `4.2 → 4.3`, … (none on a current store). */
   readonly upgraded: readonly string[];
 }
@@ -66,7 +71,28 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
         );
       }
       db.exec('SET default_transaction_read_only = on');
-      return { db, created: false, upgraded: [] };
+      return { db, created: false, unwritable: null, upgraded: [] };
+    }
+    // A store this desk can't write opens for reading, as a read-only file does (SPEC §8): asked before
+    // anything writes, so that the app starts without recovery and the job runner, and says why.
+    const unwritable = whyUnwritable(db, found);
+    if (unwritable !== null) {
+      if (found.kind === 'empty') {
+        throw new BrickWorkError(
+          'read-only-store',
+          `The database ${storeName(url)} is empty, and ${unwritable}: brick-work can't make its store there. ` +
+            "Nothing was changed; ask whoever runs the server to give brick-work's login its rights (see the README).",
+        );
+      }
+      if (found.kind === 'store' && compareVersions(found.version, current) < 0) {
+        throw new BrickWorkError(
+          'needs-upgrade',
+          `this store is schema ${formatVersion(found.version)} and needs upgrading to ${formatVersion(current)}, ` +
+            `which this desk can't do: ${unwritable}. Nothing was changed; ask whoever runs the server.`,
+        );
+      }
+      db.exec('SET default_transaction_read_only = on');
+      return { db, created: false, unwritable, upgraded: [] };
     }
     let created = false;
     let upgraded: string[] = [];
@@ -91,7 +117,7 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
         upgraded = runUpgrades(db, found.kind === 'store' ? found.version : BORN_AT, current, upgrades);
       }).immediate();
     }
-    return { db, created, upgraded };
+    return { db, created, unwritable: null, upgraded };
   } catch (e) {
     db.close();
     throw e;
@@ -106,6 +132,39 @@ export function serverDatabaseIsEmpty(url: string): boolean {
   const found = lookAtServer(url);
   found.db.close();
   return found.kind === 'empty';
+}
+
+/**
+ * Why this desk can't write the store at all, in words for the banner; null when it can. A standby, or a
+ * database set read-only, takes no write (`transaction_read_only`); a login may lack the right to make
+ * tables (an empty database) or to change the store's tables. A right missing on one table only is still
+ * met per call (`read-only-store`, server-refusals.ts).
+ */
+function whyUnwritable(db: PostgresDatabase, found: Found): string | null {
+  const state = db
+    .prepare(
+      `SELECT current_setting('transaction_read_only') = 'on' AS read_only, pg_is_in_recovery() AS standby,
+              current_user AS login, has_schema_privilege(current_schema(), 'CREATE') AS may_create`,
+    )
+    .get() as { read_only: number; standby: number; login: string; may_create: number };
+  if (state.standby === 1) return 'the server is a standby, which takes no writes';
+  if (state.read_only === 1) return 'the database is set read-only on the server (default_transaction_read_only)';
+  if (found.kind === 'empty')
+    return state.may_create === 1 ? null : `the login ${state.login} may not make tables in it`;
+  // Each right asked on its own: given several, has_table_privilege answers whether any is held.
+  const denied = db
+    .prepare(
+      `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+          AND NOT (has_table_privilege(c.oid, 'INSERT') AND has_table_privilege(c.oid, 'UPDATE')
+                   AND has_table_privilege(c.oid, 'DELETE'))
+        ORDER BY c.relname`,
+    )
+    .pluck()
+    .all() as string[];
+  if (denied.length === 0) return null;
+  const named = denied.slice(0, 3).join(', ') + (denied.length > 3 ? ` and ${denied.length - 3} more` : '');
+  return `the login ${state.login} may not change its tables (${named})`;
 }
 
 function refuseOldServer(db: PostgresDatabase, url: string): void {

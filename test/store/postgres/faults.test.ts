@@ -110,26 +110,37 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
       code: 'store-unreachable',
       message: expect.stringMatching(/no connection left for this desk/),
     });
-    // A login that may read but not write: reads work, a write is read-only-store and changes nothing.
+    // A login that may read but not write: reads work, a write is read-only-store and changes nothing
+    // (found at the open: read-only-server.test.ts).
     server.sql(name, 'CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader');
     expect(await answer(db('reader'), 'orders')).toBeUndefined();
     expect(await answer(db('reader'), 'settings', 'currency', 'EUR')).toMatchObject({
       code: 'read-only-store',
-      message: expect.stringMatching(/does not let this desk's login do this .*permission denied/),
+      message: expect.stringMatching(/can't be written: the login reader may not change its tables/),
     });
-    // A database set read-only (as a standby is): the same.
+    // A database set read-only (as a standby is) under a desk that opened it writable: its next session
+    // meets it at the write.
+    const open = await openStore(server.url(name));
+    onTestFinished(() => open.close());
+    const service = serviceFor(open.db, server.url(name));
+    expect(await service.call('orders.list', {})).toMatchObject({ ok: true });
     server.sql('postgres', `ALTER DATABASE ${name} SET default_transaction_read_only = on`);
-    expect(await answer(db('brick_work'), 'orders')).toBeUndefined();
-    expect(await answer(db('brick_work'), 'settings', 'currency', 'EUR')).toMatchObject({
-      code: 'read-only-store',
-      message: expect.stringMatching(/takes no writes now .*read-only transaction/),
+    server.sql('postgres', `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+    const refused = await service.call('settings.set', { key: 'currency', value: 'EUR' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'read-only-store', message: expect.stringMatching(/takes no writes now .*read-only transaction/) },
     });
+    expect(await answer(db('brick_work'), 'orders')).toBeUndefined();
     server.sql('postgres', `ALTER DATABASE ${name} RESET default_transaction_read_only`);
     expect(server.sql(name, "SELECT count(*) FROM setting WHERE key = 'currency'")).toBe('0');
     // What can't be made to happen here (a full disk, a statement time limit) is said the same way.
     expect(serverRefusal('53100', 'could not extend file', 'shop/db')).toMatchObject({ code: 'disk-full' });
     expect(serverRefusal('57014', 'canceling statement due to statement timeout', 'shop/db')).toMatchObject({
       code: 'store-busy',
+    });
+    expect(serverRefusal('42501', 'permission denied for table setting', 'shop/db')).toMatchObject({
+      code: 'read-only-store',
     });
     expect(serverRefusal('42P01', 'relation "x" does not exist', 'shop/db')).toBeNull(); // ours: a bug
   }, 120_000);
