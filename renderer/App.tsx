@@ -30,6 +30,9 @@ const TABS: [Screen, string][] = [
   ['settings', 'Settings'],
 ];
 
+/** Undo and Redo write: on a store that can't be written they are off, and say why when pointed at. */
+const READ_ONLY_TITLE = "This store can't be written: see the banner above";
+
 export function App() {
   const { screen, history, notice, platform, store, go, undo, redo } = useApp(
     useShallow((s) => ({
@@ -84,18 +87,30 @@ export function App() {
         </nav>
         <div className="history">
           <button
-            disabled={!history.undo}
+            disabled={!history.undo || readOnly !== null}
             onClick={() => void undo()}
-            title={history.undo ? `Undo ${history.undo.label} (${undoShortcut(platform)})` : undoShortcut(platform)}
+            title={
+              readOnly !== null
+                ? READ_ONLY_TITLE
+                : history.undo
+                  ? `Undo ${history.undo.label} (${undoShortcut(platform)})`
+                  : undoShortcut(platform)
+            }
             aria-label={history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'}
             data-testid="undo"
           >
             {history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'} <kbd>{undoShortcut(platform)}</kbd>
           </button>
           <button
-            disabled={!history.redo}
+            disabled={!history.redo || readOnly !== null}
             onClick={() => void redo()}
-            title={history.redo ? `Redo ${history.redo.label} (${redoShortcut(platform)})` : redoShortcut(platform)}
+            title={
+              readOnly !== null
+                ? READ_ONLY_TITLE
+                : history.redo
+                  ? `Redo ${history.redo.label} (${redoShortcut(platform)})`
+                  : redoShortcut(platform)
+            }
             aria-label={history.redo ? `Redo ${history.redo.label}` : 'Nothing to redo'}
             data-testid="redo"
           >

@@ -2,7 +2,8 @@
  * Two desks on one shop server (issue 29, SPEC §14) in Debian's Chromium: two browser hosts, each started
  * with `--db postgres://…` as a desk would be, one page each. An import on one desk shows on the other's
  * order list without a reload; a hand placement on the second shows on the first; Settings names the
- * server the desk works on, without its password. Screens are saved in test-results/desks/.
+ * server the desk works on, without its password; a desk whose login may only read says so in its banner.
+ * Screens are saved in test-results/desks/.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -102,5 +103,35 @@ describe.runIf(
     await expect.poll(() => card.textContent()).toContain(`shop’s store on 127.0.0.1:${server.port}/shop`);
     expect(await a.content()).not.toContain('open-sesame');
     await card.screenshot({ path: path.join(SHOTS, '3-settings-shop-server.png') });
+  });
+
+  it('a desk whose login may only read sees the orders, a banner that says why, and a refusal in words', async () => {
+    server.sql('shop', 'CREATE ROLE looker LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO looker');
+    const started = await startHost(server.url('shop').replace('brick_work@', 'looker@'));
+    hosts.push(started.child);
+    const page = await browser.context.newPage();
+    await page.goto(started.url);
+    const banner = page.getByTestId('read-only-banner');
+    await expect
+      .poll(() => banner.textContent(), { timeout: 10_000 })
+      .toMatch(/^Read only: .*the login looker may only read it\. .*ask whoever runs the shop's server/);
+    // Undo writes: it is off here, though the history names the newest step.
+    expect(await page.getByTestId('undo').isDisabled()).toBe(true);
+    expect(await page.getByTestId('undo').textContent()).toMatch(/^Undo Hand placement of x77/);
+    expect(await page.getByTestId('undo').getAttribute('title')).toMatch(/can't be written/);
+    await tab(page, 'Orders').click();
+    await page.locator('tr.clickable', { hasText: 'Falcon.bsx' }).waitFor();
+    // A document is read and previewed; its import is refused in words, and nothing is written.
+    fs.writeFileSync(path.join(dir, 'Hawk.bsx'), bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 1 }]));
+    await tab(page, 'Import').click();
+    await page.getByTestId('import-file').setInputFiles(path.join(dir, 'Hawk.bsx'));
+    await page.getByTestId('preview').waitFor();
+    await page.getByTestId('confirm-import').click();
+    await page
+      .getByText(/can't be written: the login looker may only read it/)
+      .first()
+      .waitFor();
+    await page.screenshot({ path: path.join(SHOTS, '4-a-desk-that-may-only-read.png') });
+    expect(server.sql('shop', "SELECT count(*) FROM document WHERE doc_key = 'Hawk.bsx'")).toBe('0');
   });
 });

@@ -111,7 +111,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the app’s Shop server set
         password: 'peek',
       });
       expect(chosen.value.note).toMatch(
-        /from its next start: .* It can only be read from this desk: the login looker may not change its tables/,
+        /from its next start: .* It can only be read from this desk: the login looker may only read it/,
       );
     });
 

@@ -152,19 +152,21 @@ function whyUnwritable(db: PostgresDatabase, found: Found): string | null {
   if (found.kind === 'empty')
     return state.may_create === 1 ? null : `the login ${state.login} may not make tables in it`;
   // Each right asked on its own: given several, has_table_privilege answers whether any is held.
-  const denied = db
+  const tables = db
     .prepare(
-      `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      `SELECT c.relname AS name, has_table_privilege(c.oid, 'INSERT') AND has_table_privilege(c.oid, 'UPDATE')
+                AND has_table_privilege(c.oid, 'DELETE') AS writable
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
-          AND NOT (has_table_privilege(c.oid, 'INSERT') AND has_table_privilege(c.oid, 'UPDATE')
-                   AND has_table_privilege(c.oid, 'DELETE'))
         ORDER BY c.relname`,
     )
-    .pluck()
-    .all() as string[];
+    .all() as { name: string; writable: number }[];
+  const denied = tables.filter((t) => t.writable !== 1).map((t) => t.name);
   if (denied.length === 0) return null;
+  // A login that may change none of them is a reading login: table names would tell staff nothing.
+  if (denied.length === tables.length) return `the login ${state.login} may only read it`;
   const named = denied.slice(0, 3).join(', ') + (denied.length > 3 ? ` and ${denied.length - 3} more` : '');
-  return `the login ${state.login} may not change its tables (${named})`;
+  return `the login ${state.login} may not change some of its tables (${named})`;
 }
 
 function refuseOldServer(db: PostgresDatabase, url: string): void {
