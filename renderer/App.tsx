@@ -30,8 +30,33 @@ const TABS: [Screen, string][] = [
   ['settings', 'Settings'],
 ];
 
-/** Undo and Redo write: on a store that can't be written they are off, and say why when pointed at. */
-const READ_ONLY_TITLE = "This store can't be written: see the banner above";
+/**
+ * Undo or Redo in the header, naming the step it takes (SPEC §9). Both write: on a store that can't be
+ * written they are off, and say why when pointed at.
+ */
+function HistoryButton(props: {
+  readonly verb: 'Undo' | 'Redo';
+  readonly step: { readonly label: string } | null | undefined;
+  readonly shortcut: string;
+  readonly readOnly: boolean;
+  readonly onClick: () => void;
+}) {
+  const { verb, step, shortcut } = props;
+  const text = step ? `${verb} ${step.label}` : `Nothing to ${verb.toLowerCase()}`;
+  return (
+    <button
+      disabled={!step || props.readOnly}
+      onClick={props.onClick}
+      title={
+        props.readOnly ? "This store can't be written: see the banner above" : step ? `${text} (${shortcut})` : shortcut
+      }
+      aria-label={text}
+      data-testid={verb.toLowerCase()}
+    >
+      {text} <kbd>{shortcut}</kbd>
+    </button>
+  );
+}
 
 export function App() {
   const { screen, history, notice, platform, store, go, undo, redo } = useApp(
@@ -86,36 +111,20 @@ export function App() {
           ))}
         </nav>
         <div className="history">
-          <button
-            disabled={!history.undo || readOnly !== null}
+          <HistoryButton
+            verb="Undo"
+            step={history.undo}
+            shortcut={undoShortcut(platform)}
+            readOnly={readOnly !== null}
             onClick={() => void undo()}
-            title={
-              readOnly !== null
-                ? READ_ONLY_TITLE
-                : history.undo
-                  ? `Undo ${history.undo.label} (${undoShortcut(platform)})`
-                  : undoShortcut(platform)
-            }
-            aria-label={history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'}
-            data-testid="undo"
-          >
-            {history.undo ? `Undo ${history.undo.label}` : 'Nothing to undo'} <kbd>{undoShortcut(platform)}</kbd>
-          </button>
-          <button
-            disabled={!history.redo || readOnly !== null}
+          />
+          <HistoryButton
+            verb="Redo"
+            step={history.redo}
+            shortcut={redoShortcut(platform)}
+            readOnly={readOnly !== null}
             onClick={() => void redo()}
-            title={
-              readOnly !== null
-                ? READ_ONLY_TITLE
-                : history.redo
-                  ? `Redo ${history.redo.label} (${redoShortcut(platform)})`
-                  : redoShortcut(platform)
-            }
-            aria-label={history.redo ? `Redo ${history.redo.label}` : 'Nothing to redo'}
-            data-testid="redo"
-          >
-            {history.redo ? `Redo ${history.redo.label}` : 'Nothing to redo'} <kbd>{redoShortcut(platform)}</kbd>
-          </button>
+          />
         </div>
       </header>
       {readOnly ? (

@@ -116,8 +116,10 @@ describe.runIf(
       .poll(() => banner.textContent(), { timeout: 10_000 })
       .toMatch(/^Read only: .*the login looker may only read it\. .*ask whoever runs the shop's server/);
     // Undo writes: it is off here, though the history names the newest step.
+    await expect
+      .poll(() => page.getByTestId('undo').textContent(), { timeout: 10_000 })
+      .toMatch(/^Undo Hand placement of x77/);
     expect(await page.getByTestId('undo').isDisabled()).toBe(true);
-    expect(await page.getByTestId('undo').textContent()).toMatch(/^Undo Hand placement of x77/);
     expect(await page.getByTestId('undo').getAttribute('title')).toMatch(/can't be written/);
     await tab(page, 'Orders').click();
     await page.locator('tr.clickable', { hasText: 'Falcon.bsx' }).waitFor();
