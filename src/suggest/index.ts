@@ -11,7 +11,7 @@ import {
 } from './tokens.ts';
 import { foldNumber, suggestKey, suggestWords } from './words.ts';
 import { PreparedCatalogue, type IndexedItem } from './prepared.ts';
-import type { PostingList, Query, Route } from './query.ts';
+import type { PostingLists, Query, Route } from './query.ts';
 import { QueryScratch } from './scratch.ts';
 import { best, cmp, distinct, lowerBound, mergeOrders, push, rankOf, stableByLength } from './sorted-arrays.ts';
 import { NONE_TAKEN, nextMark, TopEntries } from './top-k.ts';
@@ -78,6 +78,9 @@ const WALK_GROUPS_OVER = 256;
  * on the development sets it changes 9 of 1,937 answers and no hit (bench/quality.bench.ts).
  */
 const WALK_BUDGET = 3000;
+
+/** How many query sizes' agreeing sizes are kept (`agreeingSizes`). */
+const AGREEING_KEPT = 4096;
 
 /** How many items' token positions are kept for marking the words that matched. */
 const SPANS_KEPT = 16_384;
@@ -421,54 +424,60 @@ export class SuggestIndex {
     const routes: Route[] = [];
     const routed: number[] = [];
     const routesOf = new Map<number, number[]>();
-    const lists: PostingList[] = [];
     // The dimensions of the name's sizes are tokens too (closenessTokens): each of them, and the size it is of.
     const dimensionOf = new Map<string, number>();
     for (const size of t.sizes) {
       const at = tokens.indexOf(`#${size}`);
       if (at >= 0) for (const d of size.split('x')) if (!dimensionOf.has(d)) dimensionOf.set(d, at);
     }
-    tokens.forEach((tok, q) => {
+    // Each token's routes are gathered in the scratch's via arrays (reused, not made per token), then
+    // laid out as posting lists: a query made thousands of small objects, and the collector paused for them.
+    const via = this.scratch.via;
+    const listIds: number[] = [];
+    const listWeights: number[] = [];
+    const listQs: number[] = [];
+    for (let q = 0; q < tokens.length; q++) {
+      const tok = tokens[q] as string;
       const own = this.tokenIds.get(tok);
       // A token no name has still weighs as the rarest: the names lack it.
       const ownIdf = own === undefined ? Math.log(this.entryName.length + 1) : (this.tokenIdf[own] as number);
       total += ownIdf;
-      const via: { id: number; weight: number }[] = [];
-      if (own !== undefined) via.push({ id: own, weight: ownIdf });
+      via.clear();
+      if (own !== undefined) via.add(own, ownIdf);
       for (const eq of this.equivalents.get(tok) ?? [])
-        via.push({ id: eq.to, weight: eq.weight * Math.min(this.tokenIdf[eq.to] as number, ownIdf) });
+        via.add(eq.to, eq.weight * Math.min(this.tokenIdf[eq.to] as number, ownIdf));
       // A size reaches the sizes that agree with it: the same dimensions in another order, nearly the
       // same, or one part of the other; each weighs less the looser it agrees.
       const isSize = tok.startsWith('#');
       if (isSize) {
-        const dims = dimensionsOf(tok.slice(1));
-        for (let k = 0; k < this.sizeTokens.length; k++) {
-          const size = this.sizeTokens[k] as { readonly id: number; readonly dims: readonly number[] };
-          if (size.id === own) continue;
-          const relation = sizeRelation(dims, size.dims);
-          if (relation === null) continue;
-          via.push({ id: size.id, weight: SIZE_WEIGHT[relation] * Math.min(ownIdf, this.tokenIdf[size.id] as number) });
+        const agree = this.agreeingSizes(tok, own);
+        for (let k = 0; k < agree.ids.length; k++) {
+          const id = agree.ids[k] as number;
+          via.add(id, (agree.shares[k] as number) * Math.min(ownIdf, this.tokenIdf[id] as number));
         }
       }
       // A small typo (one letter added, left out, changed, or two swapped) of a word the names have.
       if (own === undefined && tok.length >= 5 && !/[\d#]/.test(tok)) {
         forEachOneEditAway(tok, (near) => {
           const id = this.tokenIds.get(near);
-          if (id !== undefined && !via.some((v) => v.id === id))
-            via.push({ id, weight: 0.8 * (this.tokenIdf[id] as number) });
+          if (id !== undefined && !via.has(id)) via.add(id, 0.8 * (this.tokenIdf[id] as number));
         });
       }
       // An abbreviation ("Fric.", "Conn.") of words the names have: the words it begins.
       if (own === undefined && tok.length >= 3 && /^\p{L}+$/u.test(tok)) {
         for (const id of this.tokensBeginning(tok, 8))
-          if (!via.some((v) => v.id === id))
-            via.push({ id, weight: 0.7 * Math.min(this.tokenIdf[id] as number, ownIdf) });
+          if (!via.has(id)) via.add(id, 0.7 * Math.min(this.tokenIdf[id] as number, ownIdf));
       }
-      for (const { id, weight } of via) {
+      for (let k = 0; k < via.length; k++) {
+        const id = via.ids[k] as number;
+        const weight = via.weights[k] as number;
+        push(routesOf, id, q);
         // Words that weigh nothing are never walked (`with` has 36,000 names). A catalogue token that
         // stands for two of the query's tokens counts for the one it weighs more for: one word, one match.
         if (weight <= 0) continue;
-        lists.push({ id, weight, q });
+        listIds.push(id);
+        listWeights.push(weight);
+        listQs.push(q);
         const before = this.scratch.routeQ[id] as number;
         if (before === -1) routed.push(id);
         else if ((this.scratch.routeW[id] as number) >= weight) continue;
@@ -476,26 +485,32 @@ export class SuggestIndex {
         this.scratch.routeW[id] = weight;
         this.scratch.routeSize[id] = isSize ? 1 : 0;
       }
-      for (const v of via) push(routesOf, v.id, q);
       const size = dimensionOf.get(tok);
-      routes.push({
-        token: tok,
-        via: via.map((v) => v.id),
-        weight: ownIdf,
-        ...(size === undefined ? {} : { dimensionOf: size }),
-      });
-    });
+      routes.push(
+        size === undefined ? { token: tok, weight: ownIdf } : { token: tok, weight: ownIdf, dimensionOf: size },
+      );
+    }
     const weighed = tokens.filter((tok) => (this.tokenIdf[this.tokenIds.get(tok) ?? -1] ?? 1) > 0).length;
     const extraCost = EXTRA_WORD_COST * (weighed > 0 ? total / weighed : 1);
     const common = tokens.filter((tok) => this.tokenIdf[this.tokenIds.get(tok) ?? -1] === 0).length;
     // For walking the postings heaviest first: what an entry that lists[j…] reach first can weigh at most
     // (for each query token, the most any of its lists from the j-th on gives).
-    lists.sort((a, b) => b.weight - a.weight);
-    const rest = new Float64Array(lists.length + 1);
-    const left = new Int32Array(lists.length + 1);
+    // Heaviest first; equal weights in the order they were met.
+    const order = Array.from(listIds.keys()).sort(
+      (a, b) => (listWeights[b] as number) - (listWeights[a] as number) || a - b,
+    );
+    const n = order.length;
+    const lists: PostingLists = {
+      length: n,
+      ids: Int32Array.from(order, (k) => listIds[k] as number),
+      weights: Float64Array.from(order, (k) => listWeights[k] as number),
+    };
+    const rest = new Float64Array(n + 1);
+    const left = new Int32Array(n + 1);
     const most = new Float64Array(routes.length);
-    for (let j = lists.length - 1, sum = 0, count = 0; j >= 0; j--) {
-      const { q, weight } = lists[j] as PostingList;
+    for (let j = n - 1, sum = 0, count = 0; j >= 0; j--) {
+      const q = listQs[order[j] as number] as number;
+      const weight = lists.weights[j] as number;
       if (most[q] === 0) count += 1;
       if (weight > (most[q] as number)) {
         sum += weight - (most[q] as number);
@@ -520,6 +535,31 @@ export class SuggestIndex {
       left,
       hit: new Uint8Array(routes.length),
     };
+  }
+
+  /** The size tokens that agree with size token `tok` (not `own`, itself), and the share of weight each keeps. */
+  private agreeingSizes(
+    tok: string,
+    own: number | undefined,
+  ): { readonly ids: Int32Array; readonly shares: Float64Array } {
+    const memo = this.scratch.agreeing;
+    const known = memo.get(tok);
+    if (known !== undefined) return known;
+    const dims = dimensionsOf(tok.slice(1));
+    const ids: number[] = [];
+    const shares: number[] = [];
+    for (let k = 0; k < this.sizeTokens.length; k++) {
+      const size = this.sizeTokens[k] as { readonly id: number; readonly dims: readonly number[] };
+      if (size.id === own) continue;
+      const relation = sizeRelation(dims, size.dims);
+      if (relation === null) continue;
+      ids.push(size.id);
+      shares.push(SIZE_WEIGHT[relation]);
+    }
+    const found = { ids: Int32Array.from(ids), shares: Float64Array.from(shares) };
+    if (memo.size >= AGREEING_KEPT) memo.clear();
+    memo.set(tok, found);
+    return found;
   }
 
   /** Whether entry `e` has every token of `ids`. */
@@ -670,7 +710,7 @@ export class SuggestIndex {
       const most = (query.rest[j] as number) / query.total;
       if (most < atLeast || (top.full && most < top.worst)) break;
       if (counted > WALK_BUDGET && top.full) break;
-      const id = (query.lists[j] as PostingList).id;
+      const id = query.lists.ids[j] as number;
       const end = this.postStart[id + 1] as number;
       const rest = query.rest[j] as number;
       const left = query.left[j] as number;

@@ -1,19 +1,17 @@
 /** A query as the suggestion index reads it: its tokens, the routes to the catalogue's, its posting lists. */
 export interface Route {
   readonly token: string;
-  /** The catalogue's tokens that stand for it (itself, renamed words, agreeing sizes, typo corrections). */
-  readonly via: readonly number[];
   /** What the token weighs (its idf). */
   readonly weight: number;
   /** For a dimension of one of the name's sizes: that size's route. */
   readonly dimensionOf?: number;
 }
 
-/** A catalogue token whose entries a query token reaches, and what it weighs for it. */
-export interface PostingList {
-  readonly id: number;
-  readonly weight: number;
-  readonly q: number;
+/** The catalogue tokens whose entries a query's tokens reach, heaviest first, and what each weighs for its token. */
+export interface PostingLists {
+  readonly length: number;
+  readonly ids: Int32Array;
+  readonly weights: Float64Array;
 }
 
 export interface Query {
@@ -37,7 +35,7 @@ export interface Query {
   /** Scratch: which of the routes a suggestion matched. */
   readonly hit: Uint8Array;
   /** The posting lists that weigh something, heaviest first, and what an entry first reached by lists[j] can weigh at most. */
-  readonly lists: readonly PostingList[];
+  readonly lists: PostingLists;
   readonly rest: Float64Array;
   /** How many of the query's tokens lists[j…] stand for: the most an entry first reached there can match. */
   readonly left: Int32Array;

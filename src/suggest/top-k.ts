@@ -8,11 +8,16 @@ export function nextMark(mark: number, marks: Float64Array): number {
   return 1;
 }
 
-/** The best entries offered, at most `limit`, one per item, none of a taken item; best: closer, then lower rank. */
+/**
+ * The best entries offered, at most `limit`, one per item, none of a taken item; best: closer, then lower
+ * rank. Kept in arrays of fixed size, sorted, and moved along by hand: a query offers thousands of
+ * entries, and growing and splicing arrays for each made garbage that the collector then paused a query for.
+ */
 export class TopEntries {
-  readonly entries: number[] = [];
-  private readonly closeness: number[] = [];
-  private readonly rank: number[] = [];
+  private readonly place: Int32Array;
+  private readonly closeness: Float64Array;
+  private readonly rank: Int32Array;
+  private n = 0;
 
   constructor(
     private readonly limit: number,
@@ -21,21 +26,31 @@ export class TopEntries {
     private readonly multiEntry: Uint8Array,
     /** Where the closeness of the entry offered is. */
     private readonly scored: Float64Array,
-  ) {}
+  ) {
+    const size = Math.max(0, limit);
+    this.place = new Int32Array(size);
+    this.closeness = new Float64Array(size);
+    this.rank = new Int32Array(size);
+  }
+
+  /** The entries kept, best first. */
+  get entries(): number[] {
+    return Array.from(this.place.subarray(0, this.n));
+  }
 
   get full(): boolean {
-    return this.entries.length >= this.limit;
+    return this.n >= this.limit;
   }
 
   /** The closeness of the last place. */
   get worst(): number {
-    return this.closeness[this.closeness.length - 1] ?? 0;
+    return this.n === 0 ? 0 : (this.closeness[this.n - 1] as number);
   }
 
   offer(e: number, r: number): void {
-    const { entries, closeness, rank, limit } = this;
+    const { place, closeness, rank, limit } = this;
     const c = this.scored[0] as number;
-    const n = entries.length;
+    let n = this.n;
     if (limit <= 0) return;
     if (n === limit && !(c > (closeness[n - 1] as number) || (c === closeness[n - 1] && r < (rank[n - 1] as number))))
       return;
@@ -43,24 +58,27 @@ export class TopEntries {
     if (this.taken.has(item)) return;
     // One entry per item: an item's best entry (its own name, or a name staff taught) stands for it.
     if (this.multiEntry[item] === 1) {
-      const at = entries.findIndex((x) => this.entryItem[x] === item);
-      if (at >= 0) {
+      let at = 0;
+      while (at < n && this.entryItem[place[at] as number] !== item) at++;
+      if (at < n) {
         if (!(c > (closeness[at] as number) || (c === closeness[at] && r < (rank[at] as number)))) return;
-        entries.splice(at, 1);
-        closeness.splice(at, 1);
-        rank.splice(at, 1);
+        place.copyWithin(at, at + 1, n);
+        closeness.copyWithin(at, at + 1, n);
+        rank.copyWithin(at, at + 1, n);
+        n -= 1;
       }
     }
-    let at = entries.length;
-    while (at > 0 && (c > (closeness[at - 1] as number) || (c === closeness[at - 1] && r < (rank[at - 1] as number))))
+    // Past the last place when full: the last one drops out.
+    let at = n < limit ? n : limit - 1;
+    while (at > 0 && (c > (closeness[at - 1] as number) || (c === closeness[at - 1] && r < (rank[at - 1] as number)))) {
+      place[at] = place[at - 1] as number;
+      closeness[at] = closeness[at - 1] as number;
+      rank[at] = rank[at - 1] as number;
       at -= 1;
-    entries.splice(at, 0, e);
-    closeness.splice(at, 0, c);
-    rank.splice(at, 0, r);
-    if (entries.length > limit) {
-      entries.pop();
-      closeness.pop();
-      rank.pop();
     }
+    place[at] = e;
+    closeness[at] = c;
+    rank[at] = r;
+    this.n = Math.min(n + 1, limit);
   }
 }
