@@ -20,6 +20,28 @@ export interface BenchRow {
 }
 
 export { median, percentile } from '../test/helpers/stats.ts';
+import { median, percentile } from '../test/helpers/stats.ts';
+
+/**
+ * The p99 over names of each name's median time over the rounds (`times[round][name]`): a name that is
+ * slow is slow in every round, while a stall of the machine (a virtual machine here stalls a few ms every
+ * 50 ms or so, whatever runs) lands in one round of one name. Also the p99 of all the samples as they came,
+ * and how many were over `bar`, for the row to show beside it.
+ */
+export function perNameLatency(
+  times: readonly (readonly number[])[],
+  bar: number,
+): { readonly p99: number; readonly rawP99: number; readonly over: number; readonly samples: number } {
+  const names = times[0]?.length ?? 0;
+  const medians = Array.from({ length: names }, (_, i) => median(times.map((round) => round[i] as number)));
+  const all = times.flat();
+  return {
+    p99: percentile(medians, 0.99),
+    rawP99: percentile(all, 0.99),
+    over: all.filter((t) => t > bar).length,
+    samples: all.length,
+  };
+}
 
 export function ratioOf(row: BenchRow): number {
   return row.measuredMs / row.baselineMs;

@@ -80,7 +80,7 @@ const WALK_GROUPS_OVER = 256;
 const WALK_BUDGET = 3000;
 
 /** How many query sizes' agreeing sizes are kept (`agreeingSizes`). */
-const AGREEING_KEPT = 4096;
+const AGREEING_KEPT = 1024;
 
 /** How many items' token positions are kept for marking the words that matched. */
 const SPANS_KEPT = 16_384;
