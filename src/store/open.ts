@@ -198,8 +198,8 @@ function wrap(
 /**
  * A store on a PostgreSQL server (SPEC §14): made at 4.2 in an empty database, upgraded along its own
  * chain, refused untouched when it is another application's or newer; opened for reading, with
- * `unwritable` saying why, when this desk can't write it (a standby, a read-only database or login). The server keeps its own data
- * safe, so there is no quick check, backup file or snapshot.
+ * `unwritable` saying why, when this desk can't write it (a standby, a read-only database or login). The
+ * server keeps its own data safe, so there is no quick check, backup file or snapshot.
  */
 function openOnServer(url: string, options: OpenOptions): Store {
   const opened = openServerStore(url, { readOnly: options.readOnly === true });

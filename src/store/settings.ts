@@ -75,14 +75,14 @@ export function allSettings(db: StoreDb): Record<SettingKey, string> {
   return out;
 }
 
-/**
- * A number that changes whenever the catalogue does, in the same transaction: caches built from the
- * catalogue (the suggestion index) compare it to know they are stale, in any process.
- */
 /** The catalogue's generation as an SQL expression, for a statement that records it as it writes. */
 export const CATALOGUE_GENERATION_SQL =
   "coalesce((SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'catalogue.generation'), 0)";
 
+/**
+ * A number that changes whenever the catalogue does, in the same transaction: caches built from the
+ * catalogue (the suggestion index) compare it to know they are stale, in any process.
+ */
 export function catalogueGeneration(db: StoreDb): number {
   return Number(db.prepare(`SELECT ${CATALOGUE_GENERATION_SQL}`).pluck().get());
 }

@@ -493,9 +493,9 @@ export class SuggestIndex {
     const weighed = tokens.filter((tok) => (this.tokenIdf[this.tokenIds.get(tok) ?? -1] ?? 1) > 0).length;
     const extraCost = EXTRA_WORD_COST * (weighed > 0 ? total / weighed : 1);
     const common = tokens.filter((tok) => this.tokenIdf[this.tokenIds.get(tok) ?? -1] === 0).length;
-    // For walking the postings heaviest first: what an entry that lists[j…] reach first can weigh at most
-    // (for each query token, the most any of its lists from the j-th on gives).
-    // Heaviest first; equal weights in the order they were met.
+    // The lists heaviest first (equal weights in the order they were met), and for walking them: what an
+    // entry that lists[j…] reach first can weigh at most (for each query token, the most any of its lists
+    // from the j-th on gives).
     const order = Array.from(listIds.keys()).sort(
       (a, b) => (listWeights[b] as number) - (listWeights[a] as number) || a - b,
     );

@@ -1,8 +1,3 @@
-/**
- * The scratch space of one query of the suggestion index, apart from the index itself: the index's own
- * data is read-only (every field `readonly`, its arrays never written after it is built), and a query
- * writes only here. The index answers one query at a time, so one scratch object serves them all.
- */
 /** The catalogue tokens one query token reaches, and what each weighs for it: reused token after token. */
 export class TokenRoutes {
   ids = new Int32Array(64);
@@ -33,6 +28,11 @@ export class TokenRoutes {
   }
 }
 
+/**
+ * The scratch space of one query of the suggestion index, apart from the index itself: the index's own
+ * data is read-only (every field `readonly`, its arrays never written after it is built), and a query
+ * writes only here. The index answers one query at a time, so one scratch object serves them all.
+ */
 export class QueryScratch {
   /** Token → the query's token it stands for (-1: none), what it weighs for it, and whether it is a size that agrees. */
   readonly routeQ: Int32Array;

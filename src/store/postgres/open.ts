@@ -137,8 +137,8 @@ export function serverDatabaseIsEmpty(url: string): boolean {
 /**
  * Why this desk can't write the store at all, in words for the banner; null when it can. A standby, or a
  * database set read-only, takes no write (`transaction_read_only`); a login may lack the right to make
- * tables (an empty database) or to change the store's tables. A right missing on one table only is still
- * met per call (`read-only-store`, server-refusals.ts).
+ * tables (an empty database) or to change the store's tables. A right lost while a desk is open is met
+ * at the write instead (`read-only-store`, server-refusals.ts).
  */
 function whyUnwritable(db: PostgresDatabase, found: Found): string | null {
   const state = db

@@ -9,6 +9,7 @@ import type { StoreView } from '../../../src/api/contract.ts';
 import { startCore } from '../../../src/app/core.ts';
 import { readOnlyBanner } from '../../../renderer/store-banner.ts';
 import { openStore } from '../../../src/store/open.ts';
+import { openServerStore } from '../../../src/store/postgres/open.ts';
 import { cliJson } from '../../helpers/cli.ts';
 import { needs } from '../../helpers/needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
@@ -93,6 +94,30 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server this desk may
       const writable = await openStore(server.url(name));
       onTestFinished(() => writable.close());
       expect(writable.readOnly).toBe(false);
+    }, 60_000);
+
+    it('a store that needs upgrading, on a login that may only read, is refused as needs-upgrade with why, unchanged', async () => {
+      const name = 'old_for_reader';
+      server.createDatabase(name);
+      (await openStore(server.url(name))).close();
+      server.sql(name, 'CREATE ROLE old_reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO old_reader');
+      const step = {
+        from: '4.2',
+        to: '4.3',
+        up: (db: { exec(sql: string): unknown }) => void db.exec('CREATE TABLE shelf (id bigint)'),
+      };
+      expect(() =>
+        openServerStore(as('old_reader', name), { upgrades: [step], current: { major: 4, minor: 3 } }),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'needs-upgrade',
+          message: expect.stringMatching(
+            /needs upgrading to 4\.3, which this desk can't do: the login old_reader may only read it/,
+          ),
+        }),
+      );
+      expect(server.sql(name, 'SELECT schema_version FROM brick_work_meta')).toBe('402');
+      expect(server.sql(name, "SELECT to_regclass('shelf') IS NULL")).toBe('t');
     }, 60_000);
 
     it("an empty database this login can't make tables in is refused in words, and stays empty", async () => {
