@@ -19,7 +19,7 @@ import {
   legoNamePairs,
   numberHashIsEven,
 } from './quality-sets.ts';
-import { collectGarbage, perNameLatency, type BenchRow } from './report.ts';
+import { collectGarbage, timePerName, type BenchRow } from './report.ts';
 import { learnFromNamings } from '../scripts/equivalents-table.ts';
 
 const LIMIT = 20;
@@ -137,25 +137,13 @@ export function benchQuality(): QualityOutput[] {
   if (timed.length > 0) {
     for (const name of timed) ours(name); // warm up the JIT
     collectGarbage();
-    const rounds: number[][] = [];
-    for (let round = 0; round < TIMING_ROUNDS; round++) {
-      const times: number[] = [];
-      for (const name of timed) {
-        const t = performance.now();
-        ours(name);
-        times.push(performance.now() - t);
-      }
-      rounds.push(times);
-    }
-    const latency = perNameLatency(rounds, 1);
-    const all = rounds.flat();
-    const mean = all.reduce((a, b) => a + b, 0) / all.length;
+    const latency = timePerName(timed, TIMING_ROUNDS, ours, 1);
     out.push({
       name: 'suggestions: p99 per line over both sets, all three rules',
       ranOn:
         `${timed.length} names (${ldraw?.evaluation.length ?? 'no'} LDraw development, ${brickstore?.length ?? 'no'} BrickStore) × ${TIMING_ROUNDS} rounds ` +
         `after a warm-up, up to ${LIMIT} suggestions each, on ${catalogue}; each name's median of its rounds, the p99 over names; ` +
-        `mean ${mean.toFixed(3)} ms; of all ${latency.samples} samples as they came: p99 ${latency.rawP99.toFixed(3)} ms, max ${Math.max(...all).toFixed(3)} ms, ${latency.over} over 1 ms`,
+        `mean ${latency.mean.toFixed(3)} ms; of all ${latency.samples} samples as they came: p99 ${latency.rawP99.toFixed(3)} ms, max ${latency.max.toFixed(3)} ms, ${latency.over} over 1 ms`,
       measuredMs: latency.p99,
       baselineName: 'the 1 ms bar',
       baselineMs: 1,

@@ -22,22 +22,52 @@ export interface BenchRow {
 export { median, percentile } from '../test/helpers/stats.ts';
 import { median, percentile } from '../test/helpers/stats.ts';
 
+/** What `timePerName` measured: the p99 over names of each name's median, and the samples as they came. */
+export interface PerNameLatency {
+  readonly p99: number;
+  readonly rawP99: number;
+  readonly mean: number;
+  readonly max: number;
+  /** How many samples were over the bar given. */
+  readonly over: number;
+  readonly samples: number;
+}
+
 /**
- * The p99 over names of each name's median time over the rounds (`times[round][name]`): a name that is
- * slow is slow in every round, while a stall of the machine (a virtual machine here stalls a few ms every
- * 50 ms or so, whatever runs) lands in one round of one name. Also the p99 of all the samples as they came,
- * and how many were over `bar`, for the row to show beside it.
+ * Times `run` on every name, `rounds` times over, and takes the p99 over names of each name's median time:
+ * a name that is slow is slow in every round, while a stall of the machine (a virtual machine here stalls
+ * a few ms every 50 ms or so, whatever runs) lands in one round of one name. The samples as they came are
+ * summed up beside it (their p99, mean, worst, and how many were over `bar`).
  */
-export function perNameLatency(
-  times: readonly (readonly number[])[],
+export function timePerName(
+  names: readonly string[],
+  rounds: number,
+  run: (name: string) => unknown,
   bar: number,
-): { readonly p99: number; readonly rawP99: number; readonly over: number; readonly samples: number } {
+): PerNameLatency {
+  const times: number[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const row: number[] = [];
+    for (const name of names) {
+      const t = performance.now();
+      run(name);
+      row.push(performance.now() - t);
+    }
+    times.push(row);
+  }
+  return perNameLatency(times, bar);
+}
+
+/** The statistics of `timePerName` over `times[round][name]`. */
+export function perNameLatency(times: readonly (readonly number[])[], bar: number): PerNameLatency {
   const names = times[0]?.length ?? 0;
   const medians = Array.from({ length: names }, (_, i) => median(times.map((round) => round[i] as number)));
   const all = times.flat();
   return {
     p99: percentile(medians, 0.99),
     rawP99: percentile(all, 0.99),
+    mean: all.reduce((a, b) => a + b, 0) / all.length,
+    max: Math.max(...all),
     over: all.filter((t) => t > bar).length,
     samples: all.length,
   };

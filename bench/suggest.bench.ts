@@ -4,7 +4,7 @@ import { readCatalogueFile } from '../src/catalogue/read-file.ts';
 import { SuggestIndex, type IndexedItem } from '../src/suggest/index.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
 import { partsCsv, shared } from './data.ts';
-import { collectGarbage, perNameLatency, type BenchRow } from './report.ts';
+import { collectGarbage, timePerName, type BenchRow } from './report.ts';
 
 /** Each name is asked this many times; its time is the median of them. */
 const ROUNDS = 5;
@@ -45,19 +45,7 @@ export function benchSuggest(): SuggestBench {
   // What earlier groups left (five catalogue loads) is collected now, not inside the samples: in the app
   // the suggestion index lives on a thread of its own, whose heap no load or import fills.
   collectGarbage();
-  const rounds: number[][] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const times: number[] = [];
-    for (const n of names) {
-      const t = performance.now();
-      index.byName(n, 20);
-      times.push(performance.now() - t);
-    }
-    rounds.push(times);
-  }
-  const latency = perNameLatency(rounds, 1);
-  const all = rounds.flat();
-  const mean = all.reduce((a, b) => a + b, 0) / all.length;
+  const latency = timePerName(names, ROUNDS, (n) => index.byName(n, 20), 1);
 
   const fuse = new Fuse(items, { keys: ['name'] });
   const sample = names.slice(0, 40);
@@ -82,7 +70,7 @@ export function benchSuggest(): SuggestBench {
       ranOn: `${on}; Fuse.js over the first ${sample.length} names`,
       measuredMs: fuseMean,
       baselineName: 'ours',
-      baselineMs: mean,
+      baselineMs: latency.mean,
       maxRatio: null,
       minRatio: 50,
     },
