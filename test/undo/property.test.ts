@@ -326,8 +326,15 @@ describeEachStore('undo and redo, as a property (fast-check)', (stores) => {
           fs.rmSync(dir, { recursive: true, force: true });
         }
       }),
-      // Each run a new store: on a server a new database, so fewer runs there.
-      { numRuns: stores.kind === 'sqlite' ? 80 : 20 },
+      {
+        // Each run a new store: on a server a new database, so fewer runs there.
+        numRuns: stores.kind === 'sqlite' ? 80 : 20,
+        // One run that surely revives (import, undo, the same file again): 20 random runs on a server did
+        // not always (a clean clone's run found none once), and the revival is what matters most here.
+        examples: [
+          [[{ kind: 'import', doc: 0, asNew: false }, { kind: 'undo' }, { kind: 'import', doc: 0, asNew: false }]],
+        ],
+      },
     );
     // The runs did revive documents: the property was tested where it matters most.
     expect(stats.revivals).toBeGreaterThanOrEqual(stores.kind === 'sqlite' ? 3 : 1);
