@@ -14,7 +14,7 @@ import {
   type PlaceLinesResult,
 } from '../placement/place-lines.ts';
 import { reasonOf } from '../reasons.ts';
-import { catalogueWriters, inKeyOrder, startLoadingItems } from '../store/catalogue.ts';
+import { catalogueWriters, inKeyOrder, inStrictKeyOrder, ITEM_BATCH, startLoadingItems } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import type { ItemType } from '../item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
@@ -278,7 +278,7 @@ export async function loadCatalogue(
         if (cancelled) break;
         cancelled = !run.inTransaction(() => {
           const write = run.file(file.source);
-          write(file.records, false);
+          write(file.records, 'any');
           write.end();
         });
         if (!cancelled) cancelled = !run.progress(0);
@@ -351,7 +351,7 @@ async function mergeStreamed(
       }
       if (m.kind !== 'rows') continue;
       write ??= run.file(m.source);
-      write(m.records, true);
+      write(m.records, m.distinctKeys ? 'distinct' : 'sorted');
     }
     (write ?? run.file(end.source)).end();
     db.exec('COMMIT');
@@ -370,8 +370,13 @@ async function mergeStreamed(
 
 class Cancelled extends Error {}
 
-/** Writes a file's records as they come (`itemsSorted`: each call's items are in key order already), then `end`s it. */
-type FileWriter = ((records: readonly CatalogueRecord[], itemsSorted: boolean) => void) & { end(): void };
+/**
+ * Writes a file's records as they come, then `end`s it. `order`: each call's items are in key order
+ * already (`sorted`), and with no key twice (`distinct`), or in any order.
+ */
+type FileWriter = ((records: readonly CatalogueRecord[], order: ItemOrder) => void) & { end(): void };
+type ItemOrder = 'any' | 'sorted' | 'distinct';
+type Item = Extract<CatalogueRecord, { kind: 'item' }>;
 
 /**
  * What a load has written so far and told of: the counts, the progress (every `progressEvery` rows, and a
@@ -453,10 +458,13 @@ class MergeRun {
     const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
     const itemsLoaded = startLoadingItems(db);
     // Items many to a statement, in key order (`store/catalogue.ts`); colours, categories and the
-    // translation tables' rows one by one.
-    let unsorted: Extract<CatalogueRecord, { kind: 'item' }>[] = [];
-    const write = (records: readonly CatalogueRecord[], itemsSorted: boolean): void => {
-      const items: Extract<CatalogueRecord, { kind: 'item' }>[] = [];
+    // translation tables' rows one by one. Sorted items that don't fill a statement wait for the next
+    // call's (a piece's rows rarely fill their last one, and one by one they cost twice as much).
+    let unsorted: Item[] = [];
+    let waiting: Item[] = [];
+    let waitingDistinct = true;
+    const write = (records: readonly CatalogueRecord[], order: ItemOrder): void => {
+      const items: Item[] = [];
       for (const r of records) {
         if (r.kind === 'item') {
           items.push(r);
@@ -468,11 +476,26 @@ class MergeRun {
         else this.tally[TALLY_OF[r.kind]] += 1;
         this.step(1);
       }
-      if (itemsSorted) this.writeItems(items, source);
-      else unsorted = unsorted.length === 0 ? items : unsorted.concat(items);
+      if (order === 'any') {
+        unsorted = unsorted.length === 0 ? items : unsorted.concat(items);
+        return;
+      }
+      // Still distinct where the rows that waited come before these.
+      const last = waiting.at(-1);
+      const [first] = items;
+      const distinct =
+        order === 'distinct' &&
+        waitingDistinct &&
+        (last === undefined || first === undefined || inStrictKeyOrder([last, first]));
+      const all = waiting.length === 0 ? items : waiting.concat(items);
+      const whole = all.length - (all.length % ITEM_BATCH);
+      this.writeItems(all, source, whole, distinct);
+      waiting = all.slice(whole);
+      waitingDistinct = distinct || inStrictKeyOrder(waiting);
     };
     return Object.assign(write, {
       end: () => {
+        this.writeItems(waiting, source);
         this.writeItems(inKeyOrder(unsorted), source);
         itemsLoaded();
         bumpCatalogueGeneration(db);
@@ -483,10 +506,11 @@ class MergeRun {
     });
   }
 
-  private writeItems(sorted: readonly Extract<CatalogueRecord, { kind: 'item' }>[], source: string): void {
-    for (let i = 0; i < sorted.length; i += this.every) {
-      const chunk = sorted.slice(i, i + this.every);
-      this.writers.items(chunk, source, nameKeyOf);
+  /** Writes sorted[0, to); `distinct`: they are in key order with no key twice. */
+  private writeItems(sorted: readonly Item[], source: string, to = sorted.length, distinct = false): void {
+    for (let i = 0; i < to; i += this.every) {
+      const chunk = sorted.slice(i, Math.min(to, i + this.every));
+      this.writers.items(chunk, source, nameKeyOf, distinct);
       this.step(chunk.length);
     }
   }

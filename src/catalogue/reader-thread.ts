@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ItemType } from '../item-types.ts';
 import type { NamedContent } from './read-file.ts';
 import { streamFile } from './read-stream.ts';
+import { toWire } from './reader-wire.ts';
 
 export type ReaderRequest =
   | { readonly type: 'read'; readonly id: number; readonly file: NamedContent; readonly itemType: ItemType }
@@ -22,7 +23,7 @@ port.on('message', (m: ReaderRequest) => {
   void streamFile(
     m.file,
     m.itemType,
-    (msg) => port.postMessage({ id: m.id, msg }),
+    (msg) => port.postMessage({ id: m.id, msg: toWire(msg) }),
     () => cancelled.has(m.id),
   ).finally(() => cancelled.delete(m.id));
 });

@@ -111,12 +111,15 @@ export function catalogueWriters(db: StoreDb) {
     },
     /**
      * Merges many items, ITEM_BATCH rows a statement (a call into SQLite per row costs more than the row).
-     * Give them in key order (`byKey`): the key's B-tree then only appends.
+     * Give them in key order (`inKeyOrder`): the key's B-tree then only appends, and a batch out of order
+     * goes row by row. `distinct`: the caller knows they are in key order with no key twice
+     * (`inStrictKeyOrder`), and no batch is checked.
      */
     items<R extends Omit<CatalogueItemRow, 'nameKey'>>(
       rows: readonly R[],
       source: string,
       nameKey: (row: R) => string,
+      distinct = false,
     ): void {
       let i = 0;
       if (rows.length >= ITEM_BATCH) {
@@ -124,9 +127,10 @@ export function catalogueWriters(db: StoreDb) {
         const args: unknown[] = new Array<unknown>(ITEM_BATCH * 5);
         const named = { source };
         for (; i + ITEM_BATCH <= rows.length; i += ITEM_BATCH) {
-          // A key given twice in one statement: each row merges into the one before it, one by one
-          // (PostgreSQL refuses to touch a row twice in one statement; SQLite's answer is the same).
-          if (hasRepeatedKey(rows, i, ITEM_BATCH)) {
+          // Rows not in key order may give a key twice in one statement: then each row merges into the
+          // one before it, one by one (PostgreSQL refuses to touch a row twice in one statement; SQLite's
+          // answer is the same).
+          if (!distinct && !inStrictKeyOrder(rows, i, i + ITEM_BATCH)) {
             for (let j = i; j < i + ITEM_BATCH; j++) {
               const r = rows[j] as R;
               this.item(
@@ -170,15 +174,16 @@ export function catalogueWriters(db: StoreDb) {
   };
 }
 
-const ITEM_BATCH = 200;
+/** Items a statement of `items` merges; fewer go one by one. */
+export const ITEM_BATCH = 200;
 
-/** Whether rows `from`…`from + n` (in key order, so a repeat is next to its first) name a key twice. */
-function hasRepeatedKey(rows: readonly { type: string; no: string }[], from: number, n: number): boolean {
-  for (let j = from + 1; j < from + n; j++) {
-    if (compareKeys(rows[j - 1] as { type: string; no: string }, rows[j] as { type: string; no: string }) === 0)
-      return true;
+/** Whether rows[from, to) are in key order with no key twice (a repeat in key order is next to its first). */
+export function inStrictKeyOrder(rows: readonly { type: string; no: string }[], from = 0, to = rows.length): boolean {
+  for (let j = from + 1; j < to; j++) {
+    if (compareKeys(rows[j - 1] as { type: string; no: string }, rows[j] as { type: string; no: string }) >= 0)
+      return false;
   }
-  return false;
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { startWorker } from '../../src/app/job-host.ts';
@@ -17,8 +17,10 @@ import {
 } from '../../src/catalogue/read-stream.ts';
 import type { CatalogueRecord } from '../../src/catalogue/records.ts';
 import { ReaderThreadClient } from '../../src/catalogue/reader-thread-client.ts';
+import { fromWire, toWire, type WireMessage } from '../../src/catalogue/reader-wire.ts';
 import type { ItemType } from '../../src/item-types.ts';
 import { openStore } from '../../src/store/open.ts';
+import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 import { bytes, files, gzip } from '../helpers/catalogue-files.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -52,7 +54,12 @@ function onThisThread(): ReaderThread & { streams: number } {
     stream(file: NamedContent, type: ItemType): FileStream {
       self.streams++;
       const messages: StreamMessage[] = [];
-      const read = streamFile(file, type, (m) => messages.push(m));
+      // Through the wire, as the real thread's messages come.
+      const read = streamFile(file, type, (m) => {
+        const back = fromWire(toWire(m));
+        if (back === null) throw new Error('a message did not read back');
+        messages.push(back);
+      });
       return {
         next: async () => {
           await read;
@@ -233,5 +240,120 @@ describe('reading a catalogue file on the reader thread (issue 24, point 7)', ()
     expect(logged.join('\n')).toMatch(/reader thread stopped/);
     await readAll(client.stream({ name: 'parts.csv', content: bytes(text) }, 'P'));
     expect(started).toHaveLength(2);
+    // The memory a file was passed in serves the next, smaller one: it reads that file only.
+    const small = bytes(files.rebrickableParts([{ no: 'z1', name: 'Only' }]));
+    expect(byKey(await readAll(client.stream({ name: 'parts.csv', content: small }, 'P')))).toEqual(
+      byKey(readCatalogueFile({ name: 'parts.csv', content: small }, { type: 'P' }).records),
+    );
+  });
+});
+
+describe("the reader thread's messages on their way (issue 24, point 7: items as columns)", () => {
+  it('read back exactly as sent: rows before items, a missing category, names with quotes, tabs and non-ASCII', () => {
+    const records: CatalogueRecord[] = [
+      { kind: 'colour', id: 11, name: 'Black', rgb: '05131D' },
+      { kind: 'item', type: 'P', no: '3001', name: 'Brick 2 x 4', categoryId: 11, nameKey: 'brick 2 x 4' },
+      {
+        kind: 'item',
+        type: 'S',
+        no: '10190-1',
+        name: 'Market\tStreet "Ünï"',
+        categoryId: null,
+        nameKey: 'market street ünï',
+      },
+      { kind: 'item', type: 'P', no: '', name: '', categoryId: 0, nameKey: '' },
+    ];
+    const sent: StreamMessage[] = [
+      { kind: 'start', estimatedRows: 3 },
+      { kind: 'rows', source: 'parts.csv', records, distinctKeys: true },
+      { kind: 'rows', source: 'colors.txt', records: records.slice(0, 1), distinctKeys: true },
+      { kind: 'end', name: 'parts.csv', format: 'Rebrickable parts.csv', source: 'parts.csv', rows: 3 },
+    ];
+    for (const m of sent) expect(fromWire(toWire(m))).toEqual(m);
+    // The items travel as columns, not as objects.
+    const wire = toWire(sent[1] as StreamMessage) as Extract<WireMessage, { kind: 'rows' }>;
+    expect(wire.others).toHaveLength(1);
+    expect(wire.items?.count).toBe(3);
+    // An item without its folded name gets it on the way.
+    const unfolded = {
+      kind: 'rows',
+      source: 's',
+      records: [{ ...records[1], nameKey: undefined }],
+      distinctKeys: true,
+    };
+    expect(fromWire(toWire(unfolded as StreamMessage))).toMatchObject({ records: [{ nameKey: 'brick 2 x 4' }] });
+  });
+
+  it('a message that does not read back whole (a NUL in a name) is never read wrong: the job reads the file itself', async () => {
+    const withNul: StreamMessage = {
+      kind: 'rows',
+      source: 's',
+      records: [{ kind: 'item', type: 'P', no: '1', name: 'a\u0000b', categoryId: null, nameKey: 'a b' }],
+      distinctKeys: true,
+    };
+    expect(fromWire(toWire(withNul))).toBeNull();
+    // A thread that sends such a message: the stream ends as a stopped thread's does, and it is logged.
+    const logged: string[] = [];
+    const client = new ReaderThreadClient(
+      () =>
+        new Worker(
+          `const { parentPort } = require('node:worker_threads');
+           parentPort.on('message', (m) => {
+             if (m.type !== 'read') return;
+             parentPort.postMessage({ id: m.id, msg: { kind: 'start', estimatedRows: 1 } });
+             parentPort.postMessage({ id: m.id, msg: ${JSON.stringify(toWire(withNul), (_, v: unknown) =>
+               v instanceof Float64Array ? [...v] : v,
+             ).replace('"categories":[null]', '"categories":new Float64Array([NaN])')} });
+           });`,
+          { eval: true },
+        ),
+      (line) => logged.push(line),
+    );
+    onTestFinished(() => client.close());
+    const stream = client.stream({ name: 'parts.csv', content: bytes('x') }, 'P');
+    expect(await stream.next()).toEqual({ kind: 'start', estimatedRows: 1 });
+    await expect(stream.next()).rejects.toBeInstanceOf(ReaderStopped);
+    expect(logged.join('\n')).toMatch(/did not read back whole/);
+  });
+});
+
+describeEachStore('a key given twice in a file read on the reader thread (issue 24, point 7)', () => {
+  it('merges as reading it first does, within a piece and where two pieces meet', async () => {
+    // Where the first two pieces end, to give the second piece's first number to the first piece's last row.
+    const text = bigParts();
+    const pieces = (
+      await (async () => {
+        const out: StreamMessage[] = [];
+        await streamFile({ name: 'parts.csv', content: bytes(text) }, 'P', (m) => out.push(m));
+        return out;
+      })()
+    ).flatMap((m) => (m.kind === 'rows' ? [m.records] : []));
+    const firstPiece = pieces[0] ?? [];
+    const lastOfFirst = firstPiece.at(-1) as Extract<CatalogueRecord, { kind: 'item' }>;
+    const firstOfSecond = (pieces[1] ?? [])[0] as Extract<CatalogueRecord, { kind: 'item' }>;
+    // The two rows go in one statement only if the first piece leaves rows waiting for the next.
+    expect(firstPiece.length % 200).not.toBe(0);
+    const [a, b] = (pieces[2] ?? []) as Extract<CatalogueRecord, { kind: 'item' }>[];
+    // Same length numbers: the pieces end where they did. The second, in capitals, is the same key.
+    const twice = text
+      .replace(`${firstOfSecond.no},`, `${lastOfFirst.no.toUpperCase()},`)
+      // And a key twice inside a later piece.
+      .replace(`${b?.no},`, `${a?.no},`);
+    const catalogues: unknown[] = [];
+    for (const reader of [undefined, onThisThread()]) {
+      const file = newStoreLocation();
+      const store = await openStore(file);
+      onTestFinished(() => store.close());
+      const result = await loadCatalogue(store.db, file, [{ name: 'parts.csv', content: bytes(twice) }], {
+        ...options,
+        ...(reader === undefined ? {} : { reader }),
+      });
+      expect(reader?.streams ?? 1).toBe(1);
+      const rows = store.db.prepare('SELECT item_no, name, name_key FROM catalogue_item ORDER BY item_no').all();
+      catalogues.push([result.items, rows]);
+      // The later row of each key won.
+      expect(rows).toContainEqual(expect.objectContaining({ item_no: lastOfFirst.no, name: firstOfSecond.name }));
+    }
+    expect(catalogues[1]).toEqual(catalogues[0]);
   });
 });
