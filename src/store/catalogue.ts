@@ -248,7 +248,6 @@ export function startLoadingItems(db: StoreDb): () => void {
   return () => db.exec(NAME_INDEX);
 }
 
-/** The catalogue's name of an item, or null when it has no such item. */
 /** The key `itemNames` answers by. */
 export function itemKey(type: string, no: string): string {
   return `${type}\t${no}`;
