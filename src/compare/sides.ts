@@ -26,7 +26,11 @@ export interface Side {
   readonly label: string;
   /** The currency its prices are in, where it names one. */
   readonly currency: string | null;
-  readonly lines: readonly CompareLine[];
+  /**
+   * Its lines, read anew on each call: an order's or a document's straight from the store, one at a
+   * time (a compare sums them as they come and keeps none), a file's as its preview placed them.
+   */
+  lines(): Iterable<CompareLine>;
 }
 
 /** Reads one side. Nothing is written: a file is planned as a preview is (`hooks`: its progress), and its plan dropped. */
@@ -36,7 +40,7 @@ export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): 
     return {
       label: `order ${order.reference}`,
       currency: order.currency,
-      lines: linesToCompare(db, { orderId: order.id }),
+      lines: () => linesToCompare(db, { orderId: order.id }),
     };
   }
   if (spec.kind === 'document') {
@@ -44,7 +48,7 @@ export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): 
     return {
       label: `document ${doc.key} (order ${doc.orderReference})`,
       currency: doc.currency ?? getOrder(db, doc.orderId).currency,
-      lines: linesToCompare(db, { documentId: doc.id }),
+      lines: () => linesToCompare(db, { documentId: doc.id }),
     };
   }
   const plan = planImport(db, { file: spec.file, asNew: true, colourNumbering: spec.colourNumbering ?? null }, hooks);
@@ -52,26 +56,27 @@ export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): 
   // match does not matter here: nothing is imported.
   if (plan.documents.length === 0 && plan.refusal !== null)
     throw new BrickWorkError(plan.refusal.code, plan.refusal.message);
+  const lines = plan.documents.flatMap((d) =>
+    d.lines.map((l): CompareLine => ({
+      given: {
+        type: l.given.type ?? null,
+        no: l.given.no ?? null,
+        name: l.given.name ?? null,
+        colourId: l.given.colourId ?? null,
+        colourName: l.given.colourName ?? null,
+      },
+      placed:
+        l.placement.item === null
+          ? null
+          : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
+      quantity: l.quantity,
+      unitPriceE4: l.unitPriceE4,
+      condition: l.condition,
+    })),
+  );
   return {
     label: `file ${spec.file.name}`,
     currency: plan.documents.find((d) => d.parsed.header.currency !== null)?.parsed.header.currency ?? null,
-    lines: plan.documents.flatMap((d) =>
-      d.lines.map((l): CompareLine => ({
-        given: {
-          type: l.given.type ?? null,
-          no: l.given.no ?? null,
-          name: l.given.name ?? null,
-          colourId: l.given.colourId ?? null,
-          colourName: l.given.colourName ?? null,
-        },
-        placed:
-          l.placement.item === null
-            ? null
-            : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
-        quantity: l.quantity,
-        unitPriceE4: l.unitPriceE4,
-        condition: l.condition,
-      })),
-    ),
+    lines: () => lines,
   };
 }

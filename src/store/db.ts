@@ -13,6 +13,8 @@ export interface StoreStatement<P extends unknown[] = unknown[], R = unknown> {
   run(...params: P): StoreRunResult;
   get(...params: P): R | undefined;
   all(...params: P): R[];
+  /** The rows one at a time, for a caller that keeps only what it makes of them (no array of every row). */
+  iterate(...params: P): IterableIterator<R>;
   pluck(on?: boolean): this;
   raw(on?: boolean): this;
 }

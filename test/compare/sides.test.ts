@@ -47,9 +47,12 @@ describeEachStore('the sides of a compare', () => {
     const fileSide = readSide(db, { kind: 'file', file: arrived });
     expect(order.label).toBe(`order ${imported.order.reference}`);
     expect(fileSide.label).toBe('file arrived.csv');
-    expect(doc.lines).toEqual(order.lines);
+    expect([...doc.lines()]).toEqual([...order.lines()]);
+    // Read anew on each call.
+    expect([...order.lines()]).toEqual([...order.lines()]);
+    expect([...order.lines()]).toHaveLength(4);
 
-    const r = compareSides(order.lines, fileSide.lines, { prices: true });
+    const r = compareSides(order.lines(), fileSide.lines(), { prices: true });
     const show = (xs: readonly { item: { no: string; colour: number | null } | null; left: number; right: number }[]) =>
       xs.map((x) => `${x.item?.no}/${x.item?.colour}: ${x.left}→${x.right}`);
     expect(show(r.quantityDiffers)).toEqual(['3001/5: 10→9']);

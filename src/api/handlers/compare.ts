@@ -46,7 +46,7 @@ export const COMPARE_CALLS = {
   'compare.run': onWriter((d) => ({ left, right, prices, first, sameFirst }) => {
     const a = readSide(d.db, left, d.compareHooks('left'));
     const b = readSide(d.db, right, d.compareHooks('right'));
-    const r = compareSides(a.lines, b.lines, { prices: prices === true });
+    const r = compareSides(a.lines(), b.lines(), { prices: prices === true });
     const compareId = randomUUID();
     d.compares.set(compareId, { result: r, left: a.label, right: b.label });
     for (const old of d.compares.keys()) if (d.compares.size > COMPARES_KEPT) d.compares.delete(old);

@@ -68,6 +68,11 @@ export class PostgresStatementHandle {
     return this.db.execute(this.statement, args).rows.map((r) => this.shape(r));
   }
 
+  /** The server's answer comes whole; its rows are shaped one at a time. */
+  *iterate(...args: unknown[]): IterableIterator<unknown> {
+    for (const r of this.db.execute(this.statement, args).rows) yield this.shape(r);
+  }
+
   private shape(row: Record<string, unknown>): unknown {
     if (this.plucked) return Object.values(row)[0];
     if (this.rawRows) return Object.values(row);
