@@ -6,6 +6,8 @@ import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.ts';
+import type { StreamMessage } from '../../src/catalogue/read-stream.ts';
+import { fromWire, type WireMessage } from '../../src/catalogue/reader-wire.ts';
 
 const BUILT = path.join(REPO_ROOT, 'dist', 'electron');
 const OUTPUTS = ['main.js', 'preload.cjs', 'runner-thread.js', 'service-thread.js', 'postgres-bridge-thread.js'].map(
@@ -165,10 +167,11 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
   it('the catalogue reader thread, bundled beside the runner thread that starts it, reads a file on its own', async () => {
     const reader = new Worker(pathToFileURL(path.join(BUILT, 'catalogue-reader-thread.js')));
     try {
-      const messages: { kind: string }[] = [];
+      const messages: (StreamMessage | null)[] = [];
       const ended = new Promise<void>((resolve, reject) => {
-        reader.on('message', (m: { id: number; msg: { kind: string } }) => {
-          messages.push(m.msg);
+        // Items cross as columns (reader-wire.ts): read back as the job's side reads them.
+        reader.on('message', (m: { id: number; msg: WireMessage }) => {
+          messages.push(fromWire(m.msg));
           if (m.msg.kind === 'end') resolve();
         });
         reader.on('error', reject);
@@ -178,7 +181,7 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
       );
       reader.postMessage({ type: 'read', id: 1, file: { name: 'parts.csv', content }, itemType: 'P' });
       await ended;
-      expect(messages.map((m) => m.kind)).toEqual(['start', 'rows', 'end']);
+      expect(messages.map((m) => m?.kind)).toEqual(['start', 'rows', 'end']);
       expect(messages[1]).toMatchObject({ records: [{ no: '3001', nameKey: 'brick 2 x 4' }] });
     } finally {
       await reader.terminate();
