@@ -5,8 +5,11 @@ import { ReaderStopped, type FileStream, type ReaderThread, type StreamMessage }
 import type { ReaderRequest } from './reader-thread.ts';
 import { fromWire, type WireMessage } from './reader-wire.ts';
 
-/** The largest memory kept for the next file: a catalogue download of up to this size costs no new memory. */
-const KEPT_BYTES = 32 * 1024 * 1024;
+/**
+ * The largest memory kept for the next file: Rebrickable's parts.csv (5.5 MB) and any gzipped download
+ * cost no new memory; a larger file's is let go, so that an idle app does not hold it.
+ */
+const KEPT_BYTES = 8 * 1024 * 1024;
 
 interface Open {
   push(m: StreamMessage): void;
