@@ -462,7 +462,6 @@ class MergeRun {
     // call's (a piece's rows rarely fill their last one, and one by one they cost twice as much).
     let unsorted: Item[] = [];
     let waiting: Item[] = [];
-    let waitingDistinct = true;
     const write = (records: readonly CatalogueRecord[], order: ItemOrder): void => {
       const items: Item[] = [];
       for (const r of records) {
@@ -480,18 +479,12 @@ class MergeRun {
         unsorted = unsorted.length === 0 ? items : unsorted.concat(items);
         return;
       }
-      // Still distinct where the rows that waited come before these.
-      const last = waiting.at(-1);
-      const [first] = items;
-      const distinct =
-        order === 'distinct' &&
-        waitingDistinct &&
-        (last === undefined || first === undefined || inStrictKeyOrder([last, first]));
       const all = waiting.length === 0 ? items : waiting.concat(items);
+      // Still distinct with the rows that waited (fewer than a statement) before these: checked up to the first of these.
+      const distinct = order === 'distinct' && inStrictKeyOrder(all, 0, waiting.length + 1);
       const whole = all.length - (all.length % ITEM_BATCH);
       this.writeItems(all, source, whole, distinct);
       waiting = all.slice(whole);
-      waitingDistinct = distinct || inStrictKeyOrder(waiting);
     };
     return Object.assign(write, {
       end: () => {

@@ -39,6 +39,7 @@ export class ReaderThreadClient implements ReaderThread {
     const queue: StreamMessage[] = [];
     let waiting: { resolve: (m: StreamMessage) => void; reject: (e: Error) => void } | null = null;
     let stopped = false;
+    const content = this.shared(file.content);
     this.open.set(id, {
       push: (m) => {
         if (m.kind === 'end' || m.kind === 'error') {
@@ -58,7 +59,6 @@ export class ReaderThreadClient implements ReaderThread {
       },
     });
     worker.ref();
-    const content = this.shared(file.content);
     this.send({ type: 'read', id, file: { name: file.name, content }, itemType: type });
     return {
       next: () => {
