@@ -14,8 +14,10 @@
  * session cut before it; every document whole or absent, no key twice, every row what the undo history
  * says, nothing a desk saw committed missing (`DocumentChecks`, shared with the imports kind); tallies
  * right and the store's rules kept (`integrityOf`: PostgreSQL enforces its keys itself); no live owner
- * lost its job (a cut session's desk losing its job is the design); no desk crashed, met an error that
- * is not a refusal in words, or failed to connect again after a cut.
+ * lost its job (a cut session's desk losing its job is the design); no desk crashed (an exit code, or a
+ * signal the harness did not send), ended before the round's end, met an error that is not a refusal in
+ * words, or failed to connect again after a cut. A round in which no desk says anything for a minute
+ * stops, said as stalled, with each desk's last line.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,6 +63,9 @@ const EXPECTED_REFUSALS = new Set([
   'duplicate-document', // another desk imported that file first
   'none', // no job to claim just now
 ]);
+
+/** No desk's line for this long is a stalled round (a desk at work says something every few ms). */
+const STALL_MS = 60_000;
 
 /** A chaos job: six committed steps, up to 30 ms apart (a cut mid-job mostly lands between two). */
 const payload = (key: number) => ({ key, steps: 6, stepMs: 30 });
@@ -166,12 +171,32 @@ async function round(r: Round): Promise<void> {
     const w = startWorker(o.bundles, 'desk-worker', [url, r.docs, stopFile, ...(mode === 'drain' ? ['drain'] : [])]);
     all.push(w);
     live.add(w);
+    w.onLine(() => (lastSaid = performance.now()));
     void w.closed.then(() => {
       live.delete(w);
-      if (!w.killed) exitedAt.set(w, Date.now());
+      if (w.killed) return;
+      exitedAt.set(w, Date.now());
+      // A desk ends on its own only at the stop file (or, draining, when no job is left); a crash is
+      // reported with the others below, a quiet end here, with what it did last.
+      if (!stopping && crashOf(w) === null)
+        problems.push(
+          `postgres (${label}): desk #${w.n} ended on its own (code ${w.code}) before the round's end; its last lines:\n    ` +
+            w.lines.slice(-6).join('\n    '),
+        );
     });
     return w;
   };
+  /**
+   * Keeps the round's desks at work. Counted by `alive()`, which a SIGKILL turns false at once: `live`
+   * loses a desk only when its exit is seen, and on a loaded machine a second fault can land first — a
+   * count of `live` then started no replacement for either, and the round went on with no desk at all.
+   */
+  const topUp = () => {
+    while ([...live].filter((w) => w.alive()).length < r.desks) start();
+  };
+  let stopping = false;
+  /** When a desk last printed a line: desks at work say something every few ms. */
+  let lastSaid = performance.now();
   // At work: in the middle of an operation or a job's run (`start`, then `end`, `lost` or `ran`).
   const doing = (w: SoakProcess) => lastLine(w, 'begin ', 'done ', 'refused ', 'start ', 'end ', 'lost ', 'ran ') ?? '';
   const atWork = (w: SoakProcess) => /^(begin|start) /.test(doing(w));
@@ -189,12 +214,22 @@ async function round(r: Round): Promise<void> {
       problems.push(`postgres (${label}): the deadline passed after ${faults} of ${r.faults} faults`);
       break;
     }
+    // A round where nothing moves would otherwise spin to the deadline and say only that.
+    if (performance.now() - lastSaid > STALL_MS) {
+      const desks = [...live].map((w) => `desk #${w.n} (${w.alive() ? 'alive' : 'ended'}): ${w.lines.at(-1) ?? '-'}`);
+      problems.push(
+        `postgres (${label}): no desk said anything for ${STALL_MS / 1000} s, after ${faults} of ${r.faults} faults; ` +
+          `${live.size} desks: ${desks.join('; ') || 'none'}`,
+      );
+      break;
+    }
     // Desks that crash are reported below; a round of nothing but crashes would never reach its faults.
     if (all.filter((w) => crashOf(w) !== null).length >= 3) {
       problems.push(`postgres (${label}): desks crashed; the round stopped after ${faults} of ${r.faults} faults`);
       break;
     }
     if ((remaining.get() as number) < r.desks * 2) enqueue(r.desks * 4);
+    topUp();
     const ready = [...live].filter((w) => w.alive() && w.lines.includes('ready'));
     const kill = Math.random() < 0.5;
     // Half the cuts go to a desk running a job: its runner must stop at its next write, as a new session.
@@ -222,11 +257,12 @@ async function round(r: Round): Promise<void> {
     }
     faults += 1;
     o.onKill?.();
-    while (live.size < r.desks) start();
+    topUp();
     if (faults % 25 === 0) light(`after ${faults} faults`);
   }
   if (cutsTried >= 2 && cutsMade === 0)
     problems.push(`postgres (${label}): none of ${cutsTried} cuts found its desk's session on the server`);
+  stopping = true;
   fs.writeFileSync(stopFile, 'stop');
   await Promise.all(all.map((w) => w.closed));
   // A last desk runs every job left (those of killed desks and cut sessions, taken over), then ends.

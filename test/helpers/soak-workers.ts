@@ -144,6 +144,8 @@ export interface SoakProcess {
   killedAtWall: number | null;
   /** Its exit code when it ended on its own. */
   code: number | null;
+  /** The signal it died of, when that was not the harness's SIGKILL (a native crash, the OOM killer). */
+  signal: NodeJS.Signals | null;
   readonly stderr: () => string;
   /** Resolves once it has ended and its output is read. */
   readonly closed: Promise<void>;
@@ -200,10 +202,14 @@ export function startWorker(
     killed: false,
     killedAtWall: null,
     code: null,
+    signal: null,
     stderr: () => stderr,
     closed: new Promise<void>((resolve) => {
-      child.once('close', (code) => {
-        if (!p.killed) p.code = code;
+      child.once('close', (code, signal) => {
+        if (!p.killed) {
+          p.code = code;
+          p.signal = signal;
+        }
         resolve();
       });
     }),
@@ -249,10 +255,14 @@ export function lastLine(p: SoakProcess, ...prefixes: string[]): string | undefi
   return undefined;
 }
 
-/** A worker that ended on its own with a non-zero code: its exit and what it said on stderr. */
+/**
+ * A worker that ended on its own with a non-zero code, or died of a signal the harness did not send
+ * (a native crash ends in SIGSEGV or SIGABRT, with no exit code): its end and what it said on stderr.
+ */
 export function crashOf(p: SoakProcess): string | null {
-  if (p.killed || p.code === 0 || p.code === null) return null;
-  return `${p.name} #${p.n} (pid ${p.child.pid}) exited with code ${p.code}: ${p.stderr().trim().slice(-2000)}`;
+  if (p.killed || p.code === 0 || (p.code === null && p.signal === null)) return null;
+  const end = p.code !== null ? `exited with code ${p.code}` : `died of ${p.signal}`;
+  return `${p.name} #${p.n} (pid ${p.child.pid}) ${end}: ${p.stderr().trim().slice(-2000)}`;
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
