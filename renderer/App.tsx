@@ -9,7 +9,7 @@ import { Settings } from './screens/Settings.tsx';
 import { historyCommand, isOpenShortcut, redoShortcut, undoShortcut } from './shortcuts.ts';
 import { openFilePicker } from './components/FilePicker.tsx';
 import { useApp, type Screen } from './state/app.ts';
-import { readOnlyBanner } from './store-banner.ts';
+import { READ_ONLY_TITLE, readOnlyBanner } from './store-banner.ts';
 import { useOrders } from './state/orders.ts';
 import { count } from './format.ts';
 
@@ -47,9 +47,7 @@ function HistoryButton(props: {
     <button
       disabled={!step || props.readOnly}
       onClick={props.onClick}
-      title={
-        props.readOnly ? "This store can't be written: see the banner above" : step ? `${text} (${shortcut})` : shortcut
-      }
+      title={props.readOnly ? READ_ONLY_TITLE : step ? `${text} (${shortcut})` : shortcut}
       aria-label={text}
       data-testid={verb.toLowerCase()}
     >

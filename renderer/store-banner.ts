@@ -1,5 +1,8 @@
 import type { StoreView } from '../src/api/contract.ts';
 
+/** What a write's button says when pointed at on a store that can't be written (it is off there). */
+export const READ_ONLY_TITLE = "This store can't be written: see the banner above";
+
 /**
  * What the banner says when the store can't be written (SPEC §11): why, that reads work and changes
  * are refused, and when the screens show a private copy, that they do. Null on a writable store.

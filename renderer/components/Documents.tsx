@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { DocumentView, OrderView } from '../../src/api/contract.ts';
 import { count, plural, when } from '../format.ts';
+import { useApp } from '../state/app.ts';
 import { useDocuments } from '../state/documents.ts';
+import { READ_ONLY_TITLE } from '../store-banner.ts';
 
 /**
  * An order's documents and "Take back this import" (SPEC §8, §9): any imported document can be taken
@@ -25,6 +27,7 @@ export function TakeBack({
   const [asking, setAsking] = useState(false);
   const busy = useDocuments((s) => s.busy);
   const takeBack = useDocuments((s) => s.takeBack);
+  const readOnly = useApp((s) => s.store?.readOnly != null);
   if (doc.state !== 'imported') return null;
   const go = (wholeFile: boolean) =>
     void takeBack(doc, wholeFile).then((r) => {
@@ -33,7 +36,12 @@ export function TakeBack({
     });
   if (!asking) {
     return (
-      <button onClick={() => setAsking(true)} disabled={busy !== null} data-testid="take-back">
+      <button
+        onClick={() => setAsking(true)}
+        disabled={busy !== null || readOnly}
+        title={readOnly ? READ_ONLY_TITLE : undefined}
+        data-testid="take-back"
+      >
         {label}
       </button>
     );

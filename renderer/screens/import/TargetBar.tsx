@@ -4,6 +4,7 @@ import type { ImportPreviewView } from '../../../src/api/contract.ts';
 import { useApp } from '../../state/app.ts';
 import { importBlocked, useImport } from '../../state/import.ts';
 import { useOrders } from '../../state/orders.ts';
+import { READ_ONLY_TITLE } from '../../store-banner.ts';
 
 /** Where the preview's documents go (a new order, or one staff choose; a revival into its own), and Import. */
 export function TargetBar({ preview }: { preview: ImportPreviewView }) {
@@ -23,6 +24,8 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
     useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders, open: s.open })),
   );
   const go = useApp((s) => s.go);
+  // A document is read and previewed on a store that can't be written; importing it is off there, as Undo is.
+  const readOnly = useApp((s) => s.store?.readOnly != null);
   useEffect(() => void loadOrders(), [loadOrders]);
   const revives = preview.documents.some((d) => d.revival !== null);
   const blocked = importBlocked(preview, im.acknowledged);
@@ -63,7 +66,13 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
           new document (the undone one stays undone)
         </label>
       ) : null}
-      <button className="primary" data-testid="confirm-import" disabled={blocked || im.busy} onClick={confirm}>
+      <button
+        className="primary"
+        data-testid="confirm-import"
+        disabled={blocked || im.busy || readOnly}
+        title={readOnly ? READ_ONLY_TITLE : undefined}
+        onClick={confirm}
+      >
         {revives && !im.asNew ? 'Revive' : 'Import'}
       </button>
       <button onClick={() => im.reset()}>Clear</button>
