@@ -5,7 +5,7 @@ import { onServer } from './dialect.ts';
 export type RowValue = string | number | null;
 
 /** Rows a statement on a server: an import's 10,000 lines are ten statements, not 10,000 round trips. */
-const SERVER_BATCH = 1_000;
+export const SERVER_BATCH = 1_000;
 
 /**
  * Inserts rows into a table keyed by `id`, in their order, and gives their ids in that order; `wrote()`

@@ -3,7 +3,8 @@ import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { CATALOGUE_GENERATION_SQL, catalogueGeneration } from '../store/settings.ts';
-import { insertRows } from '../store/insert-rows.ts';
+import { onServer } from '../store/dialect.ts';
+import { insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
 import { applySide, type Change } from './changes.ts';
 import { StepRecorder } from './recorder.ts';
 
@@ -58,32 +59,51 @@ export function recordStepWithInfo<T>(
       if (known.redoable === 1) dropRedoable(db);
       const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
-      const createdAt = isoNow(clock);
-      const stepId = Number(
-        db
-          .prepare("INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?)")
-          .run(lastId + 1, kind, label, createdAt).lastInsertRowid,
-      );
-      // The catalogue's generation as the step leaves it, read by the insert itself (one statement).
-      db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(
-        stepId,
-      );
-      // In their order (undo applies them backwards by id); on a server, many to a statement.
-      insertRows(
-        db,
-        'undo_change',
-        ['step_id', 'table_name', 'row_id', 'before', 'after'],
-        rec.changes.map((c) => ({
-          step_id: stepId,
-          table_name: c.table,
-          row_id: c.rowId,
-          before: c.before === null ? null : JSON.stringify(c.before),
-          after: c.after === null ? null : JSON.stringify(c.after),
-        })),
-      );
-      return { value, step: { id: stepId, kind, label, createdAt } };
+      const step = { id: lastId + 1, kind, label, createdAt: isoNow(clock) };
+      writeStep(db, step, rec.changes);
+      return { value, step };
     })
     .immediate();
+}
+
+/** `undo_change`'s columns, in the order a step's changes are written. */
+const CHANGE_COLUMNS = ['step_id', 'table_name', 'row_id', 'before', 'after'] as const;
+
+/**
+ * The step's row, the catalogue's generation as the step leaves it, and its changes in their order (undo
+ * applies them backwards by id). A server store is a round trip a statement away (ADR 0027), and every
+ * one of them is made holding the store's writer lock, which the other desks wait for: there the three
+ * are one statement, for a step of up to a batch of changes (a hand placement, an Undo's own step).
+ */
+function writeStep(db: StoreDb, step: StepInfo, changes: readonly Change[]): void {
+  const rows = changes.map((c) => ({
+    step_id: step.id,
+    table_name: c.table,
+    row_id: c.rowId,
+    before: c.before === null ? null : JSON.stringify(c.before),
+    after: c.after === null ? null : JSON.stringify(c.after),
+  }));
+  if (onServer(db) && rows.length <= SERVER_BATCH) {
+    const list = CHANGE_COLUMNS.join(', ');
+    db.prepare(
+      `WITH step AS (INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?) RETURNING id),
+            generation AS (INSERT INTO undo_step_catalogue (step_id, generation) SELECT id, ${CATALOGUE_GENERATION_SQL} FROM step)
+       INSERT INTO undo_change (${list}) SELECT ${list} FROM json_populate_recordset(NULL::undo_change, ?::json)
+         WITH ORDINALITY AS r ORDER BY r.ordinality`,
+    ).run(step.id, step.kind, step.label, step.createdAt, JSON.stringify(rows));
+    return;
+  }
+  db.prepare("INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?)").run(
+    step.id,
+    step.kind,
+    step.label,
+    step.createdAt,
+  );
+  // Read by the insert itself: one statement.
+  db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(
+    step.id,
+  );
+  insertRows(db, 'undo_change', CHANGE_COLUMNS, rows);
 }
 
 function dropRedoable(db: StoreDb): void {

@@ -146,6 +146,51 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
     expect(nothing.json.error).toEqual({ code: 'nothing-to-redo', message: 'There is nothing to redo.' });
   });
 
+  it('a step is recorded whole, its changes in order, whether it has a few or more than one server statement takes', async () => {
+    const { db } = await setUp();
+    // 1,300 lines giving one unknown number: placing one by hand places the others at once, one step of
+    // 1,301 changes (a server store writes a step of up to 1,000 in the statement that writes the step).
+    const [r] = confirmImport(
+      db,
+      { file: file('many.bsx', bsx([...Array.from({ length: 1300 }, () => ({ no: 'gone-1' })), { no: 'gone-2' }])) },
+      clock,
+    );
+    const lines = orderLines(db, r?.order.id ?? 0);
+    const before = dumpRows(db, ['undo_step', 'undo_change', 'undo_step_catalogue']);
+    const steps = [
+      placeByHand(db, lines[1300]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).step,
+      placeByHand(db, lines[0]?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).step,
+    ];
+    const changes = db.prepare(
+      'SELECT step_id AS step, count(*) AS n FROM undo_change GROUP BY step_id ORDER BY step_id',
+    );
+    expect(changes.all().slice(-2)).toEqual([
+      { step: steps[0]?.id, n: 2 }, // the line, and the memory it made
+      { step: steps[1]?.id, n: 1301 }, // the line, the memory, and the 1,299 other lines giving its number
+    ]);
+    // Each step's changes are numbered in the order they were made: the line placed by hand first.
+    const firstOf = (step: number | undefined) =>
+      db
+        .prepare('SELECT table_name AS t, row_id AS id FROM undo_change WHERE step_id = ? ORDER BY id LIMIT 1')
+        .get(step);
+    expect(firstOf(steps[1]?.id)).toEqual({ t: 'order_line', id: lines[0]?.id });
+    expect(db.prepare('SELECT step_id FROM undo_step_catalogue ORDER BY step_id').pluck().all().slice(-2)).toEqual(
+      steps.map((s) => s?.id),
+    );
+    const placed = () => orderLines(db, r?.order.id ?? 0).filter((l) => l.placed !== null).length;
+    expect(placed()).toBe(1301);
+    undoNewest(db, clock);
+    expect(placed()).toBe(1);
+    undoNewest(db, clock);
+    expect(placed()).toBe(0);
+    redoNext(db, clock);
+    redoNext(db, clock);
+    expect(placed()).toBe(1301);
+    undoNewest(db, clock);
+    undoNewest(db, clock);
+    expect(dumpRows(db, ['undo_step', 'undo_change', 'undo_step_catalogue']).order_line).toEqual(before.order_line);
+  });
+
   it('undo and redo place the lines they touch again against the current catalogue, hand placements as restored', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '5555' }, { no: '6666' }])) }, clock);

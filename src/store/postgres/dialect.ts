@@ -22,7 +22,11 @@ export interface PostgresStatement {
 
 /** Whether a statement writes (and so takes the store's one writer lock first, as SQLite's writers do). */
 export function isWrite(sql: string): boolean {
-  return /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i.test(sql);
+  return (
+    /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i.test(sql) ||
+    // A statement of several writes in one (`WITH step AS (INSERT …) INSERT …`, a round trip saved).
+    (/^\s*WITH\b/i.test(sql) && /\b(INSERT|UPDATE|DELETE)\b/i.test(unquoted(sql)))
+  );
 }
 
 /**

@@ -44,6 +44,13 @@ describe('the dialect', () => {
     });
     expect(toPostgres('INSERT INTO call_budget (day) VALUES (?)', ids).returnsId).toBe(false);
     expect(toPostgres('  update job SET state = ?', ids).writes).toBe(true);
+    // Several writes in one statement write (and take the writer lock); a WITH that only reads does not.
+    const both = toPostgres(
+      'WITH s AS (INSERT INTO job (kind) VALUES (?) RETURNING id) INSERT INTO job_owner SELECT id FROM s',
+      ids,
+    );
+    expect(both).toMatchObject({ writes: true, returnsId: false });
+    expect(toPostgres("WITH s AS (SELECT 'insert' AS deleted FROM job) SELECT * FROM s", ids).writes).toBe(false);
   });
 });
 
