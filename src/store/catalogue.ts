@@ -179,7 +179,8 @@ export const ITEM_BATCH = 200;
 
 /** Whether rows[from, to) are in key order with no key twice (a repeat in key order is next to its first). */
 export function inStrictKeyOrder(rows: readonly { type: string; no: string }[], from = 0, to = rows.length): boolean {
-  for (let j = from + 1; j < Math.min(to, rows.length); j++) {
+  const end = Math.min(to, rows.length);
+  for (let j = from + 1; j < end; j++) {
     if (compareKeys(rows[j - 1] as { type: string; no: string }, rows[j] as { type: string; no: string }) >= 0)
       return false;
   }

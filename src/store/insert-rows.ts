@@ -25,6 +25,16 @@ export function insertRows<C extends string>(
     : insertOneByOne(db, table, columns, rows, wrote);
 }
 
+/**
+ * A server's insert of many rows given as one JSON array (`?`), with the columns' own types, in the
+ * array's order, so the identity column numbers them in that order.
+ */
+export function insertFromJson(table: string, columns: readonly string[]): string {
+  const list = columns.join(', ');
+  return `INSERT INTO ${table} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${table}, ?::json)
+       WITH ORDINALITY AS r ORDER BY r.ordinality`;
+}
+
 function insertOneByOne<C extends string>(
   db: StoreDb,
   table: string,
@@ -52,12 +62,8 @@ function insertInBatches<C extends string>(
   rows: Iterable<Readonly<Record<C, RowValue>>>,
   wrote: () => void,
 ): number[] {
-  const list = columns.join(', ');
-  // In the rows' order, so the identity column numbers them in that order; ids come back sorted to match.
-  const insert = db.prepare(
-    `INSERT INTO ${table} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${table}, ?::json)
-       WITH ORDINALITY AS r ORDER BY r.ordinality RETURNING id`,
-  );
+  // Ids come back sorted to match the rows' order.
+  const insert = db.prepare(`${insertFromJson(table, columns)} RETURNING id`);
   const ids: number[] = [];
   let batch: Record<string, RowValue>[] = [];
   const flush = () => {

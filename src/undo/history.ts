@@ -4,7 +4,7 @@ import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { CATALOGUE_GENERATION_SQL, catalogueGeneration } from '../store/settings.ts';
 import { onServer } from '../store/dialect.ts';
-import { insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
+import { insertFromJson, insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
 import { applySide, type Change } from './changes.ts';
 import { StepRecorder } from './recorder.ts';
 
@@ -84,12 +84,10 @@ function writeStep(db: StoreDb, step: StepInfo, changes: readonly Change[]): voi
     after: c.after === null ? null : JSON.stringify(c.after),
   }));
   if (onServer(db) && rows.length <= SERVER_BATCH) {
-    const list = CHANGE_COLUMNS.join(', ');
     db.prepare(
       `WITH step AS (INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?) RETURNING id),
             generation AS (INSERT INTO undo_step_catalogue (step_id, generation) SELECT id, ${CATALOGUE_GENERATION_SQL} FROM step)
-       INSERT INTO undo_change (${list}) SELECT ${list} FROM json_populate_recordset(NULL::undo_change, ?::json)
-         WITH ORDINALITY AS r ORDER BY r.ordinality`,
+       ${insertFromJson('undo_change', CHANGE_COLUMNS)}`,
     ).run(step.id, step.kind, step.label, step.createdAt, JSON.stringify(rows));
     return;
   }
