@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { readCatalogueFile } from '../src/catalogue/read-file.ts';
+import { coloursByNumber, type ElementRow } from '../src/suggest/commonness.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
 import { shared } from './data.ts';
 
@@ -263,4 +264,27 @@ export function legoNamePairs(dataDir: string | null = shared()): LegoSets | nul
     rebrickable,
     fs.existsSync(crossrefs) ? zlib.gunzipSync(fs.readFileSync(crossrefs)).toString('utf8') : null,
   );
+}
+
+/**
+ * Colours per part number (folded) from the element tables a shop loads beside its catalogue (SPEC §5):
+ * Rebrickable's elements.csv and BrickLink's codes download, read with the catalogue's own readers, as
+ * the app's index counts them from the store; null when neither is in `dataDir`.
+ */
+export function elementColours(
+  dataDir: string | null = shared(),
+): { colours: Map<string, number>; ranOn: string } | null {
+  if (dataDir === null) return null;
+  const files = [
+    path.join(dataDir, 'rebrickable', 'elements.csv.gz'),
+    path.join(dataDir, 'bricklink', 'codes.txt.gz'),
+  ].filter((f) => fs.existsSync(f));
+  if (files.length === 0) return null;
+  const rows: ElementRow[] = [];
+  for (const f of files) {
+    const file = readCatalogueFile({ name: path.basename(f), content: fs.readFileSync(f) }, { type: 'P' });
+    for (const r of file.records)
+      if (r.kind === 'element') rows.push({ numbering: r.numbering, no: r.no, colour: r.colour });
+  }
+  return { colours: coloursByNumber(rows), ranOn: files.map((f) => path.basename(f)).join(' and ') };
 }

@@ -12,8 +12,10 @@ import { readCatalogueFile } from '../src/catalogue/read-file.ts';
 import { suggestIn } from '../src/suggest/catalogue-index.ts';
 import { SuggestIndex, type IndexedItem } from '../src/suggest/index.ts';
 import { shared } from './data.ts';
+import { foldNumber } from '../src/suggest/words.ts';
 import {
   brickstoreCases,
+  elementColours,
   EXPECTED_BRICKSTORE_CASES,
   ldrawPairs,
   legoNamePairs,
@@ -116,10 +118,14 @@ export function benchQuality(): QualityOutput[] {
   const out: QualityOutput[] = [];
 
   const file = readCatalogueFile({ name: 'parts.csv.gz', content: fs.readFileSync(partsFile) }, { type: 'P' });
+  // The colours each part is made in, as the app counts them from the element tables a shop loads (SPEC §5).
+  const elements = elementColours();
   const items: IndexedItem[] = file.records.flatMap((r) =>
-    r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : [],
+    r.kind === 'item'
+      ? [{ type: r.type, no: r.no, name: r.name, colours: elements?.colours.get(foldNumber(r.no)) ?? 0 }]
+      : [],
   );
-  const catalogue = `Rebrickable parts.csv (${items.length} items)`;
+  const catalogue = `Rebrickable parts.csv (${items.length} items${elements ? `, colours from ${elements.ranOn}` : ', no element tables'})`;
 
   // The app builds its index once per catalogue, cold: that first build is the one measured.
   const builds: number[] = [];

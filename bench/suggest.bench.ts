@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import Fuse from 'fuse.js';
 import { readCatalogueFile } from '../src/catalogue/read-file.ts';
 import { SuggestIndex, type IndexedItem } from '../src/suggest/index.ts';
+import { foldNumber } from '../src/suggest/words.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
+import { elementColours } from './quality-sets.ts';
 import { partsCsv, shared } from './data.ts';
 import { collectGarbage, timePerName, type BenchRow } from './report.ts';
 
@@ -33,8 +35,12 @@ export interface SuggestBench {
 export function benchSuggest(): SuggestBench {
   const parts = partsCsv();
   const file = readCatalogueFile({ name: 'parts.csv', content: Buffer.from(parts.text) }, { type: 'P' });
+  // With the colours the element tables give, where they are here: the app's index has them (commonness.ts).
+  const elements = elementColours();
   const items: IndexedItem[] = file.records.flatMap((r) =>
-    r.kind === 'item' ? [{ type: r.type, no: r.no, name: r.name }] : [],
+    r.kind === 'item'
+      ? [{ type: r.type, no: r.no, name: r.name, colours: elements?.colours.get(foldNumber(r.no)) ?? 0 }]
+      : [],
   );
   const t0 = performance.now();
   const index = new SuggestIndex(items);
@@ -53,7 +59,7 @@ export function benchSuggest(): SuggestBench {
   for (const n of sample) fuse.search(n, { limit: 20 });
   const fuseMean = (performance.now() - f0) / sample.length;
 
-  const on = `${ranOn}, on ${parts.ranOn} (${items.length} items; index built in ${buildMs.toFixed(0)} ms)`;
+  const on = `${ranOn}, on ${parts.ranOn} (${items.length} items${elements ? `, colours from ${elements.ranOn}` : ''}; index built in ${buildMs.toFixed(0)} ms)`;
   return {
     p99: {
       name: 'suggestions (all three rules): p99 per name',

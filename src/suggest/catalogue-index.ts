@@ -2,7 +2,8 @@ import type { StoreDb } from '../store/db.ts';
 import type { ItemType } from '../item-types.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import { catalogueGeneration } from '../store/settings.ts';
-import { PreparedCatalogue, SuggestIndex, type Suggestion, type TaughtName } from './index.ts';
+import { PreparedCatalogue, SuggestIndex, type IndexedItem, type Suggestion, type TaughtName } from './index.ts';
+import { foldNumber } from './words.ts';
 
 export const DEFAULT_SUGGESTION_LIMIT = 20;
 
@@ -32,14 +33,7 @@ export function buildCatalogueIndex(db: StoreDb): { generation: string; index: S
     return {
       generation: suggestionGeneration(db),
       catalogue,
-      items:
-        kept?.generation === catalogue
-          ? null
-          : (db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as {
-              type: ItemType;
-              no: string;
-              name: string;
-            }[]),
+      items: kept?.generation === catalogue ? null : catalogueItems(db),
       taught: db
         .prepare('SELECT item_type AS type, item_no AS no, name FROM taught_name ORDER BY id')
         .all() as TaughtName[],
@@ -49,6 +43,29 @@ export function buildCatalogueIndex(db: StoreDb): { generation: string; index: S
   if (items !== null) prepared.set(db, { generation: catalogue, catalogue: new PreparedCatalogue(items) });
   const base = prepared.get(db)?.catalogue ?? new PreparedCatalogue([]);
   return { generation, index: new SuggestIndex(base, taught) };
+}
+
+/**
+ * The catalogue's items for the index, each part with the colours the element tables say LEGO makes it
+ * in (`commonness.ts`): counted per numbering (BrickLink names colours, Rebrickable numbers them), the
+ * most either gives. Read in the caller's transaction.
+ */
+function catalogueItems(db: StoreDb): IndexedItem[] {
+  const items = db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as {
+    type: ItemType;
+    no: string;
+    name: string;
+  }[];
+  const counted = db
+    .prepare(`SELECT item_no AS no, count(DISTINCT colour) AS colours FROM element_code GROUP BY numbering, item_no`)
+    .all() as { no: string; colours: number }[];
+  if (counted.length === 0) return items;
+  const colours = new Map<string, number>();
+  for (const c of counted) {
+    const no = foldNumber(c.no);
+    colours.set(no, Math.max(colours.get(no) ?? 0, Number(c.colours)));
+  }
+  return items.map((it) => (it.type === 'P' ? { ...it, colours: colours.get(foldNumber(it.no)) ?? 0 } : it));
 }
 
 /**

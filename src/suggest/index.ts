@@ -1,4 +1,5 @@
 import type { ItemType } from '../item-types.ts';
+import { pulled } from './commonness.ts';
 import { EQUIVALENTS } from './equivalents.ts';
 import {
   closenessTokens,
@@ -134,6 +135,9 @@ export class SuggestIndex {
   private readonly byNumber: Int32Array;
   private readonly numbers: readonly string[];
   private readonly numberRank: Int32Array;
+  /** Each item's pull for being common (`commonness.ts`), and the most any item has: bounds of the walk. */
+  private readonly pull: Float64Array;
+  private readonly maxPull: number;
   /** What a query writes, apart from the index's own data (see QueryScratch). */
   private readonly scratch: QueryScratch;
 
@@ -261,6 +265,8 @@ export class SuggestIndex {
     this.numbers = base.numbers;
     this.byNumber = base.byNumber;
     this.numberRank = base.numberRank;
+    this.pull = base.pull;
+    this.maxPull = base.maxPull;
 
     let longest = 0;
     for (let e = 0; e < n; e++) longest = Math.max(longest, (tokenStart[e + 1] as number) - (tokenStart[e] as number));
@@ -606,7 +612,8 @@ export class SuggestIndex {
   /**
    * How close an entry is to the query, 0…1: the weight of the query's tokens it has (each by its best
    * route), over the query's weight plus a fixed cost for each token of its own that the query lacks —
-   * a rare extra word ("with Groove") is no farther than a common one; 0 when their sizes disagree.
+   * a rare extra word ("with Groove") is no farther than a common one; 0 when their sizes disagree. A
+   * part made in many colours is then pulled a little closer (`commonness.ts`).
    */
   private closenessOf(e: number, query: Query): number {
     this.score(e, query);
@@ -659,7 +666,7 @@ export class SuggestIndex {
     const extra =
       Math.max(0, (this.entryCounted[e] as number) - matched) +
       COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
-    scored[0] = s / (query.total + query.extraCost * extra);
+    scored[0] = pulled(s / (query.total + query.extraCost * extra), this.pull[this.entryItem[e] as number] as number);
     marks[4 * e + 2] = scored[0] as number;
   }
 
@@ -707,7 +714,8 @@ export class SuggestIndex {
     const keyPosition = this.keyPosition;
     let counted = 0;
     for (let j = 0; j < query.lists.length; j++) {
-      const most = (query.rest[j] as number) / query.total;
+      // The most an entry first reached here can be: all the lists left, and the most common part's pull.
+      const most = pulled((query.rest[j] as number) / query.total, this.maxPull);
       if (most < atLeast || (top.full && most < top.worst)) break;
       if (counted > WALK_BUDGET && top.full) break;
       const id = query.lists.ids[j] as number;
@@ -730,7 +738,8 @@ export class SuggestIndex {
             Math.max(0, (this.entryCounted[e] as number) - left) +
             COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
           // (With room for rounding: `rest` sums the weights in another order than the count does.)
-          if (rest * (1 + 1e-9) < need * (query.total + query.extraCost * extra)) continue;
+          const bound = (rest * (1 + 1e-9)) / (query.total + query.extraCost * extra);
+          if (pulled(bound, this.pull[this.entryItem[e] as number] as number) < need) continue;
         }
         counted += 1;
         this.score(e, query);

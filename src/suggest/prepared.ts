@@ -1,4 +1,5 @@
 import type { ItemType } from '../item-types.ts';
+import { COMMON_PART_PULL, commonness } from './commonness.ts';
 import { closenessTokens, nameTokens } from './tokens.ts';
 import { orderByString, rankOf, stableByLength } from './sorted-arrays.ts';
 import { foldNumber, suggestKey } from './words.ts';
@@ -7,6 +8,8 @@ export interface IndexedItem {
   readonly type: ItemType;
   readonly no: string;
   readonly name: string;
+  /** How many colours LEGO makes it in, by the element tables (`commonness.ts`); none known: 0. */
+  readonly colours?: number;
 }
 
 /**
@@ -27,6 +30,9 @@ export class PreparedCatalogue {
   readonly numbers: readonly string[];
   readonly byNumber: Int32Array;
   readonly numberRank: Int32Array;
+  /** Each item's pull towards a line for being common (`commonness.ts`), and the most any item has. */
+  readonly pull: Float64Array;
+  readonly maxPull: number;
 
   constructor(readonly items: readonly IndexedItem[]) {
     const n = items.length;
@@ -82,5 +88,13 @@ export class PreparedCatalogue {
     this.numbers = numbers;
     this.byNumber = orderByString(numbers, (a, b) => a - b);
     this.numberRank = rankOf(stableByLength(this.byNumber, numbers));
+    const pull = new Float64Array(n);
+    let maxPull = 0;
+    for (let i = 0; i < n; i++) {
+      pull[i] = COMMON_PART_PULL * commonness((items[i] as IndexedItem).colours ?? 0);
+      maxPull = Math.max(maxPull, pull[i] as number);
+    }
+    this.pull = pull;
+    this.maxPull = maxPull;
   }
 }
