@@ -6,7 +6,8 @@
  * - A size — `1 x 2`, `1X2`, `2 x 2 x 2/3`, LDraw's `2 x 2 x 1.667` — is one token, its fractions
  *   written as decimals to two places (1 1/3 = 1.333 = 1.33), so every spelling of one size is one token.
  * - Word forms fold: plurals (`studs` = `stud`, `accessories` = `accessory`, `boxes` = `box`).
- * - Decimals stay whole words (`5.5`, `6.6l`, `3mm`).
+ * - A length in studs is its number, in LEGO's words (`6M`, for module) and BrickLink's (`6L`); other
+ *   numbers with units stay whole words (`5.5`, `3mm`).
  */
 
 export interface NameTokens {
@@ -65,6 +66,8 @@ export function wordForm(word: string): string {
 }
 
 function singular(word: string): string {
+  // A length in studs, as LEGO (`6M`) and BrickLink (`6L`) write it: the number, as others write it (`Axle 6`).
+  if (/^\d+(?:\.\d+)?[lm]$/.test(word)) return word.slice(0, -1);
   if (
     word.length <= 3 ||
     /\d/.test(word) ||

@@ -20,6 +20,10 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
     // LEGO's angle after a slash is no fraction of the size (issue 24).
     expect(nameTokens('Roof Tile 2X3/25°')).toEqual({ words: ['roof', 'tile', '25'], sizes: ['2x3'] });
     expect(nameTokens('Roof Tile 2X2x2/65 Deg.')).toEqual({ words: ['roof', 'tile', '65', 'deg'], sizes: ['2x2x2'] });
+    // A length in studs is its number: LEGO's module (`6M`), BrickLink's length (`11L`); millimetres stay.
+    expect(nameTokens('Cross Axle 6M').words).toEqual(['cross', 'axle', '6']);
+    expect(nameTokens('Axle Hose, Soft 11L').words).toEqual(['axle', 'hose', 'soft', '11']);
+    expect(nameTokens('Ball 19mm').words).toEqual(['ball', '19mm']);
     // Words ending in "ss", "us", "is" are no plurals.
     expect(nameTokens('Glass Cactus Axis').words).toEqual(['glass', 'cactus', 'axis']);
   });
