@@ -16,7 +16,7 @@ const COLOURS_FOR_FULL = 64;
  * this share, less for fewer colours. A pull on the distance, not a bonus on the closeness, so that a
  * name that is the line's own (closeness 1) is never passed by a common part.
  */
-export const COMMON_PART_PULL = 0.2;
+export const COMMON_PART_PULL = 0.15;
 
 /** The share of COMMON_PART_PULL a part made in `colours` colours gets: 0 for none, 1 from COLOURS_FOR_FULL on. */
 export function commonness(colours: number): number {
@@ -27,6 +27,11 @@ export function commonness(colours: number): number {
 /** Closeness `c` (0…1) of a part pulled by `pull` (0…COMMON_PART_PULL): 0 stays 0, 1 stays 1. */
 export function pulled(c: number, pull: number): number {
   return c > 0 ? 1 - (1 - c) * (1 - pull) : 0;
+}
+
+/** The closeness before a pull of `pull` that `pulled` takes to `c` (what a walk must see to reach `c`); `c` ≤ 0 stays. */
+export function unpulled(c: number, pull: number): number {
+  return c > 0 ? 1 - (1 - c) / (1 - pull) : c;
 }
 
 /** One element table's row, as the catalogue stores it: a part number in one numbering, in one colour. */

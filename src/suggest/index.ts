@@ -1,5 +1,5 @@
 import type { ItemType } from '../item-types.ts';
-import { pulled } from './commonness.ts';
+import { pulled, unpulled } from './commonness.ts';
 import { EQUIVALENTS } from './equivalents.ts';
 import {
   closenessTokens,
@@ -713,6 +713,10 @@ export class SuggestIndex {
     const marks = this.scratch.marks;
     const keyPosition = this.keyPosition;
     let counted = 0;
+    // The closeness an entry must have before its pull to reach the last place (or `atLeast`) after it,
+    // for the most common part: kept while the last place stays.
+    let needFor = -1;
+    let needAny = 0;
     for (let j = 0; j < query.lists.length; j++) {
       // The most an entry first reached here can be: all the lists left, and the most common part's pull.
       const most = pulled((query.rest[j] as number) / query.total, this.maxPull);
@@ -734,12 +738,21 @@ export class SuggestIndex {
           // Not counted yet: first what it could weigh at most, with the words of its own that the
           // query's tokens left could not match (one read, where counting reads all its tokens).
           const need = Math.max(atLeast, top.full ? top.worst : 0);
+          if (need !== needFor) {
+            needFor = need;
+            needAny = unpulled(need, this.maxPull);
+          }
           const extra =
             Math.max(0, (this.entryCounted[e] as number) - left) +
             COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
           // (With room for rounding: `rest` sums the weights in another order than the count does.)
-          const bound = (rest * (1 + 1e-9)) / (query.total + query.extraCost * extra);
-          if (pulled(bound, this.pull[this.entryItem[e] as number] as number) < need) continue;
+          const most = rest * (1 + 1e-9);
+          const room = query.total + query.extraCost * extra;
+          // Out of reach even pulled as far as any part is (one multiplication: this loop reads
+          // thousands of entries a query); then, for one that is not, pulled as far as it is.
+          if (most < needAny * room) continue;
+          const pull = this.pull[this.entryItem[e] as number] as number;
+          if (pull < this.maxPull && most < unpulled(need, pull) * room) continue;
         }
         counted += 1;
         this.score(e, query);

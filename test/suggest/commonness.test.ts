@@ -4,7 +4,7 @@ import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';
 import { suggestFor } from '../../src/suggest/catalogue-index.ts';
-import { COMMON_PART_PULL, commonness, coloursByNumber, pulled } from '../../src/suggest/commonness.ts';
+import { COMMON_PART_PULL, commonness, coloursByNumber, pulled, unpulled } from '../../src/suggest/commonness.ts';
 import { SuggestIndex, type IndexedItem } from '../../src/suggest/index.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
@@ -30,25 +30,27 @@ describe('a common part is pulled closer (SPEC §7 rule 3, ADR 0028)', () => {
     expect(index.byName('Brick 1 x 2', 20).map((s) => s.no)).toEqual(['3004', '2877']);
     expect(pulled(1, COMMON_PART_PULL)).toBe(1);
     expect(pulled(0, COMMON_PART_PULL)).toBe(0);
+    // What a walk must see before the pull to reach a closeness after it.
+    for (const c of [0.2, 0.5, 0.9]) expect(unpulled(pulled(c, COMMON_PART_PULL), COMMON_PART_PULL)).toBeCloseTo(c, 12);
   });
 
   it('is found by rule 3’s walk when only its pull lifts it above a closer name (the walk’s bounds count the pull)', () => {
-    // "Gamma" is rarer than "Delta". The rare part's name holds "Gamma" and two words the line lacks; the
-    // common part's "Delta" and one. Lists are walked rarest first, and the walk stops (or passes a name
+    // "Gamma" is rarer than "Delta". The rare part's name holds "Gamma" and a word the line lacks; the
+    // common part's only "Delta". Lists are walked rarest first, and the walk stops (or passes a name
     // over) when what is left could not lift a name past the last place — unless the pull could. (No
     // name begins with the line's words: rule 1 stays out of it.)
     const fillers = Array.from({ length: 40 }, (_, i) => part(`9${i}`, `Filler${i} Extra${i}`));
     const others = [part('5', 'Delta Long Words Here'), part('6', 'Delta Other Long Words')];
-    const items = [part('1', 'Omega Gamma'), part('2', 'Kappa Delta', 80), ...others, ...fillers];
+    const items = [part('1', 'Omega Gamma'), part('2', 'Delta', 80), ...others, ...fillers];
     const pulledFirst = new SuggestIndex(items).byName('Gamma Delta', 1);
     const plain = new SuggestIndex(items.map(({ colours: _, ...it }) => it)).byName('Gamma Delta', 1);
     expect(plain.map((s) => s.no)).toEqual(['1']);
     expect(pulledFirst.map((s) => s.no)).toEqual(['2']);
     // The same answer as when every place is filled and nothing is left unread.
     expect(new SuggestIndex(items).byName('Gamma Delta', 50)[0]?.no).toBe('2');
-    // A rare part farther off (two more words the line lacks): the walk goes on to "Delta"'s list, and
-    // there the common part's own bound must count its pull.
-    const farther = [part('1', 'Omega Gamma Sigma Tau'), ...items.slice(1)];
+    // A rare part farther off (three words the line lacks) and a common one with a word the line lacks:
+    // the walk goes on to "Delta"'s list, and there the common part's own bound must count its pull.
+    const farther = [part('1', 'Omega Gamma Sigma Tau'), part('2', 'Kappa Delta', 80), ...others, ...fillers];
     expect(new SuggestIndex(farther).byName('Gamma Delta', 1).map((s) => s.no)).toEqual(['2']);
   });
 
