@@ -305,28 +305,71 @@ export class DocumentChecks {
 
   /**
    * Nothing a worker saw committed is missing: its imports' documents exist (rows are never deleted); an
-   * undo or redo it saw committed holds, and a hand placement's step is there, unless a later undo or
-   * redo of that step began; a step's id is never given to another step.
+   * undo or redo it saw committed holds, and a hand placement's step is there, unless another undo or
+   * redo of that step can have committed after it; a step's id is never given to another step.
    */
   committed(db: StoreDb, workers: readonly SoakProcess[]): void {
     const { kind, problems } = this;
     const exists = db.prepare('SELECT count(*) FROM document WHERE doc_key = ?').pluck();
     const stepOf = db.prepare('SELECT state, created_at AS createdAt FROM undo_step WHERE id = ?');
-    // Each committed operation with the moment it began: it committed after that.
-    const ops: { what: string; op: string; arg: string; step: string; began: bigint }[] = [];
+    // Each operation with the moment it began (it committed after that) and the last moment it can have
+    // committed: its `done` line (printed after the commit), never when refused, and for one cut short
+    // by a kill, when its process was surely dead.
+    type Op = {
+      what: string;
+      op: string;
+      arg: string;
+      step: string;
+      began: bigint;
+      latest: bigint | null;
+      /** A `done` line's `begin`. */
+      from?: Op;
+    };
+    const ops: Op[] = [];
+    const NEVER_SEEN_DEAD = BigInt(Number.MAX_SAFE_INTEGER) * 1_000_000n;
     for (const w of workers) {
       let began = 0n;
+      let open: Op | null = null;
       for (const l of w.lines) {
         const p = l.split(' ');
-        if (p[0] === 'begin') began = BigInt(p.at(-1) ?? 0);
-        if (p[0] === 'begin' || p[0] === 'done')
-          ops.push({ what: p[0], op: p[1] ?? '', arg: p[2] ?? '', step: p.length > 4 ? (p[3] ?? '-') : '-', began });
+        if (p[0] !== 'begin' && p[0] !== 'done' && p[0] !== 'refused') continue;
+        const at = BigInt(p.at(-1) ?? 0);
+        if (p[0] === 'begin') {
+          began = at;
+          open = { what: 'begin', op: p[1] ?? '', arg: p[2] ?? '', step: '-', began, latest: null };
+          ops.push(open);
+        } else if (p[0] === 'refused' && open !== null) {
+          open.latest = -1n;
+          open = null;
+        }
+        if (p[0] === 'done') {
+          const step = p.length > 4 ? (p[3] ?? '-') : '-';
+          ops.push({
+            what: 'done',
+            op: p[1] ?? '',
+            arg: p[2] ?? '',
+            step,
+            began,
+            latest: at,
+            ...(open ? { from: open } : {}),
+          });
+          if (open !== null) open.latest = at;
+          open = null;
+        }
       }
+      if (open !== null) open.latest = w.gone ?? NEVER_SEEN_DEAD;
     }
-    const movedAgain = (step: string, after: bigint, self: object) =>
+    // Another undo or redo of the same step that can have committed after this one did may have changed
+    // it again: one begun later, and as well one begun earlier that was still waiting for the write lock
+    // (a worker that read "undo step 2" before another undid and redid it commits its undo after the redo).
+    const movedAgain = (step: string, self: Op) =>
       ops.some(
         (x) =>
-          x.what === 'begin' && (x.op === 'undo' || x.op === 'redo') && x.arg === step && x.began > after && x !== self,
+          x.what === 'begin' &&
+          (x.op === 'undo' || x.op === 'redo') &&
+          x.arg === step &&
+          x !== self.from &&
+          (x.latest === null || x.latest > self.began),
       );
     for (const e of ops) {
       if (e.what !== 'done') continue;
@@ -344,7 +387,7 @@ export class DocumentChecks {
       if (e.op !== 'undo' && e.op !== 'redo' && e.op !== 'place') continue;
       const named = e.op === 'place' ? e.step : e.arg;
       // An undo or redo of the same step begun after this one began may have changed it again.
-      if (movedAgain(named, e.began, e)) continue;
+      if (movedAgain(named, e)) continue;
       const [id, createdAt] = named.split('@');
       const step = stepOf.get(Number(id)) as { state: string; createdAt: string } | undefined;
       if (step !== undefined && step.createdAt !== createdAt) {
