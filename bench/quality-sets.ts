@@ -13,7 +13,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { readCatalogueFile } from '../src/catalogue/read-file.ts';
+import type { CatalogueRecord } from '../src/catalogue/records.ts';
+import type { IndexedItem } from '../src/suggest/index.ts';
+import { foldName } from '../src/placement/fold.ts';
 import { coloursByNumber, type ElementRow } from '../src/suggest/commonness.ts';
+import { madeInByNumber } from '../src/suggest/made-in.ts';
+import { foldNumber } from '../src/suggest/words.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
 import { shared } from './data.ts';
 
@@ -209,6 +214,8 @@ export interface LegoPair {
   /** LEGO's own element name (Pick a Brick's), e.g. `PLATE 1X2 W. 1 KNOB`. */
   readonly legoName: string;
   readonly rebrickableName: string;
+  /** The inventory line's colour (BrickLink's id, the catalogue's), when it gives one. */
+  readonly colour: number | null;
 }
 
 export type LegoSets = Split<LegoPair>;
@@ -239,6 +246,7 @@ export function legoNamePairsFrom(
     const item = m[1] as string;
     const bricklink = /<ItemID>([^<]+)<\/ItemID>/.exec(item)?.[1]?.trim();
     const legoName = /Itemname: [^,]*, [^,]*, [^-]*? - ([^<]+)<\/Remarks>/.exec(item)?.[1]?.trim();
+    const colour = /<ColorID>(\d+)<\/ColorID>/.exec(item)?.[1];
     if (!bricklink || !legoName) continue;
     const rb =
       rebrickable.get(bricklink.toLowerCase()) ??
@@ -247,7 +255,12 @@ export function legoNamePairsFrom(
     const key = `${rb.no}\u0000${legoName}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    (numberHashIsEven(rb.no) ? train : evaluation).push({ no: rb.no, legoName, rebrickableName: rb.name });
+    (numberHashIsEven(rb.no) ? train : evaluation).push({
+      no: rb.no,
+      legoName,
+      rebrickableName: rb.name,
+      colour: colour === undefined ? null : Number(colour),
+    });
   }
   return { train, evaluation };
 }
@@ -269,22 +282,66 @@ export function legoNamePairs(dataDir: string | null = shared()): LegoSets | nul
 /**
  * Colours per part number (folded) from the element tables a shop loads beside its catalogue (SPEC §5):
  * Rebrickable's elements.csv and BrickLink's codes download, read with the catalogue's own readers, as
- * the app's index counts them from the store; null when neither is in `dataDir`.
+ * the app's index reads them from the store: how many (`colours`), and which in BrickLink's ids
+ * (`madeIn`, through BrickLink's colours and Rebrickable's colour table, when they are there); null
+ * when neither element table is in `dataDir`.
  */
 export function elementColours(
   dataDir: string | null = shared(),
-): { colours: Map<string, number>; ranOn: string } | null {
+): { colours: Map<string, number>; madeIn: Map<string, number[]>; ranOn: string } | null {
   if (dataDir === null) return null;
-  const files = [
+  const present = (files: string[]) => files.filter((f) => fs.existsSync(f));
+  const files = present([
     path.join(dataDir, 'rebrickable', 'elements.csv.gz'),
     path.join(dataDir, 'bricklink', 'codes.txt.gz'),
-  ].filter((f) => fs.existsSync(f));
+  ]);
   if (files.length === 0) return null;
+  const read = (f: string) => readCatalogueFile({ name: path.basename(f), content: fs.readFileSync(f) }, { type: 'P' });
   const rows: ElementRow[] = [];
-  for (const f of files) {
-    const file = readCatalogueFile({ name: path.basename(f), content: fs.readFileSync(f) }, { type: 'P' });
-    for (const r of file.records)
+  for (const f of files)
+    for (const r of read(f).records)
       if (r.kind === 'element') rows.push({ numbering: r.numbering, no: r.no, colour: r.colour });
-  }
-  return { colours: coloursByNumber(rows), ranOn: files.map((f) => path.basename(f)).join(' and ') };
+  const tables = present([
+    path.join(dataDir, 'bricklink', 'colors.txt'),
+    path.join(dataDir, 'rebrickable', 'colors-api.json.gz'),
+  ]);
+  const named = new Map<string, number | null>();
+  const translations = new Map<string, number | null>();
+  for (const f of tables)
+    for (const r of read(f).records) {
+      if (r.kind === 'colour') {
+        const key = foldName(r.name);
+        named.set(key, named.has(key) ? null : r.id);
+      } else if (r.kind === 'colour-translation') translations.set(`${r.numbering}\u0000${r.key}`, r.bricklinkId);
+    }
+  const madeIn = madeInByNumber(rows, {
+    colourNamed: (key) => named.get(key) ?? null,
+    translate: (numbering, key) => translations.get(`${numbering}\u0000${key}`),
+  });
+  return {
+    colours: coloursByNumber(rows),
+    madeIn,
+    ranOn: [...files, ...tables].map((f) => path.basename(f)).join(', '),
+  };
+}
+
+/** The index's items for a parts file's records, with what the element tables say of each part (as the app's `catalogueItems`). */
+export function indexedItems(
+  records: readonly CatalogueRecord[],
+  elements: ReturnType<typeof elementColours>,
+): IndexedItem[] {
+  return records.flatMap((r) => {
+    if (r.kind !== 'item') return [];
+    const no = foldNumber(r.no);
+    const made = elements?.madeIn.get(no);
+    return [
+      {
+        type: r.type,
+        no: r.no,
+        name: r.name,
+        colours: elements?.colours.get(no) ?? 0,
+        ...(made ? { madeIn: made } : {}),
+      },
+    ];
+  });
 }

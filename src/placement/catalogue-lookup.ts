@@ -1,6 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
 import { onServer } from '../store/dialect.ts';
-import { colourNameKey, foldName } from './fold.ts';
+import { elementColourId } from './element-colour.ts';
 import { key, readAhead, type ElementRow, type LineToPlace } from './read-ahead.ts';
 import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule.ts';
 
@@ -118,10 +118,9 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
     return others.flatMap((o) => partNo(o) ?? []);
   };
   /** A colour an element table gives, in BrickLink's ids: BrickLink's name, or Rebrickable's id, through the colour table. */
-  const elementColour = (numbering: 'bricklink' | 'rebrickable', colour: string): number | null => {
-    if (numbering === 'rebrickable') return translateColour('rebrickable', colour) ?? null;
-    return colourOfName(foldName(colour)) ?? translateColour('name', colourNameKey(colour)) ?? null;
-  };
+  const colourLookups = { colourNamed: colourOfName, translate: translateColour };
+  const elementColour = (numbering: 'bricklink' | 'rebrickable', colour: string): number | null =>
+    elementColourId(numbering, colour, colourLookups);
 
   return {
     itemNumber: (type, no) => itemNumber.get(type, no) ?? null,

@@ -3,6 +3,10 @@ import type { ItemType } from '../item-types.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import { catalogueGeneration } from '../store/settings.ts';
 import { PreparedCatalogue, SuggestIndex, type IndexedItem, type Suggestion, type TaughtName } from './index.ts';
+import { foldName } from '../placement/fold.ts';
+import { coloursByNumber, type ElementRow } from './commonness.ts';
+import type { ColourLookups } from '../placement/element-colour.ts';
+import { madeInByNumber } from './made-in.ts';
 import { foldNumber } from './words.ts';
 
 export const DEFAULT_SUGGESTION_LIMIT = 20;
@@ -46,9 +50,10 @@ export function buildCatalogueIndex(db: StoreDb): { generation: string; index: S
 }
 
 /**
- * The catalogue's items for the index, each part with the colours the element tables say LEGO makes it
- * in (`commonness.ts`): counted per numbering (BrickLink names colours, Rebrickable numbers them), the
- * most either gives. Read in the caller's transaction.
+ * The catalogue's items for the index, each part with what the element tables say of it: how many
+ * colours LEGO makes it in (`commonness.ts`: counted per numbering, BrickLink names colours and
+ * Rebrickable numbers them, the most either gives) and which of the catalogue's colours
+ * (`made-in.ts`, through the colour tables). Read in the caller's transaction.
  */
 function catalogueItems(db: StoreDb): IndexedItem[] {
   const items = db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as {
@@ -56,16 +61,41 @@ function catalogueItems(db: StoreDb): IndexedItem[] {
     no: string;
     name: string;
   }[];
-  const counted = db
-    .prepare(`SELECT item_no AS no, count(DISTINCT colour) AS colours FROM element_code GROUP BY numbering, item_no`)
-    .all() as { no: string; colours: number }[];
-  if (counted.length === 0) return items;
-  const colours = new Map<string, number>();
-  for (const c of counted) {
-    const no = foldNumber(c.no);
-    colours.set(no, Math.max(colours.get(no) ?? 0, Number(c.colours)));
+  const rows: ElementRow[] = [];
+  for (const [numbering, no, colour] of db
+    .prepare('SELECT numbering, item_no, colour FROM element_code')
+    .raw(true)
+    .iterate() as Iterable<[string, string, string]>)
+    rows.push({ numbering, no, colour });
+  if (rows.length === 0) return items;
+  const colours = coloursByNumber(rows);
+  const madeIn = madeInByNumber(rows, colourLookups(db));
+  return items.map((it) => {
+    if (it.type !== 'P') return it;
+    const no = foldNumber(it.no);
+    const made = madeIn.get(no);
+    return { ...it, colours: colours.get(no) ?? 0, ...(made ? { madeIn: made } : {}) };
+  });
+}
+
+/** The colour tables, read whole (a few hundred rows), as `elementColourId` reads an element's colour. */
+function colourLookups(db: StoreDb): ColourLookups {
+  const named = new Map<string, number | null>();
+  for (const c of db.prepare('SELECT id, name FROM colour').all() as { id: number; name: string }[]) {
+    const key = foldName(c.name);
+    named.set(key, named.has(key) ? null : c.id);
   }
-  return items.map((it) => (it.type === 'P' ? { ...it, colours: colours.get(foldNumber(it.no)) ?? 0 } : it));
+  const translations = new Map<string, number | null>();
+  for (const t of db.prepare('SELECT numbering, key, bricklink_id AS id FROM colour_translation').all() as {
+    numbering: string;
+    key: string;
+    id: number | null;
+  }[])
+    translations.set(`${t.numbering}\u0000${t.key}`, t.id);
+  return {
+    colourNamed: (key) => named.get(key) ?? null,
+    translate: (numbering, key) => translations.get(`${numbering}\u0000${key}`),
+  };
 }
 
 /**
@@ -74,7 +104,7 @@ function catalogueItems(db: StoreDb): IndexedItem[] {
  */
 export function suggestFor(
   db: StoreDb,
-  given: { name: string | null; no: string | null },
+  given: { name: string | null; no: string | null; colour?: number | null },
   limit = DEFAULT_SUGGESTION_LIMIT,
 ): Suggestion[] {
   return suggestIn(catalogueIndex(db), given, limit);
@@ -83,10 +113,10 @@ export function suggestFor(
 /** As `suggestFor`, from an index already built (the app's suggestion thread keeps one). */
 export function suggestIn(
   index: SuggestIndex,
-  given: { name: string | null; no: string | null },
+  given: { name: string | null; no: string | null; colour?: number | null },
   limit = DEFAULT_SUGGESTION_LIMIT,
 ): Suggestion[] {
-  if (given.name?.trim()) return index.byName(given.name, limit);
+  if (given.name?.trim()) return index.byName(given.name, limit, given.colour ?? null);
   if (given.no?.trim()) return index.byNumberPrefix(given.no, limit);
   return [];
 }

@@ -1,5 +1,6 @@
 import type { ItemType } from '../item-types.ts';
 import { pulled, unpulled } from './commonness.ts';
+import { bothPulls, isMadeIn, MADE_IN_COLOUR_PULL } from './made-in.ts';
 import { EQUIVALENTS } from './equivalents.ts';
 import {
   closenessTokens,
@@ -138,6 +139,8 @@ export class SuggestIndex {
   /** Each item's pull for being common (`commonness.ts`), and the most any item has: bounds of the walk. */
   private readonly pull: Float64Array;
   private readonly maxPull: number;
+  /** Each colour's items (`made-in.ts`): a line's colour pulls the parts made in it. */
+  private readonly madeIn: ReadonlyMap<number, Uint32Array>;
   /** What a query writes, apart from the index's own data (see QueryScratch). */
   private readonly scratch: QueryScratch;
 
@@ -267,6 +270,7 @@ export class SuggestIndex {
     this.numberRank = base.numberRank;
     this.pull = base.pull;
     this.maxPull = base.maxPull;
+    this.madeIn = base.madeIn;
 
     let longest = 0;
     for (let e = 0; e < n; e++) longest = Math.max(longest, (tokenStart[e + 1] as number) - (tokenStart[e] as number));
@@ -280,12 +284,13 @@ export class SuggestIndex {
   /**
    * Suggestions for a name (SPEC §7): the longest whole-word prefix group, then the all-words group,
    * then the closest names; each group closest first (then shorter name, then number). A one-word
-   * prefix group for a longer name shows at most its 5 closest. Items repeat in no group.
+   * prefix group for a longer name shows at most its 5 closest. Items repeat in no group. A line's
+   * `colour` (the catalogue's id) pulls the parts made in it a little closer (`made-in.ts`).
    */
-  byName(name: string, limit: number): Suggestion[] {
+  byName(name: string, limit: number, colour: number | null = null): Suggestion[] {
     const words = suggestWords(name);
     if (words.length === 0 || limit <= 0) return [];
-    const query = this.closeness(name);
+    const query = this.closeness(name, colour);
     try {
       const out: Suggestion[] = [];
       const takenItems = new Set<number>();
@@ -419,7 +424,7 @@ export class SuggestIndex {
    * (itself, renamed words, agreeing sizes, typo corrections, the words an abbreviation begins) and what
    * each weighs for it, laid out in the route arrays for `closenessOf` (cleared by `reset`).
    */
-  private closeness(name: string): Query {
+  private closeness(name: string, colour: number | null): Query {
     const t = nameTokens(name);
     const given = closenessTokens(t);
     // Rule 2 needs every token of the name as it is.
@@ -526,6 +531,7 @@ export class SuggestIndex {
       left[j] = count;
     }
     const no = (this.scratch.queries = nextMark(this.scratch.queries, this.scratch.marks));
+    const madeIn = colour === null ? null : (this.madeIn.get(colour) ?? null);
     return {
       no,
       total,
@@ -540,6 +546,8 @@ export class SuggestIndex {
       rest,
       left,
       hit: new Uint8Array(routes.length),
+      madeIn,
+      maxPull: madeIn === null ? this.maxPull : bothPulls(this.maxPull, MADE_IN_COLOUR_PULL),
     };
   }
 
@@ -666,8 +674,14 @@ export class SuggestIndex {
     const extra =
       Math.max(0, (this.entryCounted[e] as number) - matched) +
       COMMON_EXTRA * Math.max(0, (this.entryCommon[e] as number) - query.common);
-    scored[0] = pulled(s / (query.total + query.extraCost * extra), this.pull[this.entryItem[e] as number] as number);
+    scored[0] = pulled(s / (query.total + query.extraCost * extra), this.pullOf(this.entryItem[e] as number, query));
     marks[4 * e + 2] = scored[0] as number;
+  }
+
+  /** How far item `i` is pulled towards the query: for being common, and for being made in the line's colour. */
+  private pullOf(i: number, query: Query): number {
+    const pull = this.pull[i] as number;
+    return query.madeIn !== null && isMadeIn(query.madeIn, i) ? bothPulls(pull, MADE_IN_COLOUR_PULL) : pull;
   }
 
   /** The `limit` closest entries of `entries` whose items are not taken yet, one entry per item; ties: shorter name, then number. */
@@ -719,7 +733,7 @@ export class SuggestIndex {
     let needAny = 0;
     for (let j = 0; j < query.lists.length; j++) {
       // The most an entry first reached here can be: all the lists left, and the most common part's pull.
-      const most = pulled((query.rest[j] as number) / query.total, this.maxPull);
+      const most = pulled((query.rest[j] as number) / query.total, query.maxPull);
       if (most < atLeast || (top.full && most < top.worst)) break;
       if (counted > WALK_BUDGET && top.full) break;
       const id = query.lists.ids[j] as number;
@@ -740,7 +754,7 @@ export class SuggestIndex {
           const need = Math.max(atLeast, top.full ? top.worst : 0);
           if (need !== needFor) {
             needFor = need;
-            needAny = unpulled(need, this.maxPull);
+            needAny = unpulled(need, query.maxPull);
           }
           const extra =
             Math.max(0, (this.entryCounted[e] as number) - left) +
@@ -751,8 +765,8 @@ export class SuggestIndex {
           // Out of reach even pulled as far as any part is (one multiplication: this loop reads
           // thousands of entries a query); then, for one that is not, pulled as far as it is.
           if (most < needAny * room) continue;
-          const pull = this.pull[this.entryItem[e] as number] as number;
-          if (pull < this.maxPull && most < unpulled(need, pull) * room) continue;
+          const pull = this.pullOf(this.entryItem[e] as number, query);
+          if (pull < query.maxPull && most < unpulled(need, pull) * room) continue;
         }
         counted += 1;
         this.score(e, query);

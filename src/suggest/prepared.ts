@@ -1,5 +1,6 @@
 import type { ItemType } from '../item-types.ts';
 import { COMMON_PART_PULL, commonness } from './commonness.ts';
+import { madeInBitsets } from './made-in.ts';
 import { closenessTokens, nameTokens } from './tokens.ts';
 import { orderByString, rankOf, stableByLength } from './sorted-arrays.ts';
 import { foldNumber, suggestKey } from './words.ts';
@@ -10,6 +11,8 @@ export interface IndexedItem {
   readonly name: string;
   /** How many colours LEGO makes it in, by the element tables (`commonness.ts`); none known: 0. */
   readonly colours?: number;
+  /** The catalogue colours the element tables make it in (`made-in.ts`); none known: absent. */
+  readonly madeIn?: readonly number[];
 }
 
 /**
@@ -33,6 +36,8 @@ export class PreparedCatalogue {
   /** Each item's pull towards a line for being common (`commonness.ts`), and the most any item has. */
   readonly pull: Float64Array;
   readonly maxPull: number;
+  /** Each colour's items, as a bitset over item indices (`made-in.ts`). */
+  readonly madeIn: ReadonlyMap<number, Uint32Array>;
 
   constructor(readonly items: readonly IndexedItem[]) {
     const n = items.length;
@@ -96,5 +101,6 @@ export class PreparedCatalogue {
     }
     this.pull = pull;
     this.maxPull = maxPull;
+    this.madeIn = madeInBitsets(items.map((it) => it.madeIn));
   }
 }

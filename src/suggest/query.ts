@@ -39,4 +39,7 @@ export interface Query {
   readonly rest: Float64Array;
   /** How many of the query's tokens lists[j…] stand for: the most an entry first reached there can match. */
   readonly left: Int32Array;
+  /** The items made in the line's colour (`made-in.ts`), null for a line without one; and so the most any item is pulled. */
+  readonly madeIn: Uint32Array | null;
+  readonly maxPull: number;
 }

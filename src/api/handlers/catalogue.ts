@@ -17,12 +17,17 @@ export const CATALOGUE_CALLS = {
     const index = d.suggestionIndex();
     if (index === null) return d.notReady();
     const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
-    // A number the catalogue lacks: the parts the tables relate to it lead (SPEC §7 `related`).
+    // A number the catalogue lacks: the parts the tables relate to it lead (SPEC §7 `related`). The line's
+    // colour pulls the parts made in it (`made-in.ts`).
     const related =
       line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : [];
     return {
       ready: true,
-      suggestions: withoutRepeats(related, suggestIn(index, { name: line.given.name, no: line.given.no }, n), n),
+      suggestions: withoutRepeats(
+        related,
+        suggestIn(index, { name: line.given.name, no: line.given.no, colour: line.given.colourId }, n),
+        n,
+      ),
     };
   }),
   'catalogue.search': suggests((d) => ({ query, limit, by }) => {
