@@ -15,9 +15,8 @@ import zlib from 'node:zlib';
 import { readCatalogueFile } from '../src/catalogue/read-file.ts';
 import type { CatalogueRecord } from '../src/catalogue/records.ts';
 import type { IndexedItem } from '../src/suggest/index.ts';
-import { foldName } from '../src/placement/fold.ts';
-import { coloursByNumber, type ElementRow } from '../src/suggest/commonness.ts';
-import { madeInByNumber } from '../src/suggest/made-in.ts';
+import { colourLookupsOf } from '../src/placement/element-colour.ts';
+import { partColours, type ElementTuple, type PartColours } from '../src/suggest/part-colours.ts';
 import { foldNumber } from '../src/suggest/words.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
 import { shared } from './data.ts';
@@ -288,7 +287,7 @@ export function legoNamePairs(dataDir: string | null = shared()): LegoSets | nul
  */
 export function elementColours(
   dataDir: string | null = shared(),
-): { colours: Map<string, number>; madeIn: Map<string, number[]>; ranOn: string } | null {
+): { parts: Map<string, PartColours>; ranOn: string } | null {
   if (dataDir === null) return null;
   const present = (files: string[]) => files.filter((f) => fs.existsSync(f));
   const files = present([
@@ -297,30 +296,20 @@ export function elementColours(
   ]);
   if (files.length === 0) return null;
   const read = (f: string) => readCatalogueFile({ name: path.basename(f), content: fs.readFileSync(f) }, { type: 'P' });
-  const rows: ElementRow[] = [];
+  const rows: ElementTuple[] = [];
   for (const f of files)
-    for (const r of read(f).records)
-      if (r.kind === 'element') rows.push({ numbering: r.numbering, no: r.no, colour: r.colour });
+    for (const r of read(f).records) if (r.kind === 'element') rows.push([r.numbering, r.no, r.colour]);
   const tables = present([
     path.join(dataDir, 'bricklink', 'colors.txt'),
     path.join(dataDir, 'rebrickable', 'colors-api.json.gz'),
   ]);
-  const named = new Map<string, number | null>();
-  const translations = new Map<string, number | null>();
-  for (const f of tables)
-    for (const r of read(f).records) {
-      if (r.kind === 'colour') {
-        const key = foldName(r.name);
-        named.set(key, named.has(key) ? null : r.id);
-      } else if (r.kind === 'colour-translation') translations.set(`${r.numbering}\u0000${r.key}`, r.bricklinkId);
-    }
-  const madeIn = madeInByNumber(rows, {
-    colourNamed: (key) => named.get(key) ?? null,
-    translate: (numbering, key) => translations.get(`${numbering}\u0000${key}`),
-  });
+  const records = tables.flatMap((f) => read(f).records);
+  const lookups = colourLookupsOf(
+    records.flatMap((r) => (r.kind === 'colour' ? [r] : [])),
+    records.flatMap((r) => (r.kind === 'colour-translation' ? [{ ...r, id: r.bricklinkId }] : [])),
+  );
   return {
-    colours: coloursByNumber(rows),
-    madeIn,
+    parts: partColours(rows, lookups),
     ranOn: [...files, ...tables].map((f) => path.basename(f)).join(', '),
   };
 }
@@ -332,16 +321,10 @@ export function indexedItems(
 ): IndexedItem[] {
   return records.flatMap((r) => {
     if (r.kind !== 'item') return [];
-    const no = foldNumber(r.no);
-    const made = elements?.madeIn.get(no);
+    const part = elements?.parts.get(foldNumber(r.no));
+    const made = part?.madeIn ?? [];
     return [
-      {
-        type: r.type,
-        no: r.no,
-        name: r.name,
-        colours: elements?.colours.get(no) ?? 0,
-        ...(made ? { madeIn: made } : {}),
-      },
+      { type: r.type, no: r.no, name: r.name, colours: part?.colours ?? 0, ...(made.length ? { madeIn: made } : {}) },
     ];
   });
 }

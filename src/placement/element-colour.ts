@@ -20,3 +20,22 @@ export function elementColourId(numbering: string, colour: string, lookups: Colo
   if (numbering === 'rebrickable') return lookups.translate('rebrickable', colour) ?? null;
   return lookups.colourNamed(foldName(colour)) ?? lookups.translate('name', colourNameKey(colour)) ?? null;
 }
+
+/** The look-ups over the colour tables read whole (a few hundred rows): the catalogue's colours and the translations. */
+export function colourLookupsOf(
+  colours: Iterable<{ readonly id: number; readonly name: string }>,
+  translations: Iterable<{ readonly numbering: string; readonly key: string; readonly id: number | null }>,
+): ColourLookups {
+  // A name two colours have names neither.
+  const named = new Map<string, number | null>();
+  for (const c of colours) {
+    const key = foldName(c.name);
+    named.set(key, named.has(key) && named.get(key) !== c.id ? null : c.id);
+  }
+  const translated = new Map<string, number | null>();
+  for (const t of translations) translated.set(`${t.numbering}\u0000${t.key}`, t.id);
+  return {
+    colourNamed: (key) => named.get(key) ?? null,
+    translate: (numbering, key) => translated.get(`${numbering}\u0000${key}`),
+  };
+}

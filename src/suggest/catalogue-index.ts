@@ -3,10 +3,8 @@ import type { ItemType } from '../item-types.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import { catalogueGeneration } from '../store/settings.ts';
 import { PreparedCatalogue, SuggestIndex, type IndexedItem, type Suggestion, type TaughtName } from './index.ts';
-import { foldName } from '../placement/fold.ts';
-import { coloursByNumber, type ElementRow } from './commonness.ts';
-import type { ColourLookups } from '../placement/element-colour.ts';
-import { madeInByNumber } from './made-in.ts';
+import { colourLookupsOf, type ColourLookups } from '../placement/element-colour.ts';
+import { partColours, type ElementTuple } from './part-colours.ts';
 import { foldNumber } from './words.ts';
 
 export const DEFAULT_SUGGESTION_LIMIT = 20;
@@ -61,41 +59,27 @@ function catalogueItems(db: StoreDb): IndexedItem[] {
     no: string;
     name: string;
   }[];
-  const rows: ElementRow[] = [];
-  for (const [numbering, no, colour] of db
-    .prepare('SELECT numbering, item_no, colour FROM element_code')
-    .raw(true)
-    .iterate() as Iterable<[string, string, string]>)
-    rows.push({ numbering, no, colour });
+  const rows = db.prepare('SELECT numbering, item_no, colour FROM element_code').raw(true).all() as ElementTuple[];
   if (rows.length === 0) return items;
-  const colours = coloursByNumber(rows);
-  const madeIn = madeInByNumber(rows, colourLookups(db));
+  const parts = partColours(rows, colourLookups(db));
   return items.map((it) => {
     if (it.type !== 'P') return it;
-    const no = foldNumber(it.no);
-    const made = madeIn.get(no);
-    return { ...it, colours: colours.get(no) ?? 0, ...(made ? { madeIn: made } : {}) };
+    const part = parts.get(foldNumber(it.no));
+    if (part === undefined) return { ...it, colours: 0 };
+    return { ...it, colours: part.colours, ...(part.madeIn.length > 0 ? { madeIn: part.madeIn } : {}) };
   });
 }
 
-/** The colour tables, read whole (a few hundred rows), as `elementColourId` reads an element's colour. */
+/** The colour tables, read whole, as `elementColourId` reads an element's colour. */
 function colourLookups(db: StoreDb): ColourLookups {
-  const named = new Map<string, number | null>();
-  for (const c of db.prepare('SELECT id, name FROM colour').all() as { id: number; name: string }[]) {
-    const key = foldName(c.name);
-    named.set(key, named.has(key) ? null : c.id);
-  }
-  const translations = new Map<string, number | null>();
-  for (const t of db.prepare('SELECT numbering, key, bricklink_id AS id FROM colour_translation').all() as {
-    numbering: string;
-    key: string;
-    id: number | null;
-  }[])
-    translations.set(`${t.numbering}\u0000${t.key}`, t.id);
-  return {
-    colourNamed: (key) => named.get(key) ?? null,
-    translate: (numbering, key) => translations.get(`${numbering}\u0000${key}`),
-  };
+  return colourLookupsOf(
+    db.prepare('SELECT id, name FROM colour').all() as { id: number; name: string }[],
+    db.prepare('SELECT numbering, key, bricklink_id AS id FROM colour_translation').all() as {
+      numbering: string;
+      key: string;
+      id: number | null;
+    }[],
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
  * 3070b, not one of the hundred printed 1 x 1 tiles). Without element tables every part counts 0 and
  * the order is the names' alone.
  */
-import { foldNumber } from './words.ts';
+import { partColours, type ElementTuple } from './part-colours.ts';
 
 /** A part in this many colours or more is as common as a part gets (the most made are in about 80). */
 const COLOURS_FOR_FULL = 64;
@@ -46,17 +46,12 @@ export interface ElementRow {
  * the most any numbering gives (BrickLink names a colour, Rebrickable numbers it: never counted together).
  */
 export function coloursByNumber(rows: Iterable<ElementRow>): Map<string, number> {
-  const seen = new Map<string, Set<string>>();
-  for (const r of rows) {
-    const key = `${r.numbering}\u0000${foldNumber(r.no)}`;
-    let colours = seen.get(key);
-    if (colours === undefined) seen.set(key, (colours = new Set()));
-    colours.add(r.colour);
-  }
   const out = new Map<string, number>();
-  for (const [key, colours] of seen) {
-    const no = key.slice(key.indexOf('\u0000') + 1);
-    out.set(no, Math.max(out.get(no) ?? 0, colours.size));
-  }
+  for (const [no, part] of partColours(tuples(rows), null)) out.set(no, part.colours);
   return out;
+}
+
+/** Element rows as `partColours` reads them. */
+export function* tuples(rows: Iterable<ElementRow>): Iterable<ElementTuple> {
+  for (const r of rows) yield [r.numbering, r.no, r.colour];
 }

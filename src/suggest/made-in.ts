@@ -6,9 +6,9 @@
  * Rebrickable's elements number it in Rebrickable's ids: each is read through the colour tables as an
  * element id's colour is when it places a line (`elementColourId`, shared with the placement).
  */
-import { elementColourId, type ColourLookups } from '../placement/element-colour.ts';
-import type { ElementRow } from './commonness.ts';
-import { foldNumber } from './words.ts';
+import type { ColourLookups } from '../placement/element-colour.ts';
+import { tuples, type ElementRow } from './commonness.ts';
+import { partColours } from './part-colours.ts';
 
 /**
  * How far a part made in the line's colour is pulled towards the line, as `commonness.ts` pulls a common
@@ -22,26 +22,10 @@ export function bothPulls(a: number, b: number): number {
   return 1 - (1 - a) * (1 - b);
 }
 
-/** Each part number (folded) → the catalogue colours the element rows make it in, ascending. */
-export function madeInByNumber(rows: Iterable<ElementRow>, lookups: ColourLookups): Map<string, number[]> {
-  const colourOf = new Map<string, number | null>();
-  const found = new Map<string, Set<number>>();
-  for (const r of rows) {
-    const key = `${r.numbering}\u0000${r.colour}`;
-    let id = colourOf.get(key);
-    if (id === undefined) colourOf.set(key, (id = elementColourId(r.numbering, r.colour, lookups)));
-    if (id === null) continue;
-    const no = foldNumber(r.no);
-    let set = found.get(no);
-    if (set === undefined) found.set(no, (set = new Set()));
-    set.add(id);
-  }
-  const out = new Map<string, number[]>();
-  for (const [no, set] of found)
-    out.set(
-      no,
-      [...set].sort((a, b) => a - b),
-    );
+/** Each part number (folded) → the catalogue colours the element rows make it in, ascending (none known: absent). */
+export function madeInByNumber(rows: Iterable<ElementRow>, lookups: ColourLookups): Map<string, readonly number[]> {
+  const out = new Map<string, readonly number[]>();
+  for (const [no, part] of partColours(tuples(rows), lookups)) if (part.madeIn.length > 0) out.set(no, part.madeIn);
   return out;
 }
 
