@@ -6,7 +6,6 @@
  * 3070b, not one of the hundred printed 1 x 1 tiles). Without element tables every part counts 0 and
  * the order is the names' alone.
  */
-import { partColours, type ElementTuple } from './part-colours.ts';
 
 /** A part in this many colours or more is as common as a part gets (the most made are in about 80). */
 const COLOURS_FOR_FULL = 64;
@@ -32,26 +31,4 @@ export function pulled(c: number, pull: number): number {
 /** The closeness before a pull of `pull` that `pulled` takes to `c` (what a walk must see to reach `c`); `c` ≤ 0 stays. */
 export function unpulled(c: number, pull: number): number {
   return c > 0 ? 1 - (1 - c) / (1 - pull) : c;
-}
-
-/** One element table's row, as the catalogue stores it: a part number in one numbering, in one colour. */
-export interface ElementRow {
-  readonly numbering: string;
-  readonly no: string;
-  readonly colour: string;
-}
-
-/**
- * Colours per part number (folded), from element rows: the distinct colours of each numbering's rows,
- * the most any numbering gives (BrickLink names a colour, Rebrickable numbers it: never counted together).
- */
-export function coloursByNumber(rows: Iterable<ElementRow>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [no, part] of partColours(tuples(rows), null)) out.set(no, part.colours);
-  return out;
-}
-
-/** Element rows as `partColours` reads them. */
-export function* tuples(rows: Iterable<ElementRow>): Iterable<ElementTuple> {
-  for (const r of rows) yield [r.numbering, r.no, r.colour];
 }

@@ -4,11 +4,8 @@
  * and of names about as close, staff mean the part LEGO makes in that colour (`Flat Tile 1X1` in
  * Transparent Red is 3070b, not a printed tile made only in white). BrickLink's codes name a colour,
  * Rebrickable's elements number it in Rebrickable's ids: each is read through the colour tables as an
- * element id's colour is when it places a line (`elementColourId`, shared with the placement).
+ * element id's colour is when it places a line (`elementColourId`; counted in `part-colours.ts`).
  */
-import type { ColourLookups } from '../placement/element-colour.ts';
-import { tuples, type ElementRow } from './commonness.ts';
-import { partColours } from './part-colours.ts';
 
 /**
  * How far a part made in the line's colour is pulled towards the line, as `commonness.ts` pulls a common
@@ -20,13 +17,6 @@ export const MADE_IN_COLOUR_PULL = 0.25;
 /** The pull of `a` and then `b` as one pull: pulled(pulled(c, a), b) = pulled(c, bothPulls(a, b)). */
 export function bothPulls(a: number, b: number): number {
   return 1 - (1 - a) * (1 - b);
-}
-
-/** Each part number (folded) → the catalogue colours the element rows make it in, ascending (none known: absent). */
-export function madeInByNumber(rows: Iterable<ElementRow>, lookups: ColourLookups): Map<string, readonly number[]> {
-  const out = new Map<string, readonly number[]>();
-  for (const [no, part] of partColours(tuples(rows), lookups)) if (part.madeIn.length > 0) out.set(no, part.madeIn);
-  return out;
 }
 
 /** Items by colour, each colour's items as a bitset over item indices: a line's colour is one look-up. */

@@ -26,6 +26,13 @@ async function stepUndoneRedoneUndoneDropped() {
   return { db, name: `${step.id}@${step.createdAt}` };
 }
 
+/** The worker that undoes the step (at 1–2) and redoes it (at 3–4), both committed. */
+const undoneAndRedone = (name: string) =>
+  worker([`begin undo ${name} 1000`, `done undo ${name} 2000`, `begin redo ${name} 3000`, `done redo ${name} 4000`]);
+
+/** The checks with no documents expected: only what the workers saw committed is looked at. */
+const committedChecks = () => new DocumentChecks('imports', { expected: new Map(), keysOf: new Map() });
+
 describe("the soak's check that nothing a worker saw committed is missing", () => {
   it('allows for an undo begun before a redo of the same step that was still waiting for the write lock', async () => {
     const { db, name } = await stepUndoneRedoneUndoneDropped();
@@ -39,14 +46,9 @@ describe("the soak's check that nothing a worker saw committed is missing", () =
         `begin import b.bsx 6000`,
         `done import b.bsx 7000`,
       ]),
-      worker([
-        `begin undo ${name} 1000`,
-        `done undo ${name} 2000`,
-        `begin redo ${name} 3000`,
-        `done redo ${name} 4000`,
-      ]),
+      undoneAndRedone(name),
     ];
-    const checks = new DocumentChecks('imports', { expected: new Map(), keysOf: new Map() });
+    const checks = committedChecks();
     checks.committed(db, workers);
     expect(checks.problems).toEqual([]);
     expect(checks.lost).toBe(0);
@@ -54,16 +56,8 @@ describe("the soak's check that nothing a worker saw committed is missing", () =
 
   it('allows for such an undo cut short by a kill until its worker was surely gone', async () => {
     const { db, name } = await stepUndoneRedoneUndoneDropped();
-    const workers = [
-      worker([`begin undo ${name} 1500`], 5000n),
-      worker([
-        `begin undo ${name} 1000`,
-        `done undo ${name} 2000`,
-        `begin redo ${name} 3000`,
-        `done redo ${name} 4000`,
-      ]),
-    ];
-    const checks = new DocumentChecks('imports', { expected: new Map(), keysOf: new Map() });
+    const workers = [worker([`begin undo ${name} 1500`], 5000n), undoneAndRedone(name)];
+    const checks = committedChecks();
     checks.committed(db, workers);
     expect(checks.problems).toEqual([]);
   });
@@ -72,15 +66,10 @@ describe("the soak's check that nothing a worker saw committed is missing", () =
     const { db, name } = await stepUndoneRedoneUndoneDropped();
     const workers = [
       worker([`begin undo ${name} 1500`, `refused undo ${name} step-moved 5000`]),
-      worker([
-        `begin undo ${name} 1000`,
-        `done undo ${name} 2000`,
-        `begin redo ${name} 3000`,
-        `done redo ${name} 4000`,
-      ]),
+      undoneAndRedone(name),
       worker([`begin undo ${name} 100`], 900n),
     ];
-    const checks = new DocumentChecks('imports', { expected: new Map(), keysOf: new Map() });
+    const checks = committedChecks();
     checks.committed(db, workers);
     expect(checks.problems).toEqual([`imports: the redo of step ${name} was committed, yet the step is gone`]);
     expect(checks.lost).toBe(1);

@@ -4,7 +4,8 @@ import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';
 import { suggestFor } from '../../src/suggest/catalogue-index.ts';
-import { COMMON_PART_PULL, commonness, coloursByNumber, pulled, unpulled } from '../../src/suggest/commonness.ts';
+import { COMMON_PART_PULL, commonness, pulled, unpulled } from '../../src/suggest/commonness.ts';
+import { partColours } from '../../src/suggest/part-colours.ts';
 import { SuggestIndex, type IndexedItem } from '../../src/suggest/index.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
@@ -63,14 +64,18 @@ describe('a common part is pulled closer (SPEC §7 rule 3, ADR 0028)', () => {
   });
 
   it('counts each numbering’s colours apart and keeps the most (BrickLink names colours, Rebrickable numbers them)', () => {
-    const counted = coloursByNumber([
-      { numbering: 'bricklink', no: '3001', colour: 'Red' },
-      { numbering: 'bricklink', no: '3001', colour: 'Red' },
-      { numbering: 'bricklink', no: '3001', colour: 'Blue' },
-      { numbering: 'rebrickable', no: '3001', colour: '4' },
-      { numbering: 'rebrickable', no: '3070B', colour: '4' },
-      { numbering: 'rebrickable', no: '3070b', colour: '1' },
-    ]);
+    const parts = partColours(
+      [
+        ['bricklink', '3001', 'Red'],
+        ['bricklink', '3001', 'Red'],
+        ['bricklink', '3001', 'Blue'],
+        ['rebrickable', '3001', '4'],
+        ['rebrickable', '3070B', '4'],
+        ['rebrickable', '3070b', '1'],
+      ],
+      null,
+    );
+    const counted = new Map([...parts].map(([no, part]) => [no, part.colours]));
     expect(Object.fromEntries(counted)).toEqual({ '3001': 2, '3070b': 2 });
   });
 });

@@ -8,7 +8,8 @@ import { orderLines } from '../../src/store/lines.ts';
 import { openStore } from '../../src/store/open.ts';
 import { pulled } from '../../src/suggest/commonness.ts';
 import { SuggestIndex, type IndexedItem } from '../../src/suggest/index.ts';
-import { bothPulls, MADE_IN_COLOUR_PULL, madeInByNumber } from '../../src/suggest/made-in.ts';
+import { bothPulls, MADE_IN_COLOUR_PULL } from '../../src/suggest/made-in.ts';
+import { partColours } from '../../src/suggest/part-colours.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
@@ -66,13 +67,13 @@ describe("a part made in the line's colour is pulled closer (ADR 0029)", () => {
   });
 
   it("reads BrickLink's colour names and Rebrickable's colour ids into the catalogue's ids", () => {
-    const made = madeInByNumber(
+    const parts = partColours(
       [
-        { numbering: 'bricklink', no: '3070B', colour: 'Red' },
-        { numbering: 'bricklink', no: '3070b', colour: 'Dark Bluish Gray' },
-        { numbering: 'rebrickable', no: '3070b', colour: '0' },
-        { numbering: 'rebrickable', no: '3070b', colour: '9999' },
-        { numbering: 'bricklink', no: '3070b', colour: 'No Such Colour' },
+        ['bricklink', '3070B', 'Red'],
+        ['bricklink', '3070b', 'Dark Bluish Gray'],
+        ['rebrickable', '3070b', '0'],
+        ['rebrickable', '3070b', '9999'],
+        ['bricklink', '3070b', 'No Such Colour'],
       ],
       {
         colourNamed: (key) => ({ red: 5, black: 11 })[key] ?? null,
@@ -84,6 +85,7 @@ describe("a part made in the line's colour is pulled closer (ADR 0029)", () => {
               : undefined,
       },
     );
+    const made = new Map([...parts].map(([no, part]) => [no, part.madeIn]));
     expect(Object.fromEntries(made)).toEqual({ '3070b': [5, 11, 86] });
   });
 });
