@@ -248,7 +248,9 @@ export const useOrders = create<OrdersState>((set, get) => ({
   async askSearch(query) {
     const lineId = get().selectedLine;
     const seen = get().indexReady;
-    const answer = await attempt(() => call('catalogue.search', { query, limit: 20 }));
+    const answer = await attempt(() =>
+      call('catalogue.search', { query, limit: 20, ...(lineId === null ? {} : { forLine: lineId }) }),
+    );
     // Kept only while it answers the query in the box, for the same line.
     const now = get().search;
     if (answer === null || now.query !== query || now.lineId !== lineId) return;

@@ -56,7 +56,12 @@ export const CALL_ARGUMENTS = {
     colourId: nullable(count),
     confirm: optional(codesOf(PLACEMENT_CONFIRMATIONS, 'confirmations')),
   }),
-  'catalogue.search': shape({ query: text(200), limit: optional(count), by: optional(oneOf('name', 'number')) }),
+  'catalogue.search': shape({
+    query: text(200),
+    limit: optional(count),
+    by: optional(oneOf('name', 'number')),
+    forLine: optional(id),
+  }),
   'catalogue.status': none,
   'catalogue.colours': none,
   'catalogue.load': shape({ files: arrayOf(file, 20), type: optional(oneOf(...ITEM_TYPE_CODES)) }),

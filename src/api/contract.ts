@@ -461,7 +461,10 @@ export interface ApiResults {
    * beyond the line: move lines a remembered placement had placed, or cross item types (SPEC §9).
    */
   'lines.place': PlaceResultView;
-  /** By name and, for a one-word query, by number (the screen's search box); `by` asks for one of the two only. */
+  /**
+   * By name and, for a one-word query, by number (the screen's search box); `by` asks for one of the two
+   * only; `forLine`, the line the box belongs to, whose colour pulls the parts made in it (ADR 0029).
+   */
   'catalogue.search': SuggestionsView;
   'catalogue.status': CatalogueStatusView;
   /** The catalogue's colours, by name: for choosing a line's colour. */

@@ -39,6 +39,11 @@ export type ColourCheck =
   /** The catalogue does not know it; `placed` is the colour a colour placement maps it to, if any. */
   | { readonly status: 'unknown'; readonly key: ColourKey; readonly placed: number | null };
 
+/** The catalogue colour a checked colour comes to: its id, or the colour staff chose for it; null for none. */
+export function colourOf(check: ColourCheck): number | null {
+  return check.status === 'none' ? null : check.status === 'unknown' ? check.placed : check.id;
+}
+
 /** How the rule found the item: by number, by a remembered hand placement, or by a unique name. */
 export type PlacedBy = 'number' | 'remembered' | 'name';
 
@@ -234,7 +239,7 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
 
   // The line keeps its own colour whichever way the item was found: a memory never brings one (§8).
   const colour = checkColour(given, lookup);
-  let colourId = colour.status === 'none' ? null : colour.status === 'unknown' ? colour.placed : colour.id;
+  let colourId = colourOf(colour);
   const forColour: Placement = {
     item: null,
     colourId: null,

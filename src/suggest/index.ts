@@ -389,8 +389,8 @@ export class SuggestIndex {
   }
 
   /** The search box (SPEC §7): by name, and by number, with the same matching; no repeats. */
-  search(query: string, limit: number): Suggestion[] {
-    const out = this.byName(query, limit);
+  search(query: string, limit: number, colour: number | null = null): Suggestion[] {
+    const out = this.byName(query, limit, colour);
     if (out.length < limit && /^\S+$/.test(query.trim())) {
       const seen = new Set(out.map((s) => `${s.type} ${s.no}`));
       for (const s of this.byNumberPrefix(query, limit)) {

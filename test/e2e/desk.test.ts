@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   launchBrowser,
   NEEDS_CHROMIUM,
@@ -96,6 +96,14 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
   });
 
   it('colours that unplace lines say so; a colour fix keeps the item; moves and other types wait for a second Enter', async () => {
+    // The search box belongs to the selected line: it asks for that line's colour (`forLine`, ADR 0029).
+    const asked: { call: string; args: { lineId?: number; forLine?: number } }[] = [];
+    const watch = (r: import('playwright-core').Request) => {
+      const call = /\/api\/call\/(lines\.suggest|catalogue\.search)$/.exec(r.url())?.[1];
+      if (call !== undefined) asked.push({ call, args: JSON.parse(r.postData() ?? '{}') as (typeof asked)[0]['args'] });
+    };
+    page.on('request', watch);
+    onTestFinished(() => page.off('request', watch));
     // Point 5: the first-start guide's file picker is a button Tab reaches; Enter opens the file chooser.
     await page.getByTestId('first-start').waitFor();
     let reached = false;
@@ -163,6 +171,11 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
     // Point 1 of the walk before colours: 4073 taught as 6141 on PAB's white line, by mouse; Market Street's follows.
     await row(1).click();
     await page.getByTestId('catalogue-search').fill('6141');
+    await page.getByTestId('suggestions').locator('li', { hasText: 'P 6141' }).waitFor();
+    const firstSearch = asked.findIndex((a) => a.call === 'catalogue.search');
+    const line1 = asked.slice(0, firstSearch).findLast((a) => a.call === 'lines.suggest')?.args.lineId;
+    expect(line1).toBeTypeOf('number');
+    expect(asked.filter((a) => a.call === 'catalogue.search').map((a) => a.args.forLine)).toContain(line1);
     await page.getByTestId('suggestions').locator('li', { hasText: 'P 6141' }).click();
     await notice()
       .filter({ hasText: /^Placed line 1 on P 6141/ })

@@ -11,6 +11,7 @@ import { SuggestIndex, type IndexedItem } from '../../src/suggest/index.ts';
 import { bothPulls, MADE_IN_COLOUR_PULL } from '../../src/suggest/made-in.ts';
 import { partColours } from '../../src/suggest/part-colours.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
+import { cliJson } from '../helpers/cli.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
@@ -125,12 +126,15 @@ describeEachStore("an unplaced line's suggestions put the parts made in its colo
           bsx([
             { no: 'x1', name: 'Tile 1 x 1', colour: 5 },
             { no: 'x2', name: 'Tile 1 x 1', colour: 11 },
+            // Colours given by name only: BrickLink's, and LEGO's own words (through the colour table).
+            { no: 'x3', name: 'Tile 1 x 1', colourName: 'Black' },
+            { no: 'x4', name: 'Tile 1 x 1', colourName: 'BR.RED' },
           ]),
         ),
       },
       SYSTEM_CLOCK,
     );
-    const [red, black] = orderLines(db, r?.order.id ?? 0);
+    const [red, black, blackByName, redInLegoWords] = orderLines(db, r?.order.id ?? 0);
     const service = serviceFor(db, storePath);
     const suggested = async (lineId: number) => {
       const answer = await service.call('lines.suggest', { lineId, limit: 3 });
@@ -144,11 +148,42 @@ describeEachStore("an unplaced line's suggestions put the parts made in its colo
     await load('elements.csv', files.rebrickableElements([{ element: '307002', part: '3070c', colour: 0 }]));
     await load(
       'colors.json',
-      files.rebrickableColourTable([{ id: 0, name: 'Black', bricklink: { id: 11, name: 'Black' } }]),
+      files.rebrickableColourTable([
+        { id: 0, name: 'Black', bricklink: { id: 11, name: 'Black' } },
+        { id: 4, name: 'Red', bricklink: { id: 5, name: 'Red' }, lego: { id: 21, names: ['Bright Red', 'BR.RED'] } },
+      ]),
     );
     // Each is now known in a colour, so both pass 3070a for being made at all (`commonness.ts`); the line's
     // colour then decides between them.
     expect(await suggested(red?.id ?? 0)).toEqual(['3070b', '3070c', '3070a']);
     expect(await suggested(black?.id ?? 0)).toEqual(['3070c', '3070b', '3070a']);
+    // A colour given by name is read as placement reads it (SPEC §6), and pulls the same way.
+    expect(await suggested(blackByName?.id ?? 0)).toEqual(['3070c', '3070b', '3070a']);
+    expect(await suggested(redInLegoWords?.id ?? 0)).toEqual(['3070b', '3070c', '3070a']);
+    // The search box belongs to the selected line: its colour pulls there too; a search for no line has none.
+    const searched = async (forLine?: number) => {
+      const answer = await service.call('catalogue.search', {
+        query: 'tile 1 x 1',
+        limit: 3,
+        ...(forLine === undefined ? {} : { forLine }),
+      });
+      if (!answer.ok) throw new Error(answer.error.message);
+      return (answer.value as SuggestionsView).suggestions.map((s) => s.no);
+    };
+    expect(await searched(black?.id ?? 0)).toEqual(['3070c', '3070b', '3070a']);
+    expect(await searched(redInLegoWords?.id ?? 0)).toEqual(['3070b', '3070c', '3070a']);
+    expect(await searched()).toEqual(['3070b', '3070c', '3070a']);
+    // And from a shell, for the same line.
+    const shell = await cliJson([
+      '--db',
+      storePath,
+      'suggest',
+      'Tile 1 x 1',
+      '--limit',
+      '3',
+      '--line',
+      String(black?.id),
+    ]);
+    expect((shell.json as SuggestionsView).suggestions.map((s) => s.no)).toEqual(['3070c', '3070b', '3070a']);
   });
 });

@@ -7,9 +7,23 @@ import { DEFAULT_ITEM_TYPE } from '../../item-types.ts';
 import { listColours } from '../../store/colours.ts';
 import { getLine } from '../../store/lines.ts';
 import { getSetting } from '../../store/settings.ts';
+import type { StoreDb } from '../../store/db.ts';
+import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
+import { checkColour, colourOf } from '../../placement/rule.ts';
+import type { GivenLine } from '../../store/lines.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
 import { withoutRepeats } from '../views.ts';
 import { reads, startsWork, suggests, writes, type PartialCallTable } from './define.ts';
+
+/**
+ * The catalogue colour a line is in, as placement reads it (SPEC §6): its BrickLink id, or its colour name
+ * in any vocabulary the colour table knows, or another numbering's number, or the colour staff chose for an
+ * unknown one.
+ */
+function lineColour(db: StoreDb, given: GivenLine): number | null {
+  if (given.colourId === null && given.colourName === null) return null;
+  return colourOf(checkColour(given, catalogueLookup(db)));
+}
 
 export const CATALOGUE_CALLS = {
   'lines.suggest': suggests((d) => ({ lineId, limit }) => {
@@ -18,28 +32,30 @@ export const CATALOGUE_CALLS = {
     if (index === null) return d.notReady();
     const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
     // A number the catalogue lacks: the parts the tables relate to it lead (SPEC §7 `related`). The line's
-    // colour pulls the parts made in it (`made-in.ts`).
+    // colour pulls the parts made in it (`made-in.ts`), however its document gave the colour.
     const related =
       line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : [];
     return {
       ready: true,
       suggestions: withoutRepeats(
         related,
-        suggestIn(index, { name: line.given.name, no: line.given.no, colour: line.given.colourId }, n),
+        suggestIn(index, { name: line.given.name, no: line.given.no, colour: lineColour(d.db, line.given) }, n),
         n,
       ),
     };
   }),
-  'catalogue.search': suggests((d) => ({ query, limit, by }) => {
+  'catalogue.search': suggests((d) => ({ query, limit, by, forLine }) => {
     const index = d.suggestionIndex();
     if (index === null) return d.notReady();
     const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
+    // The search box belongs to the selected line (SPEC §9): its colour pulls as in the line's suggestions.
+    const colour = forLine === undefined ? null : lineColour(d.db, getLine(d.db, forLine).given);
     const found =
       by === 'name'
-        ? index.byName(query, n)
+        ? index.byName(query, n, colour)
         : by === 'number'
           ? index.byNumberPrefix(query, n)
-          : index.search(query, n);
+          : index.search(query, n, colour);
     // By number (a single word may be one), the parts the tables relate to it come first (SPEC §7).
     const related = by !== 'name' && /^\S+$/.test(query.trim()) ? d.relatedSuggestions(query, n) : [];
     return { ready: true, suggestions: withoutRepeats(related, found, n) };
