@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   launchBrowser,
@@ -98,7 +98,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
   it('colours that unplace lines say so; a colour fix keeps the item; moves and other types wait for a second Enter', async () => {
     // The search box belongs to the selected line: it asks for that line's colour (`forLine`, ADR 0029).
     const asked: { call: string; args: { lineId?: number; forLine?: number } }[] = [];
-    const watch = (r: import('playwright-core').Request) => {
+    const watch = (r: Request) => {
       const call = /\/api\/call\/(lines\.suggest|catalogue\.search)$/.exec(r.url())?.[1];
       if (call !== undefined) asked.push({ call, args: JSON.parse(r.postData() ?? '{}') as (typeof asked)[0]['args'] });
     };
