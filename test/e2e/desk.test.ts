@@ -103,7 +103,9 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
       if (call !== undefined) asked.push({ call, args: JSON.parse(r.postData() ?? '{}') as (typeof asked)[0]['args'] });
     };
     page.on('request', watch);
-    onTestFinished(() => page.off('request', watch));
+    onTestFinished(() => {
+      page.off('request', watch);
+    });
     // Point 5: the first-start guide's file picker is a button Tab reaches; Enter opens the file chooser.
     await page.getByTestId('first-start').waitFor();
     let reached = false;
