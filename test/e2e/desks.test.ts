@@ -127,6 +127,20 @@ describe.runIf(
     const takeBack = page.getByTestId('take-back');
     expect(await takeBack.isDisabled()).toBe(true);
     expect(await takeBack.getAttribute('title')).toMatch(/can't be written: see the banner above/);
+    // Placing by hand is off too: the line's search answers (a read), its results are there to look at,
+    // and Enter on one places nothing — no refusal to read afterwards, the line stays where it was.
+    await page.locator('.line-row', { hasText: 'x77' }).click();
+    expect(await page.getByTestId('placing-off').textContent()).toMatch(/^Placing is off: this store can't be written/);
+    await page.getByTestId('catalogue-search').fill('3001');
+    const result = page.getByTestId('suggestions').locator('li', { hasText: 'P 3001' });
+    await result.waitFor();
+    expect(await result.getAttribute('aria-disabled')).toBe('true');
+    await page.getByTestId('catalogue-search').press('Enter');
+    await result.click();
+    await page.getByTestId('suggestions').press('Enter');
+    await page.screenshot({ path: path.join(SHOTS, '4-placing-off-on-a-desk-that-may-only-read.png') });
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    expect(server.sql('shop', "SELECT item_no FROM order_line WHERE given_no = 'x77'")).toBe('3003');
     // A document is read and previewed; Import is off, and says why (the core's refusal in words is
     // test/store/postgres/faults.test.ts's): one banner, not a second one for a refused click.
     fs.writeFileSync(path.join(dir, 'Hawk.bsx'), bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 1 }]));
@@ -136,7 +150,7 @@ describe.runIf(
     const importButton = page.getByTestId('confirm-import');
     expect(await importButton.isDisabled()).toBe(true);
     expect(await importButton.getAttribute('title')).toMatch(/can't be written: see the banner above/);
-    await page.screenshot({ path: path.join(SHOTS, '4-a-desk-that-may-only-read.png') });
+    await page.screenshot({ path: path.join(SHOTS, '5-a-desk-that-may-only-read.png') });
     expect(server.sql('shop', "SELECT count(*) FROM document WHERE doc_key = 'Hawk.bsx'")).toBe('0');
   });
 });

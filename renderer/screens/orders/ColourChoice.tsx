@@ -2,6 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView } from '../../../src/api/contract.ts';
 import { useOrders } from '../../state/orders.ts';
+import { READ_ONLY_TITLE } from '../../store-banner.ts';
 
 /** The catalogue's colours to choose a line's colour from; `none` names the choice of no colour of its own. */
 function ColourSelect(props: {
@@ -43,6 +44,8 @@ export function ColourChoice(props: {
   ownItem: NonNullable<LineRowView['itemFound']> | null;
   placeInColour: () => void;
   leave: () => void;
+  /** The store can't be written: the colour can be looked at, not placed. */
+  readOnly: boolean;
 }) {
   const { line, ownItem } = props;
   const { colours, colourChoice, chooseColour, changeItem } = useOrders(
@@ -82,7 +85,12 @@ export function ColourChoice(props: {
           }}
         />
         <div className="row">
-          <button data-testid="place-in-colour" disabled={colourChoice === null} onClick={props.placeInColour}>
+          <button
+            data-testid="place-in-colour"
+            disabled={colourChoice === null || props.readOnly}
+            title={props.readOnly ? READ_ONLY_TITLE : undefined}
+            onClick={props.placeInColour}
+          >
             Place on {ownItem.type} {ownItem.no} in this colour
           </button>
           <button data-testid="change-item" onClick={() => changeItem(true)}>

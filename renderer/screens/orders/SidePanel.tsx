@@ -1,7 +1,9 @@
 import { useRef, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, SuggestionView } from '../../../src/api/contract.ts';
+import { useApp } from '../../state/app.ts';
 import { shownOptions, useOrders } from '../../state/orders.ts';
+import { READ_ONLY_TITLE } from '../../store-banner.ts';
 import { ColourChoice } from './ColourChoice.tsx';
 import { LineSummary } from './LineSummary.tsx';
 import { SearchBox } from './SearchBox.tsx';
@@ -44,13 +46,17 @@ export function SidePanel({ line, table }: { line: LineRowView | null; table: Re
   // A line unplaced only for its colour has its item: staff choose its colour, unless they chose to change the item.
   const ownItem = line?.itemFound != null && !o.changingItem && o.search.query.trim() === '' ? line.itemFound : null;
   const pending = o.pending !== null && o.pending.lineId === line?.id ? o.pending : null;
+  // A store that can't be written (SPEC §11): suggestions and colours are there to look at; placing is off.
+  const readOnly = useApp((s) => s.store?.readOnly != null);
   const list = useRef<HTMLOListElement>(null);
   const shown = shownOptions(o);
   const toTable = () => focusTable(table);
   const settled = () => useOrders.getState().pending === null;
 
   const confirm = () => void o.confirmPending().then(toTable);
-  const place = (s: SuggestionView) => void o.placeOn(s).then(() => settled() && toTable());
+  const place = (s: SuggestionView) => {
+    if (!readOnly) void o.placeOn(s).then(() => settled() && toTable());
+  };
   /** Enter acts only on a list that answers what is on screen: never on an older query's results. */
   const placeHighlighted = () => {
     if (pending !== null) return confirm();
@@ -58,6 +64,7 @@ export function SidePanel({ line, table }: { line: LineRowView | null; table: Re
     if (shown.current && s) place(s);
   };
   const placeInColour = () => {
+    if (readOnly) return;
     const done = pending !== null ? o.confirmPending() : o.placeInItsItem();
     void done.then(() => settled() && useOrders.getState().colourChoice === null && toTable());
   };
@@ -75,9 +82,15 @@ export function SidePanel({ line, table }: { line: LineRowView | null; table: Re
       ) : (
         <>
           <LineSummary line={line} />
+          {readOnly ? (
+            <p className="muted" data-testid="placing-off" title={READ_ONLY_TITLE}>
+              Placing is off: this store can't be written (see the banner above).
+            </p>
+          ) : null}
           <ColourChoice
             line={line}
             ownItem={ownItem}
+            readOnly={readOnly}
             placeInColour={placeInColour}
             leave={() => {
               o.cancelPending();
@@ -92,6 +105,7 @@ export function SidePanel({ line, table }: { line: LineRowView | null; table: Re
             shown={shown}
             hidden={ownItem !== null}
             list={list}
+            readOnly={readOnly}
             place={place}
             placeHighlighted={placeHighlighted}
             back={back}

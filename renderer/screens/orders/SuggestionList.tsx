@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, SuggestionView } from '../../../src/api/contract.ts';
 import { markedPieces } from '../../desk.ts';
 import { useOrders, type ShownOptions } from '../../state/orders.ts';
+import { READ_ONLY_TITLE } from '../../store-banner.ts';
 
 /** How a related part is related to the line's number, in a worker's words. */
 const RELATED_WORDS: Readonly<Record<NonNullable<SuggestionView['related']>, string>> = {
@@ -53,6 +54,8 @@ export function SuggestionList(props: {
   line: LineRowView;
   shown: ShownOptions;
   hidden: boolean;
+  /** The store can't be written: the list is there to look at; Enter and clicks place nothing. */
+  readOnly: boolean;
   list: RefObject<HTMLOListElement | null>;
   place: (s: SuggestionView) => void;
   placeHighlighted: () => void;
@@ -97,6 +100,8 @@ export function SuggestionList(props: {
           key={`${s.type}${s.no}`}
           className={i === o.highlighted ? 'highlighted' : ''}
           aria-selected={i === o.highlighted}
+          aria-disabled={props.readOnly || undefined}
+          title={props.readOnly ? READ_ONLY_TITLE : undefined}
           onClick={() => {
             o.highlight(i);
             props.place(s);
