@@ -5,12 +5,11 @@ import { catalogueJobStatus, requestCatalogueJobCancel } from '../../catalogue/c
 import { BrickWorkError } from '../../errors.ts';
 import { DEFAULT_ITEM_TYPE } from '../../item-types.ts';
 import { listColours } from '../../store/colours.ts';
-import { getLine } from '../../store/lines.ts';
+import { getLine, type GivenLine } from '../../store/lines.ts';
 import { getSetting } from '../../store/settings.ts';
 import type { StoreDb } from '../../store/db.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { checkColour, colourOf } from '../../placement/rule.ts';
-import type { GivenLine } from '../../store/lines.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
 import { withoutRepeats } from '../views.ts';
 import { reads, startsWork, suggests, writes, type PartialCallTable } from './define.ts';
