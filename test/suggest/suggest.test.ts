@@ -164,6 +164,9 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
       marks: [],
     });
     expect((await cliJson(['--db', db, 'suggest'])).code).toBe(2);
+    // A bad --line is named as the shell wrote it, not as the contract's field.
+    const badLine = await cliJson(['--db', db, 'suggest', 'Brick', '--line', 'abc']);
+    expect([badLine.code, badLine.json.error.message]).toEqual([2, '--line must be a positive whole number']);
   });
 });
 

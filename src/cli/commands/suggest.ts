@@ -8,7 +8,7 @@ export const suggest: ContractCommand = {
   options: { number: { type: 'string' }, limit: { type: 'string' }, line: { type: 'string' } },
   args: { min: 0, max: 1 },
   calls: ['catalogue.search'],
-  words: { query: 'NAME' },
+  words: { query: 'NAME', forLine: '--line' },
   async run(api, [name], options) {
     const no = typeof options['number'] === 'string' ? options['number'] : undefined;
     if ((name === undefined) === (no === undefined)) throw new UsageError('suggest takes a NAME or --number NO');
