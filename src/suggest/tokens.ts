@@ -8,6 +8,7 @@
  * - Word forms fold: plurals (`studs` = `stud`, `accessories` = `accessory`, `boxes` = `box`).
  * - A length in studs is its number, in LEGO's words (`6M`, for module) and BrickLink's (`6L`); other
  *   numbers with units stay whole words (`5.5`, `3mm`).
+ * - A gear's teeth in LEGO's words (`Z24`, German Zähne) are its number and `tooth` (`Gear 24 Tooth`).
  */
 
 export interface NameTokens {
@@ -26,6 +27,8 @@ const WORD = /\d+(?:\.\d+)?[\p{L}]*|[\p{L}\p{N}]+/gu;
 const WORD_ASCII = /\d+(?:\.\d+)?[a-z]*|[a-z0-9]+/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const HAS_X_BETWEEN_DIGITS = /\d\s*x\s*\d/;
+/** LEGO's count of a gear's teeth (`Z24`, German Zähne): the number and `tooth`, as the others write it (`Gear 24 Tooth`). */
+const GEAR_TEETH = /^z(\d{1,3})$/;
 
 function dimension(text: string): string {
   const t = text.trim();
@@ -97,7 +100,11 @@ export function nameTokens(name: string): NameTokens {
   }
   const words: string[] = [];
   // (Printable ASCII, nearly every name, has only a-z and 0-9 for letters and digits: no Unicode tables.)
-  for (const m of text.matchAll(ascii ? WORD_ASCII : WORD)) words.push(wordForm(m[0]));
+  for (const m of text.matchAll(ascii ? WORD_ASCII : WORD)) {
+    const teeth = GEAR_TEETH.exec(m[0]);
+    if (teeth === null) words.push(wordForm(m[0]));
+    else words.push(teeth[1] as string, 'tooth');
+  }
   return { words, sizes };
 }
 
@@ -134,7 +141,10 @@ export function tokenSpans(name: string): TokenSpan[] {
   let k = 0;
   for (const m of text.matchAll(WORD)) {
     while (k < special.length && (special[k] as TokenSpan).start < m.index) out.push(special[k++] as TokenSpan);
-    out.push({ token: wordForm(m[0]), start: m.index, end: m.index + m[0].length });
+    const end = m.index + m[0].length;
+    const teeth = GEAR_TEETH.exec(m[0]);
+    if (teeth === null) out.push({ token: wordForm(m[0]), start: m.index, end });
+    else out.push({ token: teeth[1] as string, start: m.index, end }, { token: 'tooth', start: m.index, end });
   }
   while (k < special.length) out.push(special[k++] as TokenSpan);
   return out;

@@ -24,6 +24,10 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
     expect(nameTokens('Cross Axle 6M').words).toEqual(['cross', 'axle', '6']);
     expect(nameTokens('Axle Hose, Soft 11L').words).toEqual(['axle', 'hose', 'soft', '11']);
     expect(nameTokens('Ball 19mm').words).toEqual(['ball', '19mm']);
+    // LEGO counts a gear's teeth as `Z24` (Zähne): the number and `tooth`, as the catalogues write it.
+    expect(nameTokens('Double Conical Wheel Z12 1M').words).toEqual(['double', 'conical', 'wheel', '12', 'tooth', '1']);
+    expect(nameTokens('Bevel Gear Z20').words).toEqual(['bevel', 'gear', '20', 'tooth']);
+    expect(nameTokens('Zip Line Z').words).toEqual(['zip', 'line', 'z']);
     // Words ending in "ss", "us", "is" are no plurals.
     expect(nameTokens('Glass Cactus Axis').words).toEqual(['glass', 'cactus', 'axis']);
   });
@@ -36,6 +40,14 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
       ['with', 'w/'],
       ['door', 'Door'],
       ['rail', 'Rails'],
+    ]);
+    // A word that reads as two tokens highlights as one.
+    const gear = 'Gear Wheel Z24';
+    expect(tokenSpans(gear).map((s) => [s.token, gear.slice(s.start, s.end)])).toEqual([
+      ['gear', 'Gear'],
+      ['wheel', 'Wheel'],
+      ['24', 'Z24'],
+      ['tooth', 'Z24'],
     ]);
   });
 
@@ -80,6 +92,11 @@ function catalogue(): IndexedItem[] {
     { type: 'P', no: '3004', name: 'Brick 1 x 2' },
     { type: 'P', no: '4073', name: 'Plate Round 1 x 1 Straight Side' },
     { type: 'P', no: '3069b', name: 'Tile 1 x 2 with Groove' },
+    { type: 'P', no: '32270', name: 'Technic Gear 12 Tooth Double Bevel' },
+    { type: 'P', no: '32269', name: 'Technic Gear 20 Tooth Double Bevel' },
+    { type: 'P', no: '3648b', name: 'Technic Gear 24 Tooth' },
+    { type: 'P', no: '3649', name: 'Technic Gear 40 Tooth' },
+    { type: 'P', no: '6589', name: 'Technic Gear 12 Tooth Bevel' },
   );
   return items;
 }
@@ -120,6 +137,12 @@ describe('suggestions for renamed parts (issue 11)', () => {
     expect(rank('Tile, Modified 1 x 2 with Handle', '2432')).toBeLessThan(5);
     // "Technic Brick 1 x 4 [3 Pin Holes]" has the rare words but another size: it is not close at all.
     expect(rank('Technic, Brick 1 x 2 with Hole', '3701')).toBe(-1);
+  });
+
+  it("reads LEGO's count of a gear's teeth (Z20) as the catalogue's (20 Tooth)", () => {
+    expect(rank('Double Conical Wheel Z20', '32269')).toBe(0);
+    expect(rank('Double Conical Wheel Z12', '32270')).toBe(0);
+    expect(rank('GEAR WHEEL Z24', '3648b')).toBe(0);
   });
 
   it('weighs a rare word far more than a common one', () => {
