@@ -11,7 +11,8 @@
  *   - in at least MIN_PAIRS pairs, and
  *   - in at least MIN_SHARE of the pairs whose LDraw name holds `a` (the table's weight for a → b),
  *   - in at least MIN_TARGET_SHARE of the pairs where Rebrickable's name has `b` and LDraw's lacks it.
- * Words with digits, and words shorter than three letters, are never learned. No name is typed in by hand.
+ * Words with digits, and words shorter than three letters, are never learned, except a measurement with
+ * decimals (LEGO's `Ø4.9` is a pin hole). No name is typed in by hand.
  * (The learning itself is scripts/equivalents-table.ts; test/suggest/equivalents.test.ts checks the file is its output.)
  */
 import fs from 'node:fs';

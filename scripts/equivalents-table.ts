@@ -17,7 +17,12 @@ const MIN_SHARE = 0.2;
 const MIN_TARGET_SHARE = 0.1;
 const MAX_PER_WORD = 3;
 
-const learnable = (w: string) => w.length >= 3 && /^\p{L}+$/u.test(w);
+/**
+ * A word of three letters or more, or a measurement with decimals: LEGO states a diameter where the others
+ * name the feature (`Ø4.9` is a pin hole, `Ø3.2` a bar), which its pairs bear out like any rename. Other
+ * numbers (counts, lengths, sizes) say the same in every naming and are never learned.
+ */
+const learnable = (w: string) => (w.length >= 3 && /^\p{L}+$/u.test(w)) || /^\d+\.\d+$/.test(w);
 const words = (name: string) => new Set(nameTokens(name).words.filter(learnable));
 
 /** The renamed words the pairs bear out, sorted by word, then by how often. */

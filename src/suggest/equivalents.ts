@@ -8,6 +8,12 @@
  * are free to use with credit).
  */
 export const EQUIVALENTS: readonly (readonly [from: string, to: string, weight: number])[] = [
+  ["10.2", "with", 0.9],
+  ["10.2", "figure", 0.82],
+  ["10.2", "large", 0.82],
+  ["3.2", "bar", 0.3],
+  ["4.9", "hole", 0.8],
+  ["4.9", "pin", 0.8],
   ["angle", "bend", 0.67],
   ["angle", "wedge", 0.56],
   ["angle", "bracket", 0.25],

@@ -28,6 +28,14 @@ describe('the table of renamed words is learned from name pairs, not typed (SPEC
     expect(
       learnEquivalents([pair('Rails 2x', 'Rail 2x'), pair('Rails 2x', 'Rail 2x'), pair('Rails 2x', 'Rail 2x')]),
     ).toEqual([]);
+    // …except a measurement with decimals: LEGO's diameter (`Ø4.9`) where the others name a pin hole.
+    const holes = learnEquivalents([
+      pair('Brick 1X16, Ø4,9', 'Technic Brick 1 x 16 [15 Pin Holes]'),
+      pair('Technic Brick 1X4, Ø4,9', 'Technic Brick 1 x 4 [3 Pin Holes]'),
+      pair('Mudguard 2X4 W. Hole Ø4.9', 'Wheel Arch, Mudguard 2 x 4 Studded with Hole and Pin'),
+    ]);
+    expect(holes).toContainEqual(['4.9', 'pin', 0.9]);
+    expect(holes.some(([a]) => /^\d+$/.test(a))).toBe(false);
   });
 
   it('learns each naming on its own and merges them, a pair both learn keeping its higher weight', () => {
