@@ -85,6 +85,17 @@ function singular(word: string): string {
   return word.slice(0, -1);
 }
 
+/**
+ * Adds the tokens one word of a name reads as to `out`: its plain form, or a gear's teeth (`Z24`) as the
+ * number and `tooth`. Into an array the caller keeps: no array per word (index builds read 60,000 names).
+ */
+function addWordTokens(word: string, out: string[]): void {
+  // (Only a word that starts with z is tried: the rest of the words skip the regular expression.)
+  const teeth = word.charCodeAt(0) === 122 ? GEAR_TEETH.exec(word) : null;
+  if (teeth === null) out.push(wordForm(word));
+  else out.push(teeth[1] as string, 'tooth');
+}
+
 export function nameTokens(name: string): NameTokens {
   const ascii = PRINTABLE_ASCII.test(name);
   let text = (ascii ? name : name.normalize('NFKC')).toLowerCase();
@@ -100,11 +111,7 @@ export function nameTokens(name: string): NameTokens {
   }
   const words: string[] = [];
   // (Printable ASCII, nearly every name, has only a-z and 0-9 for letters and digits: no Unicode tables.)
-  for (const m of text.matchAll(ascii ? WORD_ASCII : WORD)) {
-    const teeth = GEAR_TEETH.exec(m[0]);
-    if (teeth === null) words.push(wordForm(m[0]));
-    else words.push(teeth[1] as string, 'tooth');
-  }
+  for (const m of text.matchAll(ascii ? WORD_ASCII : WORD)) addWordTokens(m[0], words);
   return { words, sizes };
 }
 
@@ -138,13 +145,14 @@ export function tokenSpans(name: string): TokenSpan[] {
     for (const m of text.matchAll(WITH)) blank(m, 'with', (m[1] ?? '').length);
   if (special.length > 1) special = special.sort((a, b) => a.start - b.start);
   const out: TokenSpan[] = [];
+  const tokens: string[] = [];
   let k = 0;
   for (const m of text.matchAll(WORD)) {
     while (k < special.length && (special[k] as TokenSpan).start < m.index) out.push(special[k++] as TokenSpan);
     const end = m.index + m[0].length;
-    const teeth = GEAR_TEETH.exec(m[0]);
-    if (teeth === null) out.push({ token: wordForm(m[0]), start: m.index, end });
-    else out.push({ token: teeth[1] as string, start: m.index, end }, { token: 'tooth', start: m.index, end });
+    tokens.length = 0;
+    addWordTokens(m[0], tokens);
+    for (const token of tokens) out.push({ token, start: m.index, end });
   }
   while (k < special.length) out.push(special[k++] as TokenSpan);
   return out;

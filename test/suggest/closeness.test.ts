@@ -33,8 +33,8 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
   });
 
   it('say where each token stands in the name, for highlighting', () => {
-    const name = 'Plate 1 x 2 w/ Door Rails';
-    expect(tokenSpans(name).map((s) => [s.token, name.slice(s.start, s.end)])).toEqual([
+    const spans = (name: string) => tokenSpans(name).map((s) => [s.token, name.slice(s.start, s.end)]);
+    expect(spans('Plate 1 x 2 w/ Door Rails')).toEqual([
       ['plate', 'Plate'],
       ['#1x2', '1 x 2'],
       ['with', 'w/'],
@@ -42,8 +42,7 @@ describe('closeness tokens (SPEC §7 rule 3)', () => {
       ['rail', 'Rails'],
     ]);
     // A word that reads as two tokens highlights as one.
-    const gear = 'Gear Wheel Z24';
-    expect(tokenSpans(gear).map((s) => [s.token, gear.slice(s.start, s.end)])).toEqual([
+    expect(spans('Gear Wheel Z24')).toEqual([
       ['gear', 'Gear'],
       ['wheel', 'Wheel'],
       ['24', 'Z24'],
