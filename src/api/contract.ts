@@ -525,18 +525,11 @@ const _everyCallHasAResult: [keyof ApiResults] extends [CallName]
   : never = true;
 void _everyCallHasAResult;
 
-/** One key of a compare: an item in a colour and condition (or unplaced lines), on both sides. */
-export interface CompareRowView {
-  /** The catalogue's item and colour, by name; null for a row of lines unplaced (named by what they give). */
-  readonly item: {
-    readonly type: string;
-    readonly no: string;
-    readonly name: string | null;
-    readonly colour: number | null;
-    readonly colourName: string | null;
-    readonly colourRgb: string | null;
-  } | null;
-  readonly given: GivenView;
+/**
+ * One key of a compare: an item in a colour and condition, or unplaced lines (named by what the first of
+ * them gives), on both sides.
+ */
+export type CompareRowView = {
   readonly condition: 'N' | 'U' | null;
   readonly left: number;
   readonly right: number;
@@ -545,7 +538,21 @@ export interface CompareRowView {
   /** Mean unit price on each side where its lines give one (two or more decimals). */
   readonly leftUnitPrice: string | null;
   readonly rightUnitPrice: string | null;
-}
+} & (
+  | {
+      /** The catalogue's item and colour, by name. */
+      readonly item: {
+        readonly type: string;
+        readonly no: string;
+        readonly name: string | null;
+        readonly colour: number | null;
+        readonly colourName: string | null;
+        readonly colourRgb: string | null;
+      };
+      readonly given: null;
+    }
+  | { readonly item: null; readonly given: GivenView }
+);
 
 export interface CompareView {
   /** Names this compare for `compare.rows` and `compare.export` while it is kept (the last few are). */

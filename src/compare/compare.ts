@@ -6,17 +6,51 @@
  * Money is exact: ten-thousandths of the currency unit, as the store keeps it.
  */
 import { foldName } from '../placement/fold.ts';
-import type { LineToCompare } from '../store/lines.ts';
+import type { GivenLine, LineToCompare } from '../store/lines.ts';
 
-/** A line of either side, as its order, document or file gives it and placement left it (the store reads them so). */
+/** A line of either side, as its order, document or file gives it and placement left it: the store's columns (`LineToCompare`). */
 export type CompareLine = LineToCompare;
 
-/** One key's lines on both sides: summed quantities, and their value where the lines give a price. */
-export interface CompareRow {
-  /** The catalogue item and colour the key is (null for a row of unplaced lines). */
-  readonly item: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
-  /** What the first line of the key gave: how an unplaced row is named. */
-  readonly given: CompareLine['given'];
+// The columns of a `CompareLine`.
+const GIVEN_TYPE = 0;
+const GIVEN_NO = 1;
+const GIVEN_NAME = 2;
+const GIVEN_COLOUR_ID = 3;
+const GIVEN_COLOUR_NAME = 4;
+const ITEM_TYPE = 5;
+const ITEM_NO = 6;
+const COLOUR = 7;
+const QUANTITY = 8;
+const UNIT_PRICE_E4 = 9;
+const CONDITION = 10;
+
+/** A line as objects name it (a file's planned line, a test's), as a compare reads it. */
+export function compareLine(l: {
+  readonly given: GivenLine;
+  readonly placed: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
+  readonly quantity: number;
+  readonly unitPriceE4: number | null;
+  readonly condition: 'N' | 'U' | null;
+}): CompareLine {
+  const g = l.given;
+  const p = l.placed;
+  return [
+    g.type,
+    g.no,
+    g.name,
+    g.colourId,
+    g.colourName,
+    p?.type ?? null,
+    p?.no ?? null,
+    p?.colour ?? null,
+    l.quantity,
+    l.unitPriceE4,
+    l.condition,
+  ];
+}
+
+/** What a key's lines add up to on both sides. */
+interface RowSums {
   readonly condition: 'N' | 'U' | null;
   readonly left: number;
   readonly right: number;
@@ -27,20 +61,32 @@ export interface CompareRow {
   readonly rightUnitPriceE4: number | null;
 }
 
+/** A key of placed lines: its catalogue item and colour (no given: nothing shows or exports a placed row's). */
+export type PlacedRow = RowSums & {
+  readonly item: { readonly type: string; readonly no: string; readonly colour: number | null };
+  readonly given: null;
+};
+
+/** A key of unplaced lines, named by what its first line gave. */
+export type UnplacedRow = RowSums & { readonly item: null; readonly given: GivenLine };
+
+/** One key's lines on both sides. */
+export type CompareRow = PlacedRow | UnplacedRow;
+
 export interface SideTotals {
   readonly lots: number;
   readonly pieces: number;
 }
 
 export interface CompareResult {
-  readonly onlyLeft: readonly CompareRow[];
-  readonly onlyRight: readonly CompareRow[];
-  readonly quantityDiffers: readonly CompareRow[];
-  readonly same: readonly CompareRow[];
+  readonly onlyLeft: readonly PlacedRow[];
+  readonly onlyRight: readonly PlacedRow[];
+  readonly quantityDiffers: readonly PlacedRow[];
+  readonly same: readonly PlacedRow[];
   /** Asked for (`prices`): rows on both sides whose unit prices differ; else empty. */
-  readonly priceDiffers: readonly CompareRow[];
+  readonly priceDiffers: readonly PlacedRow[];
   /** Rows of lines unplaced on either side, matched only with each other (listed apart). */
-  readonly unplaced: readonly CompareRow[];
+  readonly unplaced: readonly UnplacedRow[];
   readonly totals: {
     readonly left: SideTotals;
     readonly right: SideTotals;
@@ -58,9 +104,9 @@ export interface CompareResult {
  * keys the allocations are the cost).
  */
 interface Acc {
-  item: CompareRow['item'];
-  given: CompareLine['given'];
-  condition: CompareLine['condition'];
+  item: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
+  given: GivenLine | null;
+  condition: 'N' | 'U' | null;
   left: number;
   right: number;
   difference: number;
@@ -81,14 +127,15 @@ interface Acc {
 
 /** The key a line is matched by: what it is when placed; what it gives (number or folded name, colour) when not. */
 export function compareKey(line: CompareLine): string {
-  const condition = line.condition ?? '';
+  const condition = line[CONDITION] ?? '';
   // A placed line's number is the catalogue's own spelling: no folding needed.
-  if (line.placed !== null)
-    return `P\t${line.placed.type}\t${line.placed.no}\t${line.placed.colour ?? ''}\t${condition}`;
-  const g = line.given;
-  const what = g.no !== null && g.no.trim() !== '' ? `#${g.no.trim().toLowerCase()}` : `~${foldName(g.name ?? '')}`;
-  const colour = g.colourId !== null ? `${g.colourId}` : `~${foldName(g.colourName ?? '')}`;
-  return `U\t${g.type ?? ''}\t${what}\t${colour}\t${condition}`;
+  if (line[ITEM_TYPE] !== null && line[ITEM_NO] !== null)
+    return `P\t${line[ITEM_TYPE]}\t${line[ITEM_NO]}\t${line[COLOUR] ?? ''}\t${condition}`;
+  const no = line[GIVEN_NO];
+  const what = no !== null && no.trim() !== '' ? `#${no.trim().toLowerCase()}` : `~${foldName(line[GIVEN_NAME] ?? '')}`;
+  const id = line[GIVEN_COLOUR_ID];
+  const colour = id !== null ? `${id}` : `~${foldName(line[GIVEN_COLOUR_NAME] ?? '')}`;
+  return `U\t${line[GIVEN_TYPE] ?? ''}\t${what}\t${colour}\t${condition}`;
 }
 
 /**
@@ -100,18 +147,24 @@ export function compareSides(
   right: Iterable<CompareLine>,
   options: { readonly prices?: boolean } = {},
 ): CompareResult {
-  // Placed lines are keyed by type, then number, then colour and condition as one small number in a
-  // short chain per item: no key string is built per line, and no map per item (at 400,000 lines,
-  // building and hashing key strings was most of the time). Unplaced lines, a few, by their key string.
-  // `rows` keeps the order keys were first met.
-  const placed = new Map<string, Map<string, Acc>>();
+  // Placed lines are keyed by number, then type, colour and condition in a short chain per number
+  // (colour and condition as one small number): one look-up a line, no key string built (at 400,000
+  // lines, building and hashing key strings was most of the time). Unplaced lines, a few, by their key
+  // string. `rows` keeps the order keys were first met.
+  const placed = new Map<string, Acc>();
   const unplaced = new Map<string, Acc>();
   const rows: Acc[] = [];
-  const fresh = (line: CompareLine, ck: number, next: Acc | null): Acc => {
+  const fresh = (
+    item: Acc['item'],
+    given: GivenLine | null,
+    condition: Acc['condition'],
+    ck: number,
+    next: Acc | null,
+  ): Acc => {
     const acc: Acc = {
-      item: line.placed,
-      given: line.given,
-      condition: line.condition,
+      item,
+      given,
+      condition,
       left: 0,
       right: 0,
       difference: 0,
@@ -129,49 +182,72 @@ export function compareSides(
     rows.push(acc);
     return acc;
   };
+  // A key's objects are made when the key is first met, from that line's columns: the other lines of
+  // the key make none.
   const accOf = (line: CompareLine): Acc => {
-    const p = line.placed;
-    if (p === null) {
+    const type = line[ITEM_TYPE];
+    const no = line[ITEM_NO];
+    const condition = line[CONDITION];
+    if (type === null || no === null) {
       const key = compareKey(line);
       let acc = unplaced.get(key);
-      if (acc === undefined) unplaced.set(key, (acc = fresh(line, 0, null)));
+      if (acc === undefined) {
+        const given: GivenLine = {
+          type: line[GIVEN_TYPE],
+          no: line[GIVEN_NO],
+          name: line[GIVEN_NAME],
+          colourId: line[GIVEN_COLOUR_ID],
+          colourName: line[GIVEN_COLOUR_NAME],
+        };
+        unplaced.set(key, (acc = fresh(null, given, condition, 0, null)));
+      }
       return acc;
     }
-    let byNo = placed.get(p.type);
-    if (byNo === undefined) placed.set(p.type, (byNo = new Map()));
-    const ck = ((p.colour ?? -1) + 1) * 3 + (line.condition === 'N' ? 1 : line.condition === 'U' ? 2 : 0);
-    const first = byNo.get(p.no);
-    for (let acc: Acc | null = first ?? null; acc !== null; acc = acc.next) if (acc.ck === ck) return acc;
-    const acc = fresh(line, ck, first ?? null);
-    byNo.set(p.no, acc);
+    const colour = line[COLOUR];
+    const ck = ((colour ?? -1) + 1) * 3 + (condition === 'N' ? 1 : condition === 'U' ? 2 : 0);
+    const first = placed.get(no);
+    if (first === undefined) {
+      const acc = fresh({ type, no, colour }, null, condition, ck, null);
+      placed.set(no, acc);
+      return acc;
+    }
+    for (let acc: Acc | null = first; acc !== null; acc = acc.next)
+      if (acc.ck === ck && (acc.item as { type: string }).type === type) return acc;
+    // Another colour, condition or type of a number met before: after the chain's first, which the map keeps.
+    const acc = fresh({ type, no, colour }, null, condition, ck, first.next);
+    first.next = acc;
     return acc;
   };
   for (const l of left) {
     const acc = accOf(l);
-    acc.left += l.quantity;
+    const quantity = l[QUANTITY];
+    const price = l[UNIT_PRICE_E4];
+    acc.left += quantity;
     acc.n0 += 1;
-    if (l.unitPriceE4 !== null) {
-      acc.v0 += l.quantity * l.unitPriceE4;
-      acc.p0 += l.quantity;
+    if (price !== null) {
+      acc.v0 += quantity * price;
+      acc.p0 += quantity;
     }
   }
   for (const l of right) {
     const acc = accOf(l);
-    acc.right += l.quantity;
+    const quantity = l[QUANTITY];
+    const price = l[UNIT_PRICE_E4];
+    acc.right += quantity;
     acc.n1 += 1;
-    if (l.unitPriceE4 !== null) {
-      acc.v1 += l.quantity * l.unitPriceE4;
-      acc.p1 += l.quantity;
+    if (price !== null) {
+      acc.v1 += quantity * price;
+      acc.p1 += quantity;
     }
   }
 
   const groups = {
-    onlyLeft: [] as CompareRow[],
-    onlyRight: [] as CompareRow[],
-    quantityDiffers: [] as CompareRow[],
-    same: [] as CompareRow[],
-    priceDiffers: [] as CompareRow[],
-    unplaced: [] as CompareRow[],
+    onlyLeft: [] as PlacedRow[],
+    onlyRight: [] as PlacedRow[],
+    quantityDiffers: [] as PlacedRow[],
+    same: [] as PlacedRow[],
+    priceDiffers: [] as PlacedRow[],
+    unplaced: [] as UnplacedRow[],
   };
   const totals = { left: { lots: 0, pieces: 0 }, right: { lots: 0, pieces: 0 }, missing: 0, extra: 0 };
   let missingValueE4 = 0;
@@ -183,6 +259,8 @@ export function compareSides(
     row.leftUnitPriceE4 = row.p0 === 0 ? null : Math.round(row.v0 / row.p0);
     row.rightUnitPriceE4 = row.p1 === 0 ? null : Math.round(row.v1 / row.p1);
     const acc = row;
+    // An accumulator is its row: a placed key's holds its item and no given, an unplaced key's the reverse.
+    const done = row as unknown as CompareRow;
     const onLeft = acc.n0 > 0;
     const onRight = acc.n1 > 0;
     if (onLeft) {
@@ -200,21 +278,23 @@ export function compareSides(
       totals.extra += r - l;
       extraValueE4 += (r - l) * (row.rightUnitPriceE4 ?? row.leftUnitPriceE4 ?? 0);
     }
-    if (acc.item === null) groups.unplaced.push(row);
-    else if (!onRight) groups.onlyLeft.push(row);
-    else if (!onLeft) groups.onlyRight.push(row);
-    else if (l !== r) groups.quantityDiffers.push(row);
-    else groups.same.push(row);
+    if (done.item === null) {
+      groups.unplaced.push(done);
+      continue;
+    }
+    if (!onRight) groups.onlyLeft.push(done);
+    else if (!onLeft) groups.onlyRight.push(done);
+    else if (l !== r) groups.quantityDiffers.push(done);
+    else groups.same.push(done);
     if (
       options.prices === true &&
-      acc.item !== null &&
       onLeft &&
       onRight &&
       row.leftUnitPriceE4 !== null &&
       row.rightUnitPriceE4 !== null &&
       row.leftUnitPriceE4 !== row.rightUnitPriceE4
     )
-      groups.priceDiffers.push(row);
+      groups.priceDiffers.push(done);
   }
   return { ...groups, totals: { ...totals, missingValueE4, extraValueE4 } };
 }

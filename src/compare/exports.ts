@@ -58,14 +58,14 @@ export function exportDifference(
   if (as === 'csv') {
     const lines = rows.map((r) => {
       const n = names(r);
-      const item = r.item;
+      // A placed row by its catalogue item, a row of unplaced lines by what they give.
+      const what =
+        r.item === null
+          ? [r.given.type, r.given.no, r.given.name, r.given.colourId, r.given.colourName]
+          : [r.item.type, r.item.no, n.name, r.item.colour, n.colourName];
       return [
         r.difference < 0 ? 'missing on the right' : 'extra on the right',
-        item?.type ?? r.given.type,
-        item?.no ?? r.given.no,
-        item === null ? r.given.name : n.name,
-        item === null ? r.given.colourId : item.colour,
-        item === null ? r.given.colourName : n.colourName,
+        ...what,
         r.condition,
         Math.abs(r.difference),
         r.left,

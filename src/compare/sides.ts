@@ -10,7 +10,7 @@ import type { ColourNumbering } from '../reading.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';
 import { linesToCompare } from '../store/lines.ts';
 import { getOrder } from '../store/orders.ts';
-import type { CompareLine } from './compare.ts';
+import { compareLine, type CompareLine } from './compare.ts';
 
 export type SideSpec =
   | { readonly kind: 'order'; readonly orderId: number }
@@ -57,22 +57,24 @@ export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): 
   if (plan.documents.length === 0 && plan.refusal !== null)
     throw new BrickWorkError(plan.refusal.code, plan.refusal.message);
   const lines = plan.documents.flatMap((d) =>
-    d.lines.map((l): CompareLine => ({
-      given: {
-        type: l.given.type ?? null,
-        no: l.given.no ?? null,
-        name: l.given.name ?? null,
-        colourId: l.given.colourId ?? null,
-        colourName: l.given.colourName ?? null,
-      },
-      placed:
-        l.placement.item === null
-          ? null
-          : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
-      quantity: l.quantity,
-      unitPriceE4: l.unitPriceE4,
-      condition: l.condition,
-    })),
+    d.lines.map((l) =>
+      compareLine({
+        given: {
+          type: l.given.type ?? null,
+          no: l.given.no ?? null,
+          name: l.given.name ?? null,
+          colourId: l.given.colourId ?? null,
+          colourName: l.given.colourName ?? null,
+        },
+        placed:
+          l.placement.item === null
+            ? null
+            : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
+        quantity: l.quantity,
+        unitPriceE4: l.unitPriceE4,
+        condition: l.condition,
+      }),
+    ),
   );
   return {
     label: `file ${spec.file.name}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareKey, compareSides, type CompareLine } from '../../src/compare/compare.ts';
+import { compareKey, compareLine, compareSides, type CompareLine } from '../../src/compare/compare.ts';
 
 const placed = (
   no: string,
@@ -7,20 +7,23 @@ const placed = (
   quantity: number,
   price: number | null = null,
   given?: string,
-): CompareLine => ({
-  given: { type: 'P', no: given ?? no, name: null, colourId: colour, colourName: null },
-  placed: { type: 'P', no, colour },
-  quantity,
-  unitPriceE4: price,
-  condition: 'N',
-});
-const unplaced = (no: string | null, name: string | null, colour: number | null, quantity: number): CompareLine => ({
-  given: { type: 'P', no, name, colourId: colour, colourName: null },
-  placed: null,
-  quantity,
-  unitPriceE4: null,
-  condition: 'N',
-});
+  condition: 'N' | 'U' = 'N',
+): CompareLine =>
+  compareLine({
+    given: { type: 'P', no: given ?? no, name: null, colourId: colour, colourName: null },
+    placed: { type: 'P', no, colour },
+    quantity,
+    unitPriceE4: price,
+    condition,
+  });
+const unplaced = (no: string | null, name: string | null, colour: number | null, quantity: number): CompareLine =>
+  compareLine({
+    given: { type: 'P', no, name, colourId: colour, colourName: null },
+    placed: null,
+    quantity,
+    unitPriceE4: null,
+    condition: 'N',
+  });
 
 // Issue 28 (SPEC §13): lines matched by what they are after placement; quantities summed per key first.
 describe('compare', () => {
@@ -58,11 +61,31 @@ describe('compare', () => {
   });
 
   it('keeps colour and condition apart', () => {
-    const used = { ...placed('3001', 5, 1), condition: 'U' as const };
+    const used = placed('3001', 5, 1, null, undefined, 'U');
     const r = compareSides([placed('3001', 5, 1), placed('3001', 1, 1)], [used, placed('3001', 1, 1)]);
     expect(r.same.map((x) => x.item?.colour)).toEqual([1]);
     expect(r.onlyLeft.map((x) => x.condition)).toEqual(['N']);
     expect(r.onlyRight.map((x) => x.condition)).toEqual(['U']);
+  });
+
+  it('keeps the same number of two item types apart, in the same colour and condition too', () => {
+    const set = compareLine({
+      given: { type: 'S', no: '6020', name: null, colourId: null, colourName: null },
+      placed: { type: 'S', no: '6020', colour: null },
+      quantity: 1,
+      unitPriceE4: null,
+      condition: 'N',
+    });
+    const r = compareSides([placed('6020', null, 2), set, placed('6020', 5, 1)], [set, placed('6020', null, 3)]);
+    expect(r.same.map((x) => [x.item.type, x.item.no, x.left])).toEqual([['S', '6020', 1]]);
+    expect(r.quantityDiffers.map((x) => [x.item.type, x.item.colour, x.left, x.right])).toEqual([['P', null, 2, 3]]);
+    expect(r.onlyLeft.map((x) => [x.item.type, x.item.colour])).toEqual([['P', 5]]);
+  });
+
+  it('names a row of unplaced lines by what its first line gave; a placed row by its item alone', () => {
+    const r = compareSides([placed('3001', 5, 1, null, '3001old'), unplaced('x7', 'Odd', 5, 1)], []);
+    expect(r.onlyLeft[0]).toMatchObject({ item: { type: 'P', no: '3001', colour: 5 }, given: null });
+    expect(r.unplaced[0]?.given).toEqual({ type: 'P', no: 'x7', name: 'Odd', colourId: 5, colourName: null });
   });
 
   it('lists unplaced lines apart, matched only with each other (by number, else folded name, and colour)', () => {

@@ -119,6 +119,9 @@ function keyOfLine(l: {
   return `U|${g.type ?? ''}|${g.no?.toLowerCase() ?? g.name?.toLowerCase()}|${g.colourId ?? g.colourName?.toLowerCase() ?? ''}|${l.condition ?? ''}`;
 }
 
+/** A placed row gives nothing: it is keyed by its item. */
+const NO_GIVEN = { type: null, no: null, name: null, colourId: null, colourName: null };
+
 const e4 = (price: string | null) => (price === null ? null : Math.round(Number(price) * 10_000));
 
 function account(lines: readonly LineRowView[]): Map<string, Account> {
@@ -138,7 +141,10 @@ function account(lines: readonly LineRowView[]): Map<string, Account> {
   return out;
 }
 
-const keyOfRow = (r: CompareRowView) => keyOfLine({ placed: r.item, given: r.given, condition: r.condition });
+const keyOfRow = (r: CompareRowView) =>
+  r.item === null
+    ? keyOfLine({ placed: null, given: r.given, condition: r.condition })
+    : keyOfLine({ placed: r.item, given: NO_GIVEN, condition: r.condition });
 
 /** Every group and total of `view`, against the test's accounts of both sides. */
 function expectCompare(view: CompareView, left: Map<string, Account>, right: Map<string, Account>): void {

@@ -16,16 +16,20 @@ const COMPARES_KEPT = 2;
 
 function rowViews(names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
   return rows.map((r) => {
-    const n = names(r);
-    return {
-      item: r.item === null ? null : { ...r.item, name: n.name, colourName: n.colourName, colourRgb: n.colourRgb },
-      given: r.given,
+    const sums = {
       condition: r.condition,
       left: r.left,
       right: r.right,
       difference: r.difference,
       leftUnitPrice: r.leftUnitPriceE4 === null ? null : formatMoneyE4(r.leftUnitPriceE4),
       rightUnitPrice: r.rightUnitPriceE4 === null ? null : formatMoneyE4(r.rightUnitPriceE4),
+    };
+    if (r.item === null) return { ...sums, item: null, given: r.given };
+    const n = names(r);
+    return {
+      ...sums,
+      item: { ...r.item, name: n.name, colourName: n.colourName, colourRgb: n.colourRgb },
+      given: null,
     };
   });
 }
@@ -52,7 +56,7 @@ export const COMPARE_CALLS = {
     for (const old of d.compares.keys()) if (d.compares.size > COMPARES_KEPT) d.compares.delete(old);
     // Only the rows shown are named: the counts come at once, however many rows agree.
     const shownOf = (g: CompareGroup) => (g === 'same' ? (sameFirst ?? first) : first);
-    const page = (g: CompareGroup) => {
+    const page = (g: CompareGroup): readonly CompareRow[] => {
       const n = shownOf(g);
       return n === undefined ? r[g] : r[g].slice(0, n);
     };
