@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { StoreDb } from '../src/store/db.ts';
 import type { Result } from '../src/api/contract.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
@@ -149,24 +148,9 @@ function partRows(text: string): [string, string][] {
     });
 }
 
-/**
- * A full collection, by one `gc` fetched once: `collectGarbage` makes a new context each time it is
- * called, which the heap then holds too (megabytes: the size of a 10,000-line compare's result).
- */
-const fullGc = (() => {
-  let gc: (() => void) | null = null;
-  return () => {
-    if (gc === null) {
-      collectGarbage();
-      gc = vm.runInNewContext('gc') as () => void;
-    }
-    gc();
-  };
-})();
-
 /** The heap in use now (after a full collection when asked). */
 function heapUsed(collect: boolean): number {
-  if (collect) fullGc();
+  if (collect) collectGarbage();
   return v8.getHeapStatistics().used_heap_size;
 }
 
@@ -271,11 +255,11 @@ async function benchSize(
     // is timed (held, they would be the call's to trace at each collection: at 200,000 lines, 140 MB it
     // never made).
     for (let i = 0; i < size.runs; i++) {
-      fullGc();
+      collectGarbage();
       let t = performance.now();
       readBoth();
       readMs.push(performance.now() - t);
-      fullGc();
+      collectGarbage();
       t = performance.now();
       await run();
       callMs.push(performance.now() - t);
@@ -284,9 +268,9 @@ async function benchSize(
     // the calls, not between them: the engine fed arrays here (the app feeds it the store's rows as they
     // come) and the bench's own naming would shape how the call's code is compiled, which the app's does not.
     for (let i = 0; i < size.runs; i++) {
-      fullGc();
+      collectGarbage();
       const [a, b] = readBoth();
-      fullGc();
+      collectGarbage();
       let t = performance.now();
       const result = compareSides(a, b);
       compareMs.push(performance.now() - t);
