@@ -1,8 +1,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import type { ThreadName } from '../src/worker-start.ts';
+import { threadEntries } from '../vite.node.config.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The threads the app starts (the browser host's decode thread is not among them). */
+const APP_THREADS: readonly ThreadName[] = [
+  'runner-thread',
+  'service-thread',
+  'catalogue-reader-thread',
+  'postgres-bridge-thread',
+];
 
 /**
  * The Electron side, bundled for Electron's Node; better-sqlite3, pg and electron stay outside the bundle (the
@@ -14,13 +24,7 @@ export default defineConfig(({ mode }) => {
   const preload = mode === 'preload';
   const input: Record<string, string> = preload
     ? { preload: path.join(root, 'electron', 'preload.ts') }
-    : {
-        main: path.join(root, 'electron', 'main.ts'),
-        'runner-thread': path.join(root, 'src', 'app', 'runner-thread.ts'),
-        'service-thread': path.join(root, 'src', 'app', 'service-thread.ts'),
-        'catalogue-reader-thread': path.join(root, 'src', 'catalogue', 'reader-thread.ts'),
-        'postgres-bridge-thread': path.join(root, 'src', 'store', 'postgres', 'bridge-thread.ts'),
-      };
+    : { main: path.join(root, 'electron', 'main.ts'), ...threadEntries(APP_THREADS) };
   return {
     root,
     build: {

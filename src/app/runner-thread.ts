@@ -21,7 +21,7 @@ import type { JobRunner } from '../jobs/runner.ts';
 import { releaseOwnJobs } from '../jobs/queue.ts';
 import { failOwnCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { ReaderThreadClient } from '../catalogue/reader-thread-client.ts';
-import { startWorker } from './job-host.ts';
+import { startWorker, threadUrl } from '../worker-start.ts';
 import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 import { lookupRunner, runCatalogueLoad } from './work.ts';
 
@@ -84,16 +84,9 @@ async function begin(): Promise<Store> {
 /** Who owns what this thread runs: this process, or on a server this thread's session (SPEC §3, §14). */
 const me = connectionOwner(store.db);
 // The catalogue reader thread, started now so that the first load does not wait for it: from a checkout
-// its script is beside the sources, in the app's bundle beside this one (electron/vite.config.ts).
+// its script is beside the sources, in a bundle beside this one (worker-start.ts).
 const reader = new ReaderThreadClient(
-  () =>
-    startWorker(
-      new URL(
-        import.meta.url.endsWith('.ts') ? '../catalogue/reader-thread.ts' : './catalogue-reader-thread.js',
-        import.meta.url,
-      ),
-      null,
-    ),
+  () => startWorker(threadUrl('catalogue-reader-thread'), null),
   (line) => post({ type: 'log', line }),
 );
 reader.warm();

@@ -10,7 +10,7 @@ import type { ApiEvents, EventName } from '../api/contract.ts';
 import { startCore } from '../app/core.ts';
 import { toErrorValue } from '../errors.ts';
 import { credentialsFromEnv, resolveStorePath, type Credentials } from '../app/environment.ts';
-import { startWorker } from '../app/job-host.ts';
+import { startWorker, threadUrl } from '../worker-start.ts';
 import { DecodeThread } from './decode-client.ts';
 import { startHostServer } from './server.ts';
 import { storeName } from '../store-location.ts';
@@ -36,14 +36,14 @@ let broadcast: <E extends EventName>(name: E, payload: ApiEvents[E]) => void = (
 try {
   const core = await startCore({
     storePath,
-    workerUrl: new URL('../app/runner-thread.ts', import.meta.url),
-    serviceWorkerUrl: new URL('../app/service-thread.ts', import.meta.url),
+    workerUrl: threadUrl('runner-thread'),
+    serviceWorkerUrl: threadUrl('service-thread'),
     credentials: { encrypted: false, get: () => credentials, set: (c) => (credentials = c) },
     files: null,
     emit: (name, payload) => broadcast(name, payload),
     log,
   });
-  const decoder = new DecodeThread(() => startWorker(new URL('./decode-thread.ts', import.meta.url), null));
+  const decoder = new DecodeThread(() => startWorker(threadUrl('decode-thread'), null));
   const server = await startHostServer({
     service: core.service,
     rendererDir,

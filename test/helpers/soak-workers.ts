@@ -53,16 +53,6 @@ export const MUTATIONS = {
 } as const;
 export type Mutation = keyof typeof MUTATIONS;
 
-const BRIDGE_THREAD = 'bridge-thread';
-
-/** In the bundles, the bridge starts its thread from the bundled `.mjs` beside them (the text must be there once). */
-const BRIDGE_EDIT = {
-  file: 'src/store/postgres/bridge.ts',
-  // A bundle's module is not `.ts`, so the bridge takes the built app's name for its thread: the soak's is this.
-  find: "import.meta.url.includes('/assets/') ? '../postgres-bridge-thread.js' : './postgres-bridge-thread.js'",
-  replace: `'./${BRIDGE_THREAD}.mjs'`,
-} as const;
-
 export interface WorkerBundles {
   readonly dir: string;
   readonly mutation: Mutation | null;
@@ -78,16 +68,14 @@ export async function buildWorkers(dir: string, mutation: Mutation | null = null
   const pg = createRequire(import.meta.url).resolve('pg');
   const fault = mutation === null ? null : MUTATIONS[mutation];
   const faultFile = fault === null ? null : path.join(REPO_ROOT, fault.file);
-  const bridgeFile = path.join(REPO_ROOT, BRIDGE_EDIT.file);
   await build({
     entryPoints: {
       ...Object.fromEntries(WORKER_NAMES.map((w) => [w, path.join(REPO_ROOT, 'test', 'workers', `${w}.ts`)])),
-      // The PostgreSQL store's connection thread, beside the workers: bridge.ts starts it by a path
-      // relative to its own module, which in a bundle is the worker's.
-      [BRIDGE_THREAD]: path.join(REPO_ROOT, 'src', 'store', 'postgres', `${BRIDGE_THREAD}.ts`),
+      // The PostgreSQL store's connection thread, beside the workers, where a bundle looks for it
+      // (src/worker-start.ts: `threadUrl`, relative to the module, which in a bundle is the worker's).
+      'postgres-bridge-thread': path.join(REPO_ROOT, 'src', 'store', 'postgres', 'bridge-thread.ts'),
     },
     outdir: dir,
-    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -101,24 +89,19 @@ export async function buildWorkers(dir: string, mutation: Mutation | null = null
           b.onResolve({ filter: /^pg$/ }, () => ({ path: pg, external: true }));
           b.onLoad({ filter: /\.ts$/ }, (args) => {
             const file = path.resolve(args.path);
-            const edits = [
-              ...(file === bridgeFile ? [BRIDGE_EDIT] : []),
-              ...(fault !== null && file === faultFile ? [fault] : []),
-            ];
-            if (edits.length === 0) return undefined;
-            let text = fs.readFileSync(file, 'utf8');
-            for (const edit of edits) {
-              if (text.split(edit.find).length !== 2)
-                throw new Error(`soak workers: "${edit.find}" is not in ${edit.file} exactly once`);
-              text = text.replace(edit.find, () => edit.replace);
-            }
-            return { contents: text, loader: 'ts' };
+            if (fault === null || file !== faultFile) return undefined;
+            const text = fs.readFileSync(file, 'utf8');
+            if (text.split(fault.find).length !== 2)
+              throw new Error(`soak workers: "${fault.find}" is not in ${fault.file} exactly once`);
+            return { contents: text.replace(fault.find, () => fault.replace), loader: 'ts' };
           });
         },
       },
     ],
   });
-  return { dir, mutation, path: (name) => path.join(dir, `${name}.mjs`) };
+  // The bundles are ES modules named `.js`, as the thread's name is.
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  return { dir, mutation, path: (name) => path.join(dir, `${name}.js`) };
 }
 
 /** A worker process of the soak, known by the order it was started in (pids are reused over a long soak). */

@@ -10,7 +10,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { storeUnreachable } from '../../errors.ts';
-import { startWorker } from '../../worker-start.ts';
+import { startWorker, threadUrl } from '../../worker-start.ts';
 import { applicationName } from './application-name.ts';
 import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
 import { serverRefusal } from './server-refusals.ts';
@@ -38,18 +38,6 @@ export interface BridgeOptions {
   readonly threadUrl?: URL;
 }
 
-/**
- * The bridge's thread script: beside this module in a checkout; in the app's bundle, the entry built
- * from it beside the app's other threads (electron/vite.config.ts), whether this code sits in an entry
- * or in a shared chunk of `assets/`.
- */
-const BRIDGE_THREAD = import.meta.url.endsWith('.ts')
-  ? new URL('./bridge-thread.ts', import.meta.url)
-  : new URL(
-      import.meta.url.includes('/assets/') ? '../postgres-bridge-thread.js' : './postgres-bridge-thread.js',
-      import.meta.url,
-    );
-
 export class PostgresBridge {
   private worker: Worker | null = null;
   private port: MessagePort | null = null;
@@ -64,7 +52,7 @@ export class PostgresBridge {
     options: BridgeOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.threadUrl = options.threadUrl ?? BRIDGE_THREAD;
+    this.threadUrl = options.threadUrl ?? threadUrl('postgres-bridge-thread');
   }
 
   /** Connects to `url` (`postgres://user@host:port/db`); `store-unreachable` when it can't. */
