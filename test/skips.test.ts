@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/cli.ts';
-import { needs } from './helpers/needs.ts';
+import { needs, NEEDS_CHROMIUM, NEEDS_POSTGRES } from './helpers/needs.ts';
 
 /** Every .ts file under `dir`. */
 function sources(dir: string): string[] {
@@ -38,5 +38,22 @@ describe('skipped tests', () => {
       console.warn = warn;
     }
     expect(said).toEqual(['skipped: a test — it needs a thing this machine lacks']);
+  });
+
+  it('in CI a missing PostgreSQL or Chromium fails, naming what is missing; elsewhere it is a skip that says why', () => {
+    const ci = { CI: 'true' };
+    for (const what of [NEEDS_POSTGRES, NEEDS_CHROMIUM]) {
+      expect(() => needs(false, what, 'a server test', ci)).toThrow(`a server test needs ${what}, which CI must have`);
+      expect(needs(true, what, 'a server test', ci)).toBe(true);
+    }
+    // What CI may lack (the shared data, root) is still a skip there.
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      expect(needs(false, 'the PAB inventory in ../shared/data', 'a data test', ci)).toBe(false);
+      expect(needs(false, NEEDS_POSTGRES, 'a server test', {})).toBe(false);
+    } finally {
+      console.warn = warn;
+    }
   });
 });

@@ -37,7 +37,7 @@ describe.runIf(
     buildScreens();
     fs.rmSync(SHOTS, { recursive: true, force: true });
     fs.mkdirSync(SHOTS, { recursive: true });
-    server = await startPostgres();
+    server = await startPostgres({ own: true });
     server.sql('postgres', "ALTER ROLE brick_work PASSWORD 'open-sesame'");
     server.createDatabase('shop');
     url = server.url('shop').replace('brick_work@', 'brick_work:open-sesame@');

@@ -22,7 +22,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the app’s Shop server set
     let server: PostgresServer;
     let closing: (() => Promise<void>)[] = [];
     beforeAll(async () => {
-      server = await startPostgres();
+      server = await startPostgres({ own: true });
       server.sql('postgres', "ALTER ROLE brick_work PASSWORD 'open-sesame'");
       server.createDatabase('shop');
     }, 60_000);

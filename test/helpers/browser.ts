@@ -3,14 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type BrowserContext, type FileChooser, type Page } from 'playwright-core';
+import { builtForRun, hostArgs } from './built.ts';
 import { REPO_ROOT } from './cli.ts';
 import { lines } from './workers.ts';
 
 /** Debian's Chromium, driven by playwright-core: headless, a fresh profile, no background networking. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** What the browser tests need, in the words a skipped one prints. */
-export const NEEDS_CHROMIUM = "Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)";
+import { NEEDS_CHROMIUM } from './needs.ts';
+
+export { NEEDS_CHROMIUM };
 
 export function hasChromium(): boolean {
   return fs.existsSync(CHROMIUM);
@@ -41,34 +43,34 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
   };
 }
 
-/** The browser host on a store file, as `npm run serve` starts it, and the URL it prints (its token in the fragment). */
+/**
+ * The browser host on a store file, as `npm run serve` starts it, and the URL it prints (its token in the
+ * fragment): the run's bundle of it serving the run's screens (test/setup/global.ts), else the sources
+ * through tsx serving the screens this test file built (`buildScreens`).
+ */
 export async function startHost(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
+  const screens = builtForRun()?.screens ?? built;
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(REPO_ROOT, 'src', 'host', 'main.ts'),
-      '--db',
-      dbPath,
-      ...(built === undefined ? [] : ['--renderer', built]),
-    ],
+    [...hostArgs(), '--db', dbPath, ...(screens === undefined ? [] : ['--renderer', screens])],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');
   return { url, child };
 }
 
-/** The screens this test file built, which its hosts serve. */
+/** The screens this test file built, which its hosts serve (outside a test run). */
 let built: string | undefined;
 
 /**
- * Builds the screens (vite), as `npm run serve` does before it starts the host: into `outDir` (a folder of
- * the test's or the bench's own), or else into a folder of this test file's, which `startHost` serves.
- * Never into the shared dist/renderer: test files run at once, and one file's build empties the folder
- * another's host is serving.
+ * The screens (vite), as `npm run serve` builds them before it starts the host. In a test run, the
+ * run's one build (test/setup/global.ts). Else built into `outDir` (a folder of the test's or the bench's
+ * own), or into a folder of this test file's, which `startHost` serves. Never into the shared
+ * dist/renderer: test files run at once, and one file's build empties the folder another's host is serving.
  */
 export function buildScreens(outDir?: string): string {
+  const run = builtForRun();
+  if (outDir === undefined && run !== null) return run.screens;
   // (Under test-results/, which is scratch: a test file's process is ended without an exit to clean up in.)
   if (outDir === undefined) fs.mkdirSync(path.join(REPO_ROOT, 'test-results'), { recursive: true });
   const into = outDir ?? (built ??= fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'screens-')));

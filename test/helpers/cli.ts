@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtForRun } from './built.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(REPO_ROOT, 'bin', 'brick-work.js');
+/** The command as a checkout has it: the TypeScript sources through tsx. */
+export const SOURCE_BIN = path.join(REPO_ROOT, 'bin', 'brick-work.js');
+
+/** The CLI a test starts: the run's bundle of the sources (test/setup/global.ts), else `bin/` itself. */
+export function cliScript(): string {
+  return builtForRun()?.cli ?? SOURCE_BIN;
+}
 
 export interface CliResult {
   readonly code: number | null;
@@ -14,7 +21,7 @@ export interface CliResult {
 
 /** Starts the real CLI (`bin/brick-work.js`) in a child process. */
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], {
+  return spawn(process.execPath, [cliScript(), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, BRICK_WORK_DB: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

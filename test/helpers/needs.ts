@@ -1,9 +1,21 @@
+/** What the PostgreSQL tests need, in the words a skipped one prints. */
+export const NEEDS_POSTGRES = "Debian's PostgreSQL server (apt-get install -y postgresql)";
+
+/** What the browser tests need, in the words a skipped one prints. */
+export const NEEDS_CHROMIUM = "Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)";
+
+/** What CI always has (`.ci/run` installs them): a test there that lacks one fails instead of skipping. */
+const CI_HAS: readonly string[] = [NEEDS_POSTGRES, NEEDS_CHROMIUM];
+
 /**
  * The guard of a test that needs something this machine may lack (Chromium, `../shared/data`, root,
  * faketime, a platform): `it.runIf(needs(ok, 'what', 'the test'))`. When it is missing, the run's output
- * says which test is skipped and why — a skip is never silent.
+ * says which test is skipped and why — a skip is never silent. In CI (`CI=true`), a missing PostgreSQL
+ * or Chromium is not skipped but fails the file, naming what is missing.
  */
-export function needs(present: boolean, what: string, test: string): boolean {
+export function needs(present: boolean, what: string, test: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!present && env['CI'] === 'true' && CI_HAS.includes(what))
+    throw new Error(`${test} needs ${what}, which CI must have (CI=true): it is not skipped there`);
   if (!present) console.warn(`skipped: ${test} — it needs ${what}`);
   return present;
 }

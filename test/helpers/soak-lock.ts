@@ -17,6 +17,7 @@ import { decodeWire, encodeWire } from '../../src/api/wire.ts';
 import { openStore } from '../../src/store/open.ts';
 import { files } from './catalogue-files.ts';
 import { REPO_ROOT } from './cli.ts';
+import { hostArgs } from './built.ts';
 import { insertColour, insertDocument, insertItem, insertLine, insertOrder } from './store-builder.ts';
 import { integrityOf, staleReasons, type KindResult } from './soak-checks.ts';
 import { rand, sleep } from './soak-workers.ts';
@@ -303,11 +304,10 @@ async function startHost(file: string, dir: string): Promise<Host> {
   const renderer = path.join(dir, 'renderer');
   fs.mkdirSync(renderer, { recursive: true });
   fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>brick-work</title>');
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'host', 'main.ts'), '--db', file, '--renderer', renderer],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...hostArgs(), '--db', file, '--renderer', renderer], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = new URL((await linesOf(child).waitFor(/^open http/)).replace(/^open /, ''));

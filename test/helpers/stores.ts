@@ -68,6 +68,7 @@ export function describeEachStore(title: string, body: (stores: Stores) => void)
   });
   describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, `${title} on a PostgreSQL server`))(
     `${title} — on a PostgreSQL server`,
+    { tags: ['postgres'] },
     () => {
       let server: PostgresServer | undefined;
       const running = () => {

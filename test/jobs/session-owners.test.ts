@@ -21,7 +21,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
     let server: PostgresServer;
     let n = 0;
     beforeAll(async () => {
-      server = await startPostgres();
+      server = await startPostgres({ own: true });
     }, 60_000);
     afterAll(() => server?.close());
 

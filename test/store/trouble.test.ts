@@ -14,7 +14,8 @@ import { decodeWire, encodeWire } from '../../src/api/wire.ts';
 import { BrickWorkError } from '../../src/errors.ts';
 import { BUSY_TIMEOUT_MS, openStore } from '../../src/store/open.ts';
 import { NEEDS_CHROMIUM, buildScreens, hasChromium, launchBrowser } from '../helpers/browser.ts';
-import { cliJson, finished, REPO_ROOT, type CliResult } from '../helpers/cli.ts';
+import { cliJson, cliScript, finished, REPO_ROOT, type CliResult } from '../helpers/cli.ts';
+import { hostArgs } from '../helpers/built.ts';
 import { inventoryXml } from '../helpers/documents.ts';
 import { addUnplacedLines, populate41 } from '../helpers/fixtures.ts';
 import { buildStore, insertJob } from '../helpers/store-builder.ts';
@@ -23,7 +24,6 @@ import { sha256 } from '../helpers/temp.ts';
 import { lines } from '../helpers/workers.ts';
 import { needs } from '../helpers/needs.ts';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'brick-work.js');
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
 const mounted: string[] = [];
@@ -92,7 +92,7 @@ function spawnUnprivileged(command: readonly string[], env: NodeJS.ProcessEnv = 
 
 /** The real CLI with `--json`, as the unprivileged user. */
 async function cliAsNobody(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult & { json: any }> {
-  const r = await finished(spawnUnprivileged([process.execPath, BIN, '--json', ...args], env));
+  const r = await finished(spawnUnprivileged([process.execPath, cliScript(), '--json', ...args], env));
   try {
     return { ...r, json: JSON.parse(r.stdout) };
   } catch {
@@ -717,19 +717,9 @@ interface HostAsNobody {
 }
 
 async function startHostAsNobody(file: string, renderer: string, tmp: string): Promise<HostAsNobody> {
-  const child = spawnUnprivileged(
-    [
-      process.execPath,
-      '--import',
-      'tsx',
-      path.join(REPO_ROOT, 'src', 'host', 'main.ts'),
-      '--db',
-      file,
-      '--renderer',
-      renderer,
-    ],
-    { TMPDIR: tmp },
-  );
+  const child = spawnUnprivileged([process.execPath, ...hostArgs(), '--db', file, '--renderer', renderer], {
+    TMPDIR: tmp,
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const out = lines(child);

@@ -22,7 +22,7 @@ it('a late wake-up from the previous answer is no answer: the caller waits for i
 describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL bridge'))('the PostgreSQL bridge', () => {
   let server: PostgresServer;
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await startPostgres({ own: true });
   }, 60_000);
   afterAll(() => server?.close());
 

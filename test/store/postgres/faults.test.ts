@@ -27,7 +27,7 @@ const big = (name: string, n: number) =>
 describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))('a shop server that goes away', () => {
   let server: PostgresServer;
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await startPostgres({ own: true });
   }, 60_000);
   afterAll(() => server?.close());
 

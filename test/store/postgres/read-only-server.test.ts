@@ -19,7 +19,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server this desk may
   () => {
     let server: PostgresServer;
     beforeAll(async () => {
-      server = await startPostgres();
+      server = await startPostgres({ own: true });
     }, 60_000);
     afterAll(() => server?.close());
 
