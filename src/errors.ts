@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   /** The import preview's warnings (what the reader assumed) were not acknowledged (SPEC §8). */
   'needs-acknowledgement',
   'needs-colour',
+  /** A BrickLink items download whose kind of item neither its name nor the call gives (SPEC §5). */
+  'needs-type',
   'no-credentials',
   'source-error',
   /** Staff stopped a long piece of work (an import) before it wrote anything. */

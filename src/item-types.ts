@@ -62,3 +62,30 @@ const TYPE_WORDS: Readonly<Record<string, ItemType>> = {
 export function itemTypeCode(text: string): string {
   return TYPE_WORDS[text.trim().toLowerCase().replace(/\s+/g, ' ')] ?? text;
 }
+
+/** BrickLink's names for its catalogue downloads, one file per item type (SPEC §5). */
+export const BRICKLINK_DOWNLOAD_NAMES: Readonly<Record<ItemType, string>> = {
+  P: 'Parts',
+  M: 'Minifigures',
+  S: 'Sets',
+  G: 'Gear',
+  B: 'Books',
+  C: 'Catalogs',
+  I: 'Instructions',
+  O: 'Original Boxes',
+};
+
+/**
+ * The item type BrickLink's catalogue download names a file for (`Parts.txt`, `Minifigures.txt.gz`,
+ * `Original Boxes.txt`; SPEC §5): its items files carry no type column. Null for any other name. A
+ * browser's copy mark (`Sets (1).txt`) and any folder are passed over.
+ */
+export function itemTypeOfFileName(name: string): ItemType | null {
+  const base = (name.split(/[\\/]/).pop() ?? '')
+    .replace(/(\.(gz|txt|tsv|csv|tab))+$/i, '')
+    .replace(/\s*\(\d+\)$/, '')
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2');
+  const type = itemTypeCode(base);
+  return isItemType(type) && type !== base ? type : null;
+}

@@ -2,16 +2,16 @@ import { create } from 'zustand';
 import type { ApiEvents, CatalogueStatusView, ItemTypeCode, JobRowView } from '../../src/api/contract.ts';
 import { attempt, useApp } from './app.ts';
 import { call, fileArg } from './call.ts';
-import { DEFAULT_ITEM_TYPE } from '../../src/item-types.ts';
 
 interface CatalogueState {
   status: CatalogueStatusView | null;
   jobs: JobRowView[];
   /** Live progress of the catalogue job from the runner, between reloads. */
   live: { kind: string; done: number; total: number | null; state: string } | null;
-  type: ItemTypeCode;
+  /** The kind of item in BrickLink's items downloads, as chosen; null: as each file's name says (SPEC §5). */
+  type: ItemTypeCode | null;
   reload(): Promise<void>;
-  setType(type: ItemTypeCode): void;
+  setType(type: ItemTypeCode | null): void;
   load(files: File[]): Promise<void>;
   pickAndLoad(): Promise<boolean>;
   cancelLoad(): Promise<void>;
@@ -20,11 +20,16 @@ interface CatalogueState {
   progress(p: ApiEvents['job.progress']): void;
 }
 
+/** A load's arguments with the chosen item type, or none (each file's name says it). */
+function withType<T extends object>(args: T, type: ItemTypeCode | null): T & { type?: ItemTypeCode } {
+  return type === null ? args : { ...args, type };
+}
+
 export const useCatalogue = create<CatalogueState>((set, get) => ({
   status: null,
   jobs: [],
   live: null,
-  type: DEFAULT_ITEM_TYPE,
+  type: null,
   async reload() {
     const both = await attempt(() => Promise.all([call('catalogue.status', {}), call('jobs.list', {})]));
     if (both !== null) set({ status: both[0], jobs: [...both[1]] });
@@ -33,7 +38,7 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
   async load(files) {
     const started = await attempt(async () => {
       const args = await Promise.all(files.map(fileArg));
-      await call('catalogue.load', { files: args, type: get().type });
+      await call('catalogue.load', withType({ files: args }, get().type));
       return args;
     });
     if (started === null) return;
@@ -43,7 +48,7 @@ export const useCatalogue = create<CatalogueState>((set, get) => ({
   async pickAndLoad() {
     const picked = await attempt(async () => {
       const file = await call('file.pick', { purpose: 'catalogue' });
-      if (file !== null) await call('catalogue.load', { files: [file], type: get().type });
+      if (file !== null) await call('catalogue.load', withType({ files: [file] }, get().type));
       return file;
     });
     if (picked === null) return false;

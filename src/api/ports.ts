@@ -15,7 +15,8 @@ import type { ApiEvents, CallName, ErrorValue, EventName, Result } from './contr
 
 /** Starts the background work; the app and the browser host run it off their main thread. */
 export interface JobControl {
-  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: ItemType): void;
+  /** `type`: the kind of item in BrickLink items downloads, as chosen; null where each file's name says. */
+  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: ItemType | null): void;
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number;
 }
 

@@ -143,7 +143,7 @@ export class JobHost implements JobControl {
     else if (m.type === 'failed') this.options.log(`the job runner could not open the store: ${m.error.message}`);
   }
 
-  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string): void {
+  startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string | null): void {
     // Files their caller handed over go without a copy (tens of MB on the screens' thread).
     const owned = handedOver(files);
     this.send(

@@ -13,7 +13,7 @@ import { STORE_DAMAGED } from '../api/contract.ts';
 import { identityOf } from '../identity/owner.ts';
 import { connectionOwner } from '../store/owners.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
+import { isItemType } from '../item-types.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore, type Store } from '../store/open.ts';
@@ -125,7 +125,7 @@ async function handle(m: StampedHostMessage): Promise<void> {
   if (m.type === 'catalogue-load') {
     try {
       const done = await runCatalogueLoad(store.db, storePath, m.files, {
-        type: isItemType(m.itemType) ? m.itemType : DEFAULT_ITEM_TYPE,
+        type: m.itemType !== null && isItemType(m.itemType) ? m.itemType : null,
         me,
         clock,
         reader,

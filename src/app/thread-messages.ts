@@ -4,7 +4,7 @@ import type { ErrorValue } from '../errors.ts';
 
 /** What the main thread asks of the runner thread. */
 export type HostMessage =
-  | { type: 'catalogue-load'; files: { name: string; content: Uint8Array }[]; itemType: string }
+  | { type: 'catalogue-load'; files: { name: string; content: Uint8Array }[]; itemType: string | null }
   | { type: 'lookup'; jobId: number; credentials: Credentials; apiUrl: string }
   | { type: 'credentials'; credentials: Credentials; apiUrl: string }
   | { type: 'wake' }

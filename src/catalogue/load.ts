@@ -23,7 +23,8 @@ import type { CatalogueRecord, TranslationRecord } from './records.ts';
 import type { Source } from './source.ts';
 
 export interface LoadOptions {
-  readonly type: ItemType;
+  /** The kind of item in BrickLink items downloads, as chosen; null: each file's name says (SPEC §5). */
+  readonly type: ItemType | null;
   readonly me: OwnerIdentity;
   readonly clock: Clock;
   readonly proc?: ProcView;

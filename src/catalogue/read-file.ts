@@ -3,7 +3,7 @@ import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv, type CsvTable } from '../text/csv.ts';
 import { decodeText } from '../text/decode.ts';
 import { parseError, parseErrorAt } from '../text/position.ts';
-import { readBrickLinkTab } from './formats/bricklink-tab.ts';
+import { isBrickLinkItemsHeader, readBrickLinkTab } from './formats/bricklink-tab.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
 import { readRebrickable } from './formats/rebrickable-csv.ts';
 import {
@@ -64,8 +64,28 @@ function withoutNul(name: string, bytes: Uint8Array): Uint8Array {
   );
 }
 
+/**
+ * Whether a file is one of BrickLink's tab-delimited items downloads, which name no item type: read from
+ * its first line only (its first 64 KB, unzipped as far as they go), before a load starts.
+ */
+export function isBrickLinkItems(file: NamedContent): boolean {
+  const head = file.content.subarray(0, 64 * 1024);
+  let bytes: Uint8Array = head;
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    try {
+      bytes = zlib.gunzipSync(head, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    } catch {
+      return false;
+    }
+  }
+  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '');
+  const first = text.split(/\r?\n/).find((l) => l.trim() !== '');
+  if (first === undefined || !first.includes('\t')) return false;
+  return isBrickLinkItemsHeader(first.split('\t').map((c) => c.trim().replace(/^"|"$/g, '')));
+}
+
 /** Reads a catalogue file of any format brick-work loads, plain or gzipped, detected from its content. */
-export function readCatalogueFile(file: NamedContent, options: { type: ItemType }): CatalogueFile {
+export function readCatalogueFile(file: NamedContent, options: { type: ItemType | null }): CatalogueFile {
   const { name } = file;
   const text = decodeText(unzipped(file), name);
   const start = text.trimStart();
@@ -80,7 +100,7 @@ export function readCatalogueFile(file: NamedContent, options: { type: ItemType 
 }
 
 /** A delimited catalogue file's rows, as whichever format its header says (or a part of them: `read-in-two.ts`). */
-export function readCatalogueTable(name: string, table: CsvTable, type: ItemType): CatalogueFile {
+export function readCatalogueTable(name: string, table: CsvTable, type: ItemType | null): CatalogueFile {
   const parsed =
     readBrickLinkCodes(name, table) ??
     readRebrickableTranslations(name, table) ??

@@ -57,7 +57,7 @@ export interface FileStream {
 
 /** The reader thread, as the catalogue job sees it. */
 export interface ReaderThread {
-  stream(file: NamedContent, type: ItemType): FileStream;
+  stream(file: NamedContent, type: ItemType | null): FileStream;
 }
 
 /** The reader thread ended while it read a file: the job reads that file on its own thread instead. */
@@ -69,7 +69,7 @@ export class ReaderStopped extends Error {}
  */
 export async function streamFile(
   file: NamedContent,
-  type: ItemType,
+  type: ItemType | null,
   send: (m: StreamMessage) => void,
   stopped: () => boolean = () => false,
 ): Promise<void> {

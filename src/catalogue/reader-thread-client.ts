@@ -33,7 +33,7 @@ export class ReaderThreadClient implements ReaderThread {
     private readonly log: (line: string) => void = () => undefined,
   ) {}
 
-  stream(file: NamedContent, type: ItemType): FileStream {
+  stream(file: NamedContent, type: ItemType | null): FileStream {
     const worker = this.ensure();
     const id = this.next++;
     const queue: StreamMessage[] = [];

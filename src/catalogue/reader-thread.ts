@@ -9,7 +9,7 @@ import { streamFile } from './read-stream.ts';
 import { toWire } from './reader-wire.ts';
 
 export type ReaderRequest =
-  | { readonly type: 'read'; readonly id: number; readonly file: NamedContent; readonly itemType: ItemType }
+  | { readonly type: 'read'; readonly id: number; readonly file: NamedContent; readonly itemType: ItemType | null }
   | { readonly type: 'cancel'; readonly id: number };
 
 const port = parentPort;

@@ -3,7 +3,7 @@ import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
 import { bytes, files, gzip } from '../helpers/catalogue-files.ts';
 import { refusalOf } from '../helpers/refusal.ts';
 
-const read = (name: string, content: Uint8Array | string, type: 'P' | 'S' | 'M' = 'P') =>
+const read = (name: string, content: Uint8Array | string, type: 'P' | 'S' | 'M' | null = null) =>
   readCatalogueFile({ name, content: typeof content === 'string' ? bytes(content) : content }, { type });
 
 const refusal = refusalOf;
@@ -47,12 +47,38 @@ describe('catalogue files (SPEC §5)', () => {
     ]);
   });
 
-  it('takes the item type of the tab-delimited items file from --type (default P)', () => {
+  it('takes the item type of a tab-delimited items file from its name as BrickLink names it, or as chosen; never a silent P', () => {
     const text = files.bricklinkItemsTab([{ no: '10190-1', name: 'Market Street', category: 66 }]);
-    expect(read('Sets.txt', text, 'S').records).toEqual([
+    expect(read('Sets.txt', text).records).toEqual([
       { kind: 'item', type: 'S', no: '10190-1', name: 'Market Street', categoryId: 66 },
     ]);
-    expect(read('Parts.txt', text).records[0]).toMatchObject({ type: 'P' });
+    const named = {
+      'Parts.txt': 'P',
+      'Minifigures.txt.gz': 'M',
+      'Sets (1).txt': 'S',
+      'Gear.txt': 'G',
+      'Books.txt': 'B',
+      'Catalogs.txt': 'C',
+      'Instructions.txt': 'I',
+      'Original Boxes.txt': 'O',
+      'OriginalBoxes.txt': 'O',
+      'downloads/Minifigs.tsv': 'M',
+    };
+    for (const [name, type] of Object.entries(named)) expect(read(name, text).records[0], name).toMatchObject({ type });
+    // The choice wins over the name (a file saved under another name).
+    expect(read('Parts.txt', text, 'S').records[0]).toMatchObject({ type: 'S' });
+    for (const name of ['items.txt', 'P.txt', 'catalog export.txt']) {
+      expect(
+        refusal(() => read(name, text)),
+        name,
+      ).toMatchObject({
+        code: 'needs-type',
+        message: expect.stringMatching(
+          /is a list of BrickLink items, and neither it nor its name says which kind .*Minifigures, Sets.*choose the kind/,
+        ),
+      });
+      expect(read(name, text, 'M').records[0]).toMatchObject({ type: 'M' });
+    }
   });
 
   it('reads Rebrickable parts, part categories and sets, plain or gzipped, quoted names and all', () => {

@@ -64,8 +64,13 @@ export function CatalogueCard() {
       <CatalogueSize s={s} />
       <div className="row">
         <label>
-          Items in tab-delimited BrickLink files are{' '}
-          <select value={c.type} onChange={(e) => c.setType(e.target.value as ItemTypeCode)} aria-label="Item type">
+          BrickLink's item lists (one kind of item a file) hold{' '}
+          <select
+            value={c.type ?? ''}
+            onChange={(e) => c.setType(e.target.value === '' ? null : (e.target.value as ItemTypeCode))}
+            aria-label="Kind of item in BrickLink item lists"
+          >
+            <option value="">what the file's name says (Parts.txt, Minifigures.txt…)</option>
             {TYPES.map(([code, name]) => (
               <option key={code} value={code}>
                 {name}

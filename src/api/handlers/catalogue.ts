@@ -3,7 +3,8 @@ import { colourAndCategoryCounts } from '../../store/catalogue.ts';
 import { budgetStatus } from '../../catalogue/budget.ts';
 import { catalogueJobStatus, requestCatalogueJobCancel } from '../../catalogue/catalogue-job.ts';
 import { BrickWorkError } from '../../errors.ts';
-import { DEFAULT_ITEM_TYPE } from '../../item-types.ts';
+import { isBrickLinkItems } from '../../catalogue/read-file.ts';
+import { itemsTypeOf } from '../../catalogue/formats/bricklink-tab.ts';
 import { listColours } from '../../store/colours.ts';
 import { getLine, type GivenLine } from '../../store/lines.ts';
 import { getSetting } from '../../store/settings.ts';
@@ -97,7 +98,9 @@ export const CATALOGUE_CALLS = {
         `Busy: a catalogue is being loaded by another brick-work process (pid ${job.record.owner.pid}).`,
       );
     }
-    d.ctx.jobs.startCatalogueLoad(files, type ?? DEFAULT_ITEM_TYPE);
+    // A BrickLink items download names no item type: it is chosen, or its name says, or it is refused now.
+    for (const file of files) if (isBrickLinkItems(file)) itemsTypeOf(file.name, type ?? null);
+    d.ctx.jobs.startCatalogueLoad(files, type ?? null);
     return { started: true };
   }),
   'catalogue.cancel': writes((d) => () => ({ cancelled: requestCatalogueJobCancel(d.db, d.ctx.storePath, d.clock) })),

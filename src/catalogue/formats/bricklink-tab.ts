@@ -1,19 +1,41 @@
 import type { CsvTable } from '../../text/csv.ts';
-import type { ItemType } from '../../item-types.ts';
+import { BRICKLINK_DOWNLOAD_NAMES, itemTypeOfFileName, type ItemType } from '../../item-types.ts';
+import { BrickWorkError, quote } from '../../errors.ts';
 import { rgbOrNull, type CatalogueFile, type CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';
 
+/** Whether a tab-delimited header is BrickLink's items download (which names no item type). */
+export function isBrickLinkItemsHeader(header: readonly string[]): boolean {
+  const h = header.map((c) => c.toLowerCase());
+  return h.includes('number') && h.includes('name');
+}
+
+/**
+ * The item type of a BrickLink items download: the one chosen (`--type`, the Catalogue screen), else the
+ * one its file name says (`Minifigures.txt`); never a guess (SPEC §5): `needs-type` until one is chosen.
+ */
+export function itemsTypeOf(name: string, chosen: ItemType | null): ItemType {
+  const type = chosen ?? itemTypeOfFileName(name);
+  if (type !== null) return type;
+  throw new BrickWorkError(
+    'needs-type',
+    `${quote(name)} is a list of BrickLink items, and neither it nor its name says which kind (BrickLink names ` +
+      `its downloads ${Object.values(BRICKLINK_DOWNLOAD_NAMES).join(', ')}): choose the kind of item it holds and load it again.`,
+  );
+}
+
 /**
  * BrickLink's tab-delimited catalogue downloads (SPEC §5): items (category id, category name, number,
- * name, …; the file carries no item type, so it comes from `--type`), colours, categories.
+ * name, …; the file carries no item type: `itemsTypeOf`), colours, categories.
  */
-export function readBrickLinkTab(name: string, table: CsvTable, type: ItemType): CatalogueFile | null {
+export function readBrickLinkTab(name: string, table: CsvTable, chosen: ItemType | null): CatalogueFile | null {
   if (table.delimiter !== '\t') return null;
   const h = table.header.map((c) => c.toLowerCase());
   const col = (c: string) => h.indexOf(c);
   const source = `bricklink:${name}`;
 
-  if (col('number') >= 0 && col('name') >= 0) {
+  if (isBrickLinkItemsHeader(table.header)) {
+    const type = itemsTypeOf(name, chosen);
     const [no, nm, cat] = [col('number'), col('name'), col('category id')];
     const records: CatalogueRecord[] = table.rows.map(({ line, cells }) => ({
       kind: 'item',
