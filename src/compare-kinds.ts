@@ -4,6 +4,9 @@
 export const COMPARE_GROUPS = ['onlyLeft', 'onlyRight', 'quantityDiffers', 'priceDiffers', 'unplaced', 'same'] as const;
 export type CompareGroup = (typeof COMPARE_GROUPS)[number];
 
-/** `csv`: the difference; `wanted`: the shortfall as a BrickLink wanted list; `upload`: the extra as a mass upload. */
-export const COMPARE_EXPORTS = ['csv', 'wanted', 'upload'] as const;
+/**
+ * `csv`: the difference; `wanted`: the shortfall as a BrickLink wanted list; `upload`: the extra as a mass
+ * upload; `rebrickable`: the shortfall as a Rebrickable part list.
+ */
+export const COMPARE_EXPORTS = ['csv', 'wanted', 'upload', 'rebrickable'] as const;
 export type CompareExport = (typeof COMPARE_EXPORTS)[number];

@@ -1,8 +1,9 @@
 import { create } from 'zustand';
 import type { ApiEvents, ArgsOf, CompareRowView, CompareView } from '../../src/api/contract.ts';
 import type { CompareExport, CompareGroup } from '../../src/compare-kinds.ts';
+import type { ExportAcknowledgement } from '../../src/export-kinds.ts';
 import { attempt, useApp } from './app.ts';
-import { call } from './call.ts';
+import { call, messageOf } from './call.ts';
 import { deliver, useExports } from './exports.ts';
 
 type SideArg = ArgsOf<'compare.run'>['left'];
@@ -39,7 +40,14 @@ interface CompareState {
   run(): Promise<void>;
   more(group: CompareGroup): Promise<void>;
   select(group: CompareGroup, index: number): void;
-  exportAs(as: CompareExport): Promise<void>;
+  /**
+   * Exports the difference. An item export whose target does not number some lots asks first
+   * (`pendingExport`); `accept` is the acknowledgement staff gave for it.
+   */
+  exportAs(as: CompareExport, accept?: readonly ExportAcknowledgement[]): Promise<void>;
+  /** An export waiting for staff to acknowledge the lots it would leave out: its refusal, in words. */
+  pendingExport: { as: CompareExport; code: ExportAcknowledgement; message: string } | null;
+  cancelExport(): void;
   onProgress(p: ApiEvents['compare.progress']): void;
   /** From an order's screen ("Compare with…"): that order on the left, the other side to choose. */
   startFrom(order: { id: number; reference: string }): void;
@@ -65,6 +73,7 @@ export const useCompare = create<CompareState>((set, get) => ({
   view: null,
   rows: NO_ROWS(),
   selected: null,
+  pendingExport: null,
   // A new side makes the shown result stale: it goes, rather than stand beside sides it is not of.
   choose: (side, choice) => set({ [side]: choice, view: null, rows: NO_ROWS(), selected: null }),
   setPrices: (on) => set({ prices: on }),
@@ -114,15 +123,25 @@ export const useCompare = create<CompareState>((set, get) => ({
     set((s) => ({ rows: { ...s.rows, [group]: [...s.rows[group], ...page] } }));
   },
   select: (group, index) => set({ selected: { group, index } }),
-  async exportAs(as) {
+  async exportAs(as, accept = []) {
     const view = get().view;
     if (view === null) return;
-    const file = await attempt(() => call('compare.export', { compareId: view.compareId, as }));
-    if (file === null) return;
+    let file;
+    try {
+      file = await call('compare.export', { compareId: view.compareId, as, accept: [...accept] });
+    } catch (e) {
+      const error = messageOf(e);
+      const code = as === 'rebrickable' ? 'no-rebrickable-number' : 'no-bricklink-number';
+      if (error.code === 'needs-acknowledgement' && !accept.includes(code))
+        set({ pendingExport: { as, code, message: error.message } });
+      else useApp.getState().fail(e);
+      return;
+    }
+    set({ pendingExport: null });
     useExports.setState({ last: file });
     deliver(file);
-    if (file.note) useApp.getState().say(`${file.name}: ${file.note}`);
   },
+  cancelExport: () => set({ pendingExport: null }),
   onProgress: (p) => set((s) => (s.running ? { progress: p } : {})),
   startFrom(order) {
     get().choose('left', {

@@ -4,6 +4,7 @@
  * (`ArgsOf`). A new call adds a line here, its result in `contract.ts` and its handler in `handlers/`.
  */
 import { COMPARE_EXPORTS, COMPARE_GROUPS } from '../compare-kinds.ts';
+import { EXPORT_ACKNOWLEDGEMENTS, EXPORT_TARGETS } from '../export-kinds.ts';
 import { PLACEMENT_CONFIRMATIONS } from '../confirmations.ts';
 import { ITEM_TYPE_CODES } from '../item-types.ts';
 import { COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
@@ -34,6 +35,13 @@ const importArgs = shape({
   acknowledge: optional(codesOf(WARNING_CODES, 'warning codes')),
   /** Staff's choice for a list's colour numbers. */
   colourNumbering: optional(nullable(oneOf(...COLOUR_NUMBERINGS))),
+});
+
+/** An order's export (SPEC §8): what staff acknowledge leaving out, and whether unplaced lines go as given. */
+const orderExportArgs = shape({
+  orderId: id,
+  accept: optional(codesOf(EXPORT_ACKNOWLEDGEMENTS, 'acknowledgements')),
+  includeUnplaced: optional(bool),
 });
 
 /** A side of a compare (SPEC §13): an order, one document, or a file that is not imported. */
@@ -86,7 +94,9 @@ export const CALL_ARGUMENTS = {
   'placements.list': none,
   'placements.forget': shape({ kind: oneOf('item', 'colour', 'name'), id }),
   'export.summary': none,
-  'export.bricklink': shape({ orderId: id }),
+  'export.bricklink': orderExportArgs,
+  'export.rebrickable': orderExportArgs,
+  'export.preview': shape({ orderId: id, to: oneOf(...EXPORT_TARGETS), includeUnplaced: optional(bool) }),
   'settings.get': none,
   'settings.set': shape({ key: oneOf(...SETTING_KEYS), value: text(500) }),
   'settings.setCredentials': shape({
@@ -120,7 +130,11 @@ export const CALL_ARGUMENTS = {
     from: whole(0, 1_000_000, 'a row index'),
     count: whole(1, 5_000, '1 to 5,000'),
   }),
-  'compare.export': shape({ compareId: text(64), as: oneOf(...COMPARE_EXPORTS) }),
+  'compare.export': shape({
+    compareId: text(64),
+    as: oneOf(...COMPARE_EXPORTS),
+    accept: optional(codesOf(EXPORT_ACKNOWLEDGEMENTS, 'acknowledgements')),
+  }),
 } as const;
 
 export type CallName = keyof typeof CALL_ARGUMENTS;

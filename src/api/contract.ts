@@ -13,6 +13,7 @@ import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
 import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
 import type { CompareGroup } from '../compare-kinds.ts';
+import type { ExportTarget, LeftOutLine } from '../export-kinds.ts';
 import type { ReasonCode } from '../reasons.ts';
 import type { SuggestionRule } from '../suggestion-rules.ts';
 import type { ArgumentsOf, CallName } from './arguments.ts';
@@ -412,6 +413,21 @@ export interface ExportFileView {
   readonly savedTo: string | null;
   /** What the file leaves out, in words (a compare's unplaced lines in BrickLink XML); absent when nothing. */
   readonly note?: string;
+  /** Lots or lines written (an order's and a compare's exports). */
+  readonly rows?: number;
+  /** Every saved line (or compare lot) the file leaves out, and why (SPEC §8): none is left out without a word. */
+  readonly leftOut?: readonly LeftOutView[];
+}
+
+export type LeftOutView = LeftOutLine;
+
+/** What an export of an order would write and leave out, before it is made (the screen's preview). */
+export interface ExportPreviewView {
+  readonly target: ExportTarget;
+  readonly rows: number;
+  readonly leftOut: readonly LeftOutView[];
+  /** The acknowledgement the export needs before it leaves out lines its target does not number; null: none. */
+  readonly needs: 'no-bricklink-number' | 'no-rebrickable-number' | null;
 }
 
 export interface StoreView {
@@ -500,7 +516,11 @@ export interface ApiResults {
   'placements.list': MemoriesView;
   'placements.forget': { forgotten: number; step: StepView };
   'export.summary': ExportFileView;
+  /** An order's saved lines as a BrickLink mass upload, in BrickLink's numbers (SPEC §8). */
   'export.bricklink': ExportFileView;
+  /** An order's saved lines as a Rebrickable part list (`Part,Color,Quantity`), in Rebrickable's numbers. */
+  'export.rebrickable': ExportFileView;
+  'export.preview': ExportPreviewView;
   'settings.get': SettingsView;
   'settings.set': SettingsView;
   'settings.setCredentials': SettingsView;

@@ -4,7 +4,7 @@ import { jobsRecover } from './shell/jobs-recover.ts';
 import { storeCopy, storeInfo, storeUpgrade } from './shell/store.ts';
 import { catalogueImport, catalogueLookup } from './commands/catalogue.ts';
 import { compare } from './commands/compare.ts';
-import { exportBricklink, exportSummary } from './commands/exports.ts';
+import { exportBricklink, exportRebrickable, exportSummary } from './commands/exports.ts';
 import { redoCommand, undoCommand } from './commands/history.ts';
 import { importDocument } from './commands/import.ts';
 import { jobsCancel, jobsList } from './commands/jobs.ts';
@@ -38,6 +38,7 @@ export const COMMANDS: readonly Command[] = [
   documents,
   exportSummary,
   exportBricklink,
+  exportRebrickable,
   jobsList,
   jobsRecover,
   jobsCancel,

@@ -1,26 +1,34 @@
 /**
  * The exports of a compare's difference (SPEC §13), each made from the rows whose quantities differ:
  * - `csv`: one row per key with pieces missing on the right or extra on it, `Quantity` the size of the
- *   difference, and both sides' counts and prices beside it (formula-safe cells, as the summary's). Read
+ *   difference, and both sides' counts and prices beside it (formula-safe cells, as the summary's); the
+ *   item by its BrickLink number (the header says so) and by the catalogue's where that differs. Read
  *   back by the CSV reader, it gives exactly the difference: each key once, with that quantity.
- * - `wanted`: the shortfall as a BrickLink wanted list (`MINQTY`), for buying what did not come.
+ * - `wanted`: the shortfall as a BrickLink wanted list (`MINQTY`, `CONDITION` N/U/X), for buying what did not come.
  * - `upload`: the extra as a BrickLink mass upload (`QTY`, the right side's price), for the shop's store.
- * BrickLink knows items only by its catalogue's numbers: the XML exports leave out lines that are not
- * placed, and say how many (place them first to include them).
+ * - `rebrickable`: the shortfall as a Rebrickable part list (`Part,Color,Quantity`).
+ * The item exports speak their target's numbering (SPEC §5 "An item's numbers"): a lot whose item it does
+ * not number is never written under another's number, but refused until acknowledged, then left out; lots
+ * of unplaced lines are left out. Each left out is named (`leftOut`).
  */
 import type { CompareExport } from '../compare-kinds.ts';
+import type { ItemNumbers } from '../catalogue/item-numbers.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
-import { inventoryXml, type XmlItem } from '../exports/bricklink-xml.ts';
+import type { ExportTarget, LeftOutLine, LeftOutReason } from '../export-kinds.ts';
+import { bricklinkColour, inventoryXml, type XmlItem } from '../exports/bricklink-xml.ts';
 import { csvCell } from '../exports/csv-cell.ts';
+import { leftOutNote, leftOutText, REBRICKABLE_NO_COLOUR, refuseUnacknowledged } from '../exports/plan.ts';
+import { rebrickableCsvOf } from '../exports/rebrickable-csv.ts';
 import type { CompareResult, CompareRow } from './compare.ts';
 import type { RowNames } from './names.ts';
 
 export const DIFFERENCE_COLUMNS = [
   'Where',
   'Item Type',
-  'Item No',
+  'BrickLink Item No',
+  'Catalogue Item No',
   'Item Name',
-  'Color ID',
+  'BrickLink Color ID',
   'Color Name',
   'Condition',
   'Quantity',
@@ -35,8 +43,16 @@ export interface ExportedDifference {
   readonly content: string;
   /** Rows written. */
   readonly rows: number;
-  /** What was left out, in words (lines not placed, in an XML export); null when nothing was. */
+  /** What was left out, in words; null when nothing was. */
   readonly note: string | null;
+  readonly leftOut: readonly LeftOutLine[];
+}
+
+/** What a difference's export reads of the store: the items' numbers, and the colour table for Rebrickable's ids. */
+export interface DifferenceLookups {
+  readonly names: (rows: readonly CompareRow[]) => (row: CompareRow) => RowNames;
+  readonly numbers: (items: readonly { type: string; no: string }[]) => { get(type: string, no: string): ItemNumbers };
+  readonly rebrickableColours: (bricklinkIds: readonly number[]) => ReadonlyMap<number, readonly number[]>;
 }
 
 /** Every row whose quantities differ, in the order the screen shows the groups. */
@@ -47,24 +63,32 @@ function differing(result: CompareResult): CompareRow[] {
 }
 
 const price = (e4: number | null) => (e4 === null ? null : formatMoneyE4(e4));
+const where = (r: CompareRow) => (r.difference < 0 ? 'missing on the right' : 'extra on the right');
 
 export function exportDifference(
   result: CompareResult,
   as: CompareExport,
-  namer: (rows: readonly CompareRow[]) => (row: CompareRow) => RowNames,
+  lookups: DifferenceLookups,
+  accept: readonly string[] = [],
 ): ExportedDifference {
   const rows = differing(result);
-  const names = namer(rows);
+  const names = lookups.names(rows);
+  const placedItems = rows.flatMap((r) => (r.item === null ? [] : [r.item]));
+  const numbers = lookups.numbers(placedItems);
   if (as === 'csv') {
     const lines = rows.map((r) => {
       const n = names(r);
       // A placed row by its catalogue item, a row of unplaced lines by what they give.
-      const what =
-        r.item === null
-          ? [r.given.type, r.given.no, r.given.name, r.given.colourId, r.given.colourName]
-          : [r.item.type, r.item.no, n.name, r.item.colour, n.colourName];
+      let what: (string | number | null)[];
+      if (r.item === null) {
+        what = [r.given.type, r.given.no, null, r.given.name, r.given.colourId, r.given.colourName];
+      } else {
+        const bricklink = numbers.get(r.item.type, r.item.no).bricklink;
+        const other = bricklink !== null && bricklink.toLowerCase() === r.item.no.toLowerCase() ? null : r.item.no;
+        what = [r.item.type, bricklink, other, n.name, r.item.colour, n.colourName];
+      }
       return [
-        r.difference < 0 ? 'missing on the right' : 'extra on the right',
+        where(r),
         ...what,
         r.condition,
         Math.abs(r.difference),
@@ -81,35 +105,75 @@ export function exportDifference(
       content: `${[DIFFERENCE_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`,
       rows: rows.length,
       note: null,
+      leftOut: [],
     };
   }
-  const wanted = as === 'wanted';
-  const chosen = rows.filter((r) => (wanted ? r.difference < 0 : r.difference > 0));
-  const placed = chosen.filter((r) => r.item !== null);
-  const items = placed.map((r): XmlItem => {
+  const shortfall = as === 'wanted' || as === 'rebrickable';
+  const target: ExportTarget = as === 'rebrickable' ? 'rebrickable' : 'bricklink';
+  const chosen = rows.filter((r) => (shortfall ? r.difference < 0 : r.difference > 0));
+  const colours =
+    target === 'rebrickable'
+      ? lookups.rebrickableColours(chosen.flatMap((r) => (r.item?.colour == null ? [] : [r.item.colour])))
+      : null;
+  const leftOut: LeftOutLine[] = [];
+  const leave = (r: CompareRow, reason: LeftOutReason) => {
+    const n = names(r);
+    const it = r.item ?? { type: r.given.type ?? 'P', no: r.given.no ?? '' };
+    const colour = n.colourName ?? r.given?.colourName;
+    leftOut.push({
+      line: null,
+      where: where(r),
+      what: [`${it.type} ${it.no}`.trim(), n.name ?? r.given?.name ?? '', colour ? `(${colour})` : '']
+        .filter((x) => x !== '')
+        .join(' '),
+      quantity: Math.abs(r.difference),
+      reason,
+      text: leftOutText(reason, target),
+    });
+  };
+  const written: { row: CompareRow; no: string; colour: number | null }[] = [];
+  for (const r of chosen) {
+    if (r.item === null) leave(r, 'unplaced');
+    else if (target === 'rebrickable' && r.item.type !== 'P') leave(r, 'not-a-part');
+    else {
+      const no = numbers.get(r.item.type, r.item.no)[target];
+      const colour =
+        colours === null
+          ? r.item.colour
+          : r.item.colour === null
+            ? REBRICKABLE_NO_COLOUR
+            : (colours.get(r.item.colour)?.[0] ?? null);
+      if (no === null) leave(r, 'no-number');
+      else if (colour === null) leave(r, 'no-colour-number');
+      else written.push({ row: r, no, colour });
+    }
+  }
+  refuseUnacknowledged({ target, leftOut }, accept, 'lot');
+  const note = leftOutNote(leftOut, 'lot');
+  if (target === 'rebrickable') {
+    return {
+      content: rebrickableCsvOf(written.map((w) => ({ no: w.no, colour: w.colour, quantity: -w.row.difference }))),
+      rows: written.length,
+      note,
+      leftOut,
+    };
+  }
+  const items = written.map(({ row: r, no, colour }): XmlItem => {
     const item = r.item as NonNullable<CompareRow['item']>;
     const head: XmlItem = [
       ['ITEMTYPE', item.type],
-      ['ITEMID', item.no],
-      ['COLOR', item.colour === null ? null : String(item.colour)],
+      ['ITEMID', no],
+      ['COLOR', bricklinkColour(colour)],
     ];
-    // A wanted list without CONDITION wants either; a mass upload's lot keeps the right side's.
-    return wanted
-      ? [...head, ['MINQTY', String(-r.difference)], ['CONDITION', r.condition]]
+    // A wanted list's CONDITION X wants either; a mass upload's lot keeps the right side's (new when none says).
+    return as === 'wanted'
+      ? [...head, ['MINQTY', String(-r.difference)], ['CONDITION', r.condition ?? 'X']]
       : [
           ...head,
           ['QTY', String(r.difference)],
-          ['PRICE', price(r.rightUnitPriceE4 ?? r.leftUnitPriceE4)],
-          ['CONDITION', r.condition],
+          ['PRICE', formatMoneyE4(r.rightUnitPriceE4 ?? r.leftUnitPriceE4 ?? 0)],
+          ['CONDITION', r.condition ?? 'N'],
         ];
   });
-  const left = chosen.length - placed.length;
-  return {
-    content: inventoryXml(items),
-    rows: items.length,
-    note:
-      left === 0
-        ? null
-        : `${left} ${left === 1 ? 'lot is' : 'lots are'} left out: ${left === 1 ? 'its lines are' : 'their lines are'} not placed, and BrickLink knows items only by its catalogue's numbers. Place them and export again to include them.`,
-  };
+  return { content: inventoryXml(items), rows: items.length, note, leftOut };
 }

@@ -1,9 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
-import { shownTime } from '../clock.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
-import { BrickWorkError, quote } from '../errors.ts';
-import { orderLines } from '../store/lines.ts';
-import { orderSummary } from '../store/orders.ts';
+import { planOrderExport, refuseUnacknowledged, type ExportPlan } from './plan.ts';
 
 /**
  * Characters XML 1.0 forbids even as references: C0 controls other than tab, LF and CR, U+FFFE, U+FFFF,
@@ -23,41 +20,46 @@ function xmlText(s: string): string {
     .replace(/"/g, '&quot;');
 }
 
+/** An item's colour as BrickLink's XML writes it: its id, or 0 for an item without one (sets, minifigures, books). */
+export function bricklinkColour(colour: number | null): string {
+  return String(colour ?? 0);
+}
+
 /**
- * The BrickLink XML mass upload (`INVENTORY`) of an order's placed saved lines (SPEC §8), for the shop's
- * BrickLink store: item, colour, quantity, price, condition and remarks of each.
+ * The BrickLink XML mass upload (`INVENTORY`) of an order's saved lines (SPEC §8), for the shop's
+ * BrickLink store, in BrickLink's numbers: each lot with `QTY`, `PRICE` and `CONDITION` as BrickLink's
+ * "Mass Inventory Upload" requires them (a line without a price is written at 0, one without a condition
+ * as new: BrickLink's verification shows both before anything is listed), its remarks kept. Refused
+ * (`needs-acknowledgement`) while lines have no known BrickLink number and `accept` does not hold
+ * `no-bricklink-number`; the plan says what was left out.
  */
-export function bricklinkXml(db: StoreDb, orderId: number): string {
-  const order = orderSummary(db, orderId);
-  // An order whose documents were all taken back is not an empty order: uploading an empty inventory
-  // for it would mislead. `already-undone`, as for taking back a document twice: what it names is undone.
-  if (order.state === 'undone') {
-    throw new BrickWorkError(
-      'already-undone',
-      `Order ${quote(order.reference)} (#${order.id}) was taken back on ${shownTime(order.undoneAt)}: none of its documents is imported, so there is nothing to export. Import the file again to revive it.`,
-    );
-  }
-  const items = orderLines(db, orderId)
-    .filter((l) => l.placed !== null)
-    .map((l) => {
-      const p = l.placed as NonNullable<typeof l.placed>;
-      return [
-        ['ITEMTYPE', p.type],
-        ['ITEMID', p.no],
-        ['COLOR', p.colour === null ? null : String(p.colour)],
-        ['QTY', String(l.quantity)],
-        ['PRICE', l.unitPriceE4 === null ? null : formatMoneyE4(l.unitPriceE4)],
-        ['CONDITION', l.condition],
-        ['REMARKS', l.remarks],
-      ] satisfies XmlItem;
-    });
-  return inventoryXml(items);
+export function bricklinkXml(
+  db: StoreDb,
+  orderId: number,
+  options: { accept?: readonly string[]; includeUnplaced?: boolean } = {},
+): { content: string; plan: ExportPlan } {
+  const plan = planOrderExport(db, orderId, 'bricklink', { includeUnplaced: options.includeUnplaced ?? false });
+  refuseUnacknowledged(plan, options.accept ?? []);
+  const items = plan.rows.map((r): XmlItem => [
+    ['ITEMTYPE', r.type],
+    ['ITEMID', r.no],
+    ['COLOR', bricklinkColour(r.colour)],
+    ['QTY', String(r.quantity)],
+    ['PRICE', formatMoneyE4(r.unitPriceE4 ?? 0)],
+    ['CONDITION', r.condition ?? 'N'],
+    ['REMARKS', r.remarks],
+  ]);
+  return { content: inventoryXml(items), plan };
 }
 
 /** One `ITEM`'s fields in order; a field whose value is null is left out. */
 export type XmlItem = readonly (readonly [string, string | null])[];
 
-/** BrickLink's `INVENTORY` document (a mass upload or a wanted list, by the fields its items have). */
+/**
+ * BrickLink's `INVENTORY` document (a mass upload or a wanted list, by the fields its items have), with
+ * no XML declaration: BrickLink's help ("Importing items on BrickLink with XML") says a file that has
+ * one must have it removed.
+ */
 export function inventoryXml(items: readonly XmlItem[]): string {
   const body = items.map((fields) => {
     const lines = fields
@@ -66,5 +68,5 @@ export function inventoryXml(items: readonly XmlItem[]): string {
       .join('\n');
     return `  <ITEM>\n${lines}\n  </ITEM>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<INVENTORY>\n${body.join('\n')}\n</INVENTORY>\n`;
+  return `<INVENTORY>\n${body.join('\n')}\n</INVENTORY>\n`;
 }

@@ -106,6 +106,15 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
     all: (id: string): readonly ElementRow[] => known(ahead?.elementRows, id, () => elementStatement.all(id)),
   };
   const references = crossReferences(db);
+  const sharedStatement = db.prepare<
+    [string],
+    { given: 'bricklink' | 'rebrickable'; numbering: 'bricklink' | 'rebrickable'; no: string }
+  >(
+    `SELECT DISTINCT e.numbering AS given, o.numbering, o.item_no AS no FROM element_code e
+       JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering
+      WHERE e.item_no = ? ORDER BY o.item_no`,
+  );
+  const sharedElements = memo((no: string) => sharedStatement.all(no));
   const bricklinkOf = (rebrickable: string): readonly string[] =>
     known(ahead?.bricklinkOf, rebrickable, () => references.bricklinkOf(rebrickable));
   const rebrickableOf = (numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>
@@ -195,6 +204,16 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
               if (bl !== undefined) add(bl, `LDraw ${no} = BrickLink ${bl}`);
             }
           }
+        }
+      }
+      // Neither cross-reference knows it: the element tables may — BrickLink's codes and Rebrickable's
+      // elements.csv listing the same LEGO elements under this number and a catalogue part (BrickLink
+      // 73436c01 = Rebrickable 47899c01).
+      if (found.size === 0) {
+        const names = { bricklink: 'BrickLink', rebrickable: 'Rebrickable' } as const;
+        for (const r of sharedElements(no)) {
+          const own = partNo(r.no);
+          if (own !== undefined) add(own, `${names[r.given]} ${no} = ${names[r.numbering]} ${own} (same elements)`);
         }
       }
       return [...found.values()];

@@ -1,5 +1,5 @@
 import type { StoreDb } from '../store/db.ts';
-import { pairsOfJson } from '../store/dialect.ts';
+import { forPairs } from '../store/for-pairs.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
 import { foldName } from './fold.ts';
 import { elementIdBeside, type GivenItem, type ItemRef } from './rule.ts';
@@ -45,9 +45,6 @@ export function key(a: string, b: string): string {
   return `${a}\t${b}`;
 }
 
-/** Keys per statement: a 200,000-line document reads ahead in a few statements each, not one huge one. */
-const CHUNK = 20_000;
-
 function clean(text: string | null | undefined): string | null {
   const t = text?.trim();
   return t ? t : null;
@@ -55,15 +52,6 @@ function clean(text: string | null | undefined): string | null {
 
 /** PostgreSQL's text can't hold NUL: such a key is left to the lookup's own statement, and its answer. */
 const storable = (s: string) => !s.includes('\u0000');
-
-/** Rows for many pairs at once: `sql` joins the pairs (`j.a`, `j.b`) to a table. */
-function forPairs<R>(db: StoreDb, pairs: readonly (readonly [string, string])[], sql: (pairs: string) => string): R[] {
-  const out: R[] = [];
-  const statement = db.prepare(sql(pairsOfJson(db)));
-  for (let i = 0; i < pairs.length; i += CHUNK)
-    out.push(...(statement.all(JSON.stringify(pairs.slice(i, i + CHUNK))) as R[]));
-  return out;
-}
 
 function unique(pairs: Iterable<readonly [string, string]>): [string, string][] {
   const seen = new Map<string, [string, string]>();

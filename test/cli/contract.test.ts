@@ -120,7 +120,21 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect((await counted('redo', ['redo'])).code).toBe(0);
       expect((await counted('documents', ['documents', '1'])).code).toBe(0);
       expect((await counted('export summary', ['export', 'summary'])).code).toBe(0);
-      expect((await counted('export bricklink', ['export', 'bricklink', '1'])).code).toBe(0);
+      // The catalogue is Rebrickable's parts.csv and nothing loaded gives their BrickLink numbers (issue 43).
+      const refused = await counted('export bricklink', ['export', 'bricklink', '1']);
+      expect(refused.json.error.code).toBe('needs-acknowledgement');
+      const accepted = await counted('export bricklink', [
+        'export',
+        'bricklink',
+        '1',
+        '--accept',
+        'no-bricklink-number',
+      ]);
+      expect(accepted.code, accepted.stderr).toBe(0);
+      expect(accepted.json.leftOut.map((l: { reason: string }) => l.reason)).toContain('no-number');
+      const rebrickable = await counted('export rebrickable', ['export', 'rebrickable', '1']);
+      expect(rebrickable.code, rebrickable.stderr).toBe(0);
+      expect(rebrickable.json.content).toMatch(/^Part,Color,Quantity\r\n/);
       const lookup = await counted('catalogue lookup', ['catalogue', 'lookup'], env);
       expect(lookup.code, lookup.stderr).toBe(0);
       expect(lookup.json).toMatchObject({ calls: 1, found: 1, outcome: 'done' });

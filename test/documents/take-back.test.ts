@@ -243,7 +243,7 @@ describeEachStore('taking back an import (SPEC §8)', () => {
     takeBack(db, docs[0] ?? 0, {}, clock);
     // One of its two documents is still imported: still an open order, and exported.
     expect(orderSummary(db, orderId)).toMatchObject({ state: 'open', undoneAt: null, lines: 1 });
-    expect(bricklinkXml(db, orderId)).toContain('<ITEMID>3020</ITEMID>');
+    expect(bricklinkXml(db, orderId).content).toContain('<ITEMID>3020</ITEMID>');
     expect(summaryCsv(db)).toContain('Market Street.bsx,');
 
     takeBack(db, docs[1] ?? 0, {}, clock);

@@ -64,6 +64,14 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
     dbPath = path.join(dir, 'brick-work.sqlite');
     fs.writeFileSync(path.join(dir, 'parts.csv'), files.rebrickableParts(PARTS));
     fs.writeFileSync(path.join(dir, 'colors.txt'), files.bricklinkColoursTab(COLOURS));
+    // BrickLink's codes list 3001 and 3020: BrickLink's numbers for those Rebrickable parts are known (issue 43).
+    fs.writeFileSync(
+      path.join(dir, 'codes.txt'),
+      files.bricklinkCodes([
+        { no: '3001', colour: 'Red', element: '300121' },
+        { no: '3020', colour: 'Black', element: '302026' },
+      ]),
+    );
     // What was ordered: six lots, one of a number the catalogue lacks.
     fs.writeFileSync(
       path.join(dir, 'Falcon.bsx'),
@@ -91,7 +99,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
       ]),
     );
     for (const args of [
-      ['catalogue', 'import', path.join(dir, 'parts.csv'), path.join(dir, 'colors.txt')],
+      ['catalogue', 'import', path.join(dir, 'parts.csv'), path.join(dir, 'colors.txt'), path.join(dir, 'codes.txt')],
       ['import', path.join(dir, 'Falcon.bsx')],
     ]) {
       const r = await cliJson(['--db', dbPath, ...args]);
@@ -177,9 +185,18 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
     const xml = fs.readFileSync((await wanted.path()) ?? '', 'utf8');
     expect(xml).toMatch(/<ITEMID>3020<\/ITEMID>\s*<COLOR>11<\/COLOR>\s*<MINQTY>2<\/MINQTY>/);
     expect(xml).toMatch(/<ITEMID>3001<\/ITEMID>\s*<COLOR>5<\/COLOR>\s*<MINQTY>2<\/MINQTY>/);
-    await expect
-      .poll(() => page.getByTestId('notice').innerText())
-      .toMatch(/1 lot is left out: its lines are not placed/);
+    await expect.poll(() => page.getByTestId('notice').innerText()).toMatch(/1 lot is left out \(1 not placed\)/);
+
+    // Rebrickable's list needs Rebrickable's colour ids, and no colour table is loaded: it asks first.
+    await page.getByTestId('export-rebrickable').click();
+    const ask = page.getByTestId('export-ask');
+    await ask.waitFor();
+    expect(await ask.innerText()).toMatch(
+      /^2 lots can't be written in Rebrickable's numbering.*P 3020 Plate 2 x 4 \(Black\) \(missing on the right\): no known colour id/,
+    );
+    await shot('export-asks');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
 
     // Enter opens the selected row's line in its order.
     await page.getByTestId('compare-groups').focus();

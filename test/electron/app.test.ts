@@ -179,6 +179,12 @@ describe('the Electron main process (electron mocked)', () => {
           expect(r.value).toMatchObject({ name: 'brick-work-summary.csv', savedTo: path.join(dir, 'summary.csv') }),
       ],
       ['export.bricklink', { orderId: 1 }, (r) => expect(r.value.savedTo).toBe(path.join(dir, 'summary.csv'))],
+      ['export.rebrickable', { orderId: 1 }, (r) => expect(r.value.savedTo).toBe(path.join(dir, 'summary.csv'))],
+      [
+        'export.preview',
+        { orderId: 1, to: 'bricklink' },
+        (r) => expect(r.value).toMatchObject({ target: 'bricklink', needs: null }),
+      ],
       ['history.undo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
       ['history.redo', { expectedStep: 1 }, (r) => expect(r.value).toMatchObject({ id: 1, kind: 'import' })],
       [

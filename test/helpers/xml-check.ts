@@ -1,4 +1,4 @@
-import { parseXml } from '../../src/text/xml.ts';
+import { parseXml, parseXmlTree } from '../../src/text/xml.ts';
 
 /**
  * A strict check of XML that brick-work writes: every character is one XML 1.0 allows (its `Char`
@@ -40,4 +40,44 @@ export function strictXmlProblem(text: string): string | null {
     return (e as Error).message;
   }
   return null;
+}
+
+/**
+ * What BrickLink's help pages require of an XML file it imports ("Importing items on BrickLink with XML",
+ * "Mass Inventory Upload", wanted lists), as a list of problems (empty: none): no XML declaration; an
+ * `INVENTORY` root of `ITEM`s; each item with `ITEMTYPE`, `ITEMID` and `COLOR` (0 for items without a
+ * colour: sets, minifigures, books, …); a mass upload's `QTY`, `PRICE` and `CONDITION` N/U; a
+ * wanted list's `MINQTY` and `CONDITION` N/U/X.
+ */
+export function bricklinkXmlProblems(text: string, kind: 'upload' | 'wanted'): string[] {
+  const problems: string[] = [];
+  if (/^\uFEFF?\s*<\?xml/.test(text)) problems.push('it starts with an XML declaration, which BrickLink refuses');
+  const root = parseXmlTree(text, 'export.xml');
+  if (root.name !== 'INVENTORY') problems.push(`its root is ${root.name}, not INVENTORY`);
+  root.children.forEach((item, i) => {
+    const at = `item ${i + 1}`;
+    if (item.name !== 'ITEM') problems.push(`${at} is ${item.name}, not ITEM`);
+    const field = (name: string) => item.children.find((c) => c.name === name)?.text.trim();
+    const type = field('ITEMTYPE');
+    if (type === undefined || !/^[PSMBGCIO]$/.test(type)) problems.push(`${at}: ITEMTYPE ${type ?? 'missing'}`);
+    if (!field('ITEMID')) problems.push(`${at}: no ITEMID`);
+    const colour = field('COLOR');
+    if (colour === undefined || !/^\d+$/.test(colour)) problems.push(`${at}: COLOR ${colour ?? 'missing'}`);
+    else if (type !== 'P' && type !== 'G' && colour !== '0')
+      problems.push(`${at}: a ${type} item with COLOR ${colour}`);
+    if (kind === 'upload') {
+      const qty = field('QTY');
+      if (qty === undefined || !/^\d+$/.test(qty)) problems.push(`${at}: QTY ${qty ?? 'missing'}`);
+      const price = field('PRICE');
+      if (price === undefined || !/^\d*\.?\d+$/.test(price)) problems.push(`${at}: PRICE ${price ?? 'missing'}`);
+      if (!['N', 'U'].includes(field('CONDITION') ?? ''))
+        problems.push(`${at}: CONDITION ${field('CONDITION') ?? 'missing'}`);
+    } else {
+      const min = field('MINQTY');
+      if (min === undefined || !/^[1-9]\d*$/.test(min)) problems.push(`${at}: MINQTY ${min ?? 'missing'}`);
+      if (!['N', 'U', 'X'].includes(field('CONDITION') ?? ''))
+        problems.push(`${at}: CONDITION ${field('CONDITION') ?? 'missing'}`);
+    }
+  });
+  return problems;
 }

@@ -136,7 +136,7 @@ function savedData(db: Db) {
     orders,
     lines: orders.map((o) => orderLines(db, o.id)),
     summary: summaryCsv(db),
-    bricklink: orders.map((o) => bricklinkXml(db, o.id)),
+    bricklink: orders.map((o) => bricklinkXml(db, o.id).content),
     remembered: itemMemories(db),
     colours: colourMemories(db),
   };

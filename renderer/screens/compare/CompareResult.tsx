@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useCompare } from '../../state/compare.ts';
+import { CompareExportAsk, CompareExports } from './CompareExports.tsx';
 import { GroupTable } from './GroupTable.tsx';
 import { moveSelection, visibleGroups } from './groups.ts';
 import { jumpToLine } from './jump.ts';
@@ -21,6 +22,7 @@ export function CompareResult() {
       prices: x.withPrices,
       left: x.left,
       right: x.right,
+      pendingExport: x.pendingExport,
     })),
   );
   const list = useRef<HTMLDivElement>(null);
@@ -53,28 +55,9 @@ export function CompareResult() {
             ? 'No differences in quantity.'
             : `${differences} ${differences === 1 ? 'lot differs' : 'lots differ'}.`}
         </span>
-        <button
-          onClick={() => void actions.exportAs('csv')}
-          disabled={view.totals.missing === 0 && view.totals.extra === 0}
-          data-testid="export-csv"
-        >
-          Export the difference (CSV)…
-        </button>
-        <button
-          onClick={() => void actions.exportAs('wanted')}
-          disabled={view.totals.missing === 0}
-          data-testid="export-wanted"
-        >
-          Wanted list of what is missing…
-        </button>
-        <button
-          onClick={() => void actions.exportAs('upload')}
-          disabled={view.totals.extra === 0}
-          data-testid="export-upload"
-        >
-          Mass upload of the extra…
-        </button>
+        <CompareExports view={view} />
       </div>
+      {s.pendingExport !== null ? <CompareExportAsk pendingExport={s.pendingExport} /> : null}
       <div
         className="compare-groups"
         ref={list}

@@ -5,6 +5,7 @@ import { count, money, plural } from '../../format.ts';
 import { useCompare } from '../../state/compare.ts';
 import { useExports } from '../../state/exports.ts';
 import { useOrders } from '../../state/orders.ts';
+import { useApp } from '../../state/app.ts';
 
 /** The order's header: back, its name and counts, the unplaced filter, its export, and "Find in lines". */
 export function OrderToolbar(props: {
@@ -35,7 +36,16 @@ export function OrderToolbar(props: {
         <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} />{' '}
         Unplaced only
       </label>
-      <button data-testid="order-export" onClick={() => void useExports.getState().bricklink(order.id)}>
+      <button
+        data-testid="order-export"
+        onClick={() =>
+          void useExports
+            .getState()
+            .order(order.id, 'bricklink')
+            // Lines BrickLink does not number: the Export screen lists them and asks.
+            .then((r) => r === 'review' && useApp.getState().go('export'))
+        }
+      >
         Export BrickLink XML…
       </button>
       <button data-testid="order-compare" onClick={() => useCompare.getState().startFrom(order)}>

@@ -4,6 +4,8 @@ import { COMPARE_GROUPS, type CompareGroup } from '../../compare-kinds.ts';
 import { compareSides, type CompareRow } from '../../compare/compare.ts';
 import { exportDifference } from '../../compare/exports.ts';
 import { rowNamer } from '../../compare/names.ts';
+import { itemNumbers } from '../../catalogue/item-numbers.ts';
+import { colourIdsFromBrickLink } from '../../store/item-numbers.ts';
 import { readSide } from '../../compare/sides.ts';
 import { formatMoneyE4 } from '../../documents/values.ts';
 import { BrickWorkError } from '../../errors.ts';
@@ -88,13 +90,28 @@ export const COMPARE_CALLS = {
     const rows = kept(d, compareId).result[group].slice(from, from + count);
     return rowViews(rowNamer(d.db, rows), rows);
   }),
-  'compare.export': fileOnWriter((d) => async ({ compareId, as }) => {
+  'compare.export': fileOnWriter((d) => async ({ compareId, as, accept }) => {
     const k = kept(d, compareId);
-    const file = exportDifference(k.result, as, (rows) => rowNamer(d.db, rows));
-    const what = as === 'csv' ? 'difference.csv' : as === 'wanted' ? 'wanted list.xml' : 'extra (upload).xml';
+    const file = exportDifference(
+      k.result,
+      as,
+      {
+        names: (rows) => rowNamer(d.db, rows),
+        numbers: (items) => itemNumbers(d.db, items),
+        rebrickableColours: (ids) => colourIdsFromBrickLink(d.db, 'rebrickable', ids),
+      },
+      accept ?? [],
+    );
+    const what = {
+      csv: 'difference.csv',
+      wanted: 'wanted list.xml',
+      upload: 'extra (upload).xml',
+      rebrickable: 'missing (Rebrickable).csv',
+    }[as];
     const name = `${labelPart(k.left)} vs ${labelPart(k.right)} – ${what}`;
     // On the writer thread there is no save dialog: the screens' thread offers the file (`savesFile`).
     const saved = await d.exported(name, file.content);
-    return file.note === null ? saved : { ...saved, note: file.note };
+    const counted = { ...saved, rows: file.rows, leftOut: file.leftOut };
+    return file.note === null ? counted : { ...counted, note: file.note };
   }),
 } satisfies PartialCallTable;

@@ -4,11 +4,21 @@ import { confirmImport, planImport } from '../../documents/import.ts';
 import { takeBack } from '../../documents/take-back.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
+import { leftOutNote, planOrderExport, type ExportPlan } from '../../exports/plan.ts';
+import type { ExportFileView } from '../contract.ts';
+import { rebrickableCsv } from '../../exports/rebrickable-csv.ts';
+import { NO_NUMBER_CODES } from '../../export-kinds.ts';
 import { summaryCsv } from '../../exports/summary.ts';
 import { listDocuments } from '../../store/documents.ts';
 import { getOrder } from '../../store/orders.ts';
 import { documentViews, fileNamePart, previewLineView, previewView, stepView } from '../views.ts';
 import { onWriter, reads, writes, type PartialCallTable } from './define.ts';
+
+/** An exported file with what it wrote and what it left out (SPEC §8): every saved line accounted for. */
+function withLeftOut(saved: ExportFileView, plan: ExportPlan): ExportFileView {
+  const note = leftOutNote(plan.leftOut);
+  return { ...saved, rows: plan.rows.length, leftOut: plan.leftOut, ...(note === null ? {} : { note }) };
+}
 
 /** How many previews are kept for their pages: a screen shows one at a time; a second tab, maybe one more. */
 const PREVIEWS_KEPT = 2;
@@ -63,8 +73,30 @@ export const DOCUMENTS_CALLS = {
     };
   }),
   'export.summary': reads((d) => () => d.exported('brick-work-summary.csv', summaryCsv(d.db))),
-  'export.bricklink': reads((d) => ({ orderId }) => {
-    const xml = bricklinkXml(d.db, orderId);
-    return d.exported(`${fileNamePart(getOrder(d.db, orderId).reference)} – BrickLink.xml`, xml);
+  'export.preview': reads((d) => ({ orderId, to, includeUnplaced }) => {
+    const plan = planOrderExport(d.db, orderId, to, { includeUnplaced: includeUnplaced === true });
+    const unnumbered = plan.leftOut.some((l) => l.reason === 'no-number' || l.reason === 'no-colour-number');
+    return {
+      target: to,
+      rows: plan.rows.length,
+      leftOut: plan.leftOut,
+      needs: unnumbered ? NO_NUMBER_CODES[to] : null,
+    };
+  }),
+  'export.bricklink': reads((d) => async ({ orderId, accept, includeUnplaced }) => {
+    const { content, plan } = bricklinkXml(d.db, orderId, {
+      accept: accept ?? [],
+      includeUnplaced: includeUnplaced === true,
+    });
+    const saved = await d.exported(`${fileNamePart(getOrder(d.db, orderId).reference)} – BrickLink.xml`, content);
+    return withLeftOut(saved, plan);
+  }),
+  'export.rebrickable': reads((d) => async ({ orderId, accept, includeUnplaced }) => {
+    const { content, plan } = rebrickableCsv(d.db, orderId, {
+      accept: accept ?? [],
+      includeUnplaced: includeUnplaced === true,
+    });
+    const saved = await d.exported(`${fileNamePart(getOrder(d.db, orderId).reference)} – Rebrickable.csv`, content);
+    return withLeftOut(saved, plan);
   }),
 } satisfies PartialCallTable;

@@ -1,3 +1,4 @@
+import { acknowledgements, leftOutLines } from './exports.ts';
 import type { ArgsOf, CompareRowView, CompareView } from '../../api/contract.ts';
 import { COMPARE_EXPORTS, type CompareExport } from '../../compare-kinds.ts';
 import { UsageError, numberArg, type CliApi, type ContractCommand } from '../command.ts';
@@ -42,11 +43,11 @@ function text(v: CompareView): string {
 
 export const compare: ContractCommand = {
   name: ['compare'],
-  synopsis: 'LEFT RIGHT [--prices] [--out FILE --as csv|wanted|upload]',
+  synopsis: 'LEFT RIGHT [--prices] [--out FILE --as csv|wanted|upload|rebrickable] [--accept CODE]',
   summary:
     'compare two sides (order:ID, document:ID or a file) by what their lines are; writes nothing to the store. ' +
-    '--as exports the difference: csv, the shortfall as a BrickLink wanted list, or the extra as a mass upload',
-  options: { prices: { type: 'boolean' }, out: { type: 'string' }, as: { type: 'string' } },
+    '--as exports the difference: csv, the shortfall as a BrickLink wanted list or a Rebrickable part list, or the extra as a mass upload',
+  options: { prices: { type: 'boolean' }, out: { type: 'string' }, as: { type: 'string' }, accept: { type: 'string' } },
   args: { min: 2, max: 2 },
   calls: ['compare.run', 'compare.export'],
   async run(api, [left, right], options) {
@@ -61,8 +62,14 @@ export const compare: ContractCommand = {
       ...(options['prices'] === true ? { prices: true } : {}),
     });
     if (as === undefined) return { json: view, text: text(view) };
-    const file = await api.call('compare.export', { compareId: view.compareId, as: as as CompareExport });
+    const accept = acknowledgements(options['accept']);
+    const file = await api.call('compare.export', {
+      compareId: view.compareId,
+      as: as as CompareExport,
+      ...(accept === undefined ? {} : { accept }),
+    });
     if (file.note !== undefined) api.progress(file.note);
+    for (const line of leftOutLines(file.leftOut)) api.progress(line);
     // Without --out the file itself is printed, to be piped; with it, what was compared and where it went.
     return file.savedTo === null
       ? { json: { ...view, export: file }, text: file.content.replace(/\r?\n$/, '') }

@@ -266,6 +266,7 @@ CREATE TABLE element_code (
   source text NOT NULL,
   PRIMARY KEY (element_id, numbering, item_no, colour)
 );
+CREATE INDEX element_code_by_item ON element_code (item_no, numbering);
 CREATE TABLE part_number (
   rebrickable_no text NOT NULL COLLATE nocase,
   numbering text NOT NULL CHECK (numbering IN ('bricklink', 'ldraw')),

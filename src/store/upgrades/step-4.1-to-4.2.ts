@@ -145,7 +145,9 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
         source TEXT NOT NULL,
         PRIMARY KEY (element_id, numbering, item_no, colour)
       ) WITHOUT ROWID`,
-    indexes: [],
+    // By number: the element tables read as a translation between numberings (SPEC §5 "An item's numbers").
+    // Added after 4.2 stores existed: `ensureLateTables` makes it in those at their next read-write open.
+    indexes: ['CREATE INDEX element_code_by_item ON element_code (item_no, numbering)'],
   },
   {
     // Numbers other numberings give a part (SPEC §5): a Rebrickable part number beside the BrickLink

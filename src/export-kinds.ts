@@ -1,0 +1,27 @@
+/** The exports of an order and what they leave out (SPEC §8 Exports), named once for every side. */
+
+/** Where an export goes: BrickLink (its XML) or Rebrickable (its part-list CSV). */
+export const EXPORT_TARGETS = ['bricklink', 'rebrickable'] as const;
+export type ExportTarget = (typeof EXPORT_TARGETS)[number];
+
+/** The acknowledgement that lets an export leave out the lines its target does not number. */
+export const NO_NUMBER_CODES = { bricklink: 'no-bricklink-number', rebrickable: 'no-rebrickable-number' } as const;
+export const EXPORT_ACKNOWLEDGEMENTS = ['no-bricklink-number', 'no-rebrickable-number'] as const;
+export type ExportAcknowledgement = (typeof EXPORT_ACKNOWLEDGEMENTS)[number];
+
+/** Why a saved line is not in an export. */
+export const LEFT_OUT_REASONS = ['unplaced', 'no-number', 'no-colour-number', 'not-a-part'] as const;
+export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
+
+/** A saved line (or a compare's lot) an export leaves out, and why. */
+export interface LeftOutLine {
+  /** The line's id; null for a compare's lot. */
+  readonly line: number | null;
+  /** Where it is: `document key #position`, or a compare's side. */
+  readonly where: string;
+  /** What it is, as staff read it: `P 3794b Plate 1 x 2 with Jumper (White)`. */
+  readonly what: string;
+  readonly quantity: number;
+  readonly reason: LeftOutReason;
+  readonly text: string;
+}

@@ -1,0 +1,118 @@
+import type { StoreDb } from './db.ts';
+import { forPairs } from './for-pairs.ts';
+
+/**
+ * What the loaded tables say of items' numbers in other numberings (SPEC §5 "An item's numbers"), read
+ * for many items at once; the rule that reads them is `catalogue/item-numbers.ts`.
+ */
+
+/** PostgreSQL's text can't hold NUL; no catalogue number does either. */
+const storable = (s: string) => !s.includes('\u0000');
+
+function pairsOf(numbers: Iterable<string>): [string, string][] {
+  return [...new Set(numbers)].filter(storable).map((no) => ['', no]);
+}
+
+/** Each item's source (`bricklink:Parts.txt`, `rebrickable:parts.csv`, `bricklink-api`), by `type\tno` as asked. */
+export function itemSources(db: StoreDb, items: readonly { type: string; no: string }[]): Map<string, string> {
+  const pairs = [...new Map(items.map((i) => [`${i.type}\t${i.no}`, [i.type, i.no] as [string, string]])).values()];
+  const out = new Map<string, string>();
+  for (const r of forPairs<{ a: string; b: string; source: string }>(
+    db,
+    pairs.filter(([, no]) => storable(no)),
+    (p) => `SELECT j.a, j.b, c.source FROM (${p}) j JOIN catalogue_item c ON c.item_type = j.a AND c.item_no = j.b`,
+  ))
+    out.set(`${r.a}\t${r.b}`, r.source);
+  return out;
+}
+
+/** Rebrickable's cross-references from Rebrickable numbers: each one's numbers in `numbering`, as asked. */
+export function crossReferencedFrom(
+  db: StoreDb,
+  numbering: 'bricklink' | 'ldraw',
+  rebrickable: Iterable<string>,
+): { from: string; to: string }[] {
+  return forPairs<{ b: string; no: string }>(
+    db,
+    pairsOf(rebrickable),
+    (p) =>
+      `SELECT j.b, x.item_no AS no FROM (${p}) j
+         JOIN part_number x ON x.rebrickable_no = j.b AND x.numbering = '${numbering}' ORDER BY j.b, x.item_no`,
+  ).map((r) => ({ from: r.b, to: r.no }));
+}
+
+/** Rebrickable's cross-references read back: the Rebrickable numbers that give each number of `numbering`. */
+export function crossReferencedTo(
+  db: StoreDb,
+  numbering: 'bricklink' | 'ldraw',
+  numbers: Iterable<string>,
+): { from: string; to: string }[] {
+  return forPairs<{ b: string; no: string }>(
+    db,
+    pairsOf(numbers),
+    (p) =>
+      `SELECT j.b, x.rebrickable_no AS no FROM (${p}) j
+         JOIN part_number x ON x.numbering = '${numbering}' AND x.item_no = j.b ORDER BY j.b, x.rebrickable_no`,
+  ).map((r) => ({ from: r.b, to: r.no }));
+}
+
+/**
+ * Numbers that share LEGO element ids across the two element tables: for each number of `from`'s table,
+ * the numbers the other table gives the same elements, with how many elements say so (most first).
+ */
+export function sharedElements(
+  db: StoreDb,
+  from: 'bricklink' | 'rebrickable',
+  numbers: Iterable<string>,
+): { from: string; to: string; elements: number }[] {
+  const other = from === 'bricklink' ? 'rebrickable' : 'bricklink';
+  return forPairs<{ b: string; no: string; n: number | string }>(
+    db,
+    pairsOf(numbers),
+    (p) =>
+      `SELECT j.b, o.item_no AS no, count(DISTINCT o.element_id) AS n FROM (${p}) j
+         JOIN element_code e ON e.numbering = '${from}' AND e.item_no = j.b
+         JOIN element_code o ON o.element_id = e.element_id AND o.numbering = '${other}'
+        GROUP BY j.b, o.item_no ORDER BY j.b, n DESC, o.item_no`,
+  ).map((r) => ({ from: r.b, to: r.no, elements: Number(r.n) }));
+}
+
+/** The numbers a numbering's element table lists as its own (BrickLink's codes, Rebrickable's elements.csv). */
+export function listedInElements(
+  db: StoreDb,
+  numbering: 'bricklink' | 'rebrickable',
+  numbers: Iterable<string>,
+): Set<string> {
+  const found = forPairs<{ b: string }>(
+    db,
+    pairsOf(numbers),
+    (p) =>
+      `SELECT j.b FROM (${p}) j
+        WHERE EXISTS (SELECT 1 FROM element_code e WHERE e.numbering = '${numbering}' AND e.item_no = j.b)`,
+  );
+  return new Set(found.map((r) => r.b));
+}
+
+/** The colour table read back: each BrickLink colour id's ids in `numbering` (Rebrickable's, LDraw's). */
+export function colourIdsFromBrickLink(
+  db: StoreDb,
+  numbering: 'rebrickable' | 'ldraw',
+  bricklinkIds: Iterable<number>,
+): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const r of forPairs<{ b: string; key: string }>(
+    db,
+    [...new Set(bricklinkIds)].map((id) => ['', String(id)]),
+    (p) =>
+      `SELECT j.b, t.key FROM (${p}) j
+         JOIN colour_translation t ON t.numbering = '${numbering}' AND t.bricklink_id = CAST(j.b AS INTEGER)`,
+  )) {
+    const id = Number(r.key);
+    if (!Number.isInteger(id)) continue;
+    const list = out.get(Number(r.b)) ?? [];
+    list.push(id);
+    out.set(Number(r.b), list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a - b);
+  return out;
+}
