@@ -12,6 +12,7 @@ const INTEGRATION = [
   'test/catalogue/lookup.test.ts',
   'test/cli/jobs.test.ts',
   'test/electron/built-app.test.ts',
+  'test/exports/round-trip.test.ts',
   'test/electron/check-electron.test.ts',
   'test/electron/native-electron.test.ts',
   'test/electron/packaging-build.test.ts',

@@ -3,7 +3,7 @@
  * the store's defaults and checks (`store/settings.ts`) and the screens derive theirs from: each key with
  * the field that carries it in the contract's `SettingsView`, and what it is, in staff's words.
  */
-export const SETTING_KEYS = ['daily-call-limit', 'currency', 'api-url'] as const;
+export const SETTING_KEYS = ['daily-call-limit', 'currency', 'api-url', 'numbering'] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -11,10 +11,12 @@ export const SETTING_FIELDS = {
   'daily-call-limit': 'dailyCallLimit',
   currency: 'currency',
   'api-url': 'apiUrl',
+  numbering: 'numbering',
 } as const satisfies Record<SettingKey, string>;
 
 export const SETTING_SUMMARIES: Readonly<Record<SettingKey, string>> = {
   'daily-call-limit': "BrickLink API calls allowed per UTC day (BrickLink's own limit is 5,000)",
   currency: "the shop's currency, for documents that name none (ISO 4217 code)",
   'api-url': "the BrickLink API's base URL (BRICKLINK_API_URL overrides it for the CLI)",
+  numbering: 'the shop numbering items are shown in first: bricklink (the default) or rebrickable',
 };

@@ -1,3 +1,4 @@
+import { ItemNo, itemNoText } from './ItemNo.tsx';
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LineRowView } from '../../src/api/contract.ts';
 import { count, money } from '../format.ts';
@@ -81,14 +82,14 @@ const Row = memo(function Row({
         className="c-placed"
         title={
           l.placed
-            ? `${l.placed.type} ${l.placed.no} ${l.placed.name ?? ''}${l.placed.via ? ` (${l.placed.via})` : ''}`
+            ? `${itemNoText(l.placed.type, l.placed.no, l.placed.shown)} ${l.placed.name ?? ''}${l.placed.via ? ` (${l.placed.via})` : ''}`
             : (l.reason?.text ?? '')
         }
       >
         {l.placed ? (
           <>
             <b>
-              {l.placed.type} {l.placed.no}
+              <ItemNo type={l.placed.type} no={l.placed.no} shown={l.placed.shown} />
             </b>{' '}
             {/* The colour before the name: a long name must never hide it (a wrong colour is seen at a glance). */}
             {l.placed.colour !== null ? (

@@ -109,6 +109,11 @@ export interface PlacedView {
   readonly colourRgb: string | null;
   /** How another numbering placed it (SPEC §6 step 3): "element 4211050", "BrickLink 4073 = Rebrickable 6141"; else null. */
   readonly via: string | null;
+  /**
+   * The item's number as staff read it (SPEC §5): in the shop numbering first, the catalogue's beside it
+   * when different — `4073 (Rebrickable 6141)`, `3794b (Rebrickable)` when the shop numbering has none.
+   */
+  readonly shown?: string;
 }
 
 /** The catalogue's colour for the colour id a line gives: its name and swatch; null when it gives none or the catalogue lacks it. */
@@ -151,6 +156,8 @@ export interface PlaceResultView {
 export interface SuggestionView {
   readonly type: ItemTypeCode;
   readonly no: string;
+  /** Its number as staff read it: the shop numbering first (SPEC §5). */
+  readonly shown?: string;
   readonly name: string;
   /** Which rule of SPEC §7 found it: related by the tables, longest prefix, all words, closest names, or by number. */
   readonly rule: SuggestionRule;
@@ -564,6 +571,8 @@ export type CompareRowView = {
       readonly item: {
         readonly type: string;
         readonly no: string;
+        /** Its number as staff read it: the shop numbering first (SPEC §5). */
+        readonly shown?: string;
         readonly name: string | null;
         readonly colour: number | null;
         readonly colourName: string | null;

@@ -4,6 +4,7 @@
  * `store.changed` after every write. The app, the browser host, the CLI and each service thread make one
  * over their own store connection and ports (`ports.ts`).
  */
+import { numberShower, type Numbering } from '../catalogue/item-numbers.ts';
 import { toErrorValue, damagedStore, readOnlyStore, type ErrorValue } from '../errors.ts';
 import { relatedParts } from '../placement/related.ts';
 import { itemsBySource, partNumbers, translationCounts } from '../store/catalogue.ts';
@@ -160,9 +161,11 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       dailyCallLimit: getSetting(db, 'daily-call-limit'),
       currency: getSetting(db, 'currency'),
       apiUrl: getSetting(db, 'api-url'),
+      numbering: getSetting(db, 'numbering'),
       credentialsStored: ctx.credentials.get() !== null,
       credentialsEncrypted: ctx.credentials.encrypted,
     }),
+    numberShower: (items) => numberShower(db, items, getSetting(db, 'numbering') as Numbering),
     exported: async (name, content) => ({
       name,
       content,

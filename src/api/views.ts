@@ -94,8 +94,16 @@ export function fileNamePart(name: string): string {
   return safe === '' ? 'order' : safe;
 }
 
-/** A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`). */
-export function lineView(db: StoreDb, l: LineView, lookup: PlacementLookup): LineRowView {
+/**
+ * A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`),
+ * `shownNo` how staff read its item's number (the shop numbering first).
+ */
+export function lineView(
+  db: StoreDb,
+  l: LineView,
+  lookup: PlacementLookup,
+  shownNo: (type: string, no: string) => string,
+): LineRowView {
   return {
     id: l.id,
     documentKey: l.documentKey,
@@ -115,6 +123,7 @@ export function lineView(db: StoreDb, l: LineView, lookup: PlacementLookup): Lin
               l.placed.colourName ??
               (l.placed.colour !== null && l.placed.colour === l.given.colourId ? l.given.colourName : null),
             via: l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
+            shown: shownNo(l.placed.type, l.placed.no),
           },
     givenColour: l.givenColour,
     reason: l.reason,

@@ -144,11 +144,39 @@ export function numberIn(numbers: ItemNumbers, numbering: Numbering): string | n
 
 /**
  * An item's number as staff read it (SPEC §5, §9): in the shop numbering first, the catalogue's beside it
- * when that differs — `3794 (Rebrickable 3794b)`; the catalogue's alone when the shop numbering has none.
+ * when that differs — `3794 (Rebrickable 3794b)`; the catalogue's, named, when the shop numbering has none
+ * (`3794b (Rebrickable)`).
  */
 export function shownNumber(catalogueNo: string, numbers: ItemNumbers, shop: Numbering): string {
   const inShop = numbers[shop];
-  if (inShop === null || numbers.catalogue === null || numbers.catalogue === shop) return catalogueNo;
+  if (numbers.catalogue === null || numbers.catalogue === shop) return catalogueNo;
+  // Not known in the shop's numbering: the catalogue's number, saying whose it is.
+  if (inShop === null) return `${catalogueNo} (${NUMBERING_NAMES[numbers.catalogue]})`;
   if (inShop.toLowerCase() === catalogueNo.toLowerCase()) return inShop;
   return `${inShop} (${NUMBERING_NAMES[numbers.catalogue]} ${catalogueNo})`;
+}
+
+/**
+ * How the screens name many items at once (SPEC §5, §9): `shown(type, no)` is the number in the shop's
+ * numbering first, the catalogue's beside it when different. `shop` is the store's `numbering` setting.
+ */
+export function numberShower(
+  db: StoreDb,
+  items: readonly ItemKey[],
+  shop: Numbering,
+): (type: string, no: string) => string {
+  const sources = itemSources(db, items);
+  const numberingOf = (type: string, no: string) => numberingOfSource(sources.get(`${type}\t${no}`) ?? '');
+  // Items in the shop's own numbering are shown as they are: only the others' numbers are read.
+  const numbers = itemNumbers(
+    db,
+    items.filter((i) => {
+      const n = numberingOf(i.type, i.no);
+      return n !== null && n !== shop;
+    }),
+  );
+  return (type, no) => {
+    const n = numberingOf(type, no);
+    return n === null || n === shop ? no : shownNumber(no, numbers.get(type, no), shop);
+  };
 }

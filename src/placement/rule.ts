@@ -116,9 +116,11 @@ function clean(text: string | null): string | null {
 
 /** Checks a line's own colour against the catalogue, and its colour placement when the catalogue lacks it. */
 export function checkColour(given: Pick<GivenItem, 'colourId' | 'colourName'>, lookup: PlacementLookup): ColourCheck {
+  // BrickLink's colour 0 is "(Not Applicable)": items without a colour (sets, minifigs) carry it, with
+  // that name beside it in BrickStore's files and none in BrickLink's XML — no colour either way.
+  if (given.colourId === 0) return { status: 'none' };
   const colourName = clean(given.colourName);
-  // BrickLink's colour 0 is "(Not Applicable)": items without a colour (sets, minifigs) carry it.
-  const givenColourId = given.colourId === 0 ? null : given.colourId;
+  const givenColourId = given.colourId;
   if (givenColourId === null && colourName === null) return { status: 'none' };
   if (!lookup.coloursLoaded()) return { status: 'unchecked', id: givenColourId };
   if (givenColourId !== null) {

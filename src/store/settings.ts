@@ -48,6 +48,19 @@ export const SETTINGS = {
       return url.toString().replace(/\/$/, '');
     },
   },
+  // The numbering the shop sells in (SPEC §5): screens show an item's number in it first.
+  numbering: {
+    default: 'bricklink',
+    parse(value: string): string {
+      const numbering = value.trim().toLowerCase();
+      if (numbering !== 'bricklink' && numbering !== 'rebrickable')
+        throw new BrickWorkError(
+          'invalid-argument',
+          `The shop numbering is bricklink or rebrickable, not "${quote(value)}".`,
+        );
+      return numbering;
+    },
+  },
 } as const satisfies Record<SettingKey, unknown>;
 
 export type { SettingKey };

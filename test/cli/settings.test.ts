@@ -11,6 +11,7 @@ describe('brick-work settings', () => {
         dailyCallLimit: '5000',
         currency: 'USD',
         apiUrl: 'https://api.bricklink.com/api/store/v1',
+        numbering: 'bricklink',
         credentialsStored: false,
         credentialsEncrypted: false,
       },
@@ -32,5 +33,13 @@ describe('brick-work settings', () => {
     expect(bad.json.error).toMatchObject({ code: 'invalid-argument' });
     expect((await cliJson(['--db', db, 'settings', 'api-url', 'ftp://example.com'])).code).toBe(1);
     expect((await cliJson(['--db', db, 'settings', 'colour', 'red'])).code).toBe(2);
+    // The shop numbering (issue 43): BrickLink's or Rebrickable's, nothing else.
+    expect((await cliJson(['--db', db, 'settings', 'numbering', 'Rebrickable'])).json).toEqual({
+      key: 'numbering',
+      value: 'rebrickable',
+    });
+    expect((await cliJson(['--db', db, 'settings', 'numbering', 'ldraw'])).json.error.message).toBe(
+      'The shop numbering is bricklink or rebrickable, not "ldraw".',
+    );
   });
 });

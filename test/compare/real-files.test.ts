@@ -1,6 +1,7 @@
 import type { StoreDb } from '../../src/store/db.ts';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { expect, it, onTestFinished } from 'vitest';
 import type { CompareRowView, CompareView, LineRowView } from '../../src/api/contract.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -38,15 +39,20 @@ function scenario(): Scenario {
     sharedFile('rebrickable', 'parts.csv.gz'),
     sharedFile('bricklink', 'colors.txt'),
     sharedFile('rebrickable', 'part-crossrefs.ron.gz'),
-    // The element tables: what lets a BrickLink number reach a Rebrickable part, and back (issue 43).
-    sharedFile('bricklink', 'codes.txt.gz'),
-    sharedFile('rebrickable', 'elements.csv.gz'),
   ];
-  if (market !== null && pab !== null && tables.every((t) => t !== null)) {
+  const codes = sharedFile('bricklink', 'codes.txt.gz');
+  const elements = sharedFile('rebrickable', 'elements.csv.gz');
+  if (market !== null && pab !== null && codes !== null && elements !== null && tables.every((t) => t !== null)) {
+    const texts = [fs.readFileSync(market, 'utf8'), fs.readFileSync(pab, 'utf8')];
     return {
-      catalogue: (tables as string[]).map((t) => ({ name: path.basename(t), content: fs.readFileSync(t) })),
-      market: { name: path.basename(market), text: fs.readFileSync(market, 'utf8') },
-      pab: { name: path.basename(pab), text: fs.readFileSync(pab, 'utf8') },
+      catalogue: [
+        ...(tables as string[]).map((t) => ({ name: path.basename(t), content: fs.readFileSync(t) })),
+        // The element tables let a BrickLink number reach a Rebrickable part, and back (issue 43): their
+        // rows for the documents' numbers, so that a store on a server loads them in seconds too.
+        ...elementTablesFor(texts, codes, elements),
+      ],
+      market: { name: path.basename(market), text: texts[0] ?? '' },
+      pab: { name: path.basename(pab), text: texts[1] ?? '' },
     };
   }
   console.warn('compare on real files: ../shared/data is absent; documents of the same shape are made here');
@@ -79,6 +85,20 @@ function scenario(): Scenario {
     market: { name: 'Inventory for 10190-1 Market Street.bsx', text: bsx(lots(180, 3)) },
     pab: { name: 'PAB_inventory_US_July_22_2012.bsx', text: bsx(lots(400, 5)) },
   };
+}
+
+/** BrickLink's codes for the numbers the documents give, and Rebrickable's elements for those elements. */
+function elementTablesFor(documents: readonly string[], codesFile: string, elementsFile: string) {
+  const numbers = new Set(documents.flatMap((t) => [...t.matchAll(/<ItemID>([^<]+)<\/ItemID>/g)].map((m) => m[1])));
+  const [codesHead, ...codeRows] = zlib.gunzipSync(fs.readFileSync(codesFile)).toString('utf8').split('\n');
+  const codes = codeRows.filter((r) => numbers.has(r.split('\t')[0]));
+  const ids = new Set(codes.map((r) => r.split('\t')[2]?.trim()));
+  const [elementsHead, ...elementRows] = zlib.gunzipSync(fs.readFileSync(elementsFile)).toString('utf8').split('\n');
+  const elements = elementRows.filter((r) => ids.has(r.split(',')[0]));
+  return [
+    { name: 'codes.txt', content: bytes([codesHead, ...codes].join('\n')) },
+    { name: 'elements.csv', content: bytes([elementsHead, ...elements].join('\n')) },
+  ];
 }
 
 /** A store with the scenario's catalogue loaded, served through the contract. */

@@ -133,6 +133,8 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
         {
           type: 'P',
           no: '3001',
+          // The shop sells in BrickLink's numbers, and nothing loaded says this Rebrickable part's (issue 43).
+          shown: '3001 (Rebrickable)',
           name: 'Brick 2 x 4',
           rule: 'prefix',
           matched: ['brick', '2x4'],
@@ -144,6 +146,7 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
         {
           type: 'P',
           no: '3001old',
+          shown: '3001old (Rebrickable)',
           name: 'Brick 2 x 4 with Cross Supports',
           rule: 'prefix',
           matched: ['brick', '2x4'],
@@ -158,11 +161,15 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
     expect(byNumber.json.suggestions[0]).toEqual({
       type: 'P',
       no: '3001old',
+      shown: '3001old (Rebrickable)',
       name: 'Brick 2 x 4 with Cross Supports',
       rule: 'number',
       matched: ['3001old'],
       marks: [],
     });
+    // A shop that sells in Rebrickable's numbers reads them as they are.
+    expect((await cliJson(['--db', db, 'settings', 'numbering', 'rebrickable'])).code).toBe(0);
+    expect((await cliJson(['--db', db, 'suggest', '--number', '3001old'])).json.suggestions[0].shown).toBe('3001old');
     expect((await cliJson(['--db', db, 'suggest'])).code).toBe(2);
     // A bad --line is named as the shell wrote it, not as the contract's field.
     const badLine = await cliJson(['--db', db, 'suggest', 'Brick', '--line', 'abc']);

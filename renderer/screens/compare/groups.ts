@@ -43,6 +43,9 @@ export function moveSelection(
 /** A row as staff name it: the catalogue's number and name, or, unplaced, what its lines gave. */
 export function rowName(r: CompareRowView): { no: string; name: string } {
   if (r.item !== null)
-    return { no: `${r.item.type === 'P' ? '' : `${r.item.type} `}${r.item.no}`, name: r.item.name ?? '' };
+    return {
+      no: `${r.item.type === 'P' ? '' : `${r.item.type} `}${r.item.shown ?? r.item.no}`,
+      name: r.item.name ?? '',
+    };
   return { no: r.given.no ?? '', name: r.given.name ?? '' };
 }

@@ -1,3 +1,4 @@
+import { ItemNo } from '../../components/ItemNo.tsx';
 import { Fragment } from 'react';
 import type { LineRowView } from '../../../src/api/contract.ts';
 import { Colour } from '../../components/Colour.tsx';
@@ -44,9 +45,7 @@ export function LineSummary({ line }: { line: LineRowView }) {
       ) : (
         <p data-testid="placed-on">
           Placed on{' '}
-          <b>
-            {line.placed?.type} {line.placed?.no}
-          </b>{' '}
+          <b>{line.placed ? <ItemNo type={line.placed.type} no={line.placed.no} shown={line.placed.shown} /> : null}</b>{' '}
           {line.placed?.name}
           {line.placed?.colour != null ? (
             <>

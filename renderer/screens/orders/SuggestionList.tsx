@@ -1,3 +1,4 @@
+import { ItemNo } from '../../components/ItemNo.tsx';
 import type { KeyboardEvent, RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, SuggestionView } from '../../../src/api/contract.ts';
@@ -111,7 +112,7 @@ export function SuggestionList(props: {
             <span className="group">{RULE_NAMES[s.rule]}</span>
           ) : null}
           <b>
-            {s.type} {s.no}
+            <ItemNo type={s.type} no={s.no} shown={s.shown} />
           </b>{' '}
           {markedPieces(s.name, s.marks).map((p, k) =>
             p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>,

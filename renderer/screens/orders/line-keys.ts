@@ -15,7 +15,7 @@ export function linesMatching(lines: readonly LineRowView[], query: string): rea
       l.givenColour?.name,
       l.remarks,
       l.placed
-        ? `${l.placed.no} ${l.placed.name ?? ''} ${l.placed.colourName ?? ''} ${l.placed.via ?? ''}`
+        ? `${l.placed.no} ${l.placed.shown ?? ''} ${l.placed.name ?? ''} ${l.placed.colourName ?? ''} ${l.placed.via ?? ''}`
         : l.reason?.text,
     ]
       .filter(Boolean)

@@ -25,7 +25,22 @@ function Field({ label, value, onSave }: { label: string; value: string; onSave(
   );
 }
 
-/** The shop's settings: its currency, the day's BrickLink calls, the API's address. */
+/** The numbering the shop sells in (SPEC §5): items are shown in it first, the catalogue's number beside. */
+function NumberingField({ value, onSave }: { value: string; onSave(v: string): void }) {
+  return (
+    <div className="field">
+      <label htmlFor="setting-numbering">
+        <span>Shop numbering (shown first)</span>
+      </label>
+      <select id="setting-numbering" value={value} onChange={(e) => onSave(e.target.value)} data-testid="numbering">
+        <option value="bricklink">BrickLink</option>
+        <option value="rebrickable">Rebrickable</option>
+      </select>
+    </div>
+  );
+}
+
+/** The shop's settings: its numbering and currency, the day's BrickLink calls, the API's address. */
 export function ShopCard({ settings: s }: { settings: SettingsView | null }) {
   const set = useSettings((st) => st.set);
   return (
@@ -33,6 +48,7 @@ export function ShopCard({ settings: s }: { settings: SettingsView | null }) {
       <h3>Shop</h3>
       {s ? (
         <>
+          <NumberingField value={s.numbering} onSave={(v) => void set('numbering', v)} />
           <Field
             label="Currency of documents that name none"
             value={s.currency}

@@ -13,7 +13,8 @@ import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { checkColour, colourOf } from '../../placement/rule.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
 import { withoutRepeats } from '../views.ts';
-import { reads, startsWork, suggests, writes, type PartialCallTable } from './define.ts';
+import { reads, startsWork, suggests, writes, type PartialCallTable, type ServiceDeps } from './define.ts';
+import type { SuggestionView } from '../contract.ts';
 
 /**
  * The catalogue colour a line is in, as placement reads it (SPEC §6): its BrickLink id, or its colour name
@@ -23,6 +24,12 @@ import { reads, startsWork, suggests, writes, type PartialCallTable } from './de
 function lineColour(db: StoreDb, given: GivenLine): number | null {
   if (given.colourId === null && given.colourName === null) return null;
   return colourOf(checkColour(given, catalogueLookup(db)));
+}
+
+/** Suggestions with their numbers as staff read them: the shop numbering first (SPEC §5). */
+function named(d: ServiceDeps, suggestions: readonly SuggestionView[]): SuggestionView[] {
+  const shownNo = d.numberShower(suggestions);
+  return suggestions.map((s) => ({ ...s, shown: shownNo(s.type, s.no) }));
 }
 
 export const CATALOGUE_CALLS = {
@@ -37,10 +44,13 @@ export const CATALOGUE_CALLS = {
       line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : [];
     return {
       ready: true,
-      suggestions: withoutRepeats(
-        related,
-        suggestIn(index, { name: line.given.name, no: line.given.no, colour: lineColour(d.db, line.given) }, n),
-        n,
+      suggestions: named(
+        d,
+        withoutRepeats(
+          related,
+          suggestIn(index, { name: line.given.name, no: line.given.no, colour: lineColour(d.db, line.given) }, n),
+          n,
+        ),
       ),
     };
   }),
@@ -58,7 +68,7 @@ export const CATALOGUE_CALLS = {
           : index.search(query, n, colour);
     // By number (a single word may be one), the parts the tables relate to it come first (SPEC §7).
     const related = by !== 'name' && /^\S+$/.test(query.trim()) ? d.relatedSuggestions(query, n) : [];
-    return { ready: true, suggestions: withoutRepeats(related, found, n) };
+    return { ready: true, suggestions: named(d, withoutRepeats(related, found, n)) };
   }),
   'catalogue.status': reads((d) => () => {
     const job = catalogueJobStatus(d.db, d.ctx.storePath);

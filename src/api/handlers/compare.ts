@@ -16,7 +16,8 @@ import { fileOnWriter, onWriter, type KeptCompare, type PartialCallTable, type S
 /** How many compares are kept for their pages and exports: a screen shows one; a second tab, maybe one more. */
 const COMPARES_KEPT = 2;
 
-function rowViews(names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
+function rowViews(d: ServiceDeps, names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
+  const shownNo = d.numberShower(rows.flatMap((r) => (r.item === null ? [] : [r.item])));
   return rows.map((r) => {
     const sums = {
       condition: r.condition,
@@ -30,7 +31,13 @@ function rowViews(names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[
     const n = names(r);
     return {
       ...sums,
-      item: { ...r.item, name: n.name, colourName: n.colourName, colourRgb: n.colourRgb },
+      item: {
+        ...r.item,
+        shown: shownNo(r.item.type, r.item.no),
+        name: n.name,
+        colourName: n.colourName,
+        colourRgb: n.colourRgb,
+      },
       given: null,
     };
   });
@@ -63,7 +70,7 @@ export const COMPARE_CALLS = {
       return n === undefined ? r[g] : r[g].slice(0, n);
     };
     const names = rowNamer(d.db, COMPARE_GROUPS.flatMap(page));
-    const shown = (g: CompareGroup) => rowViews(names, page(g));
+    const shown = (g: CompareGroup) => rowViews(d, names, page(g));
     const counts = Object.fromEntries(COMPARE_GROUPS.map((g) => [g, r[g].length])) as Record<CompareGroup, number>;
     return {
       compareId,
@@ -88,7 +95,7 @@ export const COMPARE_CALLS = {
   }),
   'compare.rows': onWriter((d) => ({ compareId, group, from, count }) => {
     const rows = kept(d, compareId).result[group].slice(from, from + count);
-    return rowViews(rowNamer(d.db, rows), rows);
+    return rowViews(d, rowNamer(d.db, rows), rows);
   }),
   'compare.export': fileOnWriter((d) => async ({ compareId, as, accept }) => {
     const k = kept(d, compareId);

@@ -78,6 +78,8 @@ export interface ServiceDeps {
   /** A compare's progress reading one side, as events. */
   compareHooks(side: 'left' | 'right'): ImportHooks;
   settingsView(): SettingsView;
+  /** How the screens name these items' numbers: the shop numbering first (SPEC §5 "An item's numbers"). */
+  numberShower(items: readonly { type: string; no: string }[]): (type: string, no: string) => string;
   /** A file made for staff: saved through the app's dialog, or given back to the page. */
   exported(name: string, content: string): Promise<ExportFileView>;
   /** The catalogue's counts, read again only when the catalogue has moved. */

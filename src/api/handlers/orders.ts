@@ -24,11 +24,18 @@ export const ORDERS_CALLS = {
   }),
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
     const lookup = catalogueLookup(d.db);
-    return orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true }).map((l) => lineView(d.db, l, lookup));
+    const lines = orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true });
+    const shownNo = d.numberShower(lines.flatMap((l) => (l.placed === null ? [] : [l.placed])));
+    return lines.map((l) => lineView(d.db, l, lookup, shownNo));
   }),
   'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm }) => {
     const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? []);
     d.changed('hand placement');
-    return { ...result, step: stepView(result.step), line: lineView(d.db, result.line, catalogueLookup(d.db)) };
+    const shownNo = d.numberShower(result.line.placed === null ? [] : [result.line.placed]);
+    return {
+      ...result,
+      step: stepView(result.step),
+      line: lineView(d.db, result.line, catalogueLookup(d.db), shownNo),
+    };
   }),
 } satisfies PartialCallTable;

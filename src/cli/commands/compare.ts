@@ -18,7 +18,7 @@ function sideOf(api: CliApi, word: string): SideArg {
 const named = (r: CompareRowView): string =>
   r.item === null
     ? `${r.given.type ?? 'P'} ${r.given.no ?? `“${r.given.name ?? ''}”`} (unplaced)${r.given.colourId !== null ? ` colour ${r.given.colourId}` : ''}`
-    : `${r.item.type} ${r.item.no}${r.item.colourName ? ` in ${r.item.colourName}` : r.item.colour !== null ? ` colour ${r.item.colour}` : ''}${r.condition ? ` (${r.condition})` : ''}`;
+    : `${r.item.type} ${r.item.shown ?? r.item.no}${r.item.colourName ? ` in ${r.item.colourName}` : r.item.colour !== null ? ` colour ${r.item.colour}` : ''}${r.condition ? ` (${r.condition})` : ''}`;
 
 function text(v: CompareView): string {
   const group = (title: string, rows: readonly CompareRowView[], line: (r: CompareRowView) => string) =>

@@ -30,7 +30,7 @@ export const orders: ContractCommand = {
 export function lineText(l: LineRowView): string {
   const given = [l.given.type, l.given.no, l.given.name].filter(Boolean).join(' ');
   const colour = l.placed?.colour == null ? '' : ` in ${l.placed.colourName ?? `colour ${l.placed.colour}`}`;
-  const where = l.placed ? `${l.placed.type} ${l.placed.no}${colour}` : `— ${l.reason?.text ?? ''}`;
+  const where = l.placed ? `${l.placed.type} ${l.placed.shown ?? l.placed.no}${colour}` : `— ${l.reason?.text ?? ''}`;
   return `${String(l.id).padStart(7)} ${String(l.position).padStart(5)}  ${given.padEnd(40)} ×${String(l.quantity).padEnd(5)} ${where}`;
 }
 

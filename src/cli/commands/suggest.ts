@@ -23,7 +23,9 @@ export const suggest: ContractCommand = {
     const text =
       view.suggestions.length === 0
         ? 'No suggestions.'
-        : view.suggestions.map((s) => `${s.rule.padEnd(7)} ${s.type} ${s.no.padEnd(14)} ${s.name}`).join('\n');
+        : view.suggestions
+            .map((s) => `${s.rule.padEnd(7)} ${s.type} ${(s.shown ?? s.no).padEnd(14)} ${s.name}`)
+            .join('\n');
     return { json: view, text };
   },
 };
