@@ -18,12 +18,15 @@ import { SYSTEM_CLOCK } from '../src/clock.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { planImport } from '../src/documents/import.ts';
 import { identityOf } from '../src/identity/owner.ts';
+import { itemNumbers } from '../src/catalogue/item-numbers.ts';
 import { openStore } from '../src/store/open.ts';
 
 export interface PabRun {
   readonly lots: number;
   readonly right: number;
   readonly renamed: number;
+  /** Placed where BrickLink's codes of today file the element, which the 2012 inventory filed otherwise. */
+  readonly refiled: number;
   readonly wrongItem: number;
   readonly wrongColour: number;
   readonly unplaced: number;
@@ -52,10 +55,14 @@ export function pabLots(bsx: string): { no: string; colour: number; element: str
 }
 
 /** Runs the row on the data in `dataDir`; null when the files it needs are not there. */
-export async function runPabElements(dataDir: string): Promise<PabRun | null> {
+export async function runPabElements(
+  dataDir: string,
+  catalogue: 'bricklink' | 'rebrickable' = 'bricklink',
+): Promise<PabRun | null> {
   const file = (...p: string[]) => path.join(dataDir, ...p);
   const inventory = file('brickstore-bsx', 'PAB_inventory_US_July_22_2012.bsx');
-  if (![inventory, ...TABLES.map((t) => file(...t))].every((f) => fs.existsSync(f))) return null;
+  const rebrickableParts = file('rebrickable', 'parts.csv.gz');
+  if (![inventory, rebrickableParts, ...TABLES.map((t) => file(...t))].every((f) => fs.existsSync(f))) return null;
   const lots = pabLots(fs.readFileSync(inventory, 'utf8'));
   const codes = zlib.gunzipSync(fs.readFileSync(file('bricklink', 'codes.txt.gz'))).toString('utf8');
   const numbers = [
@@ -77,7 +84,10 @@ export async function runPabElements(dataDir: string): Promise<PabRun | null> {
       store.db,
       storePath,
       [
-        { name: 'Parts.txt', content: Buffer.from(items) },
+        // BrickLink's numbers as its codes list them, or Rebrickable's own parts download (issue 43, point 5).
+        catalogue === 'bricklink'
+          ? { name: 'Parts.txt', content: Buffer.from(items) }
+          : { name: 'parts.csv.gz', content: fs.readFileSync(rebrickableParts) },
         ...TABLES.map((t) => ({ name: t[1], content: fs.readFileSync(file(...t)) })),
       ],
       { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
@@ -89,14 +99,45 @@ export async function runPabElements(dataDir: string): Promise<PabRun | null> {
     const inCatalogue = store.db
       .prepare<[string], number>("SELECT 1 FROM catalogue_item WHERE item_type = 'P' AND item_no = ?")
       .pluck();
+    const bricklinkNumbers = new Set(numbers);
+    const filedByRebrickable = store.db
+      .prepare<[string, string], number>(
+        "SELECT 1 FROM element_code WHERE element_id = ? AND numbering = 'rebrickable' AND item_no = ?",
+      )
+      .pluck();
     const filedUnder = store.db
       .prepare<[string, string], number>(
         "SELECT 1 FROM element_code WHERE element_id = ? AND numbering = 'bricklink' AND item_no = ?",
       )
       .pluck();
-    const counts = { right: 0, renamed: 0, wrongItem: 0, wrongColour: 0, unplaced: 0 };
+    // The placed item by its BrickLink number (SPEC §5): a Rebrickable catalogue's item is judged by it.
+    const lines = plan.documents[0]?.lines ?? [];
+    const itemNos = itemNumbers(
+      store.db,
+      lines.flatMap((l) => (l.placement.item === null ? [] : [l.placement.item])),
+    );
+    const bricklinkNo = (item: { type: string; no: string }) => itemNos.get(item.type, item.no).bricklink ?? item.no;
+    const counts = { right: 0, renamed: 0, refiled: 0, wrongItem: 0, wrongColour: 0, unplaced: 0 };
+    // BrickLink's codes of today file the element under the placed item and colour, and no longer as the
+    // 2012 inventory did (a number or colour BrickLink changed since): where BrickLink itself puts it.
+    const codesColour = store.db
+      .prepare<[string, string], string>(
+        "SELECT colour FROM element_code WHERE element_id = ? AND numbering = 'bricklink' AND item_no = ?",
+      )
+      .pluck();
+    const colourName = store.db.prepare<[number], string>('SELECT name FROM colour WHERE id = ?').pluck();
+    const filedToday = (
+      lot: { no: string; colour: number; element: string },
+      item: { type: string; no: string },
+      colourId: number | null,
+    ): boolean => {
+      if (codesColour.get(lot.element, lot.no) !== undefined) return false;
+      const filed = codesColour.get(lot.element, bricklinkNo(item));
+      const name = colourId === null ? undefined : colourName.get(colourId);
+      return filed !== undefined && name !== undefined && filed.toLowerCase() === name.toLowerCase();
+    };
     const examples: string[] = [];
-    (plan.documents[0]?.lines ?? []).forEach((line, i) => {
+    lines.forEach((line, i) => {
       const lot = lots[i];
       const p = line.placement;
       if (lot === undefined) return;
@@ -104,19 +145,34 @@ export async function runPabElements(dataDir: string): Promise<PabRun | null> {
       if (p.item === null) {
         counts.unplaced += 1;
         examples.push(`${what}: unplaced, ${p.reason}`);
-      } else if (p.colourId !== lot.colour) {
+      } else if (p.colourId !== lot.colour && !filedToday(lot, p.item, p.colourId)) {
         counts.wrongColour += 1;
         examples.push(`${what}: placed in colour ${p.colourId}`);
-      } else if (p.item.no.toLowerCase() === lot.no.toLowerCase()) {
+      } else if (p.colourId !== lot.colour) {
+        counts.refiled += 1;
+      } else if (bricklinkNo(p.item).toLowerCase() === lot.no.toLowerCase()) {
         counts.right += 1;
       } else if (
-        inCatalogue.get(lot.no) === undefined ||
-        (filedUnder.get(lot.element, lot.no) !== undefined && filedUnder.get(lot.element, p.item.no) !== undefined)
+        // BrickLink's codes no longer list the inventory's number at all: renamed since 2012.
+        (catalogue === 'bricklink' ? inCatalogue.get(lot.no) === undefined : !bricklinkNumbers.has(lot.no)) ||
+        (filedUnder.get(lot.element, lot.no) !== undefined &&
+          filedUnder.get(lot.element, bricklinkNo(p.item)) !== undefined) ||
+        // A Rebrickable catalogue: the same element, filed by BrickLink under the inventory's number and by
+        // Rebrickable under the placed part (each numbering's own table; BrickLink's number renamed since).
+        (catalogue === 'rebrickable' &&
+          filedUnder.get(lot.element, lot.no) !== undefined &&
+          filedByRebrickable.get(lot.element, p.item.no) !== undefined)
       ) {
         counts.renamed += 1;
       } else {
+        if (filedToday(lot, p.item, p.colourId)) {
+          counts.refiled += 1;
+          return;
+        }
         counts.wrongItem += 1;
-        examples.push(`${what}: placed on ${p.item.no}`);
+        examples.push(
+          `${what}: placed on ${p.item.no}${bricklinkNo(p.item) === p.item.no ? '' : ` (BrickLink ${bricklinkNo(p.item)})`}`,
+        );
       }
     });
     return { lots: lots.length, ...counts, placeMs, examples: examples.slice(0, 12) };

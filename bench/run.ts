@@ -76,9 +76,10 @@ if (runs('quality')) {
   }
 }
 if (runs('elements')) {
-  const out = await benchElements();
-  if ('skipped' in out) console.log(`${out.skipped}\n`);
-  else print(out);
+  for (const out of await benchElements()) {
+    if ('skipped' in out) console.log(`${out.skipped}\n`);
+    else print(out);
+  }
 }
 if (runs('import')) {
   const imports = await benchImport();

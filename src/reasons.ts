@@ -3,6 +3,8 @@ export const UNPLACED_REASONS = {
   noNumberNorName: 'The line has neither a BrickLink number nor a name',
   typeNotKnown: 'The item type is not known',
   nameSeveral: 'The name matches several items',
+  /** The line gave a LEGO element id (as its number, or beside it) that no table places. */
+  elementNotKnown: 'The element id is not known',
   numberNotInCatalogue: 'The BrickLink number is not in the catalogue',
   nameNotInCatalogue: 'The name is not in the catalogue',
   colourNotInCatalogue: 'The colour is not in the catalogue',
@@ -18,6 +20,7 @@ export const REASON_CODES = {
   [UNPLACED_REASONS.noNumberNorName]: 'no-number-or-name',
   [UNPLACED_REASONS.typeNotKnown]: 'unknown-item-type',
   [UNPLACED_REASONS.nameSeveral]: 'name-matches-several',
+  [UNPLACED_REASONS.elementNotKnown]: 'element-not-known',
   [UNPLACED_REASONS.numberNotInCatalogue]: 'number-not-in-catalogue',
   [UNPLACED_REASONS.nameNotInCatalogue]: 'name-not-in-catalogue',
   [UNPLACED_REASONS.colourNotInCatalogue]: 'colour-not-in-catalogue',

@@ -28,6 +28,7 @@ export const SHORT_REASONS: Readonly<Record<string, string>> = {
   'no-number-or-name': 'No number or name',
   'unknown-item-type': 'Type unknown',
   'name-matches-several': 'Name: several items',
+  'element-not-known': 'Element unknown',
   'number-not-in-catalogue': 'Number unknown',
   'name-not-in-catalogue': 'Name unknown',
   'colour-not-in-catalogue': 'Colour unknown',
@@ -88,9 +89,7 @@ const Row = memo(function Row({
       >
         {l.placed ? (
           <>
-            <b>
-              <ItemNo type={l.placed.type} no={l.placed.no} shown={l.placed.shown} />
-            </b>{' '}
+            <ItemNo type={l.placed.type} no={l.placed.no} shown={l.placed.shown} compact />{' '}
             {/* The colour before the name: a long name must never hide it (a wrong colour is seen at a glance). */}
             {l.placed.colour !== null ? (
               <>

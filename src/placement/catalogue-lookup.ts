@@ -158,28 +158,47 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
     elementOf(id): ElementMatch[] {
       const rows = elementRows.all(id);
       if (rows.length === 0) return [];
+      const match = (r: ElementRow, no: string): ElementMatch => ({
+        item: { type: 'P' as const, no },
+        colourId: elementColour(r.numbering, r.colour),
+      });
+      /** A table's rows whose number the catalogue has as it is. */
+      const direct = (numbering: 'bricklink' | 'rebrickable') =>
+        rows
+          .filter((r) => r.numbering === numbering)
+          .flatMap((r) => {
+            const own = partNo(r.item_no);
+            return own === undefined ? [] : [match(r, own)];
+          });
+      /** …and through the cross-references too. */
       const matches = (numbering: 'bricklink' | 'rebrickable') =>
         rows
           .filter((r) => r.numbering === numbering)
-          .flatMap((r) =>
-            partIn(numbering, r.item_no).map((no) => ({
-              item: { type: 'P' as const, no },
-              colourId: elementColour(numbering, r.colour),
-            })),
-          );
-      // BrickLink's own codes first: they speak the catalogue's numbering; Rebrickable's where BrickLink's place
-      // nothing, or to tell which of the items BrickLink lists for one element (2453a, 2453b) it is.
-      const bricklink = matches('bricklink');
-      if (bricklink.length === 0) return matches('rebrickable');
-      const items = new Set(bricklink.map((m) => m.item.no.toLowerCase()));
-      if (items.size === 1) return bricklink;
-      const agreed = new Set(
-        matches('rebrickable')
-          .map((m) => m.item.no.toLowerCase())
-          .filter((no) => items.has(no)),
-      );
-      if (agreed.size !== 1) return bricklink;
-      return bricklink.filter((m) => agreed.has(m.item.no.toLowerCase()));
+          .flatMap((r) => partIn(numbering, r.item_no).map((no) => match(r, no)));
+      // BrickLink's own codes first where the catalogue has the number they name; Rebrickable's to tell
+      // which of the items BrickLink lists for one element (2453a, 2453b) it is, or to name the one part.
+      const bricklink = direct('bricklink');
+      if (bricklink.length > 0) {
+        const items = new Set(bricklink.map((m) => m.item.no.toLowerCase()));
+        if (items.size === 1) return bricklink;
+        const agreed = new Set(
+          matches('rebrickable')
+            .map((m) => m.item.no.toLowerCase())
+            .filter((no) => items.has(no)),
+        );
+        if (agreed.size === 1) return bricklink.filter((m) => agreed.has(m.item.no.toLowerCase()));
+        // BrickLink lists several and Rebrickable's elements name one other catalogue part: the table that
+        // names exactly one decides (BrickLink 3794a/3794b, Rebrickable 15573).
+        const rebrickable = direct('rebrickable');
+        return new Set(rebrickable.map((m) => m.item.no.toLowerCase())).size === 1 ? rebrickable : bricklink;
+      }
+      // BrickLink's codes name a number the catalogue lacks (or none): the next table decides (SPEC §6
+      // step 3) — Rebrickable's elements where the catalogue has their number, then either table's
+      // number through the cross-references.
+      const rebrickable = direct('rebrickable');
+      if (rebrickable.length > 0) return rebrickable;
+      const translated = matches('bricklink');
+      return translated.length > 0 ? translated : matches('rebrickable');
     },
     translationsOf(no): Translation[] {
       const found = new Map<string, Translation>();

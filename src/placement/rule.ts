@@ -209,8 +209,12 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
   let element: ElementMatch | null = null;
   let via: string | undefined;
   let severalByTable = false;
+  // The line gave an element id: beside its number, or as its number in a list of element ids (whose
+  // reader notes it in the remarks too: a bare number can't say it is one).
+  const elementBeside = elementIdBeside(given.remarks);
+  const gaveElement = elementBeside !== null;
   if (found === null && type === 'P') {
-    for (const id of [no, elementIdBeside(given.remarks)]) {
+    for (const id of new Set([no, elementBeside])) {
       if (id === null || found !== null || severalByTable) continue;
       const elements = distinctItems(lookup.elementOf(id));
       if (elements.length === 1 && elements[0] !== undefined) {
@@ -235,6 +239,7 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
 
   if (found === null) {
     if (nameIsAmbiguous) return unplaced(UNPLACED_REASONS.nameSeveral);
+    if (gaveElement) return unplaced(UNPLACED_REASONS.elementNotKnown);
     if (no !== null) return unplaced(UNPLACED_REASONS.numberNotInCatalogue);
     return unplaced(UNPLACED_REASONS.nameNotInCatalogue);
   }

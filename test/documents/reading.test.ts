@@ -347,7 +347,8 @@ describeEachStore('3. columns that name the number in other words, and columns n
 
   it('a Pick a Brick list (element ids only) reads its element ids as its numbers, and says so', () => {
     const [doc] = readDocumentFile(file('pab.csv', 'elementId,quantity\n300126,4\n'));
-    expect(doc?.lines[0]).toMatchObject({ given: { no: '300126' }, quantity: 4, remarks: null });
+    // The remarks say it is an element id: the placement rule reads that back (its reason, SPEC §6).
+    expect(doc?.lines[0]).toMatchObject({ given: { no: '300126' }, quantity: 4, remarks: 'Element 300126' });
     expect(doc?.reading.read).toEqual([
       { title: 'elementId', as: 'LEGO element id' },
       { title: 'quantity', as: 'quantity' },

@@ -94,7 +94,8 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
       ['300121', '3001/5', 'element 300121'],
       ['614126', '4073/11', 'element 614126'],
       ['6141265', '4073/88', 'element 6141265'],
-      ['999999', null, 'number-not-in-catalogue'],
+      // An element id no table places says so (SPEC §6), not that a BrickLink number is missing.
+      ['999999', null, 'element-not-known'],
     ]);
   });
 
@@ -182,7 +183,7 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
     const service = serviceFor(db, storePath);
     expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
       ok: true,
-      value: [{ placed: null, reason: { code: 'number-not-in-catalogue' } }],
+      value: [{ placed: null, reason: { code: 'element-not-known' } }],
     });
     const load = await loadCatalogue(db, storePath, ALL_TABLES, options);
     expect(load.placed).toBe(1);
@@ -295,7 +296,7 @@ describeEachStore('an element BrickLink files under several numbers', () => {
     );
     expect(placedOf(planImport(store.db, { file: file('pab.csv', pab) }))).toEqual([
       ['245321', '2453b/5', 'element 245321'],
-      ['245326', null, 'number-not-in-catalogue'],
+      ['245326', null, 'element-not-known'],
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { ItemNo } from '../../components/ItemNo.tsx';
 import { memo, useEffect, useRef } from 'react';
 import type { CompareRowView } from '../../../src/api/contract.ts';
 import type { CompareGroup } from '../../../src/compare-kinds.ts';
@@ -32,7 +33,9 @@ const Row = memo(function Row(props: {
       onClick={props.onSelect}
       onDoubleClick={props.onOpen}
     >
-      <td className="c-no">{n.no}</td>
+      <td className="c-no">
+        {r.item ? <ItemNo type={r.item.type} no={r.item.no} shown={r.item.shown} hideType compact /> : n.no}
+      </td>
       <td className="item-name" title={n.name}>
         {n.name}
       </td>

@@ -45,7 +45,7 @@ export function LineSummary({ line }: { line: LineRowView }) {
       ) : (
         <p data-testid="placed-on">
           Placed on{' '}
-          <b>{line.placed ? <ItemNo type={line.placed.type} no={line.placed.no} shown={line.placed.shown} /> : null}</b>{' '}
+          {line.placed ? <ItemNo type={line.placed.type} no={line.placed.no} shown={line.placed.shown} /> : null}{' '}
           {line.placed?.name}
           {line.placed?.colour != null ? (
             <>

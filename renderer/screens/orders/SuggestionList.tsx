@@ -111,9 +111,7 @@ export function SuggestionList(props: {
           {(i === 0 || shown.items[i - 1]?.rule !== s.rule) && shown.mode === 'suggestions' ? (
             <span className="group">{RULE_NAMES[s.rule]}</span>
           ) : null}
-          <b>
-            <ItemNo type={s.type} no={s.no} shown={s.shown} />
-          </b>{' '}
+          <ItemNo type={s.type} no={s.no} shown={s.shown} compact />{' '}
           {markedPieces(s.name, s.marks).map((p, k) =>
             p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>,
           )}

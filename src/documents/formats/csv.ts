@@ -140,7 +140,9 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       otherNumber !== null && colourText !== null && !colourTextIsNumber ? `colour ${colourText}` : null;
     // Numbers brick-work doesn't place by, kept where staff see them (within the remarks' cap).
     // (An element id is kept in the form the placement rule reads back to place the line by: SPEC §6 step 3.)
-    const element = cell(cells, at.elementId);
+    // A list of element ids says so beside each, as a list that gives them beside its numbers does: the
+    // rule then knows the line gave an element id (its reason, SPEC §6).
+    const element = cell(cells, elementsAreNumbers ? at.no : at.elementId);
     const ids = [labelled('LDraw', cell(cells, at.ldrawId)), element === null ? null : elementRemark(element)];
     const spare = parseSpare(cell(cells, at.spare), fileName, line) ? 'Spare' : null;
     const remarks = limited(
