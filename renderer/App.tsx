@@ -12,6 +12,7 @@ import { useApp, type Screen } from './state/app.ts';
 import { READ_ONLY_TITLE, readOnlyBanner } from './store-banner.ts';
 import { useOrders } from './state/orders.ts';
 import { count } from './format.ts';
+import type { JobOrderLines } from '../src/api/contract.ts';
 
 /** Opens an order from a note about its lines: on its unplaced lines when some were unplaced. */
 async function openOrderLines(orderId: number, unplacedOnly: boolean): Promise<void> {
@@ -19,6 +20,35 @@ async function openOrderLines(orderId: number, unplacedOnly: boolean): Promise<v
   const orders = useOrders.getState();
   useOrders.setState({ unplacedOnly });
   await orders.open(orderId, 'app');
+}
+
+/**
+ * The orders a notice speaks of, each a link to its lines. Many (a file of a year's orders) fold into one
+ * "Open an order" list, so that the notice stays one line.
+ */
+function NoticeOrders(props: { orders: readonly JobOrderLines[] }) {
+  const links = props.orders.map((o) => (
+    <button
+      key={o.orderId}
+      className="link"
+      data-testid="notice-order"
+      onClick={() => void openOrderLines(o.orderId, o.unplaced > 0)}
+    >
+      {`Order ${o.reference}: ${[
+        o.placed > 0 ? `${count(o.placed)} placed` : '',
+        o.unplaced > 0 ? `${count(o.unplaced)} unplaced` : '',
+      ]
+        .filter(Boolean)
+        .join(', ')}`}
+    </button>
+  ));
+  if (links.length <= 3) return <>{links}</>;
+  return (
+    <details className="notice-orders" data-testid="notice-orders">
+      <summary>Open an order ({count(links.length)})</summary>
+      <div className="notice-orders-list">{links}</div>
+    </details>
+  );
 }
 
 const TABS: [Screen, string][] = [
@@ -137,21 +167,7 @@ export function App() {
           data-testid="notice"
         >
           {notice.text}
-          {notice.orders?.map((o) => (
-            <button
-              key={o.orderId}
-              className="link"
-              data-testid="notice-order"
-              onClick={() => void openOrderLines(o.orderId, o.unplaced > 0)}
-            >
-              {`Order ${o.reference}: ${[
-                o.placed > 0 ? `${count(o.placed)} placed` : '',
-                o.unplaced > 0 ? `${count(o.unplaced)} unplaced` : '',
-              ]
-                .filter(Boolean)
-                .join(', ')}`}
-            </button>
-          ))}
+          <NoticeOrders orders={notice.orders ?? []} />
         </div>
       ) : null}
       <main>

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ApiEvents, FileArg, ImportPreviewView, ImportResultView } from '../../src/api/contract.ts';
+import type { ApiEvents, FileArg, ImportPreviewView, ImportResultView, JobOrderLines } from '../../src/api/contract.ts';
 import type { ColourNumbering, WarningCode } from '../../src/reading.ts';
 import { plural } from '../format.ts';
 import { attempt, useApp } from './app.ts';
@@ -106,16 +106,8 @@ export const useImport = create<ImportState>((set, get) => ({
         ...(await call('import.confirm', { file, orderId, asNew, acknowledge: acknowledged, colourNumbering })),
       ];
       set({ results, preview: null, file: null });
-      useApp
-        .getState()
-        .say(
-          results
-            .map(
-              (r) =>
-                `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${plural(r.lines.total, 'line')}, ${r.lines.unplaced.toLocaleString()} unplaced.`,
-            )
-            .join(' '),
-        );
+      const said = importedNotice(results, file.name);
+      useApp.getState().say(said.text, said.orders);
       return results;
     } catch (e) {
       // Cancelled before it wrote: the preview still stands.
@@ -152,4 +144,37 @@ export function importBlocked(preview: ImportPreviewView | null, acknowledged: r
   if (preview.refusal === null) return false;
   if (preview.refusal.code !== 'needs-acknowledgement') return true;
   return preview.documents.some((d) => d.warnings.some((w) => !acknowledged.includes(w.code)));
+}
+
+/**
+ * What an import says when it is done: a sentence a document for a few; for a file of many orders (a
+ * year of BrickLink orders), one line with their totals and the orders to open, never a sentence each.
+ */
+export function importedNotice(
+  results: readonly ImportResultView[],
+  fileName: string,
+): { text: string; orders?: JobOrderLines[] } {
+  if (results.length <= 3)
+    return {
+      text: results
+        .map(
+          (r) =>
+            `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${plural(r.lines.total, 'line')}, ${r.lines.unplaced.toLocaleString()} unplaced.`,
+        )
+        .join(' '),
+    };
+  const lines = results.reduce((n, r) => n + r.lines.total, 0);
+  const unplaced = results.reduce((n, r) => n + r.lines.unplaced, 0);
+  const revived = results.filter((r) => r.revived).length;
+  return {
+    text:
+      `Imported ${plural(results.length, 'document')} from ${fileName}${revived > 0 ? ` (${revived} revived)` : ''}: ` +
+      `${plural(lines, 'line')}, ${unplaced.toLocaleString()} unplaced.`,
+    orders: results.map((r) => ({
+      orderId: r.order.id,
+      reference: r.order.reference,
+      placed: r.lines.placed,
+      unplaced: r.lines.unplaced,
+    })),
+  };
 }

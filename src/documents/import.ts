@@ -1,3 +1,4 @@
+import { colourNumberingByNames } from './colour-numbering-by-names.ts';
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
@@ -226,16 +227,24 @@ function planDocuments(
   const colours = colourTable(listColours(db));
   const acknowledged = new Set<string>(request.acknowledge ?? []);
   const seen = new Set<string>();
-  const documents = parsed.map((asRead): PlannedDocument => {
+  const documents = parsed.map((firstRead, index): PlannedDocument => {
+    // Bare colour numbers whose names say whose they are (BrickLink's, Rebrickable's, LDraw's): read in
+    // that numbering, no guess (SPEC §8 `how: names`).
+    const guessed = firstRead.reading.colourNumbering?.how === 'guessed' && (request.colourNumbering ?? null) === null;
+    const byNames = guessed ? colourNumberingByNames(firstRead.lines, lookup) : null;
+    const asRead =
+      byNames === 'rebrickable' || byNames === 'ldraw'
+        ? (readDocumentFile(request.file, { colourNumbering: byNames })[index] ?? firstRead)
+        : firstRead;
     // The colours read against the catalogue's table first: the lines then placed and written are these.
     // BrickStore (and BrickStock) wrote BrickLink's ids from its own catalogue: there the number is the colour.
     const keepsIds = asRead.format === 'brickstore' || asRead.format === 'brickstock';
     const checked = readGivenColours(asRead.lines, colours, keepsIds ? 'number' : 'name');
     const doc: ParsedDocument = { ...asRead, lines: checked.lines };
     // A guessed numbering that every line's colour name bears out is no guess.
-    const confirmed = checked.namesAgree && asRead.reading.colourNumbering?.how === 'guessed';
+    const confirmed = byNames !== null || (checked.namesAgree && guessed);
     const colourNumbering = confirmed
-      ? { numbering: 'bricklink' as const, how: 'names' as const }
+      ? { numbering: byNames ?? ('bricklink' as const), how: 'names' as const }
       : asRead.reading.colourNumbering;
     const warnings = [...asRead.reading.warnings, ...checked.warnings]
       .filter((w) => !(confirmed && w.code === 'colour-numbering-guessed'))

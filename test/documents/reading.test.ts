@@ -3,11 +3,14 @@ import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { identityOf } from '../../src/identity/owner.ts';
 import { confirmImport, planImport, type ImportRequest } from '../../src/documents/import.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { openStore } from '../../src/store/open.ts';
 import { XML_DEPTH_LIMIT } from '../../src/text/xml.ts';
+import { bytes, files } from '../helpers/catalogue-files.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { bsx, csv, file, inventoryXml, orderXml } from '../helpers/documents.ts';
 import { refusalOf } from '../helpers/refusal.ts';
@@ -234,6 +237,82 @@ describeEachStore('2. the colour numbering a file speaks is read, shown, never g
     // Before any colours are loaded there is nothing to bear the numbers out: the guess is said.
     const bare = await shopStore({ colours: false });
     expect(plan(bare.db, { file: file('moc.csv', text) }).doc.warnings.map((w) => w.code)).toEqual([
+      'colour-numbering-guessed',
+    ]);
+  });
+
+  it("a Color Code column whose names agree with LDraw's numbers is read as LDraw's (issue 43, point 6)", async () => {
+    const { db, storePath } = await shopStore();
+    // BrickLink's 57 and 126 are other colours than LDraw's: guessed as BrickLink's, they would be those.
+    for (const [id, name] of [
+      [57, 'Chrome Antique Brass'],
+      [126, 'Mx Charcoal Gray'],
+      [98, 'Trans-Orange'],
+      [51, 'Trans-Purple'],
+      [63, 'Dark Blue'],
+      [18, 'Trans-Neon Orange'],
+    ] as const)
+      insertColour(db, { id, name });
+    await loadCatalogue(
+      db,
+      storePath,
+      [
+        {
+          name: 'colors.json',
+          content: bytes(
+            files.rebrickableColourTable([
+              {
+                id: 182,
+                name: 'Trans-Orange',
+                bricklink: { id: 98, name: 'Trans-Orange' },
+                ldraw: { id: 57, name: 'Trans_Orange' },
+              },
+              {
+                id: 57,
+                name: 'Trans-Neon Orange',
+                bricklink: { id: 18, name: 'Trans-Neon Orange' },
+                ldraw: { id: 38, name: 'Trans_Neon_Orange' },
+              },
+              {
+                id: 52,
+                name: 'Trans-Purple',
+                bricklink: { id: 51, name: 'Trans-Purple' },
+                ldraw: { id: 126, name: 'Trans_Purple' },
+              },
+              {
+                id: 272,
+                name: 'Dark Blue',
+                bricklink: { id: 63, name: 'Dark Blue' },
+                ldraw: { id: 272, name: 'Dark_Blue' },
+              },
+            ]),
+          ),
+        },
+      ],
+      { type: null, me: identityOf(), clock: SYSTEM_CLOCK },
+    );
+    const text = csv(
+      ['Part', 'Color Code', 'Color', 'Quantity'],
+      [
+        ['3001', 57, 'Trans Orange', 3],
+        ['3003', 126, 'TRANS PURPLE', 2],
+        ['3023', 272, 'Dark-Blue', 1],
+      ],
+    );
+    const { plan: p, doc } = plan(db, { file: file('ldraw-list.csv', text) });
+    expect(doc.colourNumbering).toEqual({ numbering: 'ldraw', how: 'names' });
+    expect(doc.warnings).toEqual([]);
+    expect(p.refusal).toBeNull();
+    expect(doc.lines.map((l) => l.placement.colourId)).toEqual([98, 51, 63]);
+    // One name that no numbering bears out: still a guess, and said.
+    const odd = csv(
+      ['Part', 'Color Code', 'Color', 'Quantity'],
+      [
+        ['3001', 57, 'Trans Orange', 3],
+        ['3003', 126, 'Lime', 1],
+      ],
+    );
+    expect(plan(db, { file: file('odd.csv', odd) }).doc.warnings.map((w) => w.code)).toEqual([
       'colour-numbering-guessed',
     ]);
   });
@@ -490,6 +569,47 @@ describeEachStore("4. BrickLink's order history as CSV", () => {
     ]);
   });
 
+  it("an order XML's DESCRIPTION is read into the line's remarks, after its REMARKS (issue 43, point 7)", () => {
+    const xml = `<ORDERS><ORDER><ORDERID>9001</ORDERID><SELLER>ann</SELLER><ORDERDATE>7/22/2012</ORDERDATE>
+<BASECURRENCYCODE>USD</BASECURRENCYCODE>
+<ITEM><ITEMTYPE>M</ITEMTYPE><ITEMID>sw0001a</ITEMID><QTY>1</QTY><PRICE>2.00</PRICE><CONDITION>U</CONDITION>
+<DESCRIPTION>No weapon, light play wear</DESCRIPTION><REMARKS>bin A7</REMARKS></ITEM>
+<ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><COLOR>5</COLOR><QTY>2</QTY><PRICE>0.10</PRICE><CONDITION>N</CONDITION>
+<DESCRIPTION>Like new</DESCRIPTION></ITEM>
+</ORDER></ORDERS>`;
+    const [doc] = readDocumentFile(file('orders.xml', xml));
+    expect(doc?.lines.map((l) => l.remarks)).toEqual([
+      'bin A7; Description: No weapon, light play wear',
+      'Description: Like new',
+    ]);
+  });
+
+  it("names written with HTML's character references are read as BrickLink shows them (issue 43, point 7)", () => {
+    const text = csv(ORDERS_HEADER, [
+      ['77', '7/22/2012', 'Bricks &amp; More', 'USD', '1.00', '', '', '', '', '', '', '', '', '', ''],
+      [
+        '',
+        '',
+        '',
+        '',
+        '',
+        'New',
+        'White Minifig Torso &#40;Phase 1&#41; &quot;Town&quot;',
+        '1',
+        '1.00',
+        '1.00',
+        'Part',
+        '973pb001',
+        '1',
+        '1',
+        '',
+      ],
+    ]);
+    const [doc] = readDocumentFile(file('orders.csv', text));
+    expect(doc?.header.counterparty).toBe('Bricks & More');
+    expect(doc?.lines[0]?.given.name).toBe('White Minifig Torso (Phase 1) "Town"');
+  });
+
   it('an order without item rows is refused in words', () => {
     const text = csv(ORDERS_HEADER, [['1', '7/22/2012', 's', 'USD', '0', '', '', '', '', '', '', '', '', '', '']]);
     const e = refusalOf(() => readDocumentFile(file('summary.csv', text)));
@@ -681,6 +801,12 @@ describeEachStore('warnings through the contract and the CLI', () => {
       /Warning \(no-quantity-column\): This list has no quantity column: every line will count 1\./,
     );
     expect(dry.stderr).toMatch(/--accept no-quantity-column,colour-numbering-guessed/);
+    // The preview itself is said (issue 43, point 7), and each warning once, however it is refused.
+    expect(dry.stderr).toMatch(
+      /Would import list\.csv into a new order list\.csv: 2 lines, \d+ placed, \d+ unplaced\./,
+    );
+    expect(dry.stderr.match(/This list has no quantity column/g)).toHaveLength(1);
+    expect(dry.stderr.match(/colour-numbering-guessed\)/g)).toHaveLength(1);
 
     const refused = await cliJson(['--db', db, 'import', list]);
     expect(refused.code).toBe(1);

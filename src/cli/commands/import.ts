@@ -72,8 +72,18 @@ export const importDocument: ContractCommand = {
     if (options['dry-run'] === true) {
       const plan = await api.call('import.preview', request);
       // A preview that will refuse is a refusal on the command line, as the confirm would be; what it read is said first.
+      // The preview is said first, each warning once; then why it would not import.
       if (plan.refusal) {
-        for (const line of plan.documents.flatMap(readingText)) api.progress(line.trim());
+        for (const line of previewText(plan).split('\n')) api.progress(line.trim());
+        if (plan.refusal.code === 'needs-acknowledgement') {
+          const open = [
+            ...new Set(plan.documents.flatMap((d) => d.warnings.filter((w) => !w.acknowledged).map((w) => w.code))),
+          ];
+          throw new BrickWorkError(
+            'needs-acknowledgement',
+            `The import would be refused until the ${open.length === 1 ? 'warning above is' : 'warnings above are'} acknowledged: --accept ${open.join(',')}.`,
+          );
+        }
         throw new BrickWorkError(plan.refusal.code as ErrorCode, plan.refusal.message);
       }
       // A script gets every line: the preview brings the first page, the rest are asked page by page.

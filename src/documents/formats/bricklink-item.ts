@@ -10,11 +10,21 @@ export const BRICKLINK_ITEM_FIELDS = {
   COLOR: 'colour number',
   CONDITION: 'condition',
   REMARKS: 'remarks',
+  // The lot's description (a seller's words on its condition, a minifigure's parts): kept in the remarks.
+  DESCRIPTION: 'remarks (Description: …)',
 } as const;
+
+/** REMARKS, then DESCRIPTION as "Description: …": both are staff's words on the lot. */
+function remarksOf(item: XmlElement): string | null {
+  const remarks = textOrNull(unescapeTwice(field(item, 'REMARKS')));
+  const description = textOrNull(unescapeTwice(field(item, 'DESCRIPTION')));
+  if (description === null) return remarks;
+  return [remarks, `Description: ${description}`].filter((t) => t !== null).join('; ');
+}
 
 /**
  * One BrickLink `ITEM` (of an order or an INVENTORY) as a line: ITEMTYPE, ITEMID, COLOR, CONDITION,
- * REMARKS, with the quantity and price the caller picked from its fields. BrickLink gives no names.
+ * REMARKS and DESCRIPTION, with the quantity and price the caller picked from its fields. BrickLink gives no names.
  */
 export function brickLinkItemLine(
   item: XmlElement,
@@ -35,7 +45,7 @@ export function brickLinkItemLine(
     quantity: parseQuantity(values.quantity, fileName, line, values.quantityIfMissing),
     unitPriceE4: parseMoneyE4(values.price, fileName, line),
     condition: parseCondition(field(item, 'CONDITION'), fileName, line),
-    remarks: limited(textOrNull(unescapeTwice(field(item, 'REMARKS'))), 'remarks', fileName, line),
+    remarks: limited(remarksOf(item), 'remarks', fileName, line),
     sourceLine: line,
   };
 }

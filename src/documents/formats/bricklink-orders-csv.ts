@@ -1,3 +1,4 @@
+import { decodeEntities } from '../../text/xml.ts';
 import { quote } from '../../errors.ts';
 import { itemTypeCode } from '../../item-types.ts';
 import type { CsvTable } from '../../text/csv.ts';
@@ -78,6 +79,9 @@ export function readBrickLinkOrdersCsv(table: CsvTable, fileName: string): Parse
     warnings: [],
   };
 
+  // BrickLink writes its texts HTML-escaped in this download (`Minifig &#40;Phase 1&#41;`): read as written.
+  const html = (text: string | null): string | null => (text === null ? null : decodeEntities(text));
+
   interface Open {
     readonly id: string;
     readonly line: number;
@@ -90,12 +94,12 @@ export function readBrickLinkOrdersCsv(table: CsvTable, fileName: string): Parse
     if (cells.every((c) => c.trim() === '')) continue;
     const id = limited(cell(cells, 'orderid'), 'reference', fileName, line);
     const no = limited(cell(cells, 'itemnumber'), 'no', fileName, line);
-    const name = limited(cell(cells, 'itemdescription'), 'name', fileName, line);
+    const name = limited(html(cell(cells, 'itemdescription')), 'name', fileName, line);
     const isItem = no !== null || name !== null;
     if (!isItem || (id !== null && id !== (current as Open | null)?.id)) {
       if (id === null) throw parseError(fileName, `line ${line}: a row with neither an order id nor an item`);
-      const seller = limited(cell(cells, 'seller'), 'counterparty', fileName, line);
-      const buyer = limited(cell(cells, 'buyer'), 'counterparty', fileName, line);
+      const seller = limited(html(cell(cells, 'seller')), 'counterparty', fileName, line);
+      const buyer = limited(html(cell(cells, 'buyer')), 'counterparty', fileName, line);
       current = {
         id,
         line,
@@ -113,7 +117,7 @@ export function readBrickLinkOrdersCsv(table: CsvTable, fileName: string): Parse
     }
     if (current === null) throw parseError(fileName, `line ${line}: an item before any order's row`);
     const type = cell(cells, 'itemtype');
-    const colourText = limited(cell(cells, 'colorname') ?? cell(cells, 'color'), 'colourName', fileName, line);
+    const colourText = limited(html(cell(cells, 'colorname') ?? cell(cells, 'color')), 'colourName', fileName, line);
     current.lines.push({
       position: current.lines.length + 1,
       given: {
@@ -126,7 +130,7 @@ export function readBrickLinkOrdersCsv(table: CsvTable, fileName: string): Parse
       quantity: parseQuantity(cell(cells, 'qty') ?? cell(cells, 'quantity'), fileName, line),
       unitPriceE4: parseMoneyE4(priceText(cell(cells, 'each')), fileName, line),
       condition: parseCondition(cell(cells, 'condition'), fileName, line),
-      remarks: limited(cell(cells, 'remarks'), 'remarks', fileName, line),
+      remarks: limited(html(cell(cells, 'remarks')), 'remarks', fileName, line),
       sourceLine: line,
       ...(hasColour ? {} : { colourInName: true }),
     });
