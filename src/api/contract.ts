@@ -161,8 +161,11 @@ export interface SuggestionView {
   readonly name: string;
   /** Which rule of SPEC §7 found it: related by the tables, longest prefix, all words, closest names, or by number. */
   readonly rule: SuggestionRule;
-  /** For `related`: the same part in another numbering, an alternate, another mould, the plain part of a print, or a print of it. */
-  readonly related?: 'numbering' | 'alternate' | 'mould' | 'plain' | 'print';
+  /**
+   * For `related`: the part a LEGO element id is (the element tables), the same part in another numbering,
+   * an alternate, another mould, the plain part of a print, or a print of it.
+   */
+  readonly related?: 'element' | 'numbering' | 'alternate' | 'mould' | 'plain' | 'print';
   /** The line's words it matched (folded). */
   readonly matched: readonly string[];
   /** Where the words that matched stand in `name` (UTF-16 offsets, end exclusive), for the screen to highlight. */

@@ -1,3 +1,4 @@
+import { elementColourFor, elementIdBeside } from '../placement/rule.ts';
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
@@ -169,7 +170,14 @@ export function placeByHand(
         );
       }
       colourId = own.placed;
-    } else colourId = own.status === 'none' ? null : own.id;
+    } else if (own.status === 'none') {
+      // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
+      const lookup = catalogueLookup(db);
+      colourId =
+        elementIdBeside(line.remarks) === null
+          ? null
+          : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, lookup);
+    } else colourId = own.id;
 
     rec.update('order_line', lineId, {
       item_type: type,

@@ -3,7 +3,7 @@ import type { ItemType } from '../item-types.ts';
 import { crossReferences } from './catalogue-lookup.ts';
 
 /** How a part is related to the number a line gives (SPEC §7 `related`), in the order they are offered. */
-export const RELATIONS = ['numbering', 'alternate', 'mould', 'plain', 'print'] as const;
+export const RELATIONS = ['element', 'numbering', 'alternate', 'mould', 'plain', 'print'] as const;
 export type Relation = (typeof RELATIONS)[number];
 
 export interface RelatedPart {
@@ -48,6 +48,11 @@ export function relatedParts(db: StoreDb, no: string, limit = 20): RelatedPart[]
       return;
     }
   };
+  // A LEGO element id: the parts the element tables say it is (BrickLink's codes, Rebrickable's elements).
+  const elementParts = db
+    .prepare<[string], string>('SELECT DISTINCT item_no FROM element_code WHERE element_id = ? ORDER BY item_no')
+    .pluck();
+  for (const n of elementParts.all(q)) offer(n, 'element');
   const own = [q, ...rebrickableOf(q)];
   // The same part in another numbering.
   for (const n of own.slice(1)) offer(n, 'numbering');

@@ -166,13 +166,21 @@ export function elementRemark(id: string): string {
   return `Element ${id}`;
 }
 
-/** The element id `elementRemark` wrote into remarks, if it did. */
+/** The element id `elementRemark` wrote into remarks, or the one a BrickStore Pick a Brick remark labels; else null. */
 export function elementIdBeside(remarks: string | null | undefined): string | null {
-  if (remarks === null || remarks === undefined || !remarks.includes('Element ')) return null;
-  return ELEMENT_REMARK.exec(remarks)?.[1] ?? null;
+  if (remarks === null || remarks === undefined) return null;
+  if (remarks.includes('Element ')) {
+    const own = ELEMENT_REMARK.exec(remarks)?.[1];
+    if (own !== undefined) return own;
+  }
+  // BrickStore's Pick a Brick files label their remark's numbers themselves (ADR 0030).
+  return remarks.startsWith(PAB_REMARK_LABEL) ? (PAB_REMARK.exec(remarks)?.[1] ?? null) : null;
 }
 
 const ELEMENT_REMARK = /(?:^|; | · )Element (\d{4,9})(?=$|; | · )/;
+/** `PAB Element ID, Design ID, Color - Itemname: 4211573, 32123, MEDIUM STONE GREY - 1/2 Bush`. */
+const PAB_REMARK_LABEL = 'PAB Element ID, Design ID, Color - Itemname: ';
+const PAB_REMARK = /^PAB Element ID, Design ID, Color - Itemname: (\d{4,9}), \d{3,6}[a-z]?, /;
 
 /** Reads back what `otherNumberingColour` wrote. */
 const OTHER_NUMBERING_COLOUR = new RegExp(`^(${OTHER_COLOUR_NUMBERINGS.join('|')}) colour (\\d{1,9})$`, 'i');
@@ -260,11 +268,35 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
     if (colourId !== null && colourId !== element.colourId) return forColour;
     if (lookup.coloursLoaded() && !lookup.hasColour(element.colourId)) return forColour;
     colourId = element.colourId;
+  } else if (element === null && colour.status === 'none' && gaveElement) {
+    // Found otherwise (a remembered hand placement) for a line that gave an element id and no colour:
+    // the element's colour for that item, where the tables say one (SPEC §6 step 3).
+    const elementColour = elementColourFor(given, found.item, lookup);
+    if (elementColour !== null && (!lookup.coloursLoaded() || lookup.hasColour(elementColour)))
+      colourId = elementColour;
   }
   const how = [via, colour.status === 'known' ? colour.via : undefined].filter(Boolean).join('; ');
   return how === ''
     ? { item: found.item, colourId, by: found.by, reason: null }
     : { item: found.item, colourId, by: found.by, reason: null, via: how };
+}
+
+/**
+ * The colour of the element a line gave (as its number, or beside it) on `item`, when the element tables
+ * give exactly one: what a hand placement of an element-id line keeps, and its memory brings (issue 43).
+ */
+export function elementColourFor(
+  given: Pick<GivenItem, 'no' | 'remarks'>,
+  item: ItemRef,
+  lookup: Pick<PlacementLookup, 'elementOf'>,
+): number | null {
+  const same = (i: ItemRef) => i.type === item.type && i.no.toLowerCase() === item.no.toLowerCase();
+  const colours = new Set<number>();
+  for (const id of new Set([clean(given.no ?? null), elementIdBeside(given.remarks)])) {
+    if (id === null) continue;
+    for (const m of lookup.elementOf(id)) if (same(m.item) && m.colourId !== null) colours.add(m.colourId);
+  }
+  return colours.size === 1 ? ([...colours][0] ?? null) : null;
 }
 
 /** Element matches that name one item and colour once; two different ones are several candidates. */

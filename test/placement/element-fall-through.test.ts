@@ -5,8 +5,10 @@ import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { planImport } from '../../src/documents/import.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
-import { csv, file } from '../helpers/documents.ts';
+import { bsx, csv, file } from '../helpers/documents.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
+import { serviceFor } from '../helpers/service.ts';
+import type { CallName, LineRowView, PlaceResultView, SuggestionsView } from '../../src/api/contract.ts';
 
 /**
  * Issue 43, point 5: an element id whose first table (BrickLink's codes) names a number the catalogue
@@ -73,6 +75,114 @@ describeEachStore('element ids: the next table decides (issue 43, point 5)', () 
       ['9327', '970c27/1', 'element 9327'],
       ['379401', '15573/1', 'element 379401'],
       ['4580964', 'The element id is not known'],
+    ]);
+  });
+
+  it("an element-id line's suggestions start from the element; search finds it; a hand fix keeps its colour, and so does its memory", async () => {
+    const path = newStoreLocation();
+    const store = await openStore(path);
+    onTestFinished(() => store.close());
+    const load = (name: string, text: string) =>
+      loadCatalogue(store.db, path, [{ name, content: bytes(text) }], {
+        type: null,
+        me: identityOf(),
+        clock: SYSTEM_CLOCK,
+      });
+    await load(
+      'Parts.txt',
+      files.bricklinkItemsTab([
+        { no: '4162', name: 'Tile 1 x 8' },
+        { no: '970c00', name: 'Hips and Legs' },
+        { no: '970c00pb01', name: 'Hips and Legs with Belt Print' },
+      ]),
+    );
+    await load(
+      'colors.txt',
+      files.bricklinkColoursTab([
+        { id: 1, name: 'White' },
+        { id: 11, name: 'Black' },
+      ]),
+    );
+    // BrickLink files element 4162916 under both legs: not placed, but the legs lead its suggestions.
+    await load(
+      'codes.txt',
+      files.bricklinkCodes([
+        { no: '970c00', colour: 'Black', element: '4162916' },
+        { no: '970c00pb01', colour: 'Black', element: '4162916' },
+      ]),
+    );
+    const service = serviceFor(store.db, path);
+    const call = async <T>(name: CallName, args: object): Promise<T> => {
+      const r = (await service.call(name, args)) as { ok: true; value: T } | { ok: false; error: unknown };
+      if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
+      return r.value;
+    };
+    const list = (rows: (string | number)[][]) => file('pab.csv', csv(['elementId', 'quantity'], rows));
+    const [first] = await call<{ order: { id: number } }[]>('import.confirm', { file: list([['4162916', 2]]) });
+    const [line] = await call<LineRowView[]>('lines.list', { orderId: first?.order.id });
+    expect(line?.reason?.code).toBe('element-not-known');
+    const suggested = await call<SuggestionsView>('lines.suggest', { lineId: line?.id, limit: 3 });
+    // Never 4162 Tile 1 x 8 first, as the digits' prefix would have it.
+    expect(suggested.suggestions.slice(0, 2).map((x) => `${x.no}:${x.related ?? x.rule}`)).toEqual([
+      '970c00:element',
+      '970c00pb01:element',
+    ]);
+    expect(suggested.suggestions.map((x) => x.no)).not.toContain('4162');
+    // The search box finds the element too.
+    const searched = await call<SuggestionsView>('catalogue.search', { query: '4162916', limit: 3 });
+    expect(searched.suggestions[0]).toMatchObject({ no: '970c00', related: 'element' });
+
+    // Fixed by hand with no colour chosen: the element's colour on that item (Black), not none.
+    const placed = await call<PlaceResultView>('lines.place', {
+      lineId: line?.id,
+      type: 'P',
+      no: '970c00',
+      colourId: null,
+    });
+    expect(placed.line.placed).toMatchObject({ no: '970c00', colour: 11 });
+    // A later list with the same element: the memory places it, in the element's colour.
+    const [second] = await call<{ order: { id: number } }[]>('import.confirm', {
+      file: { ...list([['4162916', 5]]), name: 'pab-2.csv' },
+    });
+    const [again] = await call<LineRowView[]>('lines.list', { orderId: second?.order.id });
+    expect(again?.placed).toMatchObject({ no: '970c00', colour: 11, by: 'remembered' });
+  });
+
+  it("a BrickStore Pick a Brick file's remark names the element id that places a lot its number can't (ADR 0030)", async () => {
+    const path = newStoreLocation();
+    const store = await openStore(path);
+    onTestFinished(() => store.close());
+    const load = (name: string, text: string) =>
+      loadCatalogue(store.db, path, [{ name, content: bytes(text) }], {
+        type: null,
+        me: identityOf(),
+        clock: SYSTEM_CLOCK,
+      });
+    await load('parts.csv', files.rebrickableParts([{ no: '32002', name: 'Technic Pin 3/4' }]));
+    await load('colors.txt', files.bricklinkColoursTab([{ id: 86, name: 'Light Bluish Gray' }]));
+    await load('codes.txt', files.bricklinkCodes([{ no: '32002', colour: 'Light Bluish Gray', element: '4211050' }]));
+    const doc = bsx([
+      {
+        no: '32002x',
+        colour: 86,
+        qty: 5,
+        remarks:
+          'PAB Element ID, Design ID, Color - Itemname: 4211050, 32002, DARK STONE GREY - 1 1/2 M Connecting Bush',
+      },
+      // Any other remark is not read for numbers.
+      { no: '32002y', colour: 86, qty: 1, remarks: 'bin 4211050, 32002' },
+    ]);
+    const plan = planImport(store.db, { file: file('PAB.bsx', doc) });
+    expect(
+      plan.documents[0]?.lines.map((l) => {
+        const p = l.placement;
+        return p.item === null
+          ? [l.given.no, p.reason]
+          : [l.given.no, `${p.item.no}/${p.colourId}`, 'via' in p ? p.via : null];
+      }),
+    ).toEqual([
+      ['32002x', '32002/86', 'element 4211050'],
+      ['32002y', 'The BrickLink number is not in the catalogue'],
     ]);
   });
 });

@@ -8,6 +8,7 @@ import { READ_ONLY_TITLE } from '../../store-banner.ts';
 
 /** How a related part is related to the line's number, in a worker's words. */
 const RELATED_WORDS: Readonly<Record<NonNullable<SuggestionView['related']>, string>> = {
+  element: 'the part this LEGO element is',
   numbering: 'the same part in another numbering',
   alternate: 'an alternate',
   mould: 'another mould',

@@ -10,7 +10,7 @@ import { getLine, type GivenLine } from '../../store/lines.ts';
 import { getSetting } from '../../store/settings.ts';
 import type { StoreDb } from '../../store/db.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
-import { checkColour, colourOf } from '../../placement/rule.ts';
+import { checkColour, colourOf, elementIdBeside } from '../../placement/rule.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
 import { withoutRepeats } from '../views.ts';
 import { reads, startsWork, suggests, writes, type PartialCallTable, type ServiceDeps } from './define.ts';
@@ -40,15 +40,21 @@ export const CATALOGUE_CALLS = {
     const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
     // A number the catalogue lacks: the parts the tables relate to it lead (SPEC §7 `related`). The line's
     // colour pulls the parts made in it (`made-in.ts`), however its document gave the colour.
-    const related =
-      line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : [];
+    // A line that gave a LEGO element id: what the tables say of the element leads, and its digits are no
+    // number to take prefixes of (4162916 is no 4162 Tile).
+    const element = elementIdBeside(line.remarks);
+    const related = [
+      ...(element !== null && element !== line.given.no ? d.relatedSuggestions(element, n) : []),
+      ...(line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : []),
+    ];
+    const byNumber = element !== null && element === line.given.no?.trim() ? null : line.given.no;
     return {
       ready: true,
       suggestions: named(
         d,
         withoutRepeats(
           related,
-          suggestIn(index, { name: line.given.name, no: line.given.no, colour: lineColour(d.db, line.given) }, n),
+          suggestIn(index, { name: line.given.name, no: byNumber, colour: lineColour(d.db, line.given) }, n),
           n,
         ),
       ),
