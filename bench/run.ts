@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, quality, elements, import, claims, upgrade, open, answers, lists, screens,
+ * the groups named (catalogue-load, suggest, quality, elements, round-trip, import, claims, upgrade, open, answers, lists, screens,
  * compare, postgres).
  */
 import { execFileSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
 import { benchCompare } from './compare.bench.ts';
 import { benchElements } from './elements.bench.ts';
+import { benchRoundTrip } from './round-trip.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchLists } from './lists.bench.ts';
 import { benchOpen } from './open.bench.ts';
@@ -35,6 +36,7 @@ const GROUPS = [
   'suggest',
   'quality',
   'elements',
+  'round-trip',
   'import',
   'claims',
   'upgrade',
@@ -80,6 +82,11 @@ if (runs('elements')) {
     if ('skipped' in out) console.log(`${out.skipped}\n`);
     else print(out);
   }
+}
+if (runs('round-trip')) {
+  const out = await benchRoundTrip();
+  if ('skipped' in out) console.log(`${out.skipped}\n`);
+  else print(out);
 }
 if (runs('import')) {
   const imports = await benchImport();

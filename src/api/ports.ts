@@ -81,6 +81,8 @@ export interface ServiceContext {
   readonly imports?: { cancel(): boolean; cancelled(): boolean };
   /** The process's mark of a store found damaged while open (SPEC §11); absent: this service's own. */
   readonly damage?: DamageMark;
+  /** The numbering items are shown in first, for this service only (the CLI's `--numbering`); absent: the store's setting. */
+  readonly numbering?: 'bricklink' | 'rebrickable';
 }
 
 /** Runs a call on the thread that owns it, and answers with its value; null: it runs on this thread. */

@@ -165,7 +165,7 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       credentialsStored: ctx.credentials.get() !== null,
       credentialsEncrypted: ctx.credentials.encrypted,
     }),
-    numberShower: (items) => numberShower(db, items, getSetting(db, 'numbering') as Numbering),
+    numberShower: (items) => numberShower(db, items, ctx.numbering ?? (getSetting(db, 'numbering') as Numbering)),
     exported: async (name, content) => ({
       name,
       content,

@@ -86,6 +86,7 @@ export function cliApi(
           },
         },
         emit: () => undefined,
+        ...numberingOption(options),
       }),
     );
     opened = { store, service };
@@ -133,4 +134,12 @@ export function cliApi(
       opened = null;
     },
   };
+}
+
+/** `--numbering`: the numbering this command shows items in first (SPEC §5); bad usage when it is neither. */
+function numberingOption(options: OptionValues): { numbering?: 'bricklink' | 'rebrickable' } {
+  const value = options['numbering'];
+  if (value === undefined) return {};
+  if (value === 'bricklink' || value === 'rebrickable') return { numbering: value };
+  throw new UsageError('--numbering takes bricklink or rebrickable');
 }

@@ -20,7 +20,8 @@ export function itemSources(db: StoreDb, items: readonly { type: string; no: str
   for (const r of forPairs<{ a: string; b: string; source: string }>(
     db,
     pairs.filter(([, no]) => storable(no)),
-    (p) => `SELECT j.a, j.b, c.source FROM (${p}) j JOIN catalogue_item c ON c.item_type = j.a AND c.item_no = j.b`,
+    (p) =>
+      `SELECT j.a, j.b, c.source FROM (${p}) j CROSS JOIN catalogue_item c WHERE c.item_type = j.a AND c.item_no = j.b`,
   ))
     out.set(`${r.a}\t${r.b}`, r.source);
   return out;
@@ -37,7 +38,7 @@ export function crossReferencedFrom(
     pairsOf(rebrickable),
     (p) =>
       `SELECT j.b, x.item_no AS no FROM (${p}) j
-         JOIN part_number x ON x.rebrickable_no = j.b AND x.numbering = '${numbering}' ORDER BY j.b, x.item_no`,
+         CROSS JOIN part_number x WHERE x.rebrickable_no = j.b AND x.numbering = '${numbering}' ORDER BY j.b, x.item_no`,
   ).map((r) => ({ from: r.b, to: r.no }));
 }
 
@@ -51,8 +52,9 @@ export function crossReferencedTo(
     db,
     pairsOf(numbers),
     (p) =>
+      // CROSS JOIN: the pairs outside, the index inside (SQLite would otherwise scan the table for each pair).
       `SELECT j.b, x.rebrickable_no AS no FROM (${p}) j
-         JOIN part_number x ON x.numbering = '${numbering}' AND x.item_no = j.b ORDER BY j.b, x.rebrickable_no`,
+         CROSS JOIN part_number x WHERE x.numbering = '${numbering}' AND x.item_no = j.b ORDER BY j.b, x.rebrickable_no`,
   ).map((r) => ({ from: r.b, to: r.no }));
 }
 
@@ -71,8 +73,8 @@ export function sharedElements(
     pairsOf(numbers),
     (p) =>
       `SELECT j.b, o.item_no AS no, count(DISTINCT o.element_id) AS n FROM (${p}) j
-         JOIN element_code e ON e.numbering = '${from}' AND e.item_no = j.b
-         JOIN element_code o ON o.element_id = e.element_id AND o.numbering = '${other}'
+         CROSS JOIN element_code e CROSS JOIN element_code o
+        WHERE e.numbering = '${from}' AND e.item_no = j.b AND o.element_id = e.element_id AND o.numbering = '${other}'
         GROUP BY j.b, o.item_no ORDER BY j.b, n DESC, o.item_no`,
   ).map((r) => ({ from: r.b, to: r.no, elements: Number(r.n) }));
 }

@@ -170,6 +170,10 @@ describe('suggestions (SPEC §7) on a catalogue the test makes', () => {
     // A shop that sells in Rebrickable's numbers reads them as they are.
     expect((await cliJson(['--db', db, 'settings', 'numbering', 'rebrickable'])).code).toBe(0);
     expect((await cliJson(['--db', db, 'suggest', '--number', '3001old'])).json.suggestions[0].shown).toBe('3001old');
+    // --numbering shows one command's items in another numbering, whatever the store's setting.
+    const once = await cliJson(['--db', db, '--numbering', 'bricklink', 'suggest', '--number', '3001old']);
+    expect(once.json.suggestions[0].shown).toBe('3001old (Rebrickable)');
+    expect((await cliJson(['--db', db, '--numbering', 'ldraw', 'suggest', '--number', '3001old'])).code).toBe(2);
     expect((await cliJson(['--db', db, 'suggest'])).code).toBe(2);
     // A bad --line is named as the shell wrote it, not as the contract's field.
     const badLine = await cliJson(['--db', db, 'suggest', 'Brick', '--line', 'abc']);
