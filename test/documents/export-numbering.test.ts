@@ -206,8 +206,21 @@ describeEachStore('exports speak the numbering of where they go (issue 43)', () 
     const orderId = imported?.order.id ?? 0;
     const view = await call<{ compareId: string }>('compare.run', {
       left: { kind: 'order', orderId },
-      right: { kind: 'file', file: file('arrived.bsx', bsx([{ no: '3001', name: 'Brick 2 x 4', colour: 5, qty: 4 }])) },
+      right: {
+        kind: 'file',
+        file: file(
+          'arrived.bsx',
+          bsx([
+            { no: '3001', name: 'Brick 2 x 4', colour: 5, qty: 4 },
+            // Extra on the right: BrickLink's 4073, on Rebrickable's 6141 through the cross-references.
+            { no: '4073', name: 'Plate, Round 1 x 1', colour: 11, qty: 3, price: '0.05' },
+          ]),
+        ),
+      },
     });
+    const upload = await call<ExportFileView>('compare.export', { compareId: view.compareId, as: 'upload' });
+    expect(bricklinkXmlProblems(upload.content, 'upload')).toEqual([]);
+    expect(readBack(upload.content)).toEqual(['P 4073 11 ×3']);
     const wanted = await call<ExportFileView>('compare.export', { compareId: view.compareId, as: 'wanted' });
     expect(bricklinkXmlProblems(wanted.content, 'wanted')).toEqual([]);
     expect(wanted.content).toContain('<ITEMID>x39c02</ITEMID>');
