@@ -45,6 +45,18 @@ export interface OpenOptions {
   readonly quickCheck?: boolean;
   /** Told what the upgrade is doing, when there is one. */
   readonly onProgress?: Progress;
+  /** The platform whose disks the store is written to (`process.platform`; tests inject another). */
+  readonly platform?: NodeJS.Platform;
+}
+
+/**
+ * What makes a commit reach the disk, on `platform` (SPEC §2: every row survives a power cut). SQLite's
+ * `synchronous=FULL` syncs at every commit; on macOS a plain fsync only hands the data to the drive, which
+ * may hold it in its cache: there SQLite uses F_FULLFSYNC only when told (`fullfsync`, and
+ * `checkpoint_fullfsync` for the WAL's checkpoints).
+ */
+export function durabilityPragmas(platform: NodeJS.Platform = process.platform): string[] {
+  return ['synchronous = FULL', ...(platform === 'darwin' ? ['fullfsync = ON', 'checkpoint_fullfsync = ON'] : [])];
 }
 
 /** How long a connection waits for another process's write lock before it gives up. */
@@ -54,7 +66,7 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * Opens the store at `storePath` (SPEC §2).
  *
  * Read-write: a missing or empty file becomes a new store; an older one is upgraded (backup first);
- * connections use WAL, foreign keys, a busy timeout and `synchronous=FULL`.
+ * connections use WAL, foreign keys, a busy timeout and `synchronous=FULL` (with F_FULLFSYNC on macOS).
  * Read-only: never changes the file; an older file is refused with `needs-upgrade` (`inspectStore`
  * still reports it); a missing one opens as an empty in-memory store, so readers see "nothing yet".
  * Either way a file of another application, a newer or a too-old store is refused before anything
@@ -84,7 +96,7 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
   }
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    for (const pragma of durabilityPragmas(options.platform)) db.pragma(pragma);
     db.pragma('cache_size = -32000'); // 32 MB: catalogue loads touch many index pages
     db.pragma('foreign_keys = ON');
     if (options.quickCheck !== false) {
