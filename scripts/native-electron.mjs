@@ -113,8 +113,8 @@ function electronAbi() {
       : null;
   if (binary === null || !fs.existsSync(binary))
     fail(
-      'the Electron binary is not installed (npm fetches it from GitHub when it installs Electron).\n' +
-        'On a machine that reaches GitHub, with ELECTRON_SKIP_BINARY_DOWNLOAD unset, run  npm install  again. ' +
+      "the Electron binary is not installed (Electron's installer fetches it from GitHub on the first npm start).\n" +
+        'On a machine that reaches GitHub, run  npm start  again. ' +
         'Without it, run the same app in a browser:  npm run serve',
     );
   let out;

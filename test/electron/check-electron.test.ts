@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { needs } from '../helpers/needs.ts';
+import { tempDir } from '../helpers/temp.ts';
 
 /** `npm start` and `npm run dist` begin with this check (package.json). */
 function check(env: NodeJS.ProcessEnv) {
@@ -22,16 +23,55 @@ describe('npm start without the Electron binary', () => {
   })();
 
   it.runIf(needs(!binaryHere, 'a machine without the Electron binary (this one has it)', 'the missing-binary message'))(
-    'says so in its own plain words, with what to do, and no stack trace (this machine has no binary)',
+    "has Electron's own installer fetch it, and where that can't (no GitHub here) says so in plain words, with no stack trace",
     () => {
       const r = check({ ELECTRON_OVERRIDE_DIST_PATH: '' });
       expect(r.status).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^brick-work: the Electron binary is not installed/);
-      expect(r.stderr).toContain('npm run serve');
-      expect(r.stderr).not.toMatch(/\n\s+at |Error:|Downloading/);
+      const [fetching, said, ...rest] = r.stderr.split('\n');
+      expect(fetching).toMatch(/^brick-work: fetching the Electron binary from GitHub/);
+      expect(said).toMatch(
+        /^brick-work: the Electron binary is not installed, and Electron's installer could not fetch it from GitHub \(.+\)\.$/,
+      );
+      expect(rest.join('\n')).toContain('npm run serve');
+      expect(r.stderr).not.toMatch(/\n\s+at |Downloading/);
     },
   );
+
+  /** A folder laid out as the electron package, and an installer standing in for its install.js (issue 44). */
+  const standIn = (fetches: boolean) => {
+    const dir = tempDir('brick-work-electron-');
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"electron","version":"45.5.0"}');
+    const installer = path.join(dir, 'stand-in-install.js');
+    fs.writeFileSync(
+      installer,
+      fetches
+        ? "const fs = require('fs'); fs.mkdirSync('dist'); fs.writeFileSync('dist/electron', ''); fs.writeFileSync('path.txt', 'electron');"
+        : "console.error('Error: getaddrinfo ENOTFOUND github.com'); console.error('    at GetAddrInfoReqWrap.onlookup'); process.exit(1);",
+    );
+    return { BRICK_WORK_ELECTRON_DIR: dir, BRICK_WORK_ELECTRON_INSTALLER: installer, ELECTRON_OVERRIDE_DIST_PATH: '' };
+  };
+
+  it('a fresh machine that reaches GitHub: the installer fetches the binary, and the start goes on', () => {
+    const env = standIn(true);
+    const r = check(env);
+    expect(r.stderr).toMatch(/^brick-work: fetching the Electron binary from GitHub/);
+    expect(r.status, r.stderr).toBe(0);
+    expect(fs.existsSync(path.join(env.BRICK_WORK_ELECTRON_DIR, 'dist', 'electron'))).toBe(true);
+    // Fetched once: the next start finds it and says nothing.
+    const again = check(env);
+    expect([again.status, again.stderr]).toEqual([0, '']);
+  });
+
+  it("where the installer can't reach GitHub: one plain message naming why, then what to do", () => {
+    const r = check(standIn(false));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      "brick-work: the Electron binary is not installed, and Electron's installer could not fetch it from GitHub (getaddrinfo ENOTFOUND github.com).",
+    );
+    expect(r.stderr).toContain('npm run serve');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
 
   it('goes on when the binary is there', () => {
     expect(check({ ELECTRON_OVERRIDE_DIST_PATH: path.join(REPO_ROOT, 'node_modules', 'electron') }).status).toBe(0);
