@@ -94,7 +94,18 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
       onlyLoadAppFromAsar: true,
       loadBrowserProcessSpecificV8Snapshot: false,
       grantFileProtocolExtraPrivileges: true, // the page is file://, and its ES modules need it
+      // A local build with no signing identity: the binary the fuses changed is signed ad hoc again, or an
+      // Apple Silicon Mac refuses to launch it (@electron/fuses' README, issue 44).
+      resetAdHocDarwinSignature: true,
     });
+  });
+
+  it('a release build for macOS refuses to be unsigned; a local one is signed ad hoc (issue 44)', () => {
+    expect(pkg.scripts['dist:mac:release']).toMatch(
+      /electron-builder --mac --publish never -c\.forceCodeSigning=true$/,
+    );
+    expect(pkg.scripts['dist:mac']).not.toMatch(/forceCodeSigning/);
+    expect(pkg.scripts['dist:mac:release']?.replace(' -c.forceCodeSigning=true', '')).toBe(pkg.scripts['dist:mac']);
   });
 
   it('installs without needing more than the npm registry: no install script rebuilds for Electron', () => {
