@@ -15,6 +15,7 @@ const INTEGRATION = [
   'test/exports/round-trip.test.ts',
   'test/electron/check-electron.test.ts',
   'test/electron/native-electron.test.ts',
+  'test/electron/packaged-imports.test.ts',
   'test/electron/packaging-build.test.ts',
   'test/electron/shop-server.test.ts',
   'test/identity/liveness.test.ts',

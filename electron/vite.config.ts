@@ -14,9 +14,12 @@ const APP_THREADS: readonly ThreadName[] = [
   'postgres-bridge-thread',
 ];
 
+/** What the package ships beside the bundle (package.json `build.files`): every other import is bundled. */
+export const SHIPPED = ['electron', 'better-sqlite3'] as const;
+
 /**
- * The Electron side, bundled for Electron's Node; better-sqlite3, pg and electron stay outside the bundle (the
- * package ships them). Default: the main process, the job runner thread, the service thread, the catalogue
+ * The Electron side, bundled for Electron's Node; only electron and better-sqlite3 stay outside the bundle
+ * (the package ships them). Default: the main process, the job runner thread, the service thread, the catalogue
  * reader thread and a shop server's connection thread (ESM). `--mode preload`: the preload, which a
  * sandboxed window needs as one CommonJS file that needs nothing but electron.
  */
@@ -27,6 +30,9 @@ export default defineConfig(({ mode }) => {
     : { main: path.join(root, 'electron', 'main.ts'), ...threadEntries(APP_THREADS) };
   return {
     root,
+    // Everything but what the package ships (electron; better-sqlite3, native) is bundled: the package's
+    // `files` hold no other node_modules, so a module left outside (pg) would be missing at start (issue 44).
+    ssr: { noExternal: true },
     build: {
       ssr: true,
       outDir: path.join(root, 'dist', 'electron'),
@@ -40,7 +46,8 @@ export default defineConfig(({ mode }) => {
         output: preload
           ? { format: 'cjs', entryFileNames: '[name].cjs' }
           : { format: 'es', entryFileNames: '[name].js' },
-        external: preload ? ['electron'] : ['electron', 'better-sqlite3', /^node:/],
+        // pg-native: pg's optional native client, asked for only when `pg.native` is read, which brick-work never does.
+        external: preload ? ['electron'] : [...SHIPPED, 'pg-native', /^node:/],
       },
     },
   };
