@@ -15,13 +15,13 @@ import { loadCatalogue } from '../src/catalogue/load.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { identityOf } from '../src/identity/owner.ts';
 import { openStore } from '../src/store/open.ts';
-import { buildScreens } from '../test/helpers/browser.ts';
+import { buildScreens, chromiumPath } from '../test/helpers/browser.ts';
 import { FIRST_SUGGESTIONS, openOrder, p95, SCROLL_FRAMES } from '../test/helpers/in-page.ts';
 import { partsCsv, shared } from './data.ts';
 import type { BenchRow } from './report.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
 
 /** The inventory, and the colours its lines name (as BrickLink's colour list gives them). */
 function inventory(): { name: string; text: string; ranOn: string } {

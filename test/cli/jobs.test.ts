@@ -122,28 +122,29 @@ describe('brick-work jobs …', () => {
     expect(sha256(file)).toBe(hash);
   });
 
-  it.runIf(needs(hasFaketime(), 'Debian’s faketime (apt-get install -y faketime)', 'liveness under faketime'))(
-    'gives the same liveness answers under faketime a year ahead and a year behind (Debian faketime)',
-    async () => {
-      const { file } = storeWithJobs();
-      const run = (shift: string | null) =>
-        new Promise<string>((resolve, reject) => {
-          const args = [path.join(REPO_ROOT, 'bin', 'brick-work.js'), '--json', '--db', file, 'jobs'];
-          const child =
-            shift === null
-              ? spawn(process.execPath, args)
-              : spawn('faketime', ['-f', shift, process.execPath, ...args]);
-          let out = '';
-          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-          child.on('error', reject);
-          child.on('close', () => resolve(out));
-        });
-      const answers = async (shift: string | null) =>
-        (JSON.parse(await run(shift)).jobs as { id: number; alive: boolean | null }[]).map((j) => [j.id, j.alive]);
-      const now = await answers(null);
-      expect(now.map(([, a]) => a)).toEqual([null, true, false, false]);
-      expect(await answers('+365d')).toEqual(now);
-      expect(await answers('-365d')).toEqual(now);
-    },
-  );
+  it.runIf(
+    needs(
+      hasFaketime(),
+      'faketime (Debian: apt-get install -y faketime; macOS: brew install libfaketime)',
+      'liveness under faketime',
+    ),
+  )('gives the same liveness answers under faketime a year ahead and a year behind (Debian faketime)', async () => {
+    const { file } = storeWithJobs();
+    const run = (shift: string | null) =>
+      new Promise<string>((resolve, reject) => {
+        const args = [path.join(REPO_ROOT, 'bin', 'brick-work.js'), '--json', '--db', file, 'jobs'];
+        const child =
+          shift === null ? spawn(process.execPath, args) : spawn('faketime', ['-f', shift, process.execPath, ...args]);
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('error', reject);
+        child.on('close', () => resolve(out));
+      });
+    const answers = async (shift: string | null) =>
+      (JSON.parse(await run(shift)).jobs as { id: number; alive: boolean | null }[]).map((j) => [j.id, j.alive]);
+    const now = await answers(null);
+    expect(now.map(([, a]) => a)).toEqual([null, true, false, false]);
+    expect(await answers('+365d')).toEqual(now);
+    expect(await answers('-365d')).toEqual(now);
+  });
 });

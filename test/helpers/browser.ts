@@ -7,15 +7,34 @@ import { builtForRun, hostArgs } from './built.ts';
 import { REPO_ROOT } from './cli.ts';
 import { lines } from './workers.ts';
 
-/** Debian's Chromium, driven by playwright-core: headless, a fresh profile, no background networking. */
-export const CHROMIUM = '/usr/bin/chromium';
+/** Where a Chromium is looked for, in order, after `BRICK_WORK_CHROMIUM`: Debian's, then a Mac's (Homebrew's cask, Chrome). */
+export const CHROMIUM_PLACES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/opt/homebrew/bin/chromium',
+] as const;
+
+/** The Chromium the browser tests drive: `BRICK_WORK_CHROMIUM`, else the first of `CHROMIUM_PLACES` there; null: none. */
+export function chromiumPath(
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (file: string) => boolean = fs.existsSync,
+): string | null {
+  const chosen = env['BRICK_WORK_CHROMIUM'];
+  if (chosen) return exists(chosen) ? chosen : null;
+  return CHROMIUM_PLACES.find((p) => exists(p)) ?? null;
+}
+
+/** Chromium (Debian's in CI), driven by playwright-core: headless, a fresh profile, no background networking. */
+export const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
 
 import { NEEDS_CHROMIUM } from './needs.ts';
 
 export { NEEDS_CHROMIUM };
 
 export function hasChromium(): boolean {
-  return fs.existsSync(CHROMIUM);
+  return chromiumPath() !== null;
 }
 
 export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {

@@ -1,8 +1,10 @@
 /** What the PostgreSQL tests need, in the words a skipped one prints. */
-export const NEEDS_POSTGRES = "Debian's PostgreSQL server (apt-get install -y postgresql)";
+export const NEEDS_POSTGRES =
+  "PostgreSQL's server programs (Debian: apt-get install -y postgresql; macOS: brew install postgresql@17)";
 
 /** What the browser tests need, in the words a skipped one prints. */
-export const NEEDS_CHROMIUM = "Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)";
+export const NEEDS_CHROMIUM =
+  'Chromium (Debian: apt-get install -y chromium; macOS: brew install --cask chromium; or BRICK_WORK_CHROMIUM=its path)';
 
 /** What CI always has (`.ci/run` installs them): a test there that lacks one fails instead of skipping. */
 const CI_HAS: readonly string[] = [NEEDS_POSTGRES, NEEDS_CHROMIUM];

@@ -12,18 +12,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { PostgresBridge } from '../../src/store/postgres/bridge.ts';
 
-/** The folder of PostgreSQL's server programs: Debian's versioned one, else whatever `initdb` is on the PATH. */
+/**
+ * The folder of PostgreSQL's server programs: Debian's versioned one, Homebrew's (`postgresql@N`, on Apple
+ * Silicon or Intel), else whatever `initdb` is on the PATH.
+ */
 function binDir(): string | null {
-  const root = '/usr/lib/postgresql';
-  if (fs.existsSync(root)) {
+  /** The newest `<root>/<prefix>N/bin` holding initdb. */
+  const newest = (root: string, prefix: string) => {
+    if (!fs.existsSync(root)) return null;
     const versions = fs
       .readdirSync(root)
-      .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
-      .sort((a, b) => Number(b) - Number(a));
-    if (versions[0] !== undefined) return path.join(root, versions[0], 'bin');
-  }
-  const found = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  return found === '' ? null : path.dirname(found);
+      .filter((v) => v.startsWith(prefix) && fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b.slice(prefix.length)) - Number(a.slice(prefix.length)));
+    return versions[0] === undefined ? null : path.join(root, versions[0], 'bin');
+  };
+  const found =
+    newest('/usr/lib/postgresql', '') ??
+    newest('/opt/homebrew/opt', 'postgresql@') ??
+    newest('/usr/local/opt', 'postgresql@');
+  if (found !== null) return found;
+  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
+  return onPath === '' ? null : path.dirname(onPath);
 }
 
 import { NEEDS_POSTGRES } from './needs.ts';
