@@ -14,17 +14,23 @@ import type { CallName, LineRowView, PlaceResultView, SuggestionsView } from '..
  * Issue 43, point 5: an element id whose first table (BrickLink's codes) names a number the catalogue
  * lacks, or several, is placed by the next table (Rebrickable's elements) where that names one part.
  */
+/** A new store, and how a test loads a catalogue file made of text into it. */
+async function newStore() {
+  const path = newStoreLocation();
+  const store = await openStore(path);
+  onTestFinished(() => store.close());
+  const load = (name: string, text: string) =>
+    loadCatalogue(store.db, path, [{ name, content: bytes(text) }], {
+      type: null,
+      me: identityOf(),
+      clock: SYSTEM_CLOCK,
+    });
+  return { store, path, load };
+}
+
 describeEachStore('element ids: the next table decides (issue 43, point 5)', () => {
   it("places 9327 on Rebrickable's 970c27 and 379401 on 15573, and says so of an element no table places", async () => {
-    const path = newStoreLocation();
-    const store = await openStore(path);
-    onTestFinished(() => store.close());
-    const load = (name: string, text: string) =>
-      loadCatalogue(store.db, path, [{ name, content: bytes(text) }], {
-        type: null,
-        me: identityOf(),
-        clock: SYSTEM_CLOCK,
-      });
+    const { store, load } = await newStore();
     await load(
       'parts.csv',
       files.rebrickableParts([
@@ -79,15 +85,7 @@ describeEachStore('element ids: the next table decides (issue 43, point 5)', () 
   });
 
   it("an element-id line's suggestions start from the element; search finds it; a hand fix keeps its colour, and so does its memory", async () => {
-    const path = newStoreLocation();
-    const store = await openStore(path);
-    onTestFinished(() => store.close());
-    const load = (name: string, text: string) =>
-      loadCatalogue(store.db, path, [{ name, content: bytes(text) }], {
-        type: null,
-        me: identityOf(),
-        clock: SYSTEM_CLOCK,
-      });
+    const { store, path, load } = await newStore();
     await load(
       'Parts.txt',
       files.bricklinkItemsTab([
@@ -149,15 +147,7 @@ describeEachStore('element ids: the next table decides (issue 43, point 5)', () 
   });
 
   it("a BrickStore Pick a Brick file's remark names the element id that places a lot its number can't (ADR 0030)", async () => {
-    const path = newStoreLocation();
-    const store = await openStore(path);
-    onTestFinished(() => store.close());
-    const load = (name: string, text: string) =>
-      loadCatalogue(store.db, path, [{ name, content: bytes(text) }], {
-        type: null,
-        me: identityOf(),
-        clock: SYSTEM_CLOCK,
-      });
+    const { store, load } = await newStore();
     await load('parts.csv', files.rebrickableParts([{ no: '32002', name: 'Technic Pin 3/4' }]));
     await load('colors.txt', files.bricklinkColoursTab([{ id: 86, name: 'Light Bluish Gray' }]));
     await load('codes.txt', files.bricklinkCodes([{ no: '32002', colour: 'Light Bluish Gray', element: '4211050' }]));
