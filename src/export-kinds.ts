@@ -13,6 +13,11 @@ export type ExportAcknowledgement = (typeof EXPORT_ACKNOWLEDGEMENTS)[number];
 export const LEFT_OUT_REASONS = ['unplaced', 'no-number', 'no-colour-number', 'not-a-part'] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 
+/** Reasons the export needs acknowledged before it leaves the line out: its target does not number it. */
+export function needsAcknowledging(reason: LeftOutReason): boolean {
+  return reason === 'no-number' || reason === 'no-colour-number';
+}
+
 /** A saved line (or a compare's lot) an export leaves out, and why. */
 export interface LeftOutLine {
   /** The line's id; null for a compare's lot. */

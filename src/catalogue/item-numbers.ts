@@ -137,11 +137,6 @@ export function itemNumbers(db: StoreDb, items: readonly ItemKey[]): { get(type:
   return { get: (type, no) => byKey.get(itemKey(type, no)) ?? none };
 }
 
-/** An item's number in `numbering`, or null when no loaded table gives it. */
-export function numberIn(numbers: ItemNumbers, numbering: Numbering): string | null {
-  return numbers[numbering];
-}
-
 /**
  * An item's number as staff read it (SPEC §5, §9): in the shop numbering first, the catalogue's beside it
  * when that differs — `3794 (Rebrickable 3794b)`; the catalogue's, named, when the shop numbering has none

@@ -17,7 +17,7 @@ import { formatMoneyE4 } from '../documents/values.ts';
 import type { ExportTarget, LeftOutLine, LeftOutReason } from '../export-kinds.ts';
 import { bricklinkColour, inventoryXml, type XmlItem } from '../exports/bricklink-xml.ts';
 import { csvCell } from '../exports/csv-cell.ts';
-import { leftOutNote, leftOutText, REBRICKABLE_NO_COLOUR, refuseUnacknowledged } from '../exports/plan.ts';
+import { leftOutNote, leftOutText, rebrickableColour, refuseUnacknowledged } from '../exports/plan.ts';
 import { rebrickableCsvOf } from '../exports/rebrickable-csv.ts';
 import type { CompareResult, CompareRow } from './compare.ts';
 import type { RowNames } from './names.ts';
@@ -137,12 +137,7 @@ export function exportDifference(
     else if (target === 'rebrickable' && r.item.type !== 'P') leave(r, 'not-a-part');
     else {
       const no = numbers.get(r.item.type, r.item.no)[target];
-      const colour =
-        colours === null
-          ? r.item.colour
-          : r.item.colour === null
-            ? REBRICKABLE_NO_COLOUR
-            : (colours.get(r.item.colour)?.[0] ?? null);
+      const colour = colours === null ? r.item.colour : rebrickableColour(colours, r.item.colour);
       if (no === null) leave(r, 'no-number');
       else if (colour === null) leave(r, 'no-colour-number');
       else written.push({ row: r, no, colour });

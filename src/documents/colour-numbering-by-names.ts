@@ -32,7 +32,12 @@ export function colourNumberingByNames(
   const numberIn = (numbering: ColourNumbering, id: number): number | null =>
     numbering === 'bricklink' ? id : (lookup.translateColour(numbering, String(id)) ?? null);
   for (const numbering of ['bricklink', 'rebrickable', 'ldraw'] as const) {
-    if (pairs.every((p) => numberIn(numbering, p.id) !== null && numberIn(numbering, p.id) === colourOfName(p.name)))
+    if (
+      pairs.every((p) => {
+        const colour = numberIn(numbering, p.id);
+        return colour !== null && colour === colourOfName(p.name);
+      })
+    )
       return numbering;
   }
   return null;

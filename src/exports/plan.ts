@@ -1,9 +1,15 @@
 import type { StoreDb } from '../store/db.ts';
 import { shownTime } from '../clock.ts';
-import { itemNumbers, NUMBERING_NAMES, type ItemNumbers } from '../catalogue/item-numbers.ts';
+import { itemNumbers, NUMBERING_NAMES } from '../catalogue/item-numbers.ts';
 import type { DocumentFormat } from '../documents/model.ts';
 import { BrickWorkError, quote } from '../errors.ts';
-import { NO_NUMBER_CODES, type ExportTarget, type LeftOutLine, type LeftOutReason } from '../export-kinds.ts';
+import {
+  needsAcknowledging,
+  NO_NUMBER_CODES,
+  type ExportTarget,
+  type LeftOutLine,
+  type LeftOutReason,
+} from '../export-kinds.ts';
 import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
 import { colourIdsFromBrickLink } from '../store/item-numbers.ts';
 import { documentsOfOrder } from '../store/documents.ts';
@@ -153,9 +159,7 @@ export function planOrderExport(
     }
     const auto = p.by === 'number' || p.by === 'name';
     const no =
-      ownWord && auto && givenNo !== null && givenType === p.type
-        ? givenNo
-        : numberInTarget(numbers.get(p.type, p.no), target);
+      ownWord && auto && givenNo !== null && givenType === p.type ? givenNo : numbers.get(p.type, p.no)[target];
     if (no === null) {
       leave(l, 'no-number');
       continue;
@@ -164,8 +168,7 @@ export function planOrderExport(
       row(l, p.type, no, p.colour);
       continue;
     }
-    // Rebrickable's colours: the colour table's Rebrickable id for the BrickLink colour; 9999 "[No Color/Any Color]" for none.
-    const colour = p.colour === null ? REBRICKABLE_NO_COLOUR : (colours.get(p.colour)?.[0] ?? null);
+    const colour = rebrickableColour(colours, p.colour);
     if (colour === null) leave(l, 'no-colour-number');
     else row(l, p.type, no, colour);
   }
@@ -173,10 +176,17 @@ export function planOrderExport(
 }
 
 /** Rebrickable's colour for "no colour, any colour". */
-export const REBRICKABLE_NO_COLOUR = 9999;
+const REBRICKABLE_NO_COLOUR = 9999;
 
-function numberInTarget(numbers: ItemNumbers, target: ExportTarget): string | null {
-  return numbers[target];
+/**
+ * A BrickLink colour as Rebrickable numbers it: the colour table's Rebrickable id (the lowest where it
+ * gives several); 9999, "[No Color/Any Color]", for none; null where the table gives none.
+ */
+export function rebrickableColour(
+  table: ReadonlyMap<number, readonly number[]>,
+  bricklinkId: number | null,
+): number | null {
+  return bricklinkId === null ? REBRICKABLE_NO_COLOUR : (table.get(bricklinkId)?.[0] ?? null);
 }
 
 /**
@@ -189,7 +199,7 @@ export function refuseUnacknowledged(
   unit: 'line' | 'lot' = 'line',
 ): void {
   const code = NO_NUMBER_CODES[plan.target];
-  const unnumbered = plan.leftOut.filter((l) => l.reason === 'no-number' || l.reason === 'no-colour-number');
+  const unnumbered = plan.leftOut.filter((l) => needsAcknowledging(l.reason));
   if (unnumbered.length === 0 || accepted.includes(code)) return;
   const name = NUMBERING_NAMES[plan.target];
   const n = unnumbered.length;

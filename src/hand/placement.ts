@@ -155,7 +155,8 @@ export function placeByHand(
 
   const { value, step } = recordStepWithInfo(db, clock, (rec) => {
     // Read inside the write transaction: what another process wrote meanwhile counts.
-    const own = checkColour(line.given, catalogueLookup(db));
+    const inTransaction = catalogueLookup(db);
+    const own = checkColour(line.given, inTransaction);
     let colourId: number | null;
     if (target.colourId !== null) colourId = target.colourId;
     else if (own.status === 'unknown') {
@@ -172,11 +173,10 @@ export function placeByHand(
       colourId = own.placed;
     } else if (own.status === 'none') {
       // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
-      const lookup = catalogueLookup(db);
       colourId =
         elementIdBeside(line.remarks) === null
           ? null
-          : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, lookup);
+          : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, inTransaction);
     } else colourId = own.id;
 
     rec.update('order_line', lineId, {

@@ -14,6 +14,16 @@ import type { CallName, LineRowView, PlaceResultView, SuggestionsView } from '..
  * Issue 43, point 5: an element id whose first table (BrickLink's codes) names a number the catalogue
  * lacks, or several, is placed by the next table (Rebrickable's elements) where that names one part.
  */
+/** Each planned line: its number and where it is placed (item/colour, and how), or why not. */
+function placements(plan: ReturnType<typeof planImport>): unknown[] {
+  return (plan.documents[0]?.lines ?? []).map((l) => {
+    const p = l.placement;
+    return p.item === null
+      ? [l.given.no, p.reason]
+      : [l.given.no, `${p.item.no}/${p.colourId}`, 'via' in p ? p.via : null];
+  });
+}
+
 /** A new store, and how a test loads a catalogue file made of text into it. */
 async function newStore() {
   const path = newStoreLocation();
@@ -70,14 +80,7 @@ describeEachStore('element ids: the next table decides (issue 43, point 5)', () 
       ],
     );
     const plan = planImport(store.db, { file: file('pab.csv', list) });
-    expect(
-      plan.documents[0]?.lines.map((l) => {
-        const p = l.placement;
-        return p.item === null
-          ? [l.given.no, p.reason]
-          : [l.given.no, `${p.item.no}/${p.colourId}`, 'via' in p ? p.via : null];
-      }),
-    ).toEqual([
+    expect(placements(plan)).toEqual([
       ['9327', '970c27/1', 'element 9327'],
       ['379401', '15573/1', 'element 379401'],
       ['4580964', 'The element id is not known'],
@@ -163,14 +166,7 @@ describeEachStore('element ids: the next table decides (issue 43, point 5)', () 
       { no: '32002y', colour: 86, qty: 1, remarks: 'bin 4211050, 32002' },
     ]);
     const plan = planImport(store.db, { file: file('PAB.bsx', doc) });
-    expect(
-      plan.documents[0]?.lines.map((l) => {
-        const p = l.placement;
-        return p.item === null
-          ? [l.given.no, p.reason]
-          : [l.given.no, `${p.item.no}/${p.colourId}`, 'via' in p ? p.via : null];
-      }),
-    ).toEqual([
+    expect(placements(plan)).toEqual([
       ['32002x', '32002/86', 'element 4211050'],
       ['32002y', 'The BrickLink number is not in the catalogue'],
     ]);

@@ -1,3 +1,4 @@
+import { needsAcknowledging } from '../../../src/export-kinds.ts';
 import type { LeftOutView } from '../../../src/api/contract.ts';
 import { count, plural } from '../../format.ts';
 import { TARGET_NAMES, useExports, type ExportReview as Review } from '../../state/exports.ts';
@@ -35,7 +36,7 @@ export function LeftOutTable(props: { leftOut: readonly LeftOutView[]; label: st
 export function ExportReview(props: { review: Review; orderName: string | null }) {
   const review = props.review;
   const actions = useExports.getState();
-  const unnumbered = review.preview.leftOut.filter((l) => l.reason !== 'unplaced');
+  const unnumbered = review.preview.leftOut.filter((l) => needsAcknowledging(l.reason));
   return (
     <div
       className="confirm"

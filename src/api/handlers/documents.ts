@@ -7,7 +7,7 @@ import { bricklinkXml } from '../../exports/bricklink-xml.ts';
 import { leftOutNote, planOrderExport, type ExportPlan } from '../../exports/plan.ts';
 import type { ExportFileView } from '../contract.ts';
 import { rebrickableCsv } from '../../exports/rebrickable-csv.ts';
-import { NO_NUMBER_CODES } from '../../export-kinds.ts';
+import { needsAcknowledging, NO_NUMBER_CODES } from '../../export-kinds.ts';
 import { summaryCsv } from '../../exports/summary.ts';
 import { listDocuments } from '../../store/documents.ts';
 import { getOrder } from '../../store/orders.ts';
@@ -75,7 +75,7 @@ export const DOCUMENTS_CALLS = {
   'export.summary': reads((d) => () => d.exported('brick-work-summary.csv', summaryCsv(d.db))),
   'export.preview': reads((d) => ({ orderId, to, includeUnplaced }) => {
     const plan = planOrderExport(d.db, orderId, to, { includeUnplaced: includeUnplaced === true });
-    const unnumbered = plan.leftOut.some((l) => l.reason === 'no-number' || l.reason === 'no-colour-number');
+    const unnumbered = plan.leftOut.some((l) => needsAcknowledging(l.reason));
     return {
       target: to,
       rows: plan.rows.length,
