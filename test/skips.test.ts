@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/cli.ts';
 import { needs, NEEDS_CHROMIUM, NEEDS_POSTGRES } from './helpers/needs.ts';
+import { findProgram, HOMEBREW_BINS } from './helpers/programs.ts';
+import { tempDir } from './helpers/temp.ts';
 
 /** Every .ts file under `dir`. */
 function sources(dir: string): string[] {
@@ -55,5 +57,19 @@ describe('skipped tests', () => {
     } finally {
       console.warn = warn;
     }
+  });
+});
+
+// Issue 44: on a Mac the tests find Homebrew's programs even where an IDE starts them without its PATH.
+describe('the programs a test needs', () => {
+  it('are found on the PATH, else in Homebrew’s folders; a file that is not executable is not a program', () => {
+    const dir = tempDir();
+    const program = path.join(dir, 'faketime');
+    fs.writeFileSync(program, '#!/bin/sh\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'not-a-program'), 'text', { mode: 0o644 });
+    expect(findProgram('faketime', { PATH: `/nowhere${path.delimiter}${dir}` })).toBe(program);
+    expect(findProgram('not-a-program', { PATH: dir })).toBeNull();
+    expect(findProgram('brick-work-no-such-program', {})).toBeNull();
+    expect(HOMEBREW_BINS).toEqual(['/opt/homebrew/bin', '/usr/local/bin']);
   });
 });

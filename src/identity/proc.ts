@@ -13,6 +13,8 @@ export interface ProcView {
   stat(pid: number): ProcStat | null;
   /** The thread-group id of a pid (≠ pid for a thread), or null when unknown. */
   tgid(pid: number): number | null;
+  /** The boot's id from a source other than /proc that needs no clock (macOS), or null. */
+  bootSession(): string | null;
 }
 
 function readText(file: string): string | null {
@@ -23,9 +25,11 @@ function readText(file: string): string | null {
   }
 }
 
-export function procView(root: string | null = '/proc'): ProcView {
-  if (root === null) return { bootId: () => null, stat: () => null, tgid: () => null };
+/** `/proc` at `root` (null: none, as on macOS and Windows), and where that has none, `bootSession`. */
+export function procView(root: string | null = '/proc', bootSession: () => string | null = () => null): ProcView {
+  if (root === null) return { bootId: () => null, stat: () => null, tgid: () => null, bootSession };
   return {
+    bootSession,
     bootId() {
       const id = readText(path.join(root, 'sys', 'kernel', 'random', 'boot_id'))?.trim();
       return id ? id : null;

@@ -14,6 +14,7 @@ import {
 import { openStore } from '../../src/store/open.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';
+import { anotherLife } from '../helpers/owners.ts';
 
 const clock = SYSTEM_CLOCK;
 
@@ -44,7 +45,7 @@ describe('catalogue-job.json (SPEC §4)', () => {
 
   it('records the job, its owner and progress; a stale running state with a dead owner does not block', async () => {
     const { storePath, db, file } = await setUp('shop.db');
-    const dead = { ...identityOf(), startTicks: 1 };
+    const dead = anotherLife(identityOf(), -1);
     fs.writeFileSync(file, JSON.stringify(staleRecord(dead)));
     expect(catalogueJobStatus(db, storePath)).toMatchObject({ alive: false, record: { state: 'running' } });
 

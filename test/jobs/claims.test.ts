@@ -18,6 +18,7 @@ import {
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { openStore, type Store } from '../../src/store/open.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { anotherLife } from '../helpers/owners.ts';
 
 const clock = SYSTEM_CLOCK;
 const YEAR = 365 * 24 * 3600 * 1000;
@@ -88,7 +89,7 @@ describe('claims (SPEC §4)', () => {
     const mine = enqueueJob(db, 'lookup', {}, { clock });
     const unrelated = identityOf(sleeper().pid);
     // The owner that had this pid before: same pid and boot, an earlier start.
-    ownedBy({ db } as Store, reused, { ...unrelated, startTicks: (unrelated.startTicks ?? 0) - 1000 });
+    ownedBy({ db } as Store, reused, anotherLife(unrelated, -1000));
     ownedBy({ db } as Store, mine, unrelated);
 
     expect(recoverJobs(db, { clock }).map((r) => r.id)).toEqual([reused]);
@@ -118,7 +119,7 @@ describe('claims (SPEC §4)', () => {
       const ids = [1, 2, 3, 4].map(() => enqueueJob(db, 'lookup', {}, { clock: c }));
       const me = identityOf();
       ownedBy({ db } as Store, ids[0] ?? 0, me);
-      ownedBy({ db } as Store, ids[1] ?? 0, { ...me, startTicks: (me.startTicks ?? 0) + 1 });
+      ownedBy({ db } as Store, ids[1] ?? 0, anotherLife(me));
       ownedBy({ db } as Store, ids[2] ?? 0, { pid: me.pid, bootId: null, startTicks: null });
       const alive = listJobs(db).map((j) => j.alive);
       const recovered = recoverJobs(db, { clock: c }).map((r) => r.id);
@@ -141,7 +142,7 @@ describe('state changes are compare-and-set', () => {
     const id = enqueueJob(db, 'lookup', {}, { clock });
     const me = identityOf();
     claimJob(db, id, me, { clock });
-    const stranger = { ...me, startTicks: (me.startTicks ?? 0) + 1 };
+    const stranger = anotherLife(me);
     expect(reportProgress(db, id, stranger, { done: 5, total: 10 }, { clock })).toBe(false);
     expect(finishJob(db, id, stranger, { state: 'done' }, { clock })).toBe(false);
     expect(getJob(db, id)).toMatchObject({ state: 'running', progress: { done: 0, total: null } });

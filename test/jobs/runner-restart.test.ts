@@ -18,6 +18,7 @@ import {
 import { insertJob, insertJobOwner } from '../helpers/store-builder.ts';
 import { holdLock } from '../helpers/soak-lock.ts';
 import { JobHost } from '../../src/app/job-host.ts';
+import { anotherLife } from '../helpers/owners.ts';
 
 /**
  * Issue 26, point 2: a job runner thread that stops is started again by itself, says why, and the load it
@@ -71,7 +72,7 @@ describe('what a stopped runner thread had (its process lives on)', () => {
     const mine = insertJob(db, { kind: 'catalogue-lookup', state: 'running' });
     insertJobOwner(db, { jobId: mine, pid: me.pid, identity: { bootId: me.bootId, startTicks: me.startTicks } });
     const theirs = insertJob(db, { kind: 'catalogue-lookup', state: 'running' });
-    insertJobOwner(db, { jobId: theirs, pid: 1, identity: { bootId: me.bootId, startTicks: 1 } });
+    insertJobOwner(db, { jobId: theirs, pid: 1, identity: anotherLife({ ...me, pid: 1 }) });
     expect(releaseOwnJobs(db, me, { clock: SYSTEM_CLOCK })).toEqual([
       { id: mine, kind: 'catalogue-lookup', deadOwner: me },
     ]);
@@ -84,9 +85,7 @@ describe('what a stopped runner thread had (its process lives on)', () => {
     ).toBe(1);
 
     CatalogueJob.start(db, storePath, 'catalogue-load', {}, { me, clock: SYSTEM_CLOCK });
-    expect(
-      failOwnCatalogueJob(db, storePath, { ...me, startTicks: (me.startTicks ?? 0) + 1 }, { clock: SYSTEM_CLOCK }),
-    ).toBe(false);
+    expect(failOwnCatalogueJob(db, storePath, anotherLife(me), { clock: SYSTEM_CLOCK })).toBe(false);
     expect(failOwnCatalogueJob(db, storePath, me, { clock: SYSTEM_CLOCK })).toBe(true);
     expect(readCatalogueJob(catalogueJobPath(storePath))).toMatchObject({
       record: { state: 'failed', error: expect.stringContaining('job runner stopped while it loaded') as string },
