@@ -6,7 +6,7 @@ import { BrickWorkError } from '../src/errors.ts';
 import { STORE_FILE_NAME, useNativeBinding } from '../src/app/environment.ts';
 import { APP_NAME } from '../src/version.ts';
 import { serverUrl, storeName } from '../src/store-location.ts';
-import type { ShopServerPort } from '../src/api/ports.ts';
+import type { ShopServerConfig, ShopServerPort } from '../src/api/ports.ts';
 import { safeStorageCredentials, safeStorageShopServer } from './credentials.ts';
 import { fileDialogs } from './dialogs.ts';
 import { registerIpc, sendEvent } from './ipc.ts';
@@ -146,9 +146,10 @@ export function storeLocation(shopServer: ShopServerPort, userData: string): str
 }
 
 /**
- * The app could not start. On a shop server that can't be opened (down, unreachable, not a store), staff
- * choose: try again, or go back to this computer's own file (the choice is forgotten); otherwise, or on
- * Quit, the reason is shown and the app quits. Answers whether to start again.
+ * The app could not start. On a shop server that can't be opened (down, unreachable, not a store), or
+ * whose password the keychain would not give, staff choose: try again, or go back to this computer's own
+ * file (the choice is forgotten); otherwise, or on Quit, the reason is shown and the app quits. Answers
+ * whether to start again.
  */
 export function afterFailedStart(
   electron: Pick<ElectronDeps, 'app' | 'dialog' | 'safeStorage'>,
@@ -156,16 +157,22 @@ export function afterFailedStart(
 ): 'again' | 'quit' {
   const userData = electron.app.getPath('userData');
   const shopServer = safeStorageShopServer(electron.safeStorage, userData);
-  const chosen = shopServer.get();
-  if (chosen === null) {
+  const { chosen, refused } = chosenServer(shopServer);
+  if (chosen === null && !refused) {
     electron.dialog.showErrorBox('brick-work could not start', message);
     return 'quit';
   }
   const answer = electron.dialog.showMessageBoxSync({
     type: 'error',
     title: 'brick-work could not start',
-    message: `brick-work could not open the shop’s store on ${storeName(serverUrl(chosen))}.`,
-    detail: `${message}\n\nTry again once the server is back, or work on this computer’s own store file instead (Settings → Shop server chooses the server again).`,
+    message:
+      chosen === null
+        ? 'brick-work could not read the shop server’s password from this computer’s keychain, so it did not open the shop’s store.'
+        : `brick-work could not open the shop’s store on ${storeName(serverUrl(chosen))}.`,
+    detail:
+      chosen === null
+        ? `${message}\n\nOr work on this computer’s own store file instead: the shop server is forgotten, and Settings → Shop server chooses it again.`
+        : `${message}\n\nTry again once the server is back, or work on this computer’s own store file instead (Settings → Shop server chooses the server again).`,
     buttons: ['Try again', 'Use this computer’s file', 'Quit'],
     defaultId: 0,
     cancelId: 2,
@@ -176,4 +183,14 @@ export function afterFailedStart(
     return 'again';
   }
   return 'quit';
+}
+
+/** The shop server this desk chose, or whether the keychain kept it back (never read as "none chosen"). */
+function chosenServer(port: ShopServerPort): { chosen: ShopServerConfig | null; refused: boolean } {
+  try {
+    return { chosen: port.get(), refused: false };
+  } catch (e) {
+    if (e instanceof BrickWorkError && e.code === 'keychain-refused') return { chosen: null, refused: true };
+    throw e;
+  }
 }

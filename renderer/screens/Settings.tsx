@@ -8,6 +8,7 @@ import { ShopServerCard } from './settings/ShopServerCard.tsx';
 /** Settings (SPEC §9.7): the shop's settings, the BrickLink credentials, the shop server, and what brick-work remembers. */
 export function Settings() {
   const settings = useSettings((s) => s.settings);
+  const shopServer = useSettings((s) => s.shopServer);
   const reload = useSettings((s) => s.reload);
   useReloadOnChange(reload);
   return (
@@ -18,7 +19,7 @@ export function Settings() {
       <div className="cards">
         <ShopCard settings={settings} />
         <CredentialsCard settings={settings} />
-        <ShopServerCard />
+        <ShopServerCard view={shopServer} />
       </div>
       <Memories />
     </section>

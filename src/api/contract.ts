@@ -395,6 +395,8 @@ export interface SettingsMore {
   readonly credentialsStored: boolean;
   /** Whether this host can keep credentials encrypted (Electron's safeStorage). */
   readonly credentialsEncrypted: boolean;
+  /** Credentials are stored but the computer's keychain would not give them (issue 44): why, and what to do. */
+  readonly credentialsRefused: string | null;
 }
 
 /** Settings → Shop server (SPEC §14): the store in use, and the server chosen for the next start. */
@@ -412,6 +414,8 @@ export interface ShopServerView {
   readonly encrypted: boolean;
   /** Whether a choice can be made here at all (false where the store is given by `--db`). */
   readonly canChoose: boolean;
+  /** The server is chosen but the computer's keychain would not give its password (issue 44): why, and what to do. */
+  readonly refused: string | null;
   /** What happens next, in words (the choice takes effect at the next start). */
   readonly note: string | null;
 }

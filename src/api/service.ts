@@ -4,6 +4,7 @@
  * `store.changed` after every write. The app, the browser host, the CLI and each service thread make one
  * over their own store connection and ports (`ports.ts`).
  */
+import { readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, type Numbering } from '../catalogue/item-numbers.ts';
 import { toErrorValue, damagedStore, readOnlyStore, type ErrorValue } from '../errors.ts';
 import { relatedParts } from '../placement/related.ts';
@@ -162,7 +163,7 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       currency: getSetting(db, 'currency'),
       apiUrl: getSetting(db, 'api-url'),
       numbering: getSetting(db, 'numbering'),
-      credentialsStored: ctx.credentials.get() !== null,
+      ...credentialsView(readCredentials(ctx.credentials)),
       credentialsEncrypted: ctx.credentials.encrypted,
     }),
     numberShower: (items) => numberShower(db, items, ctx.numbering ?? (getSetting(db, 'numbering') as Numbering)),
@@ -181,4 +182,8 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       return countsSeen;
     },
   };
+}
+
+function credentialsView(read: CredentialsRead): { credentialsStored: boolean; credentialsRefused: string | null } {
+  return { credentialsStored: read.credentials !== null || read.refused !== null, credentialsRefused: read.refused };
 }

@@ -5,6 +5,7 @@ import { isServerStore } from '../store-location.ts';
 import { DamageMark } from '../store/damage.ts';
 import { openStore } from '../store/open.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
+import { credentialsAsRead, readCredentials } from '../api/credentials.ts';
 import type { CredentialStore, FileDialogs, ShopServerPort } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
@@ -112,7 +113,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           damage,
         });
   const offMain = threads; // as a const, for the closures below
-  const stored = options.credentials.get();
+  // A keychain that refuses now is said where the credentials are needed (Settings, the look-up): not here.
+  const stored = readCredentials(options.credentials).credentials;
   const service = createApiService(
     serviceContext(store, options.storePath, {
       clock,
@@ -127,7 +129,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       },
       credentials: {
         encrypted: options.credentials.encrypted,
-        get: () => options.credentials.get(),
+        get: () => {
+          const read = readCredentials(options.credentials);
+          offMain?.tellCredentials(read); // what Settings shows, the writer's views show too
+          return credentialsAsRead(() => read)();
+        },
         set: (c) => {
           options.credentials.set(c);
           jobs?.provideCredentials(c, apiUrlOf(store.db));

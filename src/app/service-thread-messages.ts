@@ -1,3 +1,4 @@
+import type { CredentialsRead } from '../api/credentials.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ErrorValue } from '../errors.ts';
 import type { CallName, EventName, Result } from '../api/contract.ts';
@@ -14,8 +15,8 @@ export interface ServiceThreadData {
   readonly nativeBinding: string | null;
   /** The core's clock at the start (see StampedServiceMessage). */
   readonly clockMs: number;
-  /** The BrickLink credentials as the main thread keeps them, for `lookup.start` and the settings' view. */
-  readonly credentials: Credentials | null;
+  /** The BrickLink credentials as the main thread last read them, for `lookup.start` and the settings' view. */
+  readonly credentials: CredentialsRead;
   readonly credentialsEncrypted: boolean;
   /** The cell of the process's mark of a store found damaged (see `DamageMark`). */
   readonly damage: SharedArrayBuffer;
@@ -25,7 +26,7 @@ export interface ServiceThreadData {
 export type ToServiceThread =
   /** A contract call, its arguments already checked; `cancel`: a flag the main thread sets to stop an import. */
   | { type: 'call'; id: number; name: CallName; args: unknown; cancel: SharedArrayBuffer | null }
-  | { type: 'credentials'; credentials: Credentials }
+  | { type: 'credentials'; credentials: CredentialsRead }
   | { type: 'build-index' }
   | { type: 'stop' };
 

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.ts';
 import { toErrorValue, type ErrorValue } from '../errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';
-import type { Credentials } from '../catalogue/bricklink/oauth.ts';
+import { credentialsAsRead, type CredentialsRead } from '../api/credentials.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore, type Store } from '../store/open.ts';
 import { buildCatalogueIndex } from '../suggest/catalogue-index.ts';
@@ -32,7 +32,7 @@ const post = (m: FromServiceThread) => port.postMessage(m);
 let reading = { clockMs: data.clockMs, at: performance.now() };
 const clock: Clock = { now: () => new Date(reading.clockMs + (performance.now() - reading.at)) };
 
-let credentials: Credentials | null = data.credentials;
+let credentials: CredentialsRead = data.credentials;
 /** The cancel flag of the call running now (an import), set by the main thread. */
 let cancelFlag: Int32Array | null = null;
 let index: SuggestIndex | null = null;
@@ -68,7 +68,7 @@ function serve(store: Store): void {
       },
       credentials: {
         encrypted: data.credentialsEncrypted,
-        get: () => credentials,
+        get: credentialsAsRead(() => credentials),
         set: () => {
           throw new Error('the credentials are kept by the main thread');
         },

@@ -8,7 +8,8 @@ import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { describeFailure, startWorker } from './job-host.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import { STORE_DAMAGED, type ApiEvents, type CallName, type EventName, type Result } from '../api/contract.ts';
-import { threadOf } from '../api/handlers/index.ts';
+import { readCredentials, type CredentialsRead } from '../api/credentials.ts';
+import { readsCredentials, threadOf } from '../api/handlers/index.ts';
 import type { CallDispatcher } from '../api/ports.ts';
 import { handedOver } from './hand-over.ts';
 import type {
@@ -76,6 +77,8 @@ export class ServiceThreads implements CallDispatcher {
     if (thread === 'main') return null;
     // Not ready: the main thread's own handler answers at once, `ready: false`.
     if (thread === 'suggest') return this.suggestionsReady ? this.suggest.call(name, args, null) : null;
+    // The keychain is read again for it, and the writer told before the call (one port, in order).
+    if (readsCredentials(name)) this.tellCredentials(readCredentials(this.options.credentials));
     if (name !== 'import.preview' && name !== 'import.confirm') return this.writer.call(name, args, null);
     const flag = new Int32Array(new SharedArrayBuffer(4));
     this.imports.add(flag);
@@ -103,7 +106,12 @@ export class ServiceThreads implements CallDispatcher {
   }
 
   provideCredentials(credentials: Credentials): void {
-    this.writer.send({ type: 'credentials', credentials });
+    this.tellCredentials({ credentials, refused: null });
+  }
+
+  /** The credentials as the main thread read them now: the writer's settings view and look-up see the same. */
+  tellCredentials(read: CredentialsRead): void {
+    this.writer.send({ type: 'credentials', credentials: read });
   }
 
   /** Builds the suggestion index again if the catalogue has changed since it was built (not sooner than 2 s after the last build). */
@@ -200,7 +208,7 @@ class Lane {
       storePath: o.storePath,
       nativeBinding: o.nativeBinding,
       clockMs: o.clock.now().getTime(),
-      credentials: this.role === 'writer' ? o.credentials.get() : null,
+      credentials: this.role === 'writer' ? readCredentials(o.credentials) : { credentials: null, refused: null },
       credentialsEncrypted: o.credentials.encrypted,
       damage: o.damage.shared,
     };

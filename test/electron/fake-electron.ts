@@ -23,6 +23,12 @@ export function fakeElectron(options: {
   /** The button a message box answers with (its index). */
   messageBoxAnswer?: number;
 }) {
+  /** The keychain: set `refuses` to have it deny every read and write, as macOS's does on Deny or when locked. */
+  const keychain = { refuses: false };
+  const refuse = () => {
+    if (keychain.refuses)
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+  };
   const handlers = new Map<string, Handler>();
   const contentsEvents = new Map<string, Handler>();
   let windowOpen: Handler | null = null;
@@ -88,8 +94,9 @@ export function fakeElectron(options: {
     safeStorage: {
       isEncryptionAvailable: () => true,
       encryptString: (s: string) =>
-        Buffer.from(`ENCRYPTED:${Buffer.from(s).toString('base64').split('').reverse().join('')}`),
+        refuse() ?? Buffer.from(`ENCRYPTED:${Buffer.from(s).toString('base64').split('').reverse().join('')}`),
       decryptString: (b: Buffer) =>
+        refuse() ??
         Buffer.from(
           b
             .toString()
@@ -110,6 +117,7 @@ export function fakeElectron(options: {
   };
   return {
     electron: electron as unknown as ElectronDeps,
+    keychain,
     app,
     handlers,
     contentsEvents,

@@ -13,12 +13,18 @@ const FIELDS = [
 /** The shop's four BrickLink API credentials: stored encrypted in the app, in memory in the browser host. */
 export function CredentialsCard({ settings: s }: { settings: SettingsView | null }) {
   const setCredentials = useSettings((st) => st.setCredentials);
+  const reload = useSettings((st) => st.reload);
   const [creds, setCreds] = useState(NONE);
   return (
     <div className="card">
       <h3>BrickLink credentials</h3>
+      {s?.credentialsRefused ? <KeychainRefused why={s.credentialsRefused} onTryAgain={() => void reload()} /> : null}
       <p>
-        {s?.credentialsStored ? 'Credentials are stored' : 'No credentials yet'}
+        {s?.credentialsRefused
+          ? 'Credentials are stored, but could not be read'
+          : s?.credentialsStored
+            ? 'Credentials are stored'
+            : 'No credentials yet'}
         {s
           ? s.credentialsEncrypted
             ? ', encrypted by the operating system.'
@@ -45,6 +51,21 @@ export function CredentialsCard({ settings: s }: { settings: SettingsView | null
         ))}
         <button type="submit">Store the credentials</button>
       </form>
+    </div>
+  );
+}
+
+/**
+ * The keychain kept back a stored secret (issue 44): said as it is, never as "nothing stored", with the
+ * way out — Try again reads the keychain again (and the system asks again).
+ */
+export function KeychainRefused({ why, onTryAgain }: { why: string; onTryAgain: () => void }) {
+  return (
+    <div className="warning" role="alert" data-testid="keychain-refused">
+      <p>{why}</p>
+      <button type="button" onClick={onTryAgain}>
+        Try again
+      </button>
     </div>
   );
 }

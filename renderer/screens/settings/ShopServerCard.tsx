@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import type { ShopServerView } from '../../../src/api/contract.ts';
 import { useSettings } from '../../state/settings.ts';
+import { KeychainRefused } from './CredentialsCard.tsx';
 
 const EMPTY = { host: '', port: '5432', database: 'brick_work', user: '', password: '' };
 const FIELDS = [
@@ -15,10 +17,10 @@ const FIELDS = [
  * or the shop's store on a PostgreSQL server shared by every desk. The server is checked before it is
  * kept; its password is kept like the BrickLink credentials and never shown again.
  */
-export function ShopServerCard() {
-  const view = useSettings((s) => s.shopServer);
+export function ShopServerCard({ view }: { view: ShopServerView | null }) {
   const choose = useSettings((s) => s.chooseShopServer);
   const forget = useSettings((s) => s.forgetShopServer);
+  const reload = useSettings((s) => s.reload);
   const [form, setForm] = useState(EMPTY);
   const [checking, setChecking] = useState(false);
   if (view === null) return null;
@@ -31,6 +33,7 @@ export function ShopServerCard() {
           ? `This desk works on the shop’s store on ${view.inUse.name}, with every other desk that opens it.`
           : `This desk works on its own store file (${view.inUse.name}).`}
       </p>
+      {view.refused !== null ? <KeychainRefused why={view.refused} onTryAgain={() => void reload()} /> : null}
       {view.chosen ? (
         <p>
           From the next start: the store on{' '}

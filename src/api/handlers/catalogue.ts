@@ -13,7 +13,15 @@ import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { checkColour, colourOf, elementIdBeside } from '../../placement/rule.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
 import { withoutRepeats } from '../views.ts';
-import { reads, startsWork, suggests, writes, type PartialCallTable, type ServiceDeps } from './define.ts';
+import {
+  reads,
+  startsWork,
+  suggests,
+  withCredentials,
+  writes,
+  type PartialCallTable,
+  type ServiceDeps,
+} from './define.ts';
 import type { SuggestionView } from '../contract.ts';
 
 /**
@@ -120,16 +128,18 @@ export const CATALOGUE_CALLS = {
     return { started: true };
   }),
   'catalogue.cancel': writes((d) => () => ({ cancelled: requestCatalogueJobCancel(d.db, d.ctx.storePath, d.clock) })),
-  'lookup.start': writes((d) => ({ limit }) => {
-    const credentials = d.ctx.credentials.get();
-    if (credentials === null) {
-      throw new BrickWorkError(
-        'no-credentials',
-        `The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: ${d.ctx.credentials.whereToEnter ?? 'enter them in Settings → BrickLink credentials first'}.`,
-      );
-    }
-    const jobId = d.ctx.jobs.startLookup(limit ?? null, credentials, getSetting(d.db, 'api-url'));
-    d.changed('look-up job');
-    return { jobId };
-  }),
+  'lookup.start': withCredentials(
+    writes((d) => ({ limit }) => {
+      const credentials = d.ctx.credentials.get();
+      if (credentials === null) {
+        throw new BrickWorkError(
+          'no-credentials',
+          `The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: ${d.ctx.credentials.whereToEnter ?? 'enter them in Settings → BrickLink credentials first'}.`,
+        );
+      }
+      const jobId = d.ctx.jobs.startLookup(limit ?? null, credentials, getSetting(d.db, 'api-url'));
+      d.changed('look-up job');
+      return { jobId };
+    }),
+  ),
 } satisfies PartialCallTable;

@@ -45,6 +45,11 @@ export interface Entry<K extends CallName> {
    * offers it through the app's save dialog, which only it has.
    */
   readonly savesFile?: boolean;
+  /**
+   * It reads the desk's BrickLink credentials: where it runs on another thread, the screens' thread reads
+   * them from the keychain again first, so a Try again after the keychain refused can succeed.
+   */
+  readonly readsCredentials?: boolean;
   readonly make: (d: ServiceDeps) => Handler<K>;
 }
 
@@ -107,6 +112,11 @@ export const onWriter = trait(false, 'writer');
 export const fileOnWriter = <K extends CallName>(make: (d: ServiceDeps) => Handler<K>): Entry<K> => ({
   ...onWriter(make),
   savesFile: true,
+});
+/** The same registration, for a call that reads the desk's BrickLink credentials. */
+export const withCredentials = <K extends CallName>(entry: Entry<K>): Entry<K> => ({
+  ...entry,
+  readsCredentials: true,
 });
 /** A read from the suggestion index, on the thread that holds it. */
 export const suggests = trait(false, 'suggest');

@@ -40,3 +40,8 @@ export const WRITING_CALLS: ReadonlySet<CallName> = new Set(
 export function threadOf(name: CallName): Thread {
   return CALL_TABLE[name].thread;
 }
+
+/** Whether a call reads the desk's BrickLink credentials (so its thread must have them as they are now). */
+export function readsCredentials(name: CallName): boolean {
+  return CALL_TABLE[name].readsCredentials === true;
+}

@@ -4,7 +4,7 @@
  * brick-work store or an empty database that becomes one), so a desk never starts on a wrong one.
  */
 import type { ShopServerView } from '../contract.ts';
-import type { ShopServerPort } from '../ports.ts';
+import type { ShopServerConfig, ShopServerPort } from '../ports.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { isServerStore, serverUrl, storeName } from '../../store-location.ts';
 import { openStore } from '../../store/open.ts';
@@ -16,13 +16,21 @@ const NOT_HERE =
 
 function view(d: ServiceDeps, note: string | null = null): ShopServerView {
   const port = d.ctx.shopServer ?? null;
-  const chosen = port?.get() ?? null;
+  let chosen: ShopServerConfig | null = null;
+  let refused: string | null = null;
+  try {
+    chosen = port?.get() ?? null;
+  } catch (e) {
+    if (!(e instanceof BrickWorkError && e.code === 'keychain-refused')) throw e;
+    refused = e.message;
+  }
   const path = d.ctx.storePath;
   return {
     inUse: { kind: isServerStore(path) ? 'server' : 'file', name: storeName(path) },
     chosen: chosen && { host: chosen.host, port: chosen.port, database: chosen.database, user: chosen.user },
     encrypted: port?.encrypted ?? false,
     canChoose: port !== null,
+    refused,
     // Where no choice can be made here, what to do instead.
     note: note ?? (port === null ? NOT_HERE : null),
   };
