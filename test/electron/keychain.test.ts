@@ -17,7 +17,7 @@ import { fakeElectron } from './fake-electron.ts';
 const WORKER = new URL('../../src/app/runner-thread.ts', import.meta.url);
 const SERVICE_WORKER = new URL('../../src/app/service-thread.ts', import.meta.url);
 const CREDENTIALS = { consumerKey: 'ck', consumerSecret: 'cs-secret', token: 't', tokenSecret: 'ts-secret' };
-let closing: (() => Promise<void>)[] = [];
+const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0)) await close();
 });
