@@ -1,5 +1,3 @@
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 
 // Settings' cards as staff see them when the keychain kept a secret back (issue 44), rendered to markup.
@@ -10,14 +8,17 @@ vi.mock('../renderer/state/app.ts', () => ({
 }));
 
 // Imported by name at run time: web code (DOM types), outside the Node type-check.
+const REACT = 'react';
+const REACT_DOM_SERVER = 'react-dom/server';
+const { createElement } = (await import(REACT)) as { createElement(c: unknown, p: unknown): unknown };
+const { renderToStaticMarkup } = (await import(REACT_DOM_SERVER)) as { renderToStaticMarkup(e: unknown): string };
 const CREDENTIALS = '../renderer/screens/settings/CredentialsCard.tsx';
 const SHOP_SERVER = '../renderer/screens/settings/ShopServerCard.tsx';
 const { CredentialsCard } = (await import(CREDENTIALS)) as { CredentialsCard: (p: { settings: unknown }) => unknown };
 const { ShopServerCard } = (await import(SHOP_SERVER)) as { ShopServerCard: (p: { view: unknown }) => unknown };
 
 const WHY = 'This computer’s keychain did not let brick-work read them: access was denied. Try again and choose Allow.';
-const render = (component: unknown, props: unknown = {}) =>
-  renderToStaticMarkup(createElement(component as never, props as never));
+const render = (component: unknown, props: unknown = {}) => renderToStaticMarkup(createElement(component, props));
 
 describe('Settings when the keychain refuses', () => {
   it('the credentials card says they are stored but could not be read, why, and offers Try again', () => {
