@@ -13,12 +13,13 @@ import { registerIpc, sendEvent } from './ipc.ts';
 import { menuTemplate } from './menu.ts';
 import { electronNativeBinding } from './native.ts';
 import { appPage } from './page.ts';
+import { keepWindowPlace, MIN_SIZE, windowPlace } from './window-place.ts';
 import { lockDown, lockDownApp, lockDownSession, showWhenReady, webPreferences } from './security.ts';
 
 /** The parts of Electron the app uses: the real module in the app, a stand-in in the unit tests. */
 export type ElectronDeps = Pick<
   typeof Electron,
-  'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'safeStorage' | 'session'
+  'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'safeStorage' | 'screen' | 'session'
 >;
 
 export interface AppPaths {
@@ -47,18 +48,30 @@ export async function startApp(
   paths: AppPaths,
   log: (line: string) => void,
 ): Promise<{ window: Electron.BrowserWindow; core: Core }> {
-  const { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session } = electron;
+  const { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session } = electron;
   const page = appPage(paths.rendererIndex);
   lockDownApp(app, page);
   lockDownSession(session.defaultSession, page);
+  const userData = app.getPath('userData');
 
+  // Where staff left it last time, on a screen attached now; never smaller than the screens are built for.
+  const place = windowPlace(
+    userData,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
   const window = new BrowserWindow({
-    width: 1360,
-    height: 880,
+    width: place.width,
+    height: place.height,
+    ...(place.x !== undefined && place.y !== undefined ? { x: place.x, y: place.y } : {}),
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
     title: APP_NAME,
     webPreferences: webPreferences(paths.preload),
   });
+  // Maximising shows a window: done as it is shown, not before its page is ready.
+  if (place.maximized) window.once('ready-to-show', () => window.maximize());
+  keepWindowPlace(window, userData);
   lockDown(window.webContents, page);
   showWhenReady(window);
 
@@ -89,7 +102,6 @@ export async function startApp(
         `${process.platform}-${process.arch}): it was packaged without running scripts/native-electron.mjs for this arch.`,
     );
   useNativeBinding(binding);
-  const userData = app.getPath('userData');
   const shopServer = safeStorageShopServer(safeStorage, userData);
   core = await startCore({
     storePath: storeLocation(shopServer, userData),
@@ -117,26 +129,69 @@ export async function startApp(
  * Closes the core (the store, its threads) before the app quits, however it quits: ⌘Q and the menu's
  * Quit fire `before-quit` but not `window-all-closed`. The first `before-quit` is held until the core
  * has closed (`core()` waits for a start still under way), then the app quits for real; once only.
+ * While the app is doing work a quit would stop (a catalogue load, the look-up, an import), `ask` names
+ * it and staff choose; "Don't quit" leaves everything running as it was.
  */
 export function closeCoreOnQuit(
   app: Pick<Electron.App, 'on' | 'quit'>,
   core: () => Promise<Core | null>,
   log: (line: string) => void,
-): void {
-  let state: 'open' | 'closing' | 'closed' = 'open';
+  ask: (work: readonly string[]) => boolean = () => true,
+): () => boolean {
+  let state: 'open' | 'asking' | 'closing' | 'closed' = 'open';
   app.on('before-quit', (event) => {
     if (state === 'closed') return;
     event.preventDefault();
-    if (state === 'closing') return;
-    state = 'closing';
+    if (state !== 'open') return;
+    state = 'asking';
     void core()
-      .then((c) => c?.close())
-      .catch((e: unknown) => log(`the store did not close cleanly: ${e instanceof Error ? e.message : String(e)}`))
+      .then(async (c) => {
+        let work: readonly string[] = [];
+        try {
+          work = c?.workUnderWay() ?? [];
+        } catch {
+          // what it is doing can't be told: quit as asked
+        }
+        if (work.length > 0 && !ask(work)) {
+          state = 'open'; // staff chose to stay: nothing was stopped
+          return;
+        }
+        state = 'closing';
+        await c?.close();
+      })
+      .catch((e: unknown) => {
+        state = 'closing';
+        log(`the store did not close cleanly: ${e instanceof Error ? e.message : String(e)}`);
+      })
       .finally(() => {
+        if (state !== 'closing') return;
         state = 'closed';
         app.quit();
       });
   });
+  // Whether the quit is decided (the window may close now).
+  return () => state === 'closing' || state === 'closed';
+}
+
+/** The question a quit asks while work is under way: whether to quit anyway (⌘Q during a load, issue 44). */
+export function askToQuitDuringWork(
+  dialog: Pick<Electron.Dialog, 'showMessageBoxSync'>,
+  window: () => Electron.BrowserWindow | null,
+): (work: readonly string[]) => boolean {
+  return (work) => {
+    const options: Electron.MessageBoxSyncOptions = {
+      type: 'question',
+      title: 'Quit brick-work?',
+      message: `brick-work is still at work: ${work.join('; ')}.`,
+      detail: 'Quitting stops it now. Nothing is left half-written, and it can be started again later.',
+      buttons: ['Quit', 'Don’t Quit'],
+      defaultId: 1,
+      cancelId: 1,
+    };
+    const shown = window();
+    const answer = shown ? dialog.showMessageBoxSync(shown, options) : dialog.showMessageBoxSync(options);
+    return answer === 0;
+  };
 }
 
 /** The store this desk opens: the shop server chosen in Settings (SPEC §14), else its own file. */

@@ -6,6 +6,21 @@ import { BrickWorkError } from '../src/errors.ts';
 import { writeFileAtomically } from '../src/files.ts';
 
 const LIMIT = 300 * 1024 * 1024;
+/** What an order document may be called (the open dialog's filter, the file association, a drop). */
+export const DOCUMENT_EXTENSIONS: readonly string[] = ['bsx', 'xml', 'csv', 'txt', 'tsv'];
+
+/** A file staff chose (the dialog, Finder), read whole: refused in words when it is too big or can't be read. */
+export function readChosenFile(file: string): { name: string; content: Uint8Array } {
+  const name = path.basename(file);
+  let size: number;
+  try {
+    size = fs.statSync(file).size;
+  } catch {
+    throw new BrickWorkError('not-found', `${name} could not be opened: it is no longer there, or can’t be read.`);
+  }
+  if (size > LIMIT) throw new BrickWorkError('parse-error', `${name} is too big to read.`);
+  return { name, content: new Uint8Array(fs.readFileSync(file)) };
+}
 
 /** The app's file dialogs: the main process opens them and reads or writes the file; the page never names a path. */
 export function fileDialogs(dialog: Dialog, window: BrowserWindow): FileDialogs {
@@ -16,14 +31,12 @@ export function fileDialogs(dialog: Dialog, window: BrowserWindow): FileDialogs 
         properties: ['openFile'],
         filters:
           purpose === 'document'
-            ? [{ name: 'Order documents', extensions: ['xml', 'bsx', 'csv', 'txt', 'tsv'] }]
+            ? [{ name: 'Order documents', extensions: [...DOCUMENT_EXTENSIONS] }]
             : [{ name: 'Catalogue files', extensions: ['xml', 'txt', 'csv', 'gz', 'tsv'] }],
       });
       const file = result.filePaths[0];
       if (result.canceled || file === undefined) return null;
-      if (fs.statSync(file).size > LIMIT)
-        throw new BrickWorkError('parse-error', `${path.basename(file)} is too big to read.`);
-      return { name: path.basename(file), content: new Uint8Array(fs.readFileSync(file)) };
+      return readChosenFile(file);
     },
     async save(name, content) {
       const result = await dialog.showSaveDialog(window, { title: 'Export', defaultPath: name });

@@ -8,7 +8,9 @@ import * as electron from 'electron';
 import type { Core } from '../src/app/core.ts';
 import { toErrorValue } from '../src/errors.ts';
 import { STORE_FILE_NAME } from '../src/app/environment.ts';
-import { afterFailedStart, closeCoreOnQuit, configureApp, startApp } from './app.ts';
+import { afterFailedStart, askToQuitDuringWork, closeCoreOnQuit, configureApp, startApp } from './app.ts';
+import { closingQuits, documentsFromOutside } from './desktop.ts';
+import { sendEvent } from './ipc.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { app, BrowserWindow } = electron;
@@ -21,8 +23,15 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   const log = (line: string) => console.log(`brick-work: ${line}`);
-  app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
-  closeCoreOnQuit(app, () => starting ?? Promise.resolve(null), log);
+  const shown = () => BrowserWindow.getAllWindows()[0] ?? null;
+  // Finder, a file association, a second start: registered now, before `ready`, so none is missed.
+  const opened = documentsFromOutside(app, process.argv, shown);
+  const decided = closeCoreOnQuit(
+    app,
+    () => starting ?? Promise.resolve(null),
+    log,
+    askToQuitDuringWork(electron.dialog, shown),
+  );
   const paths = {
     rendererIndex: path.join(here, '..', 'renderer', 'index.html'),
     preload: path.join(here, 'preload.cjs'),
@@ -31,7 +40,11 @@ if (!app.requestSingleInstanceLock()) {
   };
   const start = (): Promise<Core | null> =>
     startApp(electron, paths, log).then(
-      ({ core }) => core,
+      ({ core, window }) => {
+        closingQuits(window, app, decided);
+        opened.ready((document) => sendEvent(window, 'document.opened', document));
+        return core;
+      },
       (e: unknown) => {
         const message = toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message;
         // The failed start's window was never shown; it goes with the app (closing it would quit).
@@ -43,6 +56,6 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(() => {
     starting = start();
   });
-  // Closing the window quits (on macOS too: the app is its one window); quitting closes the core (above).
+  // Closing the window quits (on macOS too: the app is its one window, closingQuits); quitting closes the core.
   app.on('window-all-closed', () => app.quit());
 }

@@ -11,7 +11,8 @@ export interface MenuActions {
 
 /**
  * The app's menu: Undo ⌘Z and Redo ⇧⌘Z (Ctrl on Windows and Linux), each naming what it will undo,
- * rebuilt whenever the history moves.
+ * rebuilt whenever the history moves; ⌘O opens a document (the app's dialog, on the Import screen); the
+ * Window menu minimises with ⌘M.
  *
  * Undo and Redo stay enabled even when the history has nothing: on macOS a text field undoes its typing
  * only through the Edit menu's item for ⌘Z (Electron has no other way for that key), so it must always
@@ -85,6 +86,14 @@ export function menuTemplate(
         { type: 'separator' },
         { role: 'togglefullscreen' },
       ],
+    },
+    // ⌘M minimises, as on every Mac app; Windows and Linux get Minimize and Close here too.
+    {
+      label: 'Window',
+      role: 'windowMenu',
+      submenu: mac
+        ? [{ role: 'minimize', accelerator: 'CmdOrCtrl+M' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
+        : [{ role: 'minimize', accelerator: 'CmdOrCtrl+M' }, { role: 'close' }],
     },
   ];
 }

@@ -69,6 +69,7 @@ export function httpBridge(): BrickWorkApi {
     'store.changed': true,
     'job.progress': true,
     'menu.command': true,
+    'document.opened': true,
     'import.progress': true,
     'compare.progress': true,
     'suggestions.status': true,

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import type { ApiEvents } from '../src/api/contract.ts';
 import { App } from './App.tsx';
 import { api } from './bridge.ts';
+import { dropAnywhere } from './drop-anywhere.ts';
 import { followMenuCommand, isTextField } from './menu.ts';
 import { useApp } from './state/app.ts';
 import { useCatalogue } from './state/catalogue.ts';
@@ -21,11 +22,20 @@ api.onEvent((name, payload) => {
     const status = payload as ApiEvents['suggestions.status'];
     if (status.ready) useOrders.getState().suggestionsReady();
     else if (status.why) useOrders.getState().suggestionsUnavailable(status.why.message);
+  } else if (name === 'document.opened') {
+    const opened = payload as ApiEvents['document.opened'];
+    useApp.getState().go('import');
+    if (opened.content === null) useApp.getState().say(opened.problem ?? `${opened.name} could not be opened.`);
+    else void useImport.getState().open({ name: opened.name, content: opened.content });
   } else if (name === 'menu.command') {
     followMenuCommand((payload as ApiEvents['menu.command']).command, {
       undo: () => useApp.getState().undo(),
       redo: () => useApp.getState().redo(),
-      importScreen: () => useApp.getState().go('import'),
+      // ⌘O: the Import screen, and the app's own open dialog on it (SPEC §9).
+      openDocument: () => {
+        useApp.getState().go('import');
+        void useImport.getState().pick();
+      },
       compareScreen: () => useApp.getState().go('compare'),
       events: window,
       editingText: () => isTextField(document.activeElement as HTMLElement | null),
@@ -33,6 +43,12 @@ api.onEvent((name, payload) => {
       editText: (command) => document.execCommand(command),
     });
   }
+});
+
+// A file dropped anywhere on the window: the Import screen's preview (a zone that took the drop keeps it).
+dropAnywhere(window, (file) => {
+  useApp.getState().go('import');
+  void useImport.getState().choose(file);
 });
 
 void useApp.getState().start();

@@ -12,7 +12,8 @@ export const SEARCH_THE_CATALOGUE = 'brick-work:search-the-catalogue';
 export interface MenuTargets {
   readonly undo: () => unknown;
   readonly redo: () => unknown;
-  readonly importScreen: () => unknown;
+  /** ⌘O (File › Import a document…): the Import screen with the app's open dialog. */
+  readonly openDocument: () => unknown;
   readonly compareScreen: () => unknown;
   readonly events: EventTarget;
   /** Whether a text field has the focus (`isTextField(document.activeElement)`); none when left out. */
@@ -25,7 +26,7 @@ export function followMenuCommand(command: string, to: MenuTargets): void {
   if ((command === 'undo' || command === 'redo') && to.editingText?.() && to.editText) void to.editText(command);
   else if (command === 'undo') void to.undo();
   else if (command === 'redo') void to.redo();
-  else if (command === 'import') void to.importScreen();
+  else if (command === 'import') void to.openDocument();
   else if (command === 'compare') void to.compareScreen();
   else if (command === 'search') to.events.dispatchEvent(new Event(SEARCH_THE_CATALOGUE));
 }

@@ -92,7 +92,7 @@ describe("the app menu's commands", () => {
       to: {
         undo: () => done.push('undo'),
         redo: () => done.push('redo'),
-        importScreen: () => done.push('import'),
+        openDocument: () => done.push('import'),
         compareScreen: () => done.push('compare'),
         events,
       },

@@ -23,6 +23,11 @@ interface ImportState {
   previewTicket: number;
   choose(file: File): Promise<void>;
   pick(): Promise<boolean>;
+  /**
+   * A document opened from outside (Finder, a file association, a drop anywhere on the window): shown in
+   * the preview, as a chosen one is. Refused in words while an import is being written.
+   */
+  open(file: FileArg): Promise<boolean>;
   setTarget(orderId: number | null): Promise<void>;
   setAsNew(asNew: boolean): Promise<void>;
   acknowledge(code: WarningCode, seen: boolean): void;
@@ -55,6 +60,13 @@ export const useImport = create<ImportState>((set, get) => ({
   async pick() {
     const file = await attempt(() => call('file.pick', { purpose: 'document' }));
     if (file === null) return false;
+    return get().open(file);
+  },
+  async open(file) {
+    if (get().running === 'confirm') {
+      useApp.getState().say(`${file.name} was not opened: an import is being written. Open it again once it is done.`);
+      return false;
+    }
     set({ file, ...FRESH });
     await get().refresh();
     return true;

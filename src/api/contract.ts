@@ -631,6 +631,16 @@ export interface ApiEvents {
     /** A catalogue load, when it ends: per order, the lines it placed and the lines it unplaced (SPEC §9). */
     readonly orders?: readonly JobOrderLines[];
   };
+  /**
+   * A document opened from outside the window (the app: Finder, a file association, a second start's
+   * command line), read by the main process: the screens show it in the Import preview. `problem`: why it
+   * could not be read (then `content` is null).
+   */
+  'document.opened': {
+    readonly name: string;
+    readonly content: Uint8Array | null;
+    readonly problem: string | null;
+  };
   /** A command chosen from the app's menu (or its shortcut): Undo, Redo, Import…, Search the catalogue. */
   'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'compare' | 'search' };
   /**

@@ -12,6 +12,7 @@ import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
 import { recoverDeadOwners } from './recovery.ts';
 import { ServiceThreads } from './service-threads.ts';
 import { apiUrlOf } from './work.ts';
+import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 
 export interface CoreOptions {
   readonly storePath: string;
@@ -42,6 +43,8 @@ export interface Core {
   readonly threads: ServiceThreads | null;
   /** Set when the store can't be written and was opened for reading: why, and whether from a snapshot copy. */
   readonly readOnly: { readonly reason: string; readonly snapshot: boolean; readonly damaged: boolean } | null;
+  /** What this app is doing that quitting would stop, in staff's words (a quit asks first while there is some). */
+  workUnderWay(): string[];
   close(): Promise<void>;
 }
 
@@ -162,6 +165,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     jobs,
     threads: offMain,
     readOnly,
+    workUnderWay: () => [
+      ...(jobs?.underWay ?? []).map(jobWords),
+      ...((offMain?.importsUnderWay ?? 0) > 0 ? ['a document is being imported'] : []),
+    ],
     async close() {
       stopWatching();
       await Promise.all([jobs?.stop(), offMain?.stop()]);
@@ -173,4 +180,14 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 /** The service thread's script beside the runner thread's (see `CoreOptions.serviceWorkerUrl`). */
 function serviceThreadUrl(runnerUrl: URL): URL {
   return new URL(runnerUrl.pathname.endsWith('.ts') ? './service-thread.ts' : './service-thread.js', runnerUrl);
+}
+
+/** A job of this app's runner thread, as a quit's question names it. */
+function jobWords(job: { kind: string; done: number; total: number | null }): string {
+  if (job.kind === 'catalogue-load') {
+    const part = job.total !== null && job.total > 0 ? ` (${Math.floor((100 * job.done) / job.total)} % done)` : '';
+    return `a catalogue is being loaded${part}`;
+  }
+  if (job.kind === LOOKUP_JOB_KIND) return 'the look-up is asking BrickLink for missing numbers';
+  return `a ${job.kind} job is running`;
 }

@@ -8,6 +8,7 @@ import type { JobControl } from '../api/ports.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { handedOver } from './hand-over.ts';
 import { lookupStarter } from './work.ts';
+import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 import { startWorker } from '../worker-start.ts';
@@ -49,6 +50,8 @@ export class JobHost implements JobControl {
   private loadingOn: Worker | null = null;
   /** The credentials last given: a thread started again gets them too. */
   private credentials: HostMessage | null = null;
+  /** The work handed to the thread and not finished yet, by kind, with its last progress. */
+  private readonly unfinished = new Map<string, { done: number; total: number | null }>();
 
   constructor(private readonly options: JobHostOptions) {
     this.start(false);
@@ -114,6 +117,8 @@ export class JobHost implements JobControl {
     // It works: the next stop waits a second again.
     if (m.type === 'finished') this.restarts = 0;
     if (m.type === 'finished' && m.kind === 'catalogue-load') this.loadingOn = null;
+    if (m.type === 'finished') this.unfinished.delete(m.kind);
+    if (m.type === 'progress') this.unfinished.set(m.kind, { done: m.done, total: m.total });
     if (m.type === 'ready') {
       this.ready = true;
       if (this.credentials) this.send(this.credentials);
@@ -146,6 +151,7 @@ export class JobHost implements JobControl {
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: string | null): void {
     // Files their caller handed over go without a copy (tens of MB on the screens' thread).
     const owned = handedOver(files);
+    this.unfinished.set('catalogue-load', { done: 0, total: null });
     this.send(
       {
         type: 'catalogue-load',
@@ -167,7 +173,13 @@ export class JobHost implements JobControl {
 
   /** Runs a look-up job already queued (by the writer thread, which queued its run). */
   runLookup(jobId: number, credentials: Credentials, apiUrl: string): void {
+    this.unfinished.set(LOOKUP_JOB_KIND, { done: 0, total: null });
     this.send({ type: 'lookup', jobId, credentials, apiUrl });
+  }
+
+  /** The work this app's runner thread has and has not finished (a quit asks first while there is some). */
+  get underWay(): readonly { kind: string; done: number; total: number | null }[] {
+    return [...this.unfinished].map(([kind, p]) => ({ kind, ...p }));
   }
 
   /** Lets the runner thread resume queued look-up jobs by itself. */

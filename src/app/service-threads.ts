@@ -91,6 +91,11 @@ export class ServiceThreads implements CallDispatcher {
     return this.imports.size > 0;
   }
 
+  /** Imports (previews and confirms) under way on the writer thread. */
+  get importsUnderWay(): number {
+    return this.imports.size;
+  }
+
   get suggestionsReady(): boolean {
     return this.index.built !== null && !this.index.building;
   }

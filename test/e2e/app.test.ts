@@ -298,5 +298,27 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the whole app in a browser'
       expect(await row.textContent()).toContain('Red');
       await shot('14-line-placed-by-element');
     });
+
+    it('a document dropped anywhere on the window opens in the Import preview (issue 44)', async () => {
+      await tab('Settings').click();
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      // As Chromium makes them for a file dragged from Finder (the page's code, given as text: no DOM types here).
+      const dropped = await page.evaluate(`(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File(['Part,Quantity\\n3001,3\\n'], 'Dropped list.csv', { type: 'text/csv' }));
+        const at = document.querySelector('h2');
+        const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true });
+        at.dispatchEvent(over);
+        const drop = new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true });
+        at.dispatchEvent(drop);
+        return { overTaken: over.defaultPrevented, dropTaken: drop.defaultPrevented };
+      })()`);
+      expect(dropped).toEqual({ overTaken: true, dropTaken: true });
+      const preview = page.getByTestId('preview');
+      await preview.waitFor();
+      expect(await preview.textContent()).toContain('Dropped list.csv');
+      expect(await preview.textContent()).toContain('3001');
+      await shot('15-import-dropped-anywhere');
+    });
   },
 );

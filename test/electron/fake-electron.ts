@@ -22,6 +22,8 @@ export function fakeElectron(options: {
   packaged?: boolean;
   /** The button a message box answers with (its index). */
   messageBoxAnswer?: number;
+  /** The screens attached (their work areas); one 1440×900 screen by default. */
+  workAreas?: { x: number; y: number; width: number; height: number }[];
 }) {
   /** The keychain: set `refuses` to have it deny every read and write, as macOS's does on Deny or when locked. */
   const keychain = { refuses: false };
@@ -48,14 +50,38 @@ export function fakeElectron(options: {
   const windows: any[] = [];
   class BrowserWindow {
     readonly webContents = webContents;
+    /** Its handlers by event, and its state as a window manager would keep it. */
+    readonly events = new Map<string, Handler[]>();
+    bounds: { x: number; y: number; width: number; height: number };
+    minimized = false;
+    maximized = false;
+    visible = false;
     constructor(readonly options: any) {
       windows.push(this);
+      this.bounds = { x: options.x ?? 40, y: options.y ?? 30, width: options.width, height: options.height };
     }
     loadFile = vi.fn(async (file: string) => {
       mainFrame.url = chromiumFileUrl(file);
     });
-    once = vi.fn();
-    show = vi.fn();
+    on = vi.fn((event: string, fn: Handler) => {
+      this.events.set(event, [...(this.events.get(event) ?? []), fn]);
+      return this;
+    });
+    once = vi.fn((event: string, fn: Handler) => this.on(event, fn));
+    /** Fires an event as the window would; answers whether a handler prevented its default. */
+    emit(event: string): boolean {
+      let prevented = false;
+      for (const fn of this.events.get(event) ?? []) fn({ preventDefault: () => (prevented = true) });
+      return prevented;
+    }
+    show = vi.fn(() => (this.visible = true));
+    focus = vi.fn();
+    restore = vi.fn(() => (this.minimized = false));
+    maximize = vi.fn(() => (this.maximized = true));
+    isMinimized = () => this.minimized;
+    isMaximized = () => this.maximized;
+    isVisible = () => this.visible;
+    getNormalBounds = () => this.bounds;
     isDestroyed = () => false;
     static getAllWindows = () => windows;
   }
@@ -91,6 +117,10 @@ export function fakeElectron(options: {
       removeHandler: (channel: string) => handlers.delete(channel),
     },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => menus.push(m) },
+    screen: {
+      getAllDisplays: () =>
+        (options.workAreas ?? [{ x: 0, y: 0, width: 1440, height: 900 }]).map((workArea) => ({ workArea })),
+    },
     safeStorage: {
       isEncryptionAvailable: () => true,
       encryptString: (s: string) =>

@@ -109,6 +109,10 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
     expect(pkg.scripts['dist:mac:release']?.replace(' -c.forceCodeSigning=true', '')).toBe(pkg.scripts['dist:mac']);
   });
 
+  it('opens BrickStore documents from Finder and Explorer: .bsx is associated, as an editor that does not claim it first (issue 44)', () => {
+    expect(b.fileAssociations).toEqual([expect.objectContaining({ ext: 'bsx', role: 'Editor', rank: 'Alternate' })]);
+  });
+
   it('installs without needing more than the npm registry: no install script rebuilds for Electron', () => {
     expect(Object.keys(pkg.scripts).filter((s) => /^(pre|post)?install$/.test(s))).toEqual([]);
   });

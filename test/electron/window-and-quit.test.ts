@@ -153,7 +153,7 @@ describe('quitting closes the store (⌘Q fires before-quit, not window-all-clos
 
   it('main.ts closes the core on before-quit, and quitting is what closing the window does', () => {
     const main = fs.readFileSync(path.join(REPO_ROOT, 'electron', 'main.ts'), 'utf8');
-    expect(main).toMatch(/closeCoreOnQuit\(app, /);
+    expect(main).toMatch(/closeCoreOnQuit\(\s*app,/);
     expect(main).toMatch(/app\.on\('window-all-closed', \(\) => app\.quit\(\)\)/);
   });
 });
@@ -196,7 +196,7 @@ describe('Undo and Redo: the typing in a text field, else the app’s step', () 
     const to = {
       undo: () => done.push('app undo'),
       redo: () => done.push('app redo'),
-      importScreen: () => done.push('import'),
+      openDocument: () => done.push('import'),
       compareScreen: () => done.push('compare'),
       events: new EventTarget(),
       editingText: () => isTextField(focused),

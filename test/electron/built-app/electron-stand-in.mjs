@@ -105,6 +105,20 @@ export class BrowserWindow extends EventEmitter {
     this.shown = true;
   }
   focus() {}
+  isVisible() {
+    return this.shown;
+  }
+  isMinimized() {
+    return false;
+  }
+  isMaximized() {
+    return false;
+  }
+  restore() {}
+  maximize() {}
+  getNormalBounds() {
+    return { x: this.options.x ?? 0, y: this.options.y ?? 0, width: this.options.width, height: this.options.height };
+  }
   isDestroyed() {
     return this.destroyed;
   }
@@ -117,6 +131,11 @@ export const dialog = {
   showErrorBox: (title, message) => record.errorBoxes.push({ title, message }),
   showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
   showSaveDialog: async () => ({ canceled: true }),
+  showMessageBoxSync: () => 0,
+};
+
+export const screen = {
+  getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1440, height: 900 } }],
 };
 
 export const Menu = {
@@ -172,4 +191,4 @@ export const rendererElectron = {
   },
 };
 
-export default { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session };
+export default { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session };
