@@ -1,16 +1,16 @@
-import { spawnSync } from 'node:child_process';
+import type { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.ts';
+import { linuxAppDir, packageForLinux, standInElectronDist } from '../helpers/electron-builder.ts';
 
 const require = createRequire(import.meta.url);
 const asar = require('@electron/asar') as { listPackage(file: string, options?: object): string[] };
 const fuses = require('@electron/fuses') as { getCurrentFuseWire(binary: string): Promise<Record<string, number>> };
 
-const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'; // where Electron's binary keeps its fuses (@electron/fuses)
 const [OFF, ON] = ['0'.charCodeAt(0), '1'.charCodeAt(0)];
 
 /**
@@ -23,19 +23,11 @@ const [OFF, ON] = ['0'.charCodeAt(0), '1'.charCodeAt(0)];
 describe('packaging with electron-builder (its real file selection and fuses; a stand-in Electron)', () => {
   let dir: string;
   let run: ReturnType<typeof spawnSync>;
-  const app = (arch: 'x64' | 'arm64') =>
-    path.join(dir, 'out', arch === 'x64' ? 'linux-unpacked' : 'linux-arm64-unpacked');
+  const app = (arch: 'x64' | 'arm64') => linuxAppDir(path.join(dir, 'out'), arch);
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-packaging-'));
-    const electronDist = path.join(dir, 'electron');
-    fs.mkdirSync(electronDist);
-    const wire = Buffer.from([1, 8, ...Buffer.from('10110001')]); // v1, 8 fuses: Electron's defaults
-    fs.writeFileSync(
-      path.join(electronDist, 'electron'),
-      Buffer.concat([Buffer.from('#!/bin/sh\n'), Buffer.from(SENTINEL), wire, Buffer.from('\n')]),
-      { mode: 0o755 },
-    );
+    const electronDist = standInElectronDist(dir);
     const project = path.join(dir, 'project');
     const put = (file: string, text = '//') => {
       fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
@@ -55,21 +47,7 @@ describe('packaging with electron-builder (its real file selection and fuses; a 
     }
     put('src/app/core.ts', 'sources');
     put('scripts/native-electron.mjs', 'a script');
-    run = spawnSync(
-      process.execPath,
-      [
-        require.resolve('electron-builder/cli.js'),
-        '--linux',
-        'dir',
-        '--x64',
-        '--arm64',
-        '--publish',
-        'never',
-        `-c.electronDist=${electronDist}`,
-        `-c.directories.output=${path.join(dir, 'out')}`,
-      ],
-      { cwd: project, encoding: 'utf8', timeout: 110_000, env: { ...process.env, CI: '1' } },
-    );
+    run = packageForLinux(project, { electronDist, out: path.join(dir, 'out'), archs: ['x64', 'arm64'] });
   }, 120_000);
 
   afterAll(() => {

@@ -1,7 +1,8 @@
 // A stand-in for the `electron` module, for running the *built* main process (dist/electron/main.js) under
 // plain Node: the parts of Electron's API the app uses, recording what the app does with them, and the
 // renderer's side (`rendererElectron`: contextBridge and ipcRenderer) for the built preload. IPC carries
-// structured clones, as Electron's does. STAND_IN (JSON: userData, appPath) says where the app's folders are.
+// structured clones, as Electron's does. STAND_IN (JSON: userData, appPath, packaged) says where the app's
+// folders are, and whether it runs as a packaged app.
 import { EventEmitter } from 'node:events';
 
 const where = JSON.parse(process.env.STAND_IN ?? '{}');
@@ -24,7 +25,7 @@ function chromiumFileUrl(file) {
 }
 
 class App extends EventEmitter {
-  isPackaged = false;
+  isPackaged = where.packaged === true;
   #resolveReady = null;
   #readyPromise = new Promise((resolve) => (this.#resolveReady = resolve));
   setName(name) {
