@@ -14,6 +14,7 @@ describe('brick-work settings', () => {
         numbering: 'bricklink',
         credentialsStored: false,
         credentialsEncrypted: false,
+        credentialsRefused: null,
       },
     });
     expect((await cliJson(['--db', db, 'settings', 'daily-call-limit', '1200'])).json).toEqual({
