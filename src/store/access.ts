@@ -102,17 +102,38 @@ export function readablePlace(storePath: string): ReadablePlace {
   return snapshotOf(storePath);
 }
 
-/** Copies the store file and its `-wal` (if any) into a new private folder, readable only by this user. */
-function snapshotOf(storePath: string): ReadablePlace {
+/**
+ * Copies the store file and its `-wal` (if any) into a new private folder, readable only by this user
+ * (never the `-shm`: SQLite derives it from them). Taken again if either changed while it was copied —
+ * another process wrote, and the copy would mix two moments. Cloned where the file system can (APFS,
+ * btrfs): then it costs nothing however large the store.
+ */
+export function snapshotOf(storePath: string, attempts = 5): ReadablePlace {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-snapshot-'));
   const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
     const copy = path.join(dir, path.basename(storePath));
-    fs.copyFileSync(storePath, copy);
-    if (fs.existsSync(`${storePath}-wal`)) fs.copyFileSync(`${storePath}-wal`, `${copy}-wal`);
+    for (let attempt = 1; ; attempt++) {
+      const before = stamps(storePath);
+      fs.copyFileSync(storePath, copy, fs.constants.COPYFILE_FICLONE);
+      fs.rmSync(`${copy}-wal`, { force: true });
+      if (fs.existsSync(`${storePath}-wal`))
+        fs.copyFileSync(`${storePath}-wal`, `${copy}-wal`, fs.constants.COPYFILE_FICLONE);
+      if (stamps(storePath) === before || attempt >= attempts) break;
+    }
     return { path: copy, snapshot: true, dispose };
   } catch (e) {
     dispose();
     throw e;
   }
+}
+
+/** The size and change time of the store file and its WAL: equal twice, nothing was written between. */
+function stamps(storePath: string): string {
+  return [storePath, `${storePath}-wal`]
+    .map((f) => {
+      const s = fs.statSync(f, { throwIfNoEntry: false, bigint: true });
+      return s ? `${s.size}:${s.mtimeNs}` : '-';
+    })
+    .join('|');
 }

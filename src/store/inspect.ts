@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { join as pathJoin } from 'node:path';
 import Database from 'better-sqlite3';
+import { headerFromBytes } from './header-bytes.ts';
 import { nativeOptions } from './native.ts';
 import type { StoreDb } from './db.ts';
 import { BrickWorkError, quote } from '../errors.ts';
@@ -130,6 +131,10 @@ export function inspectFile(path: string): FileKind {
   // empty database — and the open would then make a new store of it (SPEC §11: a file brick-work did
   // not make is never replaced).
   if (!header.sqlite) return { kind: 'not-sqlite', detail: 'it does not start like a SQLite file' };
+  // A brick-work store says so in its bytes: told without SQLite, which would rebuild a -shm left beside it.
+  const bytes = headerFromBytes(path);
+  if (bytes !== null && bytes.applicationId === APPLICATION_ID)
+    return { kind: 'store', version: fromUserVersion(bytes.userVersion) };
   const existedBefore = { wal: fs.existsSync(`${path}-wal`), shm: fs.existsSync(`${path}-shm`) };
   let db: Database.Database | undefined;
   try {

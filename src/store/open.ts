@@ -6,7 +6,8 @@ import type { StoreDb } from './db.ts';
 import { isServerStore } from '../store-location.ts';
 import { openServerStore } from './postgres/open.ts';
 import { nativeOptions } from './native.ts';
-import { readablePlace, whyUnwritable } from './access.ts';
+import { readablePlace, snapshotOf, whyUnwritable } from './access.ts';
+import { checkOnCopy, hasWalBeside, quickCheck } from './soundness.ts';
 import { inspectFile, needsUpgradeError, refusalFor, statusOf } from './inspect.ts';
 import { createSchema, prepareStore, type Progress, type UpgradeReport } from './upgrade-runner.ts';
 import { standInForMissingTables } from './upgrades/fixups.ts';
@@ -84,6 +85,12 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
   const refusal = refusalFor(storePath, file);
   if (refusal) throw refusal;
 
+  // A store known damaged is never written (SPEC §11) — not even by the checkpoint a closing connection
+  // does: with a WAL beside it, it is checked on a copy before any read-write connection opens it.
+  const check = options.quickCheck !== false;
+  const checkedFirst = check && file.kind === 'store' && hasWalBeside(storePath) ? checkOnCopy(storePath) : null;
+  if (checkedFirst !== null && checkedFirst !== 'ok') return openDamaged(storePath, checkedFirst);
+
   let db: Database.Database;
   try {
     fs.mkdirSync(path.dirname(storePath), { recursive: true });
@@ -99,12 +106,13 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
     for (const pragma of durabilityPragmas(options.platform)) db.pragma(pragma);
     db.pragma('cache_size = -32000'); // 32 MB: catalogue loads touch many index pages
     db.pragma('foreign_keys = ON');
-    if (options.quickCheck !== false) {
-      // A store known damaged is never written (SPEC §11): SQLite's quick check, before anything writes.
-      const found = String(db.pragma('quick_check(1)', { simple: true }));
+    if (check && checkedFirst === null) {
+      // No WAL beside it (or no copy could be made): checked here, before anything writes. Closing this
+      // connection on damage writes nothing: its WAL is empty.
+      const found = quickCheck(db);
       if (found !== 'ok') {
         db.close();
-        return openReadOnly(storePath, `SQLite's check of it found: ${quote(found.replace(/\s+/g, ' '))}`, true);
+        return openDamaged(storePath, found);
       }
     }
     const prepared = await prepareStore(db, storePath, options.onProgress ?? (() => {}));
@@ -117,6 +125,15 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
 }
 
 const UNWRITABLE = 'the file or its folder is read-only';
+
+/**
+ * A store SQLite's check found damaged: opened for reading only, so staff can still look and export.
+ * With a WAL beside it, read from a private copy, so that not even the `-shm` is rebuilt in place.
+ */
+function openDamaged(storePath: string, found: string): Store {
+  const why = `SQLite's check of it found: ${quote(found.replace(/\s+/g, ' '))}`;
+  return openReadOnly(storePath, why, true, hasWalBeside(storePath));
+}
 
 /** SQLite or the file system refusing a write for want of permission. */
 function isReadOnlyTrouble(e: unknown): boolean {
@@ -132,8 +149,8 @@ function isReadOnlyTrouble(e: unknown): boolean {
  * changes the file. Reads in place where SQLite can, else from a private snapshot copy (a WAL store in
  * a folder it can't write: `access.ts`), removed again at close.
  */
-function openReadOnly(storePath: string, unwritable: string | null, damaged = false): Store {
-  const place = readablePlace(storePath);
+function openReadOnly(storePath: string, unwritable: string | null, damaged = false, fromCopy = false): Store {
+  const place = fromCopy ? snapshotOf(storePath) : readablePlace(storePath);
   try {
     const file = inspectFile(place.path);
     const refusal = refusalFor(storePath, file);

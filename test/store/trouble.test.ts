@@ -247,6 +247,64 @@ describe('a store found damaged is never written (issue 26, point 4)', () => {
   });
 });
 
+/** The bytes of a store, its WAL and its WAL index, by name: what must not change. */
+function storeFiles(file: string): Record<string, string> {
+  return Object.fromEntries(
+    ['', '-wal', '-shm'].map((end) => [end || 'store', fs.existsSync(file + end) ? sha256(file + end) : 'none']),
+  );
+}
+
+describe('a store damaged with its WAL pending is never written, nor is its WAL emptied (issue 45, point 2)', () => {
+  it('the CLI’s write and the browser host’s read-only start leave the file, its -wal and its -shm byte for byte', async () => {
+    const dir = workDir();
+    const file = path.join(dir, 'brick-work.sqlite');
+    await storeWithOrder(file);
+    const probe = new Database(file, { readonly: true });
+    const root = probe.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'order_line'").pluck().get() as number;
+    const pageSize = probe.pragma('page_size', { simple: true }) as number;
+    probe.close();
+    // Two updates left in the WAL by a process killed before it closed (no checkpoint ran).
+    const script = `
+      const Database = require('better-sqlite3');
+      const db = new Database(process.argv[1]);
+      db.pragma('wal_autocheckpoint = 0');
+      for (const r of ['first', 'second'])
+        db.prepare("INSERT INTO shop_order (reference, currency, created_at) VALUES (?, 'USD', '2026-01-01T00:00:00.000Z')").run(r);
+      process.kill(process.pid, 'SIGKILL');`;
+    spawnSync(process.execPath, ['-e', script, file], { cwd: REPO_ROOT });
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(0);
+    expect(fs.existsSync(`${file}-shm`)).toBe(true);
+    // Then the order lines' page is overwritten in the main file.
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
+    fs.closeSync(fd);
+    const before = storeFiles(file);
+
+    const write = await cliJson(['--db', file, 'settings', 'currency', 'EUR']);
+    expect(write.json.error?.code).toBe('store-damaged');
+    expect(storeFiles(file)).toEqual(before); // checked on a copy: not even the -shm rebuilt
+    for (const command of [['orders'], ['export', 'summary']]) {
+      const r = await cliJson(['--db', file, ...command]);
+      if (r.code !== 0) expect(r.json.error.code, command.join(' ')).toBe('store-damaged');
+    }
+    // A read-only open reads in place (it never checkpoints); as the first reader SQLite rebuilds the -shm,
+    // its index of the WAL — derived, not data. The file and its WAL are as they were.
+    const afterReads = storeFiles(file);
+    expect({ ...afterReads, '-shm': before['-shm'] }).toEqual(before);
+
+    const host = spawn(process.execPath, [...hostArgs(), '--db', file, '--renderer', buildScreens()], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => {
+      host.kill('SIGKILL');
+    });
+    await lines(host).waitFor(/^open http/);
+    host.kill('SIGTERM');
+    await new Promise((r) => host.once('exit', r));
+    expect(storeFiles(file)).toEqual(afterReads);
+  });
+});
+
 describe('store trouble in words, never "internal"', () => {
   it('store-busy: a write that waits past the busy timeout for another process’s write lock says so, and changes nothing', async () => {
     const dir = workDir();
