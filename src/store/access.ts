@@ -108,20 +108,22 @@ export function readablePlace(storePath: string): ReadablePlace {
  * another process wrote, and the copy would mix two moments. Cloned where the file system can (APFS,
  * btrfs): then it costs nothing however large the store.
  */
-export function snapshotOf(storePath: string, attempts = 5): ReadablePlace {
+export function snapshotOf(storePath: string, attempts = 5): ReadablePlace & { readonly steady: boolean } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-snapshot-'));
   const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
     const copy = path.join(dir, path.basename(storePath));
-    for (let attempt = 1; ; attempt++) {
+    let steady = false;
+    for (let attempt = 1; !steady && attempt <= attempts; attempt++) {
       const before = stamps(storePath);
       fs.copyFileSync(storePath, copy, fs.constants.COPYFILE_FICLONE);
       fs.rmSync(`${copy}-wal`, { force: true });
       if (fs.existsSync(`${storePath}-wal`))
         fs.copyFileSync(`${storePath}-wal`, `${copy}-wal`, fs.constants.COPYFILE_FICLONE);
-      if (stamps(storePath) === before || attempt >= attempts) break;
+      steady = stamps(storePath) === before;
     }
-    return { path: copy, snapshot: true, dispose };
+    // Not steady: another process kept writing. A reader of the copy still sees each page as copied.
+    return { path: copy, snapshot: true, dispose, steady };
   } catch (e) {
     dispose();
     throw e;

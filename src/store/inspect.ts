@@ -131,11 +131,14 @@ export function inspectFile(path: string): FileKind {
   // empty database — and the open would then make a new store of it (SPEC §11: a file brick-work did
   // not make is never replaced).
   if (!header.sqlite) return { kind: 'not-sqlite', detail: 'it does not start like a SQLite file' };
-  // A brick-work store says so in its bytes: told without SQLite, which would rebuild a -shm left beside it.
-  const bytes = headerFromBytes(path);
-  if (bytes !== null && bytes.applicationId === APPLICATION_ID)
-    return { kind: 'store', version: fromUserVersion(bytes.userVersion) };
   const existedBefore = { wal: fs.existsSync(`${path}-wal`), shm: fs.existsSync(`${path}-shm`) };
+  // With a WAL or its index beside it, a brick-work store is told by its bytes: a SQLite connection would
+  // rebuild the -shm (the read-write open then checks the store on a copy, damage included).
+  if (existedBefore.wal || existedBefore.shm) {
+    const bytes = headerFromBytes(path);
+    if (bytes !== null && bytes.applicationId === APPLICATION_ID)
+      return { kind: 'store', version: fromUserVersion(bytes.userVersion) };
+  }
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { ...nativeOptions(), readonly: true, fileMustExist: true });

@@ -26,7 +26,9 @@ export function hasWalBeside(storePath: string): boolean {
 
 /**
  * The quick check of the store file and its WAL on a private copy: `ok`, or the first problem; null when
- * no copy could be made (the temporary folder full), and the caller checks otherwise.
+ * no copy could be made (the temporary folder full) or none of one moment (another process kept writing
+ * while it was copied: a mixed copy could look damaged when the store is not), and the caller checks
+ * otherwise — a process at work is alive, so the caller's connection will not be the last to close.
  */
 export function checkOnCopy(storePath: string): string | null {
   let place: ReturnType<typeof snapshotOf>;
@@ -36,6 +38,7 @@ export function checkOnCopy(storePath: string): string | null {
     return null;
   }
   try {
+    if (!place.steady) return null;
     const db = new Database(place.path, { ...nativeOptions(), readonly: true, fileMustExist: true });
     try {
       return quickCheck(db);
