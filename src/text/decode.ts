@@ -1,9 +1,10 @@
 import { quote } from '../errors.ts';
 import { lineColumn, parseError, parseErrorAt } from './position.ts';
+import { decodeSingleByte, singleByteEncoding } from './single-byte.ts';
 
 /**
- * Bytes to text (SPEC §8): UTF-8, with or without a BOM, unless an XML declaration names ISO-8859-1 or
- * Windows-1252, which are then decoded. Bytes that are not UTF-8 and not declared are refused, naming
+ * Bytes to text (SPEC §8): UTF-8, with or without a BOM, unless an XML declaration names ISO-8859-1,
+ * Windows-1252 or ISO-8859-15, which are then decoded by table (single-byte.ts), right on every Node. Bytes that are not UTF-8 and not declared are refused, naming
  * where the first one is — never guessed.
  */
 export function decodeText(bytes: Uint8Array, fileName: string): string {
@@ -15,10 +16,8 @@ export function decodeText(bytes: Uint8Array, fileName: string): string {
   const declared = hasBom ? null : declaredXmlEncoding(body);
   if (declared !== null) {
     const label = declared.toLowerCase();
-    if (label === 'iso-8859-1' || label === 'latin1' || label === 'latin-1' || label === 'iso8859-1') {
-      return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
-    }
-    if (label === 'windows-1252' || label === 'cp1252') return new TextDecoder('windows-1252').decode(body);
+    const single = singleByteEncoding(label);
+    if (single !== null) return decodeSingleByte(body, single);
     if (label !== 'utf-8' && label !== 'utf8') {
       throw parseError(
         fileName,

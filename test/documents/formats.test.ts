@@ -214,6 +214,30 @@ describeEachStore('importing each format (SPEC §8)', () => {
     expect(orderLines(db, r?.order.id ?? 0)[0]?.remarks).toBe('Café ½');
   });
 
+  it('an XML document that declares Windows-1252 keeps its dash, euro, trademark and quotes (issue 45)', async () => {
+    const db = await shopStore();
+    const name = 'Stein \u2013 2 \u00d7 4 \u20ac \u2122 \u201cquoted\u201d';
+    const body = bsx([{ no: '3001', name, colour: 5, remarks: '\u2018Caf\u00e9\u2019 \u2026' }]).replace(
+      /^<\?xml[^>]*>\n/,
+      '',
+    );
+    // Written as Windows would write it: one byte each, the dash 0x96, the euro 0x80, ™ 0x99, the quotes 0x93/0x94.
+    const cp1252 = new Map(
+      [...'\u2013\u20ac\u2122\u201c\u201d\u2018\u2019\u2026'].map((c, i) => [
+        c,
+        [0x96, 0x80, 0x99, 0x93, 0x94, 0x91, 0x92, 0x85][i] ?? 0,
+      ]),
+    );
+    const bytes = Buffer.from(
+      [...`<?xml version="1.0" encoding="windows-1252"?>\n${body}`].map((c) => cp1252.get(c) ?? c.charCodeAt(0)),
+    );
+    expect(bytes.includes(0x80)).toBe(true);
+    const [r] = confirmImport(db, { file: file('windows.bsx', bytes) }, SYSTEM_CLOCK);
+    const [line] = orderLines(db, r?.order.id ?? 0);
+    expect(line?.given.name).toBe(name);
+    expect(line?.remarks).toBe('\u2018Caf\u00e9\u2019 \u2026');
+  });
+
   const bsxDir = sharedFile('brickstore-bsx');
   const partsFile = sharedFile('rebrickable', 'parts.csv.gz');
   it.runIf(
