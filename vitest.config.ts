@@ -17,6 +17,7 @@ const INTEGRATION = [
   'test/electron/native-electron.test.ts',
   'test/electron/packaged-imports.test.ts',
   'test/electron/packaged-app.test.ts',
+  'test/cli/too-big.test.ts',
   'test/electron/packaging-build.test.ts',
   'test/electron/shop-server.test.ts',
   'test/identity/liveness.test.ts',

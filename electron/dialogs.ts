@@ -3,23 +3,21 @@ import path from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
 import type { FileDialogs } from '../src/api/ports.ts';
 import { BrickWorkError } from '../src/errors.ts';
+import { readFileWithin, type FilePurpose } from '../src/file-limits.ts';
 import { writeFileAtomically } from '../src/files.ts';
 
-const LIMIT = 300 * 1024 * 1024;
 /** What an order document may be called (the open dialog's filter, the file association, a drop). */
 export const DOCUMENT_EXTENSIONS: readonly string[] = ['bsx', 'xml', 'csv', 'txt', 'tsv'];
 
-/** A file staff chose (the dialog, Finder), read whole: refused in words when it is too big or can't be read. */
-export function readChosenFile(file: string): { name: string; content: Uint8Array } {
+/**
+ * A file staff chose (the dialog, Finder), read whole: refused in words when it is over the cap for what
+ * it is (before it is read) or can't be read.
+ */
+export function readChosenFile(file: string, purpose: FilePurpose): { name: string; content: Uint8Array } {
   const name = path.basename(file);
-  let size: number;
-  try {
-    size = fs.statSync(file).size;
-  } catch {
+  if (!fs.existsSync(file))
     throw new BrickWorkError('not-found', `${name} could not be opened: it is no longer there, or can’t be read.`);
-  }
-  if (size > LIMIT) throw new BrickWorkError('parse-error', `${name} is too big to read.`);
-  return { name, content: new Uint8Array(fs.readFileSync(file)) };
+  return readFileWithin(file, purpose);
 }
 
 /** The app's file dialogs: the main process opens them and reads or writes the file; the page never names a path. */
@@ -36,7 +34,7 @@ export function fileDialogs(dialog: Dialog, window: BrowserWindow): FileDialogs 
       });
       const file = result.filePaths[0];
       if (result.canceled || file === undefined) return null;
-      return readChosenFile(file);
+      return readChosenFile(file, purpose);
     },
     async save(name, content) {
       const result = await dialog.showSaveDialog(window, { title: 'Export', defaultPath: name });

@@ -38,7 +38,7 @@ export class DocumentOpener {
 
 function readOpened(file: string): OpenedDocument {
   try {
-    const { name, content } = readChosenFile(file);
+    const { name, content } = readChosenFile(file, 'document');
     return { name, content, problem: null };
   } catch (e) {
     return { name: path.basename(file), content: null, problem: toErrorValue(e, null).message };

@@ -1,3 +1,4 @@
+import { CATALOGUE_FILE_LIMIT, tooBig } from '../file-limits.ts';
 import zlib from 'node:zlib';
 import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv, type CsvTable } from '../text/csv.ts';
@@ -21,18 +22,12 @@ export interface NamedContent {
   readonly content: Uint8Array;
 }
 
-/** Catalogue downloads are big (BrickLink's full items XML is tens of MB); anything past this is not one. */
-export const CATALOGUE_FILE_LIMIT = 256 * 1024 * 1024;
+export { CATALOGUE_FILE_LIMIT };
 
 /** A catalogue file's bytes, gunzipped when they are gzip data. */
 export function unzipped(file: NamedContent): Uint8Array {
   const { name } = file;
-  if (file.content.byteLength > CATALOGUE_FILE_LIMIT) {
-    throw new BrickWorkError(
-      'parse-error',
-      `${name} is larger than ${CATALOGUE_FILE_LIMIT / 1024 / 1024} MB, too big to be a catalogue file.`,
-    );
-  }
+  if (file.content.byteLength > CATALOGUE_FILE_LIMIT) throw tooBig(name, 'catalogue', file.content.byteLength);
   const bytes = file.content;
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return withoutNul(name, bytes);
   let plain: Uint8Array;

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import { WRITING_CALLS } from '../api/handlers/index.ts';
@@ -9,6 +8,7 @@ import { credentialsFromEnv, type Store } from '../app/environment.ts';
 import { inProcessJobs } from '../app/work.ts';
 import { SYSTEM_CLOCK } from '../clock.ts';
 import { BrickWorkError, type ErrorCode } from '../errors.ts';
+import { readFileWithin, type FilePurpose } from '../file-limits.ts';
 import { writeFileAtomically } from '../files.ts';
 import { APP_NAME } from '../version.ts';
 import { UsageError, type CliApi, type ContractCommand, type OptionValues, type ShellContext } from './command.ts';
@@ -111,15 +111,8 @@ export function cliApi(
       if (!answer.ok) throw new BrickWorkError(answer.error.code as ErrorCode, answer.error.message);
       return answer.value;
     },
-    readFile(file: string): FileArg {
-      try {
-        return { name: path.basename(file), content: fs.readFileSync(file) };
-      } catch (e) {
-        throw new BrickWorkError(
-          'not-found',
-          `${file} can't be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
-        );
-      }
+    readFile(file: string, purpose: FilePurpose): FileArg {
+      return readFileWithin(file, purpose);
     },
     background() {
       const pending = jobs?.pending() ?? null;

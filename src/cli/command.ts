@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import type { Store } from '../app/environment.ts';
 import type { InProcessResult } from '../app/work.ts';
+import type { FilePurpose } from '../file-limits.ts';
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -42,8 +43,11 @@ export type BackgroundResult = InProcessResult;
  */
 export interface CliApi {
   call<K extends CallName>(name: K, args: ArgsOf<K>): Promise<ResultOf<K>>;
-  /** A file named on the command line, as the contract takes files: `{name, content}` (the shell reads it, as the app's dialog does). */
-  readFile(file: string): FileArg;
+  /**
+   * A file named on the command line, as the contract takes files: `{name, content}` (the shell reads it,
+   * as the app's dialog does) — refused with `too-big` before it is read when it is over the cap for what it is.
+   */
+  readFile(file: string, purpose: FilePurpose): FileArg;
   /** Waits for the work the last `catalogue.load` or `lookup.start` call started here, and gives its result. */
   background(): Promise<BackgroundResult>;
   /** Where a command tells people how long work goes (stderr). */

@@ -1,3 +1,4 @@
+import { DOCUMENT_SIZE_LIMIT, tooBig } from '../file-limits.ts';
 import path from 'node:path';
 import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv } from '../text/csv.ts';
@@ -11,8 +12,7 @@ import { readBrickStore } from './formats/brickstore.ts';
 import { readCsvDocument } from './formats/csv.ts';
 import type { ColourNumbering, ParsedDocument } from './model.ts';
 
-/** Files bigger than this are refused before any parsing (SPEC §11). The largest real order is far smaller. */
-export const DOCUMENT_SIZE_LIMIT = 20 * 1024 * 1024;
+export { DOCUMENT_SIZE_LIMIT };
 
 /**
  * The most lines (CSV rows, XML items) one document may have (SPEC §11). Twenty megabytes of `3001,1`
@@ -149,12 +149,7 @@ export function readDocumentFile(
   } = {},
 ): ParsedDocument[] {
   const fileName = path.basename(file.name.replace(/\\/g, '/'));
-  if (file.content.byteLength > DOCUMENT_SIZE_LIMIT) {
-    throw new BrickWorkError(
-      'parse-error',
-      `${fileName} is ${(file.content.byteLength / 1024 / 1024).toFixed(1)} MB, over the ${DOCUMENT_SIZE_LIMIT / 1024 / 1024} MB limit for a document; it was not read.`,
-    );
-  }
+  if (file.content.byteLength > DOCUMENT_SIZE_LIMIT) throw tooBig(fileName, 'document', file.content.byteLength);
   if (file.content.byteLength === 0) throw parseError(fileName, 'the file is empty');
   const wrongKind = notADocument(file.content, fileName);
   if (wrongKind !== null) throw wrongKind;

@@ -13,7 +13,7 @@ export const catalogueImport: ContractCommand = {
   async run(api, files, options) {
     const type = typeof options['type'] === 'string' ? options['type'].toUpperCase() : undefined;
     await api.call('catalogue.load', {
-      files: files.map((f) => api.readFile(f)),
+      files: files.map((f) => api.readFile(f, 'catalogue')),
       ...(type === undefined ? {} : { type: type as ItemType }),
     });
     // The app's runner thread runs the load; here it runs in this process, and the command waits for it.

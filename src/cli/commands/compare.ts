@@ -8,7 +8,7 @@ type SideArg = ArgsOf<'compare.run'>['left'];
 /** `order:ID`, `document:ID`, or a file's path. */
 function sideOf(api: CliApi, word: string): SideArg {
   const m = /^(order|document):(.*)$/.exec(word);
-  if (m === null) return { kind: 'file', file: api.readFile(word) };
+  if (m === null) return { kind: 'file', file: api.readFile(word, 'document') };
   const id = numberArg(m[2] ?? '');
   if (!Number.isSafeInteger(id) || id < 1)
     throw new UsageError(`${word}: ${m[1]}: takes a positive whole number, e.g. ${m[1]}:12`);

@@ -63,7 +63,7 @@ export const importDocument: ContractCommand = {
   async run(api, [file], options) {
     const order = options['order'];
     const request = {
-      file: api.readFile(file ?? ''),
+      file: api.readFile(file ?? '', 'document'),
       orderId: typeof order === 'string' ? numberArg(order) : null,
       asNew: options['as-new'] === true,
       acknowledge: acceptedCodes(options['accept']) ?? [],
