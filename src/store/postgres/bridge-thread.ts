@@ -40,7 +40,9 @@ function faultOf(e: unknown): BridgeFault {
   const message = typeof err?.message === 'string' ? err.message : String(e);
   const connection =
     (code !== null && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) ||
-    /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(message);
+    /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|does not support SSL/i.test(
+      message,
+    );
   return { code, message, connection };
 }
 

@@ -8,6 +8,7 @@
  * (never a hang: a server that does not answer within the wait is given up on, and the thread started
  * again); the next statement connects again by itself.
  */
+import { checkServerAddress } from './address.ts';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { storeUnreachable } from '../../errors.ts';
 import { startWorker, threadUrl } from '../../worker-start.ts';
@@ -57,6 +58,7 @@ export class PostgresBridge {
 
   /** Connects to `url` (`postgres://user@host:port/db`); `store-unreachable` when it can't. */
   static connect(url: string, options: BridgeOptions = {}): PostgresBridge {
+    checkServerAddress(url);
     const bridge = new PostgresBridge(url, options);
     bridge.ask({ kind: 'connect' });
     return bridge;
@@ -167,6 +169,8 @@ function words(fault: BridgeFault): string {
   if (fault.code === '57P01') return 'the server ended the connection (it is restarting, or an administrator ended it)';
   if (fault.code === '57P02') return 'the server is restarting after a fault';
   if (fault.code === '57P03') return 'the server is starting up or shutting down';
+  if (/does not support SSL/i.test(fault.message))
+    return 'it does not take SSL connections, which the address asks for (sslmode): leave sslmode out, or have SSL turned on at the server';
   if (fault.code?.startsWith('08') || /terminated|reset/i.test(fault.message)) return 'the connection was cut';
   return fault.message.slice(0, 120);
 }

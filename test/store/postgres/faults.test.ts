@@ -52,6 +52,27 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     expect(await service.call('orders.list', {})).toMatchObject({ ok: true, value: [] });
   });
 
+  it('an address that asks for SSL of a server without it, or names a certificate, a port that is none: said as what to fix (issue 45)', async () => {
+    server.createDatabase('addresses');
+    const url = server.url('addresses');
+    const ssl = await cliJson(['--db', `${url}?sslmode=require`, 'orders']);
+    expect(ssl.json.error.code).toBe('store-unreachable');
+    expect(ssl.json.error.message).toMatch(/does not take SSL connections, which the address asks for \(sslmode\)/);
+    const cert = await cliJson(['--db', `${url}?sslmode=require&sslcert=/nowhere/cert.pem`, 'orders']);
+    expect(cert.json.error).toEqual({
+      code: 'invalid-argument',
+      message:
+        "The shop server's address can't be used: its sslcert file /nowhere/cert.pem can't be read (ENOENT). Write it as postgres://user@host:port/database.",
+    });
+    for (const port of ['99999', 'notaport', '0']) {
+      const r = await cliJson(['--db', url.replace(`:${server.port}/`, `:${port}/`), 'orders']);
+      expect(r.json.error, port).toEqual({
+        code: 'invalid-argument',
+        message: `The shop server's address can't be used: the port "${port}" is not a number from 1 to 65535. Write it as postgres://user@host:port/database.`,
+      });
+    }
+  });
+
   it('an import cut off mid-write leaves nothing of it; imported again once the server is back, it is whole', async () => {
     server.createDatabase('midwrite');
     const url = server.url('midwrite');
