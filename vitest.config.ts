@@ -18,6 +18,7 @@ const INTEGRATION = [
   'test/electron/packaged-imports.test.ts',
   'test/electron/packaged-app.test.ts',
   'test/cli/too-big.test.ts',
+  'test/host/start-words.test.ts',
   'test/electron/packaging-build.test.ts',
   'test/electron/shop-server.test.ts',
   'test/identity/liveness.test.ts',

@@ -16,13 +16,25 @@ import { startHostServer } from './server.ts';
 import { storeName } from '../store-location.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { values } = parseArgs({
-  options: { db: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' } },
-  allowPositionals: false,
-});
+const log = (line: string) => process.stderr.write(`brick-work: ${line}\n`);
+const usage = (problem: string): never => {
+  log(`${problem}. Usage: npm run serve [-- --db FILE] [--port N]`);
+  process.exit(2);
+};
+let values: { db?: string; port?: string; renderer?: string } = {};
+try {
+  ({ values } = parseArgs({
+    options: { db: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' } },
+    allowPositionals: false,
+  }));
+} catch (e) {
+  usage((e as Error).message.replace(/\.$/, ''));
+}
+const port = values.port === undefined ? 0 : Number(values.port);
+if (values.port !== undefined && (!/^\d+$/.test(values.port) || port < 1 || port > 65535))
+  usage(`--port ${values.port.slice(0, 20)}: give a port number from 1 to 65535, or leave it out for any free one`);
 const storePath = resolveStorePath(values.db, process.env);
 const rendererDir = path.resolve(values.renderer ?? path.join(here, '..', '..', 'dist', 'renderer'));
-const log = (line: string) => process.stderr.write(`brick-work: ${line}\n`);
 
 if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
   log(`the screens are not built (${rendererDir} has no index.html); run "npm run build:renderer" first`);
@@ -44,13 +56,14 @@ try {
     log,
   });
   const decoder = new DecodeThread(() => startWorker(threadUrl('decode-thread'), null));
-  const server = await startHostServer({
-    service: core.service,
-    rendererDir,
-    port: values.port ? Number(values.port) : 0,
-    log,
-    decoder,
-  });
+  const server = await startHostServer({ service: core.service, rendererDir, port, log, decoder }).catch(
+    async (e: unknown) => {
+      // The port can't be had: nothing was served; the store is closed as it was opened.
+      await decoder.close();
+      await core.close();
+      throw e;
+    },
+  );
   broadcast = (name, payload) => server.broadcast(name, payload);
   const readOnly = core.readOnly
     ? ` for reading only (${core.readOnly.reason}${core.readOnly.snapshot ? '; from a private copy' : ''})`

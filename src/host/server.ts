@@ -8,7 +8,7 @@ import type { ApiService } from '../api/service.ts';
 import { decodeWire, encodeWire } from '../api/wire.ts';
 import { handOver } from '../app/hand-over.ts';
 import { ThreadStopped, type DecodeThread } from './decode-client.ts';
-import { quote } from '../errors.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 
 /**
  * The browser host (SPEC §1): the contract over HTTP on 127.0.0.1, serving the built renderer, so the
@@ -365,7 +365,10 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(listenRefusal(e, options.port ?? 0)));
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   port = (server.address() as AddressInfo).port;
   const keepAlive = setInterval(() => {
     for (const c of clients) c.write(': keep-alive\n\n');
@@ -396,4 +399,19 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
         server.close(() => resolve());
       }),
   };
+}
+
+/** Why the host could not listen on its port, in words: the port taken, or not ours to take. */
+function listenRefusal(e: NodeJS.ErrnoException, port: number): Error {
+  if (e.code === 'EADDRINUSE')
+    return new BrickWorkError(
+      'busy',
+      `port ${port} on 127.0.0.1 is already in use by another program; choose another with --port, or leave --port out for any free one`,
+    );
+  if (e.code === 'EACCES')
+    return new BrickWorkError(
+      'not-allowed',
+      `port ${port} may not be used by this user (ports below 1024 are the system's); choose one from 1024 to 65535`,
+    );
+  return e;
 }
