@@ -19,6 +19,7 @@ const INTEGRATION = [
   'test/electron/packaged-app.test.ts',
   'test/cli/too-big.test.ts',
   'test/host/start-words.test.ts',
+  'test/catalogue/lookup-refused-at-once.test.ts',
   'test/electron/packaging-build.test.ts',
   'test/electron/shop-server.test.ts',
   'test/identity/liveness.test.ts',

@@ -29,3 +29,21 @@ export function credentialsAsRead(read: () => CredentialsRead): () => Credential
     return credentials;
   };
 }
+
+/** None stored: what to do, in this host's words (the app: its Settings; the CLI: its environment). */
+export function missingCredentials(whereToEnter?: string): BrickWorkError {
+  return new BrickWorkError(
+    'no-credentials',
+    `The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: ${whereToEnter ?? 'enter them in Settings → BrickLink credentials first'}.`,
+  );
+}
+
+/**
+ * Why a call that needs the credentials would be refused for want of them, or null: asked before the
+ * call waits for anything (the writer thread, the store's lock), so it is refused at once (issue 45).
+ */
+export function credentialsRefusal(store: Pick<CredentialStore, 'get' | 'whereToEnter'>): BrickWorkError | null {
+  const { credentials, refused } = readCredentials(store);
+  if (refused !== null) return new BrickWorkError('keychain-refused', refused);
+  return credentials === null ? missingCredentials(store.whereToEnter) : null;
+}

@@ -4,7 +4,7 @@
  * `store.changed` after every write. The app, the browser host, the CLI and each service thread make one
  * over their own store connection and ports (`ports.ts`).
  */
-import { readCredentials, type CredentialsRead } from './credentials.ts';
+import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, type Numbering } from '../catalogue/item-numbers.ts';
 import { toErrorValue, damagedStore, readOnlyStore, type ErrorValue } from '../errors.ts';
 import { relatedParts } from '../placement/related.ts';
@@ -22,7 +22,7 @@ import {
   type ResultOf,
   type SuggestionsView,
 } from './contract.ts';
-import { CALL_TABLE, WRITING_CALLS } from './handlers/index.ts';
+import { CALL_TABLE, readsCredentials, WRITING_CALLS } from './handlers/index.ts';
 import type { Handler, KeptCompare, ServiceDeps } from './handlers/define.ts';
 import type { ServiceContext } from './ports.ts';
 import { checkArguments } from './validate.ts';
@@ -59,6 +59,9 @@ export function createApiService(ctx: ServiceContext) {
       return { ok: false, error: refusal.toValue() };
     }
     const checked = args === undefined ? {} : args;
+    // Refused for what it is at once, before it queues for the writer thread or waits for the store's lock.
+    const noCredentials = readsCredentials(name as CallName) ? credentialsRefusal(ctx.credentials) : null;
+    if (noCredentials !== null) return { ok: false, error: noCredentials.toValue() };
     const elsewhere = ctx.threads?.dispatch(name as CallName, checked);
     if (elsewhere) return CALL_TABLE[name as CallName].savesFile === true ? offerToSave(await elsewhere) : elsewhere;
     try {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
-import { WRITING_CALLS } from '../api/handlers/index.ts';
+import { credentialsRefusal } from '../api/credentials.ts';
+import { readsCredentials, WRITING_CALLS } from '../api/handlers/index.ts';
+import type { CredentialStore } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { checkArguments } from '../api/validate.ts';
 import { serviceContext } from '../app/context.ts';
@@ -54,10 +56,19 @@ export function cliApi(
   let opened: { store: Store; service: ApiService } | null = null;
   let jobs: ReturnType<typeof inProcessJobs> | null = null;
 
+  const { credentials, missing } = credentialsFromEnv(io.env);
+  const cliCredentials: CredentialStore = {
+    encrypted: false,
+    whereToEnter: `set ${missing.join(', ')} in the environment`,
+    get: () => credentials,
+    set: () => {
+      throw new BrickWorkError('invalid-argument', 'The CLI reads the BrickLink credentials from BRICKLINK_*.');
+    },
+  };
+
   const open = async () => {
     if (opened !== null) return opened;
     const store = await shell.openStore(mode);
-    const { credentials, missing } = credentialsFromEnv(io.env);
     const service = createApiService(
       serviceContext(store, shell.storePath, {
         clock: SYSTEM_CLOCK,
@@ -68,14 +79,7 @@ export function cliApi(
           env: io.env,
           log: (line) => io.stderr(`${APP_NAME}: ${line}\n`),
         })),
-        credentials: {
-          encrypted: false,
-          whereToEnter: `set ${missing.join(', ')} in the environment`,
-          get: () => credentials,
-          set: () => {
-            throw new BrickWorkError('invalid-argument', 'The CLI reads the BrickLink credentials from BRICKLINK_*.');
-          },
-        },
+        credentials: cliCredentials,
         // The save dialog's counterpart is --out; there is nothing to pick from (files are named on the line).
         files: {
           pick: () => Promise.resolve(null),
@@ -104,6 +108,9 @@ export function cliApi(
       // The contract's own check, before the store is opened: a bad argument is bad usage.
       const problem = checkArguments(name, callArgs, (field) => command.words?.[field] ?? CLI_WORDS[field]);
       if (problem !== null) throw new UsageError(problem);
+      // A call refused for want of credentials is refused before the store is opened (its lock waited for).
+      const noCredentials = readsCredentials(name) ? credentialsRefusal(cliCredentials) : null;
+      if (noCredentials !== null) throw noCredentials;
       const { service } = await open();
       // BRICK_WORK_DEBUG shows which contract calls a command makes (the test of the CLI's mapping reads it).
       if (io.env['BRICK_WORK_DEBUG']) io.stderr(`${APP_NAME}: call ${name}\n`);

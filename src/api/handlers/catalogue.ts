@@ -1,4 +1,5 @@
 /** The catalogue: suggestions and search (SPEC §7), its state, its loads and the look-up job (SPEC §5). */
+import { missingCredentials } from '../credentials.ts';
 import { colourAndCategoryCounts } from '../../store/catalogue.ts';
 import { budgetStatus } from '../../catalogue/budget.ts';
 import { catalogueJobStatus, requestCatalogueJobCancel } from '../../catalogue/catalogue-job.ts';
@@ -131,12 +132,7 @@ export const CATALOGUE_CALLS = {
   'lookup.start': withCredentials(
     writes((d) => ({ limit }) => {
       const credentials = d.ctx.credentials.get();
-      if (credentials === null) {
-        throw new BrickWorkError(
-          'no-credentials',
-          `The look-up asks BrickLink with the shop’s API credentials, and none are stored yet: ${d.ctx.credentials.whereToEnter ?? 'enter them in Settings → BrickLink credentials first'}.`,
-        );
-      }
+      if (credentials === null) throw missingCredentials(d.ctx.credentials.whereToEnter);
       const jobId = d.ctx.jobs.startLookup(limit ?? null, credentials, getSetting(d.db, 'api-url'));
       d.changed('look-up job');
       return { jobId };
