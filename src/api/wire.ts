@@ -49,6 +49,7 @@ export function decodeWire(
     readonly bytes?: (base64: string) => Uint8Array;
   } = {},
 ): unknown {
+  if (nestedDeeperThan(text, MAX_WIRE_DEPTH)) throw new TooDeep();
   const bytes = options.bytes ?? fromBase64;
   return JSON.parse(text, (_key, v: unknown) => {
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
@@ -60,4 +61,31 @@ export function decodeWire(
     }
     return v;
   });
+}
+
+/** No call's arguments nest anywhere near this; JSON.parse's reviver would run out of stack far deeper. */
+export const MAX_WIRE_DEPTH = 64;
+
+/** A request nested deeper than any call: said as that, not as "not valid JSON" (issue 45). */
+export class TooDeep extends Error {
+  constructor() {
+    super(`the request is nested more than ${MAX_WIRE_DEPTH} levels deep, deeper than any call brick-work takes`);
+  }
+}
+
+/** Whether JSON text nests arrays and objects deeper than `limit`, read once, strings skipped. */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }

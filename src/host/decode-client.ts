@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { decodeWire } from '../api/wire.ts';
+import { decodeWire, TooDeep } from '../api/wire.ts';
 
 /**
  * The host's side of its decoding thread: a body of the wire's JSON in, the call's arguments out — objects
@@ -45,13 +45,13 @@ export class DecodeThread {
     if (this.worker !== null) return this.worker;
     const worker = this.start();
     worker.unref();
-    worker.on('message', (m: { id: number; ok: boolean; args?: unknown }) => {
+    worker.on('message', (m: { id: number; ok: boolean; args?: unknown; tooDeep?: boolean }) => {
       const w = this.waiting.get(m.id);
       if (w === undefined) return;
       this.waiting.delete(m.id);
       if (this.waiting.size === 0) worker.unref();
       if (m.ok) w.resolve(withoutPrototypes(m.args));
-      else w.reject(new SyntaxError('the request is not valid JSON'));
+      else w.reject(m.tooDeep === true ? new TooDeep() : new SyntaxError('the request is not valid JSON'));
     });
     const stopped = () => {
       if (this.worker !== worker) return;

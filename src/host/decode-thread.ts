@@ -4,7 +4,7 @@
  * without a copy; the objects get their null prototypes back on the host's thread (`decode-client.ts`).
  */
 import { parentPort } from 'node:worker_threads';
-import { decodeWire } from '../api/wire.ts';
+import { decodeWire, TooDeep } from '../api/wire.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('decode-thread runs as a worker thread');
@@ -15,8 +15,8 @@ port.on('message', ({ id, body }: { id: number; body: Uint8Array }) => {
     const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') || '{}';
     // Each file its own memory (Buffer.from may share a pool), so that it can be handed over whole.
     args = decodeWire(text, { bytes: (base64) => new Uint8Array(Buffer.from(base64, 'base64')) });
-  } catch {
-    port.postMessage({ id, ok: false });
+  } catch (e) {
+    port.postMessage({ id, ok: false, tooDeep: e instanceof TooDeep });
     return;
   }
   const files: ArrayBuffer[] = [];

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { ApiService } from '../api/service.ts';
-import { decodeWire, encodeWire } from '../api/wire.ts';
+import { decodeWire, encodeWire, TooDeep } from '../api/wire.ts';
 import { handOver } from '../app/hand-over.ts';
 import { ThreadStopped, type DecodeThread } from './decode-client.ts';
 import { BrickWorkError, quote } from '../errors.ts';
@@ -279,7 +279,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
           refuse(res, 503, 'brick-work lost this upload while reading it; send it again');
           return null;
         }
-        refuse(res, 400, 'the request is not valid JSON');
+        refuse(res, 400, e instanceof TooDeep ? e.message : 'the request is not valid JSON');
         return null;
       }
     } finally {

@@ -48,6 +48,16 @@ const BAD: { name: string; content: string | Uint8Array; reason: RegExp }[] = [
     reason: /declares XML entities.*never expands/,
   },
   {
+    name: 'nested-itemid.xml',
+    content: `<?xml version="1.0"?>\n<INVENTORY>\n<ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID><a>3001</a></ITEMID><MINQTY>2</MINQTY></ITEM>\n</INVENTORY>`,
+    reason: /^nested-itemid\.xml: line 3: <ITEMID> holds markup \(<a>\) where its value belongs; a field holds text only$/,
+  },
+  {
+    name: 'nested-qty.bsx',
+    content: `<?xml version="1.0"?>\n<BrickStoreXML><Inventory>\n<Item><ItemID>3001</ItemID><ItemTypeID>P</ItemTypeID><Qty><b>4</b></Qty></Item>\n</Inventory></BrickStoreXML>`,
+    reason: /^nested-qty\.bsx: line 3: <Qty> holds markup \(<b>\) where its value belongs/,
+  },
+  {
     name: 'oversized.csv',
     content: new Uint8Array(DOCUMENT_SIZE_LIMIT + 1).fill(0x41),
     reason: /^oversized\.csv is 20,971,521 bytes, over the 20 MB a document may be; it was not read\.$/,

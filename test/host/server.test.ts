@@ -257,6 +257,25 @@ describe('the browser host', () => {
     expect(Buffer.from((seen[1] as typeof args).files[0]?.content ?? []).equals(Buffer.from(content))).toBe(true);
   });
 
+  it('a body nested deeper than any call is 400 saying so, not "not valid JSON", small or big (issue 45)', async () => {
+    const decoder = new DecodeThread(() =>
+      startWorker(new URL('../../src/host/decode-thread.ts', import.meta.url), null),
+    );
+    onTestFinished(() => decoder.close());
+    const h = await host({ decoder });
+    const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };
+    const post = (b: string) => request(h.port, { path: '/api/call/settings.get', method: 'POST', headers, body: b });
+    const deep = (n: number, pad = '') => `{"x": ${'['.repeat(n)}"${pad}"${']'.repeat(n)}}`;
+    for (const body of [deep(100_000), deep(100_000, 'p'.repeat(2 * 1024 * 1024))]) {
+      const r = await post(body);
+      expect(r.status).toBe(400);
+      expect(r.body).toContain('the request is nested more than 64 levels deep, deeper than any call brick-work takes');
+    }
+    // Brackets inside a string are text, not nesting.
+    expect(decodeWire(`{"name": "${'['.repeat(1000)}"}`)).toEqual({ name: '['.repeat(1000) });
+    expect((await post('{"x": [1,')).body).toContain('the request is not valid JSON');
+  });
+
   it('answers 413 to a body over the limit without reading it all, and stays well', async () => {
     const h = await host();
     const headers = { Host: `127.0.0.1:${h.port}`, Authorization: `Bearer ${h.token}` };

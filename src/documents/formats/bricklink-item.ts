@@ -1,7 +1,7 @@
 import type { XmlElement } from '../../text/xml.ts';
 import type { ParsedLine } from '../model.ts';
 import { limited, parseCondition, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
-import { field, unescapeTwice } from './xml-fields.ts';
+import { field, refuseMarkupInFields, unescapeTwice } from './xml-fields.ts';
 
 /** The fields of a BrickLink `ITEM` every reader of one reads (quantity and price are each reader's), and what each is read as. */
 export const BRICKLINK_ITEM_FIELDS = {
@@ -33,6 +33,7 @@ export function brickLinkItemLine(
   line: number,
   values: { quantity: string | null; price: string | null; quantityIfMissing: number | null },
 ): ParsedLine {
+  refuseMarkupInFields(item, fileName, line);
   return {
     position,
     given: {

@@ -10,7 +10,7 @@ import {
   parseQuantity,
   textOrNull,
 } from '../values.ts';
-import { childrenNamed, field, itemFields } from './xml-fields.ts';
+import { childrenNamed, field, itemFields, refuseMarkupInFields } from './xml-fields.ts';
 
 /** The fields of a BrickStore item brick-work reads, and what it reads each as. */
 const READ = {
@@ -38,6 +38,7 @@ export function readBrickStore(root: XmlElement, fileName: string, lineOf: (offs
   if (items.length === 0) throw parseError(fileName, `line ${lineOf(inventory.offset)}: the document has no items`);
   const lines: ParsedLine[] = items.map((item, i) => {
     const line = lineOf(item.offset);
+    refuseMarkupInFields(item, fileName, line);
     return {
       position: i + 1,
       given: {

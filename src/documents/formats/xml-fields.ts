@@ -1,3 +1,4 @@
+import { parseError } from '../../text/position.ts';
 import { childText, type XmlElement } from '../../text/xml.ts';
 
 /** The children of `el` named `name`. */
@@ -31,4 +32,19 @@ export function itemFields(
     read: names.filter((n) => Object.hasOwn(read, n)).map((n) => ({ title: n, as: read[n] as string })),
     notRead: names.filter((n) => !Object.hasOwn(read, n)),
   };
+}
+
+/**
+ * An item's fields hold text only: one holding markup (`<ITEMID><a>3001</a></ITEMID>`) is refused, saying
+ * where, instead of being read as empty and the line left without a number (issue 45).
+ */
+export function refuseMarkupInFields(item: XmlElement, fileName: string, line: number): void {
+  for (const child of item.children) {
+    const inner = child.children[0];
+    if (inner !== undefined)
+      throw parseError(
+        fileName,
+        `line ${line}: <${child.name}> holds markup (<${inner.name}>) where its value belongs; a field holds text only`,
+      );
+  }
 }
