@@ -50,7 +50,8 @@ const BAD: { name: string; content: string | Uint8Array; reason: RegExp }[] = [
   {
     name: 'nested-itemid.xml',
     content: `<?xml version="1.0"?>\n<INVENTORY>\n<ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID><a>3001</a></ITEMID><MINQTY>2</MINQTY></ITEM>\n</INVENTORY>`,
-    reason: /^nested-itemid\.xml: line 3: <ITEMID> holds markup \(<a>\) where its value belongs; a field holds text only$/,
+    reason:
+      /^nested-itemid\.xml: line 3: <ITEMID> holds markup \(<a>\) where its value belongs; a field holds text only$/,
   },
   {
     name: 'nested-qty.bsx',
