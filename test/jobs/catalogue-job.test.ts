@@ -15,6 +15,8 @@ import { openStore } from '../../src/store/open.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';
 import { anotherLife } from '../helpers/owners.ts';
+import { serviceFor } from '../helpers/service.ts';
+import { ORPHANED_LOAD } from '../../src/api/handlers/catalogue.ts';
 
 const clock = SYSTEM_CLOCK;
 
@@ -66,6 +68,23 @@ describe('catalogue-job.json (SPEC §4)', () => {
     expect(readCatalogueJob(file)).toMatchObject({ status: 'ok', record: { state: 'done' } });
     // A finished job does not block the next one.
     CatalogueJob.start(db, storePath, 'catalogue-load', {}, { me: identityOf(), clock });
+  });
+
+  it('a load whose loader is gone is shown as failed at once, in true words — never as running, never as taken up again (issue 45)', async () => {
+    const { storePath, db, file } = await setUp();
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ ...staleRecord(anotherLife(identityOf(), -1)), detail: { files: ['parts.csv'] } }),
+    );
+    const status = await serviceFor(db, storePath).call('catalogue.status', {});
+    expect(status.ok && status.value.job).toEqual(
+      expect.objectContaining({ state: 'failed', alive: false, error: ORPHANED_LOAD, files: ['parts.csv'] }),
+    );
+    expect(ORPHANED_LOAD).toMatch(/never taken up again by itself\. Load the files again\.$/);
+    // A live one is running, as before.
+    fs.writeFileSync(file, JSON.stringify(staleRecord(identityOf())));
+    const live = await serviceFor(db, storePath).call('catalogue.status', {});
+    expect(live.ok && live.value.job).toEqual(expect.objectContaining({ state: 'running', alive: true, error: null }));
   });
 
   it('refuses a new job as Busy while a live owner in another process runs one; after that owner is killed, it starts', async () => {

@@ -41,6 +41,11 @@ function named(d: ServiceDeps, suggestions: readonly SuggestionView[]): Suggesti
   return suggestions.map((s) => ({ ...s, shown: shownNo(s.type, s.no) }));
 }
 
+/** A catalogue load whose loader went away mid-load, in true words: it stopped, and is not taken up again. */
+export const ORPHANED_LOAD =
+  'It stopped: the brick-work that was loading it is gone (its process ended, or its connection to the shop’s server was cut), ' +
+  'and a catalogue load is never taken up again by itself. Load the files again.';
+
 export const CATALOGUE_CALLS = {
   'lines.suggest': suggests((d) => ({ lineId, limit }) => {
     const line = getLine(d.db, lineId);
@@ -88,6 +93,8 @@ export const CATALOGUE_CALLS = {
   'catalogue.status': reads((d) => () => {
     const job = catalogueJobStatus(d.db, d.ctx.storePath);
     const detail = job.record?.detail as { files?: unknown } | null | undefined;
+    // A load whose loader is gone never goes on (nothing takes a catalogue load up again): it failed, and says why.
+    const orphaned = job.record?.state === 'running' && job.alive === false;
     const { items, sources, translations } = d.catalogueCounts();
     return {
       items,
@@ -98,12 +105,12 @@ export const CATALOGUE_CALLS = {
         job.record === null
           ? null
           : {
-              state: job.record.state,
+              state: orphaned ? 'failed' : job.record.state,
               kind: job.record.kind,
               owner: job.record.owner,
               alive: job.alive === true,
               progress: job.record.progress,
-              error: job.record.error,
+              error: orphaned ? ORPHANED_LOAD : job.record.error,
               files: Array.isArray(detail?.files) ? detail.files.filter((f): f is string => typeof f === 'string') : [],
               updatedAt: job.record.updatedAt,
             },
