@@ -13,6 +13,7 @@ import type { StoreDb } from '../src/store/db.ts';
 import { openStore } from '../src/store/open.ts';
 import { startPostgres, type PostgresServer } from '../test/helpers/postgres.ts';
 import { tallyMismatches } from '../test/helpers/tally.ts';
+import { files } from '../test/helpers/catalogue-files.ts';
 import { partsCsv } from './data.ts';
 import { importDocument } from './import.bench.ts';
 import { median, percentile, type BenchRow } from './report.ts';
@@ -41,6 +42,7 @@ export async function benchPostgres(): Promise<BenchRow[]> {
   try {
     return [
       await importOnBoth(server, dir, parts),
+      await coloursIntoBigStore(server, dir, parts),
       await desksPlacing(server, dir, parts),
       await claimsAcrossDesks(server),
     ];
@@ -67,7 +69,7 @@ function placements(db: StoreDb): string {
   return JSON.stringify(
     db
       .prepare(
-        'SELECT position, item_type, item_no, colour_id, placed_by, unplaced_reason FROM order_line ORDER BY position',
+        'SELECT position, item_type, item_no, colour_id, placed_by, unplaced_reason FROM order_line ORDER BY document_id, position',
       )
       .raw()
       .all(),
@@ -113,6 +115,60 @@ async function importOnBoth(server: PostgresServer, dir: string, parts: Parts): 
       what: 'every line placed alike on both stores',
       ok: same,
       detail: same ? `${lines.total} lines compared` : 'the stores placed the lines differently',
+    },
+  };
+}
+
+/** Documents of 10,000 lines each: a shop's 150,000-line store. */
+const BIG_STORE_DOCUMENTS = 15;
+
+/**
+ * SPEC §12 (issue 45, point 4): BrickLink's colours loaded into a store of 150,000 lines, each giving a
+ * colour — the re-placement of every line the rule placed, in sets — on a server store and a SQLite one.
+ */
+async function coloursIntoBigStore(server: PostgresServer, dir: string, parts: Parts): Promise<BenchRow> {
+  const content = importDocument(parts.text);
+  const colours = Buffer.from(
+    files.bricklinkColoursTab(Array.from({ length: 120 }, (_, i) => ({ id: i + 1, name: `Colour ${i + 1}` }))),
+  );
+  const ms = { sqlite: 0, postgres: 0 };
+  const placed = { sqlite: '', postgres: '' };
+  let lines = 0;
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    let location = path.join(dir, 'big', 'brick-work.sqlite');
+    if (kind === 'postgres') {
+      server.createDatabase('big_store');
+      location = server.url('big_store');
+    }
+    const store = await storeWithCatalogue(location, parts);
+    try {
+      for (let d = 0; d < BIG_STORE_DOCUMENTS; d++)
+        confirmImport(store.db, { file: { name: `order-${d}.bsx`, content } }, SYSTEM_CLOCK);
+      lines = store.db.prepare('SELECT count(*) FROM order_line').pluck().get() as number;
+      const t = performance.now();
+      await loadCatalogue(store.db, location, [{ name: 'colors.txt', content: colours }], {
+        type: null,
+        me: identityOf(),
+        clock: SYSTEM_CLOCK,
+      });
+      ms[kind] = performance.now() - t;
+      placed[kind] = placements(store.db);
+    } finally {
+      store.close();
+    }
+  }
+  const same = placed.sqlite === placed.postgres && placed.sqlite !== '[]';
+  return {
+    name: 'PostgreSQL store: colours loaded into a 150,000-line store, every line placed again (SPEC §12)',
+    ranOn: `${lines.toLocaleString('en')} lines (${BIG_STORE_DOCUMENTS} BrickStore documents on ${parts.ranOn}), 120 BrickLink colours; one run each`,
+    measuredMs: ms.postgres,
+    baselineName: 'the same load into a SQLite store',
+    baselineMs: ms.sqlite,
+    maxRatio: 3,
+    check: {
+      what: 'every line placed alike on both stores',
+      ok: same,
+      detail: same ? `${lines} lines compared` : 'the stores placed the lines differently',
     },
   };
 }

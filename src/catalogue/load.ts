@@ -89,11 +89,18 @@ function hasColours(db: StoreDb): boolean {
  * After a merge, in its transaction: the unplaced lines are placed again, and when these are the
  * catalogue's first colours, the lines placed with their colour unchecked are checked now.
  */
-function placeAfterMerge(db: StoreDb, had: { colours: boolean; colourTable: boolean }): LinesChanged {
+function placeAfterMerge(
+  db: StoreDb,
+  had: { colours: boolean; colourTable: boolean },
+  onLines?: (done: number, total: number) => void,
+): LinesChanged {
   let again: PlaceLinesResult | null = null;
-  if (!had.colours && hasColours(db)) again = placeColouredLinesAgain(db);
-  else if (!had.colourTable && hasColourTable(db)) again = placeOtherNumberingColoursAgain(db);
-  return { placed: placeUnplacedLines(db).placedIds, unplaced: again?.unplaced.map((l) => l.id) ?? [] };
+  if (!had.colours && hasColours(db)) again = placeColouredLinesAgain(db, onLines);
+  else if (!had.colourTable && hasColourTable(db)) again = placeOtherNumberingColoursAgain(db, onLines);
+  // The unplaced lines' pass counts on from the first pass's lines.
+  const first = again?.lines ?? 0;
+  const placed = placeUnplacedLines(db, onLines && ((done, total) => onLines(first + done, first + total)));
+  return { placed: placed.placedIds, unplaced: again?.unplaced.map((l) => l.id) ?? [] };
 }
 
 /** The saved lines a load placed (unplaced before), and those placed before it that it unplaced. */
@@ -493,7 +500,13 @@ class MergeRun {
         this.writeItems(inKeyOrder(unsorted), source);
         itemsLoaded();
         bumpCatalogueGeneration(db);
-        const changed = placeAfterMerge(db, had);
+        // The lines placed again count on after the file's rows, so the bar moves while they are (issue 45).
+        const rows = this.done;
+        const changed = placeAfterMerge(db, had, (done, total) => {
+          const progress = { done: rows + done, total: Math.max(this.total, rows) + total };
+          this.options.onProgress?.(progress);
+          this.job.progress(progress);
+        });
         for (const id of changed.placed) this.changed.placed.push(id);
         for (const id of changed.unplaced) this.changed.unplaced.push(id);
       },

@@ -23,3 +23,19 @@ export function pairsOfJson(db: StoreDb): string {
     ? 'SELECT p.value ->> 0 AS a, p.value ->> 1 AS b FROM json_array_elements(?::json) AS p(value)'
     : "SELECT p.value ->> '$[0]' AS a, p.value ->> '$[1]' AS b FROM json_each(?) p";
 }
+
+/**
+ * A table of the rows in a JSON array of arrays given as one parameter, its columns named and typed
+ * (`integer` or `text`) in the order of each row's values: many rows written in one statement.
+ */
+export function rowsOfJson(db: StoreDb, columns: readonly (readonly [string, 'integer' | 'text'])[]): string {
+  const server = onServer(db);
+  const cols = columns
+    .map(([name, type], i) =>
+      server
+        ? `(p.value ->> ${i})${type === 'integer' ? '::bigint' : ''} AS ${name}`
+        : `p.value ->> '$[${i}]' AS ${name}`,
+    )
+    .join(', ');
+  return server ? `SELECT ${cols} FROM json_array_elements(?::json) AS p(value)` : `SELECT ${cols} FROM json_each(?) p`;
+}

@@ -40,6 +40,9 @@ const EXPECTED_REFUSALS = new Set(['store-busy', 'busy']);
 const LINES = 300;
 const DOCUMENTS = 40;
 
+/** The longest a screen's read may take while the lock is held (issue 45): far over any real read, far under a busy wait. */
+export const SLOWEST_READ_MS = 1000;
+
 export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
   const t0 = performance.now();
   const dir = path.join(o.dir, 'lock');
@@ -237,6 +240,11 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
     }
     const stale = staleReasons(db);
     problems.push(...stale.examples);
+    // The screens' reads never wait for the write lock another process holds (WAL lets them through).
+    if (counts.maxReadMs > SLOWEST_READ_MS)
+      problems.push(
+        `a read took ${counts.maxReadMs.toFixed(0)} ms while another process held the write lock (at most ${SLOWEST_READ_MS} ms: reads never wait for it)`,
+      );
     return {
       kind: 'lock',
       kills: counts.kills,
