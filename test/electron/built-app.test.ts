@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import type { spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -7,6 +8,7 @@ import os from 'node:os';
 import { builtinModules } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.ts';
+import { driveBuiltApp } from '../helpers/drive-built-app.ts';
 import type { StreamMessage } from '../../src/catalogue/read-stream.ts';
 import { fromWire, type WireMessage } from '../../src/catalogue/reader-wire.ts';
 
@@ -51,21 +53,7 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-built-app-'));
     userData = path.join(dir, 'userData');
     fs.mkdirSync(userData);
-    const here = path.join(REPO_ROOT, 'test', 'electron', 'built-app');
-    run = spawnSync(
-      process.execPath,
-      ['--import', pathToFileURL(path.join(here, 'register.mjs')).href, path.join(here, 'drive.mjs'), BUILT],
-      {
-        cwd: dir,
-        env: { ...process.env, STAND_IN: JSON.stringify({ userData, appPath: dir }) },
-        encoding: 'utf8',
-        timeout: 50_000,
-      },
-    );
-    const line = String(run.stdout)
-      .split('\n')
-      .find((l) => l.startsWith('REPORT '));
-    report = line ? JSON.parse(line.slice('REPORT '.length)) : null;
+    ({ run, report } = driveBuiltApp(BUILT, { userData, appPath: dir }, { cwd: dir, timeoutMs: 50_000 }));
   }, 120_000);
 
   it('runs to the end and then ends by itself: nothing left open', () => {

@@ -31,6 +31,17 @@ function desk(messageBoxAnswer?: number) {
   return { dir, userData, fake };
 }
 
+/** The desk set up for a shop server, its password kept in the keychain (while it still gives it). */
+function chooseShopServer(d: ReturnType<typeof desk>): void {
+  safeStorageShopServer(d.fake.electron.safeStorage, d.userData).set({
+    host: '127.0.0.1',
+    port: 1,
+    database: 'shop',
+    user: 'desk',
+    password: 'pw-secret',
+  });
+}
+
 async function start(d: ReturnType<typeof desk>) {
   const { core } = await startApp(
     d.fake.electron,
@@ -89,13 +100,7 @@ describe('a keychain that refuses (issue 44)', () => {
 
   it('a desk set up for the shop’s server whose password it won’t give does not start on its own file; staff choose', async () => {
     const d = desk();
-    safeStorageShopServer(d.fake.electron.safeStorage, d.userData).set({
-      host: '127.0.0.1',
-      port: 1,
-      database: 'shop',
-      user: 'desk',
-      password: 'pw-secret',
-    });
+    chooseShopServer(d);
     d.fake.keychain.refuses = true;
     const failed = await start(d).then(
       () => null,
@@ -129,13 +134,7 @@ describe('a keychain that refuses (issue 44)', () => {
   it('Settings → Shop server says when the keychain keeps the chosen server back', async () => {
     const d = desk();
     const invoke = await start(d);
-    safeStorageShopServer(d.fake.electron.safeStorage, d.userData).set({
-      host: '127.0.0.1',
-      port: 1,
-      database: 'shop',
-      user: 'desk',
-      password: 'pw-secret',
-    });
+    chooseShopServer(d);
     d.fake.keychain.refuses = true;
     const view = (await invoke('shopServer.get', {})).value;
     expect(view).toMatchObject({ inUse: { kind: 'file' }, chosen: null });

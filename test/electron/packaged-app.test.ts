@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScreens } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
+import { driveBuiltApp } from '../helpers/drive-built-app.ts';
 import { linuxAppDir, packageForLinux, standInElectronDist } from '../helpers/electron-builder.ts';
 
 const require = createRequire(import.meta.url);
@@ -75,26 +76,11 @@ describe('the package electron-builder makes of the real build starts and works'
 
     const userData = path.join(dir, 'userData');
     fs.mkdirSync(userData);
-    const here = path.join(REPO_ROOT, 'test', 'electron', 'built-app');
-    drive = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        pathToFileURL(path.join(here, 'register.mjs')).href,
-        path.join(here, 'drive.mjs'),
-        path.join(installed, 'dist', 'electron'),
-      ],
-      {
-        cwd: dir,
-        env: { ...process.env, STAND_IN: JSON.stringify({ userData, appPath: installed, packaged: true }) },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
-    const line = String(drive.stdout)
-      .split('\n')
-      .find((l) => l.startsWith('REPORT '));
-    report = line ? JSON.parse(line.slice('REPORT '.length)) : null;
+    ({ run: drive, report } = driveBuiltApp(
+      path.join(installed, 'dist', 'electron'),
+      { userData, appPath: installed, packaged: true },
+      { cwd: dir, timeoutMs: 60_000 },
+    ));
   }, 300_000);
 
   afterAll(() => {
