@@ -114,7 +114,7 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
        JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering
       WHERE e.item_no = ? ORDER BY o.item_no`,
   );
-  const sharedElements = memo((no: string) => sharedStatement.all(no));
+  const sharedElements = memo((no: string) => known(ahead?.sharedElements, no, () => sharedStatement.all(no)));
   const bricklinkOf = (rebrickable: string): readonly string[] =>
     known(ahead?.bricklinkOf, rebrickable, () => references.bricklinkOf(rebrickable));
   const rebrickableOf = (numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>

@@ -19,8 +19,12 @@ export interface PlaceLinesResult {
   readonly unplaced: readonly { readonly id: number; readonly reason: string }[];
 }
 
-/** Lines a batch: read in one statement, their answers read ahead on a server, written in one. */
-const BATCH = 2000;
+/**
+ * Lines a batch: read in one statement, their answers read ahead on a server, written in one. Large, so a
+ * server store's round trips are few (its colour questions are asked again each batch); small enough
+ * that a batch's rows and answers take a few MB.
+ */
+export const LINE_BATCH = 5000;
 
 /**
  * Places a batch of lines by the rule (SPEC §6) and writes what it decided in one statement. On a server
@@ -71,7 +75,7 @@ export function placeUnplacedLines(db: StoreDb, onProgress?: (done: number, tota
   const total = countUnplacedLines(db);
   const t = tally();
   for (let after = 0; ;) {
-    const rows = unplacedLinesAfter(db, after, BATCH);
+    const rows = unplacedLinesAfter(db, after, LINE_BATCH);
     if (rows.length === 0) break;
     placeBatch(db, rows, t);
     after = rows.at(-1)?.id ?? after;
@@ -123,9 +127,9 @@ export function placeLinesAgain(
 ): PlaceLinesResult {
   const ids = [...lineIds];
   const t = tally();
-  for (let i = 0; i < ids.length; i += BATCH) {
-    placeBatch(db, givenLines(db, ids.slice(i, i + BATCH)), t);
-    onProgress?.(Math.min(i + BATCH, ids.length), ids.length);
+  for (let i = 0; i < ids.length; i += LINE_BATCH) {
+    placeBatch(db, givenLines(db, ids.slice(i, i + LINE_BATCH)), t);
+    onProgress?.(Math.min(i + LINE_BATCH, ids.length), ids.length);
   }
   return t;
 }

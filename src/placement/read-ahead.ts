@@ -27,6 +27,14 @@ export interface AnswersAhead {
   readonly bricklinkOf: ReadonlyMap<string, readonly string[]>;
   /** By `key(numbering, no)`: the Rebrickable numbers that give it. */
   readonly rebrickableOf: ReadonlyMap<string, readonly string[]>;
+  /** By part number: the other numbering's items that share an element with it (in item number order). */
+  readonly sharedElements: ReadonlyMap<string, readonly SharedElement[]>;
+}
+
+export interface SharedElement {
+  readonly given: 'bricklink' | 'rebrickable';
+  readonly numbering: 'bricklink' | 'rebrickable';
+  readonly no: string;
 }
 
 export interface ElementRow {
@@ -147,6 +155,24 @@ export function readAhead(db: StoreDb, lines: readonly LineToPlace[]): AnswersAh
   ))
     rebrickableOf.get(key(r.numbering, r.b))?.push(r.no);
 
+  // …and the items of the other numbering that share an element with the number (elements' fall-through).
+  const sharedElements = new Map<string, SharedElement[]>(partNumbers.map(([, no]) => [no, []]));
+  const seenShared = new Set<string>();
+  for (const r of forPairs<SharedElement & { b: string }>(
+    db,
+    partNumbers,
+    (pairs) =>
+      `SELECT j.b, e.numbering AS given, o.numbering, o.item_no AS no FROM (${pairs}) j
+         JOIN element_code e ON e.item_no = j.b
+         JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering`,
+  )) {
+    const k = `${r.b}\t${r.given}\t${r.numbering}\t${r.no}`;
+    if (seenShared.has(k)) continue; // DISTINCT, as the lookup's own statement reads
+    seenShared.add(k);
+    sharedElements.get(r.b)?.push({ given: r.given, numbering: r.numbering, no: r.no });
+  }
+  for (const rows of sharedElements.values()) rows.sort((x, y) => (x.no < y.no ? -1 : x.no > y.no ? 1 : 0));
+
   // Step 4: a unique name.
   const names = unique(open.flatMap((k) => (k.nameKey === null ? [] : [[k.type, k.nameKey] as const])));
   const named = new Map<string, ItemRef[]>(names.map(([a, b]) => [key(a, b), []]));
@@ -162,5 +188,5 @@ export function readAhead(db: StoreDb, lines: readonly LineToPlace[]): AnswersAh
     if (found !== undefined && found.length < 2) found.push(ref(r));
   }
 
-  return { itemNumber, rememberedNumber, rememberedName, named, elementRows, bricklinkOf, rebrickableOf };
+  return { itemNumber, rememberedNumber, rememberedName, named, elementRows, bricklinkOf, rebrickableOf, sharedElements };
 }

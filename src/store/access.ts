@@ -108,7 +108,7 @@ export function readablePlace(storePath: string): ReadablePlace {
  * another process wrote, and the copy would mix two moments. Cloned where the file system can (APFS,
  * btrfs): then it costs nothing however large the store.
  */
-export function snapshotOf(storePath: string, attempts = 5): ReadablePlace & { readonly steady: boolean } {
+export function snapshotOf(storePath: string, attempts = 3): ReadablePlace & { readonly steady: boolean } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-snapshot-'));
   const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
   try {

@@ -46,7 +46,7 @@ function counting(db: StoreDb): { db: StoreDb; runs: () => string[] } {
  * documents' lines, and saying how far it has come.
  */
 describeEachStore('lines placed again in sets', (stores) => {
-  it('3,000 lines in a few dozen statements, not thousands; an undone document’s lines left as they were; progress said', async () => {
+  it('6,000 lines in a few dozen statements, not thousands; an undone document’s lines left as they were; progress said', async () => {
     const location = newStoreLocation();
     const store = await openStore(location);
     onTestFinished(() => store.close());
@@ -61,7 +61,7 @@ describeEachStore('lines placed again in sets', (stores) => {
     const header = ['number', 'name', 'colour', 'quantity'];
     confirmImport(
       db,
-      { file: file('kept.csv', csv(header, rows(3000, 5))), colourNumbering: 'bricklink' },
+      { file: file('kept.csv', csv(header, rows(6000, 5))), colourNumbering: 'bricklink' },
       SYSTEM_CLOCK,
     );
     const [undone] = confirmImport(
@@ -87,16 +87,16 @@ describeEachStore('lines placed again in sets', (stores) => {
     const again = db.transaction(() =>
       placeColouredLinesAgain(counted, (done, total) => progress.push([done, total])),
     )();
-    expect(again.lines).toBe(3000);
-    expect(again.placed).toBe(3000);
-    // The lines: read and written a batch a statement (the old way: a read and a write a line, 6,000).
+    expect(again.lines).toBe(6000);
+    expect(again.placed).toBe(6000);
+    // The lines: read and written a batch a statement (the old way: a read and a write a line, 12,000).
     expect(runs().filter((sql) => /order_line/.test(sql)).length).toBeLessThanOrEqual(5);
     // On a server the catalogue's answers are read ahead too: a few dozen round trips in all. (A SQLite
     // store, in-process, asks its catalogue line by line: no round trips to save.)
     if (stores.kind === 'postgres') expect(runs().length).toBeLessThan(60);
     expect(progress).toEqual([
-      [2000, 3000],
-      [3000, 3000],
+      [5000, 6000],
+      [6000, 6000],
     ]);
     expect(undoneLines()).toEqual(before); // a revival places them afresh
     expect(
@@ -104,6 +104,6 @@ describeEachStore('lines placed again in sets', (stores) => {
         .prepare('SELECT count(*) FROM order_line WHERE colour_id = 5 AND placed_by IS NOT NULL AND document_id <> ?')
         .pluck()
         .get(undone?.document.id ?? 0),
-    ).toBe(3000);
+    ).toBe(6000);
   });
 });
