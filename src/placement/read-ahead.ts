@@ -188,5 +188,14 @@ export function readAhead(db: StoreDb, lines: readonly LineToPlace[]): AnswersAh
     if (found !== undefined && found.length < 2) found.push(ref(r));
   }
 
-  return { itemNumber, rememberedNumber, rememberedName, named, elementRows, bricklinkOf, rebrickableOf, sharedElements };
+  return {
+    itemNumber,
+    rememberedNumber,
+    rememberedName,
+    named,
+    elementRows,
+    bricklinkOf,
+    rebrickableOf,
+    sharedElements,
+  };
 }
