@@ -37,16 +37,26 @@ function placeBatch(db: StoreDb, rows: readonly GivenLineRow[], into: Tally): vo
     rows.map((r) => ({ given: r, remarks: r.remarks })),
   );
   const decided = rows.map((row) => ({ row, p: placeItem(row, lookup) }));
+  // Only what changes is written: colours arriving mostly confirm what lines had.
   setPlacements(
     db,
-    decided.map(({ row, p }) => ({
-      id: row.id,
-      type: p.item?.type ?? null,
-      no: p.item?.no ?? null,
-      colourId: p.colourId,
-      by: p.by,
-      reason: p.reason,
-    })),
+    decided.flatMap(({ row, p }) => {
+      const now = {
+        id: row.id,
+        type: p.item?.type ?? null,
+        no: p.item?.no ?? null,
+        colourId: p.colourId,
+        by: p.by,
+        reason: p.reason,
+      };
+      const same =
+        now.type === row.itemType &&
+        now.no === row.itemNo &&
+        now.colourId === row.placedColour &&
+        now.by === row.placedBy &&
+        now.reason === row.reason;
+      return same ? [] : [now];
+    }),
   );
   for (const { row, p } of decided) {
     into.lines += 1;

@@ -17,6 +17,12 @@ export interface GivenLineRow {
   readonly colourName: string | null;
   readonly remarks: string | null;
   readonly placedBefore: 0 | 1;
+  /** Its placement now: a decision that changes none of it is not written. */
+  readonly itemType: string | null;
+  readonly itemNo: string | null;
+  readonly placedColour: number | null;
+  readonly placedBy: string | null;
+  readonly reason: string | null;
 }
 
 /** What the rule decided for a line. */
@@ -31,7 +37,9 @@ export interface LinePlacement {
 
 const GIVEN = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name,
          l.given_colour_id AS colourId, l.given_colour_name AS colourName, l.remarks,
-         CASE WHEN l.item_no IS NULL THEN 0 ELSE 1 END AS placedBefore
+         CASE WHEN l.item_no IS NULL THEN 0 ELSE 1 END AS placedBefore,
+         l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS placedColour, l.placed_by AS placedBy,
+         l.unplaced_reason AS reason
     FROM order_line l JOIN document d ON d.id = l.document_id`;
 
 /** Not placed by hand, in a document that is imported (not undone). */
