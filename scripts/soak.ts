@@ -16,6 +16,7 @@ import path from 'node:path';
 import { kindOk, soakTable } from '../test/helpers/soak-checks.ts';
 import { runSoak, SOAK_KINDS, type SoakKind } from '../test/helpers/soak.ts';
 import { MUTATIONS, type Mutation } from '../test/helpers/soak-workers.ts';
+import { SLOWEST_READ_MS } from '../test/helpers/soak-lock.ts';
 
 const args = process.argv.slice(2);
 const onlyAt = args.indexOf('--only');
@@ -48,6 +49,8 @@ try {
     kills,
     ...(only ? { kinds: only as SoakKind[] } : {}),
     ...(mutation ? { mutation: mutation as Mutation } : {}),
+    // The screens' reads never wait for another process's write lock: one slower than a second fails the soak.
+    slowestReadMs: SLOWEST_READ_MS,
     onKill: (n) => {
       if (n % 100 === 0) console.log(`  ${n} kills, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     },

@@ -1,7 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
 import { onServer } from '../store/dialect.ts';
 import { elementColourId } from './element-colour.ts';
-import { key, readAhead, type ElementRow, type LineToPlace } from './read-ahead.ts';
+import { key, readAhead, type AnswersAhead, type ElementRow, type LineToPlace } from './read-ahead.ts';
 import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule.ts';
 
 /**
@@ -33,8 +33,7 @@ function known<V>(ahead: ReadonlyMap<string, V> | undefined, k: string, ask: () 
 }
 
 /** The same question asked once: a plan's colours are few, its lines many. */
-function once<A extends unknown[], V>(ask: (...args: A) => V): (...args: A) => V {
-  const answered = new Map<string, V>();
+function once<A extends unknown[], V>(ask: (...args: A) => V, answered = new Map<string, V>()): (...args: A) => V {
   return (...args) => {
     const k = JSON.stringify(args);
     if (!answered.has(k)) answered.set(k, ask(...args));
@@ -43,13 +42,58 @@ function once<A extends unknown[], V>(ask: (...args: A) => V): (...args: A) => V
 }
 
 /**
+ * What lookups made one after another (the batches of one re-placement) have already read from a server
+ * store: the answers read ahead and the lines they were read for, and each question asked once. Valid
+ * while the catalogue and the remembered placements do not change (within one transaction).
+ */
+export interface LookupMemory {
+  ahead: AnswersAhead | null;
+  readonly seen: Set<string>;
+  readonly asked: Map<string, Map<string, unknown>>;
+}
+
+export function lookupMemory(): LookupMemory {
+  return { ahead: null, seen: new Set(), asked: new Map() };
+}
+
+/** What a line's read-ahead depends on: lines alike need it once. */
+function signature(line: LineToPlace): string {
+  const g = line.given;
+  return JSON.stringify([g.type, g.no, g.name, line.remarks ?? null]);
+}
+
+/** The answers read ahead for the lines a memory has not seen, added to those it has. */
+function aheadWith(db: StoreDb, lines: readonly LineToPlace[], memory: LookupMemory): AnswersAhead {
+  const fresh = lines.filter((l) => !memory.seen.has(signature(l)));
+  for (const l of fresh) memory.seen.add(signature(l));
+  if (fresh.length === 0 && memory.ahead !== null) return memory.ahead;
+  const read = readAhead(db, fresh);
+  if (memory.ahead === null) return (memory.ahead = read);
+  for (const name of Object.keys(read) as (keyof AnswersAhead)[]) {
+    const into = memory.ahead[name] as Map<string, unknown>;
+    for (const [k, v] of read[name]) into.set(k, v);
+  }
+  return memory.ahead;
+}
+
+/**
  * `lines`: the lines a plan will place. On a server store their answers are read ahead (`read-ahead.ts`)
  * and each colour question asked once, so a plan makes a few round trips, not one a question; a SQLite
  * store asks each question as it comes.
  */
-export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = []): PlacementLookup {
-  const ahead = lines.length > 0 && onServer(db) ? readAhead(db, lines) : null;
-  const memo = <A extends unknown[], V>(ask: (...args: A) => V) => (ahead === null ? ask : once(ask));
+export function catalogueLookup(
+  db: StoreDb,
+  lines: readonly LineToPlace[] = [],
+  memory?: LookupMemory,
+): PlacementLookup {
+  const server = lines.length > 0 && onServer(db);
+  const ahead = !server ? null : memory ? aheadWith(db, lines, memory) : readAhead(db, lines);
+  const memo = <A extends unknown[], V>(name: string, ask: (...args: A) => V) => {
+    if (ahead === null) return ask;
+    if (memory === undefined) return once(ask);
+    if (!memory.asked.has(name)) memory.asked.set(name, new Map());
+    return once(ask, memory.asked.get(name) as Map<string, V>);
+  };
   const itemNumberStatement = db
     .prepare<[string, string], string>('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
     .pluck();
@@ -76,7 +120,7 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
     'SELECT item_type AS type, item_no AS no FROM catalogue_item WHERE item_type = ? AND name_key = ? LIMIT 2',
   );
   const hasColourStatement = db.prepare<[number], number>('SELECT 1 FROM colour WHERE id = ?').pluck();
-  const hasColour = memo((id: number) => hasColourStatement.get(id) !== undefined);
+  const hasColour = memo('hasColour', (id: number) => hasColourStatement.get(id) !== undefined);
   const colourNamed = db.prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
   let coloursLoaded: boolean | undefined;
   let colourTable: boolean | undefined;
@@ -85,14 +129,16 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
   );
   /** BrickLink's id for a colour of another vocabulary: null, no counterpart; undefined, the table does not know it. */
   const translateColour = memo(
+    'translateColour',
     (numbering: string, key: string): number | null | undefined => colourTranslation.get(numbering, key)?.bricklink_id,
   );
   /** The catalogue colour of a folded name, when exactly one colour has it. */
-  const colourOfName = memo((nameKey: string): number | null => {
+  const colourOfName = memo('colourOfName', (nameKey: string): number | null => {
     const ids = colourNamed.all(nameKey);
     return ids.length === 1 ? (ids[0] ?? null) : null;
   });
   const colourPlacement = memo(
+    'colourPlacement',
     (numbering: 'bricklink-id' | 'name', given: number | string): number | null =>
       (numbering === 'bricklink-id' ? colourById.get(given as number) : colourByName.get(given as string)) ?? null,
   );
@@ -114,7 +160,9 @@ export function catalogueLookup(db: StoreDb, lines: readonly LineToPlace[] = [])
        JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering
       WHERE e.item_no = ? ORDER BY o.item_no`,
   );
-  const sharedElements = memo((no: string) => known(ahead?.sharedElements, no, () => sharedStatement.all(no)));
+  const sharedElements = memo('sharedElements', (no: string) =>
+    known(ahead?.sharedElements, no, () => sharedStatement.all(no)),
+  );
   const bricklinkOf = (rebrickable: string): readonly string[] =>
     known(ahead?.bricklinkOf, rebrickable, () => references.bricklinkOf(rebrickable));
   const rebrickableOf = (numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>

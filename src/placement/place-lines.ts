@@ -1,5 +1,5 @@
 import type { StoreDb } from '../store/db.ts';
-import { catalogueLookup } from './catalogue-lookup.ts';
+import { catalogueLookup, lookupMemory, type LookupMemory } from './catalogue-lookup.ts';
 import { OTHER_COLOUR_NUMBERINGS, placeItem } from './rule.ts';
 import {
   countUnplacedLines,
@@ -30,11 +30,12 @@ export const LINE_BATCH = 5000;
  * Places a batch of lines by the rule (SPEC §6) and writes what it decided in one statement. On a server
  * store the lookup reads the batch's answers ahead (read-ahead.ts): a few round trips a batch.
  */
-function placeBatch(db: StoreDb, rows: readonly GivenLineRow[], into: Tally): void {
+function placeBatch(db: StoreDb, rows: readonly GivenLineRow[], into: Tally, memory: LookupMemory): void {
   if (rows.length === 0) return;
   const lookup = catalogueLookup(
     db,
     rows.map((r) => ({ given: r, remarks: r.remarks })),
+    memory,
   );
   const decided = rows.map((row) => ({ row, p: placeItem(row, lookup) }));
   // Only what changes is written: colours arriving mostly confirm what lines had.
@@ -84,10 +85,11 @@ const tally = (): Tally => ({ lines: 0, placed: 0, placedIds: [], unplaced: [] }
 export function placeUnplacedLines(db: StoreDb, onProgress?: (done: number, total: number) => void): PlaceLinesResult {
   const total = countUnplacedLines(db);
   const t = tally();
+  const memory = lookupMemory();
   for (let after = 0; ;) {
     const rows = unplacedLinesAfter(db, after, LINE_BATCH);
     if (rows.length === 0) break;
-    placeBatch(db, rows, t);
+    placeBatch(db, rows, t, memory);
     after = rows.at(-1)?.id ?? after;
     onProgress?.(t.lines, total);
   }
@@ -137,8 +139,10 @@ export function placeLinesAgain(
 ): PlaceLinesResult {
   const ids = [...lineIds];
   const t = tally();
+  // The batches' lines repeat (a shop's parts do): what one batch read, the next does not read again.
+  const memory = lookupMemory();
   for (let i = 0; i < ids.length; i += LINE_BATCH) {
-    placeBatch(db, givenLines(db, ids.slice(i, i + LINE_BATCH)), t);
+    placeBatch(db, givenLines(db, ids.slice(i, i + LINE_BATCH)), t, memory);
     onProgress?.(Math.min(i + LINE_BATCH, ids.length), ids.length);
   }
   return t;

@@ -30,6 +30,11 @@ export interface LockSoakOptions {
   readonly onKill?: () => void;
   /** The longest span (ms): 15 s as the issue asks; shorter in the test of the harness. */
   readonly longestSpanMs?: number;
+  /**
+   * The slowest a screen's read may answer while the lock is held (`npm run soak`: a second, issue 45);
+   * absent, the slowest is only reported (`npm test` runs this kind beside other files: no timed bar there).
+   */
+  readonly slowestReadMs?: number;
 }
 
 type Answer = { ok: true; value: any } | { ok: false; error: { code: string; message: string } };
@@ -51,7 +56,7 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
   const problems: string[] = [];
   const lineIds = await makeStore(file);
   const host = await startHost(file, dir);
-  const counts = { kills: 0, busy: 0, writesDone: 0, loadsDone: 0, loadsFailed: 0, maxReadMs: 0 };
+  const counts = { kills: 0, busy: 0, writesDone: 0, loadsDone: 0, loadsFailed: 0, maxReadMs: 0, slowestRead: '' };
   const unexpected = (what: string, a: Answer) => {
     if (!a.ok && EXPECTED_REFUSALS.has(a.error.code)) {
       counts.busy += 1;
@@ -129,7 +134,11 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
       ] as const) {
         const t = performance.now();
         const a = await host.call(name, args);
-        counts.maxReadMs = Math.max(counts.maxReadMs, performance.now() - t);
+        const took = performance.now() - t;
+        if (took > counts.maxReadMs) {
+          counts.maxReadMs = took;
+          counts.slowestRead = name;
+        }
         if (!a.ok) problems.push(`${name}: answered ${a.error.code}: ${a.error.message}`);
       }
       await sleep(rand([100, 400]));
@@ -241,9 +250,9 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
     const stale = staleReasons(db);
     problems.push(...stale.examples);
     // The screens' reads never wait for the write lock another process holds (WAL lets them through).
-    if (counts.maxReadMs > SLOWEST_READ_MS)
+    if (o.slowestReadMs !== undefined && counts.maxReadMs > o.slowestReadMs)
       problems.push(
-        `a read took ${counts.maxReadMs.toFixed(0)} ms while another process held the write lock (at most ${SLOWEST_READ_MS} ms: reads never wait for it)`,
+        `${counts.slowestRead} took ${counts.maxReadMs.toFixed(0)} ms while another process held the write lock (at most ${o.slowestReadMs} ms: reads never wait for it)`,
       );
     return {
       kind: 'lock',
@@ -257,7 +266,7 @@ export async function soakLock(o: LockSoakOptions): Promise<KindResult> {
       problems,
       notes:
         `${o.spans} spans of a held lock; ${counts.writesDone} writes done, ${counts.busy} refused as busy and asked again; ` +
-        `${counts.loadsDone} loads done, ${counts.loadsFailed} failed in words; the slowest read answered in ${counts.maxReadMs.toFixed(0)} ms`,
+        `${counts.loadsDone} loads done, ${counts.loadsFailed} failed in words; the slowest read (${counts.slowestRead}) answered in ${counts.maxReadMs.toFixed(0)} ms`,
       ms: performance.now() - t0,
     };
   } finally {

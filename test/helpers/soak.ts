@@ -66,6 +66,8 @@ export interface SoakOptions {
   readonly onKill?: (total: number) => void;
   /** Told when a kind has finished. */
   readonly onKind?: (result: KindResult) => void;
+  /** The lock kind's bar for the screens' reads (ms); absent, their slowest is only reported. */
+  readonly slowestReadMs?: number;
   /** Told of a kind left out, and why (the PostgreSQL kind without PostgreSQL): its kills go to the others. */
   readonly onSkip?: (kind: SoakKind, why: string) => void;
 }
@@ -113,7 +115,13 @@ export async function runSoak(o: SoakOptions): Promise<KindResult[]> {
     'look-up': () => soakLookup({ dir: o.dir, kills: share['look-up'], bundles, onKill }),
     upgrade: () => soakUpgrade({ dir: o.dir, kills: share.upgrade, bundles, onKill }),
     // Half its spans end with a SIGKILL of the process holding the lock, the other half with a COMMIT.
-    lock: () => soakLock({ dir: o.dir, spans: Math.max(2, share.lock * 2), onKill }),
+    lock: () =>
+      soakLock({
+        dir: o.dir,
+        spans: Math.max(2, share.lock * 2),
+        onKill,
+        ...(o.slowestReadMs === undefined ? {} : { slowestReadMs: o.slowestReadMs }),
+      }),
     postgres: () => soakPostgres({ dir: o.dir, kills: share.postgres, bundles, onKill }),
   };
   return Promise.all(
