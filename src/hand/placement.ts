@@ -11,7 +11,15 @@ import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
 import { foldName } from '../placement/fold.ts';
-import { checkColour, placeItem, type ColourKey, type GivenItem } from '../placement/rule.ts';
+import {
+  checkColour,
+  placeItem,
+  placementColumns,
+  unchanged,
+  type ColourKey,
+  type GivenItem,
+  type StoredPlacement,
+} from '../placement/rule.ts';
 
 /** What a memory write did: made a new one, changed the one there was, or found it already so. */
 export type MemoryChange = 'added' | 'changed' | 'kept';
@@ -51,14 +59,9 @@ function givenKey(given: GivenItem): GivenKey {
   return { type, no, nameKey };
 }
 
-interface Candidate extends GivenItem {
+interface Candidate extends GivenItem, StoredPlacement {
   readonly id: number;
   readonly orderReference: string;
-  readonly itemType: string | null;
-  readonly itemNo: string | null;
-  readonly colour: number | null;
-  readonly placedBy: string | null;
-  readonly unplacedReason: string | null;
 }
 
 const CANDIDATE = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name, l.given_colour_id AS colourId,
@@ -215,20 +218,8 @@ export function placeByHand(
         colour === null ? null : own.status === 'unknown' ? own.key : null,
       )) {
         const p = placeItem(c, again);
-        const values = {
-          item_type: p.item?.type ?? null,
-          item_no: p.item?.no ?? null,
-          colour_id: p.colourId,
-          placed_by: p.by,
-          unplaced_reason: p.reason,
-        };
-        const same =
-          values.item_type === c.itemType &&
-          values.item_no === c.itemNo &&
-          values.colour_id === c.colour &&
-          values.placed_by === c.placedBy &&
-          values.unplaced_reason === c.unplacedReason;
-        if (same) continue;
+        const values = placementColumns(p);
+        if (unchanged(values, c)) continue;
         rec.update('order_line', c.id, values);
         othersIn.add(c.orderReference);
         if (c.itemNo !== null) displaced.push(c);

@@ -1,6 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
 import { catalogueLookup, lookupMemory, type LookupMemory } from './catalogue-lookup.ts';
-import { OTHER_COLOUR_NUMBERINGS, placeItem } from './rule.ts';
+import { OTHER_COLOUR_NUMBERINGS, placeItem, placementColumns, unchanged } from './rule.ts';
 import {
   countUnplacedLines,
   givenLines,
@@ -42,21 +42,8 @@ function placeBatch(db: StoreDb, rows: readonly GivenLineRow[], into: Tally, mem
   setPlacements(
     db,
     decided.flatMap(({ row, p }) => {
-      const now = {
-        id: row.id,
-        type: p.item?.type ?? null,
-        no: p.item?.no ?? null,
-        colourId: p.colourId,
-        by: p.by,
-        reason: p.reason,
-      };
-      const same =
-        now.type === row.itemType &&
-        now.no === row.itemNo &&
-        now.colourId === row.placedColour &&
-        now.by === row.placedBy &&
-        now.reason === row.reason;
-      return same ? [] : [now];
+      const columns = placementColumns(p);
+      return unchanged(columns, row) ? [] : [{ id: row.id, ...columns }];
     }),
   );
   for (const { row, p } of decided) {

@@ -78,6 +78,45 @@ export interface Translation {
 }
 
 /** The catalogue as the rule sees it. The store implements it with prepared statements. */
+/** A line's placement as its columns hold it (what the rule decided, ready to write). */
+export type PlacementColumns = {
+  readonly item_type: string | null;
+  readonly item_no: string | null;
+  readonly colour_id: number | null;
+  readonly placed_by: string | null;
+  readonly unplaced_reason: string | null;
+};
+
+/** A line's placement as read back from the store. */
+export interface StoredPlacement {
+  readonly itemType: string | null;
+  readonly itemNo: string | null;
+  readonly colour: number | null;
+  readonly placedBy: string | null;
+  readonly unplacedReason: string | null;
+}
+
+export function placementColumns(p: Placement): PlacementColumns {
+  return {
+    item_type: p.item?.type ?? null,
+    item_no: p.item?.no ?? null,
+    colour_id: p.colourId,
+    placed_by: p.by,
+    unplaced_reason: p.reason,
+  };
+}
+
+/** Whether placing a line again changes nothing of what it holds (then nothing is written). */
+export function unchanged(columns: PlacementColumns, stored: StoredPlacement): boolean {
+  return (
+    columns.item_type === stored.itemType &&
+    columns.item_no === stored.itemNo &&
+    columns.colour_id === stored.colour &&
+    columns.placed_by === stored.placedBy &&
+    columns.unplaced_reason === stored.unplacedReason
+  );
+}
+
 export interface PlacementLookup {
   /** The catalogue's own spelling of this number (numbers match without regard to case), or null. */
   itemNumber(type: ItemType, no: string): string | null;

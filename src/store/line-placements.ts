@@ -20,26 +20,26 @@ export interface GivenLineRow {
   /** Its placement now: a decision that changes none of it is not written. */
   readonly itemType: string | null;
   readonly itemNo: string | null;
-  readonly placedColour: number | null;
+  readonly colour: number | null;
   readonly placedBy: string | null;
-  readonly reason: string | null;
+  readonly unplacedReason: string | null;
 }
 
-/** What the rule decided for a line. */
+/** What the rule decided for a line, as its columns hold it. */
 export interface LinePlacement {
   readonly id: number;
-  readonly type: string | null;
-  readonly no: string | null;
-  readonly colourId: number | null;
-  readonly by: string | null;
-  readonly reason: string | null;
+  readonly item_type: string | null;
+  readonly item_no: string | null;
+  readonly colour_id: number | null;
+  readonly placed_by: string | null;
+  readonly unplaced_reason: string | null;
 }
 
 const GIVEN = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name,
          l.given_colour_id AS colourId, l.given_colour_name AS colourName, l.remarks,
          CASE WHEN l.item_no IS NULL THEN 0 ELSE 1 END AS placedBefore,
-         l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS placedColour, l.placed_by AS placedBy,
-         l.unplaced_reason AS reason
+         l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour, l.placed_by AS placedBy,
+         l.unplaced_reason AS unplacedReason
     FROM order_line l JOIN document d ON d.id = l.document_id`;
 
 /** Not placed by hand, in a document that is imported (not undone). */
@@ -93,5 +93,7 @@ export function setPlacements(db: StoreDb, placements: readonly LinePlacement[])
   db.prepare(
     `UPDATE order_line SET item_type = v.t, item_no = v.n, colour_id = v.c, placed_by = v.b, unplaced_reason = v.r
        FROM (${rows}) AS v WHERE order_line.id = v.id`,
-  ).run(JSON.stringify(placements.map((p) => [p.id, p.type, p.no, p.colourId, p.by, p.reason])));
+  ).run(
+    JSON.stringify(placements.map((p) => [p.id, p.item_type, p.item_no, p.colour_id, p.placed_by, p.unplaced_reason])),
+  );
 }
