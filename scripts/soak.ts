@@ -51,6 +51,8 @@ try {
     ...(mutation ? { mutation: mutation as Mutation } : {}),
     // The screens' reads never wait for another process's write lock: one slower than a second fails the soak.
     slowestReadMs: SLOWEST_READ_MS,
+    // Each kind in its own process: a store one kind checks after a kill never holds up another kind.
+    processes: true,
     onKill: (n) => {
       if (n % 100 === 0) console.log(`  ${n} kills, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     },

@@ -101,6 +101,11 @@ export async function buildWorkers(dir: string, mutation: Mutation | null = null
   });
   // The bundles are ES modules named `.js`, as the thread's name is.
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  return workersIn(dir, mutation);
+}
+
+/** Workers bundled already in `dir` (by `buildWorkers`, in another process of the soak). */
+export function workersIn(dir: string, mutation: Mutation | null): WorkerBundles {
   return { dir, mutation, path: (name) => path.join(dir, `${name}.js`) };
 }
 

@@ -6,6 +6,7 @@
  * lock for long spans, and desks sharing a store on a PostgreSQL server, SIGKILLed or cut off. Each
  * kind reports a row of the table (`soakTable`).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chaosResult, runChaos } from './chaos.ts';
@@ -17,6 +18,7 @@ import { soakLookup } from './soak-lookup.ts';
 import { soakPostgres } from './soak-postgres.ts';
 import { hasPostgres, NEEDS_POSTGRES } from './postgres.ts';
 import { soakUpgrade } from './soak-upgrade.ts';
+import { REPO_ROOT } from './cli.ts';
 import { buildWorkers, type Mutation, type WorkerBundles } from './soak-workers.ts';
 
 export const SOAK_KINDS = ['chaos', 'catalogue', 'imports', 'look-up', 'upgrade', 'lock', 'postgres'] as const;
@@ -70,6 +72,8 @@ export interface SoakOptions {
   readonly slowestReadMs?: number;
   /** Told of a kind left out, and why (the PostgreSQL kind without PostgreSQL): its kills go to the others. */
   readonly onSkip?: (kind: SoakKind, why: string) => void;
+  /** Each kind in a process of its own (`npm run soak`): no kind's work on its thread delays another's. */
+  readonly processes?: boolean;
 }
 
 export async function runSoak(o: SoakOptions): Promise<KindResult[]> {
@@ -85,50 +89,123 @@ export async function runSoak(o: SoakOptions): Promise<KindResult[]> {
   );
   let total = 0;
   const onKill = () => o.onKill?.(++total);
-  const dirOf = (kind: string) => {
-    const d = path.join(o.dir, kind);
-    fs.mkdirSync(d, { recursive: true });
-    return d;
-  };
-  const run: Record<SoakKind, () => Promise<KindResult>> = {
-    chaos: async () => {
-      const kills = share.chaos;
-      const report = await runChaos({
-        dir: dirOf('chaos'),
-        jobs: 100,
-        untilKilled: true,
-        workers: 4,
-        kills,
-        cancels: Math.ceil(kills / 10),
-        recoverEveryMs: 700,
-        steps: 8,
-        stepMs: 6,
-        killEveryMs: [20, 80],
-        bundles,
-        onKill,
-        deadlineMs: 900_000,
-      });
-      return chaosResult(report);
-    },
-    catalogue: () => soakCatalogue({ dir: o.dir, kills: share.catalogue, bundles, onKill }),
-    imports: () => soakImports({ dir: o.dir, kills: share.imports, bundles, onKill }),
-    'look-up': () => soakLookup({ dir: o.dir, kills: share['look-up'], bundles, onKill }),
-    upgrade: () => soakUpgrade({ dir: o.dir, kills: share.upgrade, bundles, onKill }),
-    // Half its spans end with a SIGKILL of the process holding the lock, the other half with a COMMIT.
-    lock: () =>
-      soakLock({
-        dir: o.dir,
-        spans: Math.max(2, share.lock * 2),
-        onKill,
-        ...(o.slowestReadMs === undefined ? {} : { slowestReadMs: o.slowestReadMs }),
-      }),
-    postgres: () => soakPostgres({ dir: o.dir, kills: share.postgres, bundles, onKill }),
-  };
   return Promise.all(
     kinds.map(async (k) => {
-      const r = await run[k]();
+      const r = o.processes
+        ? await kindInProcess(k, share[k], o, bundles, onKill)
+        : await runKind(k, share[k], { dir: o.dir, bundles, onKill, slowestReadMs: o.slowestReadMs });
       o.onKind?.(r);
       return r;
     }),
   );
+}
+
+/** What one kind of work needs to run: its share of the kills is given beside it. */
+export interface KindOptions {
+  readonly dir: string;
+  readonly bundles: WorkerBundles;
+  readonly onKill: () => void;
+  readonly slowestReadMs?: number | undefined;
+}
+
+/** One kind of work under its share of the kills, in this process. */
+export async function runKind(kind: SoakKind, kills: number, o: KindOptions): Promise<KindResult> {
+  const { bundles, onKill } = o;
+  const dirOf = (k: string) => {
+    const d = path.join(o.dir, k);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  switch (kind) {
+    case 'chaos':
+      return chaosResult(
+        await runChaos({
+          dir: dirOf('chaos'),
+          jobs: 100,
+          untilKilled: true,
+          workers: 4,
+          kills,
+          cancels: Math.ceil(kills / 10),
+          recoverEveryMs: 700,
+          steps: 8,
+          stepMs: 6,
+          killEveryMs: [20, 80],
+          bundles,
+          onKill,
+          deadlineMs: 900_000,
+        }),
+      );
+    case 'catalogue':
+      return soakCatalogue({ dir: o.dir, kills, bundles, onKill });
+    case 'imports':
+      return soakImports({ dir: o.dir, kills, bundles, onKill });
+    case 'look-up':
+      return soakLookup({ dir: o.dir, kills, bundles, onKill });
+    case 'upgrade':
+      return soakUpgrade({ dir: o.dir, kills, bundles, onKill });
+    case 'lock':
+      // Half its spans end with a SIGKILL of the process holding the lock, the other half with a COMMIT.
+      return soakLock({
+        dir: o.dir,
+        spans: Math.max(2, kills * 2),
+        onKill,
+        ...(o.slowestReadMs === undefined ? {} : { slowestReadMs: o.slowestReadMs }),
+      });
+    case 'postgres':
+      return soakPostgres({ dir: o.dir, kills, bundles, onKill });
+  }
+}
+
+/**
+ * One kind of work in a process of its own (test/workers/soak-kind.ts), so that what one kind does on
+ * its thread — a store checked whole after a kill, a store opened that waits for a lock — never holds up
+ * another kind's timers, its stand-in server or the reads it times. It says `kill` per kill, then its row.
+ */
+async function kindInProcess(
+  kind: SoakKind,
+  kills: number,
+  o: SoakOptions,
+  bundles: WorkerBundles,
+  onKill: () => void,
+): Promise<KindResult> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'test', 'workers', 'soak-kind.ts'), kind, String(kills), o.dir, bundles.dir],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        BRICK_WORK_SOAK_MUTATION: bundles.mutation ?? '',
+        BRICK_WORK_SOAK_SLOWEST_READ_MS: o.slowestReadMs === undefined ? '' : String(o.slowestReadMs),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let result: KindResult | null = null;
+  let rest = '';
+  child.stdout.on('data', (d: Buffer) => {
+    rest += d.toString();
+    for (let end = rest.indexOf('\n'); end >= 0; end = rest.indexOf('\n')) {
+      const line = rest.slice(0, end);
+      rest = rest.slice(end + 1);
+      if (line === 'kill') onKill();
+      else if (line.startsWith('result ')) result = JSON.parse(line.slice('result '.length)) as KindResult;
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  if (result !== null) return result;
+  const failed: KindResult = {
+    kind,
+    kills: 0,
+    runs: 0,
+    doubleRuns: 0,
+    lostWork: 0,
+    staleReasons: null,
+    ownerLost: 0,
+    integrity: 'not checked',
+    problems: [`its process ended (exit ${code}) without a result`],
+    notes: '',
+    ms: 0,
+  };
+  return failed;
 }
