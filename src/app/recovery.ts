@@ -4,7 +4,7 @@
  */
 import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
-import { recoverCatalogueJob, type RecoveredCatalogueJob } from '../catalogue/catalogue-job.ts';
+import { placeLinesLeftWaiting, recoverCatalogueJob, type RecoveredCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { recoverJobs, type RecoveredJob } from '../jobs/queue.ts';
 
 export interface Recovery {
@@ -18,6 +18,8 @@ export interface Recovery {
 export function recoverDeadOwners(db: StoreDb, storePath: string | null, clock: Clock): Recovery {
   const jobs = recoverJobs(db, { clock });
   const catalogueJob = storePath === null ? null : recoverCatalogueJob(db, storePath, { clock });
+  // A load that ended by itself between its batches (failed in words) left lines waiting: placed now.
+  const leftWaiting = storePath === null ? null : placeLinesLeftWaiting(db, storePath);
   return {
     jobs,
     catalogueJob,
@@ -32,6 +34,11 @@ export function recoverDeadOwners(db: StoreDb, storePath: string | null, clock: 
               `it is marked failed, and ${catalogueJob.placed} unplaced lines were placed again`,
           ]
         : []),
+      ...(leftWaiting === null
+        ? []
+        : [
+            `placed again the lines the last catalogue load left waiting: ${leftWaiting} unplaced lines are placed now`,
+          ]),
     ],
   };
 }

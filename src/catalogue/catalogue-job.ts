@@ -8,7 +8,8 @@ import { actingOwner, ownerAlive } from '../store/owners.ts';
 import { isServerStore } from '../store-location.ts';
 import { readCatalogueJobRow, writeCatalogueJobRow } from '../store/catalogue-job-row.ts';
 import type { ProcView } from '../identity/proc.ts';
-import { placeUnplacedLines } from '../placement/place-lines.ts';
+import { placeUnplacedLines, placeWaitingLinesNow } from '../placement/place-lines.ts';
+import { waitingLines } from '../store/line-placements.ts';
 import { writeFileAtomically } from '../files.ts';
 import { STORE_FILE_NAME } from '../store/paths.ts';
 import type { JobProgress } from '../jobs/types.ts';
@@ -358,8 +359,8 @@ export interface RecoveredCatalogueJob {
 /**
  * A catalogue job left `running` by a process that died (SPEC §4) is ended as failed, saying so, at the
  * app's start and by `jobs recover`. Its files can't be resumed (they were never stored), but what it
- * merged is kept, and in the same write transaction every unplaced line is placed again: a load that
- * died between its merge and its placement (as builds before 0.9.0's fix did) leaves no false reason.
+ * merged is kept, and in the same write transaction every unplaced line is placed again, with the lines
+ * it left waiting between its batches (issue 45): a load that died after its merge leaves no false reason.
  */
 export function recoverCatalogueJob(
   db: StoreDb,
@@ -383,6 +384,22 @@ export function recoverCatalogueJob(
       updatedAt: isoNow(options.clock),
     });
     return { kind: read.record.kind, deadOwner: owner, placed };
+  });
+}
+
+/**
+ * Lines a load asked to place again and left waiting (issue 45: it failed between its batches, a store
+ * busy past its timeout, say) are placed at the app's start and by `jobs recover`, unless a live load is
+ * at them now: the number placed, or null when none waited.
+ */
+export function placeLinesLeftWaiting(db: StoreDb, storePath: string, proc: ProcView = SYSTEM_PROC): number | null {
+  if (waitingLines(db) === null) return null;
+  const place = placeOf(db, storePath);
+  return underWriteLock(db, () => {
+    const read = place.read();
+    if (read.status === 'ok' && read.record.state === 'running' && ownerAlive(db, read.record.owner, proc)) return null;
+    if (waitingLines(db) === null) return null;
+    return placeWaitingLinesNow(db).placed;
   });
 }
 

@@ -7,12 +7,8 @@ import type { ProcView } from '../identity/proc.ts';
 import { CatalogueJob } from './catalogue-job.ts';
 import type { JobProgress } from '../jobs/types.ts';
 import { foldName } from '../placement/fold.ts';
-import {
-  placeColouredLinesAgain,
-  placeOtherNumberingColoursAgain,
-  placeUnplacedLines,
-  type PlaceLinesResult,
-} from '../placement/place-lines.ts';
+import { askToPlaceAgain, linesWaiting, placeNextBatch, placingAgain } from '../placement/place-lines.ts';
+import type { PlacingScope } from '../store/line-placements.ts';
 import { reasonOf } from '../reasons.ts';
 import { catalogueWriters, inKeyOrder, inStrictKeyOrder, ITEM_BATCH, startLoadingItems } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
@@ -86,21 +82,32 @@ function hasColours(db: StoreDb): boolean {
 }
 
 /**
- * After a merge, in its transaction: the unplaced lines are placed again, and when these are the
- * catalogue's first colours, the lines placed with their colour unchecked are checked now.
+ * After a merge, in its transaction: the unplaced lines are asked to be placed again, and when these are
+ * the catalogue's first colours (or its first colour table), the lines placed with their colour
+ * unchecked (or in another numbering) too. They are placed after the merge commits (`placeAfterMerge`).
  */
-function placeAfterMerge(
-  db: StoreDb,
-  had: { colours: boolean; colourTable: boolean },
-  onLines?: (done: number, total: number) => void,
-): LinesChanged {
-  let again: PlaceLinesResult | null = null;
-  if (!had.colours && hasColours(db)) again = placeColouredLinesAgain(db, onLines);
-  else if (!had.colourTable && hasColourTable(db)) again = placeOtherNumberingColoursAgain(db, onLines);
-  // The unplaced lines' pass counts on from the first pass's lines.
-  const first = again?.lines ?? 0;
-  const placed = placeUnplacedLines(db, onLines && ((done, total) => onLines(first + done, first + total)));
-  return { placed: placed.placedIds, unplaced: again?.unplaced.map((l) => l.id) ?? [] };
+function askAfterMerge(db: StoreDb, had: { colours: boolean; colourTable: boolean }): void {
+  const scope: PlacingScope[] = ['unplaced'];
+  if (!had.colours && hasColours(db)) scope.push('coloured');
+  else if (!had.colourTable && hasColourTable(db)) scope.push('other-numbering');
+  askToPlaceAgain(db, scope);
+}
+
+/**
+ * The lines a merge asked to be placed again, a batch to a transaction (BEGIN IMMEDIATE, as the merge's):
+ * other desks' and processes' writes pass between batches, and each batch commits with how far it got, so
+ * a process that dies meanwhile leaves the rest waiting for the next load or the job's recovery (issue 45).
+ */
+async function placeAfterMerge(db: StoreDb, onLines?: (done: number, total: number) => void): Promise<LinesChanged> {
+  const total = linesWaiting(db);
+  const run = placingAgain();
+  onLines?.(0, total);
+  while (db.transaction(() => placeNextBatch(db, run)).immediate()) {
+    onLines?.(Math.min(run.tally.lines, total), total);
+    // The thread's other work (a cancel asked, a progress event) between batches.
+    await new Promise((r) => setImmediate(r));
+  }
+  return { placed: run.tally.placedIds, unplaced: run.tally.unplaced.map((l) => l.id) };
 }
 
 /** The saved lines a load placed (unplaced before), and those placed before it that it unplaced. */
@@ -251,9 +258,9 @@ function mergers(db: StoreDb) {
 
 /**
  * The catalogue job (SPEC §5): reads every file whole first (a bad file refuses the load before anything
- * is written), then merges each file in one transaction with progress, placing every unplaced line
- * again in that same transaction; when staff cancel, the file being merged is rolled back and the job
- * stops. With a reader thread (the app's), a single file is read there while this thread writes what it
+ * is written), then merges each file in one transaction with progress, which also records the lines
+ * to place again; those are placed after the merges, a batch to a transaction (`placeAfterMerge`). When
+ * staff cancel, the file being merged is rolled back and the job stops. With a reader thread (the app's), a single file is read there while this thread writes what it
  * has read (`read-stream.ts`): a bad row then rolls back the rows written before it, so nothing is kept.
  * At most one per store (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
  */
@@ -295,6 +302,7 @@ export async function loadCatalogue(
       }
       outcome = { files: parsed.map((f) => ({ name: f.name, format: f.format, rows: f.records.length })), cancelled };
     }
+    await run.placeAgain();
     // What the load did is counted while it still holds the job: once it ends, another load may start.
     const result: LoadResult = {
       items: run.counts.item,
@@ -442,8 +450,8 @@ class MergeRun {
 
   /**
    * One file's transaction: merged whole or not at all (a cancel or a crash rolls its rows back), with the
-   * unplaced lines placed again in it, so no moment exists — whenever the process dies — where the
-   * catalogue answers a line that still has a reason. BEGIN IMMEDIATE: a transaction that has read can't
+   * lines it asks to place again recorded in it, so no moment exists — whenever the process dies — where
+   * the catalogue answers a line that still has a reason and is not said to wait. BEGIN IMMEDIATE: a transaction that has read can't
    * wait for the write lock (SQLite answers SQLITE_BUSY at once, whatever the busy timeout), so one that
    * starts deferred fails whenever another process is writing at that moment; this one waits its turn.
    * False when staff cancelled (rolled back).
@@ -500,17 +508,24 @@ class MergeRun {
         this.writeItems(inKeyOrder(unsorted), source);
         itemsLoaded();
         bumpCatalogueGeneration(db);
-        // The lines placed again count on after the file's rows, so the bar moves while they are (issue 45).
-        const rows = this.done;
-        const changed = placeAfterMerge(db, had, (done, total) => {
-          const progress = { done: rows + done, total: Math.max(this.total, rows) + total };
-          this.options.onProgress?.(progress);
-          this.job.progress(progress);
-        });
-        for (const id of changed.placed) this.changed.placed.push(id);
-        for (const id of changed.unplaced) this.changed.unplaced.push(id);
+        askAfterMerge(db, had);
       },
     });
+  }
+
+  /**
+   * Places again the lines the committed merges asked for (and any a dead load left waiting), a batch to
+   * a transaction; the bar counts on after the files' rows while they are (issue 45).
+   */
+  async placeAgain(): Promise<void> {
+    const rows = this.done;
+    const changed = await placeAfterMerge(this.db, (done, total) => {
+      const progress = { done: rows + done, total: Math.max(this.total, rows) + total };
+      this.options.onProgress?.(progress);
+      this.job.progress(progress);
+    });
+    for (const id of changed.placed) this.changed.placed.push(id);
+    for (const id of changed.unplaced) this.changed.unplaced.push(id);
   }
 
   /** Writes sorted[0, to); `distinct`: they are in key order with no key twice. */
@@ -550,16 +565,15 @@ export async function loadColoursFromSource(
     source.reserve();
     const colours = await source.fetchColours();
     const merge = mergers(db);
-    // Merged and placed again in one transaction (BEGIN IMMEDIATE), as a catalogue file is.
+    // Merged in one transaction (BEGIN IMMEDIATE), then its lines placed again, as a catalogue file's are.
     const waiting = unplacedCount(db);
-    const changed = db
-      .transaction(() => {
-        const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
-        for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
-        bumpCatalogueGeneration(db);
-        return placeAfterMerge(db, had);
-      })
-      .immediate();
+    db.transaction(() => {
+      const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
+      for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');
+      bumpCatalogueGeneration(db);
+      askAfterMerge(db, had);
+    }).immediate();
+    const changed = await placeAfterMerge(db);
     job.progress({ done: colours.length, total: colours.length });
     job.finish('done');
     return { colours: colours.length, ...linesByOrder(db, changed), unplacedBefore: waiting, warning };

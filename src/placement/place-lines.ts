@@ -2,12 +2,14 @@ import type { StoreDb } from '../store/db.ts';
 import { catalogueLookup, lookupMemory, type LookupMemory } from './catalogue-lookup.ts';
 import { OTHER_COLOUR_NUMBERINGS, placeItem, placementColumns, unchanged } from './rule.ts';
 import {
-  countUnplacedLines,
+  countLinesToPlace,
   givenLines,
-  ruleLineIds,
+  linesToPlaceAfter,
   setPlacements,
-  unplacedLinesAfter,
+  setWaitingLines,
+  waitingLines,
   type GivenLineRow,
+  type PlacingScope,
 } from '../store/line-placements.ts';
 
 export interface PlaceLinesResult {
@@ -55,7 +57,7 @@ function placeBatch(db: StoreDb, rows: readonly GivenLineRow[], into: Tally, mem
   }
 }
 
-interface Tally {
+export interface Tally {
   lines: number;
   placed: number;
   placedIds: number[];
@@ -64,55 +66,76 @@ interface Tally {
 
 const tally = (): Tally => ({ lines: 0, placed: 0, placedIds: [], unplaced: [] });
 
+/** What places lines again in batches: the batches' answers, and what every batch placed and unplaced. */
+export interface PlacingAgain {
+  readonly tally: Tally;
+  memory: LookupMemory;
+  /** The store's data version when `memory` was filled: another writer since, and what it read may be stale. */
+  seen: unknown;
+}
+
+export function placingAgain(): PlacingAgain {
+  return { tally: tally(), memory: lookupMemory(), seen: null };
+}
+
+const WORDS = { otherNumberings: OTHER_COLOUR_NUMBERINGS };
+
+/**
+ * Asks for the lines of `scope` to be placed again (SPEC §5: after a catalogue's merge, in its
+ * transaction): added to those waiting already, from the first line, since the merge may answer lines
+ * a batch placed before it.
+ */
+export function askToPlaceAgain(db: StoreDb, scope: readonly PlacingScope[]): void {
+  const had = waitingLines(db);
+  const all = new Set<PlacingScope>([...(had?.scope ?? []), ...scope]);
+  setWaitingLines(db, { scope: [...all], after: 0 });
+}
+
+/** How many lines wait to be placed again (for a progress bar's total). */
+export function linesWaiting(db: StoreDb): number {
+  const waiting = waitingLines(db);
+  return waiting === null ? 0 : countLinesToPlace(db, waiting.scope, WORDS, waiting.after);
+}
+
+/**
+ * Places the next batch of the lines waiting (`askToPlaceAgain`) and records how far it got — or that
+ * none wait any more — in the caller's transaction. False when none were waiting.
+ */
+export function placeNextBatch(db: StoreDb, run: PlacingAgain): boolean {
+  const waiting = waitingLines(db);
+  if (waiting === null) return false;
+  // Another desk or process wrote between the batches: what the memory read may have changed (a look-up's
+  // item, a taught name), so it is read again.
+  const version = db.pragma('data_version', { simple: true });
+  if (version !== run.seen) {
+    run.memory = lookupMemory();
+    run.seen = version;
+  }
+  const rows = linesToPlaceAfter(db, waiting.scope, WORDS, waiting.after, LINE_BATCH);
+  placeBatch(db, rows, run.tally, run.memory);
+  const last = rows.at(-1)?.id;
+  setWaitingLines(db, rows.length < LINE_BATCH || last === undefined ? null : { scope: waiting.scope, after: last });
+  return true;
+}
+
+/**
+ * Places every line waiting now, in the caller's transaction (a recovery, a small merge): batch after
+ * batch, none committed apart.
+ */
+export function placeWaitingLinesNow(db: StoreDb): PlaceLinesResult {
+  const run = placingAgain();
+  while (placeNextBatch(db, run));
+  return { ...run.tally, placed: run.tally.placedIds.length };
+}
+
 /**
  * Runs the placement rule (SPEC §6) again on every unplaced line of the imported documents, in batches
  * by id so that memory stays flat on big stores. Placed lines, hand placements included, are left alone.
  * The caller owns the transaction.
  */
-export function placeUnplacedLines(db: StoreDb, onProgress?: (done: number, total: number) => void): PlaceLinesResult {
-  const total = countUnplacedLines(db);
-  const t = tally();
-  const memory = lookupMemory();
-  for (let after = 0; ;) {
-    const rows = unplacedLinesAfter(db, after, LINE_BATCH);
-    if (rows.length === 0) break;
-    placeBatch(db, rows, t, memory);
-    after = rows.at(-1)?.id ?? after;
-    onProgress?.(t.lines, total);
-  }
-  return { lines: t.lines, placed: t.placedIds.length, placedIds: t.placedIds, unplaced: [] };
-}
-
-/**
- * When a catalogue's first colours arrive, the lines placed before (their colour kept unchecked, as
- * SPEC §6 says) are checked at last: every line placed by the rule that gives a colour is placed
- * again. Lines placed by hand keep the colour staff chose. The caller owns the transaction.
- */
-export function placeColouredLinesAgain(
-  db: StoreDb,
-  onProgress?: (done: number, total: number) => void,
-): PlaceLinesResult {
-  const ids = ruleLineIds(
-    db,
-    "l.item_no IS NOT NULL AND (coalesce(l.given_colour_id, 0) <> 0 OR nullif(trim(l.given_colour_name), '') IS NOT NULL)",
-  );
-  return placeLinesAgain(db, ids, onProgress);
-}
-
-/**
- * When the colour table (SPEC §5) arrives, the lines that give a colour in another numbering
- * ("Rebrickable colour 4"), placed until then without it (SPEC §6), are placed again with the colour
- * it translates to, or unplaced for a colour BrickLink has not. Lines placed by hand are left alone.
- */
-export function placeOtherNumberingColoursAgain(
-  db: StoreDb,
-  onProgress?: (done: number, total: number) => void,
-): PlaceLinesResult {
-  const ids = ruleLineIds(
-    db,
-    `l.item_no IS NOT NULL AND (${OTHER_COLOUR_NUMBERINGS.map((n) => `l.given_colour_name LIKE '${n} colour %'`).join(' OR ')})`,
-  );
-  return placeLinesAgain(db, ids, onProgress);
+export function placeUnplacedLines(db: StoreDb): PlaceLinesResult {
+  askToPlaceAgain(db, ['unplaced']);
+  return placeWaitingLinesNow(db);
 }
 
 /**

@@ -53,30 +53,102 @@ export function givenLines(db: StoreDb, ids: readonly number[]): GivenLineRow[] 
     .all(JSON.stringify(ids)) as GivenLineRow[];
 }
 
-/** The next unplaced lines after `after`, in id order, at most `limit`. */
-export function unplacedLinesAfter(db: StoreDb, after: number, limit: number): GivenLineRow[] {
-  return db
-    .prepare(`${GIVEN} WHERE l.item_no IS NULL AND l.id > ? AND d.state = 'imported' ORDER BY l.id LIMIT ?`)
-    .all(after, limit) as GivenLineRow[];
+/**
+ * Which lines a catalogue's change places again (SPEC §5): `unplaced` every unplaced line; `coloured`
+ * the lines the rule placed that give a colour (a catalogue's first colours check them at last);
+ * `other-numbering` those that give a colour in another numbering ("Rebrickable colour 4"), when the
+ * colour table arrives. Lines of undone documents never; lines placed by hand only when unplaced.
+ */
+export type PlacingScope = 'unplaced' | 'coloured' | 'other-numbering';
+
+/** The given colour names of a colour in another numbering start so ("Rebrickable colour …"). */
+export interface ScopeWords {
+  readonly otherNumberings: readonly string[];
 }
 
-export function countUnplacedLines(db: StoreDb): number {
-  return db
-    .prepare(
-      `SELECT count(*) FROM order_line l JOIN document d ON d.id = l.document_id WHERE l.item_no IS NULL AND d.state = 'imported'`,
-    )
-    .pluck()
-    .get() as number;
+function scopeSql(scope: readonly PlacingScope[], words: ScopeWords): { sql: string; params: string[] } {
+  const params: string[] = [];
+  const parts = scope.map((s) => {
+    if (s === 'unplaced') return 'l.item_no IS NULL';
+    if (s === 'coloured')
+      return `(l.item_no IS NOT NULL AND ${OURS_BY_RULE} AND (coalesce(l.given_colour_id, 0) <> 0 OR nullif(trim(l.given_colour_name), '') IS NOT NULL))`;
+    params.push(...words.otherNumberings.map((n) => `${n} colour %`));
+    return `(l.item_no IS NOT NULL AND ${OURS_BY_RULE} AND (${words.otherNumberings.map(() => 'l.given_colour_name LIKE ?').join(' OR ')}))`;
+  });
+  return { sql: `d.state = 'imported' AND (${parts.length === 0 ? 'FALSE' : parts.join(' OR ')})`, params };
 }
 
-/** The ids of lines placed by the rule (not by hand) in imported documents that match `where` (on `l`). */
-export function ruleLineIds(db: StoreDb, where: string): number[] {
+const OURS_BY_RULE = `l.placed_by IS DISTINCT FROM 'hand'`;
+
+/**
+ * The next lines of `scope` after line `after`, in id order, at most `limit`: one statement that walks
+ * the lines' key from where the last batch ended (no list of every id read first).
+ */
+export function linesToPlaceAfter(
+  db: StoreDb,
+  scope: readonly PlacingScope[],
+  words: ScopeWords,
+  after: number,
+  limit: number,
+): GivenLineRow[] {
+  const { sql, params } = scopeSql(scope, words);
   return db
-    .prepare(
-      `SELECT l.id FROM order_line l JOIN document d ON d.id = l.document_id WHERE ${OURS} AND (${where}) ORDER BY l.id`,
-    )
-    .pluck()
-    .all() as number[];
+    .prepare(`${GIVEN} WHERE l.id > ? AND ${sql} ORDER BY l.id LIMIT ?`)
+    .all(after, ...params, limit) as GivenLineRow[];
+}
+
+/** How many lines of `scope` there are after line `after`. */
+export function countLinesToPlace(db: StoreDb, scope: readonly PlacingScope[], words: ScopeWords, after = 0): number {
+  const { sql, params } = scopeSql(scope, words);
+  return Number(
+    db
+      .prepare(`SELECT count(*) FROM order_line l JOIN document d ON d.id = l.document_id WHERE l.id > ? AND ${sql}`)
+      .pluck()
+      .get(after, ...params),
+  );
+}
+
+/**
+ * Lines waiting to be placed again (issue 45): a catalogue's merge commits with the scope it asks to
+ * place again, and each batch of lines placed again commits with how far it got, so that other desks'
+ * writes pass between batches and a process that dies meanwhile leaves the rest said, not forgotten.
+ * The next load, or the recovery of the dead loader's job, goes on from it.
+ */
+export interface WaitingLines {
+  readonly scope: readonly PlacingScope[];
+  /** The last line placed again: the next batch starts after it. */
+  readonly after: number;
+}
+
+const WAITING_KEY = 'lines.placing-again';
+
+export function waitingLines(db: StoreDb): WaitingLines | null {
+  const text = db.prepare('SELECT value FROM setting WHERE key = ?').pluck().get(WAITING_KEY) as string | undefined;
+  if (text === undefined) return null;
+  try {
+    const v = JSON.parse(text) as { scope?: unknown; after?: unknown };
+    const scope = Array.isArray(v.scope)
+      ? v.scope.filter((s): s is PlacingScope => s === 'unplaced' || s === 'coloured' || s === 'other-numbering')
+      : [];
+    // A record this build can't read asks for every unplaced line: more work, never less.
+    return {
+      scope: scope.length > 0 ? scope : ['unplaced'],
+      after: Number.isSafeInteger(v.after) ? (v.after as number) : 0,
+    };
+  } catch {
+    return { scope: ['unplaced'], after: 0 };
+  }
+}
+
+/** Records the lines waiting, or (null) that none are. In the caller's transaction. */
+export function setWaitingLines(db: StoreDb, waiting: WaitingLines | null): void {
+  if (waiting === null) {
+    db.prepare('DELETE FROM setting WHERE key = ?').run(WAITING_KEY);
+    return;
+  }
+  db.prepare(
+    'INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ).run(WAITING_KEY, JSON.stringify({ scope: waiting.scope, after: waiting.after }));
 }
 
 /** Writes the rule's decisions for a batch of lines: one statement. */

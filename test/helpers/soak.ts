@@ -170,7 +170,15 @@ async function kindInProcess(
 ): Promise<KindResult> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'test', 'workers', 'soak-kind.ts'), kind, String(kills), o.dir, bundles.dir],
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'test', 'workers', 'soak-kind.ts'),
+      kind,
+      String(kills),
+      o.dir,
+      bundles.dir,
+    ],
     {
       cwd: REPO_ROOT,
       env: {

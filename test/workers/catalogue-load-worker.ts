@@ -6,11 +6,12 @@
  *   claimed T             it holds the store's catalogue job: the job's first time stamp, taken under the
  *                         write lock the moment it claims (its clock's first reading in loadCatalogue)
  *   start T               it has read the file and reports its first progress
- *   merged T              the file is merged and its lines placed again: committed, the job not yet ended
+ *   merged T              the file is merged (committed); its lines are placed again next, the job not yet ended
+ *   lines D N T           with a third argument `lines`: D of the N lines the merge asked for placed again (committed)
  *   end STATE T           the load returned (done or cancelled)
  *   busy T                refused: another live process loads a catalogue into this store (between
  *                         its `ready` and this line)
- * argv: STORE PARTS_CSV
+ * argv: STORE PARTS_CSV [lines]
  */
 import fs from 'node:fs';
 import { SYSTEM_CLOCK, type Clock } from '../../src/clock.ts';
@@ -38,6 +39,9 @@ const clock: Clock = {
 };
 say(`ready ${now()}`);
 let started = false;
+/** The rows merged, once the merge has committed: the progress after them is the lines placed again. */
+let merged = 0;
+const sayLines = process.argv[4] === 'lines';
 try {
   const result = await loadCatalogue(store.db, storePath, [{ name: 'parts.csv', content }], {
     type: 'P',
@@ -50,7 +54,11 @@ try {
       }
       // The report after a file's transaction has committed (the only one with done = total, as the
       // soak's file is not a whole number of progress steps).
-      if (p.total !== null && p.done === p.total && p.total > 0) say(`merged ${now()}`);
+      if (p.total !== null && p.done === p.total && p.total > 0 && !merged) {
+        merged = p.done;
+        say(`merged ${now()}`);
+      } else if (merged !== 0 && p.total !== null && sayLines)
+        say(`lines ${p.done - merged} ${p.total - merged} ${now()}`);
     },
   });
   say(`end ${result.cancelled ? 'cancelled' : 'done'} ${now()}`);
