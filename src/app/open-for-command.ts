@@ -3,6 +3,8 @@
  * read-write (upgrading, with its backup) for one that writes — refused in words before it tries when the
  * store can't be written. What the open did is told on the log (stderr).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { damagedStore, readOnlyStore } from '../errors.ts';
 import { openStore, type Store } from '../store/open.ts';
 import { upgradeNotice } from './context.ts';
@@ -12,15 +14,25 @@ export async function openForCommand(
   mode: 'read' | 'write',
   log: (line: string) => void,
 ): Promise<Store> {
-  const store = await openStore(storePath, { readOnly: mode === 'read', onProgress: log });
+  const store = await openStore(storePath, { readOnly: mode === 'read', oneShot: true, onProgress: log });
   // A store that can't be written opens for reading (SPEC §11); a writing command is refused before it tries.
   if (mode === 'write' && store.unwritable !== null) {
     store.close();
     throw store.damaged ? damagedStore(storePath, store.unwritable) : readOnlyStore(storePath, store.unwritable);
   }
-  if (store.snapshot)
+  if (store.snapshot && !folderWritable(storePath))
     log("reading a private copy of the store: SQLite can't read it in place, as its folder can't be written");
   const upgraded = upgradeNotice(store);
   if (upgraded !== null) log(upgraded);
   return store;
+}
+
+/** Whether SQLite could make its files beside the store: a copy read only for want of that is said. */
+function folderWritable(storePath: string): boolean {
+  try {
+    fs.accessSync(path.dirname(storePath), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

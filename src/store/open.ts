@@ -48,6 +48,13 @@ export interface OpenOptions {
   readonly onProgress?: Progress;
   /** The platform whose disks the store is written to (`process.platform`; tests inject another). */
   readonly platform?: NodeJS.Platform;
+  /**
+   * A reader that reads once and closes (a CLI command): with a `-wal` or `-shm` beside the file it
+   * reads a private copy. SQLite's first reader in place rebuilds the `-shm`, and a read-only open can't
+   * know whether the store is damaged, whose files must stay byte for byte (SPEC §11, issue 45). Never
+   * for the app's own threads: they must see the other processes' writes.
+   */
+  readonly oneShot?: boolean;
 }
 
 /**
@@ -77,7 +84,13 @@ export const BUSY_TIMEOUT_MS = 10_000;
  */
 export async function openStore(storePath: string, options: OpenOptions = {}): Promise<Store> {
   if (isServerStore(storePath)) return openOnServer(storePath, options);
-  if (options.readOnly) return openReadOnly(storePath, null);
+  if (options.readOnly)
+    return openReadOnly(
+      storePath,
+      null,
+      false,
+      options.oneShot === true && hasWalBeside(storePath) ? 'if-steady' : false,
+    );
   const unwritable = whyUnwritable(storePath);
   if (unwritable !== null) return openReadOnly(storePath, unwritable);
 
@@ -149,8 +162,13 @@ function isReadOnlyTrouble(e: unknown): boolean {
  * changes the file. Reads in place where SQLite can, else from a private snapshot copy (a WAL store in
  * a folder it can't write: `access.ts`), removed again at close.
  */
-function openReadOnly(storePath: string, unwritable: string | null, damaged = false, fromCopy = false): Store {
-  const place = fromCopy ? snapshotOf(storePath) : readablePlace(storePath);
+function openReadOnly(
+  storePath: string,
+  unwritable: string | null,
+  damaged = false,
+  fromCopy: boolean | 'if-steady' = false,
+): Store {
+  const place = fromCopy === false ? readablePlace(storePath) : steadyCopy(storePath, fromCopy === 'if-steady');
   try {
     const file = inspectFile(place.path);
     const refusal = refusalFor(storePath, file);
@@ -183,6 +201,25 @@ function openReadOnly(storePath: string, unwritable: string | null, damaged = fa
     place.dispose();
     throw e;
   }
+}
+
+/**
+ * A private copy of the store to read. `orInPlace`: when another process kept writing while it was
+ * copied, the store is read in place instead — a live writer's `-shm` is not rebuilt by a reader, and a
+ * copy taken mid-write could mix two moments.
+ */
+function steadyCopy(storePath: string, orInPlace: boolean): ReturnType<typeof readablePlace> {
+  let copy: ReturnType<typeof snapshotOf>;
+  try {
+    copy = snapshotOf(storePath);
+  } catch (e) {
+    // No room for a copy (a full temporary folder): in place, as any reader would.
+    if (orInPlace) return readablePlace(storePath);
+    throw e;
+  }
+  if (copy.steady || !orInPlace) return copy;
+  copy.dispose();
+  return readablePlace(storePath);
 }
 
 function memoryStore(unwritable: string | null = null): Store {

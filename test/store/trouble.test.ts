@@ -287,10 +287,9 @@ describe('a store damaged with its WAL pending is never written, nor is its WAL 
       const r = await cliJson(['--db', file, ...command]);
       if (r.code !== 0) expect(r.json.error.code, command.join(' ')).toBe('store-damaged');
     }
-    // A read-only open reads in place (it never checkpoints); as the first reader SQLite rebuilds the -shm,
-    // its index of the WAL — derived, not data. The file and its WAL are as they were.
-    const afterReads = storeFiles(file);
-    expect({ ...afterReads, '-shm': before['-shm'] }).toEqual(before);
+    // A command that only reads reads a private copy while a -wal or -shm is beside the file: SQLite's
+    // first reader in place would rebuild the -shm. The file, its WAL and its -shm are as they were.
+    expect(storeFiles(file)).toEqual(before);
 
     const host = spawn(process.execPath, [...hostArgs(), '--db', file, '--renderer', buildScreens()], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -301,7 +300,7 @@ describe('a store damaged with its WAL pending is never written, nor is its WAL 
     await lines(host).waitFor(/^open http/);
     host.kill('SIGTERM');
     await new Promise((r) => host.once('exit', r));
-    expect(storeFiles(file)).toEqual(afterReads);
+    expect(storeFiles(file)).toEqual(before);
   });
 });
 
@@ -640,13 +639,12 @@ describe('store trouble in words, never "internal"', () => {
         // (SQLITE_IOERR_SHMSIZE) — on a disk with nothing left, that is the full disk it is.
         free();
         const freeNone = fillDisk(disk, 0);
-        for (const command of [['import', doc], ['orders']]) {
-          const none = await cliJson(['--db', file, ...command]);
-          expect(none.json.error, command.join(' ')).toEqual({
-            code: 'disk-full',
-            message: diskFullMessage(`this store (${file})`),
-          });
-        }
+        const none = await cliJson(['--db', file, 'import', doc]);
+        expect(none.json.error).toEqual({ code: 'disk-full', message: diskFullMessage(`this store (${file})`) });
+        // A command that only reads reads a private copy while a -wal or -shm is beside (issue 45): on
+        // another disk, so it answers even here.
+        const reading = await cliJson(['--db', file, 'orders']);
+        expect(reading.json.orders, reading.stderr).toHaveLength(1);
         expect(sha256(file)).toBe(before);
 
         freeNone();
