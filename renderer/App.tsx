@@ -66,18 +66,20 @@ const TABS: [Screen, string][] = [
  */
 function HistoryButton(props: {
   readonly verb: 'Undo' | 'Redo';
-  readonly step: { readonly label: string } | null | undefined;
+  readonly step: { readonly label: string; readonly desk?: string | null } | null | undefined;
   readonly shortcut: string;
   readonly readOnly: boolean;
   readonly onClick: () => void;
 }) {
   const { verb, step, shortcut } = props;
   const text = step ? `${verb} ${step.label}` : `Nothing to ${verb.toLowerCase()}`;
+  // Each desk undoes its own steps (SPEC §8): the step's desk is named where the label has no room.
+  const desk = step?.desk ? ` — a step of this desk, "${step.desk}"` : '';
   return (
     <button
       disabled={!step || props.readOnly}
       onClick={props.onClick}
-      title={props.readOnly ? READ_ONLY_TITLE : step ? `${text} (${shortcut})` : shortcut}
+      title={props.readOnly ? READ_ONLY_TITLE : step ? `${text}${desk} (${shortcut})` : shortcut}
       aria-label={text}
       data-testid={verb.toLowerCase()}
     >

@@ -31,6 +31,9 @@ export const ERROR_CODES = [
   'nothing-to-undo',
   'nothing-to-redo',
   'step-moved',
+  'step-conflict',
+  /** A line another desk (or window) changed since this one showed it (SPEC §14): nothing written. */
+  'line-changed',
   /** The import preview's warnings (what the reader assumed) were not acknowledged (SPEC §8). */
   'needs-acknowledgement',
   'needs-colour',

@@ -56,7 +56,7 @@ describe('after a placement, the keyboard run goes on to the next unplaced line 
 describe('what a fix did, in words (issue 10)', () => {
   const result = (others: PlaceResultView['others'], othersIn: string[] = []): PlaceResultView => ({
     line: { ...line(21, true), position: 21 },
-    step: { id: 9, kind: 'hand-placement', label: 'x' },
+    step: { id: 9, kind: 'hand-placement', label: 'x', desk: null },
     remembered: { item: 'added', colour: null, name: null },
     others,
     othersIn,
@@ -92,7 +92,7 @@ describe('what a fix did, in words (issue 10)', () => {
         position: 21,
         given: { type: 'P', no: null, name: 'PLATE 1X1 ROUND', colourId: 1, colourName: 'White' },
       },
-      step: { id: 9, kind: 'hand-placement', label: 'x' },
+      step: { id: 9, kind: 'hand-placement', label: 'x', desk: null },
       remembered: { item: 'added', colour: null, name: 'added' },
       others: { placed: 0, moved: 0, unplaced: 0 },
       othersIn: [],

@@ -278,7 +278,22 @@ async function place(
   const before = get().lines;
   let result;
   try {
-    result = await call('lines.place', { lineId, type: target.type, no: target.no, colourId, confirm: [...confirm] });
+    // The line as this desk shows it: if another desk changed it meanwhile, the core refuses (line-changed).
+    const shown = before.find((l) => l.id === lineId)?.placed;
+    const seen =
+      shown === undefined
+        ? undefined
+        : shown === null
+          ? null
+          : { type: shown.type, no: shown.no, colourId: shown.colour };
+    result = await call('lines.place', {
+      lineId,
+      type: target.type,
+      no: target.no,
+      colourId,
+      confirm: [...confirm],
+      ...(seen === undefined ? {} : { seen }),
+    });
   } catch (e) {
     const error = messageOf(e);
     if (error.code === 'needs-acknowledgement' && error.confirm !== undefined && get().selectedLine === lineId) {
@@ -286,7 +301,11 @@ async function place(
       useOrders.setState({
         pending: { lineId, target, colourId, confirm: [...confirm, more], message: error.message },
       });
-    } else useApp.getState().fail(e);
+    } else {
+      useApp.getState().fail(e);
+      // Another desk changed the line: show it as it is now (SPEC §14).
+      if (error.code === 'line-changed') await get().reload();
+    }
     return;
   }
   useOrders.setState({ pending: null });

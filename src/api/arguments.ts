@@ -63,6 +63,9 @@ export const CALL_ARGUMENTS = {
     no: text(100),
     colourId: nullable(count),
     confirm: optional(codesOf(PLACEMENT_CONFIRMATIONS, 'confirmations')),
+    // The line's placement as the desk showed it (null: unplaced): another desk's change since is
+    // refused with line-changed (SPEC §14). Left out, the line is placed whatever it is now (the CLI).
+    seen: optional(nullable(shape({ type: text(2), no: text(100), colourId: nullable(count) }))),
   }),
   'catalogue.search': shape({
     query: text(200),
@@ -89,6 +92,7 @@ export const CALL_ARGUMENTS = {
   'documents.list': shape({ orderId: optional(id) }),
   'documents.takeBack': shape({ documentId: id, wholeFile: optional(bool) }),
   'history.state': none,
+  'history.list': shape({ limit: optional(count) }),
   'history.undo': shape({ expectedStep: id }),
   'history.redo': shape({ expectedStep: id }),
   'placements.list': none,

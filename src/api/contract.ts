@@ -285,6 +285,14 @@ export interface StepView {
   readonly id: number;
   readonly kind: string;
   readonly label: string;
+  /** The desk that made it (SPEC §8); null: made before desks were named. */
+  readonly desk: string | null;
+}
+
+/** A step as the history lists it: every desk's, newest first. */
+export interface HistoryStepView extends StepView {
+  readonly state: 'done' | 'undone';
+  readonly createdAt: string;
 }
 
 export interface OwnerView {
@@ -522,7 +530,10 @@ export interface ApiResults {
   'documents.list': readonly DocumentView[];
   /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */
   'documents.takeBack': TakeBackResultView;
-  'history.state': { undo: StepView | null; redo: StepView | null };
+  /** This desk's Undo and Redo (SPEC §8), and its name. */
+  'history.state': { undo: StepView | null; redo: StepView | null; desk: string };
+  /** Every desk's steps, newest first, with their desk and state; `desk`: this one's name. */
+  'history.list': { steps: readonly HistoryStepView[]; desk: string };
   /** `expectedStep`: the step the screen's Undo names; any other state is refused with `step-moved` (SPEC §8). */
   'history.undo': StepView;
   /** `expectedStep`: the step Redo would put back, as the screen names it. */

@@ -67,6 +67,8 @@ export interface ServiceContext {
   readonly files: FileDialogs | null;
   /** The desk's "Shop server" choice; absent where there is none to make (the CLI: `--db`). */
   readonly shopServer?: ShopServerPort | null;
+  /** This desk's name (SPEC §8: the steps it writes are its own to undo); absent: the computer's name. */
+  readonly desk?: string;
   /** Set when the store can't be written and was opened for reading (SPEC §11): why, and whether from a snapshot copy. */
   readonly readOnly?: { readonly reason: string; readonly snapshot: boolean; readonly damaged?: boolean } | null;
   emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;

@@ -4,6 +4,7 @@
  * `store.changed` after every write. The app, the browser host, the CLI and each service thread make one
  * over their own store connection and ports (`ports.ts`).
  */
+import { useDesk } from '../undo/desk.ts';
 import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, type Numbering } from '../catalogue/item-numbers.ts';
 import { toErrorValue, damagedStore, readOnlyStore, type ErrorValue } from '../errors.ts';
@@ -38,6 +39,8 @@ export function createApiService(ctx: ServiceContext) {
     (Object.keys(CALL_TABLE) as CallName[]).map((name) => [name, CALL_TABLE[name].make(deps)]),
   ) as Handlers;
   const { damage } = deps;
+  // The steps written through this connection are this desk's (SPEC §8).
+  if (ctx.desk !== undefined) useDesk(ctx.db, ctx.desk);
 
   /**
    * Checks the arguments, runs the call, and answers with a value: the result, or the refusal. Typed for

@@ -38,7 +38,7 @@ export function withoutRepeats(
 }
 
 /** A step as the contract shows it (the history keeps more). */
-export const stepView = (s: StepView): StepView => ({ id: s.id, kind: s.kind, label: s.label });
+export const stepView = (s: StepView): StepView => ({ id: s.id, kind: s.kind, label: s.label, desk: s.desk });
 export const maybeStep = (s: StepView | null): StepView | null => (s === null ? null : stepView(s));
 
 export function orderView(o: OrderSummary): OrderView {

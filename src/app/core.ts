@@ -10,6 +10,7 @@ import type { CredentialStore, FileDialogs, ShopServerPort } from '../api/ports.
 import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
 import { recoverDeadOwners } from './recovery.ts';
+import { thisComputer } from '../undo/desk.ts';
 import { ServiceThreads } from './service-threads.ts';
 import { apiUrlOf } from './work.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
@@ -33,6 +34,8 @@ export interface CoreOptions {
   readonly nativeBinding?: string | null;
   /** How often the job runner thread looks for claimable jobs (JobHost's default: a minute). */
   readonly wakeEveryMs?: number;
+  /** This desk's name (SPEC §8; `--desk`, Settings); absent: the computer's name. */
+  readonly desk?: string;
 }
 
 export interface Core {
@@ -102,6 +105,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       : new ServiceThreads({
           db: store.db,
           storePath: options.storePath,
+          desk: options.desk ?? thisComputer(),
           workerUrl: options.serviceWorkerUrl ?? serviceThreadUrl(options.workerUrl),
           nativeBinding: options.nativeBinding ?? null,
           clock,
@@ -121,6 +125,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const service = createApiService(
     serviceContext(store, options.storePath, {
       clock,
+      desk: options.desk ?? thisComputer(),
       recovered,
       jobs: jobs ?? {
         startCatalogueLoad: () => {

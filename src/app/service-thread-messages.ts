@@ -12,6 +12,8 @@ export type ServiceThreadRole = 'writer' | 'suggest';
 export interface ServiceThreadData {
   readonly role: ServiceThreadRole;
   readonly storePath: string;
+  /** This desk's name (SPEC §8). */
+  readonly desk: string;
   readonly nativeBinding: string | null;
   /** The core's clock at the start (see StampedServiceMessage). */
   readonly clockMs: number;

@@ -57,6 +57,7 @@ function serve(store: Store): void {
   const service = createApiService(
     serviceContext(store, data.storePath, {
       clock,
+      desk: data.desk,
       jobs: {
         startCatalogueLoad: () => {
           throw new Error('catalogue.load is handed to the runner thread by the main thread');

@@ -23,6 +23,8 @@ export interface ServiceThreadsOptions {
   /** The main thread's connection: it reads the catalogue generation, to know when the index is stale. */
   readonly db: StoreDb;
   readonly storePath: string;
+  /** This desk's name: the writer records it with every step. */
+  readonly desk: string;
   /** The service thread's script: `service-thread.ts` under tsx, the bundled `service-thread.js` in the app. */
   readonly workerUrl: URL;
   readonly nativeBinding: string | null;
@@ -211,6 +213,7 @@ class Lane {
     const data: ServiceThreadData = {
       role: this.role,
       storePath: o.storePath,
+      desk: o.desk,
       nativeBinding: o.nativeBinding,
       clockMs: o.clock.now().getTime(),
       credentials: this.role === 'writer' ? readCredentials(o.credentials) : { credentials: null, refused: null },

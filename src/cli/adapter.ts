@@ -1,3 +1,4 @@
+import { deskNameProblem } from '../api/desk-name.ts';
 import path from 'node:path';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import { credentialsRefusal } from '../api/credentials.ts';
@@ -91,6 +92,7 @@ export function cliApi(
         },
         emit: () => undefined,
         ...numberingOption(options),
+        ...deskOption(options),
       }),
     );
     opened = { store, service };
@@ -134,6 +136,15 @@ export function cliApi(
       opened = null;
     },
   };
+}
+
+/** `--desk NAME`: the desk whose steps this command writes, undoes and redoes (SPEC §8); the computer's name when not given. */
+function deskOption(options: OptionValues): { desk?: string } {
+  const value = options['desk'];
+  if (value === undefined) return {};
+  const problem = typeof value === 'string' ? deskNameProblem(value) : 'a desk needs a name';
+  if (problem !== null) throw new UsageError(`--desk: ${problem}`);
+  return { desk: (value as string).trim() };
 }
 
 /** `--numbering`: the numbering this command shows items in first (SPEC §5); bad usage when it is neither. */

@@ -5,7 +5,7 @@ import { storeCopy, storeInfo, storeUpgrade } from './shell/store.ts';
 import { catalogueImport, catalogueLookup } from './commands/catalogue.ts';
 import { compare } from './commands/compare.ts';
 import { exportBricklink, exportRebrickable, exportSummary } from './commands/exports.ts';
-import { redoCommand, undoCommand } from './commands/history.ts';
+import { historyCommand, redoCommand, undoCommand } from './commands/history.ts';
 import { importDocument } from './commands/import.ts';
 import { jobsCancel, jobsList } from './commands/jobs.ts';
 import { documents, lines, orders, takeBack } from './commands/orders.ts';
@@ -33,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   placements,
   placementsForget,
   undoCommand,
+  historyCommand,
   redoCommand,
   takeBack,
   documents,

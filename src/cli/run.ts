@@ -22,6 +22,8 @@ export const EXIT_USAGE = 2;
 const GLOBAL_OPTIONS: OptionsConfig = {
   db: { type: 'string' },
   json: { type: 'boolean' },
+  // The desk this command works as (SPEC §8): its Undo takes back that desk's steps.
+  desk: { type: 'string' },
   // The numbering this command shows items in first (SPEC §5); the store's setting when not given.
   numbering: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -34,7 +36,7 @@ export function usage(commands: readonly Command[] = COMMANDS): string {
     return `  ${call.padEnd(44)} ${c.summary}`;
   });
   return [
-    `usage: ${APP_NAME} [--db FILE] [--json] [--numbering bricklink|rebrickable] COMMAND …`,
+    `usage: ${APP_NAME} [--db FILE] [--desk NAME] [--json] [--numbering bricklink|rebrickable] COMMAND …`,
     '',
     'commands:',
     ...rows,

@@ -7,7 +7,8 @@ import type { PlacementConfirmation } from '../confirmations.ts';
 import { getLine, type LineView } from '../store/lines.ts';
 import { colourName } from '../store/colours.ts';
 import { findColourMemory, findItemMemory, findTaughtName } from '../store/memories.ts';
-import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
+import { deskOf } from '../undo/desk.ts';
+import { deskWords, lastStepTouching, recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
 import { foldName } from '../placement/fold.ts';
@@ -105,6 +106,40 @@ function linesFor(db: StoreDb, except: number, item: GivenKey | null, colour: Co
   return [...found.values()];
 }
 
+/**
+ * A hand placement names the line's placement the desk showed (SPEC §14): when another desk, another
+ * window or a catalogue load changed it since, it is refused (`line-changed`) naming who, nothing written.
+ */
+function refuseIfChanged(
+  db: StoreDb,
+  lineId: number,
+  seen: { readonly type: string; readonly no: string; readonly colourId: number | null } | null,
+): void {
+  const now = getLine(db, lineId);
+  const placed = now.placed;
+  const same =
+    seen === null
+      ? placed === null
+      : placed !== null &&
+        placed.type === seen.type.trim().toUpperCase() &&
+        placed.no.toLowerCase() === seen.no.trim().toLowerCase() &&
+        placed.colour === seen.colourId;
+  if (same) return;
+  const step = lastStepTouching(db, 'order_line', lineId);
+  const who =
+    step === null
+      ? 'the catalogue (a load or a look-up placed it again)'
+      : `${step.desk === deskOf(db) ? 'another window of this desk' : deskWords(step.desk)} ("${step.label}", step ${step.id})`;
+  const shown =
+    placed === null
+      ? 'it is unplaced now'
+      : `it is on ${placed.type} ${placed.no}${placed.colourName !== null ? ` in ${placed.colourName}` : placed.colour !== null ? ` in colour ${placed.colour}` : ''} now`;
+  throw new BrickWorkError(
+    'line-changed',
+    `Line ${now.position} was changed since this desk showed it, by ${who}: ${shown}. Nothing was changed; look at the line as it is now and place it again if it is still wrong.`,
+  );
+}
+
 function describeGiven(line: LineView): string {
   const g = line.given;
   return quote(g.no ?? g.name ?? `line ${line.position}`);
@@ -129,6 +164,8 @@ export function placeByHand(
   target: { type: string; no: string; colourId: number | null },
   clock: Clock,
   confirmed: readonly PlacementConfirmation[] = [],
+  /** The line's placement as the desk showed it (null: unplaced); undefined: whatever it is now. */
+  seen?: { readonly type: string; readonly no: string; readonly colourId: number | null } | null,
 ): HandPlacementResult {
   const type = target.type.trim().toUpperCase();
   if (!isItemType(type))
@@ -158,6 +195,7 @@ export function placeByHand(
 
   const { value, step } = recordStepWithInfo(db, clock, (rec) => {
     // Read inside the write transaction: what another process wrote meanwhile counts.
+    if (seen !== undefined) refuseIfChanged(db, lineId, seen);
     const inTransaction = catalogueLookup(db);
     const own = checkColour(line.given, inTransaction);
     let colourId: number | null;

@@ -13,18 +13,24 @@ import { credentialsFromEnv, resolveStorePath, type Credentials } from '../app/e
 import { startWorker, threadUrl } from '../worker-start.ts';
 import { DecodeThread } from './decode-client.ts';
 import { startHostServer } from './server.ts';
+import { deskNameProblem } from '../api/desk-name.ts';
 import { storeName } from '../store-location.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string) => process.stderr.write(`brick-work: ${line}\n`);
 const usage = (problem: string): never => {
-  log(`${problem}. Usage: npm run serve [-- --db FILE] [--port N]`);
+  log(`${problem}. Usage: npm run serve [-- --db FILE] [--port N] [--desk NAME]`);
   process.exit(2);
 };
-let values: { db?: string; port?: string; renderer?: string } = {};
+let values: { db?: string; port?: string; renderer?: string; desk?: string } = {};
 try {
   ({ values } = parseArgs({
-    options: { db: { type: 'string' }, port: { type: 'string' }, renderer: { type: 'string' } },
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string' },
+      renderer: { type: 'string' },
+      desk: { type: 'string' },
+    },
     allowPositionals: false,
   }));
 } catch (e) {
@@ -33,6 +39,8 @@ try {
 const port = values.port === undefined ? 0 : Number(values.port);
 if (values.port !== undefined && (!/^\d+$/.test(values.port) || port < 1 || port > 65535))
   usage(`--port ${values.port.slice(0, 20)}: give a port number from 1 to 65535, or leave it out for any free one`);
+const deskProblem = values.desk === undefined ? null : deskNameProblem(values.desk);
+if (deskProblem !== null) usage(`--desk: ${deskProblem}`);
 const storePath = resolveStorePath(values.db, process.env);
 const rendererDir = path.resolve(values.renderer ?? path.join(here, '..', '..', 'dist', 'renderer'));
 
@@ -54,6 +62,8 @@ try {
     files: null,
     emit: (name, payload) => broadcast(name, payload),
     log,
+    // The desk this host is (SPEC §8): its Undo takes back its own steps.
+    ...(values.desk === undefined ? {} : { desk: values.desk.trim() }),
   });
   const decoder = new DecodeThread(() => startWorker(threadUrl('decode-thread'), null));
   const server = await startHostServer({ service: core.service, rendererDir, port, log, decoder }).catch(

@@ -6,12 +6,16 @@ import { CATALOGUE_GENERATION_SQL, catalogueGeneration } from '../store/settings
 import { onServer } from '../store/dialect.ts';
 import { insertFromJson, insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
 import { applySide, type Change } from './changes.ts';
+import { deskOf } from './desk.ts';
 import { StepRecorder } from './recorder.ts';
 
 /**
- * One undo history per store, kept in the store (so Undo works after a restart and is shared by the
- * app and the CLI). Every writing action is one step; Undo takes back the newest done step, Redo puts
- * back the oldest undone one; a new step drops the steps that could still have been redone.
+ * The undo history, kept in the store (so Undo works after a restart and is shared by the app and the
+ * CLI). Every writing action is one step, recording its desk (SPEC §8). On a desk, Undo takes back the
+ * desk's newest done step, Redo puts back its oldest undone one, and a new step drops the desk's steps
+ * that could still have been redone. A step another desk built on since — a later step of it changed a
+ * row the undo or redo would write — is refused (`step-conflict`). Steps made before desks were named
+ * belong to every desk. One desk: one history, as before.
  */
 
 export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back';
@@ -22,6 +26,8 @@ export interface StepInfo {
   /** What staff read on the Undo and Redo buttons. */
   readonly label: string;
   readonly createdAt: string;
+  /** The desk that made it; null: made before desks were named. */
+  readonly desk: string | null;
 }
 
 /** What a step's writer gives back: its result, and the step's kind and label (known once it has looked). */
@@ -49,17 +55,18 @@ export function recordStepWithInfo<T>(
       // screen take back that new step instead of being refused (step-moved).
       // The last id given and whether there is a redo list to drop, in one statement (a server store pays
       // a round trip a statement, and most steps have no redo list behind them).
+      const desk = deskOf(db);
       const known = db
         .prepare(
           `SELECT (SELECT max(id) FROM undo_step) AS lastId,
-                  EXISTS (SELECT 1 FROM undo_step WHERE state = 'undone') AS redoable`,
+                  EXISTS (SELECT 1 FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}) AS redoable`,
         )
-        .get() as { lastId: number | null; redoable: number };
+        .get(desk) as { lastId: number | null; redoable: number };
       const lastId = known.lastId ?? 0;
-      if (known.redoable === 1) dropRedoable(db);
+      if (known.redoable === 1) dropRedoable(db, desk);
       const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
-      const step = { id: lastId + 1, kind, label, createdAt: isoNow(clock) };
+      const step = { id: lastId + 1, kind, label, createdAt: isoNow(clock), desk };
       writeStep(db, step, rec.changes);
       return { value, step };
     })
@@ -86,9 +93,10 @@ function writeStep(db: StoreDb, step: StepInfo, changes: readonly Change[]): voi
   if (onServer(db) && rows.length <= SERVER_BATCH) {
     db.prepare(
       `WITH step AS (INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?) RETURNING id),
-            generation AS (INSERT INTO undo_step_catalogue (step_id, generation) SELECT id, ${CATALOGUE_GENERATION_SQL} FROM step)
+            generation AS (INSERT INTO undo_step_catalogue (step_id, generation) SELECT id, ${CATALOGUE_GENERATION_SQL} FROM step),
+            desk AS (INSERT INTO undo_step_desk (step_id, desk) SELECT id, ? FROM step)
        ${insertFromJson('undo_change', CHANGE_COLUMNS)}`,
-    ).run(step.id, step.kind, step.label, step.createdAt, JSON.stringify(rows));
+    ).run(step.id, step.kind, step.label, step.createdAt, step.desk, JSON.stringify(rows));
     return;
   }
   db.prepare("INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?)").run(
@@ -101,31 +109,105 @@ function writeStep(db: StoreDb, step: StepInfo, changes: readonly Change[]): voi
   db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(
     step.id,
   );
+  db.prepare('INSERT INTO undo_step_desk (step_id, desk) VALUES (?, ?)').run(step.id, step.desk);
   insertRows(db, 'undo_change', CHANGE_COLUMNS, rows);
 }
 
-function dropRedoable(db: StoreDb): void {
-  db.prepare("DELETE FROM undo_change WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')").run();
-  db.prepare(
-    "DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM undo_step WHERE state = 'undone')",
-  ).run();
-  db.prepare("DELETE FROM undo_step WHERE state = 'undone'").run();
+/** A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named. */
+const OF_DESK = `(NOT EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id)
+   OR EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id AND k.desk = ?))`;
+
+/** The desk's undone steps (a new step of the desk drops them; other desks' stay theirs to redo). */
+function dropRedoable(db: StoreDb, desk: string): void {
+  const undone = `SELECT s.id FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}`;
+  for (const table of ['undo_change', 'undo_step_catalogue', 'undo_step_desk'])
+    db.prepare(`DELETE FROM ${table} WHERE step_id IN (${undone})`).run(desk);
+  db.prepare(`DELETE FROM undo_step WHERE id IN (${undone})`).run(desk);
 }
 
-const STEP_COLUMNS = 'id, kind, label, created_at AS createdAt';
+const STEP_COLUMNS = `s.id, s.kind, s.label, s.created_at AS createdAt,
+  (SELECT k.desk FROM undo_step_desk k WHERE k.step_id = s.id) AS desk`;
 
-export function nextUndo(db: StoreDb): StepInfo | null {
+/** The step Undo takes back on `desk` (this connection's, by default): its newest done one. */
+export function nextUndo(db: StoreDb, desk: string = deskOf(db)): StepInfo | null {
   return (
-    (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'done' ORDER BY id DESC LIMIT 1`).get() as
-      StepInfo | undefined) ?? null
+    (db
+      .prepare(
+        `SELECT ${STEP_COLUMNS} FROM undo_step s WHERE s.state = 'done' AND ${OF_DESK} ORDER BY s.id DESC LIMIT 1`,
+      )
+      .get(desk) as StepInfo | undefined) ?? null
   );
 }
 
-export function nextRedo(db: StoreDb): StepInfo | null {
+/** The step Redo puts back on `desk`: its oldest undone one. */
+export function nextRedo(db: StoreDb, desk: string = deskOf(db)): StepInfo | null {
   return (
-    (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE state = 'undone' ORDER BY id ASC LIMIT 1`).get() as
-      StepInfo | undefined) ?? null
+    (db
+      .prepare(
+        `SELECT ${STEP_COLUMNS} FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK} ORDER BY s.id ASC LIMIT 1`,
+      )
+      .get(desk) as StepInfo | undefined) ?? null
   );
+}
+
+/** A step in the history as the history lists it: every desk's, newest first. */
+export interface HistoryEntry extends StepInfo {
+  readonly state: 'done' | 'undone';
+}
+
+export function historySteps(db: StoreDb, limit: number): HistoryEntry[] {
+  return db
+    .prepare(`SELECT ${STEP_COLUMNS}, s.state FROM undo_step s ORDER BY s.id DESC LIMIT ?`)
+    .all(limit) as HistoryEntry[];
+}
+
+/**
+ * The first later step of another desk, still done, that changed a row `step` would write back — or a
+ * line of a document it would take back or bring back (its fix would vanish or return with it): Undo or
+ * Redo of `step` would overwrite what that desk did (SPEC §8). Null when none did.
+ */
+function builtOnBy(db: StoreDb, step: StepInfo, desk: string): StepInfo | null {
+  return (
+    (db
+      .prepare(
+        `SELECT ${STEP_COLUMNS} FROM undo_step s
+          WHERE s.id > ? AND s.state = 'done' AND NOT ${OF_DESK}
+            AND EXISTS (SELECT 1 FROM undo_change c WHERE c.step_id = s.id AND (
+                  EXISTS (SELECT 1 FROM undo_change m
+                           WHERE m.step_id = ? AND m.table_name = c.table_name AND m.row_id = c.row_id)
+                  OR (c.table_name = 'order_line' AND EXISTS (
+                        SELECT 1 FROM undo_change m JOIN order_line l ON l.document_id = m.row_id
+                         WHERE m.step_id = ? AND m.table_name = 'document' AND l.id = c.row_id))))
+          ORDER BY s.id LIMIT 1`,
+      )
+      .get(step.id, desk, step.id, step.id) as StepInfo | undefined) ?? null
+  );
+}
+
+/** The newest done step that changed row `rowId` of `table`: who last wrote it through the history. */
+export function lastStepTouching(db: StoreDb, table: string, rowId: number): StepInfo | null {
+  return (
+    (db
+      .prepare(
+        `SELECT ${STEP_COLUMNS} FROM undo_step s
+          WHERE s.state = 'done' AND EXISTS (SELECT 1 FROM undo_change c WHERE c.step_id = s.id AND c.table_name = ? AND c.row_id = ?)
+          ORDER BY s.id DESC LIMIT 1`,
+      )
+      .get(table, rowId) as StepInfo | undefined) ?? null
+  );
+}
+
+function stepConflict(direction: 'undo' | 'redo', step: StepInfo, by: StepInfo): BrickWorkError {
+  const what = direction === 'undo' ? 'Undo' : 'Redo';
+  return new BrickWorkError(
+    'step-conflict',
+    `${what} of "${step.label}" (step ${step.id}) would overwrite what ${deskWords(by.desk)} did since: "${by.label}" (step ${by.id}) changed the same rows. Nothing was changed; that desk can undo its step first.`,
+  );
+}
+
+/** A desk in staff's words. */
+export function deskWords(desk: string | null): string {
+  return desk === null ? 'a desk before desks were named' : `the desk "${desk}"`;
 }
 
 function changesOf(db: StoreDb, stepId: number): Change[] {
@@ -164,7 +246,7 @@ function touchedLines(db: StoreDb, changes: readonly Change[], side: 'before' | 
 }
 
 function stepNamed(db: StoreDb, id: number): StepInfo | null {
-  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step WHERE id = ?`).get(id) as StepInfo | undefined) ?? null;
+  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step s WHERE s.id = ?`).get(id) as StepInfo | undefined) ?? null;
 }
 
 /**
@@ -183,15 +265,18 @@ function stepMoved(db: StoreDb, direction: 'undo' | 'redo', expected: number, ac
       : `${direction === 'undo' ? 'it would now take back' : 'it would now put back'} "${actual.label}" (step ${actual.id})`;
   return new BrickWorkError(
     'step-moved',
-    `${what} was for ${shown}, but the history has moved on (another window or the command line wrote meanwhile): ${now}. Nothing was changed; look at the new label and try again.`,
+    `${what} was for ${shown}, but this desk's history has moved on (another window or the command line of this desk wrote meanwhile): ${now}. Nothing was changed; look at the new label and try again.`,
   );
 }
 
 function move(db: StoreDb, direction: 'undo' | 'redo', clock: Clock, expected: number): StepInfo {
   return db
     .transaction(() => {
-      const step = direction === 'undo' ? nextUndo(db) : nextRedo(db);
+      const desk = deskOf(db);
+      const step = direction === 'undo' ? nextUndo(db, desk) : nextRedo(db, desk);
       if (step?.id !== expected) throw stepMoved(db, direction, expected, step);
+      const by = builtOnBy(db, step, desk);
+      if (by !== null) throw stepConflict(direction, step, by);
       const changes = changesOf(db, step.id);
       const side = direction === 'undo' ? 'before' : 'after';
       const ordered = direction === 'undo' ? [...changes].reverse() : changes;

@@ -30,6 +30,7 @@ function threads(storeName: string) {
     credentials: { encrypted: false, get: () => null },
     emit: (name, payload) => events.push({ name, payload }),
     log: (line) => logs.push(line),
+    desk: 'test desk',
     runLookup: () => {},
     damage: new DamageMark(),
   });

@@ -118,6 +118,7 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect((await counted('placements forget', ['placements', 'forget', '1'])).code).toBe(0); // the name taught
       expect((await counted('undo', ['undo'])).code).toBe(0);
       expect((await counted('redo', ['redo'])).code).toBe(0);
+      expect((await counted('history', ['history'])).code).toBe(0);
       expect((await counted('documents', ['documents', '1'])).code).toBe(0);
       expect((await counted('export summary', ['export', 'summary'])).code).toBe(0);
       // The catalogue is Rebrickable's parts.csv and nothing loaded gives their BrickLink numbers (issue 43).

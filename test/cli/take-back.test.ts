@@ -61,7 +61,7 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
     const taken = await cliJson(['--db', store, 'take-back', '1']);
     expect(taken.code, taken.stderr).toBe(0);
     expect(taken.json).toMatchObject({
-      step: { id: 3, kind: 'take-back', label: 'Take back of Market Street.bsx' },
+      step: { id: 3, kind: 'take-back', label: 'Take back of Market Street.bsx', desk: expect.any(String) },
       takenBack: [{ id: 1, key: 'Market Street.bsx', order: 1, state: 'undone', undoneAt: expect.any(String) }],
       stillImported: [],
     });
@@ -98,7 +98,9 @@ describe('brick-work take-back and documents (SPEC §10)', () => {
     expect(again.stderr).toContain('Market Street.bsx was already taken back on');
 
     const undone = await cliJson(['--db', store, 'undo']);
-    expect(undone.json).toEqual({ step: { id: 3, kind: 'take-back', label: 'Take back of Market Street.bsx' } });
+    expect(undone.json).toEqual({
+      step: { id: 3, kind: 'take-back', label: 'Take back of Market Street.bsx', desk: expect.any(String) },
+    });
     expect((await cliJson(['--db', store, 'documents', '1'])).json.documents[0]).toMatchObject({
       state: 'imported',
       undoneAt: null,

@@ -13,7 +13,7 @@ import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 let t = 0;
 const clock: Clock = { now: () => new Date(Date.UTC(2026, 3, 1, 9, 0, t++)) };
-const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
+const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk'];
 
 async function setUp() {
   const store = await openStore(newStoreLocation());

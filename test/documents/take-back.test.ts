@@ -21,7 +21,7 @@ function ticking(): Clock {
   let t = 0;
   return { now: () => new Date(Date.UTC(2026, 3, 1, 9, t++)) };
 }
-const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
+const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk'];
 
 async function setUp() {
   const dbPath = newStoreLocation();

@@ -172,6 +172,7 @@ describe('the Electron main process (electron mocked)', () => {
       ['jobs.list', {}, (r) => expect(Array.isArray(r.value)).toBe(true)],
       ['jobs.cancel', { jobId: 99 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
       ['history.state', {}, (r) => expect(r.value.undo).toMatchObject({ kind: 'import' })],
+      ['history.list', {}, (r) => expect(r.value.steps[0]).toMatchObject({ kind: 'import', state: 'done' })],
       [
         'export.summary',
         {},

@@ -100,19 +100,27 @@ export function integrityOf(db: Db): string {
 }
 
 /**
- * Rules of the store no constraint states, in plain SQL (either engine): the undo history is a stack —
- * every undone step newer than every done one (Undo takes the newest done step, Redo the oldest undone,
- * a new step drops the undone) — and a running job has an owner. The first broken one, or `ok`.
+ * Rules of the store no constraint states, in plain SQL (either engine): each desk's undo history is a
+ * stack — every undone step of a desk newer than every done one of it (Undo takes the desk's newest done
+ * step, Redo its oldest undone, a new step drops its undone) — and a running job has an owner. The first broken one, or `ok`.
  */
 export function storeInvariants(db: Db): string {
+  // Each desk's history is a stack of its own (SPEC §8); steps made before desks were named, one desk's.
+  // A store the soak left at 4.1 (or made by a build before desks) names no desks: one desk's.
+  const desks =
+    onServer(db) ||
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'undo_step_desk'").get() !== undefined;
+  const deskOf = (alias: string) =>
+    desks ? `coalesce((SELECT k.desk FROM undo_step_desk k WHERE k.step_id = ${alias}.id), '')` : "''";
   const outOfOrder = db
     .prepare(
       `SELECT count(*) FROM undo_step u
-        WHERE u.state = 'done' AND EXISTS (SELECT 1 FROM undo_step v WHERE v.state = 'undone' AND v.id < u.id)`,
+        WHERE u.state = 'done' AND EXISTS (
+          SELECT 1 FROM undo_step v WHERE v.state = 'undone' AND v.id < u.id AND ${deskOf('v')} = ${deskOf('u')})`,
     )
     .pluck()
     .get() as number;
-  if (outOfOrder > 0) return `undo_step: ${outOfOrder} done steps newer than an undone one`;
+  if (outOfOrder > 0) return `undo_step: ${outOfOrder} done steps newer than an undone one of their desk`;
   const ownerless = db
     .prepare(
       `SELECT count(*) FROM job j

@@ -17,7 +17,7 @@ import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
  * remembered placement had placed, or cross item types, says so and waits for a confirmation.
  */
 
-const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
+const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk'];
 
 /** The PAB report's shape: 4073 in several colours, 6141 and 4070 in the catalogue, colour 4 not. */
 async function desk() {

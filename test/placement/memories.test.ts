@@ -23,7 +23,7 @@ import { tempDir } from '../helpers/temp.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 
 const clock = SYSTEM_CLOCK;
-const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
+const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk'];
 
 /** The items and colours of a BrickLink INVENTORY export, by line. */
 function exported(xml: string): { no: string; colour: string | null; qty: string }[] {

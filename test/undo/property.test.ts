@@ -32,7 +32,7 @@ import { describeEachStore } from '../helpers/stores.ts';
 const clock = SYSTEM_CLOCK;
 // Bookkeeping, not staff's data: the history itself, settings, and each document's tally (derived from its
 // lines and checked against them in checkInvariants; an undone document keeps its lines, so its tally too).
-const NOT_DOMAIN = ['undo_step', 'undo_change', 'undo_step_catalogue', 'setting', 'document_tally'];
+const NOT_DOMAIN = ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk', 'setting', 'document_tally'];
 const ITEMS = [
   ['3001', 'Brick 2 x 4'],
   ['3003', 'Brick 2 x 2'],

@@ -109,9 +109,9 @@ describeEachStore('Undo and Redo take back the step they name (SPEC §8)', () =>
     expect(stale.code).toBe(1);
     expect(stale.json.error.code).toBe('step-moved');
     const took = await cliJson(['--db', storePath, 'undo', '--step', '2']);
-    expect(took.json).toEqual({ step: { id: 2, kind: 'import', label: 'Import of b.bsx' } });
+    expect(took.json).toEqual({ step: { id: 2, kind: 'import', label: 'Import of b.bsx', desk: expect.any(String) } });
     const plain = await cliJson(['--db', storePath, 'undo']);
-    expect(plain.json).toEqual({ step: { id: 1, kind: 'import', label: 'Import of a.bsx' } });
+    expect(plain.json).toEqual({ step: { id: 1, kind: 'import', label: 'Import of a.bsx', desk: expect.any(String) } });
     const text = await cli(['--db', storePath, 'redo']);
     expect(text.stdout.trim()).toBe('Redid step 1: Import of a.bsx');
   });

@@ -15,7 +15,7 @@ import { describeEachStore } from '../helpers/stores.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const clock = SYSTEM_CLOCK;
-const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue'];
+const BOOKKEEPING = ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk'];
 
 const setUp = storeWithCatalogue;
 
@@ -156,7 +156,7 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
       clock,
     );
     const lines = orderLines(db, r?.order.id ?? 0);
-    const before = dumpRows(db, ['undo_step', 'undo_change', 'undo_step_catalogue']);
+    const before = dumpRows(db, ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk']);
     const steps = [
       placeByHand(db, lines[1300]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).step,
       placeByHand(db, lines[0]?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).step,
@@ -188,7 +188,9 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
     expect(placed()).toBe(1301);
     undoNewest(db, clock);
     undoNewest(db, clock);
-    expect(dumpRows(db, ['undo_step', 'undo_change', 'undo_step_catalogue']).order_line).toEqual(before.order_line);
+    expect(dumpRows(db, ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk']).order_line).toEqual(
+      before.order_line,
+    );
   });
 
   it('undo and redo place the lines they touch again against the current catalogue, hand placements as restored', async () => {

@@ -1,12 +1,28 @@
 /** Undo and redo, and the remembered placements staff can forget (SPEC §8). */
 import { forgetMemory } from '../../hand/placement.ts';
 import { colourMemories, itemMemories, taughtNames } from '../../store/memories.ts';
-import { nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
+import { deskOf } from '../../undo/desk.ts';
+import { historySteps, nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
+
+/** Steps the history lists when no limit is asked. */
+const HISTORY_SHOWN = 100;
 import { maybeStep, stepView } from '../views.ts';
 import { reads, writes, type PartialCallTable } from './define.ts';
 
 export const HISTORY_CALLS = {
-  'history.state': reads((d) => () => ({ undo: maybeStep(nextUndo(d.db)), redo: maybeStep(nextRedo(d.db)) })),
+  'history.state': reads((d) => () => ({
+    undo: maybeStep(nextUndo(d.db)),
+    redo: maybeStep(nextRedo(d.db)),
+    desk: deskOf(d.db),
+  })),
+  'history.list': reads((d) => ({ limit }) => ({
+    steps: historySteps(d.db, limit ?? HISTORY_SHOWN).map((s) => ({
+      ...stepView(s),
+      state: s.state,
+      createdAt: s.createdAt,
+    })),
+    desk: deskOf(d.db),
+  })),
   'history.undo': writes((d) => ({ expectedStep }) => {
     const step = undo(d.db, d.clock, expectedStep);
     d.changed('undo');

@@ -28,8 +28,8 @@ export const ORDERS_CALLS = {
     const shownNo = d.numberShower(lines.flatMap((l) => (l.placed === null ? [] : [l.placed])));
     return lines.map((l) => lineView(d.db, l, lookup, shownNo));
   }),
-  'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm }) => {
-    const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? []);
+  'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm, seen }) => {
+    const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? [], seen);
     d.changed('hand placement');
     const shownNo = d.numberShower(result.line.placed === null ? [] : [result.line.placed]);
     return {

@@ -36,3 +36,25 @@ function undoRedo(direction: 'undo' | 'redo'): ContractCommand {
 }
 export const undoCommand = undoRedo('undo');
 export const redoCommand = undoRedo('redo');
+
+/** `history [--limit N]`: every desk's steps, newest first, with their desk and state (SPEC §8). */
+export const historyCommand: ContractCommand = {
+  name: ['history'],
+  synopsis: '[--limit N]',
+  summary: "every desk's undo steps, newest first: which desk made each, and whether it is undone",
+  options: { limit: { type: 'string' } },
+  args: { min: 0, max: 0 },
+  calls: ['history.list'],
+  async run(api, _args, options) {
+    const given = options['limit'];
+    const history = await api.call('history.list', typeof given === 'string' ? { limit: numberArg(given) } : {});
+    const text = history.steps.map(
+      (s) =>
+        `${String(s.id).padStart(6)}  ${s.state === 'undone' ? 'undone' : 'done  '}  ${(s.desk ?? '(no desk)').padEnd(20)}  ${s.label}${s.desk === history.desk ? '  ← this desk' : ''}`,
+    );
+    return {
+      json: history,
+      text: text.length === 0 ? 'The history is empty.' : text.join('\n'),
+    };
+  },
+};

@@ -75,7 +75,15 @@ const COLOUR_MEMORY: Fixup = {
   },
 };
 
-export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY];
+/** Builds that did not name desks yet: the table that names each undo step's desk (SPEC §8). */
+const UNDO_DESK: Fixup = {
+  id: 'undo-desk-0.9.0',
+  run(db) {
+    ensureLateTables(db);
+  },
+};
+
+export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY, UNDO_DESK];
 
 /**
  * Makes the tables added to the current schema after some stores of it were written (`LATE_TABLES_4_2`)

@@ -189,6 +189,16 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
       ) WITHOUT ROWID`,
     indexes: ['CREATE INDEX part_relationship_by_parent ON part_relationship (parent_no, rel_type)'],
   },
+  {
+    // The desk that made each undo step (SPEC §8): Undo and Redo on a desk take back and put back that
+    // desk's steps. A step without a row was made before desks were named, by no desk in particular.
+    name: 'undo_step_desk',
+    table: `CREATE TABLE undo_step_desk (
+        step_id INTEGER PRIMARY KEY REFERENCES undo_step (id),
+        desk TEXT NOT NULL
+      )`,
+    indexes: [],
+  },
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */

@@ -44,6 +44,7 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
       'setting',
       'taught_name',
       'undo_step_catalogue',
+      'undo_step_desk',
     ]);
     db.close();
   });
