@@ -6,4 +6,4 @@
 export { credentialsFromEnv, type Credentials } from '../catalogue/bricklink/oauth.ts';
 export { useNativeBinding } from '../store/native.ts';
 export type { Store } from '../store/open.ts';
-export { resolveStorePath, STORE_FILE_NAME } from '../store/paths.ts';
+export { passwordOnCommandLine, resolveStorePath, STORE_FILE_NAME } from '../store/paths.ts';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { resolveStorePath, type Store } from '../app/environment.ts';
+import { passwordOnCommandLine, resolveStorePath, type Store } from '../app/environment.ts';
 import { openForCommand } from '../app/open-for-command.ts';
 import { toErrorValue, isBrickWorkError } from '../errors.ts';
 import { APP_NAME, APP_VERSION } from '../version.ts';
@@ -135,6 +135,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   const { command, args, options } = parsed;
+  const given = typeof options['db'] === 'string' ? passwordOnCommandLine(options['db']) : null;
+  if (given !== null) {
+    io.stderr(`${APP_NAME}: ${given}\n`);
+    if (json) io.stdout(`${JSON.stringify({ error: { code: 'invalid-argument', message: given } })}\n`);
+    return EXIT_USAGE;
+  }
   const ctx = {
     storePath: resolveStorePath(typeof options['db'] === 'string' ? options['db'] : undefined, io.env),
     json,

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import { startCore } from '../app/core.ts';
 import { toErrorValue } from '../errors.ts';
-import { credentialsFromEnv, resolveStorePath, type Credentials } from '../app/environment.ts';
+import { credentialsFromEnv, passwordOnCommandLine, resolveStorePath, type Credentials } from '../app/environment.ts';
 import { startWorker, threadUrl } from '../worker-start.ts';
 import { DecodeThread } from './decode-client.ts';
 import { startHostServer } from './server.ts';
@@ -41,6 +41,8 @@ if (values.port !== undefined && (!/^\d+$/.test(values.port) || port < 1 || port
   usage(`--port ${values.port.slice(0, 20)}: give a port number from 1 to 65535, or leave it out for any free one`);
 const deskProblem = values.desk === undefined ? null : deskNameProblem(values.desk);
 if (deskProblem !== null) usage(`--desk: ${deskProblem}`);
+const inAddress = values.db === undefined ? null : passwordOnCommandLine(values.db);
+if (inAddress !== null) usage(inAddress);
 const storePath = resolveStorePath(values.db, process.env);
 const rendererDir = path.resolve(values.renderer ?? path.join(here, '..', '..', 'dist', 'renderer'));
 

@@ -20,6 +20,23 @@ export function userDataDir(
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.config'), APP_NAME);
 }
 
+/**
+ * Why a `--db` given on a command line can't be used, or null: a server address holding a password
+ * shows it to every user of the computer (`ps`). PostgreSQL's own ways keep it out of sight (SPEC §14).
+ */
+export function passwordOnCommandLine(dbOption: string): string | null {
+  if (!isServerStore(dbOption)) return null;
+  let password: string;
+  try {
+    password = new URL(dbOption).password;
+  } catch {
+    return null; // the open says what is wrong with the address
+  }
+  return password === ''
+    ? null
+    : '--db holds a password, which every user of this computer can see in its list of processes: leave it out of the address and give it in PGPASSWORD or ~/.pgpass, as psql reads them (nothing was opened)';
+}
+
 /** `--db FILE`, else `BRICK_WORK_DB`, else the user-data folder's `brick-work.sqlite`. */
 export function resolveStorePath(dbOption: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = dbOption ?? env['BRICK_WORK_DB'];

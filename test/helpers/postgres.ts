@@ -78,6 +78,11 @@ export interface PostgresServer {
   start(): void;
   /** Stops it and removes its folder (the test file's end). */
   close(): void;
+  /**
+   * An own cluster's logins over TCP ask for the role's password (`scram-sha-256`), it being `password`;
+   * null: trusted again. The test's own SQL (`sql`) gives it.
+   */
+  askPasswords(password: string | null): void;
 }
 
 const USER = 'brick_work';
@@ -137,7 +142,7 @@ async function newCluster(durable: boolean): Promise<Cluster> {
   return cluster;
 }
 
-function psql(cluster: Cluster, database: string, statement: string): string {
+function psql(cluster: Cluster, database: string, statement: string, password: string | null = null): string {
   return execFileSync(
     'psql',
     [
@@ -155,7 +160,7 @@ function psql(cluster: Cluster, database: string, statement: string): string {
       '-c',
       statement,
     ],
-    { encoding: 'utf8' },
+    { encoding: 'utf8', env: password === null ? process.env : { ...process.env, PGPASSWORD: password } },
   ).trim();
 }
 
@@ -170,11 +175,21 @@ export async function startPostgres({ durable = false, own = false }: StartOptio
   if (!own && !durable && runDir !== undefined && runDir !== '') return sharedServer(await sharedCluster(runDir));
   const cluster = await newCluster(durable);
   let running = true;
+  let password: string | null = null;
   const server: PostgresServer = {
     port: cluster.port,
     url: (database) => `postgres://${USER}@127.0.0.1:${cluster.port}/${database}`,
-    createDatabase: (name) => void psql(cluster, 'postgres', `CREATE DATABASE "${name}"`),
-    sql: (database, statement) => psql(cluster, database, statement),
+    createDatabase: (name) => void psql(cluster, 'postgres', `CREATE DATABASE "${name}"`, password),
+    sql: (database, statement) => psql(cluster, database, statement, password),
+    askPasswords(asked) {
+      if (asked !== null) psql(cluster, 'postgres', `ALTER ROLE ${USER} PASSWORD '${asked}'`, password);
+      const hba = path.join(dataOf(cluster), 'pg_hba.conf');
+      const [from, to] = asked === null ? ['scram-sha-256', 'trust'] : ['trust', 'scram-sha-256'];
+      const text = fs.readFileSync(hba, 'utf8');
+      fs.writeFileSync(hba, text.replace(new RegExp(`^(host\\s+all\\s+all\\s+\\S+\\s+)${from}\\s*$`, 'gm'), `$1${to}`));
+      run(path.join(cluster.bin, 'pg_ctl'), ['-D', dataOf(cluster), 'reload']);
+      password = asked;
+    },
     stop() {
       if (!running) return;
       running = false;
@@ -225,6 +240,7 @@ function sharedServer(cluster: Cluster): PostgresServer {
     sql: (database, statement) => psql(cluster, database, statement),
     stop: shared('stopped'),
     start: shared('started again'),
+    askPasswords: shared('made to ask for passwords'),
     close() {
       for (const name of made.splice(0))
         try {

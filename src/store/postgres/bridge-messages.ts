@@ -38,3 +38,6 @@ export interface BridgeData {
   readonly signal: SharedArrayBuffer;
   readonly port: MessagePort;
 }
+
+/** A login the server asked a password of, with none to give (our code: pg gives none). */
+export const NO_PASSWORD = 'brick-work:no-password';

@@ -8,7 +8,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import pg from 'pg';
-import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
+import { NO_PASSWORD, type BridgeData, type BridgeFault, type FromBridge, type ToBridge } from './bridge-messages.ts';
 import { TransactionGuard } from './transaction-guard.ts';
 
 const data = workerData as BridgeData;
@@ -36,8 +36,11 @@ const CONNECTION_CODES = new Set([
 
 function faultOf(e: unknown): BridgeFault {
   const err = e as { code?: unknown; message?: unknown };
-  const code = typeof err?.code === 'string' ? err.code : null;
   const message = typeof err?.message === 'string' ? err.message : String(e);
+  // The server asks for a password and none was found (PGPASSWORD, ~/.pgpass, the address): pg says so
+  // in words of its own, with no code.
+  const code =
+    typeof err?.code === 'string' ? err.code : /client password must be a string/i.test(message) ? NO_PASSWORD : null;
   const connection =
     (code !== null && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) ||
     /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|does not support SSL/i.test(

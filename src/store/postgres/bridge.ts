@@ -10,10 +10,10 @@
  */
 import { checkServerAddress } from './address.ts';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { storeUnreachable } from '../../errors.ts';
+import { BrickWorkError, storeUnreachable } from '../../errors.ts';
 import { startWorker, threadUrl } from '../../worker-start.ts';
 import { applicationName } from './application-name.ts';
-import type { BridgeData, BridgeFault, FromBridge, ToBridge } from './bridge-messages.ts';
+import { NO_PASSWORD, type BridgeData, type BridgeFault, type FromBridge, type ToBridge } from './bridge-messages.ts';
 import { serverRefusal } from './server-refusals.ts';
 import { storeName } from '../../store-location.ts';
 
@@ -155,6 +155,11 @@ export class PostgresBridge {
 
   private refusal(fault: BridgeFault): Error {
     if (fault.connection) return storeUnreachable(serverName(this.url), words(fault));
+    if (fault.code === NO_PASSWORD)
+      return new BrickWorkError(
+        'store-unreachable',
+        `The shop's server (${serverName(this.url)}) asks for this desk's password, and none was given. Nothing was changed; give it in Settings → Shop server on the app, or in PGPASSWORD or ~/.pgpass (as psql reads them) for the command line — never in the address, where every user of the computer can see it.`,
+      );
     return (
       serverRefusal(fault.code, fault.message, serverName(this.url)) ?? new PostgresError(fault.code, fault.message)
     );

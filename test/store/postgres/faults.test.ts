@@ -2,6 +2,9 @@
  * Issue 29, SPEC §14: a server that goes away gives `store-unreachable` in words, nothing half-written;
  * the desk reconnects by itself. Through the contract, as the app's screens call it.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../../src/clock.ts';
 import { confirmImport } from '../../../src/documents/import.ts';
@@ -114,7 +117,12 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     (await openStore(server.url(name))).close();
     const db = (user: string, database = name) => server.url(database).replace('brick_work@', `${user}@`);
     const answer = async (url: string, ...args: string[]) => {
-      const r = await cliJson([...args, '--db', url]);
+      // A password goes in PGPASSWORD, never on the command line (issue 46).
+      const [, password] = /^postgres:\/\/[^:@/]+:([^@]+)@/.exec(url) ?? [];
+      const r = await cliJson(
+        [...args, '--db', url.replace(/^(postgres:\/\/[^:@/]+):[^@]+@/, '$1@')],
+        password === undefined ? {} : { PGPASSWORD: password },
+      );
       expect(r.stdout + r.stderr).not.toMatch(/internal|sesame/);
       return r.json.error as { code: string; message: string } | undefined;
     };
@@ -165,4 +173,41 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     });
     expect(serverRefusal('42P01', 'relation "x" does not exist', 'shop/db')).toBeNull(); // ours: a bug
   }, 120_000);
+
+  // Issue 46, point 4 (SPEC §14): a password as PostgreSQL users give one, never on the command line.
+  it('a server that asks for a password: PGPASSWORD and ~/.pgpass are read, none given is store-unreachable in words, one in --db is refused', async () => {
+    server.createDatabase('passwords');
+    (await openStore(server.url('passwords'))).close();
+    server.askPasswords('sesame');
+    onTestFinished(() => server.askPasswords(null));
+    const url = server.url('passwords');
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-home-'));
+    onTestFinished(() => fs.rmSync(home, { recursive: true, force: true }));
+    // No password anywhere: in words that say where to give one, never internal.
+    const none = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: undefined });
+    expect(none.code).toBe(1);
+    expect(none.json.error.code).toBe('store-unreachable');
+    expect(none.json.error.message).toMatch(
+      /asks for this desk's password, and none was given.*PGPASSWORD or ~\/\.pgpass/,
+    );
+    // PGPASSWORD, as psql reads it.
+    const fromEnv = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: 'sesame' });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    // ~/.pgpass, with libpq's rules (the file only its owner may read).
+    const pgpass = path.join(home, '.pgpass');
+    fs.writeFileSync(pgpass, `127.0.0.1:${server.port}:passwords:brick_work:sesame\n`, { mode: 0o600 });
+    const fromFile = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: undefined });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    // A wrong one: the login refused, said so, the password never echoed.
+    const wrong = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: 'open-sesame' });
+    expect(wrong.json.error.code).toBe('store-unreachable');
+    expect(wrong.stdout + wrong.stderr).not.toContain('open-sesame');
+    // In the address on the command line: refused before anything is opened (every user sees `ps`).
+    const inAddress = await cliJson(['--db', url.replace('brick_work@', 'brick_work:sesame@'), 'orders'], {
+      HOME: home,
+    });
+    expect(inAddress.code).toBe(2);
+    expect(inAddress.json.error.code).toBe('invalid-argument');
+    expect(inAddress.stderr).toMatch(/--db holds a password.*PGPASSWORD or ~\/\.pgpass/);
+  });
 });
