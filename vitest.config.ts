@@ -7,6 +7,7 @@ import LongestFirst from './test/setup/sequencer.ts';
  */
 const INTEGRATION = [
   'test/api/off-main-thread.test.ts',
+  'test/jobs/dead-desk.test.ts',
   'test/catalogue/load-kill.test.ts',
   'test/catalogue/place-again-batches.test.ts',
   'test/catalogue/load.test.ts',

@@ -14,7 +14,7 @@ export function since(iso: string | null): string {
 export function ownerWords(j: JobRowView): string {
   if (j.state === 'running') {
     if (j.owner === null || j.alive === false)
-      return 'left running by a process that is gone; it is taken up again by itself';
+      return 'left running by a desk or process that is gone; it is taken up again by itself';
     if (j.ownedHere) return `running in this app since ${since(j.claimedAt)}`;
     return j.desk !== null
       ? `running in brick-work on ${j.desk} since ${since(j.claimedAt)}`

@@ -72,7 +72,7 @@ describe('the jobs list in words', () => {
       /^running in brick-work on counter-2 since 12:03/,
     );
     expect(ownerWords(job({ alive: false, ownedHere: false }))).toBe(
-      'left running by a process that is gone; it is taken up again by itself',
+      'left running by a desk or process that is gone; it is taken up again by itself',
     );
     expect(ownerWords(job({ state: 'queued', alive: false }))).toBe('waiting; the process that ran it before is gone');
     expect(ownerWords(job({ state: 'queued', owner: null, alive: null }))).toBe('waiting');

@@ -324,6 +324,8 @@ export interface CatalogueJobView {
   readonly state: 'running' | 'done' | 'failed' | 'cancelled';
   readonly kind: string;
   readonly owner: OwnerView;
+  /** The desk that started it, on a shop server (its words name it); null on a file or before desks. */
+  readonly desk: string | null;
   readonly alive: boolean;
   readonly progress: { readonly done: number; readonly total: number | null };
   readonly error: string | null;

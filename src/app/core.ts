@@ -10,6 +10,7 @@ import type { CredentialStore, FileDialogs, ShopServerPort } from '../api/ports.
 import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
 import { recoverDeadOwners } from './recovery.ts';
+import { watchOwners } from './owner-watch.ts';
 import { thisComputer } from '../undo/desk.ts';
 import { ServiceThreads } from './service-threads.ts';
 import { apiUrlOf } from './work.ts';
@@ -165,6 +166,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     log: options.log,
   });
   const stopWatching = watcher;
+  // A desk or process that dies mid-job writes nothing: its jobs are seen as abandoned all the same.
+  const stopWatchingOwners = watchOwners(store.db, options.storePath, () =>
+    emit('store.changed', { reason: 'a desk or process running a job stopped' }),
+  );
   return {
     service,
     jobs,
@@ -176,6 +181,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     ],
     async close() {
       stopWatching();
+      stopWatchingOwners();
       await Promise.all([jobs?.stop(), offMain?.stop()]);
       store.close();
     },

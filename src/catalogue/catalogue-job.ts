@@ -4,12 +4,13 @@ import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
-import { actingOwner, ownerAlive } from '../store/owners.ts';
+import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
 import { isServerStore } from '../store-location.ts';
 import { readCatalogueJobRow, writeCatalogueJobRow } from '../store/catalogue-job-row.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines, placeWaitingLinesNow } from '../placement/place-lines.ts';
 import { waitingLines } from '../store/line-placements.ts';
+import { deskOf } from '../undo/desk.ts';
 import { writeFileAtomically } from '../files.ts';
 import { STORE_FILE_NAME } from '../store/paths.ts';
 import type { JobProgress } from '../jobs/types.ts';
@@ -28,6 +29,8 @@ export interface CatalogueJobRecord {
   readonly state: CatalogueJobState;
   readonly kind: string;
   readonly owner: OwnerIdentity;
+  /** The desk that started it (SPEC §14: words name desks, never a server's session number); absent before desks. */
+  readonly desk?: string | null;
   readonly progress: JobProgress;
   readonly error: string | null;
   /** Staff asked it to stop; the owner stops at its next step. */
@@ -75,6 +78,7 @@ function validate(v: unknown): CatalogueJobRecord | string {
     state: r['state'] as CatalogueJobState,
     kind: r['kind'],
     owner: r['owner'],
+    desk: typeof r['desk'] === 'string' ? r['desk'] : null,
     progress: { done: p['done'] as number, total: Number.isSafeInteger(p['total']) ? (p['total'] as number) : null },
     error: typeof r['error'] === 'string' ? r['error'] : null,
     cancelRequested: r['cancelRequested'] === true,
@@ -183,6 +187,15 @@ export function catalogueJobStatus(db: StoreDb, storePath: string, proc: ProcVie
   return { file, record: null, alive: null, problem: read.status === 'corrupt' ? read.problem : null };
 }
 
+/**
+ * Who loads (or loaded) a catalogue, in staff's words: on a server the desk by its name (its session's
+ * number means nothing to them), on a file another brick-work process by its pid.
+ */
+export function loaderWords(db: StoreDb, record: Pick<CatalogueJobRecord, 'owner' | 'desk'>): string {
+  if (isSession(record.owner)) return record.desk ? `the desk "${record.desk}"` : 'another desk';
+  return `another brick-work process (pid ${record.owner.pid})`;
+}
+
 /** The store's catalogue job record, wherever the store keeps it (file or row). */
 export function catalogueJobRecord(db: StoreDb, storePath: string): CatalogueJobFile {
   return placeOf(db, storePath).read();
@@ -265,7 +278,7 @@ export class CatalogueJob {
         const done = p.total ? ` (${Math.floor((100 * p.done) / p.total)}% done)` : '';
         throw new BrickWorkError(
           'busy',
-          `Busy: another brick-work process (pid ${current.record.owner.pid}) is loading a catalogue into this store${done}. ` +
+          `Busy: ${loaderWords(db, current.record)} is loading a catalogue into this store${done}. ` +
             'Wait until it has finished, then try again.',
         );
       }
@@ -276,6 +289,7 @@ export class CatalogueJob {
         kind,
         // On a server the session starting it now, even when `me` was named before a cut (owners.ts).
         owner: actingOwner(db, options.me),
+        desk: deskOf(db),
         progress: { done: 0, total: null },
         error: null,
         cancelRequested: false,

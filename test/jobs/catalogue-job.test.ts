@@ -16,7 +16,7 @@ import { tempDir } from '../helpers/temp.ts';
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';
 import { anotherLife } from '../helpers/owners.ts';
 import { serviceFor } from '../helpers/service.ts';
-import { ORPHANED_LOAD } from '../../src/api/handlers/catalogue.ts';
+import { orphanedLoad } from '../../src/api/handlers/catalogue.ts';
 
 const clock = SYSTEM_CLOCK;
 
@@ -77,10 +77,11 @@ describe('catalogue-job.json (SPEC §4)', () => {
       JSON.stringify({ ...staleRecord(anotherLife(identityOf(), -1)), detail: { files: ['parts.csv'] } }),
     );
     const status = await serviceFor(db, storePath).call('catalogue.status', {});
+    const said = orphanedLoad(`another brick-work process (pid ${anotherLife(identityOf(), -1).pid})`);
     expect(status.ok && status.value.job).toEqual(
-      expect.objectContaining({ state: 'failed', alive: false, error: ORPHANED_LOAD, files: ['parts.csv'] }),
+      expect.objectContaining({ state: 'failed', alive: false, error: said, files: ['parts.csv'] }),
     );
-    expect(ORPHANED_LOAD).toMatch(/never taken up again by itself\. Load the files again\.$/);
+    expect(said).toMatch(/never taken up again by itself\. Load the files again\.$/);
     // A live one is running, as before.
     fs.writeFileSync(file, JSON.stringify(staleRecord(identityOf())));
     const live = await serviceFor(db, storePath).call('catalogue.status', {});

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { isBrickWorkError } from '../../src/errors.ts';
-import { identityOf } from '../../src/identity/owner.ts';
+import { connectionOwner } from '../../src/store/owners.ts';
 import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';
 
@@ -23,7 +23,7 @@ try {
     'catalogue-load',
     { files: ['parts.csv'] },
     {
-      me: identityOf(),
+      me: connectionOwner(store.db), // this process, or on a server its session (as the app's runner)
       clock: SYSTEM_CLOCK,
     },
   );

@@ -100,8 +100,9 @@ export function CatalogueCard() {
         <div className="row">
           {busyElsewhere ? (
             <p className="busy" role="status">
-              Busy: another brick-work (process {job.owner.pid}) is loading {job.files.join(', ') || 'a catalogue'} —{' '}
-              {count(job.progress.done)}
+              {/* A desk by its name; on a file, the other process by its pid (SPEC §14). */}
+              Busy: {job.desk !== null ? `the desk "${job.desk}"` : `another brick-work (process ${job.owner.pid})`} is
+              loading {job.files.join(', ') || 'a catalogue'} — {count(job.progress.done)}
               {job.progress.total ? ` of ${count(job.progress.total)}` : ''} rows. You can load yours when it has
               finished.
             </p>

@@ -2,7 +2,7 @@
 import { missingCredentials } from '../credentials.ts';
 import { colourAndCategoryCounts } from '../../store/catalogue.ts';
 import { budgetStatus } from '../../catalogue/budget.ts';
-import { catalogueJobStatus, requestCatalogueJobCancel } from '../../catalogue/catalogue-job.ts';
+import { catalogueJobStatus, loaderWords, requestCatalogueJobCancel } from '../../catalogue/catalogue-job.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { isBrickLinkItems } from '../../catalogue/read-file.ts';
 import { itemsTypeOf } from '../../catalogue/formats/bricklink-tab.ts';
@@ -42,8 +42,9 @@ function named(d: ServiceDeps, suggestions: readonly SuggestionView[]): Suggesti
 }
 
 /** A catalogue load whose loader went away mid-load, in true words: it stopped, and is not taken up again. */
-export const ORPHANED_LOAD =
-  'It stopped: the brick-work that was loading it is gone (its process ended, or its connection to the shop’s server was cut), ' +
+/** A load whose loader is gone (`who`: `loaderWords`), in words: it failed, and nothing takes it up again. */
+export const orphanedLoad = (who: string): string =>
+  `It stopped: ${who}, which was loading it, is gone (its process ended, or its connection to the shop’s server was cut), ` +
   'and a catalogue load is never taken up again by itself. Load the files again.';
 
 export const CATALOGUE_CALLS = {
@@ -110,7 +111,8 @@ export const CATALOGUE_CALLS = {
               owner: job.record.owner,
               alive: job.alive === true,
               progress: job.record.progress,
-              error: orphaned ? ORPHANED_LOAD : job.record.error,
+              error: orphaned ? orphanedLoad(loaderWords(d.db, job.record)) : job.record.error,
+              desk: job.record.desk ?? null,
               files: Array.isArray(detail?.files) ? detail.files.filter((f): f is string => typeof f === 'string') : [],
               updatedAt: job.record.updatedAt,
             },
@@ -125,10 +127,7 @@ export const CATALOGUE_CALLS = {
     // Busy is decided by the catalogue job itself, in the runner; refuse early when plainly busy.
     const job = catalogueJobStatus(d.db, d.ctx.storePath);
     if (job.record?.state === 'running' && job.alive) {
-      throw new BrickWorkError(
-        'busy',
-        `Busy: a catalogue is being loaded by another brick-work process (pid ${job.record.owner.pid}).`,
-      );
+      throw new BrickWorkError('busy', `Busy: a catalogue is being loaded by ${loaderWords(d.db, job.record)}.`);
     }
     // A BrickLink items download names no item type: it is chosen, or its name says, or it is refused now.
     for (const file of files) if (isBrickLinkItems(file)) itemsTypeOf(file.name, type ?? null);

@@ -73,6 +73,9 @@ async function connected(): Promise<pg.Client> {
   c.on('error', lost);
   c.on('end', () => lost(new Error('Connection terminated')));
   await c.connect();
+  // A desk cut off from the network is dead to the others within about 5 s (SPEC §14): the server probes
+  // an idle session after 2 s, once a second, and ends it after 2 probes unanswered (a socket: ignored).
+  await c.query('SET tcp_keepalives_idle = 2; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 2');
   client = c;
   guard.connected();
   connections += 1;

@@ -207,13 +207,14 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'opening a store on a Postgr
 
     it('store info and store upgrade through the CLI name the server without its password, and change nothing on info', async () => {
       const name = fresh();
+      // In BRICK_WORK_DB: a password is refused on the command line (--db), where `ps` shows it.
       const url = server.url(name).replace('brick_work@', 'brick_work:sesame@');
-      const empty = await cliJson(['--db', url, 'store', 'info']);
+      const empty = await cliJson(['store', 'info'], { BRICK_WORK_DB: url });
       expect(empty.json).toMatchObject({ path: `127.0.0.1:${server.port}/${name}`, status: 'none', schema: null });
       expect(server.sql(name, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).toBe('0');
-      const made = await cli(['--db', url, 'store', 'upgrade']);
+      const made = await cli(['store', 'upgrade'], { BRICK_WORK_DB: url });
       expect(made.stdout).toContain(`Made a new store at 127.0.0.1:${server.port}/${name}`);
-      const info = await cliJson(['--db', url, 'store', 'info']);
+      const info = await cliJson(['store', 'info'], { BRICK_WORK_DB: url });
       expect(info.json).toMatchObject({ status: 'current', schema: '4.2', counts: { lines: 0 } });
       for (const out of [empty.stdout, made.stdout, made.stderr, info.stdout]) expect(out).not.toContain('sesame');
     });
