@@ -29,6 +29,8 @@ export interface LoadOptions {
   readonly progressEvery?: number;
   /** A thread that reads a file while this one writes it (`read-stream.ts`); without it, files are read here first. */
   readonly reader?: ReaderThread;
+  /** How long a transaction of lines placed again may hold the write lock (`PLACE_AGAIN_SLICE_MS`). */
+  readonly placeAgainSliceMs?: number;
 }
 
 export interface LoadResult {
@@ -94,17 +96,37 @@ function askAfterMerge(db: StoreDb, had: { colours: boolean; colourTable: boolea
 }
 
 /**
- * The lines a merge asked to be placed again, a batch to a transaction (BEGIN IMMEDIATE, as the merge's):
- * other desks' and processes' writes pass between batches, and each batch commits with how far it got, so
- * a process that dies meanwhile leaves the rest waiting for the next load or the job's recovery (issue 45).
+ * How long one transaction of lines placed again may hold the write lock: batches go on in it until then.
+ * Short enough that another desk's small write waits a fraction of a second; long enough that a server
+ * store flushes a commit every few batches, not every one.
  */
-async function placeAfterMerge(db: StoreDb, onLines?: (done: number, total: number) => void): Promise<LinesChanged> {
+export const PLACE_AGAIN_SLICE_MS = 250;
+
+/**
+ * The lines a merge asked to be placed again, batches to a transaction of at most `sliceMs` (BEGIN
+ * IMMEDIATE, as the merge's): other desks' and processes' writes pass between transactions, and each
+ * batch records how far it got, so a process that dies meanwhile leaves the rest waiting for the next
+ * load or the job's recovery (issue 45).
+ */
+async function placeAfterMerge(
+  db: StoreDb,
+  onLines?: (done: number, total: number) => void,
+  sliceMs: number = PLACE_AGAIN_SLICE_MS,
+): Promise<LinesChanged> {
   const total = linesWaiting(db);
   const run = placingAgain();
   onLines?.(0, total);
-  while (db.transaction(() => placeNextBatch(db, run)).immediate()) {
+  for (let more = true; more;) {
+    more = db
+      .transaction(() => {
+        const began = performance.now();
+        let placed = placeNextBatch(db, run);
+        while (placed && performance.now() - began < sliceMs) placed = placeNextBatch(db, run);
+        return placed;
+      })
+      .immediate();
     onLines?.(Math.min(run.tally.lines, total), total);
-    // The thread's other work (a cancel asked, a progress event) between batches.
+    // The thread's other work (a cancel asked, a progress event) between transactions.
     await new Promise((r) => setImmediate(r));
   }
   return { placed: run.tally.placedIds, unplaced: run.tally.unplaced.map((l) => l.id) };
@@ -259,7 +281,7 @@ function mergers(db: StoreDb) {
 /**
  * The catalogue job (SPEC §5): reads every file whole first (a bad file refuses the load before anything
  * is written), then merges each file in one transaction with progress, which also records the lines
- * to place again; those are placed after the merges, a batch to a transaction (`placeAfterMerge`). When
+ * to place again; those are placed after the merges, in transactions of a few batches (`placeAfterMerge`). When
  * staff cancel, the file being merged is rolled back and the job stops. With a reader thread (the app's), a single file is read there while this thread writes what it
  * has read (`read-stream.ts`): a bad row then rolls back the rows written before it, so nothing is kept.
  * At most one per store (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
@@ -514,16 +536,20 @@ class MergeRun {
   }
 
   /**
-   * Places again the lines the committed merges asked for (and any a dead load left waiting), a batch to
-   * a transaction; the bar counts on after the files' rows while they are (issue 45).
+   * Places again the lines the committed merges asked for (and any a dead load left waiting), in
+   * transactions of a few batches; the bar counts on after the files' rows while they are (issue 45).
    */
   async placeAgain(): Promise<void> {
     const rows = this.done;
-    const changed = await placeAfterMerge(this.db, (done, total) => {
-      const progress = { done: rows + done, total: Math.max(this.total, rows) + total };
-      this.options.onProgress?.(progress);
-      this.job.progress(progress);
-    });
+    const changed = await placeAfterMerge(
+      this.db,
+      (done, total) => {
+        const progress = { done: rows + done, total: Math.max(this.total, rows) + total };
+        this.options.onProgress?.(progress);
+        this.job.progress(progress);
+      },
+      this.options.placeAgainSliceMs,
+    );
     for (const id of changed.placed) this.changed.placed.push(id);
     for (const id of changed.unplaced) this.changed.unplaced.push(id);
   }

@@ -1,7 +1,7 @@
 /**
  * A catalogue load killed with SIGKILL at any moment (issue 9): the store holds either the catalogue
  * as it was, or the new one with every line placed again or said to wait for it (issue 45: the lines are
- * placed a batch to a transaction after the merge) — never items committed while lines still say "The
+ * placed in transactions of a few batches after the merge) — never items committed while lines still say "The
  * BrickLink number is not in the catalogue" unsaid; the job's recovery places those waiting. The real Rebrickable parts.csv.gz where
  * ../shared/data has it, else a generated one of the same size.
  */

@@ -1,7 +1,8 @@
 /**
- * Issue 45, point 4: after a catalogue's merge commits, the lines it answers are placed again a batch to
- * a transaction — another process's small write passes between the batches instead of waiting for the
- * whole re-placement — and each batch commits with how far it got, so a loader killed between batches
+ * Issue 45, point 4: after a catalogue's merge commits, the lines it answers are placed again in
+ * transactions of a few batches (at most 250 ms; here one batch each) — another process's small write
+ * passes between them instead of waiting for the whole re-placement — and each batch records how far it
+ * got, so a loader killed between batches
  * leaves the rest said to wait (never a reason the catalogue answers, unsaid), placed by the job's
  * recovery or by the next load.
  */
@@ -70,6 +71,8 @@ it('another process writes between the batches of lines placed again, without wa
       type: 'P',
       me: identityOf(),
       clock: SYSTEM_CLOCK,
+      // A batch to a transaction, to see a write pass between each (a load's own slices hold up to 250 ms).
+      placeAgainSliceMs: 0,
       onProgress: (p) => {
         // Past the file's rows: the lines are being placed again.
         if (p.done <= PARTS.length || p.done === p.total) return;

@@ -7,7 +7,8 @@
  *                         write lock the moment it claims (its clock's first reading in loadCatalogue)
  *   start T               it has read the file and reports its first progress
  *   merged T              the file is merged (committed); its lines are placed again next, the job not yet ended
- *   lines D N T           with a third argument `lines`: D of the N lines the merge asked for placed again (committed)
+ *   lines D N T           with a third argument `lines`: D of the N lines the merge asked for placed again (committed;
+ *                         a batch to a transaction)
  *   end STATE T           the load returned (done or cancelled)
  *   busy T                refused: another live process loads a catalogue into this store (between
  *                         its `ready` and this line)
@@ -47,6 +48,8 @@ try {
     type: 'P',
     me: identityOf(),
     clock,
+    // Striking between batches: one batch a transaction (a load's own slices hold several).
+    ...(sayLines ? { placeAgainSliceMs: 0 } : {}),
     onProgress: (p) => {
       if (!started) {
         started = true;
