@@ -6,6 +6,7 @@ import LongestFirst from './test/setup/sequencer.ts';
  * does not. (The PostgreSQL halves of the contract tests are tagged `postgres` by describeEachStore.)
  */
 const INTEGRATION = [
+  'test/api/desk-name.test.ts',
   'test/api/off-main-thread.test.ts',
   'test/jobs/dead-desk.test.ts',
   'test/catalogue/load-kill.test.ts',

@@ -8,6 +8,7 @@ import { APP_NAME } from '../src/version.ts';
 import { serverUrl, storeName } from '../src/store-location.ts';
 import type { ShopServerConfig, ShopServerPort } from '../src/api/ports.ts';
 import { safeStorageCredentials, safeStorageShopServer } from './credentials.ts';
+import { fileDeskName } from './desk-name.ts';
 import { fileDialogs } from './dialogs.ts';
 import { registerIpc, sendEvent } from './ipc.ts';
 import { menuTemplate } from './menu.ts';
@@ -106,6 +107,7 @@ export async function startApp(
   core = await startCore({
     storePath: storeLocation(shopServer, userData),
     shopServer,
+    deskName: fileDeskName(userData),
     workerUrl: paths.workerUrl,
     serviceWorkerUrl: paths.serviceWorkerUrl,
     nativeBinding: binding,

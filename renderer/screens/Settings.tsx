@@ -1,6 +1,7 @@
 import { useSettings } from '../state/settings.ts';
 import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 import { CredentialsCard } from './settings/CredentialsCard.tsx';
+import { DeskCard } from './settings/DeskCard.tsx';
 import { Memories } from './settings/Memories.tsx';
 import { ShopCard } from './settings/ShopCard.tsx';
 import { ShopServerCard } from './settings/ShopServerCard.tsx';
@@ -9,6 +10,7 @@ import { ShopServerCard } from './settings/ShopServerCard.tsx';
 export function Settings() {
   const settings = useSettings((s) => s.settings);
   const shopServer = useSettings((s) => s.shopServer);
+  const desk = useSettings((s) => s.desk);
   const reload = useSettings((s) => s.reload);
   useReloadOnChange(reload);
   return (
@@ -20,6 +22,7 @@ export function Settings() {
         <ShopCard settings={settings} />
         <CredentialsCard settings={settings} />
         <ShopServerCard view={shopServer} />
+        <DeskCard view={desk} />
       </div>
       <Memories />
     </section>

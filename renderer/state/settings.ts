@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { MemoriesView, SettingKey, SettingsView, ShopServerView } from '../../src/api/contract.ts';
+import type { DeskView, MemoriesView, SettingKey, SettingsView, ShopServerView } from '../../src/api/contract.ts';
 import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 
@@ -25,17 +25,34 @@ interface SettingsState {
     password: string;
   }): Promise<boolean>;
   forgetShopServer(): Promise<void>;
+  /** Settings → This desk: its name (SPEC §8). */
+  desk: DeskView | null;
+  /** Names this desk (null: the computer's name again). */
+  renameDesk(name: string | null): Promise<void>;
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
   settings: null,
   placements: { items: [], colours: [], names: [] },
   shopServer: null,
+  desk: null,
   async reload() {
     const all = await attempt(() =>
-      Promise.all([call('settings.get', {}), call('placements.list', {}), call('shopServer.get', {})]),
+      Promise.all([
+        call('settings.get', {}),
+        call('placements.list', {}),
+        call('shopServer.get', {}),
+        call('desk.get', {}),
+      ]),
     );
-    if (all !== null) set({ settings: all[0], placements: all[1], shopServer: all[2] });
+    if (all !== null) set({ settings: all[0], placements: all[1], shopServer: all[2], desk: all[3] });
+  },
+  async renameDesk(name) {
+    const desk = await attempt(() => call('desk.set', { name }));
+    if (desk === null) return;
+    set({ desk });
+    useApp.getState().say(`This desk is "${desk.name}" now: its Undo and Redo take back its own steps.`);
+    await useApp.getState().refreshHistory();
   },
   async chooseShopServer(c) {
     const shopServer = await attempt(() => call('shopServer.choose', c));

@@ -93,6 +93,8 @@ export const CALL_ARGUMENTS = {
   'documents.takeBack': shape({ documentId: id, wholeFile: optional(bool) }),
   'history.state': none,
   'history.list': shape({ limit: optional(count) }),
+  'desk.get': none,
+  'desk.set': shape({ name: nullable(text(60)) }),
   'history.undo': shape({ expectedStep: id }),
   'history.redo': shape({ expectedStep: id }),
   'placements.list': none,

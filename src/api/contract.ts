@@ -289,6 +289,15 @@ export interface StepView {
   readonly desk: string | null;
 }
 
+/** This desk's name (Settings → This desk, SPEC §8). */
+export interface DeskView {
+  readonly name: string;
+  /** The computer's name: every desk's until it is given another. */
+  readonly computer: string;
+  /** Whether Settings can change it here (the browser host and the CLI take `--desk`). */
+  readonly canChange: boolean;
+}
+
 /** A step as the history lists it: every desk's, newest first. */
 export interface HistoryStepView extends StepView {
   readonly state: 'done' | 'undone';
@@ -534,6 +543,10 @@ export interface ApiResults {
   'documents.takeBack': TakeBackResultView;
   /** This desk's Undo and Redo (SPEC §8), and its name. */
   'history.state': { undo: StepView | null; redo: StepView | null; desk: string };
+  /** This desk's name. */
+  'desk.get': DeskView;
+  /** Names this desk (null: the computer's name again): its next steps are that desk's, and so are its Undo and Redo. */
+  'desk.set': DeskView;
   /** Every desk's steps, newest first, with their desk and state; `desk`: this one's name. */
   'history.list': { steps: readonly HistoryStepView[]; desk: string };
   /** `expectedStep`: the step the screen's Undo names; any other state is refused with `step-moved` (SPEC §8). */

@@ -49,6 +49,15 @@ export interface ShopServerPort {
   clear(): void;
 }
 
+/**
+ * Where this desk keeps its name (Settings → This desk, SPEC §8): beside the app's other choices of this
+ * computer, never in the store (a shop server's store is every desk's). Null: the computer's name.
+ */
+export interface DeskNamePort {
+  get(): string | null;
+  set(name: string | null): void;
+}
+
 /** The app's own file dialogs; the browser host has none (the page uploads and downloads). */
 export interface FileDialogs {
   pick(purpose: 'document' | 'catalogue'): Promise<{ name: string; content: Uint8Array } | null>;
@@ -69,6 +78,8 @@ export interface ServiceContext {
   readonly shopServer?: ShopServerPort | null;
   /** This desk's name (SPEC §8: the steps it writes are its own to undo); absent: the computer's name. */
   readonly desk?: string;
+  /** Where the desk's name is kept, so Settings can change it; absent where it is given at the start (`--desk`). */
+  readonly deskName?: DeskNamePort | null;
   /** Set when the store can't be written and was opened for reading (SPEC §11): why, and whether from a snapshot copy. */
   readonly readOnly?: { readonly reason: string; readonly snapshot: boolean; readonly damaged?: boolean } | null;
   emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;
@@ -76,7 +87,7 @@ export interface ServiceContext {
    * The app's service threads (SPEC §11): they run the calls `threadOf` does not put on the main thread.
    * Absent (the CLI, a test's service, a service thread's own): every call runs here.
    */
-  readonly threads?: CallDispatcher | null;
+  readonly threads?: (CallDispatcher & { tellDesk?(desk: string): void }) | null;
   /** Where suggestions come from: null while the index is being built. Absent: this connection's index, built when first asked. */
   readonly suggestions?: { ready(): boolean; index(): SuggestIndex | null; why(): ErrorValue | null };
   /** Cancel of imports: `cancel` stops those under way (asked on the main thread); `cancelled` is asked by the one running. */

@@ -6,7 +6,7 @@ import { DamageMark } from '../store/damage.ts';
 import { openStore } from '../store/open.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import { credentialsAsRead, readCredentials } from '../api/credentials.ts';
-import type { CredentialStore, FileDialogs, ShopServerPort } from '../api/ports.ts';
+import type { CredentialStore, DeskNamePort, FileDialogs, ShopServerPort } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
 import { recoverDeadOwners } from './recovery.ts';
@@ -35,8 +35,10 @@ export interface CoreOptions {
   readonly nativeBinding?: string | null;
   /** How often the job runner thread looks for claimable jobs (JobHost's default: a minute). */
   readonly wakeEveryMs?: number;
-  /** This desk's name (SPEC §8; `--desk`, Settings); absent: the computer's name. */
+  /** This desk's name (SPEC §8; `--desk`); absent: the one Settings keeps (`deskName`), else the computer's. */
   readonly desk?: string;
+  /** Where the app keeps the desk's name (Settings → This desk); absent where `--desk` gives it. */
+  readonly deskName?: DeskNamePort | null;
 }
 
 export interface Core {
@@ -60,6 +62,8 @@ export interface Core {
  */
 export async function startCore(options: CoreOptions): Promise<Core> {
   const clock = options.clock ?? SYSTEM_CLOCK;
+  // `--desk`, else the name Settings keeps, else the computer's (SPEC §8).
+  const desk = options.desk ?? options.deskName?.get() ?? thisComputer();
   const store = await openStore(options.storePath, { onProgress: (m) => options.log(m) });
   const upgraded = upgradeNotice(store);
   if (upgraded !== null) options.log(upgraded);
@@ -106,7 +110,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       : new ServiceThreads({
           db: store.db,
           storePath: options.storePath,
-          desk: options.desk ?? thisComputer(),
+          desk,
           workerUrl: options.serviceWorkerUrl ?? serviceThreadUrl(options.workerUrl),
           nativeBinding: options.nativeBinding ?? null,
           clock,
@@ -126,7 +130,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const service = createApiService(
     serviceContext(store, options.storePath, {
       clock,
-      desk: options.desk ?? thisComputer(),
+      desk,
       recovered,
       jobs: jobs ?? {
         startCatalogueLoad: () => {
@@ -151,6 +155,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       },
       files: options.files,
       shopServer: options.shopServer ?? null,
+      deskName: options.desk === undefined ? (options.deskName ?? null) : null,
       emit,
       threads: offMain,
       suggestions: offMain

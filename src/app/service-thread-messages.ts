@@ -29,6 +29,8 @@ export type ToServiceThread =
   /** A contract call, its arguments already checked; `cancel`: a flag the main thread sets to stop an import. */
   | { type: 'call'; id: number; name: CallName; args: unknown; cancel: SharedArrayBuffer | null }
   | { type: 'credentials'; credentials: CredentialsRead }
+  /** This desk was renamed (Settings): the steps this thread writes are the new name's. */
+  | { type: 'desk'; desk: string }
   | { type: 'build-index' }
   | { type: 'stop' };
 

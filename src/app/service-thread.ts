@@ -18,6 +18,7 @@ import { openStore, type Store } from '../store/open.ts';
 import { buildCatalogueIndex } from '../suggest/catalogue-index.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
 import { createApiService } from '../api/service.ts';
+import { useDesk } from '../undo/desk.ts';
 import { serviceContext } from './context.ts';
 import { lookupStarter } from './work.ts';
 import type { FromServiceThread, ServiceThreadData, StampedServiceMessage } from './service-thread-messages.ts';
@@ -95,6 +96,8 @@ function serve(store: Store): void {
       }
     } else if (m.type === 'credentials') {
       credentials = m.credentials;
+    } else if (m.type === 'desk') {
+      useDesk(db, m.desk);
     } else if (m.type === 'build-index') {
       try {
         const built = buildCatalogueIndex(db);

@@ -116,6 +116,11 @@ export class ServiceThreads implements CallDispatcher {
     this.tellCredentials({ credentials, refused: null });
   }
 
+  /** This desk was renamed: both threads write and read as the new name, and start as it again. */
+  tellDesk(desk: string): void {
+    for (const lane of [this.writer, this.suggest]) lane.renamed(desk);
+  }
+
   /** The credentials as the main thread read them now: the writer's settings view and look-up see the same. */
   tellCredentials(read: CredentialsRead): void {
     this.writer.send({ type: 'credentials', credentials: read });
@@ -199,6 +204,13 @@ class Lane {
   /** Whether the thread has its store open (it answers a `stop` then; before, it is simply ended). */
   private serving = false;
   private stopping = false;
+  /** The desk's name since Settings changed it: a thread started again starts as it. */
+  private desk: string | null = null;
+
+  renamed(desk: string): void {
+    this.desk = desk;
+    if (this.worker !== null) this.send({ type: 'desk', desk });
+  }
 
   constructor(
     private readonly role: ServiceThreadRole,
@@ -213,7 +225,7 @@ class Lane {
     const data: ServiceThreadData = {
       role: this.role,
       storePath: o.storePath,
-      desk: o.desk,
+      desk: this.desk ?? o.desk,
       nativeBinding: o.nativeBinding,
       clockMs: o.clock.now().getTime(),
       credentials: this.role === 'writer' ? readCredentials(o.credentials) : { credentials: null, refused: null },

@@ -173,6 +173,27 @@ describe('the Electron main process (electron mocked)', () => {
       ['jobs.cancel', { jobId: 99 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
       ['history.state', {}, (r) => expect(r.value.undo).toMatchObject({ kind: 'import' })],
       ['history.list', {}, (r) => expect(r.value.steps[0]).toMatchObject({ kind: 'import', state: 'done' })],
+      ['desk.get', {}, (r) => expect(r.value).toMatchObject({ canChange: true })],
+      // Settings → This desk: kept in the user-data folder, never in the store (SPEC §8).
+      [
+        'desk.set',
+        { name: 'Counter 2' },
+        (r) => {
+          expect(r.value).toMatchObject({ name: 'Counter 2', canChange: true });
+          expect(JSON.parse(fs.readFileSync(path.join(dir, 'userData', 'desk.json'), 'utf8'))).toEqual({
+            name: 'Counter 2',
+          });
+        },
+      ],
+      // Back to the computer's name: the steps so far, made under it, are this desk's again.
+      [
+        'desk.set',
+        { name: null },
+        (r) => {
+          expect(r.value.name).toBe(r.value.computer);
+          expect(fs.existsSync(path.join(dir, 'userData', 'desk.json'))).toBe(false);
+        },
+      ],
       [
         'export.summary',
         {},

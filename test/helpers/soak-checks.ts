@@ -144,14 +144,24 @@ type Value = string | number | null;
 export function historyMismatches(db: Db, limit = 5): { count: number; examples: string[] } {
   const decisive = db
     .prepare(
-      `SELECT table_name AS tableName, row_id AS rowId, step_id AS stepId, state, before, after FROM (
-         SELECT c.table_name, c.row_id, c.step_id, s.state, c.before, c.after,
-                row_number() OVER (PARTITION BY c.table_name, c.row_id
-                  ORDER BY CASE WHEN s.state = 'undone' THEN 0 ELSE 1 END,
-                           CASE WHEN s.state = 'undone' THEN s.id ELSE -s.id END,
-                           CASE WHEN s.state = 'undone' THEN c.id ELSE -c.id END) AS k
-           FROM undo_change c JOIN undo_step s ON s.id = c.step_id) AS ranked
-        WHERE k = 1`,
+      // Per row: the oldest step undone since the newest done one (its first change's before), else that
+      // newest done step (its last change's after). With one desk every undone step is newer than every
+      // done one; with several, a desk's undone step may be older than another desk's later done step,
+      // which step-conflict kept from building on it (SPEC §8).
+      `WITH t AS (
+         SELECT c.table_name, c.row_id, c.id AS cid, c.step_id, s.state, c.before, c.after
+           FROM undo_change c JOIN undo_step s ON s.id = c.step_id),
+       last_done AS (
+         SELECT table_name, row_id, max(step_id) AS d FROM t WHERE state = 'done' GROUP BY table_name, row_id),
+       ranked AS (
+         SELECT t.*,
+                row_number() OVER (PARTITION BY t.table_name, t.row_id
+                  ORDER BY CASE WHEN t.state = 'undone' AND t.step_id > coalesce(l.d, -1) THEN 0 ELSE 1 END,
+                           CASE WHEN t.state = 'undone' AND t.step_id > coalesce(l.d, -1) THEN t.step_id ELSE -t.step_id END,
+                           CASE WHEN t.state = 'undone' AND t.step_id > coalesce(l.d, -1) THEN t.cid ELSE -t.cid END) AS k
+           FROM t LEFT JOIN last_done l ON l.table_name = t.table_name AND l.row_id = t.row_id)
+       SELECT table_name AS tableName, row_id AS rowId, step_id AS stepId, state, before, after
+         FROM ranked WHERE k = 1`,
     )
     .all() as {
     tableName: string;

@@ -59,10 +59,14 @@ export interface PostgresSoakOptions {
 /** Refusals a desk may meet, all in words and with nothing written: anything else is a failure. */
 const EXPECTED_REFUSALS = new Set([
   'store-unreachable', // its connection was cut (it connects again by itself)
-  'step-moved', // another desk moved the history between its look and its Undo or Redo
+  'step-moved', // another desk of its name moved the history between its look and its Undo or Redo
+  'step-conflict', // a desk of another name built on the step it would undo or redo (SPEC §8)
   'duplicate-document', // another desk imported that file first
   'none', // no job to claim just now
 ]);
+
+/** Desk names the soak's desks take in turn. */
+const DESK_NAMES = 3;
 
 /** No desk's line for this long is a stalled round (a desk at work says something every few ms). */
 const STALL_MS = 60_000;
@@ -78,7 +82,7 @@ export async function soakPostgres(o: PostgresSoakOptions): Promise<KindResult> 
   const found = new DocumentChecks('postgres', documents);
   const rounds = o.desks ?? [2, 4];
   const deadline = performance.now() + (o.deadlineMs ?? 20 * 60_000);
-  const totals = { sigkills: 0, cuts: 0, runs: 0, jobs: 0, doubles: 0, lost: 0, ownerLost: 0, desks: 0 };
+  const totals = { sigkills: 0, cuts: 0, runs: 0, jobs: 0, doubles: 0, lost: 0, ownerLost: 0, desks: 0, wrongDesk: 0 };
   /** Refusals by code, and operations done by kind ("import", "place", … and "job" for a job run's end). */
   const refusals = new Map<string, number>();
   const done = new Map<string, number>();
@@ -106,7 +110,8 @@ export async function soakPostgres(o: PostgresSoakOptions): Promise<KindResult> 
     problems: found.problems,
     notes:
       `rounds of ${rounds.join(' and ')} desks: ${totals.sigkills} SIGKILLs and ${totals.cuts} cut connections, ` +
-      `${totals.desks} desks, ${totals.jobs} jobs; committed ${counted(done)}; refused ${counted(refusals)}`,
+      `${totals.desks} desks of ${DESK_NAMES} names, ${totals.jobs} jobs; committed ${counted(done)}; refused ${counted(refusals)}; ` +
+      `${totals.wrongDesk} steps undone or redone by a desk that did not make them`,
     ms: performance.now() - t0,
   };
 }
@@ -120,7 +125,10 @@ interface Round {
   readonly desks: number;
   readonly faults: number;
   readonly deadline: number;
-  readonly totals: Record<'sigkills' | 'cuts' | 'runs' | 'jobs' | 'doubles' | 'lost' | 'ownerLost' | 'desks', number>;
+  readonly totals: Record<
+    'sigkills' | 'cuts' | 'runs' | 'jobs' | 'doubles' | 'lost' | 'ownerLost' | 'desks' | 'wrongDesk',
+    number
+  >;
   readonly refusals: Map<string, number>;
   readonly done: Map<string, number>;
 }
@@ -160,6 +168,7 @@ async function round(r: Round): Promise<void> {
   );
 
   const all: SoakProcess[] = [];
+  const deskOf = new Map<SoakProcess, string>();
   const live = new Set<SoakProcess>();
   /** When each session the harness cut was cut (wall clock, and CLOCK_MONOTONIC as the desks' lines), by `PID START`; and how many cuts each desk had. */
   const cutAt = new Map<string, number>();
@@ -168,7 +177,12 @@ async function round(r: Round): Promise<void> {
   /** When each desk that ended on its own was seen gone (wall clock). */
   const exitedAt = new Map<SoakProcess, number>();
   const start = (mode: 'mix' | 'drain' = 'mix') => {
-    const w = startWorker(o.bundles, 'desk-worker', [url, r.docs, stopFile, ...(mode === 'drain' ? ['drain'] : [])]);
+    // Three desk names among the desks: some share a history (an app and its CLI), others have their own.
+    const desk = `desk-${all.length % DESK_NAMES}`;
+    const w = startWorker(o.bundles, 'desk-worker', [url, r.docs, stopFile, ...(mode === 'drain' ? ['drain'] : [])], {
+      BRICK_WORK_DESK: desk,
+    });
+    deskOf.set(w, desk);
     all.push(w);
     live.add(w);
     w.onLine(() => (lastSaid = performance.now()));
@@ -275,6 +289,21 @@ async function round(r: Round): Promise<void> {
   };
   found.check(db, `after the round of ${label}`, true);
   found.committed(db, all);
+  // Each desk undoes and redoes only its own steps: every step a desk's Undo or Redo committed is that desk's.
+  const stepDesk = db.prepare('SELECT desk FROM undo_step_desk WHERE step_id = ?').pluck();
+  for (const w of all)
+    for (const line of w.lines) {
+      const [what, op, step] = line.split(' ');
+      if (what !== 'done' || (op !== 'undo' && op !== 'redo')) continue;
+      const made = stepDesk.get(Number(step?.split('@')[0])) as string | undefined;
+      // A step since dropped (its desk wrote anew after undoing it) is gone with its row.
+      if (made !== undefined && made !== deskOf.get(w)) {
+        totals.wrongDesk += 1;
+        problems.push(
+          `desk #${w.n} (${deskOf.get(w)}, ${label}) ${op === 'undo' ? 'undid' : 'redid'} step ${step} of ${made}`,
+        );
+      }
+    }
   const jobs = jobChecks(db, label, keys);
   problems.push(...jobs.problems);
   totals.doubles += jobs.doubles;

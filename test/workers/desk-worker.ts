@@ -26,6 +26,7 @@ import { placeByHand } from '../../src/hand/placement.ts';
 import { JobRunner, type JobHandler } from '../../src/jobs/runner.ts';
 import { openStore } from '../../src/store/open.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
+import { useDesk } from '../../src/undo/desk.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
 import { chooseFile, readSoakFiles } from './soak-files.ts';
 
@@ -38,6 +39,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const files = readSoakFiles(docsDir);
 const store = await openStore(storeUrl);
 const db = store.db;
+// The desk this worker is (SPEC §8): desks of one name share a history, as an app and its CLI do.
+const desk = process.env['BRICK_WORK_DESK'];
+if (desk) useDesk(db, desk);
 const importedKeys = db.prepare("SELECT doc_key FROM document WHERE state = 'imported'").pluck();
 const lineToPlace = db.prepare(
   `SELECT l.id FROM order_line l JOIN document d ON d.id = l.document_id

@@ -7,6 +7,7 @@ import { CATALOGUE_CALLS } from './catalogue.ts';
 import { COMPARE_CALLS } from './compare.ts';
 import type { CallTable, Thread } from './define.ts';
 import { DOCUMENTS_CALLS } from './documents.ts';
+import { DESK_CALLS } from './desk.ts';
 import { HISTORY_CALLS } from './history.ts';
 import { JOBS_CALLS } from './jobs.ts';
 import { ORDERS_CALLS } from './orders.ts';
@@ -22,6 +23,7 @@ export const CALL_TABLE: CallTable = {
   ...JOBS_CALLS,
   ...DOCUMENTS_CALLS,
   ...HISTORY_CALLS,
+  ...DESK_CALLS,
   ...SETTINGS_CALLS,
   ...SHOP_SERVER_CALLS,
   ...COMPARE_CALLS,
