@@ -40,7 +40,10 @@ describe.runIf(
     server = await startPostgres({ own: true });
     server.sql('postgres', "ALTER ROLE brick_work PASSWORD 'open-sesame'");
     server.createDatabase('shop');
-    url = server.url('shop').replace('brick_work@', 'brick_work:open-sesame@');
+    // The password as PostgreSQL users give it (never in --db, where `ps` shows it): the CLI and hosts
+    // started here inherit it.
+    process.env['PGPASSWORD'] = 'open-sesame';
+    url = server.url('shop');
     dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'desks-'));
     fs.writeFileSync(
       path.join(dir, 'parts.csv'),
@@ -70,6 +73,7 @@ describe.runIf(
   }, 180_000);
 
   afterAll(async () => {
+    delete process.env['PGPASSWORD'];
     await browser?.close();
     for (const h of hosts) h.kill('SIGTERM');
     server?.close();

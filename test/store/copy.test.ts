@@ -519,9 +519,14 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       const name = `copy_${++made}`;
       server.createDatabase(name);
       const secret = 'S3cret-pw';
-      const url = server.url(name).replace('brick_work@', `brick_work:${secret}@`);
+      // A password goes in PGPASSWORD, never on the command line (`ps` shows it): refused there.
+      const withPassword = server.url(name).replace('brick_work@', `brick_work:${secret}@`);
+      const inAddress = await cli(['store', 'copy', '--from', source, '--to', withPassword]);
+      expect(inAddress.code).toBe(2);
+      expect(inAddress.stderr).toMatch(/the address holds a password.*PGPASSWORD or ~\/\.pgpass/);
+      const url = server.url(name);
 
-      const there = await cli(['store', 'copy', '--from', source, '--to', url]);
+      const there = await cli(['store', 'copy', '--from', source, '--to', url], { PGPASSWORD: secret });
       expect(there.code, there.stderr).toBe(0);
       expect(there.stdout).toMatch(
         /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 24 tables/,
@@ -545,7 +550,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
 
       const usage = await cli(['store', 'copy', '--from', source]);
       expect(usage.code).toBe(2);
-      for (const r of [there, back, refused, usage]) {
+      for (const r of [inAddress, there, back, refused, usage]) {
         expect(r.stdout + r.stderr).not.toContain(secret);
       }
     });

@@ -1,5 +1,5 @@
 import { APP_SCHEMA, formatApplicationId, inspectStore, type StoreInfo } from '../../app/store-facts.ts';
-import { resolveStorePath } from '../../app/environment.ts';
+import { passwordOnCommandLine, resolveStorePath } from '../../app/environment.ts';
 import { copyStore } from '../../app/store-copy.ts';
 import { storeName } from '../../store-location.ts';
 import { APP_NAME } from '../../version.ts';
@@ -84,6 +84,11 @@ export const storeCopy: ShellCommand = {
     const to = options['to'];
     if (typeof from !== 'string' || typeof to !== 'string' || from === '' || to === '') {
       throw new UsageError(`usage: ${APP_NAME} store copy --from DB --to DB`);
+    }
+    // A password on the command line shows in `ps` (SPEC §14): PGPASSWORD or ~/.pgpass instead.
+    for (const given of [from, to]) {
+      const problem = passwordOnCommandLine(given);
+      if (problem !== null) throw new UsageError(problem.replace('--db holds', 'the address holds'));
     }
     const report = await copyStore(resolveStorePath(from, {}), resolveStorePath(to, {}), {
       onProgress: (line) => ctx.io.stderr(`${APP_NAME}: ${line}\n`),
