@@ -42,7 +42,17 @@ export function DeskCard({ view }: { view: DeskView | null }) {
         </form>
       ) : (
         <p>
-          <strong>{view.name}</strong> — named when it started (--desk).
+          <strong>{view.name}</strong> —{' '}
+          {view.name === view.computer ? (
+            <>
+              the computer’s name; start the browser host with <code className="nowrap">--desk&nbsp;NAME</code> to give
+              it another.
+            </>
+          ) : (
+            <>
+              named when it started (<code className="nowrap">--desk</code>).
+            </>
+          )}
         </p>
       )}
     </div>
