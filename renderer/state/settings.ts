@@ -14,7 +14,12 @@ interface SettingsState {
     token: string;
     tokenSecret: string;
   }): Promise<boolean>;
-  forget(kind: 'item' | 'colour' | 'name', id: number): Promise<void>;
+  /** `seen`: what the memory gave as shown; another desk's change since is refused (line-changed). */
+  forget(
+    kind: 'item' | 'colour' | 'name',
+    id: number,
+    seen?: { type?: string; no?: string; colourId?: number },
+  ): Promise<void>;
   /** Settings → Shop server: the store in use and the server chosen for the next start. */
   shopServer: ShopServerView | null;
   chooseShopServer(c: {
@@ -80,9 +85,12 @@ export const useSettings = create<SettingsState>((set, get) => ({
     useApp.getState().say('The BrickLink credentials are stored.');
     return true;
   },
-  async forget(kind, id) {
-    const forgot = await attempt(() => call('placements.forget', { kind, id }));
-    if (forgot === null) return;
+  async forget(kind, id, seen) {
+    const forgot = await attempt(() => call('placements.forget', { kind, id, ...(seen ? { seen } : {}) }));
+    if (forgot === null) {
+      await get().reload(); // changed or gone meanwhile: show it as it is now
+      return;
+    }
     useApp.getState().say(`${forgot.step.label}. Undo brings it back.`);
     await get().reload();
   },

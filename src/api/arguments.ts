@@ -98,7 +98,12 @@ export const CALL_ARGUMENTS = {
   'history.undo': shape({ expectedStep: id }),
   'history.redo': shape({ expectedStep: id }),
   'placements.list': none,
-  'placements.forget': shape({ kind: oneOf('item', 'colour', 'name'), id }),
+  // `seen`: what the memory gave as the desk showed it (an item, or a colour); changed since, line-changed (SPEC §14).
+  'placements.forget': shape({
+    kind: oneOf('item', 'colour', 'name'),
+    id,
+    seen: optional(shape({ type: optional(text(2)), no: optional(text(100)), colourId: optional(count) })),
+  }),
   'export.summary': none,
   'export.bricklink': orderExportArgs,
   'export.rebrickable': orderExportArgs,

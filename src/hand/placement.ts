@@ -140,6 +140,35 @@ function refuseIfChanged(
   );
 }
 
+/** A memory forgotten names what it gave as the desk showed it (SPEC §14): changed since, `line-changed`. */
+function refuseIfMemoryChanged(
+  db: StoreDb,
+  table: string,
+  id: number,
+  what: string,
+  seen: { readonly type?: string; readonly no?: string; readonly colourId?: number },
+): void {
+  const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
+    Record<string, string | number | null> | undefined;
+  const gives =
+    row === undefined
+      ? null
+      : seen.colourId !== undefined
+        ? String(row['colour_id'])
+        : `${String(row['item_type'])} ${String(row['item_no'])}`;
+  const shown = seen.colourId !== undefined ? String(seen.colourId) : `${seen.type ?? ''} ${seen.no ?? ''}`;
+  if (gives !== null && gives.toLowerCase() === shown.toLowerCase()) return;
+  const step = lastStepTouching(db, table, id);
+  const who =
+    step === null
+      ? 'another desk'
+      : `${step.desk === deskOf(db) ? 'another window of this desk' : deskWords(step.desk)} ("${step.label}", step ${step.id})`;
+  throw new BrickWorkError(
+    'line-changed',
+    `${what.charAt(0).toUpperCase()}${what.slice(1)} was changed since this desk showed it, by ${who}: ${gives === null ? 'it is forgotten already' : `it gives ${seen.colourId !== undefined ? `colour ${gives}` : gives} now`}. Nothing was changed; look at it as it is now.`,
+  );
+}
+
 function describeGiven(line: LineView): string {
   const g = line.given;
   return quote(g.no ?? g.name ?? `line ${line.position}`);
@@ -372,7 +401,14 @@ export type MemoryKind = 'item' | 'colour' | 'name';
 const MEMORY_TABLES = { item: 'hand_placement', colour: 'colour_placement', name: 'taught_name' } as const;
 
 /** Forgets a memory (later imports no longer use it); lines it placed stay placed. One undo step. */
-export function forgetMemory(db: StoreDb, kind: MemoryKind, id: number, clock: Clock): StepInfo {
+export function forgetMemory(
+  db: StoreDb,
+  kind: MemoryKind,
+  id: number,
+  clock: Clock,
+  /** What the memory gave as the desk showed it (its item, or its colour); undefined: whatever it gives now. */
+  seen?: { readonly type?: string; readonly no?: string; readonly colourId?: number },
+): StepInfo {
   const table = MEMORY_TABLES[kind];
   const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
     Record<string, string | number | null> | undefined;
@@ -389,6 +425,8 @@ export function forgetMemory(db: StoreDb, kind: MemoryKind, id: number, clock: C
         ? `the colour remembered for ${row['numbering'] === 'bricklink-id' ? `colour ${String(row['given_colour_id'])}` : `"${quote(String(row['given_name_key']))}"`}`
         : `the name "${quote(String(row['name']))}" taught to ${String(row['item_type'])} ${String(row['item_no'])}`;
   return recordStepWithInfo(db, clock, (rec) => {
+    // Read inside the write: another desk's change since the screen showed it is refused, not undone unseen.
+    if (seen !== undefined) refuseIfMemoryChanged(db, table, id, what, seen);
     rec.delete(table, id);
     return { value: null, kind: 'forget-placement', label: `Forgetting ${what}` };
   }).step;

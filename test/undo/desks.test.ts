@@ -172,6 +172,40 @@ describeEachStore('each desk its own Undo (SPEC §8, issue 46)', () => {
     expect(again.ok).toBe(true);
   });
 
+  it('forgetting a memory another desk changed since it was shown is line-changed, naming that desk, nothing written', async () => {
+    const { a, b, lines } = await twoDesks();
+    const same = file(
+      'same.csv',
+      csv(
+        ['number', 'name', 'quantity'],
+        [
+          ['same-1', 'Unknown part', 1],
+          ['same-1', 'Unknown part', 2],
+        ],
+      ),
+    );
+    await ok(a.call('import.confirm', { file: same }));
+    const [first = 0] = await lines('same.csv');
+    await ok(a.call('lines.place', { lineId: first, type: 'P', no: '3001', colourId: null }));
+    const shown = (await ok(b.call('placements.list', {}))).items[0];
+    expect(shown?.item).toMatchObject({ type: 'P', no: '3001' });
+    // Desk A corrects the memory meanwhile.
+    const moved = await ok(
+      a.call('lines.place', { lineId: first, type: 'P', no: '3002', colourId: null, confirm: ['moves-lines'] }),
+    );
+    const refused = await b.call('placements.forget', {
+      kind: 'item',
+      id: shown?.id ?? 0,
+      seen: { type: 'P', no: '3001' },
+    });
+    expect(!refused.ok && refused.error.code).toBe('line-changed');
+    expect(!refused.ok && refused.error.message).toContain(`"SHOP-1" ("${moved.step.label}", step ${moved.step.id})`);
+    expect((await ok(b.call('placements.list', {}))).items[0]?.item).toMatchObject({ no: '3002' });
+    // Naming what it gives now, the forget goes through.
+    await ok(b.call('placements.forget', { kind: 'item', id: shown?.id ?? 0, seen: { type: 'P', no: '3002' } }));
+    expect((await ok(b.call('placements.list', {}))).items).toEqual([]);
+  });
+
   it('one desk (both connections named alike): one history, as before', async () => {
     const location = newStoreLocation();
     const first = await openStore(location);

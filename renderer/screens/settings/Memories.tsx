@@ -71,7 +71,10 @@ export function Memories() {
           placed: `${p.item.type} ${p.item.no} ${p.item.name ?? ''}`,
           createdAt: p.createdAt,
         }))}
-        forget={(id) => void forget('item', id)}
+        forget={(id) => {
+          const item = placements.items.find((p) => p.id === id)?.item;
+          void forget('item', id, item && { type: item.type, no: item.no });
+        }}
       />
       <MemoryTable
         title="Remembered colours"
@@ -89,7 +92,10 @@ export function Memories() {
           placedTitle: `colour ${p.colour.id}`,
           createdAt: p.createdAt,
         }))}
-        forget={(id) => void forget('colour', id)}
+        forget={(id) => {
+          const colour = placements.colours.find((c) => c.id === id)?.colour;
+          void forget('colour', id, colour && { colourId: colour.id });
+        }}
       />
       <MemoryTable
         title="Names taught"
@@ -103,7 +109,10 @@ export function Memories() {
           placed: `${p.item.type} ${p.item.no} ${p.item.name ?? ''}`,
           createdAt: p.createdAt,
         }))}
-        forget={(id) => void forget('name', id)}
+        forget={(id) => {
+          const item = placements.names.find((n) => n.id === id)?.item;
+          void forget('name', id, item && { type: item.type, no: item.no });
+        }}
       />
     </>
   );

@@ -38,8 +38,8 @@ export const HISTORY_CALLS = {
     colours: colourMemories(d.db),
     names: taughtNames(d.db),
   })),
-  'placements.forget': writes((d) => ({ kind, id }) => {
-    const step = forgetMemory(d.db, kind, id, d.clock);
+  'placements.forget': writes((d) => ({ kind, id, seen }) => {
+    const step = forgetMemory(d.db, kind, id, d.clock, seen);
     d.changed('forgot a placement');
     return { forgotten: id, step: stepView(step) };
   }),
