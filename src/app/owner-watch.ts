@@ -6,7 +6,7 @@
  */
 import type { StoreDb } from '../store/db.ts';
 import { catalogueJobStatus } from '../catalogue/catalogue-job.ts';
-import { listJobs } from '../jobs/queue.ts';
+import { runningJobs } from '../jobs/queue.ts';
 
 export const OWNER_WATCH_MS = 2_000;
 
@@ -20,9 +20,8 @@ export function watchOwners(
   const look = (): string | null => {
     if (!db.open) return null;
     try {
-      const jobs = listJobs(db)
-        .filter((j) => j.state === 'running')
-        .map((j) => `${j.id}:${j.alive === true}`);
+      // Only the running ones: every done job keeps its owner, and each liveness is a look at /proc or the server.
+      const jobs = runningJobs(db).map((j) => `${j.id}:${j.alive === true}`);
       const catalogue = catalogueJobStatus(db, storePath);
       return `${jobs.join(',')}|${catalogue.record?.state ?? '-'}:${catalogue.alive === true}`;
     } catch {

@@ -105,6 +105,13 @@ export function listJobs(db: StoreDb, proc: ProcView = SYSTEM_PROC): JobView[] {
   return (db.prepare(`${SELECT_JOB} ORDER BY j.id`).all() as JobRow[]).map((r) => toView(db, r, proc));
 }
 
+/** The running jobs only, with their owners' liveness: what a watch of dead owners looks at, often. */
+export function runningJobs(db: StoreDb, proc: ProcView = SYSTEM_PROC): JobView[] {
+  return (db.prepare(`${SELECT_JOB} WHERE j.state = 'running' ORDER BY j.id`).all() as JobRow[]).map((r) =>
+    toView(db, r, proc),
+  );
+}
+
 export function getJob(db: StoreDb, id: number, proc: ProcView = SYSTEM_PROC): JobView | null {
   const row = db.prepare(`${SELECT_JOB} WHERE j.id = ?`).get(id) as JobRow | undefined;
   return row === undefined ? null : toView(db, row, proc);
