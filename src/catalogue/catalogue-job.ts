@@ -191,7 +191,7 @@ export function catalogueJobStatus(db: StoreDb, storePath: string, proc: ProcVie
  * Who loads (or loaded) a catalogue, in staff's words: on a server the desk by its name (its session's
  * number means nothing to them), on a file another brick-work process by its pid.
  */
-export function loaderWords(db: StoreDb, record: Pick<CatalogueJobRecord, 'owner' | 'desk'>): string {
+export function loaderWords(record: Pick<CatalogueJobRecord, 'owner' | 'desk'>): string {
   if (isSession(record.owner)) return record.desk ? `the desk "${record.desk}"` : 'another desk';
   return `another brick-work process (pid ${record.owner.pid})`;
 }
@@ -278,7 +278,7 @@ export class CatalogueJob {
         const done = p.total ? ` (${Math.floor((100 * p.done) / p.total)}% done)` : '';
         throw new BrickWorkError(
           'busy',
-          `Busy: ${loaderWords(db, current.record)} is loading a catalogue into this store${done}. ` +
+          `Busy: ${loaderWords(current.record)} is loading a catalogue into this store${done}. ` +
             'Wait until it has finished, then try again.',
         );
       }

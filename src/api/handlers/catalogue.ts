@@ -111,7 +111,7 @@ export const CATALOGUE_CALLS = {
               owner: job.record.owner,
               alive: job.alive === true,
               progress: job.record.progress,
-              error: orphaned ? orphanedLoad(loaderWords(d.db, job.record)) : job.record.error,
+              error: orphaned ? orphanedLoad(loaderWords(job.record)) : job.record.error,
               desk: job.record.desk ?? null,
               files: Array.isArray(detail?.files) ? detail.files.filter((f): f is string => typeof f === 'string') : [],
               updatedAt: job.record.updatedAt,
@@ -127,7 +127,7 @@ export const CATALOGUE_CALLS = {
     // Busy is decided by the catalogue job itself, in the runner; refuse early when plainly busy.
     const job = catalogueJobStatus(d.db, d.ctx.storePath);
     if (job.record?.state === 'running' && job.alive) {
-      throw new BrickWorkError('busy', `Busy: a catalogue is being loaded by ${loaderWords(d.db, job.record)}.`);
+      throw new BrickWorkError('busy', `Busy: a catalogue is being loaded by ${loaderWords(job.record)}.`);
     }
     // A BrickLink items download names no item type: it is chosen, or its name says, or it is refused now.
     for (const file of files) if (isBrickLinkItems(file)) itemsTypeOf(file.name, type ?? null);
