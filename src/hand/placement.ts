@@ -106,6 +106,14 @@ function linesFor(db: StoreDb, except: number, item: GivenKey | null, colour: Co
   return [...found.values()];
 }
 
+/** Who last changed a row through the history, in words (`otherwise`: what else can have changed it). */
+function changedBy(db: StoreDb, table: string, rowId: number, otherwise: string): string {
+  const step = lastStepTouching(db, table, rowId);
+  if (step === null) return otherwise;
+  const desk = step.desk === deskOf(db) ? 'another window of this desk' : deskWords(step.desk);
+  return `${desk} ("${step.label}", step ${step.id})`;
+}
+
 /**
  * A hand placement names the line's placement the desk showed (SPEC §14): when another desk, another
  * window or a catalogue load changed it since, it is refused (`line-changed`) naming who, nothing written.
@@ -125,11 +133,7 @@ function refuseIfChanged(
         placed.no.toLowerCase() === seen.no.trim().toLowerCase() &&
         placed.colour === seen.colourId;
   if (same) return;
-  const step = lastStepTouching(db, 'order_line', lineId);
-  const who =
-    step === null
-      ? 'the catalogue (a load or a look-up placed it again)'
-      : `${step.desk === deskOf(db) ? 'another window of this desk' : deskWords(step.desk)} ("${step.label}", step ${step.id})`;
+  const who = changedBy(db, 'order_line', lineId, 'the catalogue (a load or a look-up placed it again)');
   const shown =
     placed === null
       ? 'it is unplaced now'
@@ -158,11 +162,7 @@ function refuseIfMemoryChanged(
         : `${String(row['item_type'])} ${String(row['item_no'])}`;
   const shown = seen.colourId !== undefined ? String(seen.colourId) : `${seen.type ?? ''} ${seen.no ?? ''}`;
   if (gives !== null && gives.toLowerCase() === shown.toLowerCase()) return;
-  const step = lastStepTouching(db, table, id);
-  const who =
-    step === null
-      ? 'another desk'
-      : `${step.desk === deskOf(db) ? 'another window of this desk' : deskWords(step.desk)} ("${step.label}", step ${step.id})`;
+  const who = changedBy(db, table, id, 'another desk');
   throw new BrickWorkError(
     'line-changed',
     `${what.charAt(0).toUpperCase()}${what.slice(1)} was changed since this desk showed it, by ${who}: ${gives === null ? 'it is forgotten already' : `it gives ${seen.colourId !== undefined ? `colour ${gives}` : gives} now`}. Nothing was changed; look at it as it is now.`,
