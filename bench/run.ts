@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
  * the groups named (catalogue-load, suggest, quality, elements, round-trip, import, claims, upgrade, open, answers, lists, screens,
- * compare, postgres).
+ * compare, postgres); `postgres:desks` (or `:import`, `:colours`, `:claims`) only that PostgreSQL row.
  */
 import { execFileSync } from 'node:child_process';
 import { benchAnswers } from './answers.bench.ts';
@@ -14,7 +14,7 @@ import { benchRoundTrip } from './round-trip.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchLists } from './lists.bench.ts';
 import { benchOpen } from './open.bench.ts';
-import { benchPostgres } from './postgres.bench.ts';
+import { benchPostgres, POSTGRES_ROWS, type PostgresRow } from './postgres.bench.ts';
 import { benchScreens } from './screens.bench.ts';
 import { benchQuality } from './quality.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
@@ -48,12 +48,20 @@ const GROUPS = [
   'postgres',
 ] as const;
 const asked = process.argv.slice(2);
-const unknown = asked.filter((a) => !(GROUPS as readonly string[]).includes(a));
+const postgresRows = asked.flatMap((a) => (a.startsWith('postgres:') ? [a.slice('postgres:'.length)] : []));
+const unknown = asked.filter(
+  (a) =>
+    !(GROUPS as readonly string[]).includes(a) &&
+    !(a.startsWith('postgres:') && (POSTGRES_ROWS as readonly string[]).includes(a.slice('postgres:'.length))),
+);
 if (unknown.length > 0) {
-  console.error(`no bench group named ${unknown.join(', ')}; the groups: ${GROUPS.join(', ')}`);
+  console.error(
+    `no bench group named ${unknown.join(', ')}; the groups: ${GROUPS.join(', ')}, and ${POSTGRES_ROWS.map((r) => `postgres:${r}`).join(', ')}`,
+  );
   process.exit(2);
 }
-const runs = (group: (typeof GROUPS)[number]) => asked.length === 0 || asked.includes(group);
+const runs = (group: (typeof GROUPS)[number]) =>
+  asked.length === 0 || asked.includes(group) || (group === 'postgres' && postgresRows.length > 0);
 
 const rows: BenchRow[] = [];
 const print = (row: BenchRow) => {
@@ -107,7 +115,11 @@ if (runs('screens')) {
 }
 if (runs('compare')) for (const row of await benchCompare()) print(row);
 if (runs('postgres')) {
-  if (hasPostgres()) for (const row of await benchPostgres()) print(row);
+  if (hasPostgres())
+    for (const row of await benchPostgres(
+      asked.includes('postgres') || postgresRows.length === 0 ? POSTGRES_ROWS : (postgresRows as PostgresRow[]),
+    ))
+      print(row);
   else console.log(`PostgreSQL store: skipped, its server is not installed: ${NEEDS_POSTGRES}\n`);
 }
 

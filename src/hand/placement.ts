@@ -4,7 +4,8 @@ import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE } from '../item-types.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
-import { getLine, type LineView } from '../store/lines.ts';
+import { getLine, linePlacementNow, type LineView, type LinePlacementNow } from '../store/lines.ts';
+import { catalogueGeneration } from '../store/settings.ts';
 import { colourName } from '../store/colours.ts';
 import { findColourMemory, findItemMemory, findTaughtName } from '../store/memories.ts';
 import { deskOf } from '../undo/desk.ts';
@@ -14,9 +15,11 @@ import { catalogueLookup } from '../placement/catalogue-lookup.ts';
 import { foldName } from '../placement/fold.ts';
 import {
   checkColour,
+  colourOf,
   placeItem,
   placementColumns,
   unchanged,
+  type ColourCheck,
   type ColourKey,
   type GivenItem,
   type StoredPlacement,
@@ -120,28 +123,74 @@ function changedBy(db: StoreDb, table: string, rowId: number, otherwise: string)
  */
 function refuseIfChanged(
   db: StoreDb,
-  lineId: number,
+  line: LineView,
+  now: LinePlacementNow['columns'],
   seen: { readonly type: string; readonly no: string; readonly colourId: number | null } | null,
 ): void {
-  const now = getLine(db, lineId);
-  const placed = now.placed;
   const same =
     seen === null
-      ? placed === null
-      : placed !== null &&
-        placed.type === seen.type.trim().toUpperCase() &&
-        placed.no.toLowerCase() === seen.no.trim().toLowerCase() &&
-        placed.colour === seen.colourId;
+      ? now.item_no === null
+      : now.item_no !== null &&
+        now.item_type === seen.type.trim().toUpperCase() &&
+        now.item_no.toLowerCase() === seen.no.trim().toLowerCase() &&
+        now.colour_id === seen.colourId;
   if (same) return;
-  const who = changedBy(db, 'order_line', lineId, 'the catalogue (a load or a look-up placed it again)');
+  const who = changedBy(db, 'order_line', line.id, 'the catalogue (a load or a look-up placed it again)');
+  const colour = now.colour_id === null ? null : (colourName(db, now.colour_id) ?? `colour ${now.colour_id}`);
   const shown =
-    placed === null
+    now.item_no === null
       ? 'it is unplaced now'
-      : `it is on ${placed.type} ${placed.no}${placed.colourName !== null ? ` in ${placed.colourName}` : placed.colour !== null ? ` in colour ${placed.colour}` : ''} now`;
+      : `it is on ${now.item_type ?? ''} ${now.item_no}${colour !== null ? ` in ${colour}` : ''} now`;
   throw new BrickWorkError(
     'line-changed',
-    `Line ${now.position} was changed since this desk showed it, by ${who}: ${shown}. Nothing was changed; look at the line as it is now and place it again if it is still wrong.`,
+    `Line ${line.position} was changed since this desk showed it, by ${who}: ${shown}. Nothing was changed; look at the line as it is now and place it again if it is still wrong.`,
   );
+}
+
+/**
+ * What placing a line on an item reads of the catalogue alone (no shop data), read before the step's
+ * writer lock: on a server store each read is a round trip, and the other desks wait on the lock for
+ * every one made holding it. The catalogue's generation is read first, so the facts are at least that
+ * new; the step reads it again under the lock and reads the facts again if a load came between.
+ */
+interface CatalogueFacts {
+  readonly generation: number;
+  /** The line's given colour checked; null when the check needs the colour memory (shop data: read under the lock). */
+  readonly own: ColourCheck | null;
+  /** Whether the catalogue has the line's given number (then no memory is made: §6, number first). */
+  readonly givenNumberKnown: boolean;
+  /** The item's own folded name (a given name that differs is taught), undefined when not in the catalogue. */
+  readonly itemNameKey: string | undefined;
+  /** Colour names the label may need, by id. */
+  readonly colourNames: ReadonlyMap<number, string | null>;
+}
+
+function catalogueFacts(
+  db: StoreDb,
+  line: LineView,
+  item: { type: string; no: string },
+  colourId: number | null,
+  generation: number,
+  /** The item's folded name, when already read (`catalogueItem`). */
+  nameKey?: string,
+): CatalogueFacts {
+  const lookup = catalogueLookup(db);
+  const check = checkColour(line.given, lookup);
+  const own = check.status === 'unknown' ? null : check;
+  const key = givenKey(line.given);
+  const givenNumberKnown = key.no !== null && isItemType(key.type) && lookup.itemNumber(key.type, key.no) !== null;
+  const itemNameKey = nameKey ?? catalogueItem(db, item.type, item.no)?.nameKey;
+  const colourNames = new Map<number, string | null>();
+  for (const id of [colourId, own === null ? null : colourOf(own)])
+    if (id !== null && !colourNames.has(id)) colourNames.set(id, colourName(db, id));
+  return { generation, own, givenNumberKnown, itemNameKey, colourNames };
+}
+
+/** An item of the catalogue: its number as the catalogue spells it, and its folded name. */
+function catalogueItem(db: StoreDb, type: string, no: string): { no: string; nameKey: string } | undefined {
+  return db
+    .prepare('SELECT item_no AS no, name_key AS nameKey FROM catalogue_item WHERE item_type = ? AND item_no = ?')
+    .get(type, no) as { no: string; nameKey: string } | undefined;
 }
 
 /** A memory forgotten names what it gave as the desk showed it (SPEC §14): changed since, `line-changed`. */
@@ -202,11 +251,11 @@ export function placeByHand(
       'invalid-argument',
       `"${quote(target.type)}" is not a BrickLink item type (P, S, M, B, G, C, I, O).`,
     );
-  const no = db
-    .prepare('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
-    .pluck()
-    .get(type, target.no.trim()) as string | undefined;
-  if (no === undefined) throw new BrickWorkError('not-found', `${type} ${quote(target.no)} is not in the catalogue.`);
+  // First: the catalogue facts read after it are at least this new (see CatalogueFacts).
+  const generation = catalogueGeneration(db);
+  const item = catalogueItem(db, type, target.no.trim());
+  if (item === undefined) throw new BrickWorkError('not-found', `${type} ${quote(target.no)} is not in the catalogue.`);
+  const no = item.no;
   const lookup = catalogueLookup(db);
   if (target.colourId !== null && lookup.coloursLoaded() && !lookup.hasColour(target.colourId)) {
     throw new BrickWorkError('not-found', `Colour ${target.colourId} is not in the catalogue.`);
@@ -221,12 +270,16 @@ export function placeByHand(
       'other-type',
     );
   }
+  let facts = catalogueFacts(db, line, { type, no }, target.colourId, generation, item.nameKey);
 
   const { value, step } = recordStepWithInfo(db, clock, (rec) => {
     // Read inside the write transaction: what another process wrote meanwhile counts.
-    if (seen !== undefined) refuseIfChanged(db, lineId, seen);
+    const now = linePlacementNow(db, lineId);
+    if (now.catalogueGeneration !== facts.generation)
+      facts = catalogueFacts(db, line, { type, no }, target.colourId, now.catalogueGeneration);
+    if (seen !== undefined) refuseIfChanged(db, line, now.columns, seen);
     const inTransaction = catalogueLookup(db);
-    const own = checkColour(line.given, inTransaction);
+    const own = facts.own ?? checkColour(line.given, inTransaction);
     let colourId: number | null;
     if (target.colourId !== null) colourId = target.colourId;
     else if (own.status === 'unknown') {
@@ -249,28 +302,26 @@ export function placeByHand(
           : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, inTransaction);
     } else colourId = own.id;
 
-    rec.update('order_line', lineId, {
-      item_type: type,
-      item_no: no,
-      colour_id: colourId,
-      placed_by: 'hand',
-      unplaced_reason: null,
-    });
+    rec.update(
+      'order_line',
+      lineId,
+      { item_type: type, item_no: no, colour_id: colourId, placed_by: 'hand', unplaced_reason: null },
+      now.columns,
+    );
 
     const key = givenKey(line.given);
     const givenType = isItemType(key.type) ? key.type : null;
     // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
     // number (§6: number first): a memory would never be used otherwise, so none is made.
-    const useful =
-      givenType !== null &&
-      (key.no !== null ? catalogueLookup(db).itemNumber(givenType, key.no) === null : key.nameKey !== null);
+    const useful = givenType !== null && (key.no !== null ? !facts.givenNumberKnown : key.nameKey !== null);
     const item = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
     const colour =
       own.status === 'unknown' && target.colourId !== null
         ? rememberColour(db, rec, own.key, target.colourId, clock)
         : null;
     // A name is taught only from a placement of the same type: a minifig's description is no part's name.
-    const name = givenType === type ? teachName(db, rec, line.given.name, { type, no }, clock) : null;
+    const name =
+      givenType === type ? teachName(db, rec, line.given.name, { type, no }, facts.itemNameKey, clock) : null;
 
     const others = { placed: 0, moved: 0, unplaced: 0 };
     const othersIn = new Set<string>();
@@ -306,7 +357,13 @@ export function placeByHand(
 
     // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
     const documentName = colourId === line.given.colourId ? line.given.colourName : null;
-    const inColour = colourId === null ? '' : ` in ${colourName(db, colourId) ?? documentName ?? `colour ${colourId}`}`;
+    const known =
+      colourId === null
+        ? null
+        : facts.colourNames.has(colourId)
+          ? facts.colourNames.get(colourId)
+          : colourName(db, colourId);
+    const inColour = colourId === null ? '' : ` in ${known ?? documentName ?? `colour ${colourId}`}`;
     const label = `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${type} ${no}${inColour}`;
     return {
       value: { remembered: { item, colour, name }, others, othersIn: [...othersIn].sort((a, b) => a.localeCompare(b)) },
@@ -337,18 +394,17 @@ function rememberItem(
   item: { type: string; no: string },
   clock: Clock,
 ): MemoryChange {
+  const added = rec.insertUnlessThere('hand_placement', {
+    given_type: key.type,
+    given_no: key.no,
+    name_key: key.no === null ? key.nameKey : null,
+    item_type: item.type,
+    item_no: item.no,
+    created_at: isoNow(clock),
+  });
+  if (added !== null) return 'added';
   const existing = findItemMemory(db, key.type, key.no, key.nameKey);
-  if (existing === null) {
-    rec.insert('hand_placement', {
-      given_type: key.type,
-      given_no: key.no,
-      name_key: key.no === null ? key.nameKey : null,
-      item_type: item.type,
-      item_no: item.no,
-      created_at: isoNow(clock),
-    });
-    return 'added';
-  }
+  if (existing === null) throw new Error('a memory for the line was neither made nor found');
   if (existing.itemType === item.type && existing.itemNo === item.no) return 'kept';
   rec.update('hand_placement', existing.id, { item_type: item.type, item_no: item.no });
   return 'changed';
@@ -363,15 +419,13 @@ function teachName(
   rec: StepRecorder,
   given: string | null,
   item: { type: string; no: string },
+  /** The item's own folded name (`catalogueNameKey`), read with the step's other catalogue facts. */
+  own: string | undefined,
   clock: Clock,
 ): MemoryChange | null {
   const name = given?.trim();
   if (!name) return null;
   const key = foldName(name);
-  const own = db
-    .prepare('SELECT name_key FROM catalogue_item WHERE item_type = ? AND item_no = ?')
-    .pluck()
-    .get(item.type, item.no) as string | undefined;
   if (own === undefined || own === key) return null;
   if (findTaughtName(db, item.type, item.no, key) !== null) return 'kept';
   rec.insert('taught_name', { item_type: item.type, item_no: item.no, name, name_key: key, created_at: isoNow(clock) });

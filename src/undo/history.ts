@@ -4,7 +4,7 @@ import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { CATALOGUE_GENERATION_SQL, catalogueGeneration } from '../store/settings.ts';
 import { onServer } from '../store/dialect.ts';
-import { insertFromJson, insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
+import { insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
 import { applySide, type Change } from './changes.ts';
 import { deskOf } from './desk.ts';
 import { StepRecorder } from './recorder.ts';
@@ -50,25 +50,11 @@ export function recordStepWithInfo<T>(
 ): { value: T; step: StepInfo } {
   return db
     .transaction(() => {
-      // A step's id is never given again, not even that of a step the new one drops: Undo and Redo
-      // name the step they expect by its id, and a dropped step's id on a new step would let a stale
-      // screen take back that new step instead of being refused (step-moved).
-      // The last id given and whether there is a redo list to drop, in one statement (a server store pays
-      // a round trip a statement, and most steps have no redo list behind them).
       const desk = deskOf(db);
-      const known = db
-        .prepare(
-          `SELECT (SELECT max(id) FROM undo_step) AS lastId,
-                  EXISTS (SELECT 1 FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}) AS redoable`,
-        )
-        .get(desk) as { lastId: number | null; redoable: number };
-      const lastId = known.lastId ?? 0;
-      if (known.redoable === 1) dropRedoable(db, desk);
       const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
-      const step = { id: lastId + 1, kind, label, createdAt: isoNow(clock), desk };
-      writeStep(db, step, rec.changes);
-      return { value, step };
+      const step = { kind, label, createdAt: isoNow(clock), desk };
+      return { value, step: { id: writeStep(db, step, rec.changes), ...step } };
     })
     .immediate();
 }
@@ -77,40 +63,74 @@ export function recordStepWithInfo<T>(
 const CHANGE_COLUMNS = ['step_id', 'table_name', 'row_id', 'before', 'after'] as const;
 
 /**
- * The step's row, the catalogue's generation as the step leaves it, and its changes in their order (undo
- * applies them backwards by id). A server store is a round trip a statement away (ADR 0027), and every
- * one of them is made holding the store's writer lock, which the other desks wait for: there the three
- * are one statement, for a step of up to a batch of changes (a hand placement, an Undo's own step).
+ * Writes the step after its changes: drops the desk's steps that could still have been redone, gives
+ * the step the next id, and records its row, its desk, the catalogue's generation as the step leaves it,
+ * and its changes in their order (undo applies them backwards by id). Gives the step's id.
+ *
+ * A step's id is never given again, not even that of a step the new one drops: Undo and Redo name the
+ * step they expect by its id, and a dropped step's id on a new step would let a stale screen take back
+ * that new step instead of being refused (step-moved).
+ *
+ * A server store is a round trip a statement away (ADR 0027), and every one of them is made holding the
+ * store's writer lock, which the other desks wait for: there all of it is one statement, for a step of
+ * up to a batch of changes (a hand placement, an Undo's own step).
  */
-function writeStep(db: StoreDb, step: StepInfo, changes: readonly Change[]): void {
-  const rows = changes.map((c) => ({
-    step_id: step.id,
-    table_name: c.table,
-    row_id: c.rowId,
-    before: c.before === null ? null : JSON.stringify(c.before),
-    after: c.after === null ? null : JSON.stringify(c.after),
-  }));
-  if (onServer(db) && rows.length <= SERVER_BATCH) {
-    db.prepare(
-      `WITH step AS (INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?) RETURNING id),
-            generation AS (INSERT INTO undo_step_catalogue (step_id, generation) SELECT id, ${CATALOGUE_GENERATION_SQL} FROM step),
-            desk AS (INSERT INTO undo_step_desk (step_id, desk) SELECT id, ? FROM step)
-       ${insertFromJson('undo_change', CHANGE_COLUMNS)}`,
-    ).run(step.id, step.kind, step.label, step.createdAt, step.desk, JSON.stringify(rows));
-    return;
+function writeStep(
+  db: StoreDb,
+  step: Omit<StepInfo, 'id' | 'desk'> & { readonly desk: string },
+  changes: readonly Change[],
+): number {
+  const rows = (id: number | null) =>
+    changes.map((c) => ({
+      step_id: id,
+      table_name: c.table,
+      row_id: c.rowId,
+      before: c.before === null ? null : JSON.stringify(c.before),
+      after: c.after === null ? null : JSON.stringify(c.after),
+    }));
+  if (onServer(db) && changes.length <= SERVER_BATCH) {
+    // One snapshot for all of it: max(id) still counts the steps the statement drops.
+    const undone = `SELECT s.id FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}`;
+    const columns = CHANGE_COLUMNS.join(', ');
+    return db
+      .prepare(
+        `WITH dropped AS (${undone}),
+              change_gone AS (DELETE FROM undo_change WHERE step_id IN (SELECT id FROM dropped)),
+              generation_gone AS (DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM dropped)),
+              desk_gone AS (DELETE FROM undo_step_desk WHERE step_id IN (SELECT id FROM dropped)),
+              step_gone AS (DELETE FROM undo_step WHERE id IN (SELECT id FROM dropped)),
+              step AS (INSERT INTO undo_step (id, kind, label, state, created_at)
+                         SELECT coalesce(max(id), 0) + 1, ?, ?, 'done', ? FROM undo_step RETURNING id),
+              generation AS (INSERT INTO undo_step_catalogue (step_id, generation) SELECT id, ${CATALOGUE_GENERATION_SQL} FROM step),
+              desk AS (INSERT INTO undo_step_desk (step_id, desk) SELECT id, ? FROM step),
+              change AS (INSERT INTO undo_change (${columns})
+                           SELECT (SELECT id FROM step), table_name, row_id, before, after
+                             FROM json_populate_recordset(NULL::undo_change, ?::json) WITH ORDINALITY AS r ORDER BY r.ordinality)
+         SELECT id FROM step`,
+      )
+      .pluck()
+      .get(step.desk, step.kind, step.label, step.createdAt, step.desk, JSON.stringify(rows(null))) as number;
   }
+  // The last id given and whether there is a redo list to drop, in one statement.
+  const known = db
+    .prepare(
+      `SELECT (SELECT max(id) FROM undo_step) AS lastId,
+              EXISTS (SELECT 1 FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}) AS redoable`,
+    )
+    .get(step.desk) as { lastId: number | null; redoable: number | boolean };
+  if (known.redoable === 1 || known.redoable === true) dropRedoable(db, step.desk);
+  const id = (known.lastId ?? 0) + 1;
   db.prepare("INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?)").run(
-    step.id,
+    id,
     step.kind,
     step.label,
     step.createdAt,
   );
   // Read by the insert itself: one statement.
-  db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(
-    step.id,
-  );
-  db.prepare('INSERT INTO undo_step_desk (step_id, desk) VALUES (?, ?)').run(step.id, step.desk);
-  insertRows(db, 'undo_change', CHANGE_COLUMNS, rows);
+  db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(id);
+  db.prepare('INSERT INTO undo_step_desk (step_id, desk) VALUES (?, ?)').run(id, step.desk);
+  insertRows(db, 'undo_change', CHANGE_COLUMNS, rows(id));
+  return id;
 }
 
 /** A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named. */

@@ -31,13 +31,42 @@ export class StepRecorder {
     return id;
   }
 
-  /** Updates the columns that differ, keeping their old values. */
-  update(table: UndoableTable, id: number, values: Record<string, Value>): void {
+  /**
+   * Inserts a row unless one with the same unique key is there (then nothing, and null): one statement
+   * where a look first and an insert would be two (a server store pays a round trip a statement).
+   */
+  insertUnlessThere(table: UndoableTable, values: Record<string, Value>): number | null {
+    checkColumns(table, values);
+    const cols = Object.keys(values);
+    const r = this.db
+      .prepare(
+        `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+      )
+      .run(...cols.map((c) => values[c] ?? null));
+    if (r.changes === 0) return null;
+    const id = Number(r.lastInsertRowid);
+    this.changes.push({ table, rowId: id, before: null, after: { ...values } });
+    return id;
+  }
+
+  /**
+   * Updates the columns that differ, keeping their old values. `known`: the row's values as the caller
+   * read them in this same transaction, under the writer lock (a server store pays a round trip a read).
+   */
+  update(
+    table: UndoableTable,
+    id: number,
+    values: Record<string, Value>,
+    known?: Readonly<Record<string, Value>>,
+  ): void {
     checkColumns(table, values);
     const cols = Object.keys(values);
     if (cols.length === 0) return;
-    const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
-      Record<string, Value> | undefined;
+    const current =
+      known !== undefined && cols.every((c) => c in known)
+        ? known
+        : (this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
+            Record<string, Value> | undefined);
     if (current === undefined) throw new Error(`${table} ${id} is not there to update`);
     const changed = cols.filter((c) => current[c] !== values[c]);
     if (changed.length === 0) return;
