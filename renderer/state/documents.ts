@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import type { DocumentView, TakeBackResultView } from '../../src/api/contract.ts';
 import { useApp } from './app.ts';
-import { call } from './call.ts';
+import { call, messageOf } from './call.ts';
+import { useOrders } from './orders.ts';
 
 interface DocumentsState {
   /** The document whose take-back is on its way: its buttons wait. */
@@ -26,11 +27,14 @@ export const useDocuments = create<DocumentsState>((set, get) => ({
     if (get().busy !== null) return null;
     set({ busy: doc.id });
     try {
-      const result = await call('documents.takeBack', { documentId: doc.id, wholeFile });
+      // As this desk showed it: another desk's change since is refused (line-changed, SPEC §14).
+      const result = await call('documents.takeBack', { documentId: doc.id, wholeFile, seenAt: doc.historyAt });
       useApp.getState().say(takenBackMessage(result));
       return result;
     } catch (e) {
       useApp.getState().fail(e);
+      // Show the order as it is now.
+      if (messageOf(e).code === 'line-changed') await useOrders.getState().reload();
       return null;
     } finally {
       set({ busy: null });

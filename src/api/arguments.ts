@@ -90,7 +90,11 @@ export const CALL_ARGUMENTS = {
   }),
   'import.cancel': none,
   'documents.list': shape({ orderId: optional(id) }),
-  'documents.takeBack': shape({ documentId: id, wholeFile: optional(bool) }),
+  'documents.takeBack': shape({
+    documentId: id,
+    wholeFile: optional(bool),
+    seenAt: optional(whole(0, Number.MAX_SAFE_INTEGER, 'a history step')),
+  }),
   'history.state': none,
   'history.list': shape({ limit: optional(count) }),
   'desk.get': none,

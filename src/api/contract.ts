@@ -76,6 +76,11 @@ export interface DocumentView {
     readonly orderId: number;
     readonly orderReference: string;
   }[];
+  /**
+   * The store's newest history step when this was read: "Take back" names it as what the desk saw, and is
+   * refused (`line-changed`) when another desk changed the document or its lines by a later step (SPEC §14).
+   */
+  readonly historyAt: number;
 }
 
 /** What "Take back this import" did: the step Undo now names, the documents taken back, and the file's others still imported. */

@@ -2,6 +2,7 @@
  * How the core's rows and plans look in the contract (SPEC §1): the views the handlers answer with.
  * Reads only; each view takes what it shows and nothing of the store's own shape.
  */
+import { newestStep } from '../undo/history.ts';
 import type { StoreDb } from '../store/db.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
@@ -59,8 +60,11 @@ export function orderView(o: OrderSummary): OrderView {
   };
 }
 
-/** Documents as the screens show them, each imported one with the others still imported from its file. */
-export function documentViews(db: StoreDb, rows: readonly DocumentRow[]): DocumentView[] {
+/**
+ * Documents as the screens show them, each imported one with the others still imported from its file.
+ * `historyAt`: the newest history step, read before the rows (`newestStep`).
+ */
+export function documentViews(db: StoreDb, rows: readonly DocumentRow[], historyAt: number): DocumentView[] {
   const sameFile = sameFileDocuments(
     db,
     rows.filter((d) => d.state === 'imported').map((d) => d.id),
@@ -78,6 +82,7 @@ export function documentViews(db: StoreDb, rows: readonly DocumentRow[]): Docume
     orderId: d.orderId,
     orderReference: d.orderReference,
     sameFile: sameFile.get(d.id) ?? [],
+    historyAt,
   }));
 }
 
@@ -204,6 +209,6 @@ export function previewView(db: StoreDb, d: PlannedDocument): PreviewDocumentVie
       d.colourNumbering === null ? null : { ...d.colourNumbering, choosable: d.colourNumbering.how !== 'format' },
     warnings: d.warnings,
     refusal: d.refusal,
-    duplicateOf: d.duplicateOf === null ? null : (documentViews(db, [d.duplicateOf])[0] ?? null),
+    duplicateOf: d.duplicateOf === null ? null : (documentViews(db, [d.duplicateOf], newestStep(db))[0] ?? null),
   };
 }

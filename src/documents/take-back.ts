@@ -3,7 +3,8 @@ import { shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { getDocument, sameFileDocuments, type DocumentRow, type SameFileDocument } from '../store/documents.ts';
 import { NOW } from '../undo/changes.ts';
-import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
+import { deskOf } from '../undo/desk.ts';
+import { deskWords, laterStepOfOtherDesk, recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 
 /**
  * Taking back an import (SPEC §8): any imported document, not only the newest step's, is marked undone
@@ -30,7 +31,11 @@ function alreadyUndone(doc: DocumentRow): BrickWorkError {
 export function takeBack(
   db: StoreDb,
   documentId: number,
-  options: { wholeFile?: boolean },
+  options: {
+    wholeFile?: boolean;
+    /** The newest history step when the desk showed the document (`newestStep`); undefined: as it is now. */
+    seenAt?: number;
+  },
   clock: Clock,
 ): TakeBackResult {
   const { value, step } = recordStepWithInfo(db, clock, (rec) => {
@@ -41,6 +46,20 @@ export function takeBack(
     const targets = options.wholeFile
       ? [doc, ...siblings.map((s) => getDocument(db, s.id))].sort((x, y) => x.id - y.id)
       : [doc];
+    if (options.seenAt !== undefined) {
+      const by = laterStepOfOtherDesk(
+        db,
+        targets.map((t) => t.id),
+        options.seenAt,
+        deskOf(db),
+      );
+      if (by !== null)
+        throw new BrickWorkError(
+          'line-changed',
+          `${quote(doc.key)} was changed since this desk showed it, by ${deskWords(by.desk)} ("${by.label}", step ${by.id}). ` +
+            'Nothing was taken back; look at the order as it is now and take it back again if you still mean to.',
+        );
+    }
     for (const target of targets) {
       // Exactly what Undo of its import writes (state and undone_at, the time resolved when written),
       // so revival and Undo treat a taken-back document as any undone one.

@@ -217,6 +217,41 @@ export function lastStepTouching(db: StoreDb, table: string, rowId: number): Ste
   );
 }
 
+/** The store's newest history step's id (0: none yet): what a screen read "as of". */
+export function newestStep(db: StoreDb): number {
+  return Number(db.prepare('SELECT coalesce(max(id), 0) FROM undo_step').pluck().get());
+}
+
+/**
+ * The newest done step after `after`, made by a desk other than `desk`, that changed one of the documents
+ * or one of their lines: what makes a take-back's "as the desk saw it" stale (SPEC §14). Steps are walked
+ * from the newest down to `after` only, and each looks at its own changes.
+ */
+export function laterStepOfOtherDesk(
+  db: StoreDb,
+  documentIds: readonly number[],
+  after: number,
+  desk: string,
+): StepInfo | null {
+  for (const documentId of documentIds) {
+    const step = db
+      .prepare(
+        `SELECT ${STEP_COLUMNS} FROM undo_step s
+          WHERE s.id > ? AND s.state = 'done'
+            AND EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id AND k.desk <> ?)
+            AND EXISTS (SELECT 1 FROM undo_change c
+                         WHERE c.step_id = s.id
+                           AND ((c.table_name = 'document' AND c.row_id = ?)
+                             OR (c.table_name = 'order_line'
+                                 AND EXISTS (SELECT 1 FROM order_line l WHERE l.id = c.row_id AND l.document_id = ?))))
+          ORDER BY s.id DESC LIMIT 1`,
+      )
+      .get(after, desk, documentId, documentId) as StepInfo | undefined;
+    if (step !== undefined) return step;
+  }
+  return null;
+}
+
 function stepConflict(direction: 'undo' | 'redo', step: StepInfo, by: StepInfo): BrickWorkError {
   const what = direction === 'undo' ? 'Undo' : 'Redo';
   return new BrickWorkError(

@@ -206,6 +206,32 @@ describeEachStore('each desk its own Undo (SPEC §8, issue 46)', () => {
     expect((await ok(b.call('placements.list', {}))).items).toEqual([]);
   });
 
+  it("taking back an import another desk fixed a line of since it was shown is line-changed, naming that desk; this desk's own fixes and a fresh look let it through", async () => {
+    const { a, b, lines } = await twoDesks();
+    await ok(a.call('import.confirm', { file: doc('gamma') }));
+    const orderId = (await ok(a.call('orders.list', {}))).find((o) => o.reference === 'gamma')?.id ?? 0;
+    const [first = 0, second = 0] = await lines('gamma');
+    // Desk A shows the order, then fixes a line itself: its own step does not make what it showed stale.
+    const shown = (await ok(a.call('orders.get', { orderId }))).documents[0];
+    await ok(a.call('lines.place', { lineId: first, type: 'P', no: '3001', colourId: null }));
+    // Desk B fixes another line of it meanwhile.
+    const fixed = await ok(b.call('lines.place', { lineId: second, type: 'P', no: '3002', colourId: null }));
+    const refused = await a.call('documents.takeBack', { documentId: shown?.id ?? 0, seenAt: shown?.historyAt ?? 0 });
+    expect(!refused.ok && refused.error.code).toBe('line-changed');
+    expect(!refused.ok && refused.error.message).toContain(`"SHOP-2" ("${fixed.step.label}", step ${fixed.step.id})`);
+    expect(!refused.ok && refused.error.message).toContain('Nothing was taken back');
+    // Nothing written: still imported, B's fix still there, A's Undo still names A's own fix.
+    const now = await ok(a.call('orders.get', { orderId }));
+    expect(now.documents[0]?.state).toBe('imported');
+    expect((await ok(a.call('history.state', {}))).undo?.kind).toBe('hand-placement');
+    // Another order's steps never count; a fresh look lets the take-back through.
+    await ok(b.call('import.confirm', { file: doc('delta') }));
+    await ok(
+      a.call('documents.takeBack', { documentId: now.documents[0]?.id ?? 0, seenAt: now.documents[0]?.historyAt ?? 0 }),
+    );
+    expect((await ok(a.call('orders.get', { orderId }))).documents[0]?.state).toBe('undone');
+  });
+
   it('one desk (both connections named alike): one history, as before', async () => {
     const location = newStoreLocation();
     const first = await openStore(location);

@@ -1,4 +1,5 @@
 /** Documents: the import's preview and confirm, taking one back, and the exports (SPEC §8). */
+import { newestStep } from '../../undo/history.ts';
 import { randomUUID } from 'node:crypto';
 import { confirmImport, planImport } from '../../documents/import.ts';
 import { takeBack } from '../../documents/take-back.ts';
@@ -61,14 +62,15 @@ export const DOCUMENTS_CALLS = {
   'import.cancel': reads((d) => () => ({ cancelled: d.ctx.imports?.cancel() ?? false })),
   'documents.list': reads((d) => ({ orderId }) => {
     if (orderId !== undefined) getOrder(d.db, orderId); // an unknown order is refused, not an empty list
-    return documentViews(d.db, listDocuments(d.db, orderId ?? null));
+    const historyAt = newestStep(d.db); // first: a step after it is not taken for seen
+    return documentViews(d.db, listDocuments(d.db, orderId ?? null), historyAt);
   }),
-  'documents.takeBack': writes((d) => ({ documentId, wholeFile }) => {
-    const r = takeBack(d.db, documentId, { wholeFile: wholeFile === true }, d.clock);
+  'documents.takeBack': writes((d) => ({ documentId, wholeFile, seenAt }) => {
+    const r = takeBack(d.db, documentId, { wholeFile: wholeFile === true, seenAt }, d.clock);
     d.changed('take-back');
     return {
       step: stepView(r.step),
-      takenBack: documentViews(d.db, r.documents),
+      takenBack: documentViews(d.db, r.documents, r.step.id),
       stillImported: r.stillImported,
     };
   }),

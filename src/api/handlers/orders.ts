@@ -1,4 +1,5 @@
 /** Orders and their lines, and the hand placement of a line (SPEC §8, §9). */
+import { newestStep } from '../../undo/history.ts';
 import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { documentsOfOrder } from '../../store/documents.ts';
@@ -17,9 +18,10 @@ export const ORDERS_CALLS = {
       .map(orderView);
   }),
   'orders.get': reads((d) => ({ orderId }) => {
+    const historyAt = newestStep(d.db); // first: a step after it is not taken for seen
     return {
       order: orderView(orderSummary(d.db, orderId)),
-      documents: documentViews(d.db, documentsOfOrder(d.db, orderId)),
+      documents: documentViews(d.db, documentsOfOrder(d.db, orderId), historyAt),
     };
   }),
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
