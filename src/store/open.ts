@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreDb } from './db.ts';
 import { isServerStore } from '../store-location.ts';
-import { openServerStore } from './postgres/open.ts';
+import { EmptyServerDatabase, openServerStore, type OpenedServerStore } from './postgres/open.ts';
 import { nativeOptions } from './native.ts';
 import { readablePlace, snapshotOf, whyUnwritable } from './access.ts';
 import { checkOnCopy, hasWalBeside, quickCheck } from './soundness.ts';
@@ -268,7 +268,14 @@ function wrap(
  * server keeps its own data safe, so there is no quick check, backup file or snapshot.
  */
 function openOnServer(url: string, options: OpenOptions): Store {
-  const opened = openServerStore(url, { readOnly: options.readOnly === true });
+  let opened: OpenedServerStore;
+  try {
+    opened = openServerStore(url, { readOnly: options.readOnly === true });
+  } catch (e) {
+    // An empty database read: an empty store, as a SQLite path with no file yet (nothing made on the server).
+    if (e instanceof EmptyServerDatabase) return { ...memoryStore(), path: url };
+    throw e;
+  }
   // No backup file: the steps ran in one transaction, and the server's own backups keep the rest.
   for (const step of opened.upgraded) options.onProgress?.(`upgraded the store on the server: ${step}`);
   return {

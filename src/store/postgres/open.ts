@@ -43,6 +43,20 @@ export interface OpenedServerStore {
   readonly upgraded: readonly string[];
 }
 
+/**
+ * A read-only open of a database with nothing in it: the caller reads it as an empty store, as a SQLite
+ * path with no file yet (SPEC §14); said in words for any caller that does not.
+ */
+export class EmptyServerDatabase extends BrickWorkError {
+  constructor(url: string) {
+    super(
+      'needs-upgrade',
+      `The database ${storeName(url)} is empty: open it read-write once (any brick-work command that writes, ` +
+        'or the app) to make it a brick-work store.',
+    );
+  }
+}
+
 type Found =
   | { readonly kind: 'empty' }
   | { readonly kind: 'foreign'; readonly applicationId: number | null }
@@ -57,13 +71,7 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
     let found = look(db);
     refuse(url, found, current);
     if (options.readOnly) {
-      if (found.kind === 'empty') {
-        throw new BrickWorkError(
-          'needs-upgrade',
-          `The database ${storeName(url)} is empty: open it read-write once (any brick-work command that writes, ` +
-            'or the app) to make it a brick-work store.',
-        );
-      }
+      if (found.kind === 'empty') throw new EmptyServerDatabase(url);
       if (found.kind === 'store' && compareVersions(found.version, current) < 0) {
         throw new BrickWorkError(
           'needs-upgrade',

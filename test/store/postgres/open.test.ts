@@ -162,12 +162,16 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'opening a store on a Postgr
       expect(objects()).not.toBe('0');
     });
 
-    it('a read-only open changes nothing: an empty database is refused in words, a store is read', async () => {
+    it('a read-only open changes nothing: an empty database reads as an empty store (as a new SQLite path does), a store is read', async () => {
       const name = fresh();
-      await expect(openStore(server.url(name), { readOnly: true })).rejects.toMatchObject({
-        code: 'needs-upgrade',
-        message: expect.stringContaining('open it read-write once'),
-      });
+      const empty = await openStore(server.url(name), { readOnly: true });
+      expect(empty).toMatchObject({ readOnly: true, path: server.url(name) });
+      expect(empty.db.prepare('SELECT count(*) FROM shop_order').pluck().get()).toBe(0);
+      empty.close();
+      expect(server.sql(name, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).toBe('0');
+      // Through the CLI alike: a command that reads sees nothing yet, and makes nothing.
+      const orders = await cli(['orders'], { BRICK_WORK_DB: server.url(name) });
+      expect(orders).toMatchObject({ code: 0, stdout: expect.stringContaining('No orders yet.') });
       expect(server.sql(name, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).toBe('0');
       (await openStore(server.url(name))).close();
       const reader = await openStore(server.url(name), { readOnly: true });
