@@ -10,17 +10,20 @@ export function since(iso: string | null): string {
     : when(iso);
 }
 
-/** Who has a job, in words: this app, another brick-work, or a process that is gone. */
+/** Who has a job, in words: this app, another desk or brick-work, or one that is gone. */
 export function ownerWords(j: JobRowView): string {
+  const who = j.desk !== null ? `the desk "${j.desk}"` : null;
   if (j.state === 'running') {
     if (j.owner === null || j.alive === false)
-      return 'left running by a desk or process that is gone; it is taken up again by itself';
+      return `left running by ${who !== null ? `${who}, whose brick-work stopped` : 'a desk or process that is gone'}; it is taken up again by itself`;
     if (j.ownedHere) return `running in this app since ${since(j.claimedAt)}`;
-    return j.desk !== null
-      ? `running in brick-work on ${j.desk} since ${since(j.claimedAt)}`
+    return who !== null
+      ? `running on ${who} since ${since(j.claimedAt)}`
       : `running in another brick-work (process ${j.owner.pid}) since ${since(j.claimedAt)}`;
   }
   if (j.state === 'queued')
-    return j.owner !== null && j.alive === false ? 'waiting; the process that ran it before is gone' : 'waiting';
+    return j.owner !== null && j.alive === false
+      ? `waiting; ${who !== null ? `${who} ran it before and stopped` : 'the process that ran it before is gone'}`
+      : 'waiting';
   return '';
 }

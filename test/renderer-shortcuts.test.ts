@@ -67,9 +67,15 @@ describe('the jobs list in words', () => {
     expect(ownerWords(job({ ownedHere: false }))).toMatch(
       /^running in another brick-work \(process 4242\) since 12:03/,
     );
-    // On a shop server: the computer whose brick-work runs it, not the server's process number.
+    // On a shop server: the desk that claimed it, not the server's session number — alive or gone.
     expect(ownerWords(job({ ownedHere: false, desk: 'counter-2' }))).toMatch(
-      /^running in brick-work on counter-2 since 12:03/,
+      /^running on the desk "counter-2" since 12:03/,
+    );
+    expect(ownerWords(job({ ownedHere: false, desk: 'counter-2', alive: false }))).toBe(
+      'left running by the desk "counter-2", whose brick-work stopped; it is taken up again by itself',
+    );
+    expect(ownerWords(job({ state: 'queued', desk: 'counter-2', alive: false }))).toBe(
+      'waiting; the desk "counter-2" ran it before and stopped',
     );
     expect(ownerWords(job({ alive: false, ownedHere: false }))).toBe(
       'left running by a desk or process that is gone; it is taken up again by itself',

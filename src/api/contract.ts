@@ -326,7 +326,10 @@ export interface JobRowView {
   readonly alive: boolean | null;
   /** Whether its owner is this app (its job runner), as opposed to another process. */
   readonly ownedHere: boolean;
-  /** On a shop server, the computer whose brick-work runs it (null on a file, or once its session is gone). */
+  /**
+   * On a shop server, the desk whose brick-work claimed it (recorded with the claim, so also once that
+   * desk's session is gone); null on a file, where `owner.pid` is a process of this computer.
+   */
   readonly desk: string | null;
   /** When its owner claimed it. */
   readonly claimedAt: string | null;

@@ -93,6 +93,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     ? null
     : new JobHost({
         db: store.db,
+        desk,
         storePath: options.storePath,
         clock,
         workerUrl: options.workerUrl,
@@ -122,6 +123,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           },
           log: options.log,
           runLookup: (jobId, credentials, apiUrl) => jobs.runLookup(jobId, credentials, apiUrl),
+          renameRunner: (name) => jobs.tellDesk(name),
           damage,
         });
   const offMain = threads; // as a const, for the closures below

@@ -18,6 +18,8 @@ export { startWorker };
 export interface JobHostOptions {
   readonly db: StoreDb;
   readonly storePath: string;
+  /** This desk's name: the runner's claims and catalogue loads record it (SPEC §14). */
+  readonly desk: string;
   readonly clock: Clock;
   /** The runner thread's script: `runner-thread.ts` under tsx, the bundled `runner-thread.js` in the app. */
   readonly workerUrl: URL;
@@ -50,6 +52,8 @@ export class JobHost implements JobControl {
   private loadingOn: Worker | null = null;
   /** The credentials last given: a thread started again gets them too. */
   private credentials: HostMessage | null = null;
+  /** The desk's name since Settings changed it: a thread started again starts as it. */
+  private desk: string | null = null;
   /** The work handed to the thread and not finished yet, by kind, with its last progress. */
   private readonly unfinished = new Map<string, { done: number; total: number | null }>();
 
@@ -63,6 +67,7 @@ export class JobHost implements JobControl {
     const { options } = this;
     const workerData = {
       storePath: options.storePath,
+      desk: this.desk ?? options.desk,
       nativeBinding: options.nativeBinding ?? null,
       clockMs: options.clock.now().getTime(),
       // Started again: the jobs the stopped thread had are ended or queued again first.
@@ -183,6 +188,12 @@ export class JobHost implements JobControl {
   }
 
   /** Lets the runner thread resume queued look-up jobs by itself. */
+  /** This desk was renamed: the runner claims and loads as the new name, and starts as it again. */
+  tellDesk(desk: string): void {
+    this.desk = desk;
+    this.send({ type: 'desk', desk });
+  }
+
   provideCredentials(credentials: Credentials, apiUrl: string): void {
     this.credentials = { type: 'credentials', credentials, apiUrl };
     // A thread not ready yet gets them when it is (with every start).

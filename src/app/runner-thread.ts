@@ -16,6 +16,7 @@ import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { isItemType } from '../item-types.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import { useNativeBinding } from '../store/native.ts';
+import { useDesk } from '../undo/desk.ts';
 import { openStore, type Store } from '../store/open.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { releaseOwnJobs } from '../jobs/queue.ts';
@@ -29,12 +30,15 @@ const port = parentPort;
 if (port === null) throw new Error('runner-thread runs as a worker thread');
 const {
   storePath,
+  desk,
   nativeBinding,
   clockMs,
   restarted,
   damage: damageCell,
 } = workerData as {
   storePath: string;
+  /** This desk's name (SPEC §8, §14): what the jobs it claims and the loads it runs record. */
+  desk: string;
   nativeBinding: string | null;
   clockMs: number;
   restarted?: boolean;
@@ -62,6 +66,7 @@ const store = await begin().catch((e: unknown) => {
 /** Opens the store, and after a restart ends or queues again what the thread before this one had. */
 async function begin(): Promise<Store> {
   const store = await openStore(storePath, { quickCheck: false }); // the app's main open checked it
+  useDesk(store.db, desk);
   if (restarted !== true) return store;
   try {
     // The thread before this one stopped: what it was running is no one's now, though this process lives.
@@ -109,6 +114,10 @@ function runner(): JobRunner | null {
 }
 
 async function handle(m: StampedHostMessage): Promise<void> {
+  if (m.type === 'desk') {
+    useDesk(store.db, m.desk);
+    return;
+  }
   if (m.type === 'credentials') {
     credentials = { credentials: m.credentials, apiUrl: m.apiUrl };
     return;

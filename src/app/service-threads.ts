@@ -34,6 +34,8 @@ export interface ServiceThreadsOptions {
   readonly log: (line: string) => void;
   /** Hands a queued run of the look-up job to the job runner thread. */
   readonly runLookup: (jobId: number, credentials: Credentials, apiUrl: string) => void;
+  /** Tells the job runner thread this desk's new name. */
+  readonly renameRunner?: (desk: string) => void;
   /** The process's mark of a store found damaged (SPEC §11): the threads share its cell. */
   readonly damage: DamageMark;
 }
@@ -119,6 +121,7 @@ export class ServiceThreads implements CallDispatcher {
   /** This desk was renamed: both threads write and read as the new name, and start as it again. */
   tellDesk(desk: string): void {
     for (const lane of [this.writer, this.suggest]) lane.renamed(desk);
+    this.options.renameRunner?.(desk);
   }
 
   /** The credentials as the main thread read them now: the writer's settings view and look-up see the same. */

@@ -8,6 +8,8 @@ export type HostMessage =
   | { type: 'lookup'; jobId: number; credentials: Credentials; apiUrl: string }
   | { type: 'credentials'; credentials: Credentials; apiUrl: string }
   | { type: 'wake' }
+  /** This desk was renamed (Settings): the jobs the thread claims and the loads it starts are the new name's. */
+  | { type: 'desk'; desk: string }
   | { type: 'stop' };
 
 /**

@@ -2,7 +2,8 @@ import type { StoreDb } from '../store/db.ts';
 import { isoNow, utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
-import { actingOwner, ownerAlive } from '../store/owners.ts';
+import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
+import { deskOf } from '../undo/desk.ts';
 import type { ProcView } from '../identity/proc.ts';
 import type { ClaimedJob, JobProgress, JobState, JobView } from './types.ts';
 
@@ -28,11 +29,13 @@ interface JobRow {
   boot_id: string | null;
   start_ticks: number | null;
   claimed_at: string | null;
+  owner_desk: string | null;
   recoveries: number;
 }
 
 const SELECT_JOB = `
   SELECT j.*, o.pid, o.boot_id, o.start_ticks, o.claimed_at,
+         (SELECT k.desk FROM job_owner_desk k WHERE k.job_id = j.id) AS owner_desk,
          (SELECT count(*) FROM job_event e WHERE e.job_id = j.id) AS recoveries
     FROM job j LEFT JOIN job_owner o ON o.job_id = j.id`;
 
@@ -78,6 +81,7 @@ function toView(db: StoreDb, row: JobRow, proc: ProcView): JobView {
     error: row.error,
     notBeforeDay: row.not_before_day,
     owner,
+    ownerDesk: row.owner_desk,
     claimedAt: row.claimed_at,
     alive: owner === null ? null : ownerAlive(db, owner, proc),
     recoveries: row.recoveries,
@@ -153,6 +157,10 @@ function tryClaim(db: StoreDb, c: Candidate, me: OwnerIdentity, clock: Clock): C
         )
         .run(c.id, ...ownerParams(me), now, c.pid, c.boot_id, c.start_ticks);
       if (upsert.changes !== 1) return null;
+      // Words name the claiming desk, also once its session (the owner's identity) is gone.
+      db.prepare(
+        'INSERT INTO job_owner_desk (job_id, desk) VALUES (?, ?) ON CONFLICT (job_id) DO UPDATE SET desk = excluded.desk',
+      ).run(c.id, deskOf(db));
       const moved = db
         .prepare("UPDATE job SET state = 'running', updated_at = ? WHERE id = ? AND state = ?")
         .run(now, c.id, c.state);
@@ -239,20 +247,25 @@ export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: Qu
   const proc = options.proc ?? SYSTEM_PROC;
   const c = db
     .prepare(
-      `SELECT j.id, j.kind, j.state, j.payload, j.progress_done, j.progress_total, o.pid, o.boot_id, o.start_ticks
+      `SELECT j.id, j.kind, j.state, j.payload, j.progress_done, j.progress_total, o.pid, o.boot_id, o.start_ticks,
+              (SELECT k.desk FROM job_owner_desk k WHERE k.job_id = j.id) AS owner_desk
          FROM job j LEFT JOIN job_owner o ON o.job_id = j.id WHERE j.id = ?`,
     )
-    .get(id) as (Omit<Candidate, 'state'> & { state: JobState }) | undefined;
+    .get(id) as (Omit<Candidate, 'state'> & { state: JobState; owner_desk: string | null }) | undefined;
   if (c === undefined) throw notFound(id);
   if (c.state !== 'queued' && c.state !== 'running') {
     throw new BrickWorkError('not-found', `Job ${id} is ${c.state}; there is nothing left to run.`);
   }
   const candidate = c as Candidate;
-  const busy = () =>
-    new BrickWorkError(
-      'busy',
-      `Job ${id} (${c.kind}) is being run by another brick-work process (pid ${c.pid ?? '?'}).`,
-    );
+  // On a server the owner is a session, no process: the desk that claimed it says who (SPEC §14).
+  const owner = ownerOf(c);
+  const who =
+    owner !== null && isSession(owner)
+      ? c.owner_desk !== null
+        ? `the desk "${c.owner_desk}"`
+        : 'another desk'
+      : `another brick-work process (pid ${c.pid ?? '?'})`;
+  const busy = () => new BrickWorkError('busy', `Job ${id} (${c.kind}) is being run by ${who}.`);
   if (!claimable(db, candidate, proc)) throw busy();
   try {
     const won = tryClaim(db, candidate, actingOwner(db, me), options.clock);

@@ -2,7 +2,7 @@ import type { StoreDb } from '../store/db.ts';
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { BrickWorkError, isBrickWorkError, toErrorValue, type ErrorValue } from '../errors.ts';
 import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
-import { connectionOwner } from '../store/owners.ts';
+import { connectionOwner, isSession } from '../store/owners.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { claimJob, claimNext, deferJob, finishJob, reportProgress, UnreadablePayload, whileOwner } from './queue.ts';
 import type { ClaimedJob, JobProgress } from './types.ts';
@@ -101,7 +101,11 @@ export class JobRunner {
 
   private async run(job: ClaimedJob): Promise<RunResult> {
     const handler = this.handlers[job.kind];
-    if (job.takenFrom) this.log(`took over job ${job.id} (${job.kind}) from pid ${job.takenFrom.pid}, which is gone`);
+    if (job.takenFrom) {
+      // A server's owner is a desk's session, no process of this computer.
+      const from = isSession(job.takenFrom) ? 'a desk whose session ended' : `pid ${job.takenFrom.pid}, which is gone`;
+      this.log(`took over job ${job.id} (${job.kind}) from ${from}`);
+    }
     let outcome: JobOutcome | null = null;
     const opts = { clock: this.clock };
     const ctx: JobContext = {

@@ -19,6 +19,8 @@ export interface JobView {
   /** Not claimed before this UTC day (the BrickLink budget ran out). */
   readonly notBeforeDay: string | null;
   readonly owner: OwnerIdentity | null;
+  /** The desk whose brick-work claimed it (SPEC §14); null for a claim made before desks were recorded. */
+  readonly ownerDesk: string | null;
   /** When the owner claimed it. */
   readonly claimedAt: string | null;
   /** Whether the owner is alive; null when there is no owner. */

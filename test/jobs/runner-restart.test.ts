@@ -105,6 +105,7 @@ describe('what a stopped runner thread had (its process lives on)', () => {
     const host = new JobHost({
       db: store.db,
       storePath,
+      desk: 'SHOP-1',
       clock: SYSTEM_CLOCK,
       workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
       emit: (name, payload) => events.push({ name, payload }),

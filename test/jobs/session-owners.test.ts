@@ -117,10 +117,12 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
         expect.objectContaining({ id, state: 'running', alive: true, ownedHere: false, desk: os.hostname() }),
       ]);
       const text = await cli(['jobs', '--db', url]);
-      expect(text.stdout).toContain(`on ${os.hostname()} (alive)`);
-      // Once its session is gone the job is no one's, here or elsewhere.
+      expect(text.stdout).toContain(`desk "${os.hostname()}" (alive)`);
+      expect(text.stdout).not.toMatch(/pid \d/);
+      // Once its session is gone the job is no one's, here or elsewhere — and still said to be that desk's.
       expect(cut(name, ownerA.pid)).toBe(true);
       expect(ownerPlace(b.db, ownerA)).toEqual({ here: false, desk: null });
+      expect((await cli(['jobs', '--db', url])).stdout).toContain(`desk "${os.hostname()}" (gone)`);
     });
 
     // A shop may give each desk a login of its own. The server then hides a session's start from another

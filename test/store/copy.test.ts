@@ -151,6 +151,7 @@ async function shopStore(location: string): Promise<void> {
     const done = insertJob(db, { kind: 'catalogue-lookup', state: 'done' });
     insertJobOwner(db, { jobId: done, pid: 4242, identity: { bootId: null, startTicks: null } });
     db.prepare("INSERT INTO job_event (job_id, event, detail, at) VALUES (?, 'recovered', '{}', 'now')").run(running);
+    db.prepare("INSERT INTO job_owner_desk (job_id, desk) VALUES (?, 'SHOP-2')").run(running);
     db.prepare(
       "INSERT INTO lookup_answer (item_type, item_no, found, answered_at) VALUES ('P', 'x777', 0, 'now')",
     ).run();
@@ -529,7 +530,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       const there = await cli(['store', 'copy', '--from', source, '--to', url], { PGPASSWORD: secret });
       expect(there.code, there.stderr).toBe(0);
       expect(there.stdout).toMatch(
-        /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 24 tables/,
+        /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 25 tables/,
       );
       expect(there.stdout).toMatch(/\n {2}order_line +8\n/);
       expect(there.stderr).toContain('copying order_line: 8 rows');

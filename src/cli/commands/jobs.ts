@@ -4,9 +4,9 @@ import { numberArg, type ContractCommand } from '../command.ts';
 
 function ownerText(job: { owner: JobRowView['owner']; alive: boolean | null; desk?: string | null }): string {
   if (job.owner === null) return '-';
-  // On a shop server the pid is the server's session; the computer says more.
-  const where = job.desk ? ` on ${job.desk}` : '';
-  return `pid ${job.owner.pid}${where} (${job.alive ? 'alive' : 'gone'})`;
+  const state = job.alive ? 'alive' : 'gone';
+  // On a shop server the owner is the server's session, no process: the desk says who (SPEC §14).
+  return job.desk ? `desk "${job.desk}" (${state})` : `pid ${job.owner.pid} (${state})`;
 }
 
 function progressText(p: JobRowView['progress']): string {

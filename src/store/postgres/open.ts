@@ -16,7 +16,7 @@ import {
 } from '../schema-version.ts';
 import { CURRENT_SCHEMA } from '../upgrades/index.ts';
 import { PostgresDatabase, type PostgresConnectOptions } from './database.ts';
-import { TABLES_WITH_ID, SCHEMA_4_2, UNDO_STEP_DESK } from './schema-4.2.ts';
+import { JOB_OWNER_DESK, TABLES_WITH_ID, SCHEMA_4_2, UNDO_STEP_DESK } from './schema-4.2.ts';
 import { POSTGRES_UPGRADES, type PostgresUpgrade } from './upgrades.ts';
 
 /** The oldest server brick-work's statements are written for (nondeterministic collations, PL/pgSQL's forms). */
@@ -141,6 +141,7 @@ function ensureServerIndexes(db: PostgresDatabase): void {
   try {
     db.exec('CREATE INDEX IF NOT EXISTS element_code_by_item ON element_code (item_no, numbering)');
     db.exec(UNDO_STEP_DESK);
+    db.exec(JOB_OWNER_DESK);
   } catch {
     // Not the owner, or another desk makes it just now: the reads it speeds work without it.
   }

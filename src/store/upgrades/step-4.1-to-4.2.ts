@@ -199,6 +199,16 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
       )`,
     indexes: [],
   },
+  {
+    // The desk whose brick-work claimed each job (SPEC §14): words name it, also once that desk is gone
+    // (its server session, the owner's identity, says nothing after). Who owns a job stays job_owner's.
+    name: 'job_owner_desk',
+    table: `CREATE TABLE job_owner_desk (
+        job_id INTEGER PRIMARY KEY REFERENCES job (id),
+        desk TEXT NOT NULL
+      )`,
+    indexes: [],
+  },
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */

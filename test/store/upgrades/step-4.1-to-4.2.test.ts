@@ -38,6 +38,7 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
       'element_code',
       'hand_placement',
       'job_event',
+      'job_owner_desk',
       'lookup_answer',
       'part_number',
       'part_relationship',
