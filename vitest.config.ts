@@ -9,6 +9,7 @@ const INTEGRATION = [
   'test/api/desk-name.test.ts',
   'test/api/off-main-thread.test.ts',
   'test/jobs/dead-desk.test.ts',
+  'test/catalogue/other-desk-progress.test.ts',
   'test/catalogue/load-kill.test.ts',
   'test/catalogue/place-again-batches.test.ts',
   'test/catalogue/load.test.ts',

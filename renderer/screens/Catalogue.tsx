@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 import { useCatalogue } from '../state/catalogue.ts';
 import { CatalogueCard } from './catalogue/CatalogueCard.tsx';
@@ -8,6 +9,14 @@ import { LookupCard } from './catalogue/LookupCard.tsx';
 export function Catalogue() {
   const reload = useCatalogue((s) => s.reload);
   useReloadOnChange(reload);
+  // Another desk's (or process's) load: its progress is written to the store as it goes, told to no one
+  // until it ends (SPEC §14) — read again every second while it runs.
+  const elsewhere = useCatalogue((s) => s.status?.job?.state === 'running' && s.status.job.alive && s.live === null);
+  useEffect(() => {
+    if (!elsewhere) return;
+    const timer = setInterval(() => void reload(), 1_000);
+    return () => clearInterval(timer);
+  }, [elsewhere, reload]);
   return (
     <section className="screen" aria-label="Catalogue and jobs">
       <div className="toolbar">

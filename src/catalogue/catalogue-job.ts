@@ -6,7 +6,7 @@ import { BrickWorkError } from '../errors.ts';
 import { sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
 import { isServerStore } from '../store-location.ts';
-import { readCatalogueJobRow, writeCatalogueJobRow } from '../store/catalogue-job-row.ts';
+import { readCatalogueJobRow, writeCatalogueJobRow, writeCatalogueJobRowAside } from '../store/catalogue-job-row.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines, placeWaitingLinesNow } from '../placement/place-lines.ts';
 import { waitingLines } from '../store/line-placements.ts';
@@ -210,6 +210,12 @@ interface RecordPlace {
   readonly name: string;
   read(): CatalogueJobFile;
   write(record: CatalogueJobRecord): void;
+  /**
+   * Writes progress where every desk sees it at once. `inside`: the caller's own transaction is open (a
+   * file's merge), whose writes no other desk sees before it ends: on a server the row is then written on
+   * a connection of its own, as the file beside a SQLite store is seen at once. False when it could not be.
+   */
+  writeProgress(record: CatalogueJobRecord, inside: boolean): boolean;
   /** Leaves nothing of writers that were killed mid-write (under the write lock). */
   tidy(): void;
 }
@@ -220,6 +226,12 @@ function placeOf(db: StoreDb, storePath: string): RecordPlace {
       name: 'the store’s catalogue_job_state row',
       read: () => parseRecord(readCatalogueJobRow(db)),
       write: (record) => writeCatalogueJobRow(db, JSON.stringify(record)),
+      writeProgress: (record, inside) => {
+        const json = JSON.stringify(record);
+        if (inside) return writeCatalogueJobRowAside(db, json);
+        writeCatalogueJobRow(db, json);
+        return true;
+      },
       tidy: () => {},
     };
   }
@@ -228,6 +240,10 @@ function placeOf(db: StoreDb, storePath: string): RecordPlace {
     name: file,
     read: () => readCatalogueJob(file),
     write: (record) => write(file, record),
+    writeProgress: (record) => {
+      write(file, record);
+      return true;
+    },
     tidy: () => removeLeftovers(file),
   };
 }
@@ -308,6 +324,7 @@ export class CatalogueJob {
 
   /** Records progress. False when staff asked it to stop, or the file is no longer this job's: stop then. */
   progress(progress: JobProgress): boolean {
+    const inside = this.db.inTransaction; // before the write lock's own transaction below
     return underWriteLock(this.db, () => {
       const current = this.ownRecord();
       if (current === null || current.cancelRequested) return false;
@@ -318,7 +335,7 @@ export class CatalogueJob {
       if (!complete && at - this.lastWrite < PROGRESS_WRITE_MS) return true;
       this.lastWrite = at;
       this.record = { ...current, progress, updatedAt: isoNow(this.clock) };
-      this.place.write(this.record);
+      this.place.writeProgress(this.record, inside);
       return true;
     });
   }

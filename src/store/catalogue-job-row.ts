@@ -4,6 +4,7 @@
  * `src/catalogue/catalogue-job.ts`, in the same transaction, so its check-and-claim is one step.
  */
 import type { StoreDb } from './db.ts';
+import { PostgresDatabase } from './postgres/database.ts';
 
 /** The record's JSON text, or null when there has been no catalogue job. */
 export function readCatalogueJobRow(db: StoreDb): string | null {
@@ -15,4 +16,14 @@ export function writeCatalogueJobRow(db: StoreDb, json: string): void {
   db.prepare(
     'INSERT INTO catalogue_job_state (one, state) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET state = excluded.state',
   ).run(json);
+}
+
+/**
+ * The row written at once, seen by every desk even while this connection's transaction is open (a load's
+ * progress during its merge, SPEC §14); false when it could not be (it is best effort: the next write
+ * tries again). Only on a server, and only while this connection's own transaction is open.
+ */
+export function writeCatalogueJobRowAside(db: StoreDb, json: string): boolean {
+  if (!(db instanceof PostgresDatabase)) throw new Error('only a server store writes its catalogue job row aside');
+  return db.writeAside('UPDATE catalogue_job_state SET state = ? WHERE one = 1', [json]);
 }

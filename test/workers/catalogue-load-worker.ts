@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { SYSTEM_CLOCK, type Clock } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { isBrickWorkError } from '../../src/errors.ts';
-import { identityOf } from '../../src/identity/owner.ts';
+import { connectionOwner } from '../../src/store/owners.ts';
 import { openStore } from '../../src/store/open.ts';
 
 const [storePath, partsFile] = process.argv.slice(2);
@@ -46,7 +46,7 @@ const sayLines = process.argv[4] === 'lines';
 try {
   const result = await loadCatalogue(store.db, storePath, [{ name: 'parts.csv', content }], {
     type: 'P',
-    me: identityOf(),
+    me: connectionOwner(store.db), // on a server, its session: as the app's runner
     clock,
     // Striking between batches: one batch a transaction (a load's own slices hold several).
     ...(sayLines ? { placeAgainSliceMs: 0 } : {}),

@@ -95,6 +95,13 @@ export function CatalogueCard() {
       </div>
       {c.live ? (
         <ProgressBar done={c.live.done} total={c.live.total} label="Loading the catalogue" unit="rows" />
+      ) : busyElsewhere ? (
+        <ProgressBar
+          done={job.progress.done}
+          total={job.progress.total}
+          label={job.desk !== null ? `Loading on the desk "${job.desk}"` : 'Loading in another brick-work'}
+          unit="rows"
+        />
       ) : null}
       {running ? (
         <div className="row">

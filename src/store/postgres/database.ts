@@ -102,6 +102,8 @@ export class PostgresDatabase implements StoreDb {
   private closed = false;
   private locked = false;
   private readonly prepared = new Map<string, NamedStatement>();
+  /** The connection `writeAside` writes through, made at its first use. */
+  private aside: PostgresBridge | null = null;
 
   private constructor(
     private readonly bridge: PostgresBridge,
@@ -164,6 +166,32 @@ export class PostgresDatabase implements StoreDb {
       [owner.pid, owner.startTicks],
     ).rows[0] as { name: string } | undefined;
     return found?.name ?? null;
+  }
+
+  /**
+   * Writes one statement at once, on a connection of its own, so that other desks see it while this
+   * connection's transaction is still open (a catalogue load's progress, in the transaction of its merge;
+   * SQLite's loads write theirs to a file beside the store). Without the writer lock, which this
+   * connection's transaction holds, and without moving the data version, whose row it holds too. Best
+   * effort: a row locked for more than a second, or a server that does not answer, and it is not
+   * written (false). Never for a row this connection's transaction wrote: that would wait the second out.
+   */
+  writeAside(sql: string, args: readonly unknown[]): boolean {
+    const statement = toPostgres(sql, this.tablesWithId);
+    try {
+      this.aside ??= PostgresBridge.connect(this.bridge.url, { timeoutMs: 5_000 });
+      this.aside.query("BEGIN; SET LOCAL lock_timeout = '1000ms'; SET LOCAL brick_work.changing = 'yes'");
+      this.aside.query(statement.text, bindValues(statement, args));
+      this.aside.query('COMMIT');
+      return true;
+    } catch {
+      try {
+        this.aside?.query('ROLLBACK');
+      } catch {
+        // the connection is gone: it is made again at the next write
+      }
+      return false;
+    }
   }
 
   get name(): string {
@@ -287,6 +315,7 @@ export class PostgresDatabase implements StoreDb {
 
   close(): void {
     this.closed = true;
+    this.aside?.close();
     this.bridge.close();
   }
 
