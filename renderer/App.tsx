@@ -6,6 +6,7 @@ import { Export } from './screens/Export.tsx';
 import { Import } from './screens/Import.tsx';
 import { Orders } from './screens/Orders.tsx';
 import { Settings } from './screens/Settings.tsx';
+import { HistoryPanel } from './components/HistoryPanel.tsx';
 import { historyCommand, isOpenShortcut, redoShortcut, undoShortcut } from './shortcuts.ts';
 import { openFilePicker } from './components/FilePicker.tsx';
 import { useApp, type Screen } from './state/app.ts';
@@ -89,11 +90,14 @@ function HistoryButton(props: {
 }
 
 export function App() {
-  const { screen, history, notice, platform, store, go, undo, redo } = useApp(
+  const { screen, history, notice, platform, store, go, undo, redo, historyPanel, showHistory, hideHistory } = useApp(
     useShallow((s) => ({
       screen: s.screen,
       history: s.history,
       notice: s.notice,
+      historyPanel: s.historyPanel,
+      showHistory: s.showHistory,
+      hideHistory: s.hideHistory,
       platform: s.platform,
       store: s.store,
       go: s.go,
@@ -155,6 +159,14 @@ export function App() {
             readOnly={readOnly !== null}
             onClick={() => void redo()}
           />
+          <button
+            onClick={() => (historyPanel === null ? showHistory() : hideHistory())}
+            aria-expanded={historyPanel !== null}
+            data-testid="history-open"
+            title="Every desk's steps, newest first"
+          >
+            History
+          </button>
         </div>
       </header>
       {readOnly ? (
@@ -169,9 +181,16 @@ export function App() {
           data-testid="notice"
         >
           {notice.text}
+          {notice.step !== undefined ? (
+            // A refusal naming another desk's step (SPEC §8): shown where it is, in the history.
+            <button className="link" onClick={() => showHistory(notice.step)} data-testid="notice-show-step">
+              Show step {notice.step} in the history
+            </button>
+          ) : null}
           <NoticeOrders orders={notice.orders ?? []} />
         </div>
       ) : null}
+      <HistoryPanel />
       <main>
         {screen === 'orders' ? <Orders /> : null}
         {screen === 'import' ? <Import /> : null}

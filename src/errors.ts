@@ -64,6 +64,8 @@ export interface ErrorValue {
   readonly message: string;
   /** `needs-acknowledgement` of a hand placement: what to confirm for it to go ahead (SPEC §9). */
   readonly confirm?: PlacementConfirmation;
+  /** `step-conflict`: the other desk's history step it names, which the screens offer to show (SPEC §8). */
+  readonly step?: number;
 }
 
 export class BrickWorkError extends Error implements ErrorValue {
@@ -72,14 +74,18 @@ export class BrickWorkError extends Error implements ErrorValue {
     readonly code: ErrorCode,
     message: string,
     readonly confirm?: PlacementConfirmation,
+    readonly step?: number,
   ) {
     super(message);
   }
 
   toValue(): ErrorValue {
-    return this.confirm === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, confirm: this.confirm };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.confirm === undefined ? {} : { confirm: this.confirm }),
+      ...(this.step === undefined ? {} : { step: this.step }),
+    };
   }
 }
 

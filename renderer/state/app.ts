@@ -23,7 +23,13 @@ interface AppState {
     code?: string;
     /** Orders the note is about, each a way to its lines (a catalogue load's: SPEC §9). */
     orders?: readonly JobOrderLines[];
+    /** A history step the refusal names (another desk's, `step-conflict`): the notice offers to show it. */
+    step?: number;
   } | null;
+  /** The history panel, when open: every desk's steps; `step`, the one it was opened to show. */
+  historyPanel: { step: number | null } | null;
+  showHistory(step?: number): void;
+  hideHistory(): void;
   /** Bumped on every store.changed event: screens reload what they show. */
   revision: number;
   /** `by`: staff went there (what was said before goes), or the app did after an action (it stays). */
@@ -46,7 +52,10 @@ export const useApp = create<AppState>((set, get) => ({
   store: null,
   history: { undo: null, redo: null },
   notice: null,
+  historyPanel: null,
   revision: 0,
+  showHistory: (step) => set({ historyPanel: { step: step ?? null } }),
+  hideHistory: () => set({ historyPanel: null }),
   go: (screen, by = 'staff') =>
     set((s) => (s.screen === screen ? {} : by === 'app' ? { screen } : { screen, notice: null })),
   async start() {
@@ -92,7 +101,14 @@ export const useApp = create<AppState>((set, get) => ({
   clearNotice: () => set((s) => (s.notice === null ? {} : { notice: null })),
   fail(e) {
     const error = messageOf(e);
-    set({ notice: { kind: 'error', text: error.message, code: error.code } });
+    set({
+      notice: {
+        kind: 'error',
+        text: error.message,
+        code: error.code,
+        ...(error.step === undefined ? {} : { step: error.step }),
+      },
+    });
     return error;
   },
   changed(reason) {

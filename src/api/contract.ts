@@ -26,6 +26,8 @@ export interface ErrorValue {
   readonly message: string;
   /** `needs-acknowledgement` of `lines.place`: what to add to `confirm` for it to go ahead (SPEC §9). */
   readonly confirm?: PlacementConfirmation;
+  /** `step-conflict`: the other desk's history step it names, which the screens offer to show (SPEC §8). */
+  readonly step?: number;
 }
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorValue };

@@ -257,6 +257,8 @@ function stepConflict(direction: 'undo' | 'redo', step: StepInfo, by: StepInfo):
   return new BrickWorkError(
     'step-conflict',
     `${what} of "${step.label}" (step ${step.id}) would overwrite what ${deskWords(by.desk)} did since: "${by.label}" (step ${by.id}) changed the same rows. Nothing was changed; that desk can undo its step first.`,
+    undefined,
+    by.id,
   );
 }
 

@@ -67,11 +67,15 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
  * fragment): the run's bundle of it serving the run's screens (test/setup/global.ts), else the sources
  * through tsx serving the screens this test file built (`buildScreens`).
  */
-export async function startHost(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startHost(
+  dbPath: string,
+  /** More of the host's arguments (`--desk NAME`). */
+  more: readonly string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
   const screens = builtForRun()?.screens ?? built;
   const child = spawn(
     process.execPath,
-    [...hostArgs(), '--db', dbPath, ...(screens === undefined ? [] : ['--renderer', screens])],
+    [...hostArgs(), '--db', dbPath, ...more, ...(screens === undefined ? [] : ['--renderer', screens])],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const url = (await lines(child).waitFor(/^open http/)).replace(/^open /, '');

@@ -129,6 +129,8 @@ describeEachStore('each desk its own Undo (SPEC §8, issue 46)', () => {
     expect(refused.error.code).toBe('step-conflict');
     expect(refused.error.message).toContain('"SHOP-2"');
     expect(refused.error.message).toContain(`step ${fix.step.id}`);
+    // The step it names travels with the refusal: the screens offer to show it in the history.
+    expect(refused.error.step).toBe(fix.step.id);
     // Nothing changed: the import stands, B's fix stands, A's Undo still names its import.
     expect((await ok(a.call('documents.list', {}))).map((d) => d.state)).toEqual(['imported']);
     expect(
