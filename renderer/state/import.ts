@@ -118,7 +118,9 @@ export const useImport = create<ImportState>((set, get) => ({
         ...(await call('import.confirm', { file, orderId, asNew, acknowledge: acknowledged, colourNumbering })),
       ];
       set({ results, preview: null, file: null });
-      const said = importedNotice(results, file.name);
+      // Finished while the worker is elsewhere: told, with a way to each order, and nothing else moves.
+      const elsewhere = useApp.getState().screen !== 'import';
+      const said = importedNotice(results, file.name, elsewhere);
       useApp.getState().say(said.text, said.orders);
       return results;
     } catch (e) {
@@ -165,7 +167,15 @@ export function importBlocked(preview: ImportPreviewView | null, acknowledged: r
 export function importedNotice(
   results: readonly ImportResultView[],
   fileName: string,
+  /** The worker is elsewhere now: each order gets its link (the screen does not open it). */
+  links = false,
 ): { text: string; orders?: JobOrderLines[] } {
+  const orders = results.map((r) => ({
+    orderId: r.order.id,
+    reference: r.order.reference,
+    placed: r.lines.placed,
+    unplaced: r.lines.unplaced,
+  }));
   if (results.length <= 3)
     return {
       text: results
@@ -174,6 +184,7 @@ export function importedNotice(
             `${r.revived ? 'Revived' : 'Imported'} ${r.document.key}: ${plural(r.lines.total, 'line')}, ${r.lines.unplaced.toLocaleString()} unplaced.`,
         )
         .join(' '),
+      ...(links ? { orders } : {}),
     };
   const lines = results.reduce((n, r) => n + r.lines.total, 0);
   const unplaced = results.reduce((n, r) => n + r.lines.unplaced, 0);
@@ -182,11 +193,6 @@ export function importedNotice(
     text:
       `Imported ${plural(results.length, 'document')} from ${fileName}${revived > 0 ? ` (${revived} revived)` : ''}: ` +
       `${plural(lines, 'line')}, ${unplaced.toLocaleString()} unplaced.`,
-    orders: results.map((r) => ({
-      orderId: r.order.id,
-      reference: r.order.reference,
-      placed: r.lines.placed,
-      unplaced: r.lines.unplaced,
-    })),
+    orders,
   };
 }

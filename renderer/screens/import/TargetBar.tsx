@@ -32,7 +32,9 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
   const confirm = () =>
     void im.confirm().then((results) => {
       const first = results?.[0];
-      if (first) {
+      // Only an import waited on here opens its order: one that ends while the worker is at work elsewhere
+      // moves nothing under their hands (its notice offers to open it).
+      if (first && useApp.getState().screen === 'import') {
         go('orders', 'app');
         void open(first.order.id, 'app');
       }
