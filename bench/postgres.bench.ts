@@ -26,6 +26,8 @@ const LINES_PER_DESK = 250;
 const WARM_UP = 5;
 const JOBS = 1_000;
 const BAR_MS = 50;
+/** Runs of the four desks, each on a store of its own: the row is their median p99. */
+const DESK_RUNS = 3;
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..');
@@ -51,7 +53,11 @@ export async function benchPostgres(only: readonly PostgresRow[] = POSTGRES_ROWS
   };
   try {
     const out: BenchRow[] = [];
-    for (const row of POSTGRES_ROWS) if (only.includes(row)) out.push(await rows[row]());
+    for (const row of POSTGRES_ROWS) {
+      if (!only.includes(row)) continue;
+      settle(server);
+      out.push(await rows[row]());
+    }
     return out;
   } finally {
     server.close();
@@ -60,6 +66,22 @@ export async function benchPostgres(only: readonly PostgresRow[] = POSTGRES_ROWS
 }
 
 type Parts = ReturnType<typeof partsCsv>;
+
+/**
+ * Before a measurement: the databases earlier rows made are dropped and the server checkpoints, so that
+ * what it measures is not their after-work (the autovacuum of 150,000 lines, a checkpoint's writes).
+ */
+function settle(server: PostgresServer): void {
+  const left = server
+    .sql(
+      'postgres',
+      "SELECT string_agg(datname, ' ') FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'",
+    )
+    .split(' ')
+    .filter(Boolean);
+  for (const name of left) server.sql('postgres', `DROP DATABASE "${name}" WITH (FORCE)`);
+  server.sql('postgres', 'CHECKPOINT');
+}
 
 async function storeWithCatalogue(location: string, parts: Parts): Promise<Awaited<ReturnType<typeof openStore>>> {
   const store = await openStore(location);
@@ -236,10 +258,16 @@ interface Placing {
  * `desks` desks (processes) placing the lines of one order by hand at once, each its share of
  * `DESKS × LINES_PER_DESK` lines, every call timed; then each line checked placed once, by one step.
  */
-async function placingAtOnce(server: PostgresServer, dir: string, parts: Parts, desks: number): Promise<Placing> {
+async function placingAtOnce(
+  server: PostgresServer,
+  dir: string,
+  parts: Parts,
+  desks: number,
+  run = 1,
+): Promise<Placing> {
   const perDesk = (DESKS * LINES_PER_DESK) / desks;
   const total = desks * (WARM_UP + perDesk);
-  const name = `desks_${desks}`;
+  const name = `desks_${desks}_${run}`;
   server.createDatabase(name);
   const url = server.url(name);
   const numbers = parts.text
@@ -317,18 +345,30 @@ async function placingAtOnce(server: PostgresServer, dir: string, parts: Parts, 
  */
 async function desksPlacing(server: PostgresServer, dir: string, parts: Parts): Promise<BenchRow> {
   const alone = await placingAtOnce(server, dir, parts, 1);
-  const { times, firstCalls, ok, detail } = await placingAtOnce(server, dir, parts, DESKS);
-  const p99 = percentile(times, 0.99);
+  // The p99 of a thousand calls is their tenth slowest, which a moment of the two cores' scheduling moves:
+  // the median of three runs, each on a store of its own (as the colours row does).
+  const runs: Placing[] = [];
+  for (let run = 1; run <= DESK_RUNS; run++) {
+    settle(server);
+    runs.push(await placingAtOnce(server, dir, parts, DESKS, run));
+  }
+  const p99s = runs.map((r) => percentile(r.times, 0.99));
+  const p99 = median(p99s);
+  const chosen = runs[p99s.indexOf(p99)] ?? runs[0];
+  if (chosen === undefined) throw new Error('no run of the desks');
+  const { times, firstCalls } = chosen;
+  const ok = runs.every((r) => r.ok);
+  const detail = runs.find((r) => !r.ok)?.detail ?? chosen.detail;
   const aloneP99 = percentile(alone.times, 0.99);
   return {
     name: `PostgreSQL store: ${DESKS} desks placing lines by hand at once, p99 per call (p50 ${percentile(times, 0.5).toFixed(1)} ms)`,
-    ranOn: `${DESKS} processes on one server store (${parts.ranOn} as its catalogue), each placing ${LINES_PER_DESK} lines of one order as fast as it can, each call naming the placement it saw, every call timed, after ${WARM_UP} untimed ones`,
+    ranOn: `${DESKS} processes on one server store (${parts.ranOn} as its catalogue), each placing ${LINES_PER_DESK} lines of one order as fast as it can, each call naming the placement it saw, every call timed, after ${WARM_UP} untimed ones; the median of ${DESK_RUNS} runs' p99 (${p99s.map((ms) => ms.toFixed(1)).join(', ')} ms), each on a store of its own`,
     measuredMs: p99,
     baselineName: 'the 50 ms bar',
     baselineMs: BAR_MS,
     maxRatio: 1,
     check: {
-      what: 'every line placed exactly once, the tally right (both runs)',
+      what: 'every line placed exactly once, the tally right (every run)',
       ok: ok && alone.ok,
       detail: alone.ok ? detail : `one desk alone: ${alone.detail}`,
     },

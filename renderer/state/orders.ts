@@ -240,7 +240,8 @@ export const useOrders = create<OrdersState>((set, get) => ({
     set({
       pending: null,
       search: { lineId, query, results: query.trim() === '' ? null : get().search.results },
-      highlighted: 0,
+      // Nothing highlighted while typing: ↓ (or Enter) goes to the results on the first, as it shows (issue 47).
+      highlighted: -1,
     });
     if (query.trim() === '') return;
     await get().askSearch(query);

@@ -35,9 +35,28 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
       files.rebrickableParts([
         { no: '4073', name: 'Plate Round 1 x 1' },
         { no: '3001', name: 'Brick 2 x 4' },
+        { no: '30179', name: 'Door Frame 1 x 4 x 6' },
+        { no: '60596', name: 'Door Frame 1 x 4 x 6 Type 2' },
+        { no: '3957b', name: 'Antenna 1 x 4 Rounded Top' },
+        { no: '3957a', name: 'Antenna 1 x 4 Flat Top' },
       ]),
     );
-    expect((await cliJson(['--db', store, 'catalogue', 'import', path.join(dir, 'parts.csv')])).code).toBe(0);
+    // 60596 is another mould of 30179: a search for 30179 suggests it too, after 30179 itself.
+    fs.writeFileSync(
+      path.join(dir, 'part_relationships.csv'),
+      files.rebrickableRelationships([{ type: 'M', child: '60596', parent: '30179' }]),
+    );
+    for (const file of ['parts.csv', 'part_relationships.csv'])
+      expect((await cliJson(['--db', store, 'catalogue', 'import', path.join(dir, file)])).code).toBe(0);
+    fs.writeFileSync(
+      path.join(dir, 'Doors.bsx'),
+      bsx([
+        { no: 'door-x', name: 'Door frame, old', qty: 1 },
+        { no: 'ant-x', name: 'Antenna, old', qty: 1 },
+        { no: 'odd-x', name: 'Odd piece', qty: 1 },
+      ]),
+    );
+    expect((await cliJson(['--db', store, 'import', path.join(dir, 'Doors.bsx')])).code).toBe(0);
     fs.writeFileSync(
       path.join(dir, 'Market Street.bsx'),
       bsx([
@@ -90,5 +109,50 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
     expect(await open.textContent()).toMatch(/^Order Big\.bsx: 5,000 placed, 5,000 unplaced/);
     await open.click();
     await page.getByRole('heading', { name: /Order Big\.bsx/ }).waitFor();
+  }, 120_000);
+
+  it('3: the exact number first, ↓ from the search highlights the first entry Enter takes, letter variants in order, N from the suggestions', async () => {
+    await tab('Orders').click();
+    await page
+      .getByRole('button', { name: '← Orders' })
+      .click()
+      .catch(() => {});
+    await page.locator('tr.clickable', { hasText: 'Doors.bsx' }).click();
+    await page.getByRole('heading', { name: /Order Doors\.bsx/ }).waitFor();
+    const results = page.getByTestId('suggestions');
+    const entries = results.locator('li');
+    await page.locator('.line-row', { hasText: 'door-x' }).click();
+    await page.keyboard.press('/');
+    await page.keyboard.type('30179');
+    await results.locator('li b', { hasText: /^P 60596$/ }).waitFor();
+    // The exact number first, the other mould after it.
+    expect(await entries.nth(0).locator('b').first().textContent()).toBe('P 30179');
+    // While typing nothing is highlighted; ↓ highlights the first entry, where the list now has the focus.
+    expect(await results.locator('li.highlighted').count()).toBe(0);
+    await page.keyboard.press('ArrowDown');
+    expect(await results.locator('li.highlighted b').first().textContent()).toBe('P 30179');
+    await shot('3-down-highlights-the-first');
+    await page.keyboard.press('Enter');
+    await page
+      .getByTestId('notice')
+      .filter({ hasText: /^Placed line 1 on P 30179/ })
+      .waitFor();
+
+    // Letter variants in their order.
+    await page.locator('.line-row', { hasText: 'ant-x' }).click();
+    await page.keyboard.press('/');
+    await page.keyboard.type('3957');
+    await results.locator('li b', { hasText: /^P 3957b$/ }).waitFor();
+    expect(await entries.nth(0).locator('b').first().textContent()).toBe('P 3957a');
+    expect(await entries.nth(1).locator('b').first().textContent()).toBe('P 3957b');
+
+    // N from the suggestions goes to the next unplaced line, and the list keeps the focus.
+    await page.keyboard.press('Escape');
+    await page.locator('.line-row', { hasText: 'ant-x' }).click();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => results.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.press('n');
+    await expect.poll(() => page.locator('.line-row.selected').textContent()).toContain('odd-x');
+    expect(await results.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
   }, 120_000);
 });

@@ -76,7 +76,7 @@ export function OrderDetail() {
             onKey={lineTableKeys(lines, table)}
           />
         </div>
-        <SidePanel line={line} table={table} />
+        <SidePanel line={line} lines={lines} table={table} />
       </div>
     </section>
   );

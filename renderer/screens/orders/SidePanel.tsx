@@ -27,7 +27,16 @@ function PendingConfirm(props: { message: string; confirm: () => void; cancel: (
  * Beside the line table: the selected line, its colour, and what to place it on — its suggestions or the
  * catalogue search. After a placement the focus goes back to the table, on the next unplaced line.
  */
-export function SidePanel({ line, table }: { line: LineRowView | null; table: RefObject<HTMLDivElement | null> }) {
+export function SidePanel({
+  line,
+  lines,
+  table,
+}: {
+  line: LineRowView | null;
+  /** The lines as the table shows them (N / Shift+N from the suggestions). */
+  lines: readonly LineRowView[];
+  table: RefObject<HTMLDivElement | null>;
+}) {
   const o = useOrders(
     useShallow((s) => ({
       selectedLine: s.selectedLine,
@@ -109,6 +118,7 @@ export function SidePanel({ line, table }: { line: LineRowView | null; table: Re
             place={place}
             placeHighlighted={placeHighlighted}
             back={back}
+            lines={lines}
           />
         </>
       )}

@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, SuggestionView } from '../../../src/api/contract.ts';
 import { markedPieces } from '../../desk.ts';
 import { useOrders, type ShownOptions } from '../../state/orders.ts';
+import { nextUnplacedKey } from './line-keys.ts';
 import { READ_ONLY_TITLE } from '../../store-banner.ts';
 
 /** How a related part is related to the line's number, in a worker's words. */
@@ -62,6 +63,8 @@ export function SuggestionList(props: {
   place: (s: SuggestionView) => void;
   placeHighlighted: () => void;
   back: () => void;
+  /** The lines as the table shows them: N / Shift+N go to the next or previous unplaced one from here too. */
+  lines: readonly LineRowView[];
 }) {
   const { line, shown } = props;
   const o = useOrders(
@@ -84,6 +87,9 @@ export function SuggestionList(props: {
     } else if (e.key === 'Escape' || e.key === 'ArrowLeft') {
       e.preventDefault();
       props.back();
+    } else if (nextUnplacedKey(e, props.lines)) {
+      // The next line's suggestions come into this list, which keeps the focus.
+      o.highlight(0);
     }
   };
   return (

@@ -26,12 +26,34 @@ export function linesMatching(lines: readonly LineRowView[], query: string): rea
 }
 
 /**
+ * N: the next unplaced line below (Shift+N: above), wrapping; with the filter off too. The line table's
+ * key, and the suggestions' (issue 47: a worker going through the unplaced lines from the list). True
+ * when it was N.
+ */
+export function nextUnplacedKey(e: KeyboardEvent, lines: readonly LineRowView[]): boolean {
+  if ((e.key !== 'n' && e.key !== 'N') || e.ctrlKey || e.metaKey || e.altKey || lines.length === 0) return false;
+  e.preventDefault();
+  const { selectedLine, select } = useOrders.getState();
+  const index = lines.findIndex((l) => l.id === selectedLine);
+  const step = e.key === 'N' ? -1 : 1;
+  for (let k = 1; k <= lines.length; k++) {
+    const candidate = lines[(((index + step * k) % lines.length) + lines.length) % lines.length];
+    if (candidate && candidate.placed === null) {
+      void select(candidate.id);
+      break;
+    }
+  }
+  return true;
+}
+
+/**
  * The line table's keys (SPEC §9): ↑/↓, PageUp/PageDown, Home/End move; N / Shift+N go to the next or
  * previous unplaced line; Enter or → go to the suggestions — or, for a line unplaced only for its colour,
  * to its colour.
  */
 export function lineTableKeys(lines: readonly LineRowView[], table: RefObject<HTMLDivElement | null>) {
   return (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (nextUnplacedKey(e, lines)) return;
     const { selectedLine, select, highlight } = useOrders.getState();
     const index = lines.findIndex((l) => l.id === selectedLine);
     const last = lines.length - 1;
@@ -43,19 +65,6 @@ export function lineTableKeys(lines: readonly LineRowView[], table: RefObject<HT
       Home: 0,
       End: last,
     };
-    // N: the next unplaced line below (Shift+N: above), wrapping; with the filter off too.
-    if ((e.key === 'n' || e.key === 'N') && !e.ctrlKey && !e.metaKey && !e.altKey && last >= 0) {
-      e.preventDefault();
-      const step = e.key === 'N' ? -1 : 1;
-      for (let k = 1; k <= lines.length; k++) {
-        const candidate = lines[(((index + step * k) % lines.length) + lines.length) % lines.length];
-        if (candidate && candidate.placed === null) {
-          void select(candidate.id);
-          break;
-        }
-      }
-      return;
-    }
     if (e.key in to && last >= 0) {
       e.preventDefault();
       const next = lines[Math.max(0, Math.min(last, index < 0 && e.key !== 'End' ? 0 : (to[e.key] ?? 0)))];

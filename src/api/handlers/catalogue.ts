@@ -25,6 +25,26 @@ import {
 } from './define.ts';
 import type { SuggestionView } from '../contract.ts';
 
+function sameNumber(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/**
+ * A search for a number (issue 47): the item of that very number first, as the catalogue or the shop
+ * numbers it (`shown`); then its letter variants (3957a, 3957b…) in their order; then the rest as found.
+ */
+export function numberFirst(found: readonly SuggestionView[], query: string): SuggestionView[] {
+  const q = query.trim().toLowerCase();
+  const rank = (s: SuggestionView): number => {
+    if (sameNumber(s.no, q) || (s.shown !== undefined && sameNumber(s.shown, q))) return 0;
+    const rest = s.no.toLowerCase();
+    return rest.startsWith(q) && /^[a-z]+$/.test(rest.slice(q.length)) ? 1 : 2;
+  };
+  const ranked = found.map((s, at) => ({ s, at, rank: rank(s) }));
+  ranked.sort((x, y) => x.rank - y.rank || (x.rank === 1 ? x.s.no.localeCompare(y.s.no) : 0) || x.at - y.at);
+  return ranked.map((r) => r.s);
+}
+
 /**
  * The catalogue colour a line is in, as placement reads it (SPEC §6): its BrickLink id, or its colour name
  * in any vocabulary the colour table knows, or another numbering's number, or the colour staff chose for an
@@ -87,9 +107,13 @@ export const CATALOGUE_CALLS = {
         : by === 'number'
           ? index.byNumberPrefix(query, n)
           : index.search(query, n, colour);
-    // By number (a single word may be one), the parts the tables relate to it come first (SPEC §7).
-    const related = by !== 'name' && /^\S+$/.test(query.trim()) ? d.relatedSuggestions(query, n) : [];
-    return { ready: true, suggestions: named(d, withoutRepeats(related, found, n)) };
+    // By number (a single word may be one), the parts the tables relate to it come first (SPEC §7) — after
+    // the number itself, as the catalogue or the shop numbers it, and its letter variants in order.
+    const word = by !== 'name' && /^\S+$/.test(query.trim());
+    const related = word ? d.relatedSuggestions(query, n) : [];
+    const exact = word ? index.byNumberPrefix(query, n).filter((s) => sameNumber(s.no, query)) : [];
+    const all = named(d, withoutRepeats([...exact, ...related], found, n));
+    return { ready: true, suggestions: word ? numberFirst(all, query) : all };
   }),
   'catalogue.status': reads((d) => () => {
     const job = catalogueJobStatus(d.db, d.ctx.storePath);
