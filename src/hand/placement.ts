@@ -4,7 +4,13 @@ import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE } from '../item-types.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
-import { getLine, linePlacementNow, type LineView, type LinePlacementNow } from '../store/lines.ts';
+import {
+  getLine,
+  linePlacementNow,
+  replaceLinePlacement,
+  type LineView,
+  type LinePlacementNow,
+} from '../store/lines.ts';
 import { catalogueGeneration } from '../store/settings.ts';
 import { colourName } from '../store/colours.ts';
 import { findColourMemory, findItemMemory, findTaughtName } from '../store/memories.ts';
@@ -274,40 +280,59 @@ export function placeByHand(
 
   const { value, step } = recordStepWithInfo(db, clock, (rec) => {
     // Read inside the write transaction: what another process wrote meanwhile counts.
-    const now = linePlacementNow(db, lineId);
-    if (now.catalogueGeneration !== facts.generation)
-      facts = catalogueFacts(db, line, { type, no }, target.colourId, now.catalogueGeneration);
-    if (seen !== undefined) refuseIfChanged(db, line, now.columns, seen);
     const inTransaction = catalogueLookup(db);
-    const own = facts.own ?? checkColour(line.given, inTransaction);
-    let colourId: number | null;
-    if (target.colourId !== null) colourId = target.colourId;
-    else if (own.status === 'unknown') {
-      if (own.placed === null) {
-        const given =
-          line.given.colourId !== null
-            ? `colour ${line.given.colourId}`
-            : `the colour "${quote(line.given.colourName ?? '')}"`;
-        throw new BrickWorkError(
-          'needs-colour',
-          `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
-        );
+    /** The line's own colour and the colour it is placed in, by `facts` (and the colour memory, read here). */
+    const colourBy = (f: CatalogueFacts): { own: ColourCheck; colourId: number | null } => {
+      const own = f.own ?? checkColour(line.given, inTransaction);
+      if (target.colourId !== null) return { own, colourId: target.colourId };
+      if (own.status === 'unknown') {
+        if (own.placed === null) {
+          const given =
+            line.given.colourId !== null
+              ? `colour ${line.given.colourId}`
+              : `the colour "${quote(line.given.colourName ?? '')}"`;
+          throw new BrickWorkError(
+            'needs-colour',
+            `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
+          );
+        }
+        return { own, colourId: own.placed };
       }
-      colourId = own.placed;
-    } else if (own.status === 'none') {
-      // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
-      colourId =
-        elementIdBeside(line.remarks) === null
-          ? null
-          : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, inTransaction);
-    } else colourId = own.id;
+      if (own.status === 'none') {
+        // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
+        const colourId =
+          elementIdBeside(line.remarks) === null
+            ? null
+            : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, inTransaction);
+        return { own, colourId };
+      }
+      return { own, colourId: own.id };
+    };
+    const placement = (colourId: number | null) => ({
+      item_type: type,
+      item_no: no,
+      colour_id: colourId,
+      placed_by: 'hand',
+      unplaced_reason: null,
+    });
 
-    rec.update(
-      'order_line',
-      lineId,
-      { item_type: type, item_no: no, colour_id: colourId, placed_by: 'hand', unplaced_reason: null },
-      now.columns,
-    );
+    // On a server: written and its old values read in one statement, while the catalogue is as the facts
+    // were read (the writer lock is held: each round trip is one the other desks wait out). Else, or when
+    // a load came between, the line read first and the facts again.
+    let { own, colourId } = colourBy(facts);
+    const swapped = replaceLinePlacement(db, lineId, placement(colourId), facts.generation);
+    if (swapped !== null) {
+      if (seen !== undefined) refuseIfChanged(db, line, swapped, seen); // thrown: the write is rolled back
+      rec.updated('order_line', lineId, swapped, placement(colourId));
+    } else {
+      const now = linePlacementNow(db, lineId);
+      if (now.catalogueGeneration !== facts.generation) {
+        facts = catalogueFacts(db, line, { type, no }, target.colourId, now.catalogueGeneration);
+        ({ own, colourId } = colourBy(facts));
+      }
+      if (seen !== undefined) refuseIfChanged(db, line, now.columns, seen);
+      rec.update('order_line', lineId, placement(colourId), now.columns);
+    }
 
     const key = givenKey(line.given);
     const givenType = isItemType(key.type) ? key.type : null;

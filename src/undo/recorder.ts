@@ -81,6 +81,27 @@ export class StepRecorder {
     });
   }
 
+  /**
+   * Records an update the caller made itself (one statement that wrote and gave the old values back):
+   * the columns that differ, as `update` records them.
+   */
+  updated(
+    table: UndoableTable,
+    id: number,
+    before: Readonly<Record<string, Value>>,
+    after: Record<string, Value>,
+  ): void {
+    checkColumns(table, after);
+    const changed = Object.keys(after).filter((c) => before[c] !== after[c]);
+    if (changed.length === 0) return;
+    this.changes.push({
+      table,
+      rowId: id,
+      before: Object.fromEntries(changed.map((c) => [c, before[c] ?? null])),
+      after: Object.fromEntries(changed.map((c) => [c, after[c] ?? null])),
+    });
+  }
+
   /** Deletes a row that undo will put back as it was. */
   delete(table: UndoableTable, id: number): void {
     checkColumns(table, {});
