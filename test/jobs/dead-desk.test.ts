@@ -19,21 +19,28 @@ import { connectionOwner } from '../../src/store/owners.ts';
 import { useDesk } from '../../src/undo/desk.ts';
 import { ownerWords } from '../../renderer/jobs-words.ts';
 
+/** The app's core on `storePath`, its events kept with their times (closed when the test ends). */
+async function watchingCore(storePath: string, more: Partial<Parameters<typeof startCore>[0]> = {}) {
+  const events: { name: EventName; payload: unknown; at: number }[] = [];
+  const core = await startCore({
+    storePath,
+    workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
+    serviceWorkerUrl: new URL('../../src/app/service-thread.ts', import.meta.url),
+    credentials: { encrypted: false, get: () => null, set: () => {} },
+    files: null,
+    emit: (name, payload) => events.push({ name, payload, at: Date.now() }),
+    log: () => {},
+    ...more,
+  });
+  onTestFinished(() => core.close());
+  return { core, events };
+}
+
 describeEachStore('a desk that dies mid-load, seen by another (issue 46, point 3)', () => {
   it('within 5 s and without a restart: the screens are told, the load is failed in words, Load is free', async () => {
     const storePath = newStoreLocation();
     (await openStore(storePath)).close();
-    const events: { name: EventName; payload: unknown; at: number }[] = [];
-    const core = await startCore({
-      storePath,
-      workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
-      serviceWorkerUrl: new URL('../../src/app/service-thread.ts', import.meta.url),
-      credentials: { encrypted: false, get: () => null, set: () => {} },
-      files: null,
-      emit: (name, payload) => events.push({ name, payload, at: Date.now() }),
-      log: () => {},
-    });
-    onTestFinished(() => core.close());
+    const { core, events } = await watchingCore(storePath);
     const status = async () => {
       const a = await core.service.call('catalogue.status', {});
       if (!a.ok) throw new Error(a.error.message);
@@ -80,20 +87,11 @@ describeEachStore('a desk that dies mid-load, seen by another (issue 46, point 3
     const setup = await openStore(storePath);
     onTestFinished(() => setup.close());
     const jobId = enqueueJob(setup.db, 'held', {}, { clock: SYSTEM_CLOCK });
-    const events: { name: EventName; payload: unknown; at: number }[] = [];
     // Named in Settings (kept here in memory), as the app's desk is.
     let kept: string | null = 'SHOP-1';
-    const core = await startCore({
-      storePath,
+    const { core, events } = await watchingCore(storePath, {
       deskName: { get: () => kept, set: (name) => void (kept = name) },
-      workerUrl: new URL('../../src/app/runner-thread.ts', import.meta.url),
-      serviceWorkerUrl: new URL('../../src/app/service-thread.ts', import.meta.url),
-      credentials: { encrypted: false, get: () => null, set: () => {} },
-      files: null,
-      emit: (name, payload) => events.push({ name, payload, at: Date.now() }),
-      log: () => {},
     });
-    onTestFinished(() => core.close());
     const job = async () => {
       const a = await core.service.call('jobs.list', {});
       if (!a.ok) throw new Error(a.error.message);
