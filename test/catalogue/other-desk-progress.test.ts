@@ -15,7 +15,6 @@ import { describeEachStore, newStoreLocation, storeKind } from '../helpers/store
 import { tempDir } from '../helpers/temp.ts';
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';
 
-
 describeEachStore("another desk's load, seen as it goes (issue 46, point 3)", () => {
   it('a desk reads the loading desk’s progress rise during the merge, before it commits', async () => {
     // Long enough a merge for progress to be written during it (every 10,000 rows, at most every 200 ms).
