@@ -43,6 +43,13 @@ export function FirstStart({ orders }: { orders: number }) {
               categories, as XML or tab-delimited text) and Rebrickable’s <code>parts.csv</code>,{' '}
               <code>part_categories.csv</code> and <code>sets.csv</code> (also gzipped). Load BrickLink’s colours too,
               so that colours can be checked.
+              <span data-testid="first-start-tables">
+                {' '}
+                The translation tables place a line whatever numbering its document speaks: BrickLink’s codes and
+                Rebrickable’s <code>elements.csv</code> place LEGO element ids; Rebrickable’s part cross-references
+                place BrickLink and LDraw numbers; its colour list translates Rebrickable, LDraw and LEGO colours into
+                BrickLink’s; its <code>part_relationships.csv</code> suggests alternates, moulds and prints.
+              </span>
               <div className="row">
                 <FilePicker
                   label="Load catalogue files…"

@@ -7,7 +7,7 @@ import type { StoreDb } from '../store/db.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
-import { placeItem, viaOf, type PlacementLookup } from '../placement/rule.ts';
+import { checkColour, placeItem, viaOf, type PlacementLookup } from '../placement/rule.ts';
 import { reasonOf } from '../reasons.ts';
 import { catalogueItemName } from '../store/catalogue.ts';
 import { colourInfo } from '../store/colours.ts';
@@ -130,7 +130,7 @@ export function lineView(
             via: l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
             shown: shownNo(l.placed.type, l.placed.no),
           },
-    givenColour: l.givenColour,
+    givenColour: l.givenColour ?? translatedColour(db, l.given, lookup),
     reason: l.reason,
     itemFound: l.reason?.code === 'colour-not-in-catalogue' ? itemFound(db, l, lookup) : null,
   };
@@ -146,6 +146,20 @@ function itemFound(db: StoreDb, l: LineView, lookup: PlacementLookup): LineRowVi
 function swatchOf(db: StoreDb, id: number | null): { colourName: string | null; colourRgb: string | null } {
   const c = id === null ? null : colourInfo(db, id);
   return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
+}
+
+/**
+ * A given colour in another numbering ("Rebrickable colour 47") or vocabulary, named in the shop's words
+ * when the colour table translates it — whether or not the line's item was found (issue 47).
+ */
+function translatedColour(
+  db: StoreDb,
+  given: LineView['given'],
+  lookup: PlacementLookup,
+): { name: string; rgb: string | null } | null {
+  if (given.colourName === null || given.colourName.trim() === '') return null;
+  const check = checkColour(given, lookup);
+  return check.status === 'known' ? catalogueColour(db, check.id) : null;
 }
 
 function catalogueColour(db: StoreDb, id: number): { name: string; rgb: string | null } | null {

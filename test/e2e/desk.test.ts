@@ -249,7 +249,13 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
     );
     await shot('a-move-asks-first');
     expect(await row(1).locator('.c-placed').textContent()).toContain('P 6141');
+    // It changes more than the line: a repeated Enter confirms nothing (issue 47); Y, on the box that has
+    // the focus, in view, does.
+    expect(await ask.textContent()).toContain('Press Y to place them all');
+    await expect.poll(() => ask.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
+    expect(await row(1).locator('.c-placed').textContent()).toContain('P 6141');
+    await page.keyboard.press('y');
     await notice()
       .filter({ hasText: /^Placed line 1 on P 4070/ })
       .waitFor();

@@ -57,6 +57,9 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
       ]),
     );
     expect((await cliJson(['--db', store, 'import', path.join(dir, 'Doors.bsx')])).code).toBe(0);
+    // One lot of 3 at $8.8323: the order's value is $26.4969 exactly.
+    fs.writeFileSync(path.join(dir, 'Priced.bsx'), bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 3, price: '8.8323' }]));
+    expect((await cliJson(['--db', store, 'import', path.join(dir, 'Priced.bsx')])).code).toBe(0);
     fs.writeFileSync(
       path.join(dir, 'Market Street.bsx'),
       bsx([
@@ -155,4 +158,33 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
     await expect.poll(() => page.locator('.line-row.selected').textContent()).toContain('odd-x');
     expect(await results.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
   }, 120_000);
+
+  it("5: money in its currency's digits (the exact value on hover); Compare says 1 line, and names its empty groups", async () => {
+    await tab('Orders').click();
+    const row = page.locator('tr.clickable', { hasText: 'Priced.bsx' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('$26.50');
+    expect(await row.textContent()).not.toContain('26.4969');
+    await row.click();
+    const value = page.getByTestId('order-value');
+    expect(await value.textContent()).toBe('$26.50');
+    expect(await value.getAttribute('title')).toBe('26.4969 USD exactly');
+
+    await tab('Compare').click();
+    const left = page.getByTestId('compare-left').locator('select');
+    const right = page.getByTestId('compare-right').locator('select');
+    const order = left.locator('optgroup[label="Orders"] option', { hasText: /^Priced\.bsx — / });
+    expect(await order.textContent()).toBe('Priced.bsx — 1 line');
+    await left.selectOption((await order.getAttribute('value')) ?? '');
+    const doc = right.locator('option', { hasText: 'in Priced.bsx' }).first();
+    await right.selectOption((await doc.getAttribute('value')) ?? '');
+    await page.getByTestId('compare-run').click();
+    await expect.poll(() => page.getByTestId('compare-summary').innerText()).toBe('No differences in quantity.');
+    expect(await page.getByTestId('compare-group-empty').allTextContents()).toEqual([
+      'Only on the left: none',
+      'Only on the right: none',
+      'Quantity differs: none',
+    ]);
+    await shot('5-compare-names-its-empty-groups');
+  }, 60_000);
 });

@@ -239,6 +239,24 @@ describeEachStore('colours in any numbering or name (issue 24, point 3)', () => 
     ]);
   });
 
+  it("an unplaced line's colour in another numbering is named in the shop's words too (issue 47)", async () => {
+    const { db, storePath } = await storeWith('bricklink');
+    // A number the catalogue does not have, in Rebrickable's colour 4.
+    const list = csv(['Part', 'Color', 'Quantity'], [['no-such-part', 4, 2]]);
+    const [imported] = confirmImport(db, { file: file('rebrickable.csv', list) }, SYSTEM_CLOCK);
+    const service = serviceFor(db, storePath);
+    expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
+      ok: true,
+      value: [
+        {
+          given: { colourName: 'Rebrickable colour 4' },
+          placed: null,
+          givenColour: { name: 'Red' },
+        },
+      ],
+    });
+  });
+
   it('lines imported before the colour table are placed in their colour when it loads', async () => {
     const { db, storePath } = await storeWith('bricklink', false);
     const list = csv(['Part', 'Color', 'Quantity'], [['3001', 4, 2]]);

@@ -8,12 +8,53 @@ const KINDS: Record<string, string> = { 'catalogue-lookup': 'BrickLink look-up' 
 
 /** The jobs list (SPEC §9.5): each job's state and progress, who runs it and whether that process lives. */
 export function JobsTable() {
-  const c = useCatalogue(useShallow((s) => ({ jobs: s.jobs, cancelJob: s.cancelJob })));
+  const c = useCatalogue(
+    useShallow((s) => ({
+      jobs: s.jobs,
+      cancelJob: s.cancelJob,
+      status: s.status,
+      live: s.live,
+      cancelLoad: s.cancelLoad,
+    })),
+  );
+  // The catalogue load is a job too while it runs (issue 47): staff look for it here.
+  const load = c.status?.job?.state === 'running' && c.status.job.alive ? c.status.job : null;
+  const progress = c.live ?? load?.progress ?? null;
   return (
     <>
       <h3>Jobs</h3>
+      {load !== null ? (
+        <table className="table" aria-label="The catalogue load" data-testid="catalogue-load-job">
+          <tbody>
+            <tr>
+              <td>Catalogue load</td>
+              <td>running</td>
+              <td>
+                {progress?.total ? (
+                  <ProgressBar done={progress.done} total={progress.total} label="" unit="rows" />
+                ) : (
+                  count(progress?.done ?? 0)
+                )}
+              </td>
+              <td>
+                {c.live !== null
+                  ? 'running in this app'
+                  : load.desk !== null
+                    ? `running on the desk "${load.desk}"`
+                    : `running in another brick-work (process ${load.owner.pid})`}
+              </td>
+              <td>{load.files.join(', ')}</td>
+              <td>
+                <button onClick={() => void c.cancelLoad()}>Cancel</button>
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      ) : null}
       {c.jobs.length === 0 ? (
-        <p className="empty">No jobs yet.</p>
+        load === null ? (
+          <p className="empty">No jobs yet.</p>
+        ) : null
       ) : (
         <table className="table" aria-label="Jobs">
           <thead>

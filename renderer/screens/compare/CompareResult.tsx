@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useCompare } from '../../state/compare.ts';
 import { CompareExportAsk, CompareExports } from './CompareExports.tsx';
 import { GroupTable } from './GroupTable.tsx';
-import { moveSelection, visibleGroups } from './groups.ts';
+import { emptyGroups, GROUP_TITLES, moveSelection, visibleGroups } from './groups.ts';
 import { jumpToLine } from './jump.ts';
 import { Totals } from './Totals.tsx';
 
@@ -90,6 +90,11 @@ export function CompareResult() {
             onOpen={(i) => open(g, i)}
             onMore={() => void actions.more(g)}
           />
+        ))}
+        {emptyGroups(view).map((g) => (
+          <p key={g} className="hint" data-testid="compare-group-empty">
+            {GROUP_TITLES[g]}: none
+          </p>
         ))}
         {groups.length === 0 ? <p className="hint">Both sides have the same lines.</p> : null}
       </div>

@@ -1,6 +1,6 @@
 import type { DocumentView, OrderView } from '../../../src/api/contract.ts';
 import { FilePicker } from '../../components/FilePicker.tsx';
-import { count } from '../../format.ts';
+import { plural } from '../../format.ts';
 import { fileArg } from '../../state/call.ts';
 import { useCompare, type SideChoice } from '../../state/compare.ts';
 
@@ -52,7 +52,8 @@ export function SidePicker(props: {
         <optgroup label="Orders">
           {orders.map((o) => (
             <option key={o.id} value={`order:${o.id}`}>
-              {o.reference} — {count(o.lines)} lines{o.state === 'undone' ? ' (undone)' : ''}
+              {o.reference} — {plural(o.lines, 'line')}
+              {o.state === 'undone' ? ' (undone)' : ''}
             </option>
           ))}
         </optgroup>

@@ -11,6 +11,14 @@ export const GROUP_TITLES: Readonly<Record<CompareGroup, string>> = {
   same: 'The same on both sides',
 };
 
+/**
+ * The differences' groups that have nothing in them, said so ("Only on the right: none") rather than left
+ * out, so that staff need not wonder whether a group was shown at all.
+ */
+export function emptyGroups(view: CompareView): CompareGroup[] {
+  return (['onlyLeft', 'onlyRight', 'quantityDiffers'] as const).filter((g) => view.counts[g] === 0);
+}
+
 /** The groups on screen, in order: those with rows; the lines that agree only when asked for (unplaced rows always: they are listed apart). */
 export function visibleGroups(view: CompareView, differencesOnly: boolean): CompareGroup[] {
   return COMPARE_GROUPS.filter((g) => view.counts[g] > 0 && !(differencesOnly && g === 'same'));

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { UndoneTag } from '../../components/Documents.tsx';
 import { FirstStart } from '../../components/FirstStart.tsx';
-import { count, money } from '../../format.ts';
+import { count, moneyTotal } from '../../format.ts';
 import { useReloadOnChange } from '../../hooks/reload-on-change.ts';
 import { useOrders } from '../../state/orders.ts';
 
@@ -66,7 +66,9 @@ export function OrderList() {
                 <td>{o.currency}</td>
                 <td className="num">{count(o.lines)}</td>
                 <td className={`num${o.unplaced ? ' warn' : ''}`}>{count(o.unplaced)}</td>
-                <td className="num">{money(o.totalValue, o.currency)}</td>
+                <td className="num" title={`${o.totalValue} ${o.currency} exactly`}>
+                  {moneyTotal(o.totalValue, o.currency)}
+                </td>
               </tr>
             ))}
           </tbody>

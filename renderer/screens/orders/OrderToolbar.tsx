@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, OrderView } from '../../../src/api/contract.ts';
 import { OrderHeading } from '../../components/Documents.tsx';
-import { count, money, plural } from '../../format.ts';
+import { count, moneyTotal, plural } from '../../format.ts';
 import { useCompare } from '../../state/compare.ts';
 import { useExports } from '../../state/exports.ts';
 import { useOrders } from '../../state/orders.ts';
@@ -30,7 +30,10 @@ export function OrderToolbar(props: {
       <OrderHeading order={order} />
       <span className="counts">
         {plural(order.lines, 'line')} · <b className={order.unplaced ? 'warn' : ''}>{count(order.unplaced)} unplaced</b>{' '}
-        · value {money(order.totalValue, order.currency)}
+        · value{' '}
+        <span title={`${order.totalValue} ${order.currency} exactly`} data-testid="order-value">
+          {moneyTotal(order.totalValue, order.currency)}
+        </span>
       </span>
       <label className="check">
         <input type="checkbox" checked={unplacedOnly} onChange={(e) => void setUnplacedOnly(e.target.checked)} />{' '}

@@ -1,8 +1,8 @@
-import { useRef, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LineRowView, SuggestionView } from '../../../src/api/contract.ts';
 import { useApp } from '../../state/app.ts';
-import { shownOptions, useOrders } from '../../state/orders.ts';
+import { shownOptions, useOrders, type PendingPlacement } from '../../state/orders.ts';
 import { READ_ONLY_TITLE } from '../../store-banner.ts';
 import { ColourChoice } from './ColourChoice.tsx';
 import { LineSummary } from './LineSummary.tsx';
@@ -10,17 +10,56 @@ import { SearchBox } from './SearchBox.tsx';
 import { SuggestionList } from './SuggestionList.tsx';
 import { focusTable } from './table-focus.ts';
 
-/** A placement that would move other lines, or cross item types, waits for a second Enter (SPEC §9). */
-function PendingConfirm(props: { message: string; confirm: () => void; cancel: () => void }) {
+/**
+ * A placement that crosses item types waits for a second Enter; one that would move other lines too needs
+ * Y, a key a repeated Enter is not (SPEC §9, issue 47). Shown where the eyes are: scrolled into view and
+ * announced — and for Y, the focus on it.
+ */
+function PendingConfirm(props: { message: string; ownKey: boolean; confirm: () => void; cancel: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  const { message, ownKey } = props;
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'nearest' });
+    if (ownKey) box.current?.focus();
+  }, [message, ownKey]);
   return (
-    <div className="confirm-box" role="alert" data-testid="confirm-placement">
-      <p>{props.message}</p>
+    <div
+      ref={box}
+      tabIndex={-1}
+      className="confirm-box"
+      role="alert"
+      data-testid="confirm-placement"
+      onKeyDown={(e) => {
+        if (!ownKey) return;
+        if (e.key === 'y' || e.key === 'Y') {
+          e.preventDefault();
+          props.confirm();
+        } else if (e.key === 'Escape') {
+          e.preventDefault();
+          props.cancel();
+        } else if (e.key === 'Enter') e.preventDefault(); // a repeated Enter confirms nothing here
+      }}
+    >
+      <p>{message}</p>
       <p>
-        <b>Press Enter again to confirm</b>, or Esc. <button onClick={props.confirm}>Confirm</button>{' '}
-        <button onClick={props.cancel}>Cancel</button>
+        {ownKey ? (
+          <>
+            <b>Press Y to place them all</b>, or Esc.
+          </>
+        ) : (
+          <>
+            <b>Press Enter again to confirm</b>, or Esc.
+          </>
+        )}{' '}
+        <button onClick={props.confirm}>Confirm</button> <button onClick={props.cancel}>Cancel</button>
       </p>
     </div>
   );
+}
+
+/** Whether a pending placement changes more than its own line: it is confirmed with its own key. */
+function changesMore(pending: PendingPlacement): boolean {
+  return pending.confirm.includes('moves-lines');
 }
 
 /**
@@ -68,12 +107,13 @@ export function SidePanel({
   };
   /** Enter acts only on a list that answers what is on screen: never on an older query's results. */
   const placeHighlighted = () => {
-    if (pending !== null) return confirm();
+    if (pending !== null) return changesMore(pending) ? undefined : confirm();
     const s = shown.items[o.highlighted];
     if (shown.current && s) place(s);
   };
   const placeInColour = () => {
     if (readOnly) return;
+    if (pending !== null && changesMore(pending)) return;
     const done = pending !== null ? o.confirmPending() : o.placeInItsItem();
     void done.then(() => settled() && useOrders.getState().colourChoice === null && toTable());
   };
@@ -107,7 +147,15 @@ export function SidePanel({
             }}
           />
           {pending !== null ? (
-            <PendingConfirm message={pending.message} confirm={confirm} cancel={o.cancelPending} />
+            <PendingConfirm
+              message={pending.message}
+              ownKey={changesMore(pending)}
+              confirm={confirm}
+              cancel={() => {
+                o.cancelPending();
+                list.current?.focus();
+              }}
+            />
           ) : null}
           <SuggestionList
             line={line}
