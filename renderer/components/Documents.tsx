@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DocumentView, OrderView } from '../../src/api/contract.ts';
 import { count, plural, when } from '../format.ts';
 import { useApp } from '../state/app.ts';
@@ -25,6 +25,11 @@ export function TakeBack({
   label?: string;
 }) {
   const [asking, setAsking] = useState(false);
+  // The next thing to do is to confirm or not (issue 47): the focus goes to the question, one Tab from its button.
+  const dialog = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (asking) dialog.current?.focus();
+  }, [asking]);
   const busy = useDocuments((s) => s.busy);
   const takeBack = useDocuments((s) => s.takeBack);
   const readOnly = useApp((s) => s.store?.readOnly != null);
@@ -48,7 +53,20 @@ export function TakeBack({
   }
   const others = doc.sameFile;
   return (
-    <div className="confirm" role="dialog" aria-label={`Take back ${doc.key}`} data-testid="take-back-confirm">
+    <div
+      className="confirm"
+      role="dialog"
+      aria-label={`Take back ${doc.key}`}
+      data-testid="take-back-confirm"
+      tabIndex={-1}
+      ref={dialog}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          setAsking(false);
+        }
+      }}
+    >
       <p>
         Take back <b>{doc.key}</b>, imported {when(doc.importedAt)}? Its {plural(doc.lines, 'line')} leave the order.
         Undo puts it back, and importing the file again revives it.

@@ -51,6 +51,9 @@ interface CompareState {
   onProgress(p: ApiEvents['compare.progress']): void;
   /** From an order's screen ("Compare with…"): that order on the left, the other side to choose. */
   startFrom(order: { id: number; reference: string }): void;
+  /** The side whose picker takes the focus when the screen shows (the next thing to do: issue 47). */
+  focusSide: 'left' | 'right' | null;
+  focused(): void;
 }
 
 const NO_ROWS = (): Record<CompareGroup, CompareRowView[]> => ({
@@ -149,6 +152,9 @@ export const useCompare = create<CompareState>((set, get) => ({
       label: `order ${order.reference}`,
       orderId: order.id,
     });
+    set({ focusSide: 'right' });
     useApp.getState().go('compare');
   },
+  focusSide: null,
+  focused: () => set({ focusSide: null }),
 }));

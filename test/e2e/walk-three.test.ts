@@ -60,6 +60,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
     // One lot of 3 at $8.8323: the order's value is $26.4969 exactly.
     fs.writeFileSync(path.join(dir, 'Priced.bsx'), bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 3, price: '8.8323' }]));
     expect((await cliJson(['--db', store, 'import', path.join(dir, 'Priced.bsx')])).code).toBe(0);
+    fs.writeFileSync(path.join(dir, 'Small.bsx'), bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 1 }]));
     fs.writeFileSync(
       path.join(dir, 'Market Street.bsx'),
       bsx([
@@ -186,5 +187,47 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
       'Quantity differs: none',
     ]);
     await shot('5-compare-names-its-empty-groups');
+  }, 60_000);
+
+  it('4: focus after every action is on the next thing to do; the orders list is one Tab stop', async () => {
+    const focused = async () => {
+      const at = page.locator(':focus');
+      if ((await at.count()) === 0) return '';
+      return (await at.getAttribute('data-testid')) ?? (await at.getAttribute('aria-label')) ?? '';
+    };
+    // A file chosen: Import.
+    await tab('Import').click();
+    await page.getByTestId('import-file').setInputFiles(path.join(dir, 'Small.bsx'));
+    await page.getByTestId('preview').waitFor();
+    await expect.poll(focused).toBe('confirm-import');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /Order Small\.bsx/ }).waitFor();
+
+    // "Compare with…": the other side to choose.
+    await page.getByTestId('order-compare').click();
+    await expect.poll(focused).toBe('Right: an order or a document');
+
+    // "Take back this import": the question, one Tab from its button.
+    await tab('Orders').click();
+    await page.locator('tr.clickable', { hasText: 'Small.bsx' }).click();
+    await page.getByTestId('documents').locator('summary').click();
+    await page.getByTestId('take-back').click();
+    await expect.poll(focused).toBe('take-back-confirm');
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe('take-back-only');
+    await page.keyboard.press('Escape');
+
+    // The orders list: one Tab stop, ↑/↓ between its rows.
+    await tab('Orders').click();
+    await page.getByLabel('Search orders').focus();
+    await page.keyboard.press('Tab');
+    const rows = page.locator('table[aria-label="Order list"] tbody tr');
+    const isFocused = (i: number) => rows.nth(i).evaluate((el) => el === el.ownerDocument.activeElement);
+    await expect.poll(() => isFocused(0)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => isFocused(1)).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await isFocused(2)).toBe(false);
+    expect(await rows.evaluateAll((all) => all.filter((r) => r.getAttribute('tabindex') === '0').length)).toBe(1);
   }, 60_000);
 });

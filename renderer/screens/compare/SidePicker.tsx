@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { DocumentView, OrderView } from '../../../src/api/contract.ts';
 import { FilePicker } from '../../components/FilePicker.tsx';
 import { plural } from '../../format.ts';
@@ -25,6 +26,13 @@ export function SidePicker(props: {
 }) {
   const { side, orders, documents } = props;
   const choice = useCompare((s) => s[side]);
+  const select = useRef<HTMLSelectElement>(null);
+  const focusHere = useCompare((s) => s.focusSide === side);
+  useEffect(() => {
+    if (!focusHere) return;
+    select.current?.focus();
+    useCompare.getState().focused();
+  }, [focusHere]);
   const choose = useCompare((s) => s.choose);
   const pick = (value: string) => {
     const [kind, id] = value.split(':');
@@ -44,6 +52,7 @@ export function SidePicker(props: {
     <fieldset className="side-picker" data-testid={`compare-${side}`}>
       <legend>{props.title}</legend>
       <select
+        ref={select}
         aria-label={`${props.title}: an order or a document`}
         value={valueOf(choice)}
         onChange={(e) => pick(e.target.value)}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ImportPreviewView } from '../../../src/api/contract.ts';
 import { useApp } from '../../state/app.ts';
@@ -27,6 +27,16 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
   // A document is read and previewed on a store that can't be written; importing it is off there, as Undo is.
   const readOnly = useApp((s) => s.store?.readOnly != null);
   useEffect(() => void loadOrders(), [loadOrders]);
+  // A file chosen and read: the next thing to do is Import (issue 47), where the focus goes — unless the
+  // worker is typing into a field meanwhile.
+  const importButton = useRef<HTMLButtonElement>(null);
+  const previewed = preview.previewId;
+  useEffect(() => {
+    const at = document.activeElement;
+    const typing =
+      at instanceof HTMLInputElement || at instanceof HTMLSelectElement || at instanceof HTMLTextAreaElement;
+    if (previewed !== '' && !(typing && at.type !== 'file')) importButton.current?.focus();
+  }, [previewed]);
   const revives = preview.documents.some((d) => d.revival !== null);
   const blocked = importBlocked(preview, im.acknowledged);
   const confirm = () =>
@@ -69,6 +79,7 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
         </label>
       ) : null}
       <button
+        ref={importButton}
         className="primary"
         data-testid="confirm-import"
         disabled={blocked || im.busy || readOnly}

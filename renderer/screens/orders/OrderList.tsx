@@ -1,3 +1,4 @@
+import { useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { UndoneTag } from '../../components/Documents.tsx';
 import { FirstStart } from '../../components/FirstStart.tsx';
@@ -17,6 +18,15 @@ export function OrderList() {
     })),
   );
   useReloadOnChange(loadOrders);
+  // One Tab stop for the whole list (issue 47), as the line table is: ↑/↓, Home/End move between its rows.
+  const [at, setAt] = useState(0);
+  const current = Math.min(at, Math.max(0, orders.length - 1));
+  const body = useRef<HTMLTableSectionElement>(null);
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(orders.length - 1, index));
+    setAt(next);
+    body.current?.querySelectorAll<HTMLTableRowElement>('tr')[next]?.focus();
+  };
   return (
     <section className="screen" aria-label="Orders">
       <div className="toolbar">
@@ -49,14 +59,27 @@ export function OrderList() {
               <th className="num">Value</th>
             </tr>
           </thead>
-          <tbody>
-            {orders.map((o) => (
+          <tbody ref={body}>
+            {orders.map((o, i) => (
               <tr
                 key={o.id}
                 className="clickable"
                 onClick={() => void open(o.id)}
-                tabIndex={0}
-                onKeyDown={(e) => e.key === 'Enter' && void open(o.id)}
+                tabIndex={i === current ? 0 : -1}
+                onFocus={() => setAt(i)}
+                onKeyDown={(e) => {
+                  const to: Record<string, number> = {
+                    ArrowDown: i + 1,
+                    ArrowUp: i - 1,
+                    Home: 0,
+                    End: orders.length - 1,
+                  };
+                  if (e.key === 'Enter') void open(o.id);
+                  else if (e.key in to) {
+                    e.preventDefault();
+                    moveTo(to[e.key] ?? i);
+                  }
+                }}
               >
                 <td>
                   {o.reference}
