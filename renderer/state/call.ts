@@ -20,7 +20,22 @@ export function messageOf(e: unknown): ErrorValue {
   return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
 }
 
-/** Reads a file the staff dropped or picked, as the contract wants it: `{name, content}`. */
+/**
+ * Reads a file the staff dropped or picked, as the contract wants it: `{name, content}`. In pieces, as a
+ * stream: one `arrayBuffer()` of a file of megabytes held the page's thread while it was copied in, and
+ * keys pressed then waited (issue 47, point 6).
+ */
 export async function fileArg(file: File): Promise<{ name: string; content: Uint8Array }> {
-  return { name: file.name, content: new Uint8Array(await file.arrayBuffer()) };
+  const content = new Uint8Array(file.size);
+  let at = 0;
+  const reader = file.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (at + value.length > content.length)
+      return { name: file.name, content: new Uint8Array(await file.arrayBuffer()) };
+    content.set(value, at);
+    at += value.length;
+  }
+  return { name: file.name, content: at === content.length ? content : content.slice(0, at) };
 }

@@ -23,7 +23,7 @@ export function encodeWire(value: unknown): string {
 }
 
 /** Whether bytes are anywhere in `v` that JSON.stringify would reach (arrays and plain objects' fields). */
-function holdsBytes(v: unknown): boolean {
+export function holdsBytes(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;
   if (v instanceof Uint8Array) return true;
   if (Array.isArray(v)) {
