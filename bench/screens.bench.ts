@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { SYSTEM_CLOCK } from '../src/clock.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { confirmImport } from '../src/documents/import.ts';
@@ -61,8 +61,8 @@ function coloursXml(text: string): string {
  * Issue 47, point 6: catalogue files chosen on the Catalogue screen, and the longest the page's thread was held
  * from the choice until the load's first progress is on screen — how long a key pressed then could wait.
  */
-async function longestTaskChoosingFiles(
-  page: import('playwright-core').Page,
+async function heldChoosingFiles(
+  page: Page,
   dir: string,
   parts: string,
 ): Promise<{ longestMs: number; tasks: number; progressMs: number; files: string }> {
@@ -183,7 +183,7 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
       suggestions: (await page.evaluate(FIRST_SUGGESTIONS)) as number,
     };
     const frames = (await page.evaluate(SCROLL_FRAMES)) as number[];
-    const choosing = await longestTaskChoosingFiles(page, dir, parts.text);
+    const choosing = await heldChoosingFiles(page, dir, parts.text);
     await context.close();
     const p95frame = p95(frames);
     const worst = frames.at(-1) ?? 0;
