@@ -10,6 +10,11 @@ export function since(iso: string | null): string {
     : when(iso);
 }
 
+/** Who runs another desk's or process's catalogue load: the desk by its name, on a file the process by its pid. */
+export function loaderName(job: { readonly desk: string | null; readonly owner: { readonly pid: number } }): string {
+  return job.desk !== null ? `the desk "${job.desk}"` : `another brick-work (process ${job.owner.pid})`;
+}
+
 /** Who has a job, in words: this app, another desk or brick-work, or one that is gone. */
 export function ownerWords(j: JobRowView): string {
   const who = j.desk !== null ? `the desk "${j.desk}"` : null;

@@ -444,7 +444,7 @@ function teachName(
   rec: StepRecorder,
   given: string | null,
   item: { type: string; no: string },
-  /** The item's own folded name (`catalogueNameKey`), read with the step's other catalogue facts. */
+  /** The item's own folded name (`catalogueItem`), read with the step's other catalogue facts. */
   own: string | undefined,
   clock: Clock,
 ): MemoryChange | null {

@@ -4,6 +4,7 @@ import { ITEM_TYPES } from '../../../src/item-types.ts';
 import { FilePicker } from '../../components/FilePicker.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { count, when } from '../../format.ts';
+import { loaderName } from '../../jobs-words.ts';
 import { useCatalogue } from '../../state/catalogue.ts';
 
 const TYPES = Object.entries(ITEM_TYPES) as [ItemTypeCode, string][];
@@ -99,7 +100,7 @@ export function CatalogueCard() {
         <ProgressBar
           done={job.progress.done}
           total={job.progress.total}
-          label={job.desk !== null ? `Loading on the desk "${job.desk}"` : 'Loading in another brick-work'}
+          label={`Loading on ${loaderName(job)}`}
           unit="rows"
         />
       ) : null}
@@ -108,8 +109,7 @@ export function CatalogueCard() {
           {busyElsewhere ? (
             <p className="busy" role="status">
               {/* A desk by its name; on a file, the other process by its pid (SPEC §14). */}
-              Busy: {job.desk !== null ? `the desk "${job.desk}"` : `another brick-work (process ${job.owner.pid})`} is
-              loading {job.files.join(', ') || 'a catalogue'} — {count(job.progress.done)}
+              Busy: {loaderName(job)} is loading {job.files.join(', ') || 'a catalogue'} — {count(job.progress.done)}
               {job.progress.total ? ` of ${count(job.progress.total)}` : ''} rows. You can load yours when it has
               finished.
             </p>

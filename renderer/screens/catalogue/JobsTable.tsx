@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { count } from '../../format.ts';
-import { ownerWords } from '../../jobs-words.ts';
+import { loaderName, ownerWords } from '../../jobs-words.ts';
 import { useCatalogue } from '../../state/catalogue.ts';
 
 const KINDS: Record<string, string> = { 'catalogue-lookup': 'BrickLink look-up' };
@@ -36,13 +36,7 @@ export function JobsTable() {
                   count(progress?.done ?? 0)
                 )}
               </td>
-              <td>
-                {c.live !== null
-                  ? 'running in this app'
-                  : load.desk !== null
-                    ? `running on the desk "${load.desk}"`
-                    : `running in another brick-work (process ${load.owner.pid})`}
-              </td>
+              <td>{c.live !== null ? 'running in this app' : `running on ${loaderName(load)}`}</td>
               <td>{load.files.join(', ')}</td>
               <td>
                 <button onClick={() => void c.cancelLoad()}>Cancel</button>
