@@ -157,10 +157,21 @@ function translatedColour(
   given: LineView['given'],
   lookup: PlacementLookup,
 ): { name: string; rgb: string | null } | null {
-  if (given.colourName === null || given.colourName.trim() === '') return null;
-  const check = checkColour(given, lookup);
-  return check.status === 'known' ? catalogueColour(db, check.id) : null;
+  const name = given.colourName?.trim() ?? '';
+  if (name === '') return null;
+  // Asked once a name for a list of lines (a server pays a round trip a question; an order has few names).
+  let known = TRANSLATED.get(lookup);
+  if (known === undefined) TRANSLATED.set(lookup, (known = new Map()));
+  const key = `${given.colourId ?? ''}|${name}`;
+  if (!known.has(key)) {
+    const check = checkColour(given, lookup);
+    known.set(key, check.status === 'known' ? catalogueColour(db, check.id) : null);
+  }
+  return known.get(key) ?? null;
 }
+
+/** Given colours already named, per lookup (one list of lines). */
+const TRANSLATED = new WeakMap<PlacementLookup, Map<string, { name: string; rgb: string | null } | null>>();
 
 function catalogueColour(db: StoreDb, id: number): { name: string; rgb: string | null } | null {
   const c = colourInfo(db, id);
