@@ -162,6 +162,7 @@ export function App() {
           <button
             onClick={() => (historyPanel === null ? showHistory() : hideHistory())}
             aria-expanded={historyPanel !== null}
+            className="history-open"
             data-testid="history-open"
             title="Every desk's steps, newest first"
           >
