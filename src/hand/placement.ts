@@ -276,128 +276,161 @@ export function placeByHand(
       'other-type',
     );
   }
-  let facts = catalogueFacts(db, line, { type, no }, target.colourId, generation, item.nameKey);
+  const first = catalogueFacts(db, line, { type, no }, target.colourId, generation, item.nameKey);
 
-  const { value, step } = recordStepWithInfo(db, clock, (rec) => {
-    // Read inside the write transaction: what another process wrote meanwhile counts.
-    const inTransaction = catalogueLookup(db);
-    /** The line's own colour and the colour it is placed in, by `facts` (and the colour memory, read here). */
-    const colourBy = (f: CatalogueFacts): { own: ColourCheck; colourId: number | null } => {
-      const own = f.own ?? checkColour(line.given, inTransaction);
-      if (target.colourId !== null) return { own, colourId: target.colourId };
-      if (own.status === 'unknown') {
-        if (own.placed === null) {
-          const given =
-            line.given.colourId !== null
-              ? `colour ${line.given.colourId}`
-              : `the colour "${quote(line.given.colourName ?? '')}"`;
-          throw new BrickWorkError(
-            'needs-colour',
-            `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
-          );
+  /**
+   * The step. `swap`: on a server, the line is written (its old values given back) with the memory's
+   * write and the read of the lines it places too — one round trip holding the writer lock, which the
+   * other desks wait out — while the catalogue is as `first` was read; a load that came between rolls it
+   * back (CatalogueMoved), and the step is made again the other way: the line read first under the lock
+   * and the facts again, as on SQLite, where a read and a write cost no round trips.
+   */
+  const step = (swap: boolean) =>
+    recordStepWithInfo(db, clock, (rec) => {
+      let facts = first;
+      // Read inside the write transaction: what another process wrote meanwhile counts.
+      const inTransaction = catalogueLookup(db);
+      /** The line's own colour and the colour it is placed in, by `facts` (and the colour memory, read here). */
+      const colourBy = (f: CatalogueFacts): { own: ColourCheck; colourId: number | null } => {
+        const own = f.own ?? checkColour(line.given, inTransaction);
+        if (target.colourId !== null) return { own, colourId: target.colourId };
+        if (own.status === 'unknown') {
+          if (own.placed === null) {
+            const given =
+              line.given.colourId !== null
+                ? `colour ${line.given.colourId}`
+                : `the colour "${quote(line.given.colourName ?? '')}"`;
+            throw new BrickWorkError(
+              'needs-colour',
+              `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
+            );
+          }
+          return { own, colourId: own.placed };
         }
-        return { own, colourId: own.placed };
+        if (own.status === 'none') {
+          // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
+          const colourId =
+            elementIdBeside(line.remarks) === null
+              ? null
+              : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, inTransaction);
+          return { own, colourId };
+        }
+        return { own, colourId: own.id };
+      };
+      const placement = (colourId: number | null) => ({
+        item_type: type,
+        item_no: no,
+        colour_id: colourId,
+        placed_by: 'hand',
+        unplaced_reason: null,
+      });
+
+      let { own, colourId } = colourBy(facts);
+      const swapping = swap ? replaceLinePlacement(db, lineId, placement(colourId), facts.generation) : null;
+      /** The swap's answer, once it came: refused (the write is rolled back) or recorded. */
+      const swapped = () => {
+        if (swapping === null) return;
+        const old = swapping();
+        if (old === null) throw new CatalogueMoved();
+        if (seen !== undefined) refuseIfChanged(db, line, old, seen);
+        rec.updated('order_line', lineId, old, placement(colourId));
+      };
+      if (swapping === null) {
+        const now = linePlacementNow(db, lineId);
+        if (now.catalogueGeneration !== facts.generation) {
+          facts = catalogueFacts(db, line, { type, no }, target.colourId, now.catalogueGeneration);
+          ({ own, colourId } = colourBy(facts));
+        }
+        if (seen !== undefined) refuseIfChanged(db, line, now.columns, seen);
+        rec.update('order_line', lineId, placement(colourId), now.columns);
       }
-      if (own.status === 'none') {
-        // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
-        const colourId =
-          elementIdBeside(line.remarks) === null
-            ? null
-            : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, inTransaction);
-        return { own, colourId };
+
+      const key = givenKey(line.given);
+      const givenType = isItemType(key.type) ? key.type : null;
+      // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
+      // number (§6: number first): a memory would never be used otherwise, so none is made.
+      const useful = givenType !== null && (key.no !== null ? !facts.givenNumberKnown : key.nameKey !== null);
+      const remembering = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
+      const colour =
+        own.status === 'unknown' && target.colourId !== null
+          ? rememberColour(db, rec, own.key, target.colourId, clock)
+          : null;
+      // A name is taught only from a placement of the same type: a minifig's description is no part's name.
+      const name =
+        givenType === type ? teachName(db, rec, line.given.name, { type, no }, facts.itemNameKey, clock) : null;
+
+      const others = { placed: 0, moved: 0, unplaced: 0 };
+      const othersIn = new Set<string>();
+      // Lines placed before that this placement moves or unplaces: staff confirm those first (SPEC §9).
+      const displaced: Candidate[] = [];
+      // This read takes the writes above with it (a server store): then their answers are in.
+      const candidates =
+        remembering !== null || colour !== null
+          ? linesFor(
+              db,
+              lineId,
+              remembering === null ? null : key,
+              colour === null ? null : own.status === 'unknown' ? own.key : null,
+            )
+          : [];
+      swapped();
+      const item = remembering === null ? null : remembering();
+      if (candidates.length > 0) {
+        const again = catalogueLookup(db);
+        for (const c of candidates) {
+          const p = placeItem(c, again);
+          const values = placementColumns(p);
+          if (unchanged(values, c)) continue;
+          rec.update('order_line', c.id, values);
+          othersIn.add(c.orderReference);
+          if (c.itemNo !== null) displaced.push(c);
+          if (p.item === null) others.unplaced += 1;
+          else if (c.itemNo === null) others.placed += 1;
+          else others.moved += 1;
+        }
       }
-      return { own, colourId: own.id };
-    };
-    const placement = (colourId: number | null) => ({
-      item_type: type,
-      item_no: no,
-      colour_id: colourId,
-      placed_by: 'hand',
-      unplaced_reason: null,
+      if (displaced.length > 0 && !confirmed.includes('moves-lines')) {
+        // Thrown inside the step: everything above is rolled back.
+        throw new BrickWorkError(
+          'needs-acknowledgement',
+          displacedMessage(line, displaced, `${type} ${no}`),
+          'moves-lines',
+        );
+      }
+
+      // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
+      const documentName = colourId === line.given.colourId ? line.given.colourName : null;
+      const known =
+        colourId === null
+          ? null
+          : facts.colourNames.has(colourId)
+            ? facts.colourNames.get(colourId)
+            : colourName(db, colourId);
+      const inColour = colourId === null ? '' : ` in ${known ?? documentName ?? `colour ${colourId}`}`;
+      const label = `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${type} ${no}${inColour}`;
+      return {
+        value: {
+          remembered: { item, colour, name },
+          others,
+          othersIn: [...othersIn].sort((a, b) => a.localeCompare(b)),
+        },
+        kind: 'hand-placement',
+        label,
+      };
     });
-
-    // On a server: written and its old values read in one statement, while the catalogue is as the facts
-    // were read (the writer lock is held: each round trip is one the other desks wait out). Else, or when
-    // a load came between, the line read first and the facts again.
-    let { own, colourId } = colourBy(facts);
-    const swapped = replaceLinePlacement(db, lineId, placement(colourId), facts.generation);
-    if (swapped !== null) {
-      if (seen !== undefined) refuseIfChanged(db, line, swapped, seen); // thrown: the write is rolled back
-      rec.updated('order_line', lineId, swapped, placement(colourId));
-    } else {
-      const now = linePlacementNow(db, lineId);
-      if (now.catalogueGeneration !== facts.generation) {
-        facts = catalogueFacts(db, line, { type, no }, target.colourId, now.catalogueGeneration);
-        ({ own, colourId } = colourBy(facts));
-      }
-      if (seen !== undefined) refuseIfChanged(db, line, now.columns, seen);
-      rec.update('order_line', lineId, placement(colourId), now.columns);
-    }
-
-    const key = givenKey(line.given);
-    const givenType = isItemType(key.type) ? key.type : null;
-    // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
-    // number (§6: number first): a memory would never be used otherwise, so none is made.
-    const useful = givenType !== null && (key.no !== null ? !facts.givenNumberKnown : key.nameKey !== null);
-    const item = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
-    const colour =
-      own.status === 'unknown' && target.colourId !== null
-        ? rememberColour(db, rec, own.key, target.colourId, clock)
-        : null;
-    // A name is taught only from a placement of the same type: a minifig's description is no part's name.
-    const name =
-      givenType === type ? teachName(db, rec, line.given.name, { type, no }, facts.itemNameKey, clock) : null;
-
-    const others = { placed: 0, moved: 0, unplaced: 0 };
-    const othersIn = new Set<string>();
-    // Lines placed before that this placement moves or unplaces: staff confirm those first (SPEC §9).
-    const displaced: Candidate[] = [];
-    if (item !== null || colour !== null) {
-      const again = catalogueLookup(db);
-      for (const c of linesFor(
-        db,
-        lineId,
-        item === null ? null : key,
-        colour === null ? null : own.status === 'unknown' ? own.key : null,
-      )) {
-        const p = placeItem(c, again);
-        const values = placementColumns(p);
-        if (unchanged(values, c)) continue;
-        rec.update('order_line', c.id, values);
-        othersIn.add(c.orderReference);
-        if (c.itemNo !== null) displaced.push(c);
-        if (p.item === null) others.unplaced += 1;
-        else if (c.itemNo === null) others.placed += 1;
-        else others.moved += 1;
-      }
-    }
-    if (displaced.length > 0 && !confirmed.includes('moves-lines')) {
-      // Thrown inside the step: everything above is rolled back.
-      throw new BrickWorkError(
-        'needs-acknowledgement',
-        displacedMessage(line, displaced, `${type} ${no}`),
-        'moves-lines',
-      );
-    }
-
-    // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
-    const documentName = colourId === line.given.colourId ? line.given.colourName : null;
-    const known =
-      colourId === null
-        ? null
-        : facts.colourNames.has(colourId)
-          ? facts.colourNames.get(colourId)
-          : colourName(db, colourId);
-    const inColour = colourId === null ? '' : ` in ${known ?? documentName ?? `colour ${colourId}`}`;
-    const label = `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${type} ${no}${inColour}`;
-    return {
-      value: { remembered: { item, colour, name }, others, othersIn: [...othersIn].sort((a, b) => a.localeCompare(b)) },
-      kind: 'hand-placement',
-      label,
-    };
-  });
-  return { line: getLine(db, lineId), step, ...value };
+  let made: ReturnType<typeof step>;
+  try {
+    made = step(true);
+  } catch (e) {
+    if (!(e instanceof CatalogueMoved)) throw e;
+    made = step(false);
+  }
+  const { value, step: written } = made;
+  return { line: getLine(db, lineId), step: written, ...value };
 }
+
+/** A catalogue load came between the facts a hand placement read and its write: made again (see `step`). */
+class CatalogueMoved extends Error {}
 
 /** "This will also move 19 lines in 2 orders (A, B) from P 6141 to P 4070 …": what a confirmation is asked for. */
 function displacedMessage(line: LineView, displaced: readonly Candidate[], to: string): string {
@@ -412,14 +445,15 @@ function displacedMessage(line: LineView, displaced: readonly Candidate[], to: s
   );
 }
 
+/** Remembers the item for the line's given; what it did is known once the write's answer is read. */
 function rememberItem(
   db: StoreDb,
   rec: StepRecorder,
   key: GivenKey,
   item: { type: string; no: string },
   clock: Clock,
-): MemoryChange {
-  const added = rec.insertUnlessThere('hand_placement', {
+): () => MemoryChange {
+  const adding = rec.insertUnlessThere('hand_placement', {
     given_type: key.type,
     given_no: key.no,
     name_key: key.no === null ? key.nameKey : null,
@@ -427,12 +461,14 @@ function rememberItem(
     item_no: item.no,
     created_at: isoNow(clock),
   });
-  if (added !== null) return 'added';
-  const existing = findItemMemory(db, key.type, key.no, key.nameKey);
-  if (existing === null) throw new Error('a memory for the line was neither made nor found');
-  if (existing.itemType === item.type && existing.itemNo === item.no) return 'kept';
-  rec.update('hand_placement', existing.id, { item_type: item.type, item_no: item.no });
-  return 'changed';
+  return () => {
+    if (adding() !== null) return 'added';
+    const existing = findItemMemory(db, key.type, key.no, key.nameKey);
+    if (existing === null) throw new Error('a memory for the line was neither made nor found');
+    if (existing.itemType === item.type && existing.itemNo === item.no) return 'kept';
+    rec.update('hand_placement', existing.id, { item_type: item.type, item_no: item.no });
+    return 'changed';
+  };
 }
 
 /**

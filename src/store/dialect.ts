@@ -10,6 +10,39 @@ export function onServer(db: StoreDb): boolean {
   return db instanceof PostgresDatabase;
 }
 
+/**
+ * Runs a write whose count may wait for the next round trip (a server store: see `PostgresDatabase`,
+ * every round trip is one the other desks wait out under the writer lock); SQLite runs it now. Gives a
+ * function that gives its count and id. For a write whose refusal its caller does not catch itself.
+ */
+export function runLater(
+  db: StoreDb,
+  sql: string,
+  args: readonly unknown[],
+): () => { readonly changes: number; readonly lastInsertRowid: number } {
+  if (db instanceof PostgresDatabase) return db.runLater(sql, args);
+  const r = db.prepare(sql).run(...args);
+  const done = { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
+  return () => done;
+}
+
+/**
+ * Runs a write that answers with rows (`RETURNING`), whose answer may wait for the next round trip as
+ * `runLater`'s; SQLite runs it now. Gives a function that gives its rows.
+ */
+export function rowsLater(
+  db: StoreDb,
+  sql: string,
+  args: readonly unknown[],
+): () => readonly Record<string, unknown>[] {
+  if (db instanceof PostgresDatabase) {
+    const answer = db.later(sql, args);
+    return () => answer().rows;
+  }
+  const rows = db.prepare(sql).all(...args) as Record<string, unknown>[];
+  return () => rows;
+}
+
 /** A one-column table (`value`, an integer) of the numbers in a JSON array given as one parameter. */
 export function idsOfJson(db: StoreDb): string {
   return onServer(db)

@@ -3,7 +3,7 @@ import { BrickWorkError } from '../errors.ts';
 import type { ItemType } from '../item-types.ts';
 import { reasonOf, type Reason } from '../reasons.ts';
 import { CATALOGUE_GENERATION_SQL } from './settings.ts';
-import { onServer } from './dialect.ts';
+import { onServer, rowsLater } from './dialect.ts';
 
 /** What a line's document gave for it: its number, name and colour as written. */
 export interface GivenLine {
@@ -192,35 +192,29 @@ export function linePlacementNow(db: StoreDb, id: number): LinePlacementNow {
 
 /**
  * On a server store: sets a line's placement columns and gives what they held, in one statement — only
- * while the catalogue's generation is still `generation` (null when it moved, or on a SQLite store, where
- * a read and a write cost no round trips: the caller reads with `linePlacementNow` and writes then).
+ * while the catalogue's generation is still `generation`. The statement goes with the next round trip
+ * (the writer lock is held: each one is a wait for the other desks); the function it gives reads its
+ * answer: the old columns, or null when the generation moved (nothing written). On a SQLite store, where
+ * a read and a write cost no round trips, null: the caller reads with `linePlacementNow` and writes then.
  */
 export function replaceLinePlacement(
   db: StoreDb,
   id: number,
   values: LinePlacementNow['columns'],
   generation: number,
-): LinePlacementNow['columns'] | null {
+): (() => LinePlacementNow['columns'] | null) | null {
   if (!onServer(db)) return null;
-  const row = db
-    .prepare(
-      `UPDATE order_line l
-          SET item_type = ?, item_no = ?, colour_id = ?, placed_by = ?, unplaced_reason = ?
-         FROM (SELECT id, item_type, item_no, colour_id, placed_by, unplaced_reason
-                 FROM order_line WHERE id = ? FOR UPDATE) o
-        WHERE l.id = o.id AND ${CATALOGUE_GENERATION_SQL} = ?
-       RETURNING o.item_type, o.item_no, o.colour_id, o.placed_by, o.unplaced_reason`,
-    )
-    .get(
-      values.item_type,
-      values.item_no,
-      values.colour_id,
-      values.placed_by,
-      values.unplaced_reason,
-      id,
-      generation,
-    ) as LinePlacementNow['columns'] | undefined;
-  return row ?? null;
+  const rows = rowsLater(
+    db,
+    `UPDATE order_line l
+        SET item_type = ?, item_no = ?, colour_id = ?, placed_by = ?, unplaced_reason = ?
+       FROM (SELECT id, item_type, item_no, colour_id, placed_by, unplaced_reason
+               FROM order_line WHERE id = ? FOR UPDATE) o
+      WHERE l.id = o.id AND ${CATALOGUE_GENERATION_SQL} = ?
+     RETURNING o.item_type, o.item_no, o.colour_id, o.placed_by, o.unplaced_reason`,
+    [values.item_type, values.item_no, values.colour_id, values.placed_by, values.unplaced_reason, id, generation],
+  );
+  return () => (rows()[0] as LinePlacementNow['columns'] | undefined) ?? null;
 }
 
 /** The lines of one document (saved or not), by position. */

@@ -3,7 +3,7 @@ import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { CATALOGUE_GENERATION_SQL, catalogueGeneration } from '../store/settings.ts';
-import { onServer } from '../store/dialect.ts';
+import { onServer, runLater } from '../store/dialect.ts';
 import { insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
 import { applySide, type Change } from './changes.ts';
 import { deskOf } from './desk.ts';
@@ -48,15 +48,17 @@ export function recordStepWithInfo<T>(
   clock: Clock,
   write: (rec: StepRecorder) => Written<T>,
 ): { value: T; step: StepInfo } {
-  return db
+  const written = db
     .transaction(() => {
       const desk = deskOf(db);
       const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
       const step = { kind, label, createdAt: isoNow(clock), desk };
-      return { value, step: { id: writeStep(db, step, rec.changes), ...step } };
+      return { value, step, id: writeStep(db, step, rec.changes) };
     })
     .immediate();
+  // Read once it is committed: on a server the step's record went with the COMMIT (one round trip).
+  return { value: written.value, step: { id: written.id(), ...written.step } };
 }
 
 /** `undo_change`'s columns, in the order a step's changes are written. */
@@ -73,13 +75,14 @@ const CHANGE_COLUMNS = ['step_id', 'table_name', 'row_id', 'before', 'after'] as
  *
  * A server store is a round trip a statement away (ADR 0027), and every one of them is made holding the
  * store's writer lock, which the other desks wait for: there all of it is one statement, for a step of
- * up to a batch of changes (a hand placement, an Undo's own step).
+ * up to a batch of changes (a hand placement, an Undo's own step), which goes with the COMMIT; its id is
+ * given once asked for (after the COMMIT).
  */
 function writeStep(
   db: StoreDb,
   step: Omit<StepInfo, 'id' | 'desk'> & { readonly desk: string },
   changes: readonly Change[],
-): number {
+): () => number {
   const rows = (id: number | null) =>
     changes.map((c) => ({
       step_id: id,
@@ -92,9 +95,9 @@ function writeStep(
     // One snapshot for all of it: max(id) still counts the steps the statement drops.
     const undone = `SELECT s.id FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}`;
     const columns = CHANGE_COLUMNS.join(', ');
-    return db
-      .prepare(
-        `WITH dropped AS (${undone}),
+    const written = runLater(
+      db,
+      `WITH dropped AS (${undone}),
               change_gone AS (DELETE FROM undo_change WHERE step_id IN (SELECT id FROM dropped)),
               generation_gone AS (DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM dropped)),
               desk_gone AS (DELETE FROM undo_step_desk WHERE step_id IN (SELECT id FROM dropped)),
@@ -107,9 +110,9 @@ function writeStep(
                            SELECT (SELECT id FROM step), table_name, row_id, before, after
                              FROM json_populate_recordset(NULL::undo_change, ?::json) WITH ORDINALITY AS r ORDER BY r.ordinality)
          SELECT id FROM step`,
-      )
-      .pluck()
-      .get(step.desk, step.kind, step.label, step.createdAt, step.desk, JSON.stringify(rows(null))) as number;
+      [step.desk, step.kind, step.label, step.createdAt, step.desk, JSON.stringify(rows(null))],
+    );
+    return () => Number(written().lastInsertRowid);
   }
   // The last id given and whether there is a redo list to drop, in one statement.
   const known = db
@@ -130,7 +133,7 @@ function writeStep(
   db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(id);
   db.prepare('INSERT INTO undo_step_desk (step_id, desk) VALUES (?, ?)').run(id, step.desk);
   insertRows(db, 'undo_change', CHANGE_COLUMNS, rows(id));
-  return id;
+  return () => id;
 }
 
 /** A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named. */

@@ -1,5 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
 import { insertRows } from '../store/insert-rows.ts';
+import { runLater } from '../store/dialect.ts';
 import type { Clock } from '../clock.ts';
 import {
   applySide,
@@ -16,37 +17,62 @@ import {
  * (Actual Budget's way: before-images recorded with the write; undo is an ordinary write of them).
  */
 export class StepRecorder {
-  readonly changes: Change[] = [];
+  /** The changes in the order they were written; a write whose answer is still to come holds its place. */
+  private readonly written: (Change | (() => Change | null))[] = [];
 
   constructor(
     private readonly db: StoreDb,
     private readonly clock: Clock,
   ) {}
 
+  /** What the step changed, in the order it was written (each answer still to come asked for now). */
+  get changes(): Change[] {
+    const out: Change[] = [];
+    for (const [i, w] of this.written.entries()) {
+      const change = typeof w === 'function' ? w() : w;
+      if (change === null) continue;
+      this.written[i] = change;
+      out.push(change);
+    }
+    return out;
+  }
+
   /** Inserts a row that undo will remove and redo put back. */
   insert(table: UndoableTable, values: Record<string, Value>): number {
     checkColumns(table, values);
     const id = this.insertRow(table, values);
-    this.changes.push({ table, rowId: id, before: null, after: { ...values } });
+    this.written.push({ table, rowId: id, before: null, after: { ...values } });
     return id;
   }
 
   /**
-   * Inserts a row unless one with the same unique key is there (then nothing, and null): one statement
-   * where a look first and an insert would be two (a server store pays a round trip a statement).
+   * Inserts a row unless one with the same unique key is there: one statement where a look first and an
+   * insert would be two (a server store pays a round trip a statement). Gives a function that gives the
+   * new row's id, or null when one was there (nothing written).
    */
-  insertUnlessThere(table: UndoableTable, values: Record<string, Value>): number | null {
+  insertUnlessThere(table: UndoableTable, values: Record<string, Value>): () => number | null {
     checkColumns(table, values);
     const cols = Object.keys(values);
-    const r = this.db
-      .prepare(
-        `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
-      )
-      .run(...cols.map((c) => values[c] ?? null));
-    if (r.changes === 0) return null;
-    const id = Number(r.lastInsertRowid);
-    this.changes.push({ table, rowId: id, before: null, after: { ...values } });
-    return id;
+    // Its answer may come with the next round trip (a server store): asked for when read, or when the
+    // step's changes are, whichever comes first.
+    const answer = runLater(
+      this.db,
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+      cols.map((c) => values[c] ?? null),
+    );
+    let id: number | null | undefined;
+    const read = () => {
+      if (id === undefined) {
+        const r = answer();
+        id = r.changes === 0 ? null : Number(r.lastInsertRowid);
+      }
+      return id;
+    };
+    this.written.push(() => {
+      const rowId = read();
+      return rowId === null ? null : { table, rowId, before: null, after: { ...values } };
+    });
+    return read;
   }
 
   /**
@@ -73,7 +99,7 @@ export class StepRecorder {
     this.db
       .prepare(`UPDATE ${table} SET ${changed.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
       .run(...changed.map((c) => values[c] ?? null), id);
-    this.changes.push({
+    this.written.push({
       table,
       rowId: id,
       before: Object.fromEntries(changed.map((c) => [c, current[c] ?? null])),
@@ -94,7 +120,7 @@ export class StepRecorder {
     checkColumns(table, after);
     const changed = Object.keys(after).filter((c) => before[c] !== after[c]);
     if (changed.length === 0) return;
-    this.changes.push({
+    this.written.push({
       table,
       rowId: id,
       before: Object.fromEntries(changed.map((c) => [c, before[c] ?? null])),
@@ -110,7 +136,7 @@ export class StepRecorder {
       Record<string, Value> | undefined;
     if (current === undefined) return;
     this.db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(id);
-    this.changes.push({ table, rowId: id, before: current, after: null });
+    this.written.push({ table, rowId: id, before: current, after: null });
   }
 
   /**
@@ -122,7 +148,7 @@ export class StepRecorder {
     checkColumns(table, after);
     const change: Change = { table, rowId: id, before, after };
     applySide(this.db, change, 'after', this.clock);
-    this.changes.push(change);
+    this.written.push(change);
   }
 
   /**
@@ -134,7 +160,7 @@ export class StepRecorder {
     checkColumns(table, undoneAs);
     const id = this.insertRow(table, values);
     const after = Object.fromEntries(Object.keys(undoneAs).map((c) => [c, values[c] ?? null]));
-    this.changes.push({ table, rowId: id, before: undoneAs, after });
+    this.written.push({ table, rowId: id, before: undoneAs, after });
     return id;
   }
 

@@ -18,9 +18,9 @@ function answer(reply: FromBridge): void {
 }
 
 data.port.on('message', (m: ToBridge) => {
-  if (m.kind !== 'query') return answer({ ok: true, rows: [], rowCount: 0, connection: 1 });
+  if (m.kind !== 'query') return answer({ ok: true, rows: [], rowCount: 0, before: [], connection: 1 });
   queries += 1;
-  const reply: FromBridge = { ok: true, rows: [{ answer: queries }], rowCount: 1, connection: 1 };
+  const reply: FromBridge = { ok: true, rows: [{ answer: queries }], rowCount: 1, before: [], connection: 1 };
   if (queries === 1) {
     answer(reply);
     setTimeout(() => Atomics.notify(signal, 0), 50);

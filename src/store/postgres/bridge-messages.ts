@@ -1,15 +1,31 @@
 /** What the PostgreSQL bridge's caller and its thread say to each other (ADR 0027). */
 import type { MessagePort } from 'node:worker_threads';
 
+/** One statement for the thread to run. */
+export interface BridgeStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  /** A name for the statement: the server parses and plans it once a connection, then runs it by name. */
+  readonly name?: string;
+}
+
+/** A statement's answer: its rows and the count it touched. */
+export interface BridgeAnswer {
+  readonly rows: readonly Record<string, unknown>[];
+  readonly rowCount: number;
+}
+
 export type ToBridge =
   | { readonly kind: 'connect' }
-  | {
+  | (BridgeStatement & {
       readonly kind: 'query';
-      readonly sql: string;
-      readonly params: readonly unknown[];
-      /** A name for the statement: the server parses and plans it once a connection, then runs it by name. */
-      readonly name?: string;
-    }
+      /**
+       * Statements to run first, in order, whose answers the caller did not wait for (a transaction's
+       * BEGIN and lock, writes whose counts it has not asked yet): one message for all. The first that
+       * fails is the answer, and nothing after it runs.
+       */
+      readonly before?: readonly BridgeStatement[];
+    })
   | { readonly kind: 'close' };
 
 export interface BridgeFault {
@@ -25,6 +41,8 @@ export type FromBridge =
       readonly ok: true;
       readonly rows: readonly Record<string, unknown>[];
       readonly rowCount: number;
+      /** The answers of the statements run first (`before`), in their order. */
+      readonly before: readonly BridgeAnswer[];
       /** Which of the thread's connections answered (1, 2, … as it connects again): a new one is a new session. */
       readonly connection: number;
     }

@@ -8,7 +8,15 @@
  */
 import { workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { NO_PASSWORD, type BridgeData, type BridgeFault, type FromBridge, type ToBridge } from './bridge-messages.ts';
+import {
+  NO_PASSWORD,
+  type BridgeAnswer,
+  type BridgeData,
+  type BridgeFault,
+  type BridgeStatement,
+  type FromBridge,
+  type ToBridge,
+} from './bridge-messages.ts';
 import { TransactionGuard } from './transaction-guard.ts';
 
 const data = workerData as BridgeData;
@@ -55,13 +63,23 @@ const guard = new TransactionGuard();
 /** How many connections this thread has made: the caller's way to tell a new session (`connection`). */
 let connections = 0;
 
-async function connected(): Promise<pg.Client> {
-  if (client !== null) return client;
+/** The connection being made, for every statement of a message that asks for it meanwhile. */
+let connecting: Promise<pg.Client> | null = null;
+
+function connected(): Promise<pg.Client> {
+  if (client !== null) return Promise.resolve(client);
+  connecting ??= connect().finally(() => (connecting = null));
+  return connecting;
+}
+
+async function connect(): Promise<pg.Client> {
   const c = new pg.Client({
     connectionString: data.url,
     application_name: data.applicationName,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
+    // Several statements of one message are written at once and answered in order (`answer`).
+    pipeline: true,
   });
   // A connection that breaks between statements: the next statement connects again — unless it broke
   // inside a transaction, which the server has rolled back: then the caller's ROLLBACK comes first.
@@ -83,10 +101,15 @@ async function connected(): Promise<pg.Client> {
 }
 
 async function answer(m: ToBridge): Promise<FromBridge> {
-  const done = (rows: readonly Record<string, unknown>[] = [], rowCount = 0): FromBridge => ({
+  const done = (
+    rows: readonly Record<string, unknown>[] = [],
+    rowCount = 0,
+    before: BridgeAnswer[] = [],
+  ): FromBridge => ({
     ok: true,
     rows,
     rowCount,
+    before,
     connection: connections,
   });
   if (m.kind === 'close') {
@@ -99,9 +122,23 @@ async function answer(m: ToBridge): Promise<FromBridge> {
     await connected();
     return done();
   }
+  // The statements the caller did not wait for, then its own, written to the server at once (one round
+  // trip) and answered in order: the first to fail is the answer. What follows a failure inside a
+  // transaction fails too (the server refuses all but its end), so it changes nothing.
+  const statements = [...(m.before ?? []), m];
+  const answers = await Promise.all(statements.map(run));
+  const failed = answers.find((a): a is { fault: BridgeFault } => 'fault' in a);
+  if (failed !== undefined) return { ok: false, fault: failed.fault };
+  const own = answers[answers.length - 1] as BridgeAnswer;
+  return done(own.rows, own.rowCount, answers.slice(0, -1) as BridgeAnswer[]);
+}
+
+/** Runs one statement through the transaction's guard. */
+async function run(m: BridgeStatement): Promise<BridgeAnswer | { fault: BridgeFault }> {
+  const nothing: BridgeAnswer = { rows: [], rowCount: 0 };
   const first = guard.before(m.sql);
-  if (first === 'rolled-back') return done();
-  if (first !== 'run') return { ok: false, fault: first };
+  if (first === 'rolled-back') return nothing;
+  if (first !== 'run') return { fault: first };
   try {
     const c = await connected();
     const answered: pg.QueryResult | pg.QueryResult[] = await c.query(
@@ -112,7 +149,7 @@ async function answer(m: ToBridge): Promise<FromBridge> {
     // Several statements in one text (no parameters): the last one's answer.
     const r = Array.isArray(answered) ? (answered[answered.length - 1] as pg.QueryResult) : answered;
     guard.answered(m.sql);
-    return done(r.rows as Record<string, unknown>[], r.rowCount ?? 0);
+    return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
   } catch (e) {
     const fault = faultOf(e);
     if (fault.connection) {
@@ -120,7 +157,7 @@ async function answer(m: ToBridge): Promise<FromBridge> {
       client = null;
       void c?.end().catch(() => undefined);
     }
-    return guard.failed(m.sql, fault) === 'rolled-back' ? done() : { ok: false, fault };
+    return guard.failed(m.sql, fault) === 'rolled-back' ? nothing : { fault };
   }
 }
 

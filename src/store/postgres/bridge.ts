@@ -13,7 +13,15 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } f
 import { BrickWorkError, storeUnreachable } from '../../errors.ts';
 import { startWorker, threadUrl } from '../../worker-start.ts';
 import { applicationName } from './application-name.ts';
-import { NO_PASSWORD, type BridgeData, type BridgeFault, type FromBridge, type ToBridge } from './bridge-messages.ts';
+import {
+  NO_PASSWORD,
+  type BridgeAnswer,
+  type BridgeData,
+  type BridgeFault,
+  type BridgeStatement,
+  type FromBridge,
+  type ToBridge,
+} from './bridge-messages.ts';
 import { serverRefusal } from './server-refusals.ts';
 import { storeName } from '../../store-location.ts';
 
@@ -47,6 +55,8 @@ export class PostgresBridge {
   private readonly threadUrl: URL;
   private threads = 0;
   private lastConnection = '';
+  /** Messages this bridge has waited for an answer to: its round trips to the thread and the server. */
+  private asked = 0;
 
   private constructor(
     readonly url: string,
@@ -68,15 +78,23 @@ export class PostgresBridge {
    * Runs one statement (`$1`, `$2`… for its parameters) and gives its rows and the count it touched.
    * `name`: the statement is prepared on the server under it (once a connection), for one asked again
    * and again; the same name always with the same text. Without parameters, `sql` may be several
-   * statements; the last one's rows are given.
+   * statements; the last one's rows are given. `before`: statements run first in the same message (one
+   * wait for all), their answers given in `before`; the first to fail is the refusal, and nothing after it runs.
    */
   query(
     sql: string,
     params: readonly unknown[] = [],
     name?: string,
-  ): { rows: readonly Record<string, unknown>[]; rowCount: number } {
-    const r = this.ask(name === undefined ? { kind: 'query', sql, params } : { kind: 'query', sql, params, name });
-    return { rows: r.rows, rowCount: r.rowCount };
+    before: readonly BridgeStatement[] = [],
+  ): BridgeAnswer & { readonly before: readonly BridgeAnswer[] } {
+    const r = this.ask({
+      kind: 'query',
+      sql,
+      params,
+      ...(name === undefined ? {} : { name }),
+      ...(before.length === 0 ? {} : { before }),
+    });
+    return { rows: r.rows, rowCount: r.rowCount, before: r.before };
   }
 
   /**
@@ -117,8 +135,14 @@ export class PostgresBridge {
     return port1;
   }
 
+  /** How many times this bridge has waited for an answer (one message each, whatever went in it). */
+  get roundTrips(): number {
+    return this.asked;
+  }
+
   private ask(m: ToBridge): Extract<FromBridge, { ok: true }> {
     const port = this.started();
+    this.asked += 1;
     Atomics.store(this.signal, 0, 0);
     port.postMessage(m);
     // The answer is on the port once the signal says so. A wake-up may also be the late notify of the

@@ -7,11 +7,19 @@
  * `immediate` one) takes the store's advisory lock, held to COMMIT or ROLLBACK; a lone write outside a
  * transaction is made one. Readers take no lock. A wait for the lock past the busy timeout is
  * `store-busy`, as SQLite's.
+ *
+ * Every round trip is one the other desks wait out while this one holds the lock, so what needs no
+ * answer yet waits to go with the next statement that does (one message, one wait): a transaction's
+ * BEGIN and lock (the wrapper's; `exec('BEGIN IMMEDIATE')` takes the lock at once, as SQLite's), its
+ * savepoints, and a write asked for with `runLater` — whose refusal is thrown by the statement it went
+ * with (at the latest the COMMIT, which then never runs). A transaction that sent nothing ends without
+ * a round trip.
  */
 import { storeBusy } from '../../errors.ts';
 import type { OwnerIdentity } from '../../identity/owner.ts';
 import type { StoreDb, StoreStatement, StoreTransaction } from '../db.ts';
 import { PostgresBridge, PostgresError, serverName, type BridgeOptions } from './bridge.ts';
+import type { BridgeAnswer, BridgeStatement } from './bridge-messages.ts';
 import { bindValues, isWrite, toPostgres, type PostgresStatement } from './dialect.ts';
 
 /** The advisory lock every writer of a brick-work store takes (any number the database keeps for it). */
@@ -24,6 +32,18 @@ const WRITER_LOCK = 0x6272_6b77; // "brkw"
  */
 const NAMED_STATEMENTS = 1_000;
 
+/** Statements waiting for the next round trip, at most: a long run of writes goes in messages of this many. */
+const QUEUED_AT_MOST = 200;
+
+/** A statement that waits to go with the next round trip (see the file's comment). */
+interface Queued {
+  readonly statement: BridgeStatement;
+  /** A transaction's own statement (BEGIN, the lock, a savepoint): no answer is ever read of it. */
+  readonly control?: 'begin' | 'lock' | { readonly savepoint: string };
+  /** Its answer, once it has run. */
+  answer?: BridgeAnswer;
+}
+
 /** A statement as this connection keeps it: with its server-side name, when it has one. */
 interface NamedStatement extends PostgresStatement {
   readonly name: string | undefined;
@@ -32,6 +52,11 @@ interface NamedStatement extends PostgresStatement {
 export interface RunResult {
   readonly changes: number;
   readonly lastInsertRowid: number;
+}
+
+/** A write's count, and the id it answered with (an insert's, or a statement's that gives the id it wrote). */
+function runResult(r: BridgeAnswer): RunResult {
+  return { changes: r.rowCount, lastInsertRowid: (r.rows[0]?.['id'] as number | undefined) ?? 0 };
 }
 
 export class PostgresStatementHandle {
@@ -54,9 +79,7 @@ export class PostgresStatementHandle {
   }
 
   run(...args: unknown[]): RunResult {
-    const r = this.db.execute(this.statement, args);
-    const id = this.statement.returnsId ? (r.rows[0]?.['id'] as number | undefined) : undefined;
-    return { changes: r.rowCount, lastInsertRowid: id ?? 0 };
+    return runResult(this.db.execute(this.statement, args));
   }
 
   get(...args: unknown[]): unknown {
@@ -101,6 +124,10 @@ export class PostgresDatabase implements StoreDb {
   private depth = 0;
   private closed = false;
   private locked = false;
+  /** What waits to go with the next round trip, in order. */
+  private queued: Queued[] = [];
+  /** The open transaction has sent something (its BEGIN is on the server). */
+  private sent = false;
   private readonly prepared = new Map<string, NamedStatement>();
   /** The connection `writeAside` writes through, made at its first use. */
   private aside: PostgresBridge | null = null;
@@ -133,10 +160,10 @@ export class PostgresDatabase implements StoreDb {
    */
   sessionOwner(): OwnerIdentity {
     // One round trip says which connection answers now: a session cut since is a new one by then.
-    this.bridge.query('SELECT 1');
+    this.send('SELECT 1');
     const asked = this.bridge.connection;
     if (this.session !== null && this.session.connection === asked) return this.session.owner;
-    const row = this.bridge.query(
+    const row = this.send(
       `SELECT a.pid, ${MICROSECONDS('a.backend_start')} AS start, s.system_identifier::text AS cluster
          FROM pg_stat_activity a, pg_control_system() s WHERE a.pid = pg_backend_pid()`,
     ).rows[0] as { pid: number; start: number; cluster: string };
@@ -148,7 +175,7 @@ export class PostgresDatabase implements StoreDb {
   /** Whether `owner`'s session is still on this server: that pid, started at that very microsecond. */
   sessionAlive(owner: OwnerIdentity): boolean {
     if (owner.startTicks === null || owner.bootId !== this.sessionOwner().bootId) return false;
-    const rows = this.bridge.query(
+    const rows = this.send(
       `SELECT ${MICROSECONDS('a.backend_start')} AS start FROM pg_stat_activity a WHERE a.pid = $1`,
       [owner.pid],
     ).rows as { start: number | null }[];
@@ -161,7 +188,7 @@ export class PostgresDatabase implements StoreDb {
   /** The `application_name` of the live session `owner` names exactly; null once it is gone. */
   sessionApplication(owner: OwnerIdentity): string | null {
     if (owner.startTicks === null || owner.bootId !== this.sessionOwner().bootId) return null;
-    const found = this.bridge.query(
+    const found = this.send(
       `SELECT a.application_name AS name FROM pg_stat_activity a WHERE a.pid = $1 AND ${MICROSECONDS('a.backend_start')} = $2`,
       [owner.pid, owner.startTicks],
     ).rows[0] as { name: string } | undefined;
@@ -198,6 +225,11 @@ export class PostgresDatabase implements StoreDb {
     return serverName(this.bridge.url);
   }
 
+  /** How many times this connection has waited for the server (what a writer holding the lock costs the others). */
+  get roundTrips(): number {
+    return this.bridge.roundTrips;
+  }
+
   get inTransaction(): boolean {
     return this.depth > 0;
   }
@@ -221,13 +253,13 @@ export class PostgresDatabase implements StoreDb {
       this.exec(`UPDATE brick_work_meta SET ${column} = ${Number(set[2])}`);
       return [];
     } else if (text === 'data_version') {
-      value = this.bridge.query(
+      value = this.send(
         `SELECT version - coalesce(nullif(current_setting('brick_work.own_changes', true), ''), '0')::bigint AS v
            FROM brick_work_data_version`,
       ).rows[0]?.['v'];
     } else if (text === 'user_version' || text === 'application_id') {
       const column = text === 'user_version' ? 'schema_version' : 'application_id';
-      value = this.bridge.query(`SELECT ${column} AS v FROM brick_work_meta`).rows[0]?.['v'] ?? 0;
+      value = this.send(`SELECT ${column} AS v FROM brick_work_meta`).rows[0]?.['v'] ?? 0;
     } else if (/^(quick_check|integrity_check)(\(\d+\))?$/.test(text)) {
       value = 'ok';
     } else if (/^(journal_mode|synchronous|cache_size|foreign_keys|busy_timeout|wal_checkpoint)\b/.test(text)) {
@@ -242,23 +274,36 @@ export class PostgresDatabase implements StoreDb {
   prepare<P extends unknown[] | object = unknown[], R = unknown>(
     sql: string,
   ): P extends unknown[] ? StoreStatement<P, R> : StoreStatement<[P], R> {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      const name = this.prepared.size < NAMED_STATEMENTS ? `bw_${this.prepared.size + 1}` : undefined;
-      statement = { ...toPostgres(sql, this.tablesWithId), name };
-      this.prepared.set(sql, statement);
-    }
+    const statement = this.named(sql);
     // One handle serves every parameter and row type: the types are the caller's promise, as with better-sqlite3.
     return new PostgresStatementHandle(this, statement) as unknown as P extends unknown[]
       ? StoreStatement<P, R>
       : StoreStatement<[P], R>;
   }
 
+  /** The statement of `sql` as this connection keeps it, named on the server while names last. */
+  private named(sql: string): NamedStatement {
+    let statement = this.prepared.get(sql);
+    if (statement === undefined) {
+      const name = this.prepared.size < NAMED_STATEMENTS ? `bw_${this.prepared.size + 1}` : undefined;
+      statement = { ...toPostgres(sql, this.tablesWithId), name };
+      this.prepared.set(sql, statement);
+    }
+    return statement;
+  }
+
   /** Runs SQL text of one or more statements without parameters (`BEGIN IMMEDIATE` as SQLite's). */
   exec(sql: string): this {
     const word = sql.trim().toUpperCase();
     if (/^BEGIN\s+IMMEDIATE;?$/.test(word) || /^BEGIN\s+EXCLUSIVE;?$/.test(word)) {
+      // As SQLite's: the lock is had (or refused, store-busy) before this returns.
       this.begin(true);
+      try {
+        this.flush();
+      } catch (e) {
+        this.end('ROLLBACK');
+        throw e;
+      }
     } else if (/^BEGIN(\s+DEFERRED)?(\s+TRANSACTION)?;?$/.test(word)) {
       this.begin(false);
     } else if (/^(COMMIT|END)(\s+TRANSACTION)?;?$/.test(word)) {
@@ -266,7 +311,7 @@ export class PostgresDatabase implements StoreDb {
     } else if (/^ROLLBACK(\s+TRANSACTION)?;?$/.test(word)) {
       this.end('ROLLBACK');
     } else {
-      if (!isWrite(sql)) this.bridge.query(sql);
+      if (!isWrite(sql)) this.send(sql);
       else if (this.depth === 0) this.transaction(() => this.write(sql, []))();
       else this.write(sql, []);
     }
@@ -281,14 +326,17 @@ export class PostgresDatabase implements StoreDb {
         const savepoint = `bw_${this.depth}`;
         if (outer) this.begin(immediate);
         else {
-          this.bridge.query(`SAVEPOINT ${savepoint}`);
+          this.queue({ statement: { sql: `SAVEPOINT ${savepoint}`, params: [] }, control: { savepoint } });
           this.depth += 1;
         }
         try {
           const result = fn(...args);
           if (outer) this.end('COMMIT');
           else {
-            this.bridge.query(`RELEASE SAVEPOINT ${savepoint}`);
+            this.queue({
+              statement: { sql: `RELEASE SAVEPOINT ${savepoint}`, params: [] },
+              control: { savepoint: '' },
+            });
             this.depth -= 1;
           }
           return result;
@@ -297,7 +345,7 @@ export class PostgresDatabase implements StoreDb {
           else {
             this.depth -= 1;
             try {
-              this.bridge.query(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+              this.rollbackTo(savepoint);
             } catch {
               // the connection is gone: the outer transaction's ROLLBACK says the rest
             }
@@ -315,70 +363,161 @@ export class PostgresDatabase implements StoreDb {
 
   close(): void {
     this.closed = true;
+    this.queued = [];
     this.aside?.close();
     this.bridge.close();
   }
 
   /** Runs a prepared statement (called by its handle). */
-  execute(
-    statement: NamedStatement,
-    args: readonly unknown[],
-  ): { rows: readonly Record<string, unknown>[]; rowCount: number } {
+  execute(statement: NamedStatement, args: readonly unknown[]): BridgeAnswer {
     const values = bindValues(statement, args);
-    if (!statement.writes) return this.bridge.query(statement.text, values, statement.name);
+    if (!statement.writes) return this.send(statement.text, values, statement.name);
     if (this.depth === 0) return this.transaction(() => this.write(statement.text, values, statement.name))();
     return this.write(statement.text, values, statement.name);
   }
 
-  private write(text: string, values: readonly unknown[], name?: string) {
-    if (!this.locked) this.lock();
-    return this.bridge.query(text, values, name);
-  }
-
   /**
-   * BEGIN, and for an `immediate` transaction the writer lock with it, in one round trip. A lock not
-   * had in time (`store-busy`) leaves no transaction open behind it.
+   * Runs a write whose answer may wait: inside a transaction it goes with the next round trip (at the
+   * latest the COMMIT), a lone one with its own COMMIT. Gives a function that gives its answer (sending
+   * it first if it is still waiting). Only for a write whose refusal may surface there: its caller does
+   * not catch it itself. A read runs now.
    */
-  private begin(immediate: boolean): void {
-    if (!immediate) this.bridge.query('BEGIN');
-    else {
-      try {
-        this.takeLock('BEGIN; ');
-      } catch (e) {
-        try {
-          this.bridge.query('ROLLBACK');
-        } catch {
-          // the connection is gone, and its transaction with it
-        }
-        throw e;
-      }
+  later(sql: string, args: readonly unknown[]): () => BridgeAnswer {
+    const statement = this.named(sql);
+    if (!statement.writes) {
+      const answer = this.execute(statement, args);
+      return () => answer;
     }
-    this.depth = 1;
-    this.locked = immediate;
+    const values = bindValues(statement, args);
+    const enqueue = (): Queued => {
+      if (!this.locked) this.lock();
+      const q: Queued = {
+        statement: {
+          sql: statement.text,
+          params: values,
+          ...(statement.name === undefined ? {} : { name: statement.name }),
+        },
+      };
+      this.queue(q);
+      return q;
+    };
+    const q = this.depth === 0 ? this.transaction(enqueue)() : enqueue();
+    return () => {
+      if (q.answer === undefined && this.queued.includes(q)) this.flush();
+      if (q.answer === undefined) throw new Error('a statement rolled back before it was sent has no answer');
+      return q.answer;
+    };
   }
 
-  private end(how: 'COMMIT' | 'ROLLBACK'): void {
-    this.depth = 0;
-    this.locked = false;
-    this.bridge.query(how);
+  /** `later`, giving the write's count and id. */
+  runLater(sql: string, args: readonly unknown[]): () => RunResult {
+    const answer = this.later(sql, args);
+    return () => runResult(answer());
   }
 
-  /** The store's one writer lock, for the rest of this transaction; `store-busy` past the busy timeout. */
-  private lock(): void {
-    this.takeLock('');
-    this.locked = true;
-  }
-
-  /** The lock's statements, after `before`, as one text: one round trip, in their order. */
-  private takeLock(before: string): void {
+  /** Sends one statement, and whatever waits to go before it, in one message; gives its answer. */
+  private send(sql: string, values: readonly unknown[] = [], name?: string): BridgeAnswer {
+    const queued = this.queued;
+    this.queued = [];
+    if (this.depth > 0) this.sent = true;
+    let r: ReturnType<PostgresBridge['query']>;
     try {
-      this.bridge.query(
-        `${before}SET LOCAL lock_timeout = '${Math.max(1, Math.round(this.busyTimeoutMs))}ms'; ` +
-          `SELECT pg_advisory_xact_lock(${WRITER_LOCK})`,
+      r = this.bridge.query(
+        sql,
+        values,
+        name,
+        queued.map((q) => q.statement),
       );
     } catch (e) {
+      // The lock's wait past the busy timeout (the lock went with this message, or a row another desk's
+      // transaction holds): the store is busy, as SQLite's.
       if (e instanceof PostgresError && e.sqlstate === '55P03') throw storeBusy(this.name);
       throw e;
     }
+    queued.forEach((q, i) => (q.answer = r.before[i]));
+    return r;
+  }
+
+  /** Sends what waits (the last of it as the statement, the rest before it). */
+  private flush(): void {
+    const last = this.queued.pop();
+    if (last === undefined) return;
+    last.answer = this.send(last.statement.sql, last.statement.params, last.statement.name);
+  }
+
+  private queue(q: Queued): void {
+    this.queued.push(q);
+    if (this.queued.length >= QUEUED_AT_MOST) this.flush();
+  }
+
+  private write(text: string, values: readonly unknown[], name?: string): BridgeAnswer {
+    if (!this.locked) this.lock();
+    return this.send(text, values, name);
+  }
+
+  /** BEGIN, and for an `immediate` transaction the writer lock with it: both go with the first statement. */
+  private begin(immediate: boolean): void {
+    this.queue({ statement: { sql: immediate ? `BEGIN; ${this.lockText()}` : 'BEGIN', params: [] }, control: 'begin' });
+    this.depth = 1;
+    this.sent = false;
+    this.locked = immediate;
+  }
+
+  /**
+   * COMMIT with what waits, or ROLLBACK without it. A transaction that sent nothing ends here: its BEGIN
+   * never went; one that has nothing but its own statements waiting has nothing to commit.
+   */
+  private end(how: 'COMMIT' | 'ROLLBACK'): void {
+    const { sent, queued } = this;
+    this.depth = 0;
+    this.locked = false;
+    this.sent = false;
+    this.queued = [];
+    if (how === 'ROLLBACK') {
+      if (sent) this.send('ROLLBACK');
+      return;
+    }
+    if (!sent && queued.every((q) => q.control !== undefined)) return;
+    this.queued = queued;
+    try {
+      this.send('COMMIT');
+    } catch (e) {
+      // A statement that went with it failed, and the COMMIT never ran: the transaction is still open.
+      try {
+        this.bridge.query('ROLLBACK');
+      } catch {
+        // the connection is gone, and its transaction with it
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * ROLLBACK TO a savepoint: what waits was all written after it, so it is dropped, not sent; a
+   * savepoint that never went needs no round trip at all. A lock dropped so is still to be taken.
+   */
+  private rollbackTo(savepoint: string): void {
+    const at = this.queued.findIndex(
+      (q) =>
+        typeof q.control === 'object' && q.control.savepoint === savepoint && q.statement.sql.startsWith('SAVEPOINT'),
+    );
+    const dropped = at < 0 ? this.queued : this.queued.slice(at);
+    this.queued = at < 0 ? [] : this.queued.slice(0, at);
+    if (dropped.some((q) => q.control === 'lock')) this.locked = false;
+    if (at < 0) this.send(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+  }
+
+  /** The store's one writer lock, for the rest of this transaction: it goes with the next statement. */
+  private lock(): void {
+    this.queue({ statement: { sql: this.lockText(), params: [] }, control: 'lock' });
+    this.locked = true;
+  }
+
+  /** The lock's statements as one text; a wait past the busy timeout fails it (55P03, `store-busy`). */
+  private lockText(): string {
+    return (
+      `SET LOCAL lock_timeout = '${Math.max(1, Math.round(this.busyTimeoutMs))}ms'; ` +
+      `SELECT pg_advisory_xact_lock(${WRITER_LOCK})`
+    );
   }
 }

@@ -118,6 +118,88 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL store connec
       }
     });
 
+    // Issue 46 (SPEC §12: four desks' p99 ≤ 50 ms): each round trip made holding the writer lock is one
+    // the other desks wait out, so what needs no answer yet goes with the next statement that does.
+    it('a transaction waits for the server only where it needs an answer: BEGIN and lock go with the first statement, a write run later with the COMMIT', () => {
+      server.createDatabase('later');
+      const db = open('later');
+      const other = open('later', 300);
+      try {
+        db.exec('CREATE TABLE job (id bigserial PRIMARY KEY, kind text NOT NULL UNIQUE)');
+        const kinds = () => other.prepare('SELECT kind FROM job ORDER BY id').pluck().all();
+        const trips = (fn: () => void) => {
+          const before = db.roundTrips;
+          fn();
+          return db.roundTrips - before;
+        };
+        // A read, a write run later, COMMIT: two waits (BEGIN and the lock went with the read).
+        let id: () => { changes: number; lastInsertRowid: number } = () => ({ changes: 0, lastInsertRowid: 0 });
+        expect(
+          trips(() =>
+            db
+              .transaction(() => {
+                expect(db.prepare('SELECT count(*) FROM job').pluck().get()).toBe(0);
+                id = db.runLater('INSERT INTO job (kind) VALUES (?)', ['first']);
+                // Not sent yet: another connection does not wait on a lock not yet taken.
+                expect(kinds()).toEqual([]);
+              })
+              .immediate(),
+          ),
+        ).toBe(2);
+        expect(id()).toEqual({ changes: 1, lastInsertRowid: 1 });
+        expect(kinds()).toEqual(['first']);
+        // A lone write run later: BEGIN, lock, write and COMMIT in one message.
+        expect(trips(() => (id = db.runLater('INSERT INTO job (kind) VALUES (?)', ['second'])))).toBe(1);
+        expect(id().lastInsertRowid).toBe(2);
+        // A transaction that sent nothing ends without a round trip, and took no lock.
+        expect(trips(() => db.transaction(() => undefined).immediate())).toBe(0);
+        expect(trips(() => db.transaction(() => db.transaction(() => undefined)())())).toBe(0);
+        // Its read answered, its count asked: a write run later is sent when read.
+        db.transaction(() => {
+          const later = db.runLater('INSERT INTO job (kind) VALUES (?)', ['third']);
+          expect(trips(() => expect(later().changes).toBe(1))).toBe(1);
+        }).immediate();
+        expect(kinds()).toEqual(['first', 'second', 'third']);
+      } finally {
+        db.close();
+        other.close();
+      }
+    });
+
+    it('a write run later that the server refuses fails its COMMIT: nothing of the transaction kept, the connection goes on', () => {
+      server.createDatabase('later_refused');
+      const db = open('later_refused');
+      try {
+        db.exec('CREATE TABLE job (id bigserial PRIMARY KEY, kind text NOT NULL UNIQUE)');
+        db.prepare('INSERT INTO job (kind) VALUES (?)').run('taken');
+        expect(() =>
+          db
+            .transaction(() => {
+              db.prepare('INSERT INTO job (kind) VALUES (?)').run('kept?');
+              db.runLater('INSERT INTO job (kind) VALUES (?)', ['taken']);
+            })
+            .immediate(),
+        ).toThrow(/duplicate key|unique/i);
+        expect(db.inTransaction).toBe(false);
+        expect(db.prepare('SELECT kind FROM job ORDER BY id').pluck().all()).toEqual(['taken']);
+        // A savepoint rolled back drops what waited inside it, unsent; the outer transaction commits the rest.
+        db.transaction(() => {
+          db.runLater('INSERT INTO job (kind) VALUES (?)', ['outer']);
+          expect(() =>
+            db.transaction(() => {
+              db.runLater('INSERT INTO job (kind) VALUES (?)', ['inner']);
+              throw new Error('inner fails');
+            })(),
+          ).toThrow('inner fails');
+        }).immediate();
+        expect(db.prepare('SELECT kind FROM job ORDER BY id').pluck().all()).toEqual(['taken', 'outer']);
+        db.prepare('INSERT INTO job (kind) VALUES (?)').run('after');
+        expect(db.prepare('SELECT count(*) FROM job').pluck().get()).toBe(3);
+      } finally {
+        db.close();
+      }
+    });
+
     it('one writer at a time, as SQLite: a second writer waits, past the busy timeout it is store-busy; readers never wait', () => {
       server.createDatabase('writers');
       const a = open('writers');
