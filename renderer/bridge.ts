@@ -1,5 +1,6 @@
 import type { ApiEvents, BrickWorkApi, EventName, Result } from '../src/api/contract.ts';
 import { decodeWire, encodeWire, holdsBytes } from '../src/api/wire.ts';
+import { encodeOffThread } from './off-thread.ts';
 
 declare global {
   interface Window {
@@ -58,56 +59,12 @@ function listen(token: string, dispatch: (name: string, data: string) => void): 
   again();
 }
 
-/** The worker that encodes calls carrying files (`wire-worker.ts`), made at the first such call. */
-let encoder: { worker: Worker; next: number; waiting: Map<number, (body: Blob | null) => void> } | null = null;
-
-/** `v` with each of its byte arrays copied, their buffers listed in `moved` (the caller's stay its own). */
-function copyBytes(v: unknown, moved: ArrayBuffer[]): unknown {
-  if (v instanceof Uint8Array) {
-    const copy = v.slice();
-    moved.push(copy.buffer);
-    return copy;
-  }
-  if (Array.isArray(v)) return v.map((x) => copyBytes(x, moved));
-  if (typeof v === 'object' && v !== null)
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copyBytes(x, moved)]));
-  return v;
-}
-
 /**
  * A call's body for the wire. One that carries files (an upload of tens of MB) is encoded on a worker, so
- * that the page keeps answering keys meanwhile (issue 47); where no worker can be had, here.
+ * that the page keeps answering keys meanwhile (issue 47).
  */
-async function bodyOf(args: unknown): Promise<string | Blob> {
-  if (!holdsBytes(args) || typeof Worker === 'undefined') return encodeWire(args);
-  try {
-    if (encoder === null) {
-      const worker = new Worker(new URL('./wire-worker.ts', import.meta.url), { type: 'module' });
-      const made = { worker, next: 0, waiting: new Map<number, (body: Blob | null) => void>() };
-      worker.onmessage = (e: MessageEvent<{ id: number; body: Blob }>) => {
-        made.waiting.get(e.data.id)?.(e.data.body);
-        made.waiting.delete(e.data.id);
-      };
-      // A worker that can't start or stops: what waits is encoded here instead.
-      worker.onerror = () => {
-        for (const resolve of made.waiting.values()) resolve(null);
-        made.waiting.clear();
-        encoder = null;
-      };
-      encoder = made;
-    }
-    const made = encoder;
-    const id = (made.next += 1);
-    const body = await new Promise<Blob | null>((resolve) => {
-      made.waiting.set(id, resolve);
-      // The bytes go over as copies moved, not cloned: a copy is one memcpy, a clone of megabytes is not.
-      const moved: ArrayBuffer[] = [];
-      made.worker.postMessage({ id, value: copyBytes(args, moved) }, moved);
-    });
-    return body ?? encodeWire(args);
-  } catch {
-    return encodeWire(args);
-  }
+function bodyOf(args: unknown): Promise<string | Blob> | string {
+  return holdsBytes(args) ? encodeOffThread(args) : encodeWire(args);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ArgsOf, CallName, ErrorValue, ResultOf } from '../../src/api/contract.ts';
 import { api } from '../bridge.ts';
+import { readChosenFile } from '../off-thread.ts';
 
 /** A refusal, as the screens show it: the code and the plain message, never a stack trace. */
 export class Refusal extends Error {
@@ -21,21 +22,9 @@ export function messageOf(e: unknown): ErrorValue {
 }
 
 /**
- * Reads a file the staff dropped or picked, as the contract wants it: `{name, content}`. In pieces, as a
- * stream: one `arrayBuffer()` of a file of megabytes held the page's thread while it was copied in, and
- * keys pressed then waited (issue 47, point 6).
+ * Reads a file the staff dropped or picked, as the contract wants it: `{name, content}`, off the page's
+ * thread (issue 47, point 6); a call that carries its bytes sends the file itself (`off-thread.ts`).
  */
 export async function fileArg(file: File): Promise<{ name: string; content: Uint8Array }> {
-  const content = new Uint8Array(file.size);
-  let at = 0;
-  const reader = file.stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (at + value.length > content.length)
-      return { name: file.name, content: new Uint8Array(await file.arrayBuffer()) };
-    content.set(value, at);
-    at += value.length;
-  }
-  return { name: file.name, content: at === content.length ? content : content.slice(0, at) };
+  return { name: file.name, content: await readChosenFile(file) };
 }

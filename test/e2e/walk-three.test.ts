@@ -115,6 +115,32 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
     await page.getByRole('heading', { name: /Order Big\.bsx/ }).waitFor();
   }, 120_000);
 
+  // Point 6: the page reads a chosen file, and sends it, on a worker — which reads the file again. A file
+  // changed on disk since it was chosen (Chromium then refuses to read it) goes as the page read it: the
+  // import is what the preview showed.
+  it('6: a file changed on disk after it was chosen imports as previewed', async () => {
+    const changing = path.join(dir, 'Changing.bsx');
+    fs.writeFileSync(changing, bsx([{ no: '3001', name: 'Brick 2 x 4', qty: 7 }]));
+    await tab('Import').click();
+    await page.getByTestId('import-file').setInputFiles(changing);
+    await page.getByTestId('preview').waitFor();
+    fs.writeFileSync(
+      changing,
+      bsx([
+        { no: '4073', name: 'Plate Round 1 x 1', qty: 1 },
+        { no: '30179', name: 'Door Frame 1 x 4 x 6', qty: 1 },
+      ]),
+    );
+    await page.getByTestId('confirm-import').click();
+    await page.getByRole('heading', { name: /Order Changing\.bsx/ }).waitFor({ timeout: 30_000 });
+    const orders = (await cliJson(['--db', store, 'orders'])).json.orders as {
+      reference: string;
+      lines: number;
+      totalQuantity: number;
+    }[];
+    expect(orders.find((o) => o.reference === 'Changing.bsx')).toMatchObject({ lines: 1, totalQuantity: 7 });
+  });
+
   it('3: the exact number first, ↓ from the search highlights the first entry Enter takes, letter variants in order, N from the suggestions', async () => {
     await tab('Orders').click();
     await page
