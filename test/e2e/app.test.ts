@@ -296,6 +296,14 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the whole app in a browser'
       const row = page.locator('.line-row').first();
       expect(await row.textContent()).toContain('element 300121');
       expect(await row.textContent()).toContain('Red');
+      // How it was placed is never cut (issue 47, point 5): the row's line, focused, shows it whole beside.
+      const via = (await row.locator('.tag.via').textContent()) ?? '';
+      expect(via).toContain('element 300121');
+      await row.click();
+      const details = page.getByTestId('line-details');
+      await details.waitFor();
+      expect(await details.locator('dd').last().textContent()).toBe(via);
+      expect(await details.locator('dt').last().textContent()).toBe('Placed through');
       await shot('14-line-placed-by-element');
     });
 
