@@ -1,0 +1,106 @@
+/**
+ * Where an item's picture is had (SPEC §15, issue 48), as the field's tools get it: BrickLink's public item
+ * pictures, by the item's BrickLink number and colour; else Rebrickable's LDraw renders, where the
+ * cross-references give the part an LDraw number and the colour table a Rebrickable colour; else none,
+ * and why (a placeholder says it). The item's numbers come from the one rule (`catalogue/item-numbers.ts`).
+ */
+import type { StoreDb } from '../store/db.ts';
+import { colourIdsFromBrickLink } from '../store/item-numbers.ts';
+import { itemNumbers } from '../catalogue/item-numbers.ts';
+
+/** The base addresses (settings, so that tests use a stand-in on 127.0.0.1). */
+export interface PictureBases {
+  /** BrickLink's picture server: `https://img.bricklink.com`. */
+  readonly bricklink: string;
+  /** Rebrickable's: `https://cdn.rebrickable.com`. */
+  readonly rebrickable: string;
+}
+
+export const PICTURE_BASES: PictureBases = {
+  bricklink: 'https://img.bricklink.com',
+  rebrickable: 'https://cdn.rebrickable.com',
+};
+
+/** An item in a colour (a catalogue item: its type and number; the colour a BrickLink id, or none). */
+export interface PictureItem {
+  readonly type: string;
+  readonly no: string;
+  readonly colour: number | null;
+}
+
+export type PictureSource =
+  | { readonly url: string; readonly from: 'bricklink' | 'rebrickable'; readonly inColour: boolean }
+  | { readonly url: null; readonly why: string };
+
+/** BrickLink's item types that have pictures, each its letter in the address (`PN` parts, `SN` sets…). */
+const TYPE_LETTERS: Readonly<Record<string, string>> = {
+  P: 'P',
+  S: 'S',
+  M: 'M',
+  B: 'B',
+  G: 'G',
+  C: 'C',
+  I: 'I',
+  O: 'O',
+};
+
+/** Only parts come in colours on BrickLink's pictures: every other type is colour 0. */
+const COLOURED = new Set(['P', 'G']);
+
+export function pictureKey(item: PictureItem): string {
+  return `${item.type}\t${item.no}\t${item.colour ?? ''}`;
+}
+
+/** Each item's picture address (or why there is none), by `pictureKey`: a few statements for any number of items. */
+export function pictureSources(
+  db: StoreDb,
+  items: readonly PictureItem[],
+  bases: PictureBases = PICTURE_BASES,
+): Map<string, PictureSource> {
+  const numbers = itemNumbers(db, items);
+  const rebrickableColours = colourIdsFromBrickLink(
+    db,
+    'rebrickable',
+    items.flatMap((i) => (i.colour === null ? [] : [i.colour])),
+  );
+  const out = new Map<string, PictureSource>();
+  for (const item of items) {
+    const key = pictureKey(item);
+    if (out.has(key)) continue;
+    const letter = TYPE_LETTERS[item.type];
+    const n = numbers.get(item.type, item.no);
+    const coloured = COLOURED.has(item.type) && item.colour !== null;
+    if (letter !== undefined && n.bricklink !== null) {
+      const colour = coloured ? item.colour : 0;
+      out.set(key, {
+        url: `${trimmed(bases.bricklink)}/ItemImage/${letter}N/${colour}/${encodeURIComponent(n.bricklink)}.png`,
+        from: 'bricklink',
+        inColour: coloured,
+      });
+      continue;
+    }
+    const rebrickableColour = item.colour === null ? null : (rebrickableColours.get(item.colour)?.[0] ?? null);
+    if (item.type === 'P' && n.ldraw !== null && rebrickableColour !== null) {
+      out.set(key, {
+        url: `${trimmed(bases.rebrickable)}/media/parts/ldraw/${rebrickableColour}/${encodeURIComponent(n.ldraw)}.png`,
+        from: 'rebrickable',
+        inColour: true,
+      });
+      continue;
+    }
+    out.set(key, {
+      url: null,
+      why:
+        letter === undefined
+          ? `no pictures are had for items of type ${item.type}`
+          : item.type === 'P' && n.ldraw !== null
+            ? `its BrickLink number is not known, and its colour has no Rebrickable id (load Rebrickable's colour list)`
+            : `its BrickLink number is not known (load BrickLink's catalogue or Rebrickable's cross-references)`,
+    });
+  }
+  return out;
+}
+
+function trimmed(base: string): string {
+  return base.replace(/\/+$/, '');
+}

@@ -1,0 +1,153 @@
+/**
+ * The picture cache (SPEC §15, issue 48): an SQLite file of its own beside the store, never the store —
+ * pictures are not shop data, and are never copied with it. Each picture is kept with when it was
+ * fetched (older than the setting's days, it is fetched again when shown) and when it was last shown;
+ * past the size cap, the longest unshown go first. An answer that there is no such picture is kept too,
+ * so it is not asked again at every look (until it is as old).
+ */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { nativeOptions } from './native.ts';
+
+/** Marks the file as brick-work's picture cache ("BRKP"): another file is never taken for one. */
+const CACHE_APPLICATION_ID = 0x42524b50;
+
+export interface CachedPicture {
+  /** The picture's bytes and media type; null: the server said there is none. */
+  readonly picture: { readonly bytes: Uint8Array; readonly type: string } | null;
+  /** When it was fetched (ms since the epoch). */
+  readonly fetchedAt: number;
+}
+
+export interface PictureCacheStats {
+  readonly pictures: number;
+  readonly missing: number;
+  readonly bytes: number;
+}
+
+export class PictureCache {
+  private readonly db: Database.Database;
+
+  private constructor(
+    db: Database.Database,
+    /** The size cap, in bytes. */
+    private capBytes: number,
+  ) {
+    this.db = db;
+  }
+
+  /**
+   * Opens (or makes) the cache at `file`. A file that is not a picture cache, or is damaged, is set aside
+   * (renamed `.bad`) and a new cache made: what it held can always be fetched again.
+   */
+  static open(file: string, capBytes: number): PictureCache {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      return new PictureCache(PictureCache.made(file), capBytes);
+    } catch {
+      for (const end of ['', '-wal', '-shm']) fs.rmSync(`${file}.bad${end}`, { force: true });
+      if (fs.existsSync(file)) fs.renameSync(file, `${file}.bad`);
+      for (const end of ['-wal', '-shm']) fs.rmSync(`${file}${end}`, { force: true });
+      return new PictureCache(PictureCache.made(file), capBytes);
+    }
+  }
+
+  private static made(file: string): Database.Database {
+    const db = new Database(file, nativeOptions());
+    try {
+      const id = db.pragma('application_id', { simple: true }) as number;
+      const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
+      if (id !== CACHE_APPLICATION_ID && (id !== 0 || tables > 0)) throw new Error('not a picture cache');
+      db.pragma('journal_mode = WAL');
+      // Pictures can always be fetched again: a power cut may lose the last few, never the file.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 2000');
+      db.exec(`CREATE TABLE IF NOT EXISTS picture (
+                 url TEXT PRIMARY KEY,
+                 type TEXT,
+                 bytes BLOB,
+                 size INTEGER NOT NULL,
+                 fetched_at INTEGER NOT NULL,
+                 shown_at INTEGER NOT NULL
+               );
+               CREATE INDEX IF NOT EXISTS picture_shown ON picture (shown_at);`);
+      db.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
+      if ((db.pragma('quick_check', { simple: true }) as string) !== 'ok') throw new Error('damaged');
+      return db;
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** The picture kept for `url` (marked shown at `now`), or null when none is kept. */
+  get(url: string, now: number): CachedPicture | null {
+    const row = this.db.prepare('SELECT type, bytes, fetched_at AS fetchedAt FROM picture WHERE url = ?').get(url) as
+      { type: string | null; bytes: Buffer | null; fetchedAt: number } | undefined;
+    if (row === undefined) return null;
+    this.db.prepare('UPDATE picture SET shown_at = ? WHERE url = ?').run(now, url);
+    return {
+      picture: row.bytes === null ? null : { bytes: new Uint8Array(row.bytes), type: row.type ?? 'image/png' },
+      fetchedAt: row.fetchedAt,
+    };
+  }
+
+  /** Keeps what was fetched for `url` (null: there is no such picture), then keeps the cache within its cap. */
+  put(url: string, picture: { bytes: Uint8Array; type: string } | null, now: number): void {
+    const size = url.length + (picture?.bytes.length ?? 0);
+    this.db
+      .prepare(
+        `INSERT INTO picture (url, type, bytes, size, fetched_at, shown_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (url) DO UPDATE SET type = excluded.type, bytes = excluded.bytes, size = excluded.size,
+           fetched_at = excluded.fetched_at, shown_at = excluded.shown_at`,
+      )
+      .run(url, picture?.type ?? null, picture === null ? null : Buffer.from(picture.bytes), size, now, now);
+    this.keepWithinCap();
+  }
+
+  /** The cap in bytes; a smaller one takes effect at once. */
+  setCap(capBytes: number): void {
+    this.capBytes = capBytes;
+    this.keepWithinCap();
+  }
+
+  /** Every picture gone ("clear pictures"). */
+  clear(): void {
+    this.db.exec('DELETE FROM picture');
+    this.db.exec('VACUUM');
+  }
+
+  stats(): PictureCacheStats {
+    const r = this.db
+      .prepare(
+        'SELECT count(bytes) AS pictures, count(*) - count(bytes) AS missing, coalesce(sum(size), 0) AS bytes FROM picture',
+      )
+      .get() as PictureCacheStats;
+    return r;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Past the cap: the pictures shown longest ago go first. */
+  private keepWithinCap(): void {
+    let total = this.stats().bytes;
+    if (total <= this.capBytes) return;
+    const oldest = this.db
+      .prepare('SELECT url, size FROM picture ORDER BY shown_at, fetched_at')
+      .iterate() as Iterable<{
+      url: string;
+      size: number;
+    }>;
+    const gone: string[] = [];
+    for (const r of oldest) {
+      if (total <= this.capBytes) break;
+      gone.push(r.url);
+      total -= r.size;
+    }
+    const drop = this.db.prepare('DELETE FROM picture WHERE url = ?');
+    this.db.transaction(() => gone.forEach((u) => drop.run(u)))();
+  }
+}

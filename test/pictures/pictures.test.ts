@@ -1,0 +1,279 @@
+/**
+ * Pictures of parts (issue 48, SPEC §15): where each item's picture is had, the cache beside the store,
+ * and the fetcher — against a picture server stand-in on 127.0.0.1 serving BrickLink's and Rebrickable's
+ * address patterns.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { identityOf } from '../../src/identity/owner.ts';
+import { pictureKey, pictureSources, type PictureBases } from '../../src/pictures/address.ts';
+import { PictureFetcher } from '../../src/pictures/fetcher.ts';
+import { PictureCache } from '../../src/store/picture-cache.ts';
+import { openStore } from '../../src/store/open.ts';
+import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+/** A picture server on loopback: each known address answers its own bytes, after `delayMs`. */
+function standIn(pictures: Record<string, string>) {
+  const asked: string[] = [];
+  let open = 0;
+  let most = 0;
+  let delayMs = 0;
+  const server = http.createServer((req, res) => {
+    asked.push(req.url ?? '');
+    open += 1;
+    most = Math.max(most, open);
+    setTimeout(() => {
+      open -= 1;
+      const body = pictures[req.url ?? ''];
+      if (req.headers.cookie !== undefined) res.writeHead(400).end('a cookie was sent');
+      else if (body === undefined) res.writeHead(404).end();
+      else res.writeHead(200, { 'Content-Type': 'image/png' }).end(body);
+    }, delayMs);
+  });
+  return {
+    asked,
+    most: () => most,
+    slow: (ms: number) => (delayMs = ms),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
+    stop: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+const until = async (ok: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('where a picture is had', () => {
+  it("BrickLink's by the item's BrickLink number in its colour; else Rebrickable's LDraw render; else none, saying why", async () => {
+    const location = path.join(tempDir(), 'brick-work.sqlite');
+    const store = await openStore(location);
+    onTestFinished(() => store.close());
+    await loadCatalogue(
+      store.db,
+      location,
+      [
+        {
+          name: 'parts.csv',
+          content: bytes(
+            files.rebrickableParts([
+              { no: '6141', name: 'Plate Round 1 x 1' },
+              { no: '77777', name: 'Only LDraw knows it' },
+              { no: '88888', name: 'Nobody knows it' },
+            ]),
+          ),
+        },
+        { name: 'colours.json', content: bytes(TABLES.colourTable) },
+        {
+          name: 'crossrefs.ron',
+          content: bytes(
+            files.partCrossrefs([
+              { rebrickable: '6141', bricklink: ['4073'] },
+              { rebrickable: '77777', ldraw: '77777a', bricklink: [] },
+            ]),
+          ),
+        },
+      ],
+      { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
+    );
+    await loadCatalogue(
+      store.db,
+      location,
+      [{ name: 'Sets.xml', content: bytes(files.bricklinkItemsXml([{ type: 'S', no: '75192-1', name: 'Falcon' }])) }],
+      { type: 'S', me: identityOf(), clock: SYSTEM_CLOCK },
+    );
+    const bases: PictureBases = { bricklink: 'http://bl.test/', rebrickable: 'http://rb.test' };
+    const items = [
+      { type: 'P', no: '6141', colour: 88 },
+      { type: 'P', no: '6141', colour: null },
+      { type: 'P', no: '77777', colour: 88 },
+      { type: 'P', no: '77777', colour: 12345 },
+      { type: 'P', no: '88888', colour: 5 },
+      { type: 'S', no: '75192-1', colour: 5 },
+    ];
+    const found = pictureSources(store.db, items, bases);
+    const at = (i: number) => found.get(pictureKey(items[i] ?? items[0]!));
+    expect(at(0)).toEqual({ url: 'http://bl.test/ItemImage/PN/88/4073.png', from: 'bricklink', inColour: true });
+    expect(at(1)).toEqual({ url: 'http://bl.test/ItemImage/PN/0/4073.png', from: 'bricklink', inColour: false });
+    // No BrickLink number: Rebrickable's render of its LDraw number, in Rebrickable's id of the colour.
+    expect(at(2)).toEqual({
+      url: 'http://rb.test/media/parts/ldraw/70/77777a.png',
+      from: 'rebrickable',
+      inColour: true,
+    });
+    expect(at(3)).toMatchObject({ url: null, why: expect.stringContaining('no Rebrickable id') });
+    expect(at(4)).toMatchObject({ url: null, why: expect.stringContaining('BrickLink number is not known') });
+    // A set has no colours on BrickLink's pictures.
+    expect(at(5)).toEqual({ url: 'http://bl.test/ItemImage/SN/0/75192-1.png', from: 'bricklink', inColour: false });
+  });
+});
+
+describe('the picture cache and its fetcher', () => {
+  const server = standIn({
+    '/ItemImage/PN/88/4073.png': 'png of 4073 in 88',
+    '/media/parts/ldraw/70/77777a.png': 'png of 77777a in 70',
+    ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`/many/${i}.png`, `png ${i}`])),
+  });
+  let base = '';
+  beforeAll(async () => {
+    base = await server.start();
+  });
+  afterAll(() => server.stop());
+
+  const made = (
+    o: { network?: () => boolean; now?: () => number; timeoutMs?: number; cap?: number; file?: string } = {},
+  ) => {
+    const file = o.file ?? path.join(tempDir(), 'brick-work.sqlite.pictures');
+    const cache = PictureCache.open(file, o.cap ?? 500_000_000);
+    const ready: string[] = [];
+    const fetcher = new PictureFetcher({
+      cache,
+      network: o.network ?? (() => true),
+      maxAgeDays: () => 90,
+      onReady: (url) => ready.push(url),
+      ...(o.now ? { now: o.now } : {}),
+      ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    });
+    onTestFinished(() => {
+      fetcher.stop();
+      cache.close();
+    });
+    return { cache, fetcher, ready, file };
+  };
+  const text = (a: ReturnType<PictureFetcher['answer']>) =>
+    a.state === 'ready' ? new TextDecoder().decode(a.bytes) : a.state;
+
+  it('answers at once: waiting, then told when it came; then from the cache, never asked again; a missing one says so', async () => {
+    const { fetcher, ready } = made();
+    const url = `${base}/ItemImage/PN/88/4073.png`;
+    const before = server.asked.length;
+    expect(fetcher.answer(url)).toEqual({ state: 'waiting' });
+    await until(() => ready.includes(url));
+    expect(text(fetcher.answer(url))).toBe('png of 4073 in 88');
+    expect(fetcher.answer(url)).toMatchObject({ type: 'image/png' });
+    const missing = `${base}/ItemImage/PN/1/nothing.png`;
+    fetcher.answer(missing);
+    await until(() => ready.includes(missing));
+    expect(fetcher.answer(missing)).toEqual({ state: 'none', why: 'the picture server has no picture of it' });
+    expect(server.asked.length - before).toBe(2);
+    expect(fetcher.counts()).toMatchObject({ fetched: 2, failed: 0, waiting: 0 });
+  });
+
+  it('a few at a time, the last asked first (what is on screen now); a slow server never delays an answer', async () => {
+    const { fetcher, ready } = made();
+    server.slow(150);
+    onTestFinished(() => {
+      server.slow(0);
+    });
+    const urls = Array.from({ length: 12 }, (_, i) => `${base}/many/${i}.png`);
+    const from = server.asked.length;
+    const t = performance.now();
+    for (const u of urls) expect(fetcher.answer(u).state).toBe('waiting');
+    expect(performance.now() - t).toBeLessThan(100);
+    await until(() => ready.length === 12);
+    expect(server.most()).toBeLessThanOrEqual(4);
+    // The first four went at once; of the rest, the last asked went first (the next four, together).
+    expect(server.asked.slice(from, from + 4).sort()).toEqual([
+      '/many/0.png',
+      '/many/1.png',
+      '/many/2.png',
+      '/many/3.png',
+    ]);
+    expect(server.asked.slice(from + 4, from + 8).sort()).toEqual([
+      '/many/10.png',
+      '/many/11.png',
+      '/many/8.png',
+      '/many/9.png',
+    ]);
+    expect(text(fetcher.answer(urls[11] ?? ''))).toBe('png 11');
+  });
+
+  it('a server that does not answer in time: counted as failed, a placeholder saying so, not asked again at once', async () => {
+    const { fetcher, ready } = made({ timeoutMs: 200 });
+    server.slow(5_000);
+    onTestFinished(() => {
+      server.slow(0);
+    });
+    const url = `${base}/media/parts/ldraw/70/77777a.png`;
+    const t = performance.now();
+    expect(fetcher.answer(url)).toEqual({ state: 'waiting' });
+    expect(performance.now() - t).toBeLessThan(50);
+    await until(() => ready.includes(url));
+    expect(fetcher.counts().failed).toBe(1);
+    const asked = server.asked.length;
+    expect(fetcher.answer(url)).toEqual({ state: 'none', why: 'the picture server could not be reached' });
+    expect(server.asked.length).toBe(asked);
+  });
+
+  it('network pictures off: the cache only — what it keeps is shown, the rest a placeholder at once, nothing asked', async () => {
+    const first = made();
+    const url = `${base}/ItemImage/PN/88/4073.png`;
+    first.fetcher.answer(url);
+    await until(() => first.ready.includes(url));
+    first.fetcher.stop();
+    first.cache.close();
+    // The next start, network off, on the same cache file.
+    const asked = server.asked.length;
+    const { fetcher } = made({ network: () => false, file: first.file });
+    expect(text(fetcher.answer(url))).toBe('png of 4073 in 88');
+    expect(fetcher.answer(`${base}/many/3.png`)).toEqual({
+      state: 'none',
+      why: 'network pictures are off (Settings), and none is kept',
+    });
+    expect(server.asked.length).toBe(asked);
+  });
+
+  it('a picture older than the days set is shown while it is fetched again', async () => {
+    let now = Date.now();
+    const { fetcher, ready } = made({ now: () => now });
+    const url = `${base}/many/5.png`;
+    fetcher.answer(url);
+    await until(() => ready.length === 1);
+    const asked = server.asked.length;
+    now += 91 * 86_400_000;
+    expect(text(fetcher.answer(url))).toBe('png 5');
+    await until(() => ready.length === 2);
+    expect(server.asked.length).toBe(asked + 1);
+  });
+
+  it('past its cap the cache lets the pictures shown longest ago go; clear empties it; a file not a cache is set aside', () => {
+    const file = path.join(tempDir(), 'pictures.sqlite');
+    const cache = PictureCache.open(file, 3_500);
+    onTestFinished(() => cache.close());
+    const kb = (c: string) => ({ bytes: new Uint8Array(1_000).fill(c.charCodeAt(0)), type: 'image/png' });
+    cache.put('a', kb('a'), 1);
+    cache.put('b', kb('b'), 2);
+    cache.put('c', kb('c'), 3);
+    expect(cache.get('a', 4)).not.toBeNull(); // shown: now the newest
+    cache.put('d', kb('d'), 5);
+    expect(cache.get('b', 6)).toBeNull();
+    expect(['a', 'c', 'd'].map((u) => cache.get(u, 7) !== null)).toEqual([true, true, true]);
+    expect(cache.stats()).toMatchObject({ pictures: 3, missing: 0 });
+    cache.setCap(1_500);
+    expect(cache.stats().pictures).toBe(1);
+    cache.clear();
+    expect(cache.stats()).toEqual({ pictures: 0, missing: 0, bytes: 0 });
+
+    const foreign = path.join(tempDir(), 'not-a-cache.sqlite');
+    fs.writeFileSync(foreign, 'somebody else’s file');
+    const other = PictureCache.open(foreign, 1_000_000);
+    other.put('x', kb('x'), 1);
+    other.close();
+    expect(fs.readFileSync(`${foreign}.bad`, 'utf8')).toBe('somebody else’s file');
+  });
+});
