@@ -7,6 +7,7 @@ import LongestFirst from './test/setup/sequencer.ts';
  */
 const INTEGRATION = [
   'test/api/desk-name.test.ts',
+  'test/pictures/host.test.ts',
   'test/api/off-main-thread.test.ts',
   'test/jobs/dead-desk.test.ts',
   'test/catalogue/other-desk-progress.test.ts',

@@ -82,6 +82,7 @@ export function httpBridge(): BrickWorkApi {
     'import.progress': true,
     'compare.progress': true,
     'suggestions.status': true,
+    'pictures.ready': true,
   };
   const names = new Set<string>(Object.keys(every));
   const token = pageToken();

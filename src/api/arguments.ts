@@ -97,6 +97,15 @@ export const CALL_ARGUMENTS = {
   }),
   'history.state': none,
   'history.list': shape({ limit: optional(count) }),
+  // What is on screen (SPEC §15): each item in a colour (a BrickLink id, or none); a screenful at a time.
+  'pictures.get': shape({
+    items: arrayOf(
+      shape({ type: oneOf(...ITEM_TYPE_CODES), no: text(80), colour: nullable(whole(0, 1_000_000, 'a colour id')) }),
+      400,
+    ),
+  }),
+  'pictures.status': none,
+  'pictures.clear': none,
   'desk.get': none,
   'desk.set': shape({ name: nullable(text(60)) }),
   'history.undo': shape({ expectedStep: id }),

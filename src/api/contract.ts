@@ -557,6 +557,15 @@ export interface ApiResults {
   'desk.get': DeskView;
   /** Names this desk (null: the computer's name again): its next steps are that desk's, and so are its Undo and Redo. */
   'desk.set': DeskView;
+  /**
+   * Each item's picture, in the order asked (SPEC §15): ready (its bytes), waiting (being fetched: ask again
+   * on `pictures.ready`), or none and why (a placeholder says it). Never waits for the network.
+   */
+  'pictures.get': { pictures: readonly PictureView[] };
+  /** Pictures fetched and failed since the start, waiting, and what the cache holds. */
+  'pictures.status': PicturesStatusView;
+  /** Every kept picture gone ("clear pictures"). */
+  'pictures.clear': PicturesStatusView;
   /** Every desk's steps, newest first, with their desk and state; `desk`: this one's name. */
   'history.list': { steps: readonly HistoryStepView[]; desk: string };
   /** `expectedStep`: the step the screen's Undo names; any other state is refused with `step-moved` (SPEC §8). */
@@ -700,6 +709,33 @@ export interface ApiEvents {
   };
   /** The suggestion index is being built (`ready` false) or is ready: suggestions asked meanwhile can be asked again. */
   'suggestions.status': { readonly ready: boolean; readonly why?: ErrorValue };
+  /** Pictures asked for came (or were found missing): the screens ask again for those they wait for. */
+  'pictures.ready': Record<string, never>;
+}
+
+/** An item's picture as the screens show it (SPEC §15). */
+export type PictureView =
+  | {
+      readonly state: 'ready';
+      readonly type: string;
+      readonly bytes: Uint8Array;
+      readonly from: 'bricklink' | 'rebrickable';
+      /** In the item's colour (false: the item's default picture, said so). */
+      readonly inColour: boolean;
+    }
+  | { readonly state: 'waiting' }
+  | { readonly state: 'none'; readonly why: string };
+
+export interface PicturesStatusView {
+  /** Network pictures are on (off: only the cache is used). */
+  readonly network: boolean;
+  readonly fetched: number;
+  readonly failed: number;
+  readonly waiting: number;
+  /** Pictures the cache holds, answers that there is none, and its size in bytes. */
+  readonly cached: number;
+  readonly missing: number;
+  readonly bytes: number;
 }
 
 export type EventName = keyof ApiEvents;

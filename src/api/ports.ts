@@ -1,3 +1,6 @@
+import type { PictureBases } from '../pictures/address.ts';
+import type { PictureAnswer, PictureCounts } from '../pictures/fetcher.ts';
+import type { PictureCacheStats } from '../store/picture-cache.ts';
 /**
  * What the contract's service needs from whoever starts it (SPEC §1): the store, the clock, the job
  * runner, the credentials, the file dialogs, the events, the threads. The app, the browser host, the CLI
@@ -96,6 +99,18 @@ export interface ServiceContext {
   readonly damage?: DamageMark;
   /** The numbering items are shown in first, for this service only (the CLI's `--numbering`); absent: the store's setting. */
   readonly numbering?: 'bricklink' | 'rebrickable';
+  /** Pictures of items (SPEC §15): the app's and the browser host's; absent (the CLI), every picture is none. */
+  readonly pictures?: PicturePort | null;
+}
+
+/** Where pictures come from: the cache and its fetcher (`src/pictures/`), and the bases of their addresses. */
+export interface PicturePort {
+  readonly bases: () => PictureBases;
+  readonly network: () => boolean;
+  answer(url: string): PictureAnswer;
+  counts(): PictureCounts;
+  cached(): PictureCacheStats;
+  clear(): void;
 }
 
 /** Runs a call on the thread that owns it, and answers with its value; null: it runs on this thread. */

@@ -1,3 +1,4 @@
+import { SETTING_FIELDS, SETTING_KEYS, type SettingKey } from '../setting-keys.ts';
 /**
  * The contract's service (SPEC §1): one handler per call, registered by domain with its traits
  * (`handlers/`), each argument set checked before use (`validate.ts`), every refusal a value, and
@@ -165,10 +166,9 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       cancelled: () => false,
     }),
     settingsView: () => ({
-      dailyCallLimit: getSetting(db, 'daily-call-limit'),
-      currency: getSetting(db, 'currency'),
-      apiUrl: getSetting(db, 'api-url'),
-      numbering: getSetting(db, 'numbering'),
+      ...(Object.fromEntries(SETTING_KEYS.map((k) => [SETTING_FIELDS[k], getSetting(db, k)])) as {
+        [K in SettingKey as (typeof SETTING_FIELDS)[K]]: string;
+      }),
       ...credentialsView(readCredentials(ctx.credentials)),
       credentialsEncrypted: ctx.credentials.encrypted,
     }),

@@ -15,6 +15,7 @@ import { thisComputer } from '../undo/desk.ts';
 import { ServiceThreads } from './service-threads.ts';
 import { apiUrlOf } from './work.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
+import { startPictures } from '../pictures/service.ts';
 
 export interface CoreOptions {
   readonly storePath: string;
@@ -127,6 +128,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           damage,
         });
   const offMain = threads; // as a const, for the closures below
+  // Pictures of items (SPEC §15): fetched on this process's event loop, never waited for by a call.
+  const pictures = startPictures({
+    db: store.db,
+    storePath: options.storePath,
+    onReady: () => options.emit('pictures.ready', {}),
+  });
   // A keychain that refuses now is said where the credentials are needed (Settings, the look-up): not here.
   const stored = readCredentials(options.credentials).credentials;
   const service = createApiService(
@@ -165,6 +172,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         : undefined,
       imports: offMain ? { cancel: () => offMain.cancelImports(), cancelled: () => false } : undefined,
       damage,
+      pictures,
     }),
   );
   if (stored) jobs?.provideCredentials(stored, apiUrlOf(store.db));
@@ -190,6 +198,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       stopWatching();
       stopWatchingOwners();
       await Promise.all([jobs?.stop(), offMain?.stop()]);
+      pictures.close();
       store.close();
     },
   };

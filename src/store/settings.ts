@@ -61,7 +61,55 @@ export const SETTINGS = {
       return numbering;
     },
   },
+  // Pictures (SPEC §15): a metered connection turns them off; the cache's age and cap; the servers' bases.
+  pictures: {
+    default: 'on',
+    parse(value: string): string {
+      const v = value.trim().toLowerCase();
+      if (v !== 'on' && v !== 'off')
+        throw new BrickWorkError('invalid-argument', `Pictures are on or off, not "${quote(value)}".`);
+      return v;
+    },
+  },
+  'picture-days': {
+    default: '90',
+    parse: (value: string) => wholeIn(value, 1, 3650, 'The days a picture is kept'),
+  },
+  'picture-cache-mb': {
+    default: '500',
+    parse: (value: string) => wholeIn(value, 10, 100_000, 'The picture cache'),
+  },
+  'picture-url': {
+    default: 'https://img.bricklink.com',
+    parse: (value: string) => baseUrl(value, "BrickLink's picture server"),
+  },
+  'render-url': {
+    default: 'https://cdn.rebrickable.com',
+    parse: (value: string) => baseUrl(value, "Rebrickable's picture server"),
+  },
 } as const satisfies Record<SettingKey, unknown>;
+
+function wholeIn(value: string, min: number, max: number, what: string): string {
+  const n = Number(value.trim());
+  if (!/^\d{1,9}$/.test(value.trim()) || n < min || n > max)
+    throw new BrickWorkError(
+      'invalid-argument',
+      `${what} is a whole number from ${min} to ${max}, not "${quote(value)}".`,
+    );
+  return String(n);
+}
+
+function baseUrl(value: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new BrickWorkError('invalid-argument', `"${quote(value)}" is not a URL (${what}).`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new BrickWorkError('invalid-argument', `${what} must start with https:// (or http:// for a local stand-in).`);
+  return url.toString().replace(/\/$/, '');
+}
 
 export type { SettingKey };
 

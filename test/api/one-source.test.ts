@@ -24,7 +24,17 @@ describeEachStore('one source for each list', () => {
   });
 
   it('settings: the store keeps a default and a check for every key staff may set, and the checks take exactly those', () => {
-    expect([...SETTING_KEYS]).toEqual(['daily-call-limit', 'currency', 'api-url', 'numbering']);
+    expect([...SETTING_KEYS]).toEqual([
+      'daily-call-limit',
+      'currency',
+      'api-url',
+      'numbering',
+      'pictures',
+      'picture-days',
+      'picture-cache-mb',
+      'picture-url',
+      'render-url',
+    ]);
     for (const key of SETTING_KEYS) expect(SETTINGS[key].default, key).not.toBe('');
     for (const key of SETTING_KEYS) expect(checkArguments('settings.set', { key, value: '1' })).toBeNull();
     expect(checkArguments('settings.set', { key: 'colour', value: '1' })).not.toBeNull();

@@ -173,6 +173,14 @@ describe('the Electron main process (electron mocked)', () => {
       ['jobs.cancel', { jobId: 99 }, (r) => expect(r.error).toMatchObject({ code: 'not-found' })],
       ['history.state', {}, (r) => expect(r.value.undo).toMatchObject({ kind: 'import' })],
       ['history.list', {}, (r) => expect(r.value.steps[0]).toMatchObject({ kind: 'import', state: 'done' })],
+      // Pictures (issue 48): an item the catalogue has no BrickLink number for says why, at once.
+      [
+        'pictures.get',
+        { items: [{ type: 'P', no: 'nowhere', colour: null }] },
+        (r) => expect(r.value.pictures[0]).toMatchObject({ state: 'none' }),
+      ],
+      ['pictures.status', {}, (r) => expect(r.value).toMatchObject({ network: true, fetched: 0 })],
+      ['pictures.clear', {}, (r) => expect(r.value).toMatchObject({ cached: 0 })],
       ['desk.get', {}, (r) => expect(r.value).toMatchObject({ canChange: true })],
       // Settings → This desk: kept in the user-data folder, never in the store (SPEC §8).
       [

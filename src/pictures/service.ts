@@ -1,0 +1,65 @@
+/**
+ * Pictures for the app and the browser host (SPEC §15, issue 48): the cache beside the store and its
+ * fetcher, read by `pictures.*` calls, with the store's settings (on or off, days, cap, the servers).
+ * The fetches run on this process's event loop, a few at a time, never waited for by a call.
+ */
+import path from 'node:path';
+import type { PicturePort } from '../api/ports.ts';
+import type { StoreDb } from '../store/db.ts';
+import { userDataDir } from '../store/paths.ts';
+import { PictureCache } from '../store/picture-cache.ts';
+import { getSetting } from '../store/settings.ts';
+import { isServerStore } from '../store-location.ts';
+import { PictureFetcher } from './fetcher.ts';
+
+/** The cache's file: beside a store file; for a store on a server, in the app's own folder. */
+export function pictureCacheFile(storePath: string): string {
+  if (isServerStore(storePath)) return path.join(userDataDir(), 'brick-work.pictures.sqlite');
+  const name = path.basename(storePath).replace(/\.sqlite$/, '');
+  return path.join(path.dirname(storePath), `${name}.pictures.sqlite`);
+}
+
+/** How soon after a picture came the screens are told (pictures that come together, told once). */
+const TELL_AFTER_MS = 150;
+
+export function startPictures(o: {
+  readonly db: StoreDb;
+  readonly storePath: string;
+  readonly onReady: () => void;
+  readonly fetch?: typeof fetch;
+}): PicturePort & { close(): void } {
+  const setting = (k: Parameters<typeof getSetting>[1]) => getSetting(o.db, k);
+  const capBytes = () => Number(setting('picture-cache-mb')) * 1_000_000;
+  const cache = PictureCache.open(pictureCacheFile(o.storePath), capBytes());
+  let told: ReturnType<typeof setTimeout> | null = null;
+  const fetcher = new PictureFetcher({
+    cache,
+    network: () => setting('pictures') === 'on',
+    maxAgeDays: () => Number(setting('picture-days')),
+    onReady: () => {
+      told ??= setTimeout(() => {
+        told = null;
+        o.onReady();
+      }, TELL_AFTER_MS);
+    },
+    ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
+  });
+  let cap = capBytes();
+  return {
+    bases: () => ({ bricklink: setting('picture-url'), rebrickable: setting('render-url') }),
+    network: () => setting('pictures') === 'on',
+    answer: (url) => {
+      // A cap changed in Settings takes effect at the next picture asked.
+      if (capBytes() !== cap) cache.setCap((cap = capBytes()));
+      return fetcher.answer(url);
+    },
+    counts: () => fetcher.counts(),
+    cached: () => cache.stats(),
+    clear: () => cache.clear(),
+    close: () => {
+      if (told !== null) clearTimeout(told);
+      fetcher.stop();
+      cache.close();
+    },
+  };
+}

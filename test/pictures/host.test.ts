@@ -1,0 +1,163 @@
+/**
+ * Pictures through the browser host (issue 48, SPEC §15): a real host process over a store whose picture
+ * server is a stand-in on loopback. A picture not kept is answered at once (waiting), fetched meanwhile,
+ * told by `pictures.ready` on the event stream, then answered with its bytes; the host answers other calls
+ * while its picture server is slow; the settings turn network pictures off.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { decodeWire, encodeWire } from '../../src/api/wire.ts';
+import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { identityOf } from '../../src/identity/owner.ts';
+import { openStore } from '../../src/store/open.ts';
+import { setSetting } from '../../src/store/settings.ts';
+import { startHost } from '../helpers/browser.ts';
+import { bytes, files } from '../helpers/catalogue-files.ts';
+
+describe('pictures through the browser host', () => {
+  const asked: string[] = [];
+  let slowMs = 0;
+  const pictures = http.createServer((req, res) => {
+    asked.push(req.url ?? '');
+    setTimeout(() => {
+      if (req.url === '/ItemImage/PN/5/3001.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end('red 3001');
+      else res.writeHead(404).end();
+    }, slowMs);
+  });
+  let base = '';
+  let store = '';
+  let dir = '';
+  beforeAll(async () => {
+    base = await new Promise<string>((resolve) =>
+      pictures.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(pictures.address() as AddressInfo).port}`)),
+    );
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-pictures-'));
+    store = path.join(dir, 'brick-work.sqlite');
+    const s = await openStore(store);
+    await loadCatalogue(
+      s.db,
+      store,
+      [
+        {
+          name: 'items.xml',
+          content: bytes(files.bricklinkItemsXml([{ type: 'P', no: '3001', name: 'Brick 2 x 4' }])),
+        },
+        { name: 'colors.xml', content: bytes(files.bricklinkColoursXml([{ id: 5, name: 'Red' }])) },
+      ],
+      { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
+    );
+    setSetting(s.db, 'picture-url', base);
+    s.close();
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    pictures.closeAllConnections();
+    pictures.close();
+  });
+
+  async function started() {
+    const { url, child } = await startHost(store);
+    onTestFinished(() => void child.kill('SIGTERM'));
+    const origin = new URL(url).origin;
+    const token = /token=([\w-]+)/.exec(url)?.[1] ?? '';
+    const call = async (name: string, args: unknown) => {
+      const r = await fetch(`${origin}/api/call/${name}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: encodeWire(args),
+      });
+      return decodeWire(await r.text()) as { ok: boolean; value: any };
+    };
+    const events: string[] = [];
+    const stream = await fetch(`${origin}/api/events`, { headers: { Authorization: `Bearer ${token}` } });
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    void (async () => {
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: '', done: true }));
+        if (done) return;
+        for (const m of value.matchAll(/^event: (.*)$/gm)) events.push(m[1] ?? '');
+      }
+    })();
+    onTestFinished(() => void reader.cancel().catch(() => undefined));
+    return { call, events };
+  }
+
+  const until = async (ok: () => boolean | Promise<boolean>, ms = 10_000) => {
+    const end = Date.now() + ms;
+    while (!(await ok())) {
+      if (Date.now() > end) throw new Error('not in time');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  it('waiting at once, told when it came, then its bytes; a missing picture and an unknown item say why', async () => {
+    const { call, events } = await started();
+    const items = [
+      { type: 'P', no: '3001', colour: 5 },
+      { type: 'P', no: '3001', colour: 11 },
+      { type: 'P', no: 'nowhere', colour: 5 },
+    ];
+    const first = await call('pictures.get', { items });
+    expect(first.ok).toBe(true);
+    expect(first.value.pictures[0]).toEqual({ state: 'waiting' });
+    expect(first.value.pictures[2]).toMatchObject({ state: 'none', why: expect.stringContaining('BrickLink number') });
+    await until(() => events.includes('pictures.ready'));
+    await until(async () => (await call('pictures.get', { items })).value.pictures[1].state === 'none');
+    const again = await call('pictures.get', { items });
+    expect(again.value.pictures[0]).toMatchObject({
+      state: 'ready',
+      type: 'image/png',
+      from: 'bricklink',
+      inColour: true,
+    });
+    expect(new TextDecoder().decode(again.value.pictures[0].bytes)).toBe('red 3001');
+    expect(again.value.pictures[1]).toEqual({ state: 'none', why: 'the picture server has no picture of it' });
+    expect((await call('pictures.status', {})).value).toMatchObject({
+      network: true,
+      fetched: 2,
+      failed: 0,
+      cached: 1,
+      missing: 1,
+    });
+    // Kept: a second look asks the server nothing.
+    const before = asked.length;
+    await call('pictures.get', { items });
+    expect(asked.length).toBe(before);
+  });
+
+  it('a slow picture server (5 s) delays no call; network pictures off answer from the cache only', async () => {
+    const { call } = await started();
+    slowMs = 5_000;
+    onTestFinished(() => {
+      slowMs = 0;
+    });
+    const items = Array.from({ length: 200 }, (_, i) => ({ type: 'P', no: '3001', colour: 100 + i }));
+    let slowest = 0;
+    for (let round = 0; round < 5; round++) {
+      for (const [name, args] of [
+        ['pictures.get', { items }],
+        ['orders.list', {}],
+        ['settings.get', {}],
+      ] as const) {
+        const t = performance.now();
+        expect((await call(name, args)).ok).toBe(true);
+        slowest = Math.max(slowest, performance.now() - t);
+      }
+    }
+    expect(slowest).toBeLessThan(1_000);
+    expect((await call('settings.set', { key: 'pictures', value: 'off' })).ok).toBe(true);
+    const off = await call('pictures.get', { items: [{ type: 'P', no: '3001', colour: 777 }] });
+    expect(off.value.pictures[0]).toEqual({
+      state: 'none',
+      why: 'network pictures are off (Settings), and none is kept',
+    });
+    const kept = await call('pictures.get', { items: [{ type: 'P', no: '3001', colour: 5 }] });
+    expect(kept.value.pictures[0]).toMatchObject({ state: 'ready' });
+    expect((await call('settings.set', { key: 'pictures', value: 'on' })).ok).toBe(true);
+  });
+});
