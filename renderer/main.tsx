@@ -1,3 +1,4 @@
+import { usePictures } from './state/pictures.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ApiEvents } from '../src/api/contract.ts';
@@ -18,6 +19,7 @@ api.onEvent((name, payload) => {
   else if (name === 'job.progress') useCatalogue.getState().progress(payload as ApiEvents['job.progress']);
   else if (name === 'import.progress') useImport.getState().onProgress(payload as ApiEvents['import.progress']);
   else if (name === 'compare.progress') useCompare.getState().onProgress(payload as ApiEvents['compare.progress']);
+  else if (name === 'pictures.ready') usePictures.getState().onReady();
   else if (name === 'suggestions.status') {
     const status = payload as ApiEvents['suggestions.status'];
     if (status.ready) useOrders.getState().suggestionsReady();

@@ -2,6 +2,7 @@ import { ItemNo } from '../../components/ItemNo.tsx';
 import { Fragment } from 'react';
 import type { LineRowView } from '../../../src/api/contract.ts';
 import { Colour } from '../../components/Colour.tsx';
+import { Picture } from '../../components/Picture.tsx';
 
 /** What the line's document says of it, whole: what staff compare with the catalogue (SPEC §9). */
 function LineDetails({ line }: { line: LineRowView }) {
@@ -44,6 +45,13 @@ export function LineSummary({ line }: { line: LineRowView }) {
         </p>
       ) : (
         <p data-testid="placed-on">
+          {line.placed ? (
+            <Picture
+              item={{ type: line.placed.type, no: line.placed.no, colour: line.placed.colour }}
+              size={72}
+              label={`${line.placed.type} ${line.placed.no}`}
+            />
+          ) : null}
           Placed on{' '}
           {line.placed ? <ItemNo type={line.placed.type} no={line.placed.no} shown={line.placed.shown} /> : null}{' '}
           {line.placed?.name}

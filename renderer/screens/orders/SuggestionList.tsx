@@ -1,3 +1,4 @@
+import { Picture } from '../../components/Picture.tsx';
 import { ItemNo } from '../../components/ItemNo.tsx';
 import type { KeyboardEvent, RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -118,6 +119,11 @@ export function SuggestionList(props: {
           {(i === 0 || shown.items[i - 1]?.rule !== s.rule) && shown.mode === 'suggestions' ? (
             <span className="group">{RULE_NAMES[s.rule]}</span>
           ) : null}
+          <Picture
+            item={{ type: s.type, no: s.no, colour: line?.placed?.colour ?? null }}
+            size={36}
+            label={`${s.type} ${s.no}`}
+          />
           <ItemNo type={s.type} no={s.no} shown={s.shown} compact />{' '}
           {markedPieces(s.name, s.marks).map((p, k) =>
             p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>,

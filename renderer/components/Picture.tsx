@@ -1,0 +1,43 @@
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { pictureKey, usePictures, type PictureItem } from '../state/pictures.ts';
+
+/**
+ * An item's picture in its colour (SPEC §15): asked for when shown; until it is there, or where there is
+ * none, a plain placeholder that says why on hover and to screen readers — never a broken image, never a wait.
+ */
+export function Picture(props: { item: PictureItem | null; size: number; label: string }) {
+  const { item, size, label } = props;
+  const key = item === null ? '' : pictureKey(item);
+  const shown = usePictures(useShallow((s) => (key === '' ? undefined : s.shown.get(key))));
+  const want = usePictures((s) => s.want);
+  // Asked again only when the item is another (its key), not at every drawing of the same one.
+  const asked = useRef('');
+  useEffect(() => {
+    if (item === null || asked.current === key) return;
+    asked.current = key;
+    want([item]);
+  });
+  const style = { width: size, height: size };
+  if (shown?.state === 'ready') {
+    const alt = shown.inColour ? label : `${label} (its usual picture: none in this colour)`;
+    return <img className="picture" src={shown.src} alt={alt} title={alt} style={style} data-testid="picture" />;
+  }
+  const why =
+    item === null
+      ? 'nothing to show'
+      : shown === undefined || shown.state === 'waiting'
+        ? 'the picture is on its way'
+        : shown.why;
+  return (
+    <span
+      className="picture placeholder"
+      role="img"
+      aria-label={`${label}: no picture, ${why}`}
+      title={`No picture: ${why}`}
+      style={style}
+      data-testid="picture-placeholder"
+      data-why={why}
+    />
+  );
+}

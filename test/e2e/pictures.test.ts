@@ -1,0 +1,136 @@
+/**
+ * Pictures of parts on the screens (issue 48), in Debian's Chromium through the browser host, with a
+ * picture server stand-in on loopback: the placed item's picture in its colour beside the line, each
+ * suggestion's picture, and a placeholder that says why where there is none. Screens in test-results/pictures/.
+ */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildScreens, hasChromium, launchBrowser, NEEDS_CHROMIUM, startHost } from '../helpers/browser.ts';
+import { files } from '../helpers/catalogue-files.ts';
+import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
+import { bsx } from '../helpers/documents.ts';
+import { needs } from '../helpers/needs.ts';
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'pictures');
+
+/** A PNG of one colour, `size` pixels square, with a darker square in it (a picture the eye can tell). */
+function png(rgb: [number, number, number], size = 48): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, 'latin1'), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc(size * (1 + size * 3));
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      const inner = x > size / 4 && x < (size * 3) / 4 && y > size / 4 && y < (size * 3) / 4;
+      rows.set(
+        rgb.map((c) => (inner ? c >> 1 : c)),
+        y * (1 + size * 3) + 1 + x * 3,
+      );
+    }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))('pictures of parts (issue 48)', () => {
+  let dir: string;
+  let host: ChildProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  const served: Record<string, Buffer> = {
+    '/ItemImage/PN/5/3001.png': png([201, 26, 9]),
+    '/ItemImage/PN/0/3001.png': png([160, 165, 169]),
+    '/ItemImage/PN/0/3002.png': png([160, 165, 169]),
+  };
+  const pictures = http.createServer((req, res) => {
+    const body = served[req.url ?? ''];
+    if (body === undefined) res.writeHead(404).end();
+    else res.writeHead(200, { 'Content-Type': 'image/png' }).end(body);
+  });
+  const tab = (name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+  beforeAll(async () => {
+    buildScreens();
+    fs.rmSync(SHOTS, { recursive: true, force: true });
+    fs.mkdirSync(SHOTS, { recursive: true });
+    dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'pictures-'));
+    const base = await new Promise<string>((resolve) =>
+      pictures.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(pictures.address() as AddressInfo).port}`)),
+    );
+    const store = path.join(dir, 'brick-work.sqlite');
+    fs.writeFileSync(
+      path.join(dir, 'items.xml'),
+      files.bricklinkItemsXml([
+        { type: 'P', no: '3001', name: 'Brick 2 x 4' },
+        { type: 'P', no: '3002', name: 'Brick 2 x 3' },
+        { type: 'P', no: '3003', name: 'Brick 2 x 2' },
+      ]),
+    );
+    fs.writeFileSync(path.join(dir, 'colors.xml'), files.bricklinkColoursXml([{ id: 5, name: 'Red' }]));
+    for (const f of ['items.xml', 'colors.xml'])
+      expect((await cliJson(['--db', store, 'catalogue', 'import', path.join(dir, f)])).code).toBe(0);
+    expect((await cliJson(['--db', store, 'settings', 'picture-url', base])).code).toBe(0);
+    fs.writeFileSync(
+      path.join(dir, 'Bricks.bsx'),
+      bsx([
+        { no: '3001', name: 'Brick 2 x 4', qty: 2, colour: 5 },
+        { no: 'brick-x', name: 'Brick 2 x', qty: 1 },
+      ]),
+    );
+    expect((await cliJson(['--db', store, 'import', path.join(dir, 'Bricks.bsx')])).code).toBe(0);
+    const started = await startHost(store);
+    host = started.child;
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.goto(started.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    host?.kill('SIGTERM');
+    pictures.closeAllConnections();
+    pictures.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the placed item in its colour beside the line; each suggestion its picture, or a placeholder that says why', async () => {
+    await tab('Orders').click();
+    await page.locator('tr.clickable', { hasText: 'Bricks.bsx' }).click();
+    await page.locator('.line-row').first().click();
+    const placed = page.getByTestId('placed-on').getByTestId('picture');
+    await placed.waitFor({ timeout: 15_000 });
+    expect(await placed.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(48);
+    expect(await placed.getAttribute('alt')).toBe('P 3001');
+    await shot('0-placed-with-picture');
+    await page.locator('.line-row').nth(1).click();
+    const suggestions = page.getByTestId('suggestions');
+    await suggestions.getByTestId('picture').first().waitFor({ timeout: 15_000 });
+    // 3003 has no picture on the server: a placeholder, saying so on hover.
+    const none = suggestions.locator('li', { hasText: '3003' }).getByTestId('picture-placeholder');
+    await expect
+      .poll(() => none.getAttribute('data-why'), { timeout: 15_000 })
+      .toBe('the picture server has no picture of it');
+    expect(await none.getAttribute('title')).toBe('No picture: the picture server has no picture of it');
+    expect(await suggestions.getByTestId('picture').count()).toBeGreaterThanOrEqual(2);
+    await shot('1-suggestions-with-pictures');
+  });
+});
