@@ -3,6 +3,7 @@ import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 import { CredentialsCard } from './settings/CredentialsCard.tsx';
 import { DeskCard } from './settings/DeskCard.tsx';
 import { Memories } from './settings/Memories.tsx';
+import { PicturesCard } from './settings/PicturesCard.tsx';
 import { ShopCard } from './settings/ShopCard.tsx';
 import { ShopServerCard } from './settings/ShopServerCard.tsx';
 
@@ -23,6 +24,7 @@ export function Settings() {
         <CredentialsCard settings={settings} />
         <ShopServerCard view={shopServer} />
         <DeskCard view={desk} />
+        <PicturesCard settings={settings} />
       </div>
       <Memories />
     </section>

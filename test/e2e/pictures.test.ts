@@ -133,4 +133,20 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     expect(await suggestions.getByTestId('picture').count()).toBeGreaterThanOrEqual(2);
     await shot('1-suggestions-with-pictures');
   });
+
+  it('Settings shows what the cache holds, clears it, and turns network pictures off', async () => {
+    await tab('Settings').click();
+    const card = page.getByTestId('pictures-card');
+    await expect
+      .poll(() => card.getByTestId('pictures-status').textContent())
+      .toMatch(/^3 pictures kept .*this start fetched 4, 0 failed, 0 on their way/);
+    await card.getByRole('button', { name: 'Clear pictures' }).click();
+    await expect.poll(() => card.getByTestId('pictures-status').textContent()).toMatch(/^0 pictures kept \(0\.0 MB\)/);
+    await card.getByLabel('Pictures from the network').selectOption('off');
+    await expect.poll(() => card.getByLabel('Pictures from the network').inputValue()).toBe('off');
+    await shot('2-settings-pictures');
+    expect((await cliJson(['--db', path.join(dir, 'brick-work.sqlite'), 'settings', 'pictures'])).json.value).toBe(
+      'off',
+    );
+  });
 });

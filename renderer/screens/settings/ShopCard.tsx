@@ -3,7 +3,7 @@ import type { SettingsView } from '../../../src/api/contract.ts';
 import { useSettings } from '../../state/settings.ts';
 
 /** One setting: Enter saves it, as the Save button does. */
-function Field({ label, value, onSave }: { label: string; value: string; onSave(v: string): void }) {
+export function Field({ label, value, onSave }: { label: string; value: string; onSave(v: string): void }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   return (
