@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { pictureKey, usePictures, type PictureItem } from '../state/pictures.ts';
+import { pictureKey, usePictures, type PictureOf } from '../state/pictures.ts';
 
 /**
  * An item's picture in its colour (SPEC §15): asked for when shown; until it is there, or where there is
  * none, a plain placeholder that says why on hover and to screen readers — never a broken image, never a wait.
  */
-export function Picture(props: { item: PictureItem | null; size: number; label: string }) {
-  const { item, size, label } = props;
+export function Picture(props: { of: PictureOf | null; size: number; label: string }) {
+  const { of: item, size, label } = props;
   const key = item === null ? '' : pictureKey(item);
   const shown = usePictures(useShallow((s) => (key === '' ? undefined : s.shown.get(key))));
   const want = usePictures((s) => s.want);

@@ -98,11 +98,15 @@ export const CALL_ARGUMENTS = {
   'history.state': none,
   'history.list': shape({ limit: optional(count) }),
   // What is on screen (SPEC §15): each item in a colour (a BrickLink id, or none); a screenful at a time.
+  // `lines`: each line's given item in its given colour, as its document names it.
   'pictures.get': shape({
-    items: arrayOf(
-      shape({ type: oneOf(...ITEM_TYPE_CODES), no: text(80), colour: nullable(whole(0, 1_000_000, 'a colour id')) }),
-      400,
+    items: optional(
+      arrayOf(
+        shape({ type: oneOf(...ITEM_TYPE_CODES), no: text(80), colour: nullable(whole(0, 1_000_000, 'a colour id')) }),
+        400,
+      ),
     ),
+    lines: optional(arrayOf(id, 400)),
   }),
   'pictures.status': none,
   'pictures.clear': none,

@@ -561,7 +561,7 @@ export interface ApiResults {
    * Each item's picture, in the order asked (SPEC §15): ready (its bytes), waiting (being fetched: ask again
    * on `pictures.ready`), or none and why (a placeholder says it). Never waits for the network.
    */
-  'pictures.get': { pictures: readonly PictureView[] };
+  'pictures.get': { pictures: readonly PictureView[]; lines: readonly PictureView[] };
   /** Pictures fetched and failed since the start, waiting, and what the cache holds. */
   'pictures.status': PicturesStatusView;
   /** Every kept picture gone ("clear pictures"). */

@@ -71,12 +71,7 @@ export function pictureSources(
     const n = numbers.get(item.type, item.no);
     const coloured = COLOURED.has(item.type) && item.colour !== null;
     if (letter !== undefined && n.bricklink !== null) {
-      const colour = coloured ? item.colour : 0;
-      out.set(key, {
-        url: `${trimmed(bases.bricklink)}/ItemImage/${letter}N/${colour}/${encodeURIComponent(n.bricklink)}.png`,
-        from: 'bricklink',
-        inColour: coloured,
-      });
+      out.set(key, bricklinkPicture(bases, item.type, n.bricklink, coloured ? item.colour : null));
       continue;
     }
     const rebrickableColour = item.colour === null ? null : (rebrickableColours.get(item.colour)?.[0] ?? null);
@@ -99,6 +94,18 @@ export function pictureSources(
     });
   }
   return out;
+}
+
+/** BrickLink's picture of an item by its BrickLink number, in a BrickLink colour (parts and gear only). */
+export function bricklinkPicture(bases: PictureBases, type: string, no: string, colour: number | null): PictureSource {
+  const letter = TYPE_LETTERS[type];
+  if (letter === undefined) return { url: null, why: `no pictures are had for items of type ${type}` };
+  const coloured = COLOURED.has(type) && colour !== null && colour !== 0;
+  return {
+    url: `${trimmed(bases.bricklink)}/ItemImage/${letter}N/${coloured ? colour : 0}/${encodeURIComponent(no)}.png`,
+    from: 'bricklink',
+    inColour: coloured,
+  };
 }
 
 function trimmed(base: string): string {

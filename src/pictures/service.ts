@@ -19,6 +19,18 @@ export function pictureCacheFile(storePath: string): string {
   return path.join(path.dirname(storePath), `${name}.pictures.sqlite`);
 }
 
+/**
+ * The cache beside the store; where that can't be written (a store opened for reading from a folder that
+ * can't be written), one in memory for this start: pictures are never worth refusing to start for.
+ */
+function openCache(file: string, capBytes: number): PictureCache {
+  try {
+    return PictureCache.open(file, capBytes);
+  } catch {
+    return PictureCache.open(':memory:', capBytes);
+  }
+}
+
 /** How soon after a picture came the screens are told (pictures that come together, told once). */
 const TELL_AFTER_MS = 150;
 
@@ -30,7 +42,7 @@ export function startPictures(o: {
 }): PicturePort & { close(): void } {
   const setting = (k: Parameters<typeof getSetting>[1]) => getSetting(o.db, k);
   const capBytes = () => Number(setting('picture-cache-mb')) * 1_000_000;
-  const cache = PictureCache.open(pictureCacheFile(o.storePath), capBytes());
+  const cache = openCache(pictureCacheFile(o.storePath), capBytes());
   let told: ReturnType<typeof setTimeout> | null = null;
   const fetcher = new PictureFetcher({
     cache,

@@ -3,7 +3,7 @@ import { BrickWorkError } from '../errors.ts';
 import type { ItemType } from '../item-types.ts';
 import { reasonOf, type Reason } from '../reasons.ts';
 import { CATALOGUE_GENERATION_SQL } from './settings.ts';
-import { onServer, rowsLater } from './dialect.ts';
+import { idsOfJson, onServer, rowsLater } from './dialect.ts';
 
 /** What a line's document gave for it: its number, name and colour as written. */
 export interface GivenLine {
@@ -265,4 +265,24 @@ export function linesToCompare(
           .iterate(side.orderId)
       : db.prepare(`${TO_COMPARE} WHERE l.document_id = ? ORDER BY l.position`).raw().iterate(side.documentId)
   ) as IterableIterator<LineToCompare>;
+}
+
+/** What lines give (type, number, colour id) and their document's format, by line id: one statement. */
+export function givenOfLines(
+  db: StoreDb,
+  ids: readonly number[],
+): Map<number, { type: string | null; no: string | null; colourId: number | null; format: string }> {
+  const rows = db
+    .prepare(
+      `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_colour_id AS colourId, d.format
+         FROM order_line l JOIN document d ON d.id = l.document_id WHERE l.id IN (${idsOfJson(db)})`,
+    )
+    .all(JSON.stringify([...new Set(ids)])) as {
+    id: number;
+    type: string | null;
+    no: string | null;
+    colourId: number | null;
+    format: string;
+  }[];
+  return new Map(rows.map(({ id, ...given }) => [id, given]));
 }

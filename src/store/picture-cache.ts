@@ -39,9 +39,11 @@ export class PictureCache {
 
   /**
    * Opens (or makes) the cache at `file`. A file that is not a picture cache, or is damaged, is set aside
-   * (renamed `.bad`) and a new cache made: what it held can always be fetched again.
+   * (renamed `.bad`) and a new cache made: what it held can always be fetched again. `:memory:`: a cache
+   * for this process only.
    */
   static open(file: string, capBytes: number): PictureCache {
+    if (file === ':memory:') return new PictureCache(PictureCache.made(file), capBytes);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     try {
       return new PictureCache(PictureCache.made(file), capBytes);

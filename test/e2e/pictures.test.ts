@@ -116,12 +116,21 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     await tab('Orders').click();
     await page.locator('tr.clickable', { hasText: 'Bricks.bsx' }).click();
     await page.locator('.line-row').first().click();
-    const placed = page.getByTestId('placed-on').getByTestId('picture');
+    const placed = page.locator('figure', { hasText: 'Placed on' }).getByTestId('picture');
     await placed.waitFor({ timeout: 15_000 });
     expect(await placed.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(48);
     expect(await placed.getAttribute('alt')).toBe('P 3001');
+    // As the BrickStore file gives it: BrickLink's 3001 in BrickLink's red.
+    const given = page.locator('figure', { hasText: 'As given' }).getByTestId('picture');
+    await given.waitFor({ timeout: 15_000 });
+    expect(await given.getAttribute('alt')).toBe('As given: 3001');
     await shot('0-placed-with-picture');
     await page.locator('.line-row').nth(1).click();
+    // brick-x is nobody's number: its placeholder says why.
+    const unknown = page.locator('figure', { hasText: 'As given' }).getByTestId('picture-placeholder');
+    await expect
+      .poll(() => unknown.getAttribute('data-why'), { timeout: 15_000 })
+      .toBe('the picture server has no picture of it');
     const suggestions = page.getByTestId('suggestions');
     await suggestions.getByTestId('picture').first().waitFor({ timeout: 15_000 });
     // 3003 has no picture on the server: a placeholder, saying so on hover.
@@ -139,7 +148,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     const card = page.getByTestId('pictures-card');
     await expect
       .poll(() => card.getByTestId('pictures-status').textContent())
-      .toMatch(/^3 pictures kept .*this start fetched 4, 0 failed, 0 on their way/);
+      .toMatch(/^3 pictures kept .*this start fetched 5, 0 failed, 0 on their way/);
     await card.getByRole('button', { name: 'Clear pictures' }).click();
     await expect.poll(() => card.getByTestId('pictures-status').textContent()).toMatch(/^0 pictures kept \(0\.0 MB\)/);
     await card.getByLabel('Pictures from the network').selectOption('off');

@@ -38,6 +38,22 @@ export function LineSummary({ line }: { line: LineRowView }) {
       <h3>
         Line {line.position}: {line.given.no ?? ''} {line.given.name ?? ''}
       </h3>
+      <div className="line-pictures" data-testid="line-pictures">
+        <figure>
+          <Picture of={{ line: line.id }} size={72} label={`As given: ${line.given.no ?? line.given.name ?? ''}`} />
+          <figcaption>As given</figcaption>
+        </figure>
+        {line.placed ? (
+          <figure>
+            <Picture
+              of={{ item: { type: line.placed.type, no: line.placed.no, colour: line.placed.colour } }}
+              size={72}
+              label={`${line.placed.type} ${line.placed.no}`}
+            />
+            <figcaption>Placed on</figcaption>
+          </figure>
+        ) : null}
+      </div>
       <LineDetails line={line} />
       {line.reason ? (
         <p className="reason-box" data-testid="reason" data-reason={line.reason.code}>
@@ -45,13 +61,6 @@ export function LineSummary({ line }: { line: LineRowView }) {
         </p>
       ) : (
         <p data-testid="placed-on">
-          {line.placed ? (
-            <Picture
-              item={{ type: line.placed.type, no: line.placed.no, colour: line.placed.colour }}
-              size={72}
-              label={`${line.placed.type} ${line.placed.no}`}
-            />
-          ) : null}
           Placed on{' '}
           {line.placed ? <ItemNo type={line.placed.type} no={line.placed.no} shown={line.placed.shown} /> : null}{' '}
           {line.placed?.name}

@@ -120,7 +120,7 @@ export function SuggestionList(props: {
             <span className="group">{RULE_NAMES[s.rule]}</span>
           ) : null}
           <Picture
-            item={{ type: s.type, no: s.no, colour: line?.placed?.colour ?? null }}
+            of={{ item: { type: s.type, no: s.no, colour: line?.placed?.colour ?? null } }}
             size={36}
             label={`${s.type} ${s.no}`}
           />

@@ -1,5 +1,8 @@
 /** Pictures of items (SPEC §15, issue 48): answered at once from the cache; what is missing is fetched meanwhile. */
-import { pictureSources, pictureKey } from '../../pictures/address.ts';
+import { documentNumbering } from '../../exports/plan.ts';
+import { bricklinkPicture, pictureKey, pictureSources, type PictureSource } from '../../pictures/address.ts';
+import { givenOfLines } from '../../store/lines.ts';
+import type { StoreDb } from '../../store/db.ts';
 import type { PictureView, PicturesStatusView } from '../contract.ts';
 import type { PicturePort } from '../ports.ts';
 import { reads, type PartialCallTable } from './define.ts';
@@ -18,20 +21,49 @@ function status(p: PicturePort | null | undefined): PicturesStatusView {
   };
 }
 
+function viewOf(port: PicturePort, source: PictureSource | undefined): PictureView {
+  if (source === undefined || source.url === null)
+    return { state: 'none', why: source?.why ?? 'no picture is had for it' };
+  const a = port.answer(source.url);
+  return a.state === 'ready' ? { ...a, from: source.from, inColour: source.inColour } : a;
+}
+
+/**
+ * Each line's given item in its given colour, as its document names it: a BrickLink document's number and
+ * colour are BrickLink's own; any other's number goes by the catalogue's rule (its colour id is not
+ * BrickLink's, so the item's own picture).
+ */
+function givenSources(db: StoreDb, port: PicturePort, lineIds: readonly number[]): PictureSource[] {
+  const given = givenOfLines(db, lineIds);
+  const bases = port.bases();
+  const other = [...given.values()]
+    .filter((g) => g.no !== null && documentNumbering(g.format) !== 'bricklink')
+    .map((g) => ({ type: g.type?.trim().toUpperCase() || 'P', no: g.no?.trim() ?? '', colour: null }));
+  const byCatalogue = pictureSources(db, other, bases);
+  return lineIds.map((id): PictureSource => {
+    const g = given.get(id);
+    if (g === undefined) return { url: null, why: 'there is no such line' };
+    const no = g.no?.trim();
+    if (!no) return { url: null, why: 'the line gives no number, only a name' };
+    const type = g.type?.trim().toUpperCase() || 'P';
+    if (documentNumbering(g.format) === 'bricklink') return bricklinkPicture(bases, type, no, g.colourId);
+    return (
+      byCatalogue.get(pictureKey({ type, no, colour: null })) ?? { url: null, why: 'the number it gives is not known' }
+    );
+  });
+}
+
 export const PICTURES_CALLS = {
-  'pictures.get': reads((d) => ({ items }) => {
+  'pictures.get': reads((d) => ({ items = [], lines = [] }) => {
     const port = d.ctx.pictures;
-    if (port === undefined || port === null)
-      return { pictures: items.map((): PictureView => ({ state: 'none', why: NO_PICTURES })) };
+    if (port === undefined || port === null) {
+      const none = (): PictureView => ({ state: 'none', why: NO_PICTURES });
+      return { pictures: items.map(none), lines: lines.map(none) };
+    }
     const sources = pictureSources(d.db, items, port.bases());
     return {
-      pictures: items.map((item): PictureView => {
-        const source = sources.get(pictureKey(item));
-        if (source === undefined || source.url === null)
-          return { state: 'none', why: source?.why ?? 'no picture is had for it' };
-        const a = port.answer(source.url);
-        return a.state === 'ready' ? { ...a, from: source.from, inColour: source.inColour } : a;
-      }),
+      pictures: items.map((item) => viewOf(port, sources.get(pictureKey(item)))),
+      lines: lines.length === 0 ? [] : givenSources(d.db, port, lines).map((s) => viewOf(port, s)),
     };
   }),
   'pictures.status': reads((d) => () => status(d.ctx.pictures)),
