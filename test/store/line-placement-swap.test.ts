@@ -18,19 +18,24 @@ import { bumpCatalogueGeneration, catalogueGeneration } from '../../src/store/se
 import { csv, file } from '../helpers/documents.ts';
 import { describeEachStore, newStoreLocation, storeKind } from '../helpers/stores.ts';
 
+/** A new store of the suite's kind, holding part 3001 and one document of `rows` (number, quantity). */
+async function storeWithLines(rows: [string, number][]) {
+  const location = newStoreLocation();
+  const store = await openStore(location);
+  onTestFinished(() => store.close());
+  await loadCatalogue(
+    store.db,
+    location,
+    [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) }],
+    { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
+  );
+  confirmImport(store.db, { file: file('one.csv', csv(['number', 'quantity'], rows)) }, SYSTEM_CLOCK);
+  return { db: store.db, location };
+}
+
 describeEachStore('a line placement swapped in one statement', (stores) => {
   it('writes and gives the old values while the generation holds; a moved one writes nothing', async () => {
-    const location = newStoreLocation();
-    const store = await openStore(location);
-    onTestFinished(() => store.close());
-    const db = store.db;
-    await loadCatalogue(
-      db,
-      location,
-      [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) }],
-      { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
-    );
-    confirmImport(db, { file: file('one.csv', csv(['number', 'quantity'], [['x1', 1]])) }, SYSTEM_CLOCK);
+    const { db } = await storeWithLines([['x1', 1]]);
     const lineId = db.prepare('SELECT id FROM order_line').pluck().get() as number;
     const before = linePlacementNow(db, lineId).columns;
     const placed = { item_type: 'P', item_no: '3001', colour_id: null, placed_by: 'hand', unplaced_reason: null };
@@ -63,32 +68,10 @@ describeEachStore('a line placement swapped in one statement', (stores) => {
   // Only on a server: a SQLite store reads the line under the lock, with no swap to roll back.
   if (stores.kind === 'postgres')
     it('a hand placement whose catalogue moved while it waited for the lock is made again, one step', async () => {
-      const location = newStoreLocation();
-      const store = await openStore(location);
-      onTestFinished(() => store.close());
-      const db = store.db;
-      await loadCatalogue(
-        db,
-        location,
-        [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) }],
-        { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
-      );
-      confirmImport(
-        db,
-        {
-          file: file(
-            'one.csv',
-            csv(
-              ['number', 'quantity'],
-              [
-                ['x1', 1],
-                ['x1', 2],
-              ],
-            ),
-          ),
-        },
-        SYSTEM_CLOCK,
-      );
+      const { db, location } = await storeWithLines([
+        ['x1', 1],
+        ['x1', 2],
+      ]);
       const [lineId, twin] = db.prepare('SELECT id FROM order_line ORDER BY position').pluck().all() as number[];
       const generation = catalogueGeneration(db);
       // Another desk's load: holds the writer lock, moves the catalogue's generation, commits 1.5 s later.
