@@ -29,6 +29,7 @@ export interface PictureItem {
 }
 
 export type PictureSource =
+  /** `inColour`: in the colour asked (false: the item's usual picture, none being had in that colour). */
   | { readonly url: string; readonly from: 'bricklink' | 'rebrickable'; readonly inColour: boolean }
   | { readonly url: null; readonly why: string };
 
@@ -69,9 +70,8 @@ export function pictureSources(
     if (out.has(key)) continue;
     const letter = TYPE_LETTERS[item.type];
     const n = numbers.get(item.type, item.no);
-    const coloured = COLOURED.has(item.type) && item.colour !== null;
     if (letter !== undefined && n.bricklink !== null) {
-      out.set(key, bricklinkPicture(bases, item.type, n.bricklink, coloured ? item.colour : null));
+      out.set(key, bricklinkPicture(bases, item.type, n.bricklink, item.colour));
       continue;
     }
     const rebrickableColour = item.colour === null ? null : (rebrickableColours.get(item.colour)?.[0] ?? null);
@@ -104,7 +104,8 @@ export function bricklinkPicture(bases: PictureBases, type: string, no: string, 
   return {
     url: `${trimmed(bases.bricklink)}/ItemImage/${letter}N/${coloured ? colour : 0}/${encodeURIComponent(no)}.png`,
     from: 'bricklink',
-    inColour: coloured,
+    // No colour asked: the item's own picture is what was asked.
+    inColour: colour === null || coloured,
   };
 }
 

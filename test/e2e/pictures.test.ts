@@ -141,10 +141,15 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     expect(await none.getAttribute('title')).toBe('No picture: the picture server has no picture of it');
     expect(await suggestions.getByTestId('picture').count()).toBeGreaterThanOrEqual(2);
     await shot('1-suggestions-with-pictures');
+    // Placed by hand on 3002: remembered, and the memory shows its item.
+    await suggestions.locator('li', { hasText: '3002' }).click();
+    await page.locator('figure', { hasText: 'Placed on' }).getByTestId('picture').waitFor({ timeout: 15_000 });
   });
 
   it('Settings shows what the cache holds, clears it, and turns network pictures off', async () => {
     await tab('Settings').click();
+    const remembered = page.getByRole('table', { name: 'Remembered placements' });
+    await expect.poll(() => remembered.getByTestId('picture').getAttribute('alt')).toBe('P 3002');
     const card = page.getByTestId('pictures-card');
     await expect
       .poll(() => card.getByTestId('pictures-status').textContent())

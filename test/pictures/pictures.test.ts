@@ -109,7 +109,7 @@ describe('where a picture is had', () => {
     const found = pictureSources(store.db, items, bases);
     const at = (i: number) => found.get(pictureKey(items[i] ?? items[0]!));
     expect(at(0)).toEqual({ url: 'http://bl.test/ItemImage/PN/88/4073.png', from: 'bricklink', inColour: true });
-    expect(at(1)).toEqual({ url: 'http://bl.test/ItemImage/PN/0/4073.png', from: 'bricklink', inColour: false });
+    expect(at(1)).toEqual({ url: 'http://bl.test/ItemImage/PN/0/4073.png', from: 'bricklink', inColour: true });
     // No BrickLink number: Rebrickable's render of its LDraw number, in Rebrickable's id of the colour.
     expect(at(2)).toEqual({
       url: 'http://rb.test/media/parts/ldraw/70/77777a.png',

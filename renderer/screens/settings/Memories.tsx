@@ -1,5 +1,20 @@
 import type { ReactNode } from 'react';
+import { Picture } from '../../components/Picture.tsx';
 import { useSettings } from '../../state/settings.ts';
+
+/** A remembered item: its picture, number and name. */
+function ItemWithPicture({ item }: { item: { type: string; no: string; name: string | null } }) {
+  return (
+    <>
+      <Picture
+        of={{ item: { type: item.type, no: item.no, colour: null } }}
+        size={28}
+        label={`${item.type} ${item.no}`}
+      />
+      {`${item.type} ${item.no} ${item.name ?? ''}`}
+    </>
+  );
+}
 
 interface MemoryRow {
   readonly id: number;
@@ -68,7 +83,7 @@ export function Memories() {
         rows={placements.items.map((p) => ({
           id: p.id,
           given: `${p.given.type} ${p.given.no ?? `“${p.given.name ?? ''}”`}`,
-          placed: `${p.item.type} ${p.item.no} ${p.item.name ?? ''}`,
+          placed: <ItemWithPicture item={p.item} />,
           createdAt: p.createdAt,
         }))}
         forget={(id) => {
@@ -106,7 +121,7 @@ export function Memories() {
         rows={placements.names.map((p) => ({
           id: p.id,
           given: `“${p.name}”`,
-          placed: `${p.item.type} ${p.item.no} ${p.item.name ?? ''}`,
+          placed: <ItemWithPicture item={p.item} />,
           createdAt: p.createdAt,
         }))}
         forget={(id) => {
