@@ -107,7 +107,8 @@ export interface ServiceContext {
 export interface PicturePort {
   readonly bases: () => PictureBases;
   readonly network: () => boolean;
-  answer(url: string): PictureAnswer;
+  /** What there is for each address now, in order (never waits; what is missing is fetched meanwhile). */
+  answers(urls: readonly string[]): PictureAnswer[];
   counts(): PictureCounts;
   cached(): PictureCacheStats;
   clear(): void;

@@ -1,4 +1,4 @@
-import { SETTING_FIELDS, SETTING_KEYS, type SettingKey } from '../setting-keys.ts';
+import { SETTING_FIELDS, type SettingKey } from '../setting-keys.ts';
 /**
  * The contract's service (SPEC §1): one handler per call, registered by domain with its traits
  * (`handlers/`), each argument set checked before use (`validate.ts`), every refusal a value, and
@@ -12,7 +12,7 @@ import { toErrorValue, damagedStore, readOnlyStore, type ErrorValue } from '../e
 import { relatedParts } from '../placement/related.ts';
 import { itemsBySource, partNumbers, translationCounts } from '../store/catalogue.ts';
 import { DamageMark, isDamage } from '../store/damage.ts';
-import { catalogueGeneration, getSetting } from '../store/settings.ts';
+import { allSettings, catalogueGeneration, getSetting } from '../store/settings.ts';
 import { catalogueIndex } from '../suggest/catalogue-index.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import {
@@ -166,7 +166,7 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       cancelled: () => false,
     }),
     settingsView: () => ({
-      ...(Object.fromEntries(SETTING_KEYS.map((k) => [SETTING_FIELDS[k], getSetting(db, k)])) as {
+      ...(Object.fromEntries(Object.entries(allSettings(db)).map(([k, v]) => [SETTING_FIELDS[k as SettingKey], v])) as {
         [K in SettingKey as (typeof SETTING_FIELDS)[K]]: string;
       }),
       ...credentialsView(readCredentials(ctx.credentials)),

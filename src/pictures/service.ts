@@ -40,14 +40,19 @@ export function startPictures(o: {
   readonly onReady: () => void;
   readonly fetch?: typeof fetch;
 }): PicturePort & { close(): void } {
-  const setting = (k: Parameters<typeof getSetting>[1]) => getSetting(o.db, k);
-  const capBytes = () => Number(setting('picture-cache-mb')) * 1_000_000;
-  const cache = openCache(pictureCacheFile(o.storePath), capBytes());
+  /** The picture settings, read once for each screenful asked (not once a picture). */
+  const read = () => ({
+    network: getSetting(o.db, 'pictures') === 'on',
+    days: Number(getSetting(o.db, 'picture-days')),
+    capBytes: Number(getSetting(o.db, 'picture-cache-mb')) * 1_000_000,
+  });
+  let current = read();
+  const cache = openCache(pictureCacheFile(o.storePath), current.capBytes);
   let told: ReturnType<typeof setTimeout> | null = null;
   const fetcher = new PictureFetcher({
     cache,
-    network: () => setting('pictures') === 'on',
-    maxAgeDays: () => Number(setting('picture-days')),
+    network: () => current.network,
+    maxAgeDays: () => current.days,
     onReady: () => {
       told ??= setTimeout(() => {
         told = null;
@@ -56,14 +61,15 @@ export function startPictures(o: {
     },
     ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
   });
-  let cap = capBytes();
   return {
-    bases: () => ({ bricklink: setting('picture-url'), rebrickable: setting('render-url') }),
-    network: () => setting('pictures') === 'on',
-    answer: (url) => {
-      // A cap changed in Settings takes effect at the next picture asked.
-      if (capBytes() !== cap) cache.setCap((cap = capBytes()));
-      return fetcher.answer(url);
+    bases: () => ({ bricklink: getSetting(o.db, 'picture-url'), rebrickable: getSetting(o.db, 'render-url') }),
+    network: () => (current = read()).network,
+    answers: (urls) => {
+      const before = current.capBytes;
+      current = read();
+      // A cap changed in Settings takes effect at the next pictures asked.
+      if (current.capBytes !== before) cache.setCap(current.capBytes);
+      return cache.batch(() => urls.map((url) => fetcher.answer(url)));
     },
     counts: () => fetcher.counts(),
     cached: () => cache.stats(),

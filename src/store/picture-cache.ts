@@ -95,6 +95,11 @@ export class PictureCache {
     };
   }
 
+  /** Runs `fn` as one transaction: a screenful of pictures looked up (and marked shown) at once. */
+  batch<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   /** Keeps what was fetched for `url` (null: there is no such picture), then keeps the cache within its cap. */
   put(url: string, picture: { bytes: Uint8Array; type: string } | null, now: number): void {
     const size = url.length + (picture?.bytes.length ?? 0);

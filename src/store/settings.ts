@@ -32,21 +32,7 @@ export const SETTINGS = {
   },
   'api-url': {
     default: 'https://api.bricklink.com/api/store/v1',
-    parse(value: string): string {
-      let url: URL;
-      try {
-        url = new URL(value.trim());
-      } catch {
-        throw new BrickWorkError('invalid-argument', `"${quote(value)}" is not a URL.`);
-      }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new BrickWorkError(
-          'invalid-argument',
-          `The API URL must start with https:// (or http:// for a local stand-in), not "${quote(value)}".`,
-        );
-      }
-      return url.toString().replace(/\/$/, '');
-    },
+    parse: (value: string) => httpUrl(value, 'The API URL'),
   },
   // The numbering the shop sells in (SPEC §5): screens show an item's number in it first.
   numbering: {
@@ -81,11 +67,11 @@ export const SETTINGS = {
   },
   'picture-url': {
     default: 'https://img.bricklink.com',
-    parse: (value: string) => baseUrl(value, "BrickLink's picture server"),
+    parse: (value: string) => httpUrl(value, "BrickLink's picture server"),
   },
   'render-url': {
     default: 'https://cdn.rebrickable.com',
-    parse: (value: string) => baseUrl(value, "Rebrickable's picture server"),
+    parse: (value: string) => httpUrl(value, "Rebrickable's picture server"),
   },
 } as const satisfies Record<SettingKey, unknown>;
 
@@ -99,15 +85,19 @@ function wholeIn(value: string, min: number, max: number, what: string): string 
   return String(n);
 }
 
-function baseUrl(value: string, what: string): string {
+/** A server's address: http(s) only (http for a local stand-in), kept without its last slash. */
+function httpUrl(value: string, what: string): string {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new BrickWorkError('invalid-argument', `"${quote(value)}" is not a URL (${what}).`);
+    throw new BrickWorkError('invalid-argument', `"${quote(value)}" is not a URL.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new BrickWorkError('invalid-argument', `${what} must start with https:// (or http:// for a local stand-in).`);
+    throw new BrickWorkError(
+      'invalid-argument',
+      `${what} must start with https:// (or http:// for a local stand-in), not "${quote(value)}".`,
+    );
   return url.toString().replace(/\/$/, '');
 }
 

@@ -21,11 +21,17 @@ function status(p: PicturePort | null | undefined): PicturesStatusView {
   };
 }
 
-function viewOf(port: PicturePort, source: PictureSource | undefined): PictureView {
-  if (source === undefined || source.url === null)
-    return { state: 'none', why: source?.why ?? 'no picture is had for it' };
-  const a = port.answer(source.url);
-  return a.state === 'ready' ? { ...a, from: source.from, inColour: source.inColour } : a;
+/** Each source's picture as the screens show it: the addresses answered at once, in one look at the cache. */
+function viewsOf(port: PicturePort, sources: readonly (PictureSource | undefined)[]): PictureView[] {
+  const urls = [...new Set(sources.flatMap((s) => (s?.url ? [s.url] : [])))];
+  const answered = port.answers(urls);
+  const answerOf = new Map(urls.map((u, i) => [u, answered[i]]));
+  return sources.map((source): PictureView => {
+    if (source === undefined || source.url === null)
+      return { state: 'none', why: source?.why ?? 'no picture is had for it' };
+    const a = answerOf.get(source.url) ?? { state: 'waiting' };
+    return a.state === 'ready' ? { ...a, from: source.from, inColour: source.inColour } : a;
+  });
 }
 
 /**
@@ -61,10 +67,11 @@ export const PICTURES_CALLS = {
       return { pictures: items.map(none), lines: lines.map(none) };
     }
     const sources = pictureSources(d.db, items, port.bases());
-    return {
-      pictures: items.map((item) => viewOf(port, sources.get(pictureKey(item)))),
-      lines: lines.length === 0 ? [] : givenSources(d.db, port, lines).map((s) => viewOf(port, s)),
-    };
+    const all = viewsOf(port, [
+      ...items.map((item) => sources.get(pictureKey(item))),
+      ...(lines.length === 0 ? [] : givenSources(d.db, port, lines)),
+    ]);
+    return { pictures: all.slice(0, items.length), lines: all.slice(items.length) };
   }),
   'pictures.status': reads((d) => () => status(d.ctx.pictures)),
   'pictures.clear': reads((d) => () => {

@@ -39,7 +39,7 @@ const QUEUED_AT_MOST = 200;
 interface Queued {
   readonly statement: BridgeStatement;
   /** A transaction's own statement (BEGIN, the lock, a savepoint): no answer is ever read of it. */
-  readonly control?: 'begin' | 'lock' | { readonly savepoint: string };
+  readonly control?: 'begin' | 'lock' | 'release' | { readonly savepoint: string };
   /** Its answer, once it has run. */
   answer?: BridgeAnswer;
 }
@@ -335,7 +335,7 @@ export class PostgresDatabase implements StoreDb {
           else {
             this.queue({
               statement: { sql: `RELEASE SAVEPOINT ${savepoint}`, params: [] },
-              control: { savepoint: '' },
+              control: 'release',
             });
             this.depth -= 1;
           }
@@ -389,18 +389,7 @@ export class PostgresDatabase implements StoreDb {
       return () => answer;
     }
     const values = bindValues(statement, args);
-    const enqueue = (): Queued => {
-      if (!this.locked) this.lock();
-      const q: Queued = {
-        statement: {
-          sql: statement.text,
-          params: values,
-          ...(statement.name === undefined ? {} : { name: statement.name }),
-        },
-      };
-      this.queue(q);
-      return q;
-    };
+    const enqueue = () => this.queueWrite(statement.text, values, statement.name);
     const q = this.depth === 0 ? this.transaction(enqueue)() : enqueue();
     return () => {
       if (q.answer === undefined && this.queued.includes(q)) this.flush();
@@ -450,9 +439,19 @@ export class PostgresDatabase implements StoreDb {
     if (this.queued.length >= QUEUED_AT_MOST) this.flush();
   }
 
+  /** A write sent now, with what waits before it (the lock, the first time). */
   private write(text: string, values: readonly unknown[], name?: string): BridgeAnswer {
+    const q = this.queueWrite(text, values, name);
+    this.flush();
+    return q.answer as BridgeAnswer;
+  }
+
+  /** A write that waits for the next round trip, after the writer lock (queued first, the first time). */
+  private queueWrite(text: string, values: readonly unknown[], name: string | undefined): Queued {
     if (!this.locked) this.lock();
-    return this.send(text, values, name);
+    const q: Queued = { statement: { sql: text, params: values, ...(name === undefined ? {} : { name }) } };
+    this.queue(q);
+    return q;
   }
 
   /** BEGIN, and for an `immediate` transaction the writer lock with it: both go with the first statement. */
@@ -497,10 +496,7 @@ export class PostgresDatabase implements StoreDb {
    * savepoint that never went needs no round trip at all. A lock dropped so is still to be taken.
    */
   private rollbackTo(savepoint: string): void {
-    const at = this.queued.findIndex(
-      (q) =>
-        typeof q.control === 'object' && q.control.savepoint === savepoint && q.statement.sql.startsWith('SAVEPOINT'),
-    );
+    const at = this.queued.findIndex((q) => typeof q.control === 'object' && q.control.savepoint === savepoint);
     const dropped = at < 0 ? this.queued : this.queued.slice(at);
     this.queued = at < 0 ? [] : this.queued.slice(0, at);
     if (dropped.some((q) => q.control === 'lock')) this.locked = false;
