@@ -12,6 +12,7 @@ const APP_THREADS: readonly ThreadName[] = [
   'service-thread',
   'catalogue-reader-thread',
   'postgres-bridge-thread',
+  'pictures-thread',
 ];
 
 /** What the package ships beside the bundle (package.json `build.files`): every other import is bundled. */

@@ -12,6 +12,7 @@ export const THREAD_SCRIPTS = {
   'catalogue-reader-thread': 'catalogue/reader-thread.ts',
   'postgres-bridge-thread': 'store/postgres/bridge-thread.ts',
   'decode-thread': 'host/decode-thread.ts',
+  'pictures-thread': 'pictures/fetch-thread.ts',
 } as const;
 
 export type ThreadName = keyof typeof THREAD_SCRIPTS;

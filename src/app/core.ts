@@ -128,11 +128,12 @@ export async function startCore(options: CoreOptions): Promise<Core> {
           damage,
         });
   const offMain = threads; // as a const, for the closures below
-  // Pictures of items (SPEC §15): fetched on this process's event loop, never waited for by a call.
+  // Pictures of items (SPEC §15): fetched on a thread of their own, never waited for by a call.
   const pictures = startPictures({
     db: store.db,
     storePath: options.storePath,
     onReady: () => options.emit('pictures.ready', {}),
+    thread: { nativeBinding: options.nativeBinding ?? null },
   });
   // A keychain that refuses now is said where the credentials are needed (Settings, the look-up): not here.
   const stored = readCredentials(options.credentials).credentials;

@@ -1,11 +1,11 @@
 /**
- * Pictures fetched and kept (SPEC §15, issue 48): asked for by what is on screen, answered at once from
- * the cache — never a wait — while what is not there (or too old) is fetched in the background, a few at
- * a time, the last asked first (what the worker looks at now), with a timeout and no cookies. Each one
- * fetched is told (`onReady`), so the screens show it when it comes. Failures are quiet for staff (a
- * placeholder) and counted for whoever looks.
+ * Pictures answered (SPEC §15, issue 48): asked for by what is on screen, answered at once from the cache —
+ * never a wait — while what is not there (or too old) is wanted from the fetching (`fetch-queue.ts`, on a
+ * thread of its own in the app). Each one fetched is told (`onReady`), so the screens show it when it
+ * comes. Failures are quiet for staff (a placeholder) and counted for whoever looks.
  */
 import type { PictureCache } from '../store/picture-cache.ts';
+import { FetchQueue, type FetchOutcome } from './fetch-queue.ts';
 
 export type PictureAnswer =
   | { readonly state: 'ready'; readonly bytes: Uint8Array; readonly type: string }
@@ -14,21 +14,40 @@ export type PictureAnswer =
   /** No picture, and why, in a worker's words. */
   | { readonly state: 'none'; readonly why: string };
 
-export interface PictureFetcherOptions {
-  readonly cache: PictureCache;
-  /** Network pictures on (a setting: off for a metered connection, then only the cache is used). */
-  readonly network: () => boolean;
-  /** Days a picture is kept before it is fetched again when shown (the old one shown meanwhile). */
-  readonly maxAgeDays: () => number;
-  /** Told each address fetched (or found missing), so the screens ask again. */
-  readonly onReady: (url: string) => void;
+/** Where pictures are fetched and kept: in this thread (`localFetches`) or on a thread of its own. */
+export interface PictureFetches {
+  /** Fetch these (the last first); each is told back once done. */
+  want(urls: readonly string[]): void;
+  /** These were shown at `now`: past the cap, the pictures shown longest ago go first. */
+  shown(urls: readonly string[], now: number): void;
+  /** The cap in bytes; a smaller one takes effect at once. */
+  setCap(bytes: number): void;
+  /** After a clear: gives the file's space back. */
+  compact(): void;
+  stop(): void;
+}
+
+export interface FetchOptions {
   readonly fetch?: typeof fetch;
-  readonly now?: () => number;
   /** Fetches at once, at most. */
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   /** A picture larger than this is not one (refused, counted as failed). */
   readonly maxBytes?: number;
+}
+
+export interface PictureFetcherOptions extends FetchOptions {
+  /** The cache the answers are read from. */
+  readonly cache: PictureCache;
+  /** Network pictures on (a setting: off for a metered connection, then only the cache is used). */
+  readonly network: () => boolean;
+  /** Days a picture is kept before it is fetched again when shown (the old one shown meanwhile). */
+  readonly maxAgeDays: () => number;
+  /** Told each address fetched (or found missing, or failed), so the screens ask again. */
+  readonly onReady: (url: string) => void;
+  readonly now?: () => number;
+  /** Where the fetching runs, given what to tell when each is done; default: in this thread, into `cache`. */
+  readonly fetches?: (told: (url: string, outcome: FetchOutcome) => void) => PictureFetches;
 }
 
 const DAY_MS = 86_400_000;
@@ -41,134 +60,112 @@ export interface PictureCounts {
   readonly waiting: number;
 }
 
+/** The fetching in this thread, kept in `cache` (tests, and a cache held in memory only). */
+export function localFetches(
+  cache: PictureCache,
+  o: FetchOptions & { readonly now?: () => number },
+  told: (url: string, outcome: FetchOutcome) => void,
+): PictureFetches {
+  const now = () => o.now?.() ?? Date.now();
+  const queue = new FetchQueue({ ...o, keep: (url, picture) => cache.put(url, picture, now()), told });
+  return {
+    want: (urls) => queue.want(urls),
+    shown: (urls, at) => cache.markShown(urls, at),
+    setCap: (bytes) => cache.setCap(bytes),
+    compact: () => cache.compact(),
+    stop: () => queue.stop(),
+  };
+}
+
 export class PictureFetcher {
-  private readonly queue: string[] = [];
-  private readonly queued = new Set<string>();
-  private readonly running = new Set<string>();
+  /** Wanted and not yet told. */
+  private readonly pending = new Set<string>();
   private readonly failedAt = new Map<string, number>();
   private fetched = 0;
   private failed = 0;
   private stopped = false;
-  private readonly controllers = new Set<AbortController>();
+  private readonly fetches: PictureFetches;
 
-  constructor(private readonly o: PictureFetcherOptions) {}
+  constructor(private readonly o: PictureFetcherOptions) {
+    const told = (url: string, outcome: FetchOutcome) => this.told(url, outcome);
+    this.fetches = o.fetches?.(told) ?? localFetches(o.cache, o, told);
+  }
 
   /** What there is for `url` now (never waits); what is missing or old is fetched meanwhile. */
   answer(url: string): PictureAnswer {
+    return this.answers([url])[0] ?? { state: 'waiting' };
+  }
+
+  /** What there is for each address now, in order, in one look at the cache; the last is fetched first. */
+  answers(urls: readonly string[]): PictureAnswer[] {
     const now = this.now();
-    const kept = this.o.cache.get(url, now);
-    const old = kept !== null && now - kept.fetchedAt > this.o.maxAgeDays() * DAY_MS;
-    if (kept === null || old) this.want(url, now);
-    if (kept !== null) {
-      return kept.picture === null
-        ? { state: 'none', why: 'the picture server has no picture of it' }
-        : { state: 'ready', bytes: kept.picture.bytes, type: kept.picture.type };
-    }
-    if (!this.o.network()) return { state: 'none', why: 'network pictures are off (Settings), and none is kept' };
-    const failed = this.failedAt.get(url);
-    if (failed !== undefined && !this.queued.has(url) && !this.running.has(url))
-      return { state: 'none', why: 'the picture server could not be reached' };
-    return { state: 'waiting' };
+    const network = this.o.network();
+    const maxAgeMs = this.o.maxAgeDays() * DAY_MS;
+    const wanted: string[] = [];
+    const shown: string[] = [];
+    const out = this.o.cache.batch(() =>
+      urls.map((url): PictureAnswer => {
+        const kept = this.o.cache.peek(url);
+        if (kept !== null) shown.push(url);
+        const old = kept !== null && now - kept.fetchedAt > maxAgeMs;
+        const failed = this.failedAt.get(url);
+        const retry = failed === undefined || now - failed >= RETRY_AFTER_MS;
+        if ((kept === null || old) && network && !this.stopped && retry) {
+          wanted.push(url);
+          this.pending.add(url);
+        }
+        if (kept !== null) {
+          return kept.picture === null
+            ? { state: 'none', why: 'the picture server has no picture of it' }
+            : { state: 'ready', bytes: kept.picture.bytes, type: kept.picture.type };
+        }
+        if (!network) return { state: 'none', why: 'network pictures are off (Settings), and none is kept' };
+        if (failed !== undefined && !this.pending.has(url))
+          return { state: 'none', why: 'the picture server could not be reached' };
+        return { state: 'waiting' };
+      }),
+    );
+    if (shown.length > 0) this.fetches.shown(shown, now);
+    if (wanted.length > 0) this.fetches.want(wanted);
+    return out;
   }
 
   counts(): PictureCounts {
-    return { fetched: this.fetched, failed: this.failed, waiting: this.queue.length + this.running.size };
+    return { fetched: this.fetched, failed: this.failed, waiting: this.pending.size };
+  }
+
+  /** The cap in bytes; a smaller one takes effect at once. */
+  setCap(bytes: number): void {
+    this.fetches.setCap(bytes);
+  }
+
+  /** Every picture gone ("clear pictures"); the file's space is given back by the fetching. */
+  clear(): void {
+    this.o.cache.clear();
+    this.fetches.compact();
   }
 
   /** Stops: nothing more is fetched, and what is under way is given up. */
   stop(): void {
     this.stopped = true;
-    this.queue.length = 0;
-    this.queued.clear();
-    for (const c of this.controllers) c.abort();
+    this.pending.clear();
+    this.fetches.stop();
+  }
+
+  private told(url: string, outcome: FetchOutcome): void {
+    if (this.stopped) return;
+    this.pending.delete(url);
+    if (outcome === 'kept') {
+      this.fetched += 1;
+      this.failedAt.delete(url);
+    } else {
+      this.failed += 1;
+      this.failedAt.set(url, this.now());
+    }
+    this.o.onReady(url);
   }
 
   private now(): number {
     return this.o.now?.() ?? Date.now();
   }
-
-  private want(url: string, now: number): void {
-    if (this.stopped || !this.o.network() || this.running.has(url)) return;
-    const failed = this.failedAt.get(url);
-    if (failed !== undefined && now - failed < RETRY_AFTER_MS) return;
-    // The last asked first: it is what is on screen now.
-    if (this.queued.has(url)) this.queue.splice(this.queue.indexOf(url), 1);
-    this.queue.push(url);
-    this.queued.add(url);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (!this.stopped && this.running.size < (this.o.concurrency ?? 4)) {
-      const url = this.queue.pop();
-      if (url === undefined) return;
-      this.queued.delete(url);
-      this.running.add(url);
-      void this.fetchOne(url).finally(() => {
-        this.running.delete(url);
-        this.pump();
-      });
-    }
-  }
-
-  private async fetchOne(url: string): Promise<void> {
-    const controller = new AbortController();
-    this.controllers.add(controller);
-    const timer = setTimeout(() => controller.abort(), this.o.timeoutMs ?? 10_000);
-    try {
-      // No cookies are sent or kept: Node's fetch has no cookie jar, and credentials are omitted.
-      const response = await (this.o.fetch ?? fetch)(url, { signal: controller.signal, credentials: 'omit' });
-      if (response.status === 404 || response.status === 410) {
-        await response.body?.cancel();
-        this.o.cache.put(url, null, this.now());
-      } else if (!response.ok) {
-        await response.body?.cancel();
-        throw new Error(`HTTP ${response.status}`);
-      } else {
-        const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
-        if (!type.startsWith('image/')) throw new Error(`not a picture (${type || 'no type'})`);
-        const bytes = await readCapped(response, this.o.maxBytes ?? 2_000_000);
-        if (this.stopped) return;
-        this.o.cache.put(url, { bytes, type }, this.now());
-      }
-      this.fetched += 1;
-      this.failedAt.delete(url);
-      this.o.onReady(url);
-    } catch {
-      if (this.stopped) return;
-      this.failed += 1;
-      this.failedAt.set(url, this.now());
-      this.o.onReady(url);
-    } finally {
-      clearTimeout(timer);
-      this.controllers.delete(controller);
-    }
-  }
-}
-
-/** The body, refused past `max` bytes (read no further). */
-async function readCapped(response: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > max) throw new Error('too big');
-  const reader = response.body?.getReader();
-  if (reader === undefined) return new Uint8Array();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
-      throw new Error('too big');
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -1,16 +1,21 @@
 /**
  * Pictures for the app and the browser host (SPEC §15, issue 48): the cache beside the store and its
  * fetcher, read by `pictures.*` calls, with the store's settings (on or off, days, cap, the servers).
- * The fetches run on this process's event loop, a few at a time, never waited for by a call.
+ * The fetching runs on a thread of its own, a few at a time, never waited for by a call; the calls read
+ * the cache on their own thread.
  */
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import type { PicturePort } from '../api/ports.ts';
 import type { StoreDb } from '../store/db.ts';
 import { userDataDir } from '../store/paths.ts';
 import { PictureCache } from '../store/picture-cache.ts';
 import { getSetting } from '../store/settings.ts';
 import { isServerStore } from '../store-location.ts';
-import { PictureFetcher } from './fetcher.ts';
+import { startWorker, threadUrl } from '../worker-start.ts';
+import type { FetchOutcome } from './fetch-queue.ts';
+import type { FromPicturesThread, PicturesThreadData, ToPicturesThread } from './fetch-thread-messages.ts';
+import { localFetches, PictureFetcher, type PictureFetches } from './fetcher.ts';
 
 /** The cache's file: beside a store file; for a store on a server, in the app's own folder. */
 export function pictureCacheFile(storePath: string): string {
@@ -31,6 +36,45 @@ function openCache(file: string, capBytes: number): PictureCache {
   }
 }
 
+/**
+ * The fetching on the pictures' thread, keeping into `file` through its own connection. Should the thread
+ * fail, the fetching goes on in this thread (pictures are never worth a failure a worker sees).
+ */
+function threadFetches(
+  file: string,
+  cache: PictureCache,
+  data: Omit<PicturesThreadData, 'file'>,
+  told: (url: string, outcome: FetchOutcome) => void,
+): PictureFetches {
+  let local: PictureFetches | null = null;
+  // Started when first needed: a start that never shows a picture (a test, a script) starts no thread.
+  let worker: Worker | null = null;
+  const started = (): Worker => {
+    if (worker !== null) return worker;
+    const w = startWorker(threadUrl('pictures-thread'), { ...data, file } satisfies PicturesThreadData);
+    w.unref();
+    w.on('message', (m: FromPicturesThread) => told(m.url, m.outcome));
+    w.on('error', () => (local ??= localFetches(cache, {}, told)));
+    return (worker = w);
+  };
+  const send = (m: ToPicturesThread, orLocally: (f: PictureFetches) => void) =>
+    local === null ? started().postMessage(m) : orLocally(local);
+  return {
+    want: (urls) => send({ kind: 'want', urls }, (f) => f.want(urls)),
+    shown: (urls, now) => send({ kind: 'shown', urls, now }, (f) => f.shown(urls, now)),
+    setCap: (bytes) => send({ kind: 'cap', bytes }, (f) => f.setCap(bytes)),
+    compact: () => send({ kind: 'compact' }, (f) => f.compact()),
+    stop: () => {
+      local?.stop();
+      const w = worker;
+      if (w === null) return;
+      if (local === null) w.postMessage({ kind: 'stop' } satisfies ToPicturesThread);
+      // Whatever it was fetching is given up with it.
+      setTimeout(() => void w.terminate(), 1_000).unref();
+    },
+  };
+}
+
 /** How soon after a picture came the screens are told (pictures that come together, told once). */
 const TELL_AFTER_MS = 150;
 
@@ -38,7 +82,8 @@ export function startPictures(o: {
   readonly db: StoreDb;
   readonly storePath: string;
   readonly onReady: () => void;
-  readonly fetch?: typeof fetch;
+  /** The better-sqlite3 binary for the pictures' thread; no thread given: the fetching runs in this one. */
+  readonly thread?: { readonly nativeBinding: string | null } | null;
 }): PicturePort & { close(): void } {
   /** The picture settings, read once for each screenful asked (not once a picture). */
   const read = () => ({
@@ -47,7 +92,10 @@ export function startPictures(o: {
     capBytes: Number(getSetting(o.db, 'picture-cache-mb')) * 1_000_000,
   });
   let current = read();
-  const cache = openCache(pictureCacheFile(o.storePath), current.capBytes);
+  const file = pictureCacheFile(o.storePath);
+  const cache = openCache(file, current.capBytes);
+  // A cache held in memory (its folder can't be written) is this thread's alone.
+  const thread = o.thread && cache.file !== ':memory:' ? o.thread : null;
   let told: ReturnType<typeof setTimeout> | null = null;
   const fetcher = new PictureFetcher({
     cache,
@@ -59,7 +107,12 @@ export function startPictures(o: {
         o.onReady();
       }, TELL_AFTER_MS);
     },
-    ...(o.fetch === undefined ? {} : { fetch: o.fetch }),
+    ...(thread === null
+      ? {}
+      : {
+          fetches: (told) =>
+            threadFetches(file, cache, { capBytes: current.capBytes, nativeBinding: thread.nativeBinding }, told),
+        }),
   });
   return {
     bases: () => ({ bricklink: getSetting(o.db, 'picture-url'), rebrickable: getSetting(o.db, 'render-url') }),
@@ -68,12 +121,12 @@ export function startPictures(o: {
       const before = current.capBytes;
       current = read();
       // A cap changed in Settings takes effect at the next pictures asked.
-      if (current.capBytes !== before) cache.setCap(current.capBytes);
-      return cache.batch(() => urls.map((url) => fetcher.answer(url)));
+      if (current.capBytes !== before) fetcher.setCap(current.capBytes);
+      return fetcher.answers(urls);
     },
     counts: () => fetcher.counts(),
     cached: () => cache.stats(),
-    clear: () => cache.clear(),
+    clear: () => fetcher.clear(),
     close: () => {
       if (told !== null) clearTimeout(told);
       fetcher.stop();

@@ -55,6 +55,23 @@ export class PictureCache {
     }
   }
 
+  /** A second connection to the cache another connection made at `file` (the pictures' thread's). */
+  static attach(file: string, capBytes: number): PictureCache {
+    const db = new Database(file, { ...nativeOptions(), fileMustExist: true });
+    db.pragma('busy_timeout = 2000');
+    db.pragma('synchronous = NORMAL');
+    if (db.pragma('application_id', { simple: true }) !== CACHE_APPLICATION_ID) {
+      db.close();
+      throw new Error(`${file} is not a picture cache`);
+    }
+    return new PictureCache(db, capBytes);
+  }
+
+  /** The cache's file (`:memory:` for one held in memory). */
+  get file(): string {
+    return this.db.name;
+  }
+
   private static made(file: string): Database.Database {
     const db = new Database(file, nativeOptions());
     try {
@@ -85,14 +102,26 @@ export class PictureCache {
 
   /** The picture kept for `url` (marked shown at `now`), or null when none is kept. */
   get(url: string, now: number): CachedPicture | null {
+    const kept = this.peek(url);
+    if (kept !== null) this.markShown([url], now);
+    return kept;
+  }
+
+  /** The picture kept for `url`, or null when none is kept; a read only (the thread that answers calls). */
+  peek(url: string): CachedPicture | null {
     const row = this.db.prepare('SELECT type, bytes, fetched_at AS fetchedAt FROM picture WHERE url = ?').get(url) as
       { type: string | null; bytes: Buffer | null; fetchedAt: number } | undefined;
     if (row === undefined) return null;
-    this.db.prepare('UPDATE picture SET shown_at = ? WHERE url = ?').run(now, url);
     return {
       picture: row.bytes === null ? null : { bytes: new Uint8Array(row.bytes), type: row.type ?? 'image/png' },
       fetchedAt: row.fetchedAt,
     };
+  }
+
+  /** These were shown at `now`: past the cap, the pictures shown longest ago go first. */
+  markShown(urls: readonly string[], now: number): void {
+    const mark = this.db.prepare('UPDATE picture SET shown_at = ? WHERE url = ?');
+    this.db.transaction(() => urls.forEach((u) => mark.run(now, u)))();
   }
 
   /** Runs `fn` as one transaction: a screenful of pictures looked up (and marked shown) at once. */
@@ -119,9 +148,13 @@ export class PictureCache {
     this.keepWithinCap();
   }
 
-  /** Every picture gone ("clear pictures"). */
+  /** Every picture gone ("clear pictures"); `compact` then gives the file's space back. */
   clear(): void {
     this.db.exec('DELETE FROM picture');
+  }
+
+  /** Gives the space of what was cleared back to the disk (on the fetching's thread: it takes a while). */
+  compact(): void {
     this.db.exec('VACUUM');
   }
 

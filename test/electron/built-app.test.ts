@@ -13,9 +13,14 @@ import type { StreamMessage } from '../../src/catalogue/read-stream.ts';
 import { fromWire, type WireMessage } from '../../src/catalogue/reader-wire.ts';
 
 const BUILT = path.join(REPO_ROOT, 'dist', 'electron');
-const OUTPUTS = ['main.js', 'preload.cjs', 'runner-thread.js', 'service-thread.js', 'postgres-bridge-thread.js'].map(
-  (f) => path.join(BUILT, f),
-);
+const OUTPUTS = [
+  'main.js',
+  'preload.cjs',
+  'runner-thread.js',
+  'service-thread.js',
+  'postgres-bridge-thread.js',
+  'pictures-thread.js',
+].map((f) => path.join(BUILT, f));
 
 /** The newest change to what the Electron build is made from. */
 function newestSource(): number {

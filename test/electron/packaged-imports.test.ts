@@ -48,7 +48,13 @@ describe('the packaged app finds every module it imports', () => {
     }
     expect([...outside]).toEqual([]);
     expect(files().map((f) => path.basename(f))).toEqual(
-      expect.arrayContaining(['main.js', 'runner-thread.js', 'service-thread.js', 'postgres-bridge-thread.js']),
+      expect.arrayContaining([
+        'main.js',
+        'runner-thread.js',
+        'service-thread.js',
+        'postgres-bridge-thread.js',
+        'pictures-thread.js',
+      ]),
     );
   });
 

@@ -3,6 +3,7 @@
  * and the fetcher — against a picture server stand-in on 127.0.0.1 serving BrickLink's and Rebrickable's
  * address patterns.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,8 @@ import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { pictureKey, pictureSources, type PictureBases } from '../../src/pictures/address.ts';
 import { PictureFetcher } from '../../src/pictures/fetcher.ts';
+import { pictureCacheFile, startPictures } from '../../src/pictures/service.ts';
+import { setSetting } from '../../src/store/settings.ts';
 import { PictureCache } from '../../src/store/picture-cache.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
@@ -275,5 +278,51 @@ describe('the picture cache and its fetcher', () => {
     other.put('x', kb('x'), 1);
     other.close();
     expect(fs.readFileSync(`${foreign}.bad`, 'utf8')).toBe('somebody else’s file');
+  });
+});
+
+describe("the fetching's own thread", () => {
+  it('fetches and keeps a picture while the thread that answers calls is busy, and tells it when that thread is free', async () => {
+    // The stand-in in a process of its own: this thread is held busy below, so it could serve nothing.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:http').createServer((q, r) => q.url === '/ItemImage/PN/88/4073.png'
+           ? r.writeHead(200, { 'Content-Type': 'image/png' }).end('png of 4073 in 88')
+           : r.writeHead(404).end()).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    onTestFinished(() => void child.kill('SIGKILL'));
+    const port = await new Promise<string>((resolve) =>
+      child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())),
+    );
+    const storePath = path.join(tempDir(), 'brick-work.sqlite');
+    const store = await openStore(storePath);
+    onTestFinished(() => store.close());
+    setSetting(store.db, 'picture-url', `http://127.0.0.1:${port}`);
+    let told = 0;
+    const pictures = startPictures({
+      db: store.db,
+      storePath,
+      onReady: () => (told += 1),
+      thread: { nativeBinding: null },
+    });
+    onTestFinished(() => pictures.close());
+    const url = `http://127.0.0.1:${port}/ItemImage/PN/88/4073.png`;
+    expect(pictures.answers([url])).toEqual([{ state: 'waiting' }]);
+    // This thread does nothing but look at the cache's file: a fetch on its event loop could not run.
+    const reader = PictureCache.attach(pictureCacheFile(storePath), 1_000_000);
+    onTestFinished(() => reader.close());
+    const end = Date.now() + 10_000;
+    let kept = reader.peek(url);
+    while (kept === null && Date.now() < end) kept = reader.peek(url);
+    expect(kept?.picture?.type).toBe('image/png');
+    expect(told).toBe(0);
+    await until(() => told > 0);
+    const [answer] = pictures.answers([url]);
+    expect(answer?.state === 'ready' && new TextDecoder().decode(answer.bytes)).toBe('png of 4073 in 88');
+    expect(pictures.counts()).toEqual({ fetched: 1, failed: 0, waiting: 0 });
   });
 });
