@@ -6,7 +6,13 @@ import { pictureKey, usePictures, type PictureOf } from '../state/pictures.ts';
  * An item's picture in its colour (SPEC §15): asked for when shown; until it is there, or where there is
  * none, a plain placeholder that says why on hover and to screen readers — never a broken image, never a wait.
  */
-export function Picture(props: { of: PictureOf | null; size: number; label: string }) {
+export function Picture(props: {
+  of: PictureOf | null;
+  size: number;
+  label: string;
+  /** Said when the picture is the item's usual one on purpose (not made in the colour asked). */
+  usual?: string;
+}) {
   const { of: item, size, label } = props;
   const key = item === null ? '' : pictureKey(item);
   const shown = usePictures(useShallow((s) => (key === '' ? undefined : s.shown.get(key))));
@@ -20,8 +26,23 @@ export function Picture(props: { of: PictureOf | null; size: number; label: stri
   });
   const style = { width: size, height: size };
   if (shown?.state === 'ready') {
-    const alt = shown.inColour ? label : `${label} (its usual picture: none in this colour)`;
-    return <img className="picture" src={shown.src} alt={alt} title={alt} style={style} data-testid="picture" />;
+    const alt =
+      props.usual !== undefined
+        ? `${label} (${props.usual})`
+        : shown.inColour
+          ? label
+          : `${label} (its usual picture: none in this colour)`;
+    const usual = props.usual !== undefined || !shown.inColour;
+    return (
+      <img
+        className={usual ? 'picture usual' : 'picture'}
+        src={shown.src}
+        alt={alt}
+        title={alt}
+        style={style}
+        data-testid="picture"
+      />
+    );
   }
   const why =
     item === null

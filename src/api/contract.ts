@@ -181,6 +181,13 @@ export interface SuggestionView {
   readonly via?: 'taught';
   /** …and then that name. */
   readonly taughtName?: string;
+  /**
+   * The colour its picture is shown in (SPEC §15, the catalogue's id): the line's, where the element tables
+   * make the item in it or say nothing of it; null — its usual picture — where they make it only in others.
+   */
+  readonly pictureColour?: number | null;
+  /** Set when the tables say it is not made in the line's colour: that colour's name (its picture is its usual one). */
+  readonly notMadeIn?: string;
 }
 
 /**

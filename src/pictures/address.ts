@@ -30,7 +30,13 @@ export interface PictureItem {
 
 export type PictureSource =
   /** `inColour`: in the colour asked (false: the item's usual picture, none being had in that colour). */
-  | { readonly url: string; readonly from: 'bricklink' | 'rebrickable'; readonly inColour: boolean }
+  | {
+      readonly url: string;
+      readonly from: 'bricklink' | 'rebrickable';
+      readonly inColour: boolean;
+      /** The item's usual picture, shown where the server has none in the colour asked. */
+      readonly usual?: string;
+    }
   | { readonly url: null; readonly why: string };
 
 /** BrickLink's item types that have pictures, each its letter in the address (`PN` parts, `SN` sets…). */
@@ -101,11 +107,13 @@ export function bricklinkPicture(bases: PictureBases, type: string, no: string, 
   const letter = TYPE_LETTERS[type];
   if (letter === undefined) return { url: null, why: `no pictures are had for items of type ${type}` };
   const coloured = COLOURED.has(type) && colour !== null && colour !== 0;
+  const at = (c: number) => `${trimmed(bases.bricklink)}/ItemImage/${letter}N/${c}/${encodeURIComponent(no)}.png`;
   return {
-    url: `${trimmed(bases.bricklink)}/ItemImage/${letter}N/${coloured ? colour : 0}/${encodeURIComponent(no)}.png`,
+    url: at(coloured ? colour : 0),
     from: 'bricklink',
     // No colour asked: the item's own picture is what was asked.
     inColour: colour === null || coloured,
+    ...(coloured ? { usual: at(0) } : {}),
   };
 }
 

@@ -11,8 +11,8 @@ export type PictureAnswer =
   | { readonly state: 'ready'; readonly bytes: Uint8Array; readonly type: string }
   /** Being fetched: the screens show a placeholder until `onReady` names it. */
   | { readonly state: 'waiting' }
-  /** No picture, and why, in a worker's words. */
-  | { readonly state: 'none'; readonly why: string };
+  /** No picture, and why, in a worker's words; `missing`: the server says it has none (not a failure). */
+  | { readonly state: 'none'; readonly why: string; readonly missing?: true };
 
 /** Where pictures are fetched and kept: in this thread (`localFetches`) or on a thread of its own. */
 export interface PictureFetches {
@@ -116,7 +116,7 @@ export class PictureFetcher {
         }
         if (kept !== null) {
           return kept.picture === null
-            ? { state: 'none', why: 'the picture server has no picture of it' }
+            ? { state: 'none', why: 'the picture server has no picture of it', missing: true }
             : { state: 'ready', bytes: kept.picture.bytes, type: kept.picture.type };
         }
         if (!network) return { state: 'none', why: 'network pictures are off (Settings), and none is kept' };

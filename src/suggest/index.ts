@@ -353,6 +353,18 @@ export class SuggestIndex {
     }
   }
 
+  /** The catalogue colours the element tables make item `type no` in; null where they say nothing of it. */
+  coloursOf(type: string, no: string): readonly number[] | null {
+    const q = foldNumber(no);
+    for (let at = lowerBound(this.byNumber, this.numbers, q); at < this.byNumber.length; at++) {
+      const i = this.byNumber[at] as number;
+      if (this.numbers[i] !== q) break;
+      const it = this.items[i] as IndexedItem;
+      if (it.type === type && it.no === no) return it.madeIn !== undefined && it.madeIn.length > 0 ? it.madeIn : null;
+    }
+    return null;
+  }
+
   /**
    * Suggestions for a number (SPEC §7): first the same number's letter variants (`3794` → `3794a`,
    * `3794b`), then the items whose numbers share the longest prefix with it, in characters, shortest first.

@@ -85,15 +85,29 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
         { type: 'P', no: '3003', name: 'Brick 2 x 2' },
       ]),
     );
-    fs.writeFileSync(path.join(dir, 'colors.xml'), files.bricklinkColoursXml([{ id: 5, name: 'Red' }]));
-    for (const f of ['items.xml', 'colors.xml'])
+    fs.writeFileSync(
+      path.join(dir, 'colors.xml'),
+      files.bricklinkColoursXml([
+        { id: 5, name: 'Red' },
+        { id: 1, name: 'White' },
+      ]),
+    );
+    // BrickLink's codes: 3001 is made in Red, 3002 only in White; of 3003 they say nothing.
+    fs.writeFileSync(
+      path.join(dir, 'codes.txt'),
+      files.bricklinkCodes([
+        { no: '3001', colour: 'Red', element: '300121' },
+        { no: '3002', colour: 'White', element: '300201' },
+      ]),
+    );
+    for (const f of ['items.xml', 'colors.xml', 'codes.txt'])
       expect((await cliJson(['--db', store, 'catalogue', 'import', path.join(dir, f)])).code).toBe(0);
     expect((await cliJson(['--db', store, 'settings', 'picture-url', base])).code).toBe(0);
     fs.writeFileSync(
       path.join(dir, 'Bricks.bsx'),
       bsx([
         { no: '3001', name: 'Brick 2 x 4', qty: 2, colour: 5 },
-        { no: 'brick-x', name: 'Brick 2 x', qty: 1 },
+        { no: 'brick-x', name: 'Brick 2 x', qty: 1, colour: 5 },
       ]),
     );
     expect((await cliJson(['--db', store, 'import', path.join(dir, 'Bricks.bsx')])).code).toBe(0);
@@ -139,11 +153,21 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
       .poll(() => none.getAttribute('data-why'), { timeout: 15_000 })
       .toBe('the picture server has no picture of it');
     expect(await none.getAttribute('title')).toBe('No picture: the picture server has no picture of it');
-    expect(await suggestions.getByTestId('picture').count()).toBeGreaterThanOrEqual(2);
+    // Each in the line's colour (Red) where it is made in it; 3002 is not: its usual picture, said so.
+    const inRed = suggestions.locator('li', { hasText: '3001' }).getByTestId('picture');
+    await inRed.waitFor({ timeout: 15_000 });
+    expect(await inRed.getAttribute('alt')).toBe('P 3001');
+    const usual = suggestions.locator('li', { hasText: '3002' }).getByTestId('picture');
+    await usual.waitFor({ timeout: 15_000 });
+    expect(await usual.getAttribute('alt')).toBe('P 3002 (its usual picture: it is not made in Red)');
+    expect(await usual.getAttribute('class')).toContain('usual');
     await shot('1-suggestions-with-pictures');
     // Placed by hand on 3002: remembered, and the memory shows its item.
     await suggestions.locator('li', { hasText: '3002' }).click();
-    await page.locator('figure', { hasText: 'Placed on' }).getByTestId('picture').waitFor({ timeout: 15_000 });
+    // In Red, which the server has no picture of 3002 in: its usual picture, said so.
+    const usualPlaced = page.locator('figure', { hasText: 'Placed on' }).getByTestId('picture');
+    await usualPlaced.waitFor({ timeout: 15_000 });
+    expect(await usualPlaced.getAttribute('alt')).toBe('P 3002 (its usual picture: none in this colour)');
   });
 
   it('Settings shows what the cache holds, clears it, and turns network pictures off', async () => {
@@ -153,7 +177,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     const card = page.getByTestId('pictures-card');
     await expect
       .poll(() => card.getByTestId('pictures-status').textContent())
-      .toMatch(/^3 pictures kept .*this start fetched 5, 0 failed, 0 on their way/);
+      .toMatch(/^2 pictures kept .*this start fetched \d+, 0 failed, 0 on their way/);
     await card.getByRole('button', { name: 'Clear pictures' }).click();
     await expect.poll(() => card.getByTestId('pictures-status').textContent()).toMatch(/^0 pictures kept \(0\.0 MB\)/);
     await card.getByLabel('Pictures from the network').selectOption('off');

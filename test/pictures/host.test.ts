@@ -26,6 +26,8 @@ describe('pictures through the browser host', () => {
     asked.push(req.url ?? '');
     setTimeout(() => {
       if (req.url === '/ItemImage/PN/5/3001.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end('red 3001');
+      else if (req.url === '/ItemImage/PN/0/3001.png')
+        res.writeHead(200, { 'Content-Type': 'image/png' }).end('usual 3001');
       else res.writeHead(404).end();
     }, slowMs);
   });
@@ -107,7 +109,7 @@ describe('pictures through the browser host', () => {
     expect(first.value.pictures[0]).toEqual({ state: 'waiting' });
     expect(first.value.pictures[2]).toMatchObject({ state: 'none', why: expect.stringContaining('BrickLink number') });
     await until(() => events.includes('pictures.ready'));
-    await until(async () => (await call('pictures.get', { items })).value.pictures[1].state === 'none');
+    await until(async () => (await call('pictures.get', { items })).value.pictures[1].state === 'ready');
     const again = await call('pictures.get', { items });
     expect(again.value.pictures[0]).toMatchObject({
       state: 'ready',
@@ -116,12 +118,14 @@ describe('pictures through the browser host', () => {
       inColour: true,
     });
     expect(new TextDecoder().decode(again.value.pictures[0].bytes)).toBe('red 3001');
-    expect(again.value.pictures[1]).toEqual({ state: 'none', why: 'the picture server has no picture of it' });
+    // None in colour 11 on the server: the item's usual picture, said to be not in that colour.
+    expect(again.value.pictures[1]).toMatchObject({ state: 'ready', from: 'bricklink', inColour: false });
+    expect(new TextDecoder().decode(again.value.pictures[1].bytes)).toBe('usual 3001');
     expect((await call('pictures.status', {})).value).toMatchObject({
       network: true,
-      fetched: 2,
+      fetched: 3,
       failed: 0,
-      cached: 1,
+      cached: 2,
       missing: 1,
     });
     // Kept: a second look asks the server nothing.

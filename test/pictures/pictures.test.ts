@@ -111,7 +111,13 @@ describe('where a picture is had', () => {
     ];
     const found = pictureSources(store.db, items, bases);
     const at = (i: number) => found.get(pictureKey(items[i] ?? items[0]!));
-    expect(at(0)).toEqual({ url: 'http://bl.test/ItemImage/PN/88/4073.png', from: 'bricklink', inColour: true });
+    expect(at(0)).toEqual({
+      url: 'http://bl.test/ItemImage/PN/88/4073.png',
+      from: 'bricklink',
+      inColour: true,
+      // Shown where the server has none in that colour.
+      usual: 'http://bl.test/ItemImage/PN/0/4073.png',
+    });
     expect(at(1)).toEqual({ url: 'http://bl.test/ItemImage/PN/0/4073.png', from: 'bricklink', inColour: true });
     // No BrickLink number: Rebrickable's render of its LDraw number, in Rebrickable's id of the colour.
     expect(at(2)).toEqual({
@@ -172,7 +178,11 @@ describe('the picture cache and its fetcher', () => {
     const missing = `${base}/ItemImage/PN/1/nothing.png`;
     fetcher.answer(missing);
     await until(() => ready.includes(missing));
-    expect(fetcher.answer(missing)).toEqual({ state: 'none', why: 'the picture server has no picture of it' });
+    expect(fetcher.answer(missing)).toEqual({
+      state: 'none',
+      why: 'the picture server has no picture of it',
+      missing: true,
+    });
     expect(server.asked.length - before).toBe(2);
     expect(fetcher.counts()).toMatchObject({ fetched: 2, failed: 0, waiting: 0 });
   });

@@ -173,6 +173,35 @@ describeEachStore("an unplaced line's suggestions put the parts made in its colo
     expect(await searched(black?.id ?? 0)).toEqual(['3070c', '3070b', '3070a']);
     expect(await searched(redInLegoWords?.id ?? 0)).toEqual(['3070b', '3070c', '3070a']);
     expect(await searched()).toEqual(['3070b', '3070c', '3070a']);
+    // Each suggestion's picture (SPEC §15, issue 48): in the line's colour where the tables make the part in
+    // it or say nothing of it; its usual picture, said so, where they make it only in others.
+    const pictured = async (call: 'lines.suggest' | 'catalogue.search', lineId?: number) => {
+      const answer =
+        call === 'lines.suggest'
+          ? await service.call('lines.suggest', { lineId: lineId ?? 0, limit: 3 })
+          : await service.call('catalogue.search', {
+              query: 'tile 1 x 1',
+              limit: 3,
+              ...(lineId === undefined ? {} : { forLine: lineId }),
+            });
+      if (!answer.ok) throw new Error(answer.error.message);
+      return (answer.value as SuggestionsView).suggestions.map((s) => [s.no, s.pictureColour, s.notMadeIn]);
+    };
+    expect(await pictured('lines.suggest', red?.id)).toEqual([
+      ['3070b', 5, undefined],
+      ['3070c', null, 'Red'],
+      ['3070a', 5, undefined],
+    ]);
+    expect(await pictured('catalogue.search', redInLegoWords?.id)).toEqual([
+      ['3070b', 5, undefined],
+      ['3070c', null, 'Red'],
+      ['3070a', 5, undefined],
+    ]);
+    expect(await pictured('catalogue.search')).toEqual([
+      ['3070b', null, undefined],
+      ['3070c', null, undefined],
+      ['3070a', null, undefined],
+    ]);
     // And from a shell, for the same line.
     const shell = await cliJson([
       '--db',

@@ -120,9 +120,10 @@ export function SuggestionList(props: {
             <span className="group">{RULE_NAMES[s.rule]}</span>
           ) : null}
           <Picture
-            of={{ item: { type: s.type, no: s.no, colour: line?.placed?.colour ?? null } }}
+            of={{ item: { type: s.type, no: s.no, colour: s.pictureColour ?? null } }}
             size={36}
             label={`${s.type} ${s.no}`}
+            {...(s.notMadeIn === undefined ? {} : { usual: `its usual picture: it is not made in ${s.notMadeIn}` })}
           />
           <ItemNo type={s.type} no={s.no} shown={s.shown} compact />{' '}
           {markedPieces(s.name, s.marks).map((p, k) =>

@@ -7,7 +7,8 @@ import { BrickWorkError } from '../../errors.ts';
 import { isBrickLinkItems } from '../../catalogue/read-file.ts';
 import { itemsTypeOf } from '../../catalogue/formats/bricklink-tab.ts';
 import { listColours } from '../../store/colours.ts';
-import { getLine, type GivenLine } from '../../store/lines.ts';
+import { getLine, type GivenLine, type LineView } from '../../store/lines.ts';
+import { colourInfo } from '../../store/colours.ts';
 import { getSetting } from '../../store/settings.ts';
 import type { StoreDb } from '../../store/db.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
@@ -55,10 +56,29 @@ function lineColour(db: StoreDb, given: GivenLine): number | null {
   return colourOf(checkColour(given, catalogueLookup(db)));
 }
 
-/** Suggestions with their numbers as staff read them: the shop numbering first (SPEC §5). */
-function named(d: ServiceDeps, suggestions: readonly SuggestionView[]): SuggestionView[] {
+/**
+ * Suggestions with their numbers as staff read them (the shop numbering first, SPEC §5), and each its
+ * picture's colour (SPEC §15): the line's `colour`, unless the element tables make the item only in others.
+ */
+function named(d: ServiceDeps, suggestions: readonly SuggestionView[], colour: number | null = null): SuggestionView[] {
   const shownNo = d.numberShower(suggestions);
-  return suggestions.map((s) => ({ ...s, shown: shownNo(s.type, s.no) }));
+  const index = d.suggestionIndex();
+  const colourName = colour === null ? null : (colourInfo(d.db, colour)?.name ?? `colour ${colour}`);
+  return suggestions.map((s) => {
+    const madeIn = colour === null ? null : (index?.coloursOf(s.type, s.no) ?? null);
+    const notMadeIn = madeIn !== null && colour !== null && !madeIn.includes(colour);
+    return {
+      ...s,
+      shown: shownNo(s.type, s.no),
+      pictureColour: notMadeIn ? null : colour,
+      ...(notMadeIn && colourName !== null ? { notMadeIn: colourName } : {}),
+    };
+  });
+}
+
+/** The colour a line's suggestions are pictured in: where it is placed, else its own as placement reads it. */
+function pictureColourOf(db: StoreDb, line: LineView): number | null {
+  return line.placed !== null ? line.placed.colour : lineColour(db, line.given);
 }
 
 /** A catalogue load whose loader went away mid-load, in true words: it stopped, and is not taken up again. */
@@ -83,15 +103,13 @@ export const CATALOGUE_CALLS = {
       ...(line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : []),
     ];
     const byNumber = element !== null && element === line.given.no?.trim() ? null : line.given.no;
+    const colour = lineColour(d.db, line.given);
     return {
       ready: true,
       suggestions: named(
         d,
-        withoutRepeats(
-          related,
-          suggestIn(index, { name: line.given.name, no: byNumber, colour: lineColour(d.db, line.given) }, n),
-          n,
-        ),
+        withoutRepeats(related, suggestIn(index, { name: line.given.name, no: byNumber, colour }, n), n),
+        pictureColourOf(d.db, line),
       ),
     };
   }),
@@ -100,7 +118,8 @@ export const CATALOGUE_CALLS = {
     if (index === null) return d.notReady();
     const n = limit ?? DEFAULT_SUGGESTION_LIMIT;
     // The search box belongs to the selected line (SPEC §9): its colour pulls as in the line's suggestions.
-    const colour = forLine === undefined ? null : lineColour(d.db, getLine(d.db, forLine).given);
+    const line = forLine === undefined ? null : getLine(d.db, forLine);
+    const colour = line === null ? null : lineColour(d.db, line.given);
     const found =
       by === 'name'
         ? index.byName(query, n, colour)
@@ -112,7 +131,7 @@ export const CATALOGUE_CALLS = {
     const word = by !== 'name' && /^\S+$/.test(query.trim());
     const related = word ? d.relatedSuggestions(query, n) : [];
     const exact = word ? index.byNumberPrefix(query, n).filter((s) => sameNumber(s.no, query)) : [];
-    const all = named(d, withoutRepeats([...exact, ...related], found, n));
+    const all = named(d, withoutRepeats([...exact, ...related], found, n), line && pictureColourOf(d.db, line));
     return { ready: true, suggestions: word ? numberFirst(all, query) : all };
   }),
   'catalogue.status': reads((d) => () => {

@@ -5,6 +5,7 @@ import { givenOfLines } from '../../store/lines.ts';
 import type { StoreDb } from '../../store/db.ts';
 import type { PictureView, PicturesStatusView } from '../contract.ts';
 import type { PicturePort } from '../ports.ts';
+import type { PictureAnswer } from '../../pictures/fetcher.ts';
 import { reads, type PartialCallTable } from './define.ts';
 
 const NO_PICTURES = 'pictures are shown in the app and the browser host';
@@ -21,17 +22,42 @@ function status(p: PicturePort | null | undefined): PicturesStatusView {
   };
 }
 
-/** Each source's picture as the screens show it: the addresses answered at once, in one look at the cache. */
+/**
+ * Each source's picture as the screens show it: the addresses answered at once, in one look at the cache;
+ * where the server has no picture in the colour asked, the item's usual picture (said so: not in colour).
+ */
 function viewsOf(port: PicturePort, sources: readonly (PictureSource | undefined)[]): PictureView[] {
-  const urls = [...new Set(sources.flatMap((s) => (s?.url ? [s.url] : [])))];
-  const answered = port.answers(urls);
-  const answerOf = new Map(urls.map((u, i) => [u, answered[i]]));
+  const answered = answersOf(
+    port,
+    sources.map((s) => (s?.url ? s.url : null)),
+  );
+  const usual = answersOf(
+    port,
+    sources.map((s) => (s?.url && s.usual !== undefined && isMissing(answered.get(s.url)) ? s.usual : null)),
+  );
   return sources.map((source): PictureView => {
     if (source === undefined || source.url === null)
       return { state: 'none', why: source?.why ?? 'no picture is had for it' };
-    const a = answerOf.get(source.url) ?? { state: 'waiting' };
-    return a.state === 'ready' ? { ...a, from: source.from, inColour: source.inColour } : a;
+    const a = answered.get(source.url) ?? { state: 'waiting' };
+    const other = source.usual === undefined ? undefined : usual.get(source.usual);
+    if (isMissing(a) && other !== undefined && other.state !== 'none')
+      return other.state === 'ready' ? { ...other, from: source.from, inColour: false } : other;
+    return a.state === 'ready' ? { ...a, from: source.from, inColour: source.inColour } : withoutMark(a);
   });
+}
+
+function answersOf(port: PicturePort, urls: readonly (string | null)[]): Map<string, PictureAnswer> {
+  const asked = [...new Set(urls.filter((u): u is string => u !== null))];
+  if (asked.length === 0) return new Map();
+  const answered = port.answers(asked);
+  return new Map(asked.map((u, i) => [u, answered[i] ?? { state: 'waiting' }]));
+}
+
+const isMissing = (a: PictureAnswer | undefined): boolean => a?.state === 'none' && a.missing === true;
+
+/** The view of an answer that is not a picture (its mark for this module dropped). */
+function withoutMark(a: Exclude<PictureAnswer, { state: 'ready' }>): PictureView {
+  return a.state === 'none' ? { state: 'none', why: a.why } : a;
 }
 
 /**
