@@ -280,24 +280,27 @@ export class CatalogueJob {
   ): { job: CatalogueJob; warning: string | null } {
     const place = placeOf(db, storePath);
     const proc = options.proc ?? SYSTEM_PROC;
+    const refuseWhileRunning = (current: CatalogueJobFile) => {
+      if (current.status !== 'ok' || current.record.state !== 'running') return;
+      if (!ownerAlive(db, current.record.owner, proc)) return;
+      const p = current.record.progress;
+      const done = p.total ? ` (${Math.floor((100 * p.done) / p.total)}% done)` : '';
+      throw new BrickWorkError(
+        'busy',
+        `Busy: ${loaderWords(current.record)} is loading a catalogue into this store${done}. ` +
+          'Wait until it has finished, then try again.',
+      );
+    };
+    // A live load is said at once, before the write lock: that load holds the lock for its merges, and a
+    // wait for it would end as "the store is busy" rather than naming the load.
+    if (!db.inTransaction) refuseWhileRunning(place.read());
     return underWriteLock(db, () => {
       const current = place.read();
       let warning: string | null = null;
       if (current.status === 'corrupt') {
         warning = `${path.basename(place.name)} could not be read (${current.problem}); it was treated as no catalogue job.`;
-      } else if (
-        current.status === 'ok' &&
-        current.record.state === 'running' &&
-        ownerAlive(db, current.record.owner, proc)
-      ) {
-        const p = current.record.progress;
-        const done = p.total ? ` (${Math.floor((100 * p.done) / p.total)}% done)` : '';
-        throw new BrickWorkError(
-          'busy',
-          `Busy: ${loaderWords(current.record)} is loading a catalogue into this store${done}. ` +
-            'Wait until it has finished, then try again.',
-        );
       }
+      refuseWhileRunning(current);
       place.tidy();
       const now = isoNow(options.clock);
       const record: CatalogueJobRecord = {

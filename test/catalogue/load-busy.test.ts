@@ -8,7 +8,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -71,5 +72,25 @@ describe('a catalogue load while another connection writes', () => {
     expect(result.items).toBe(500);
     expect(store.db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(500);
     store.close();
+  });
+
+  it('a second load while a live load holds the write lock for its merge is told Busy, naming the load, at once', async () => {
+    // Found by CI on a loaded machine: the second process waited for the lock the first held for its merge,
+    // and was told "the store is busy" instead of who is loading.
+    const storePath = path.join(tempDir(), 'brick-work.sqlite');
+    const loading = await openStore(storePath);
+    onTestFinished(() => loading.close());
+    const other = await openStore(storePath);
+    onTestFinished(() => other.close());
+    CatalogueJob.start(loading.db, storePath, 'catalogue-load', {}, { me: identityOf(), clock: SYSTEM_CLOCK });
+    loading.db.exec('BEGIN IMMEDIATE'); // its merge
+    onTestFinished(() => loading.db.exec('ROLLBACK'));
+    let refused: unknown = null;
+    try {
+      CatalogueJob.start(other.db, storePath, 'catalogue-load', {}, { me: identityOf(), clock: SYSTEM_CLOCK });
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).toMatchObject({ code: 'busy', message: expect.stringContaining(`pid ${process.pid}`) });
   });
 });
