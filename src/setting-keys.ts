@@ -13,6 +13,7 @@ export const SETTING_KEYS = [
   'picture-cache-mb',
   'picture-url',
   'render-url',
+  'row-pictures',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -27,6 +28,7 @@ export const SETTING_FIELDS = {
   'picture-cache-mb': 'pictureCacheMb',
   'picture-url': 'pictureUrl',
   'render-url': 'renderUrl',
+  'row-pictures': 'rowPictures',
 } as const satisfies Record<SettingKey, string>;
 
 export const SETTING_SUMMARIES: Readonly<Record<SettingKey, string>> = {
@@ -39,4 +41,5 @@ export const SETTING_SUMMARIES: Readonly<Record<SettingKey, string>> = {
   'picture-cache-mb': 'the picture cache at most, in MB (the pictures shown longest ago go first)',
   'picture-url': "BrickLink's picture server (https://img.bricklink.com)",
   'render-url': "Rebrickable's picture server, for its LDraw renders (https://cdn.rebrickable.com)",
+  'row-pictures': "a small picture on each line of an order's table: on (the default) or off",
 };

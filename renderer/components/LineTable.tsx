@@ -3,9 +3,12 @@ import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LineRowView } from '../../src/api/contract.ts';
 import { count, money } from '../format.ts';
 import { Colour } from './Colour.tsx';
+import { Picture } from './Picture.tsx';
 import { DEFAULT_ITEM_TYPE } from '../../src/item-types.ts';
 
 export const ROW_HEIGHT = 30;
+/** A row's picture: within its height. */
+const ROW_PICTURE = 26;
 const OVERSCAN = 8;
 
 interface Props {
@@ -15,6 +18,8 @@ interface Props {
   selected: number | null;
   onSelect(lineId: number): void;
   onKey(e: KeyboardEvent<HTMLDivElement>): void;
+  /** A small picture on each line (a setting, on by default): the placed item in its colour, else the given one. */
+  pictures: boolean;
 }
 
 function givenText(l: LineRowView): string {
@@ -49,6 +54,7 @@ const Row = memo(function Row({
   selected,
   currency,
   onSelect,
+  pictures,
 }: {
   l: LineRowView;
   top: number;
@@ -56,6 +62,8 @@ const Row = memo(function Row({
   selected: boolean;
   currency: string;
   onSelect(id: number): void;
+  /** `later`: the picture's place is kept, and the picture comes with the next drawing. */
+  pictures: 'on' | 'later' | 'off';
 }) {
   return (
     <div
@@ -68,6 +76,19 @@ const Row = memo(function Row({
       data-line-id={l.id}
     >
       <span className="c-pos">{l.position}</span>
+      {pictures !== 'off' ? (
+        <span className="c-pic">
+          {pictures === 'on' ? (
+            <Picture
+              of={
+                l.placed ? { item: { type: l.placed.type, no: l.placed.no, colour: l.placed.colour } } : { line: l.id }
+              }
+              size={ROW_PICTURE}
+              label={l.placed ? `${l.placed.type} ${l.placed.no}` : `As given: ${l.given.no ?? l.given.name ?? ''}`}
+            />
+          ) : null}
+        </span>
+      ) : null}
       <span className="c-given" title={givenText(l)}>
         {givenText(l)}
       </span>
@@ -116,7 +137,7 @@ const Row = memo(function Row({
  * The order's line table: only the rows in view (and a few around them) are in the page, so it stays
  * smooth at 10,000 lines and more; the scroll height is the whole list's.
  */
-export function LineTable({ lines, currency, selected, onSelect, onKey }: Props) {
+export function LineTable({ lines, currency, selected, onSelect, onKey, pictures }: Props) {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -142,13 +163,27 @@ export function LineTable({ lines, currency, selected, onSelect, onKey }: Props)
     else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
   }, [selected, lines]);
 
+  // The lines first, their pictures a moment later: an order opens as fast with pictures as without.
+  const [picturesNow, setPicturesNow] = useState(false);
+  useEffect(() => {
+    if (!pictures || picturesNow) return;
+    // After the lines' first frame is drawn.
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const f = requestAnimationFrame(() => (t = setTimeout(() => setPicturesNow(true), 0)));
+    return () => {
+      cancelAnimationFrame(f);
+      clearTimeout(t);
+    };
+  }, [pictures, picturesNow]);
+  const rowPictures = !pictures ? 'off' : picturesNow ? 'on' : 'later';
+
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(lines.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
   const visible = lines.slice(first, last);
 
   return (
     <div
-      className="line-table"
+      className={pictures ? 'line-table with-pictures' : 'line-table'}
       ref={viewport}
       tabIndex={0}
       role="grid"
@@ -168,6 +203,7 @@ export function LineTable({ lines, currency, selected, onSelect, onKey }: Props)
             selected={l.id === selected}
             currency={currency}
             onSelect={onSelect}
+            pictures={rowPictures}
           />
         ))}
       </div>

@@ -16,14 +16,11 @@ export function Picture(props: {
   const { of: item, size, label } = props;
   const key = item === null ? '' : pictureKey(item);
   const shown = usePictures(useShallow((s) => (key === '' ? undefined : s.shown.get(key))));
-  const want = usePictures((s) => s.want);
-  // Asked again only when the item is another (its key), not at every drawing of the same one.
-  const asked = useRef('');
-  useEffect(() => {
-    if (item === null || asked.current === key) return;
-    asked.current = key;
-    want([item]);
-  });
+  const hold = usePictures((s) => s.hold);
+  // Held while on screen, as this item (its key): not again at every drawing of the same one.
+  const of = useRef(item);
+  of.current = item;
+  useEffect(() => (key === '' || of.current === null ? undefined : hold(of.current)), [key, hold]);
   const style = { width: size, height: size };
   if (shown?.state === 'ready') {
     const alt =
@@ -40,6 +37,7 @@ export function Picture(props: {
         alt={alt}
         title={alt}
         style={style}
+        decoding="async"
         data-testid="picture"
       />
     );

@@ -27,26 +27,48 @@ export const pictureKey = (of: PictureOf) =>
 
 interface PicturesState {
   readonly shown: ReadonlyMap<string, ShownPicture>;
-  /** Asks for the pictures not asked yet (batched with others asked in the same moment). */
-  want(of: readonly PictureOf[]): void;
-  /** The core says pictures came: those still waiting are asked again. */
+  /**
+   * A picture on screen: asked for once it has stayed a moment (a line scrolled past is never asked);
+   * the returned function says it is gone from the screen.
+   */
+  hold(of: PictureOf): () => void;
+  /** The core says pictures came: those on screen still waiting are asked again. */
   onReady(): void;
 }
 
 /** Pictures asked at once, at most (the contract's limit for each kind). */
 const BATCH = 400;
-const asked = new Map<string, PictureOf>();
-let pending: PictureOf[] = [];
-let flushing = false;
+/**
+ * How long the screen stays still (no picture comes on or goes off it) before pictures are asked for or
+ * drawn: while lines scroll, nothing is asked and nothing drawn — every frame goes to the scrolling — and
+ * what a screen shows as it draws goes in one call.
+ */
+const SETTLE_MS = 120;
+/** What is on screen now: how many of each picture. */
+const onScreen = new Map<string, { of: PictureOf; count: number }>();
+/** Asked, and answered or on its way. */
+const asked = new Set<string>();
+let settling: ReturnType<typeof setTimeout> | null = null;
+/** When a picture last came on or went off the screen. */
+let moved = 0;
+/** Answers that came while the screen moved, drawn once it is still. */
+let held: (readonly [PictureOf, PictureView | undefined])[] = [];
+/** The core said pictures came while the screen moved: those on screen still waiting are asked once it is still. */
+let readyMeanwhile = false;
+const still = () => performance.now() - moved >= SETTLE_MS;
 
 function shownOf(a: PictureView): ShownPicture {
-  return a.state === 'ready'
-    ? {
-        state: 'ready',
-        src: URL.createObjectURL(new Blob([a.bytes as Uint8Array<ArrayBuffer>], { type: a.type })),
-        inColour: a.inColour,
-      }
-    : a;
+  return a.state === 'ready' ? { state: 'ready', src: dataUrl(a.type, a.bytes), inColour: a.inColour } : a;
+}
+
+/**
+ * A picture as a `data:` address: an item's picture is a few kilobytes, and a Blob with an object URL for
+ * each costs the page more (each is registered with the browser) than the text of one.
+ */
+function dataUrl(type: string, bytes: Uint8Array): string {
+  let text = '';
+  for (let at = 0; at < bytes.length; at += 0x8000) text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return `data:${type};base64,${btoa(text)}`;
 }
 
 export const usePictures = create<PicturesState>((set, get) => {
@@ -64,41 +86,81 @@ export const usePictures = create<PicturesState>((set, get) => {
       } catch {
         continue; // a refusal shows placeholders: pictures are never worth a message
       }
-      const shown = new Map(get().shown);
-      const put = (of: PictureOf, a: PictureView | undefined) => {
-        if (a === undefined) return;
-        const key = pictureKey(of);
-        const before = shown.get(key);
-        if (before?.state === 'ready') URL.revokeObjectURL(before.src);
-        shown.set(key, shownOf(a));
-      };
-      items.forEach((item, k) => put({ item }, answer.pictures[k]));
-      lines.forEach((line, k) => put({ line }, answer.lines[k]));
-      set({ shown });
+      const answered = [
+        ...items.map((item, k): [PictureOf, PictureView | undefined] => [{ item }, answer.pictures[k]]),
+        ...lines.map((line, k): [PictureOf, PictureView | undefined] => [{ line }, answer.lines[k]]),
+      ];
+      if (still()) show(answered);
+      else {
+        held.push(...answered);
+        settle();
+      }
     }
+  };
+  /** Shows what came for pictures still on screen; one gone meanwhile is asked again if it comes back. */
+  const show = (answered: readonly (readonly [PictureOf, PictureView | undefined])[]) => {
+    const shown = new Map(get().shown);
+    let changed = false;
+    for (const [of, a] of answered) {
+      if (a === undefined) continue;
+      const key = pictureKey(of);
+      const before = shown.get(key);
+      if (!onScreen.has(key) && a.state === 'ready') {
+        asked.delete(key);
+        continue;
+      }
+      // Still on its way: nothing to draw again.
+      if (a.state === 'waiting' && before?.state === 'waiting') continue;
+      shown.set(key, shownOf(a));
+      changed = true;
+    }
+    if (changed) set({ shown });
+  };
+  /** Once the screen is still: draws what came meanwhile, and asks for what is on it and not asked yet. */
+  const settle = () => {
+    if (settling !== null) clearTimeout(settling);
+    settling = setTimeout(() => {
+      settling = null;
+      if (!still()) return settle();
+      const came = held;
+      held = [];
+      if (came.length > 0) show(came);
+      const wanted = [...onScreen].filter(([key]) => !asked.has(key));
+      for (const [key] of wanted) asked.add(key);
+      if (readyMeanwhile) {
+        readyMeanwhile = false;
+        wanted.push(...[...onScreen].filter(([key]) => get().shown.get(key)?.state === 'waiting'));
+      }
+      if (wanted.length > 0) void ask(wanted.map(([, v]) => v.of));
+    }, SETTLE_MS);
   };
   return {
     shown: new Map(),
-    want(of) {
-      for (const o of of) {
-        const key = pictureKey(o);
-        if (asked.has(key)) continue;
-        asked.set(key, o);
-        pending.push(o);
-      }
-      if (flushing || pending.length === 0) return;
-      flushing = true;
-      // What a screen asks for as it draws goes in one call.
-      setTimeout(() => {
-        flushing = false;
-        const all = pending;
-        pending = [];
-        void ask(all);
-      }, 0);
+    hold(of) {
+      const key = pictureKey(of);
+      moved = performance.now();
+      const there = onScreen.get(key);
+      if (there === undefined) onScreen.set(key, { of, count: 1 });
+      else there.count += 1;
+      if (!asked.has(key) || held.length > 0 || readyMeanwhile) settle();
+      return () => {
+        const h = onScreen.get(key);
+        if (h === undefined) return;
+        moved = performance.now();
+        h.count -= 1;
+        if (h.count > 0) return;
+        onScreen.delete(key);
+        // Gone before it came: asked again if it comes back on screen.
+        if (get().shown.get(key)?.state === 'waiting') asked.delete(key);
+      };
     },
     onReady() {
-      const waiting = [...get().shown].filter(([, p]) => p.state === 'waiting').map(([k]) => asked.get(k));
-      void ask(waiting.filter((o): o is PictureOf => o !== undefined));
+      if (!still()) {
+        readyMeanwhile = true;
+        return settle();
+      }
+      const waiting = [...onScreen].filter(([key]) => get().shown.get(key)?.state === 'waiting');
+      if (waiting.length > 0) void ask(waiting.map(([, v]) => v.of));
     },
   };
 });

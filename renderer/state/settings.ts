@@ -7,6 +7,8 @@ interface SettingsState {
   settings: SettingsView | null;
   placements: MemoriesView;
   reload(): Promise<void>;
+  /** The settings alone, read again (a screen that shows by one of them). */
+  load(): Promise<void>;
   set(key: SettingKey, value: string): Promise<void>;
   setCredentials(c: {
     consumerKey: string;
@@ -41,6 +43,10 @@ export const useSettings = create<SettingsState>((set, get) => ({
   placements: { items: [], colours: [], names: [] },
   shopServer: null,
   desk: null,
+  async load() {
+    const settings = await attempt(() => call('settings.get', {}));
+    if (settings !== null) set({ settings });
+  },
   async reload() {
     const all = await attempt(() =>
       Promise.all([

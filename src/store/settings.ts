@@ -48,15 +48,8 @@ export const SETTINGS = {
     },
   },
   // Pictures (SPEC §15): a metered connection turns them off; the cache's age and cap; the servers' bases.
-  pictures: {
-    default: 'on',
-    parse(value: string): string {
-      const v = value.trim().toLowerCase();
-      if (v !== 'on' && v !== 'off')
-        throw new BrickWorkError('invalid-argument', `Pictures are on or off, not "${quote(value)}".`);
-      return v;
-    },
-  },
+  pictures: { default: 'on', parse: (value: string) => onOrOff(value, 'Pictures are') },
+  'row-pictures': { default: 'on', parse: (value: string) => onOrOff(value, 'Pictures on the lines are') },
   'picture-days': {
     default: '90',
     parse: (value: string) => wholeIn(value, 1, 3650, 'The days a picture is kept'),
@@ -74,6 +67,13 @@ export const SETTINGS = {
     parse: (value: string) => httpUrl(value, "Rebrickable's picture server"),
   },
 } as const satisfies Record<SettingKey, unknown>;
+
+function onOrOff(value: string, what: string): string {
+  const v = value.trim().toLowerCase();
+  if (v !== 'on' && v !== 'off')
+    throw new BrickWorkError('invalid-argument', `${what} on or off, not "${quote(value)}".`);
+  return v;
+}
 
 function wholeIn(value: string, min: number, max: number, what: string): string {
   const n = Number(value.trim());

@@ -34,6 +34,7 @@ describeEachStore('one source for each list', () => {
       'picture-cache-mb',
       'picture-url',
       'render-url',
+      'row-pictures',
     ]);
     for (const key of SETTING_KEYS) expect(SETTINGS[key].default, key).not.toBe('');
     for (const key of SETTING_KEYS) expect(checkArguments('settings.set', { key, value: '1' })).toBeNull();

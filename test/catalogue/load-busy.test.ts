@@ -84,7 +84,7 @@ describe('a catalogue load while another connection writes', () => {
     onTestFinished(() => other.close());
     CatalogueJob.start(loading.db, storePath, 'catalogue-load', {}, { me: identityOf(), clock: SYSTEM_CLOCK });
     loading.db.exec('BEGIN IMMEDIATE'); // its merge
-    onTestFinished(() => loading.db.exec('ROLLBACK'));
+    onTestFinished(() => void loading.db.exec('ROLLBACK'));
     let refused: unknown = null;
     try {
       CatalogueJob.start(other.db, storePath, 'catalogue-load', {}, { me: identityOf(), clock: SYSTEM_CLOCK });

@@ -17,6 +17,7 @@ describe('brick-work settings', () => {
         pictureCacheMb: '500',
         pictureUrl: 'https://img.bricklink.com',
         renderUrl: 'https://cdn.rebrickable.com',
+        rowPictures: 'on',
         credentialsStored: false,
         credentialsEncrypted: false,
         credentialsRefused: null,

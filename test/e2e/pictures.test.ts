@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScreens, hasChromium, launchBrowser, NEEDS_CHROMIUM, startHost } from '../helpers/browser.ts';
@@ -16,39 +15,9 @@ import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
+import { png } from '../helpers/png.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'pictures');
-
-/** A PNG of one colour, `size` pixels square, with a darker square in it (a picture the eye can tell). */
-function png(rgb: [number, number, number], size = 48): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, 'latin1'), data])) >>> 0, 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc(size * (1 + size * 3));
-  for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++) {
-      const inner = x > size / 4 && x < (size * 3) / 4 && y > size / 4 && y < (size * 3) / 4;
-      rows.set(
-        rgb.map((c) => (inner ? c >> 1 : c)),
-        y * (1 + size * 3) + 1 + x * 3,
-      );
-    }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))('pictures of parts (issue 48)', () => {
   let dir: string;
@@ -138,6 +107,13 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     const given = page.locator('figure', { hasText: 'As given' }).getByTestId('picture');
     await given.waitFor({ timeout: 15_000 });
     expect(await given.getAttribute('alt')).toBe('As given: 3001');
+    // Each line of the table its small picture: the placed item in its colour; an unplaced one as given.
+    const rowPicture = page.locator('.line-row').first().locator('.c-pic').getByTestId('picture');
+    await rowPicture.waitFor({ timeout: 15_000 });
+    expect(await rowPicture.getAttribute('alt')).toBe('P 3001');
+    await expect
+      .poll(() => page.locator('.line-row').nth(1).locator('.c-pic [data-why]').getAttribute('data-why'))
+      .toBe('the picture server has no picture of it');
     await shot('0-placed-with-picture');
     await page.locator('.line-row').nth(1).click();
     // brick-x is nobody's number: its placeholder says why.
@@ -182,7 +158,13 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     await expect.poll(() => card.getByTestId('pictures-status').textContent()).toMatch(/^0 pictures kept \(0\.0 MB\)/);
     await card.getByLabel('Pictures from the network').selectOption('off');
     await expect.poll(() => card.getByLabel('Pictures from the network').inputValue()).toBe('off');
+    await card.getByLabel('A picture on each line of an order').selectOption('off');
     await shot('2-settings-pictures');
+    await tab('Orders').click();
+    await page.locator('tr.clickable', { hasText: 'Bricks.bsx' }).click();
+    await page.locator('.line-row').first().waitFor();
+    expect(await page.locator('.line-row .c-pic').count()).toBe(0);
+    expect(await page.locator('.line-head .c-pic').count()).toBe(0);
     expect((await cliJson(['--db', path.join(dir, 'brick-work.sqlite'), 'settings', 'pictures'])).json.value).toBe(
       'off',
     );

@@ -198,9 +198,9 @@ describeEachStore("an unplaced line's suggestions put the parts made in its colo
       ['3070a', 5, undefined],
     ]);
     expect(await pictured('catalogue.search')).toEqual([
-      ['3070b', null, undefined],
-      ['3070c', null, undefined],
-      ['3070a', null, undefined],
+      ['3070b', undefined, undefined],
+      ['3070c', undefined, undefined],
+      ['3070a', undefined, undefined],
     ]);
     // And from a shell, for the same line.
     const shell = await cliJson([

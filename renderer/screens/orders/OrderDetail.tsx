@@ -4,6 +4,7 @@ import { OrderDocuments, UndoneOrder } from '../../components/Documents.tsx';
 import { LineTable } from '../../components/LineTable.tsx';
 import { useReloadOnChange } from '../../hooks/reload-on-change.ts';
 import { useOrders } from '../../state/orders.ts';
+import { useSettings } from '../../state/settings.ts';
 import { lineTableKeys, linesMatching } from './line-keys.ts';
 import { OrderToolbar } from './OrderToolbar.tsx';
 import { SidePanel } from './SidePanel.tsx';
@@ -39,6 +40,10 @@ export function OrderDetail() {
   const shownOrder = order?.id;
   useEffect(() => focusTable(table), [shownOrder]);
   const onSelect = useCallback((id: number) => void select(id), [select]);
+  // A picture on each line unless Settings turned them off (on while the settings are being read).
+  const pictures = useSettings((s) => s.settings?.rowPictures !== 'off');
+  const loadSettings = useSettings((s) => s.load);
+  useEffect(() => void loadSettings(), [loadSettings]);
 
   if (!order)
     return (
@@ -58,9 +63,10 @@ export function OrderDetail() {
       </p>
       <OrderDocuments documents={documents} />
       <div className="order-body">
-        <div className="lines" ref={table}>
+        <div className={pictures ? 'lines with-pictures' : 'lines'} ref={table}>
           <div className="line-head">
             <span className="c-pos">#</span>
+            {pictures ? <span className="c-pic" aria-hidden="true" /> : null}
             <span className="c-given">Given</span>
             <span className="c-colour">Colour</span>
             <span className="c-qty">Qty</span>
@@ -74,6 +80,7 @@ export function OrderDetail() {
             selected={selectedLine}
             onSelect={onSelect}
             onKey={lineTableKeys(lines, table)}
+            pictures={pictures}
           />
         </div>
         <SidePanel line={line} lines={lines} table={table} />

@@ -28,6 +28,19 @@ export function PicturesCard({ settings: s }: { settings: SettingsView | null })
               <option value="off">Off (only those kept are shown)</option>
             </select>
           </div>
+          <div className="field">
+            <label htmlFor="setting-row-pictures">
+              <span>A picture on each line of an order</span>
+            </label>
+            <select
+              id="setting-row-pictures"
+              value={s.rowPictures}
+              onChange={(e) => void set('row-pictures', e.target.value)}
+            >
+              <option value="on">On</option>
+              <option value="off">Off</option>
+            </select>
+          </div>
           <Field
             label="Days a picture is kept before it is fetched again"
             value={s.pictureDays}

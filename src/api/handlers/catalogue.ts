@@ -67,6 +67,8 @@ function named(d: ServiceDeps, suggestions: readonly SuggestionView[], colour: n
   return suggestions.map((s) => {
     const madeIn = colour === null ? null : (index?.coloursOf(s.type, s.no) ?? null);
     const notMadeIn = madeIn !== null && colour !== null && !madeIn.includes(colour);
+    // No colour to picture it in: its usual picture, which needs no word.
+    if (colour === null) return { ...s, shown: shownNo(s.type, s.no) };
     return {
       ...s,
       shown: shownNo(s.type, s.no),
