@@ -126,7 +126,8 @@ export class PictureFetcher {
       }),
     );
     if (shown.length > 0) this.fetches.shown(shown, now);
-    if (wanted.length > 0) this.fetches.want(wanted);
+    // The last screenful first; within it, in its order (the top of the screen first).
+    if (wanted.length > 0) this.fetches.want(wanted.reverse());
     return out;
   }
 

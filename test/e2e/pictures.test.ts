@@ -146,6 +146,30 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     expect(await usualPlaced.getAttribute('alt')).toBe('P 3002 (its usual picture: none in this colour)');
   });
 
+  it("Compare's rows show their items' pictures in their colours", async () => {
+    await tab('Compare').click();
+    await page.getByRole('region', { name: 'Compare' }).waitFor();
+    const left = page.getByTestId('compare-left').locator('select');
+    const right = page.getByTestId('compare-right').locator('select');
+    await left.selectOption(
+      (await left.locator('option', { hasText: 'Bricks.bsx —' }).first().getAttribute('value')) ?? '',
+    );
+    await right.selectOption(
+      (await right.locator('option', { hasText: 'in Bricks.bsx' }).first().getAttribute('value')) ?? '',
+    );
+    await page.getByTestId('compare-run').click();
+    await page.getByTestId('differences-only').uncheck();
+    const same = page.getByTestId('group-same');
+    const red3001 = same.locator('tr', { hasText: '3001' }).getByTestId('picture');
+    await red3001.waitFor({ timeout: 15_000 });
+    expect(await red3001.getAttribute('alt')).toBe('P 3001');
+    // 3002 in Red: the server has none, its usual picture, said so.
+    const usual = same.locator('tr', { hasText: '3002' }).getByTestId('picture');
+    await usual.waitFor({ timeout: 15_000 });
+    expect(await usual.getAttribute('alt')).toBe('P 3002 (its usual picture: none in this colour)');
+    await shot('2-compare-with-pictures');
+  });
+
   it('Settings shows what the cache holds, clears it, and turns network pictures off', async () => {
     await tab('Settings').click();
     const remembered = page.getByRole('table', { name: 'Remembered placements' });
@@ -159,7 +183,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
     await card.getByLabel('Pictures from the network').selectOption('off');
     await expect.poll(() => card.getByLabel('Pictures from the network').inputValue()).toBe('off');
     await card.getByLabel('A picture on each line of an order').selectOption('off');
-    await shot('2-settings-pictures');
+    await shot('3-settings-pictures');
     await tab('Orders').click();
     await page.locator('tr.clickable', { hasText: 'Bricks.bsx' }).click();
     await page.locator('.line-row').first().waitFor();

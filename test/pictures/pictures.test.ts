@@ -214,6 +214,17 @@ describe('the picture cache and its fetcher', () => {
       '/many/9.png',
     ]);
     expect(text(fetcher.answer(urls[11] ?? ''))).toBe('png 11');
+    // A screenful asked at once goes from its top: the first of it first.
+    const screen = Array.from({ length: 6 }, (_, i) => `${base}/screen/${i}.png`);
+    const before = server.asked.length;
+    fetcher.answers(screen);
+    await until(() => ready.length === 18);
+    expect(server.asked.slice(before, before + 4).sort()).toEqual([
+      '/screen/0.png',
+      '/screen/1.png',
+      '/screen/2.png',
+      '/screen/3.png',
+    ]);
   });
 
   it('a server that does not answer in time: counted as failed, a placeholder saying so, not asked again at once', async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useCompare } from '../../state/compare.ts';
+import { useSettings } from '../../state/settings.ts';
 import { CompareExportAsk, CompareExports } from './CompareExports.tsx';
 import { GroupTable } from './GroupTable.tsx';
 import { emptyGroups, GROUP_TITLES, moveSelection, visibleGroups } from './groups.ts';
@@ -26,6 +27,10 @@ export function CompareResult() {
     })),
   );
   const list = useRef<HTMLDivElement>(null);
+  // A picture on each row unless Settings turned the lines' pictures off.
+  const pictures = useSettings((x) => x.settings?.rowPictures !== 'off');
+  const loadSettings = useSettings((x) => x.load);
+  useEffect(() => void loadSettings(), [loadSettings]);
   const view = s.view;
   useEffect(() => list.current?.focus(), [view]);
   if (view === null) return null;
@@ -85,6 +90,7 @@ export function CompareResult() {
             total={view.counts[g]}
             selected={s.selected?.group === g ? s.selected.index : null}
             prices={s.prices}
+            pictures={pictures}
             currency={currency}
             onSelect={(i) => actions.select(g, i)}
             onOpen={(i) => open(g, i)}

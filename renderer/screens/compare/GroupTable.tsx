@@ -3,6 +3,7 @@ import { memo, useEffect, useRef } from 'react';
 import type { CompareRowView } from '../../../src/api/contract.ts';
 import type { CompareGroup } from '../../../src/compare-kinds.ts';
 import { Colour } from '../../components/Colour.tsx';
+import { Picture } from '../../components/Picture.tsx';
 import { count, money } from '../../format.ts';
 import { GROUP_TITLES, rowName } from './groups.ts';
 
@@ -12,6 +13,7 @@ const Row = memo(function Row(props: {
   r: CompareRowView;
   selected: boolean;
   prices: boolean;
+  pictures: boolean;
   currency: string | null;
   onSelect(): void;
   onOpen(): void;
@@ -33,6 +35,15 @@ const Row = memo(function Row(props: {
       onClick={props.onSelect}
       onDoubleClick={props.onOpen}
     >
+      {props.pictures ? (
+        <td className="c-pic">
+          <Picture
+            of={r.item ? { item: { type: r.item.type, no: r.item.no, colour: r.item.colour } } : null}
+            size={24}
+            label={r.item ? `${r.item.type} ${r.item.no}` : 'Unplaced'}
+          />
+        </td>
+      ) : null}
       <td className="c-no">
         {r.item ? <ItemNo type={r.item.type} no={r.item.no} shown={r.item.shown} hideType compact /> : n.no}
       </td>
@@ -63,6 +74,8 @@ export function GroupTable(props: {
   total: number;
   selected: number | null;
   prices: boolean;
+  /** A small picture on each row: the item in its colour (the setting that puts one on each line of an order). */
+  pictures: boolean;
   currency: string | null;
   onSelect(index: number): void;
   onOpen(index: number): void;
@@ -80,6 +93,7 @@ export function GroupTable(props: {
       </h3>
       <table className="table compact compare-table">
         <colgroup>
+          {props.pictures ? <col className="w-pic" /> : null}
           <col className="w-no" />
           <col />
           <col className="w-colour" />
@@ -96,6 +110,7 @@ export function GroupTable(props: {
         </colgroup>
         <thead>
           <tr>
+            {props.pictures ? <th aria-label="Picture" /> : null}
             <th>Number</th>
             <th>Name</th>
             <th>Colour</th>
@@ -118,6 +133,7 @@ export function GroupTable(props: {
               r={r}
               selected={props.selected === i}
               prices={props.prices}
+              pictures={props.pictures}
               currency={props.currency}
               onSelect={() => props.onSelect(i)}
               onOpen={() => props.onOpen(i)}
