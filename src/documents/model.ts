@@ -2,7 +2,14 @@ import type { GivenItem } from '../placement/rule.ts';
 import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 
 export type DocumentFormat =
-  'bricklink-order' | 'bricklink-order-csv' | 'bricklink-xml' | 'brickstore' | 'brickstock' | 'csv';
+  | 'bricklink-order'
+  | 'bricklink-order-csv'
+  | 'bricklink-xml'
+  | 'brickstore'
+  | 'brickstock'
+  | 'csv'
+  | 'ldraw-model'
+  | 'studio-model';
 
 /** Each format as staff call it. */
 export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = {
@@ -13,6 +20,8 @@ export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = {
   // BrickStore's predecessor: read as BrickStore, named for what it is.
   brickstock: 'BrickStock file',
   csv: 'CSV part list',
+  'ldraw-model': 'LDraw model',
+  'studio-model': 'BrickLink Studio model',
 };
 
 /** The header a document gives, any part of which may be missing. */

@@ -10,6 +10,8 @@ import { readBrickLinkOrders } from './formats/bricklink-order.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
 import { readBrickStore } from './formats/brickstore.ts';
 import { readCsvDocument } from './formats/csv.ts';
+import { readLdrawModel } from './formats/ldraw.ts';
+import { readStudioModel } from './formats/studio.ts';
 import type { ColourNumbering, ParsedDocument } from './model.ts';
 
 export { DOCUMENT_SIZE_LIMIT };
@@ -56,7 +58,7 @@ const NOT_DOCUMENTS: readonly { readonly magic: readonly number[]; readonly what
 ];
 
 const WHAT_IT_READS =
-  'brick-work imports BrickLink orders (XML or CSV), BrickLink XML, BrickStore and BrickStock files (.bsx) and CSV part lists.';
+  'brick-work imports BrickLink orders (XML or CSV), BrickLink XML, BrickStore and BrickStock files (.bsx), CSV part lists, and LDraw (.ldr, .mpd) and BrickLink Studio (.io) models.';
 
 function notAList(fileName: string, what: string, hint: string | undefined): BrickWorkError {
   return new BrickWorkError(
@@ -82,13 +84,6 @@ function isStudioModel(content: Uint8Array, fileName: string): boolean {
 function notADocument(content: Uint8Array, fileName: string): BrickWorkError | null {
   const kind = NOT_DOCUMENTS.find((k) => k.magic.every((b, i) => content[i] === b));
   if (kind === undefined) return null;
-  if (kind.magic[0] === 0x50 && isStudioModel(content, fileName)) {
-    return notAList(
-      fileName,
-      'a BrickLink Studio model',
-      'export its parts list from Studio (File › Export as › Parts list) and import that',
-    );
-  }
   return notAList(fileName, kind.what, kind.hint);
 }
 
@@ -97,20 +92,18 @@ const LDRAW_LINE =
   /^\s*(0\s+(FILE|Name:|Author:|!LDRAW_ORG|!LICENSE|BFC|STEP|NOFILE)(\s|$)|1\s+-?\d+(\s+-?[\d.eE+-]+){12}\s+\S+\.(dat|ldr))/i;
 
 /**
- * Text files that are not lists, named for what they are (SPEC §8): an LDraw model or part, a JSON file,
- * and a file named `.bsx`/`.xml` that is not XML. Null when the text may be a list.
+ * Text files that are not lists, named for what they are (SPEC §8): a JSON file, and a file named `.bsx`/`.xml` that is not XML. Null when the text may be a list.
  */
+/** An LDraw model (`.ldr`, `.mpd`, `.dat`), by its lines: read as a parts list (SPEC §8). */
+function isLdrawModel(text: string, fileName: string): boolean {
+  const head = text.slice(0, 64 * 1024);
+  const ldrawLines = head.split(/\r\n?|\n/, 20).filter((l) => LDRAW_LINE.test(l)).length;
+  return ldrawLines >= 2 || (ldrawLines >= 1 && /\.(ldr|mpd|dat)$/i.test(fileName));
+}
+
 function notAListText(text: string, fileName: string): BrickWorkError | null {
   const head = text.slice(0, 64 * 1024);
   const start = head.trimStart();
-  const ldrawLines = head.split(/\r\n?|\n/, 20).filter((l) => LDRAW_LINE.test(l)).length;
-  if (ldrawLines >= 2 || (ldrawLines === 1 && /\.(ldr|mpd|dat)$/i.test(fileName))) {
-    return notAList(
-      fileName,
-      'an LDraw model or part file',
-      'it describes a model, not a list of parts to reconcile; export the model’s parts list (from Studio, LDCad or Rebrickable) as CSV and import that',
-    );
-  }
   if (/\.json$/i.test(fileName) || ((start.startsWith('{') || start.startsWith('[')) && isJson(text))) {
     return notAList(fileName, 'a JSON file', 'export the list as CSV or as BrickLink XML');
   }
@@ -151,6 +144,9 @@ export function readDocumentFile(
   const fileName = path.basename(file.name.replace(/\\/g, '/'));
   if (file.content.byteLength > DOCUMENT_SIZE_LIMIT) throw tooBig(fileName, 'document', file.content.byteLength);
   if (file.content.byteLength === 0) throw parseError(fileName, 'the file is empty');
+  // A BrickLink Studio model: a ZIP, read as the LDraw model it holds.
+  if (file.content[0] === 0x50 && file.content[1] === 0x4b && isStudioModel(file.content, fileName))
+    return [readStudioModel(file.content, fileName)];
   const wrongKind = notADocument(file.content, fileName);
   if (wrongKind !== null) throw wrongKind;
   const decoded = decodeText(file.content, fileName);
@@ -168,6 +164,7 @@ export function readDocumentFile(
       `a control character (U+${code}) is in the text; a document may not hold one (is the file damaged?)`,
     );
   }
+  if (isLdrawModel(text, fileName)) return [readLdrawModel(text, fileName, 'ldraw-model', file.content)];
   const notList = notAListText(text, fileName);
   if (notList !== null) throw notList;
   // How far into the text the reader is, every thousand lines: a big file takes seconds (SPEC §11).

@@ -217,6 +217,19 @@ export function elementIdBeside(remarks: string | null | undefined): string | nu
 }
 
 const ELEMENT_REMARK = /(?:^|; | · )Element (\d{4,9})(?=$|; | · )/;
+
+/** How an LDraw model's part is kept in its line's remarks (`LDraw part 3001`): its number is LDraw's. */
+export function ldrawPartRemark(no: string): string {
+  return `LDraw part ${no}`;
+}
+
+/** The number `ldrawPartRemark` wrote into remarks, else null. */
+export function ldrawBeside(remarks: string | null | undefined): string | null {
+  if (remarks === null || remarks === undefined || !remarks.includes('LDraw part ')) return null;
+  return LDRAW_REMARK.exec(remarks)?.[1] ?? null;
+}
+
+const LDRAW_REMARK = /(?:^|; | · )LDraw part ([^\s;·]+)(?=$|; | · )/;
 /** `PAB Element ID, Design ID, Color - Itemname: 4211573, 32123, MEDIUM STONE GREY - 1/2 Bush`. */
 const PAB_REMARK_LABEL = 'PAB Element ID, Design ID, Color - Itemname: ';
 const PAB_REMARK = /^PAB Element ID, Design ID, Color - Itemname: (\d{4,9}), \d{3,6}[a-z]?, /;
@@ -243,7 +256,16 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
   let found: { item: ItemRef; by: PlacedBy } | null = null;
   let nameIsAmbiguous = false;
 
-  const catalogueNo = no === null ? null : lookup.itemNumber(type, no);
+  let via: string | undefined;
+  // An LDraw model's part (`LDraw part 3001` beside it): the cross-references' LDraw ids first, then as a number.
+  if (type === 'P' && no !== null && ldrawBeside(given.remarks) === no) {
+    const byLdraw = lookup.translationsOf(no).filter((t) => t.via.startsWith(`LDraw ${no} = `));
+    if (byLdraw.length === 1 && byLdraw[0] !== undefined) {
+      found = { item: byLdraw[0].item, by: 'number' };
+      via = byLdraw[0].via;
+    }
+  }
+  const catalogueNo = found !== null || no === null ? null : lookup.itemNumber(type, no);
   if (catalogueNo !== null) {
     found = { item: { type, no: catalogueNo }, by: 'number' };
   }
@@ -254,7 +276,6 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
   // Step 3: another numbering — LEGO's element id (item and colour), the element id the list gives beside
   // its number, or a number a table translates.
   let element: ElementMatch | null = null;
-  let via: string | undefined;
   let severalByTable = false;
   // The line gave an element id: beside its number, or as its number in a list of element ids (whose
   // reader notes it in the remarks too: a bare number can't say it is one).

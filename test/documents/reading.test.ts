@@ -632,14 +632,14 @@ function zipWith(entry: string): Uint8Array {
 
 describeEachStore('5. a file that is not a list says what it is', () => {
   const WHAT =
-    'brick-work imports BrickLink orders (XML or CSV), BrickLink XML, BrickStore and BrickStock files (.bsx) and CSV part lists.';
-  it('a Studio model, by its name or its entries', () => {
+    'brick-work imports BrickLink orders (XML or CSV), BrickLink XML, BrickStore and BrickStock files (.bsx), CSV part lists, and LDraw (.ldr, .mpd) and BrickLink Studio (.io) models.';
+  it('a Studio model, by its name or its entries, is read as one: a damaged one is refused as that', () => {
     for (const [name, content] of [
       ['Castle.io', zipWith('whatever.bin')],
       ['Castle.zip', zipWith('model.ldr')],
     ] as const) {
       expect(refusalOf(() => readDocumentFile(file(name, content))).message).toBe(
-        `This is a BrickLink Studio model, not an order document (${name}): export its parts list from Studio (File › Export as › Parts list) and import that. ${WHAT}`,
+        `${name}: it is not a Studio model that can be read: its ZIP archive is damaged`,
       );
     }
     // Any other archive is still told to be unpacked, or saved as CSV.
@@ -648,13 +648,7 @@ describeEachStore('5. a file that is not a list says what it is', () => {
     );
   });
 
-  it('an LDraw model or part, a JSON file, a script named .bsx, a text named .xml', () => {
-    const ldraw = '0 Castle gate\r\n0 Name: gate.ldr\r\n0 Author: someone\r\n1 4 0 0 0 1 0 0 0 1 0 0 0 1 3001.dat\r\n';
-    expect(readRefusalMessage('gate.ldr', ldraw)).toBe(
-      `This is an LDraw model or part file, not an order document (gate.ldr): it describes a model, not a list of parts to reconcile; export the model’s parts list (from Studio, LDCad or Rebrickable) as CSV and import that. ${WHAT}`,
-    );
-    // Named otherwise, its lines still tell it.
-    expect(readRefusalMessage('gate.txt', ldraw)).toMatch(/^This is an LDraw model or part file/);
+  it('a JSON file, a script named .bsx, a text named .xml', () => {
     const inventory = JSON.stringify({ set: '6964-1', parts: [{ part: '3001', color: 4, quantity: 2 }] });
     expect(readRefusalMessage('inventory.txt', inventory)).toBe(
       `This is a JSON file, not an order document (inventory.txt): export the list as CSV or as BrickLink XML. ${WHAT}`,

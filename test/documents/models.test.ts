@@ -1,0 +1,174 @@
+/**
+ * Models as parts lists (issue 49, SPEC §8): LDraw `.ldr`/`.mpd` and BrickLink Studio `.io` files read
+ * into lines per (part, colour), submodels expanded with their counts multiplied, and the caps that keep a
+ * hostile file from costing more than a refusal.
+ */
+import { describe, expect, it } from 'vitest';
+import { MODEL_PART_LIMIT } from '../../src/documents/formats/ldraw.ts';
+import { readDocumentFile } from '../../src/documents/read-document.ts';
+import { file } from '../helpers/documents.ts';
+import { zipFile } from '../helpers/zip.ts';
+
+/** A type-1 line: `file` in `colour`, where it stands being no part of the count. */
+const use = (colour: number | string, name: string) => `1 ${colour} 0 0 0 1 0 0 0 1 0 0 0 1 ${name}`;
+
+/** Each line as (number, colour as given, quantity, remarks). */
+const linesOf = (name: string, content: string | Uint8Array) => {
+  const [doc] = readDocumentFile(file(name, content));
+  return (doc?.lines ?? []).map((l) => [l.given.no, l.given.colourName, l.quantity, l.remarks]);
+};
+
+const refusal = (name: string, content: string | Uint8Array): string => {
+  try {
+    readDocumentFile(file(name, content));
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('not refused');
+};
+
+/** An MPD: the main model uses `wheel.ldr` twice (red, blue) and `axle.ldr` once; `axle.ldr` uses `wheel.ldr` too. */
+const CAR = [
+  '0 FILE car.ldr',
+  '0 Car',
+  '0 Name: car.ldr',
+  use(4, 'wheel.ldr'),
+  use(1, 'Wheel.LDR'),
+  use(14, 'axle.ldr'),
+  use(15, '3001.dat'),
+  use(24, '3002.dat'),
+  '0 NOFILE',
+  '0 FILE wheel.ldr',
+  '0 Wheel',
+  use(16, '3641.dat'),
+  use(0, '4624.dat'),
+  use(0, '4624.dat'),
+  '0 NOFILE',
+  '0 FILE axle.ldr',
+  use(16, '3705.dat'),
+  use(7, 'wheel.ldr'),
+  use(16, 'wheel.ldr'),
+  '',
+].join('\r\n');
+
+describe('an LDraw model as a parts list (issue 49)', () => {
+  it('expands its submodels, counts multiplied, colour 16 from the line that uses each; parts counted per part and colour', () => {
+    const [doc] = readDocumentFile(file('car.mpd', CAR));
+    expect(doc?.format).toBe('ldraw-model');
+    expect(doc?.reading.colourNumbering).toEqual({ numbering: 'ldraw', how: 'format' });
+    expect(doc?.key).toMatch(/^car\.mpd#[0-9a-f]{12}$/);
+    expect(linesOf('car.mpd', CAR)).toEqual([
+      // wheel.ldr in red and in blue (its 3641 in the user's colour)…
+      ['3641', 'LDraw colour 4', 1, 'LDraw part 3641'],
+      // …each with two 4624 in black: 2 wheels here, 2 in the axle → 8.
+      ['4624', 'LDraw colour 0', 8, 'LDraw part 4624'],
+      ['3641', 'LDraw colour 1', 1, 'LDraw part 3641'],
+      // axle.ldr in yellow: its own 3705 and the wheel it uses in colour 16 take yellow; its grey wheel stays grey.
+      ['3705', 'LDraw colour 14', 1, 'LDraw part 3705'],
+      ['3641', 'LDraw colour 7', 1, 'LDraw part 3641'],
+      ['3641', 'LDraw colour 14', 1, 'LDraw part 3641'],
+      ['3001', 'LDraw colour 15', 1, 'LDraw part 3001'],
+      // 3002 in the edge colour (24) is no part of the model.
+    ]);
+    expect(doc?.reading.read).toEqual([
+      { title: 'type-1 lines', as: 'parts (14)' },
+      { title: 'submodels', as: 'expanded (2)' },
+    ]);
+  });
+
+  it('a plain .ldr is its own model; a part the model holds is a line named as the model names it; a submodel it does not hold is a line saying so', () => {
+    const ldr = [
+      '0 Gate',
+      use(4, '3001.dat'),
+      use(4, 'parts\\3001.DAT'),
+      use(16, '3003.dat'),
+      use(2, 'door.ldr'),
+      use(5, 'mybrick.dat'),
+      '0 FILE mybrick.dat',
+      '0 My special brick',
+      '0 !LDRAW_ORG Unofficial_Part',
+      use(16, '3001.dat'),
+    ].join('\n');
+    expect(linesOf('gate.ldr', ldr)).toEqual([
+      ['3001', 'LDraw colour 4', 2, 'LDraw part 3001'],
+      // Colour 16 at the top: the user's colour, which nobody gave.
+      ['3003', null, 1, 'LDraw part 3003'],
+      ['door.ldr', 'LDraw colour 2', 1, 'a submodel the file names but does not hold'],
+      ['mybrick', 'LDraw colour 5', 1, 'a part the model holds'],
+    ]);
+    const [doc] = readDocumentFile(file('gate.ldr', ldr));
+    expect(doc?.lines.find((l) => l.given.no === 'mybrick')?.given.name).toBe('My special brick');
+  });
+
+  it('a model that includes itself is refused, saying which files; a model of more than a million parts is refused in words, at once', () => {
+    const loop = ['0 FILE a.ldr', use(4, 'b.ldr'), '0 FILE b.ldr', use(16, 'c.ldr'), '0 FILE c.ldr', use(16, 'B.ldr')];
+    expect(refusal('loop.mpd', loop.join('\n'))).toBe(
+      "loop.mpd: the model includes itself (b.ldr → c.ldr → b.ldr); it can't be counted.",
+    );
+    // Ten levels, each using the next ten times: 10^10 parts, from a file of a few kilobytes.
+    const levels = Array.from({ length: 10 }, (_, i) => [
+      `0 FILE level${i}.ldr`,
+      ...Array.from({ length: 10 }, () => use(16, i === 9 ? '3001.dat' : `level${i + 1}.ldr`)),
+    ]).flat();
+    const t = performance.now();
+    expect(refusal('huge.mpd', levels.join('\n'))).toBe(
+      `huge.mpd holds more than ${MODEL_PART_LIMIT.toLocaleString('en-US')} parts (submodels counted each time they are used); brick-work reads models up to that size.`,
+    );
+    expect(performance.now() - t).toBeLessThan(2_000);
+  });
+
+  it('a file that names no part is refused in words', () => {
+    expect(refusal('empty.ldr', '0 Nothing here\n0 Name: empty.ldr\n0 Author: me\n')).toBe(
+      'empty.ldr: the model places no parts (it has no type-1 lines)',
+    );
+  });
+});
+
+describe('a BrickLink Studio model (.io)', () => {
+  const model = [use(4, '3001.dat'), use(4, '3001.dat'), use(71, '3023.dat')].join('\r\n');
+  const expected = [
+    ['3001', 'LDraw colour 4', 2, 'LDraw part 3001'],
+    ['3023', 'LDraw colour 71', 1, 'LDraw part 3023'],
+  ];
+
+  it('reads its model.ldr, plain as newer files keep it or encrypted as older ones do', () => {
+    const plain = zipFile([
+      { name: '.info', data: '{"version":"2.2"}' },
+      { name: 'model.ldr', data: model },
+      { name: 'thumbnail.png', data: 'png' },
+    ]);
+    const encrypted = zipFile([{ name: 'model.ldr', data: model, password: 'soho0909' }]);
+    expect(linesOf('Castle.io', plain)).toEqual(expected);
+    expect(linesOf('Castle old.io', encrypted)).toEqual(expected);
+    const [doc] = readDocumentFile(file('Castle.io', plain));
+    expect(doc?.format).toBe('studio-model');
+    // Named otherwise, its entries still tell it.
+    expect(linesOf('Castle.zip', plain)).toEqual(expected);
+  });
+
+  it('refuses in words: another password, a damaged archive, no model, a ZIP bomb before it is unpacked, a size the archive lies about', () => {
+    expect(refusal('other.io', zipFile([{ name: 'model.ldr', data: model, password: 'secret' }]))).toBe(
+      "other.io: its model is encrypted with a password other than Studio's, so it can't be read",
+    );
+    const whole = zipFile([{ name: 'model.ldr', data: model }]);
+    expect(refusal('cut.io', whole.slice(0, 40))).toBe(
+      'cut.io: it is not a Studio model that can be read: its ZIP archive is damaged',
+    );
+    expect(refusal('none.io', zipFile([{ name: '.info', data: '{}' }]))).toBe(
+      'none.io: the Studio file holds no model (no model.ldr in its archive)',
+    );
+    // 200 MB of model in 200 kB: refused from its directory, nothing unpacked.
+    const bomb = zipFile([{ name: 'model.ldr', data: new Uint8Array(200 * 1024 * 1024).fill(0x30) }]);
+    expect(bomb.byteLength).toBeLessThan(1_000_000);
+    expect(refusal('bomb.io', bomb)).toBe(
+      'bomb.io would unpack to 200 MB, more than the 80 MB a Studio model may; nothing was unpacked.',
+    );
+    // Saying 1 kB while holding 30 MB: unpacked no further than the kilobyte it states, and refused.
+    const liar = zipFile([{ name: 'model.ldr', data: new Uint8Array(30 * 1024 * 1024).fill(0x30), statedSize: 1024 }]);
+    expect(refusal('liar.io', liar)).toBe('liar.io: its model could not be unpacked (the archive is damaged)');
+    const many = zipFile(Array.from({ length: 10_001 }, (_, i) => ({ name: `p${i}.dat`, data: '' })));
+    expect(refusal('many.io', many)).toBe(
+      'many.io holds 10,001 entries, more than the 10,000 a Studio model may; nothing was unpacked.',
+    );
+  });
+});
