@@ -125,9 +125,12 @@ interface Acc {
   next: Acc | null;
 }
 
-/** The key a line is matched by: what it is when placed; what it gives (number or folded name, colour) when not. */
-export function compareKey(line: CompareLine): string {
-  const condition = line[CONDITION] ?? '';
+/**
+ * The key a line is matched by: what it is when placed; what it gives (number or folded name, colour) when
+ * not; and its condition, unless the compare leaves conditions out.
+ */
+export function compareKey(line: CompareLine, withCondition = true): string {
+  const condition = withCondition ? (line[CONDITION] ?? '') : '';
   // A placed line's number is the catalogue's own spelling: no folding needed.
   if (line[ITEM_TYPE] !== null && line[ITEM_NO] !== null)
     return `P\t${line[ITEM_TYPE]}\t${line[ITEM_NO]}\t${line[COLOUR] ?? ''}\t${condition}`;
@@ -145,8 +148,16 @@ export function compareKey(line: CompareLine): string {
 export function compareSides(
   left: Iterable<CompareLine>,
   right: Iterable<CompareLine>,
-  options: { readonly prices?: boolean } = {},
+  options: {
+    readonly prices?: boolean;
+    /**
+     * Condition is no part of the keys: one side gives none on any line (a model, a wanted list), and
+     * "new" or "used" on the other is nothing it could differ by.
+     */
+    readonly withoutCondition?: boolean;
+  } = {},
 ): CompareResult {
+  const withCondition = options.withoutCondition !== true;
   // Placed lines are keyed by number, then type, colour and condition in a short chain per number
   // (colour and condition as one small number): one look-up a line, no key string built (at 400,000
   // lines, building and hashing key strings was most of the time). Unplaced lines, a few, by their key
@@ -187,9 +198,9 @@ export function compareSides(
   const accOf = (line: CompareLine): Acc => {
     const type = line[ITEM_TYPE];
     const no = line[ITEM_NO];
-    const condition = line[CONDITION];
+    const condition = withCondition ? line[CONDITION] : null;
     if (type === null || no === null) {
-      const key = compareKey(line);
+      const key = compareKey(line, withCondition);
       let acc = unplaced.get(key);
       if (acc === undefined) {
         const given: GivenLine = {
@@ -297,4 +308,10 @@ export function compareSides(
       groups.priceDiffers.push(done);
   }
   return { ...groups, totals: { ...totals, missingValueE4, extraValueE4 } };
+}
+
+/** Whether any of `lines` gives a condition: a side that gives none is compared without them (`withoutCondition`). */
+export function givesConditions(lines: Iterable<CompareLine>): boolean {
+  for (const l of lines) if (l[CONDITION] !== null) return true;
+  return false;
 }
