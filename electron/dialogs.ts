@@ -7,7 +7,7 @@ import { readFileWithin, type FilePurpose } from '../src/file-limits.ts';
 import { writeFileAtomically } from '../src/files.ts';
 
 /** What an order document may be called (the open dialog's filter, the file association, a drop). */
-export const DOCUMENT_EXTENSIONS: readonly string[] = ['bsx', 'xml', 'csv', 'txt', 'tsv'];
+export const DOCUMENT_EXTENSIONS: readonly string[] = ['bsx', 'xml', 'csv', 'txt', 'tsv', 'ldr', 'mpd', 'io'];
 
 /**
  * A file staff chose (the dialog, Finder), read whole: refused in words when it is over the cap for what

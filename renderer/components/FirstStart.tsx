@@ -66,7 +66,7 @@ export function FirstStart({ orders }: { orders: number }) {
         </li>
         <li className={orders > 0 ? 'done' : ''}>
           <b>Import an order document.</b> A BrickLink order (XML), BrickLink XML, a BrickStore or BrickStock file
-          (.bsx), a CSV part list or a BrickLink Studio parts list.
+          (.bsx), a CSV part list or a BrickLink Studio parts list, or a model (LDraw, BrickLink Studio).
           <div className="row">
             <button className={catalogued ? 'primary' : ''} onClick={() => go('import')}>
               Import a document…

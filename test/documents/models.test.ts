@@ -98,6 +98,9 @@ describe('an LDraw model as a parts list (issue 49)', () => {
     ]);
     const [doc] = readDocumentFile(file('gate.ldr', ldr));
     expect(doc?.lines.find((l) => l.given.no === 'mybrick')?.given.name).toBe('My special brick');
+    // What it could not read is said, never dropped unseen.
+    const [cut] = readDocumentFile(file('cut.ldr', `${ldr}\n1 4 0 0 0 1 0 0\n`));
+    expect(cut?.reading.notRead).toEqual(['1 type-1 line that names no part (line 11)']);
   });
 
   it('a model that includes itself is refused, saying which files; a model of more than a million parts is refused in words, at once', () => {

@@ -24,12 +24,13 @@ export function DropZone() {
     >
       <p>
         Drop an order document here — a BrickLink order (XML, or the orders download as CSV), BrickLink XML, a
-        BrickStore or BrickStock file (.bsx), a CSV part list (Rebrickable’s, BrickLink Studio’s, a spreadsheet’s) — or
+        BrickStore or BrickStock file (.bsx), a CSV part list (Rebrickable’s, BrickLink Studio’s, a spreadsheet’s), a
+        model (LDraw .ldr or .mpd, BrickLink Studio .io) — or
       </p>
       <FilePicker
         label="Choose a file…"
         testId="import-file"
-        accept=".xml,.bsx,.csv,.txt,.tsv"
+        accept=".xml,.bsx,.csv,.txt,.tsv,.ldr,.mpd,.dat,.io"
         onFiles={([f]) => {
           if (f) void choose(f);
         }}

@@ -58,8 +58,11 @@ function partNumber(file: string): string {
 /** Whether a name not held by the file is a model (a line of its own, unplaced) rather than a part. */
 const isModelName = (file: string) => /\.(ldr|mpd|io)$/i.test(file.trim());
 
-/** The model's sections: the first is the main model (a file without `0 FILE` is one section). */
-function sectionsOf(text: string, fileName: string): Section[] {
+/**
+ * The model's sections: the first is the main model (a file without `0 FILE` is one section). `unread`
+ * gets the text lines that begin as a part reference but are not one.
+ */
+function sectionsOf(text: string, fileName: string, unread: number[]): Section[] {
   const sections: Section[] = [];
   let current: Section | null = null;
   /** The section made for text before any `0 FILE` (a plain `.ldr`'s whole model). */
@@ -89,6 +92,7 @@ function sectionsOf(text: string, fileName: string): Section[] {
     if (title !== null && section.title === null && section.uses.length === 0) section.title = title[1] ?? null;
     const use = PART_LINE.exec(raw);
     if (use !== null) section.uses.push({ colour: use[1] ?? '', file: use[2] ?? '', line: i + 1 });
+    else if (/^\s*1\s/.test(raw)) unread.push(i + 1);
   });
   // An MPD's header comments before its first `0 FILE` are no model of their own.
   const first = implicit as Section | null;
@@ -109,7 +113,8 @@ export function readLdrawModel(
   format: 'ldraw-model' | 'studio-model' = 'ldraw-model',
   content: Uint8Array = new TextEncoder().encode(text),
 ): ParsedDocument {
-  const sections = sectionsOf(text, fileName);
+  const unread: number[] = [];
+  const sections = sectionsOf(text, fileName, unread);
   const main = sections[0];
   if (main === undefined || main.uses.length === 0)
     throw parseError(fileName, 'the model places no parts (it has no type-1 lines)');
@@ -199,7 +204,12 @@ export function readLdrawModel(
         { title: 'type-1 lines', as: `parts (${total.toLocaleString('en-US')})` },
         { title: 'submodels', as: `expanded (${submodels})` },
       ],
-      notRead: [],
+      notRead:
+        unread.length === 0
+          ? []
+          : [
+              `${unread.length} type-1 line${unread.length === 1 ? ' that names' : 's that name'} no part (line${unread.length === 1 ? '' : 's'} ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''})`,
+            ],
       colourNumbering: { numbering: 'ldraw', how: 'format' },
       warnings: [],
     },
