@@ -248,6 +248,23 @@ export function catalogueLookup(
       const translated = matches('bricklink');
       return translated.length > 0 ? translated : matches('rebrickable');
     },
+    ldrawParts(no): Translation[] {
+      const found = new Map<string, Translation>();
+      for (const r of rebrickableOf('ldraw', no)) {
+        const own = partNo(r);
+        if (own !== undefined) {
+          if (!found.has(own))
+            found.set(own, { item: { type: 'P', no: own }, via: `LDraw ${no} = Rebrickable ${own}` });
+          continue;
+        }
+        for (const b of bricklinkOf(r)) {
+          const bl = partNo(b);
+          if (bl !== undefined && !found.has(bl))
+            found.set(bl, { item: { type: 'P', no: bl }, via: `LDraw ${no} = BrickLink ${bl}` });
+        }
+      }
+      return [...found.values()];
+    },
     translationsOf(no): Translation[] {
       const found = new Map<string, Translation>();
       const add = (item: string, via: string) => {

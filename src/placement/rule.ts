@@ -142,6 +142,8 @@ export interface PlacementLookup {
   elementOf(id: string): readonly ElementMatch[];
   /** The catalogue's parts that other numberings give for the part number `no` (not `no` itself). */
   translationsOf(no: string): readonly Translation[];
+  /** The catalogue's parts the cross-references give for the LDraw id `no`, its own number among them. */
+  ldrawParts(no: string): readonly Translation[];
 }
 
 function unplaced(reason: UnplacedReason): Placement {
@@ -259,10 +261,11 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
   let via: string | undefined;
   // An LDraw model's part (`LDraw part 3001` beside it): the cross-references' LDraw ids first, then as a number.
   if (type === 'P' && no !== null && ldrawBeside(given.remarks) === no) {
-    const byLdraw = lookup.translationsOf(no).filter((t) => t.via.startsWith(`LDraw ${no} = `));
+    const byLdraw = lookup.ldrawParts(no);
+    // One part the LDraw id is: it (named when it is another number). Several: the number decides below.
     if (byLdraw.length === 1 && byLdraw[0] !== undefined) {
       found = { item: byLdraw[0].item, by: 'number' };
-      via = byLdraw[0].via;
+      if (byLdraw[0].item.no.toLowerCase() !== no.toLowerCase()) via = byLdraw[0].via;
     }
   }
   const catalogueNo = found !== null || no === null ? null : lookup.itemNumber(type, no);
