@@ -39,11 +39,19 @@ export const SHORT_REASONS: Readonly<Record<string, string>> = {
   'colour-not-in-catalogue': 'Colour unknown',
 };
 
-/** The colour the line gives: the document's name for it, else the catalogue's, else its id. */
+/** Another numbering's colour as a document gives it ("LDraw colour 4"): named by the catalogue once translated. */
+const OTHER_NUMBERING = /^(Rebrickable|LDraw|LEGO) colour /;
+
+/**
+ * The colour the line gives: the document's name for it, else the catalogue's, else its id; a number in
+ * another numbering by the catalogue's name for it, where the colour table translates it.
+ */
 function GivenColour({ l }: { l: LineRowView }) {
   const id = l.given.colourId === 0 ? null : l.given.colourId;
   if (id === null && l.given.colourName === null) return null;
-  return <Colour id={id} name={l.given.colourName ?? l.givenColour?.name ?? null} rgb={l.givenColour?.rgb ?? null} />;
+  const given = l.given.colourName;
+  const name = given !== null && OTHER_NUMBERING.test(given) && l.givenColour !== null ? l.givenColour.name : given;
+  return <Colour id={id} name={name ?? l.givenColour?.name ?? null} rgb={l.givenColour?.rgb ?? null} />;
 }
 
 /** One row; memoised so that scrolling renders only the rows that come into view. */

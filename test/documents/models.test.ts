@@ -71,8 +71,8 @@ describe('an LDraw model as a parts list (issue 49)', () => {
       // 3002 in the edge colour (24) is no part of the model.
     ]);
     expect(doc?.reading.read).toEqual([
-      { title: 'type-1 lines', as: 'parts (14)' },
-      { title: 'submodels', as: 'expanded (2)' },
+      { title: 'parts', as: '14' },
+      { title: 'submodels expanded', as: '2' },
     ]);
   });
 

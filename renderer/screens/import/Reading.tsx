@@ -12,6 +12,9 @@ const HOW_WORDS: Readonly<Record<NonNullable<PreviewDocumentView['colourNumberin
   guessed: 'a guess: the list does not say',
 };
 
+/** Models (LDraw, Studio): read as parts counted, not as columns. */
+const MODELS: readonly string[] = ['ldraw-model', 'studio-model'];
+
 /** "BrickLink’s": a numbering as the preview says it. */
 const numberingWords = (n: ColourNumbering) => `${COLOUR_NUMBERING_NAMES[n]}’s`;
 
@@ -78,8 +81,20 @@ export function Reading({ doc }: { doc: PreviewDocumentView }) {
             </dd>
           </>
         ) : null}
-        <dt>Columns read</dt>
-        <dd data-testid="columns-read">{doc.columns.read.map((r) => `${r.title} (${r.as})`).join(', ') || '—'}</dd>
+        {MODELS.includes(doc.format) ? (
+          <>
+            <dt>The model</dt>
+            <dd data-testid="columns-read">
+              {doc.columns.read.map((r) => `${r.as} ${r.title}`).join(', ')}; {doc.counts.total.toLocaleString('en-US')}{' '}
+              line{doc.counts.total === 1 ? '' : 's'}, one for each part in each colour
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>Columns read</dt>
+            <dd data-testid="columns-read">{doc.columns.read.map((r) => `${r.title} (${r.as})`).join(', ') || '—'}</dd>
+          </>
+        )}
         {doc.columns.notRead.length > 0 ? (
           <>
             <dt>Not read</dt>

@@ -200,9 +200,10 @@ export function readLdrawModel(
     header: { ...NO_HEADER, reference: fileName },
     lines,
     reading: {
+      // A model has no columns: what was counted, as the preview says it.
       read: [
-        { title: 'type-1 lines', as: `parts (${total.toLocaleString('en-US')})` },
-        { title: 'submodels', as: `expanded (${submodels})` },
+        { title: total === 1 ? 'part' : 'parts', as: total.toLocaleString('en-US') },
+        { title: submodels === 1 ? 'submodel expanded' : 'submodels expanded', as: submodels.toLocaleString('en-US') },
       ],
       notRead:
         unread.length === 0
