@@ -120,6 +120,17 @@ describe('an LDraw model as a parts list (issue 49)', () => {
     expect(performance.now() - t).toBeLessThan(2_000);
   });
 
+  it('submodels nested past 64 deep are refused, naming where', () => {
+    const deep = Array.from({ length: 66 }, (_, i) => [
+      `0 FILE m${i}.ldr`,
+      use(16, i === 65 ? '3001.dat' : `m${i + 1}.ldr`),
+    ]).flat();
+    expect(refusal('deep.mpd', deep.join('\n'))).toBe(
+      'deep.mpd: submodels are nested more than 64 deep (at m64.ldr); the file is damaged or not a model.',
+    );
+    expect(linesOf('deep.mpd', deep.slice(2 * 10).join('\n'))).toEqual([['3001', null, 1, 'LDraw part 3001']]);
+  });
+
   it('a file that names no part is refused in words', () => {
     expect(refusal('empty.ldr', '0 Nothing here\n0 Name: empty.ldr\n0 Author: me\n')).toBe(
       'empty.ldr: the model places no parts (it has no type-1 lines)',
