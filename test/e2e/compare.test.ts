@@ -5,19 +5,11 @@
  * missing, a row opened in its order; and from the screens' menu, an order against one of its documents.
  * Nothing is written by any of it. Screens are saved in test-results/compare/.
  */
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchBrowser,
-  NEEDS_CHROMIUM,
-  hasChromium,
-  startHost,
-  buildScreens,
-  fileChooserFrom,
-} from '../helpers/browser.ts';
+import { NEEDS_CHROMIUM, hasChromium, openApp, buildScreens, fileChooserFrom } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { bsx, inventoryXml } from '../helpers/documents.ts';
@@ -43,8 +35,7 @@ const PARTS = [
 describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Compare view (issue 28)', () => {
   let dir: string;
   let dbPath: string;
-  let host: ChildProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let app: Awaited<ReturnType<typeof openApp>> | undefined;
   let page: Page;
   let shotNo = 0;
   const shot = async (name: string) => {
@@ -105,16 +96,12 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
       const r = await cliJson(['--db', dbPath, ...args]);
       expect(r.code, r.stderr).toBe(0);
     }
-    const started = await startHost(dbPath);
-    host = started.child;
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(started.url);
+    app = await openApp(dbPath);
+    page = app.page;
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    host?.kill('SIGTERM');
+    await app?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 

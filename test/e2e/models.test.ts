@@ -3,12 +3,11 @@
  * chosen, previewed like a list — its parts and submodels counted, a line per part and colour, LDraw's
  * colour numbering, what it could not read — and imported as a document. Screens in test-results/models/.
  */
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildScreens, hasChromium, launchBrowser, NEEDS_CHROMIUM, startHost } from '../helpers/browser.ts';
+import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { needs } from '../helpers/needs.ts';
@@ -21,8 +20,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'models on the Import screen
   'a model imported (issue 49)',
   () => {
     let dir: string;
-    let host: ChildProcess;
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let app: Awaited<ReturnType<typeof openApp>> | undefined;
     let page: Page;
 
     beforeAll(async () => {
@@ -65,16 +63,12 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'models on the Import screen
           { name: 'model.ldr', data: model, password: 'soho0909' },
         ]),
       );
-      const started = await startHost(store);
-      host = started.child;
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      await page.goto(started.url);
+      app = await openApp(store);
+      page = app.page;
     }, 180_000);
 
     afterAll(async () => {
-      await browser?.close();
-      host?.kill('SIGTERM');
+      await app?.close();
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
 

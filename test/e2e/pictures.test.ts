@@ -3,14 +3,13 @@
  * picture server stand-in on loopback: the placed item's picture in its colour beside the line, each
  * suggestion's picture, and a placeholder that says why where there is none. Screens in test-results/pictures/.
  */
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildScreens, hasChromium, launchBrowser, NEEDS_CHROMIUM, startHost } from '../helpers/browser.ts';
+import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
@@ -21,8 +20,7 @@ const SHOTS = path.join(REPO_ROOT, 'test-results', 'pictures');
 
 describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))('pictures of parts (issue 48)', () => {
   let dir: string;
-  let host: ChildProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let app: Awaited<ReturnType<typeof openApp>> | undefined;
   let page: Page;
   const served: Record<string, Buffer> = {
     '/ItemImage/PN/5/3001.png': png([201, 26, 9]),
@@ -80,16 +78,12 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'pictures on the screens'))(
       ]),
     );
     expect((await cliJson(['--db', store, 'import', path.join(dir, 'Bricks.bsx')])).code).toBe(0);
-    const started = await startHost(store);
-    host = started.child;
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(started.url);
+    app = await openApp(store);
+    page = app.page;
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    host?.kill('SIGTERM');
+    await app?.close();
     pictures.closeAllConnections();
     pictures.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });

@@ -127,3 +127,28 @@ export async function fileChooserFrom(page: Page, act: () => Promise<void>): Pro
     return second;
   }
 }
+
+/** The app in Chromium through the browser host on `dbPath`: a page opened on it, and how to close both. */
+export async function openApp(
+  dbPath: string,
+  more: readonly string[] = [],
+): Promise<{
+  page: Page;
+  host: ChildProcess;
+  browser: Awaited<ReturnType<typeof launchBrowser>>;
+  close(): Promise<void>;
+}> {
+  const started = await startHost(dbPath, more);
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  await page.goto(started.url);
+  return {
+    page,
+    host: started.child,
+    browser,
+    async close() {
+      await browser.close();
+      started.child.kill('SIGTERM');
+    },
+  };
+}
