@@ -3,7 +3,7 @@ import { APPLICATION_ID } from './application-id.ts';
 import { backupPath, backupStore } from './backup.ts';
 import { classifyHeader, readHeader, refusalFor, statusOf } from './inspect.ts';
 import { compareVersions, formatVersion, parseVersion, toUserVersion, type SchemaVersion } from './schema-version.ts';
-import { ensureLateTables, markFixupsDone, runPendingFixups } from './upgrades/fixups.ts';
+import { ensureLateTables, settled, markFixupsDone, runPendingFixups } from './upgrades/fixups.ts';
 import { BASELINE, BASELINE_SCHEMA, CURRENT_SCHEMA, UPGRADES, type UpgradeStep } from './upgrades/index.ts';
 
 export interface UpgradeReport {
@@ -54,6 +54,11 @@ export interface PrepareResult {
  * the current schema gets the one-time fix-ups it has not had (`upgrades/fixups.ts`), under that lock too.
  */
 export async function prepareStore(db: StoreDb, storePath: string, progress: Progress): Promise<PrepareResult> {
+  // A current store with nothing to repair is looked at without the lock: another process's long write
+  // (a catalogue load's merge) never keeps this one from opening. Anything to do is checked again under it.
+  const before = classifyHeader(readHeader(db));
+  if (before.kind === 'store' && statusOf(before.version) === 'current' && settled(db))
+    return { created: false, upgrade: null };
   db.exec('BEGIN IMMEDIATE');
   try {
     const file = classifyHeader(readHeader(db));

@@ -5,6 +5,7 @@
  * once, whatever the busy timeout — so the load failed whenever anything else was writing (an import,
  * the CLI, another process's catalogue-job check) at that moment. It now waits its turn (BEGIN IMMEDIATE).
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -16,6 +17,7 @@ import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { cliJson } from '../helpers/cli.ts';
 
 /** Another thread with a connection of its own: takes the write lock when told, holds it `ms`, commits. */
 const HOLDER = `
@@ -92,5 +94,24 @@ describe('a catalogue load while another connection writes', () => {
       refused = e;
     }
     expect(refused).toMatchObject({ code: 'busy', message: expect.stringContaining(`pid ${process.pid}`) });
+  });
+
+  it('another process is told Busy, naming the load, at once — its opening of the store does not wait for the merge’s lock either', async () => {
+    // Found by CI on a loaded machine: every read-write open took the write lock to see whether the store
+    // needed upgrading, so a second `catalogue import` waited out the busy timeout behind the first's merge.
+    const storePath = path.join(tempDir(), 'brick-work.sqlite');
+    const loading = await openStore(storePath);
+    onTestFinished(() => loading.close());
+    CatalogueJob.start(loading.db, storePath, 'catalogue-load', {}, { me: identityOf(), clock: SYSTEM_CLOCK });
+    loading.db.exec('BEGIN IMMEDIATE'); // its merge
+    onTestFinished(() => void loading.db.exec('ROLLBACK'));
+    // Opening a settled store for writing takes no lock.
+    const other = await openStore(storePath);
+    expect(other.db.prepare('SELECT count(*) FROM catalogue_item').pluck().get()).toBe(0);
+    other.close();
+    const more = path.join(path.dirname(storePath), 'more.csv');
+    fs.writeFileSync(more, files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }]));
+    const second = await cliJson(['--db', storePath, 'catalogue', 'import', more]);
+    expect(second.json.error).toMatchObject({ code: 'busy', message: expect.stringContaining(`pid ${process.pid}`) });
   });
 });

@@ -66,6 +66,8 @@ export async function buildWorkers(dir: string, mutation: Mutation | null = null
   // anywhere; so does pg (it names pg-native, which is not installed, for a mode the store never uses).
   const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
   const pg = createRequire(import.meta.url).resolve('pg');
+  // adm-zip (Studio models) is CommonJS that requires Node's modules: bundled into an ES module it can't.
+  const admZip = createRequire(import.meta.url).resolve('adm-zip');
   const fault = mutation === null ? null : MUTATIONS[mutation];
   const faultFile = fault === null ? null : path.join(REPO_ROOT, fault.file);
   await build({
@@ -87,6 +89,7 @@ export async function buildWorkers(dir: string, mutation: Mutation | null = null
         setup(b) {
           b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }));
           b.onResolve({ filter: /^pg$/ }, () => ({ path: pg, external: true }));
+          b.onResolve({ filter: /^adm-zip$/ }, () => ({ path: admZip, external: true }));
           b.onLoad({ filter: /\.ts$/ }, (args) => {
             const file = path.resolve(args.path);
             if (fault === null || file !== faultFile) return undefined;

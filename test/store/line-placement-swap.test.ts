@@ -87,8 +87,17 @@ describeEachStore('a line placement swapped in one statement', (stores) => {
       ]);
       const ended = new Promise<number | null>((resolve) => load.on('exit', resolve));
       onTestFinished(() => void load.kill('SIGKILL'));
+      // The writer lock of this database (pg_locks is the whole server's: other tests' databases hold theirs).
       const held = () =>
-        Number(db.prepare("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted").pluck().get());
+        Number(
+          db
+            .prepare(
+              `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = ${0x6272_6b77}
+                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            )
+            .pluck()
+            .get(),
+        );
       for (let i = 0; i < 100 && held() === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(held()).toBe(1);
       const placed = placeByHand(db, lineId ?? 0, { type: 'P', no: '3001', colourId: null }, SYSTEM_CLOCK, [], null);

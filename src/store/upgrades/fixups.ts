@@ -100,6 +100,24 @@ export function ensureLateTables(db: StoreDb): void {
   }
 }
 
+/**
+ * Whether a current store needs nothing of `ensureLateTables` and `runPendingFixups`: every late table and
+ * its indexes and triggers there, every fix-up done. Read without the write lock, so that opening a
+ * settled store never waits for another process's long write (a catalogue load's merge).
+ */
+export function settled(db: StoreDb): boolean {
+  const has = db.prepare('SELECT 1 FROM main.sqlite_master WHERE name = ?').pluck();
+  for (const t of LATE_TABLES_4_2) {
+    if (has.get(t.name) === undefined) return false;
+    for (const sql of t.indexes) {
+      const name = /^CREATE (?:UNIQUE INDEX|INDEX|TABLE|TRIGGER) (?:IF NOT EXISTS )?"?(\w+)/.exec(sql)?.[1];
+      if (name === undefined || has.get(name) === undefined) return false;
+    }
+  }
+  const done = db.prepare('SELECT 1 FROM setting WHERE key = ?').pluck();
+  return FIXUPS.every((f) => done.get(marker(f)) !== undefined);
+}
+
 const marker = (f: Fixup) => `fixup.${f.id}`;
 
 /** Marks every fix-up done without running it: for a store this build made, or upgraded itself just now. */
