@@ -84,6 +84,28 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  // The benches and the scripts share what both need through tools/, never each other's folder (issue 50).
+  ...[
+    ['bench/**/*.ts', ['scripts']],
+    ['scripts/**/*.{ts,mjs}', ['bench']],
+    ['tools/**/*.ts', ['bench', 'scripts', 'test']],
+  ].map(([files, not]) => ({
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [ELECTRON_ONLY],
+          patterns: [
+            {
+              group: not.map((f) => `**/${f}/**`),
+              message: `${files.split('/')[0]}/ may not import ${not.join(', ')}/: what they share is in tools/.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   { files: ['src/*.ts'], rules: layerRule(null) },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: layerRule(layer) })),
   {

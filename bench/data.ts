@@ -1,15 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { shared } from '../tools/shared-data.ts';
 
 /** The real data beside the project, read in place (never copied into it); null when absent. */
-const SHARED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'data');
-
-export function shared(...parts: string[]): string | null {
-  const file = path.join(SHARED, ...parts);
-  return fs.existsSync(file) ? file : null;
-}
+export { shared };
 
 /** Rebrickable's parts.csv, uncompressed; generated rows of the same shape when the real file is absent. */
 export function partsCsv(): { text: string; ranOn: string } {

@@ -1,6 +1,6 @@
 /**
  * SPEC §12, issue 11: do suggestions find renamed parts? On the real Rebrickable catalogue, for the two
- * query sets of quality-sets.ts, how often the query's own number is among the first 1, 5 and 20
+ * query sets of tools/quality-sets.ts, how often the query's own number is among the first 1, 5 and 20
  * suggestions: ours, Fuse.js and SQLite FTS5 bm25 on the same names. Also ours' p99 per line over both
  * sets and the index build time. Skipped (and said so) without the real data: generated names would
  * measure nothing.
@@ -20,9 +20,9 @@ import {
   ldrawPairs,
   legoNamePairs,
   numberHashIsEven,
-} from './quality-sets.ts';
+} from '../tools/quality-sets.ts';
 import { collectGarbage, timePerName, type BenchRow } from './report.ts';
-import { learnFromNamings } from '../scripts/equivalents-table.ts';
+import { learnFromNamings } from '../tools/equivalents-learning.ts';
 
 const LIMIT = 20;
 /** Fuse.js takes about half a second a query on this catalogue: on the LDraw set it runs on every k-th query, at least this many. */

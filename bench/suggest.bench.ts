@@ -3,7 +3,7 @@ import Fuse from 'fuse.js';
 import { readCatalogueFile } from '../src/catalogue/read-file.ts';
 import { SuggestIndex, type IndexedItem } from '../src/suggest/index.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
-import { elementColours, indexedItems } from './quality-sets.ts';
+import { elementColours, indexedItems } from '../tools/quality-sets.ts';
 import { partsCsv, shared } from './data.ts';
 import { collectGarbage, timePerName, type BenchRow } from './report.ts';
 

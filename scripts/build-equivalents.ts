@@ -4,7 +4,7 @@
  *
  * It reads the LDraw parts library's names (parts.lst, LDraw.org, CC BY 4.0), and LEGO's element names in
  * the PAB inventory's remarks, against Rebrickable's names (parts.csv) for the same part numbers, from
- * ../shared/data, and learns only from the numbers whose hash is even (bench/quality-sets.ts): the odd
+ * ../shared/data, and learns only from the numbers whose hash is even (tools/quality-sets.ts): the odd
  * ones are what the suggestions are measured on. Each naming is learned from on its own, then merged. For every such
  * pair, the words one name has and the other lacks are set against each other; a word `a` of LDraw's
  * naming becomes `b` of Rebrickable's when they stand in for each other often enough:
@@ -13,13 +13,13 @@
  *   - in at least MIN_TARGET_SHARE of the pairs where Rebrickable's name has `b` and LDraw's lacks it.
  * Words with digits, and words shorter than three letters, are never learned, except a measurement with
  * decimals (LEGO's `Ø4.9` is a pin hole). No name is typed in by hand.
- * (The learning itself is scripts/equivalents-table.ts; test/suggest/equivalents.test.ts checks the file is its output.)
+ * (The learning itself is tools/equivalents-learning.ts; test/suggest/equivalents.test.ts checks the file is its output.)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ldrawPairs, legoNamePairs } from '../bench/quality-sets.ts';
-import { equivalentsSource, learnFromNamings } from './equivalents-table.ts';
+import { ldrawPairs, legoNamePairs } from '../tools/quality-sets.ts';
+import { equivalentsSource, learnFromNamings } from '../tools/equivalents-learning.ts';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'suggest', 'equivalents.ts');
 

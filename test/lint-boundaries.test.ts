@@ -31,6 +31,16 @@ describe('import boundaries (docs/architecture.md, "Boundaries")', () => {
   it('keep the core free of the app shells', async () => {
     expect(await restricted('src/x.ts', "import '../renderer/shortcuts.ts';")).toHaveLength(1);
   });
+
+  it('keep bench/ and scripts/ out of each other: what both need is in tools/ (issue 50)', async () => {
+    expect(await restricted('bench/x.ts', "import '../scripts/soak.ts';")).toEqual([
+      expect.stringContaining('bench/ may not import scripts/: what they share is in tools/.'),
+    ]);
+    expect(await restricted('scripts/x.ts', "import '../bench/data.ts';")).toHaveLength(1);
+    expect(await restricted('tools/x.ts', "import '../bench/data.ts';")).toHaveLength(1);
+    expect(await restricted('bench/x.ts', "import '../tools/quality-sets.ts';")).toEqual([]);
+    expect(await restricted('scripts/x.ts', "import '../tools/quality-sets.ts';")).toEqual([]);
+  });
 });
 
 describe('the core is layered: no folder imports one above it, so no two folders can need each other', () => {

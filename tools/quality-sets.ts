@@ -19,7 +19,7 @@ import { colourLookupsOf } from '../src/placement/element-colour.ts';
 import { partColours, type ElementTuple, type PartColours } from '../src/suggest/part-colours.ts';
 import { foldNumber } from '../src/suggest/words.ts';
 import { childText, parseXmlTree } from '../src/text/xml.ts';
-import { shared } from './data.ts';
+import { shared } from './shared-data.ts';
 
 /** The count issue 11 names for `brickstoreCases()` on the real data. */
 export const EXPECTED_BRICKSTORE_CASES = 98;

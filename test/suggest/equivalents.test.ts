@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ldrawPairs, legoNamePairs } from '../../bench/quality-sets.ts';
-import { equivalentsSource, learnEquivalents, learnFromNamings } from '../../scripts/equivalents-table.ts';
+import { ldrawPairs, legoNamePairs } from '../../tools/quality-sets.ts';
+import { equivalentsSource, learnEquivalents, learnFromNamings } from '../../tools/equivalents-learning.ts';
 import { EQUIVALENTS } from '../../src/suggest/equivalents.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { sharedFile } from '../helpers/shared-data.ts';

@@ -10,7 +10,7 @@ import {
   numberHashIsEven,
   parseLdrawList,
   stripLdrawMarkers,
-} from '../../bench/quality-sets.ts';
+} from '../../tools/quality-sets.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 import { needs } from '../helpers/needs.ts';
 
