@@ -8,9 +8,9 @@ import { BrickWorkError } from '../errors.ts';
 import { planImport, type ImportHooks } from '../documents/import.ts';
 import type { ColourNumbering } from '../reading.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';
-import { linesToCompare } from '../store/lines.ts';
+import { linesGiveConditions, linesToCompare } from '../store/lines.ts';
 import { getOrder } from '../store/orders.ts';
-import { compareLine, type CompareLine } from './compare.ts';
+import { compareLine, givesConditions, type CompareLine } from './compare.ts';
 
 export type SideSpec =
   | { readonly kind: 'order'; readonly orderId: number }
@@ -31,6 +31,8 @@ export interface Side {
    * time (a compare sums them as they come and keeps none), a file's as its preview placed them.
    */
   lines(): Iterable<CompareLine>;
+  /** Whether any of its lines gives a condition (a model or a wanted list gives none). */
+  givesConditions(): boolean;
 }
 
 /** Reads one side. Nothing is written: a file is planned as a preview is (`hooks`: its progress), and its plan dropped. */
@@ -41,6 +43,7 @@ export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): 
       label: `order ${order.reference}`,
       currency: order.currency,
       lines: () => linesToCompare(db, { orderId: order.id }),
+      givesConditions: () => linesGiveConditions(db, { orderId: order.id }),
     };
   }
   if (spec.kind === 'document') {
@@ -49,6 +52,7 @@ export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): 
       label: `document ${doc.key} (order ${doc.orderReference})`,
       currency: doc.currency ?? getOrder(db, doc.orderId).currency,
       lines: () => linesToCompare(db, { documentId: doc.id }),
+      givesConditions: () => linesGiveConditions(db, { documentId: doc.id }),
     };
   }
   const plan = planImport(db, { file: spec.file, asNew: true, colourNumbering: spec.colourNumbering ?? null }, hooks);
@@ -80,5 +84,6 @@ export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): 
     label: `file ${spec.file.name}`,
     currency: plan.documents.find((d) => d.parsed.header.currency !== null)?.parsed.header.currency ?? null,
     lines: () => lines,
+    givesConditions: () => givesConditions(lines),
   };
 }

@@ -91,9 +91,6 @@ function notADocument(content: Uint8Array, fileName: string): BrickWorkError | n
 const LDRAW_LINE =
   /^\s*(0\s+(FILE|Name:|Author:|!LDRAW_ORG|!LICENSE|BFC|STEP|NOFILE)(\s|$)|1\s+-?\d+(\s+-?[\d.eE+-]+){12}\s+\S+\.(dat|ldr))/i;
 
-/**
- * Text files that are not lists, named for what they are (SPEC §8): a JSON file, and a file named `.bsx`/`.xml` that is not XML. Null when the text may be a list.
- */
 /** An LDraw model (`.ldr`, `.mpd`, `.dat`), by its lines: read as a parts list (SPEC §8). */
 function isLdrawModel(text: string, fileName: string): boolean {
   const head = text.slice(0, 64 * 1024);
@@ -101,6 +98,10 @@ function isLdrawModel(text: string, fileName: string): boolean {
   return ldrawLines >= 2 || (ldrawLines >= 1 && /\.(ldr|mpd|dat)$/i.test(fileName));
 }
 
+/**
+ * Text files that are not lists, named for what they are (SPEC §8): a JSON file, and a file named
+ * `.bsx`/`.xml` that is not XML. Null when the text may be a list.
+ */
 function notAListText(text: string, fileName: string): BrickWorkError | null {
   const head = text.slice(0, 64 * 1024);
   const start = head.trimStart();

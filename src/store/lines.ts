@@ -267,6 +267,22 @@ export function linesToCompare(
   ) as IterableIterator<LineToCompare>;
 }
 
+/** Whether any saved line of an order (or of one document) gives a condition: one look, no line read. */
+export function linesGiveConditions(db: StoreDb, side: { orderId: number } | { documentId: number }): boolean {
+  const found =
+    'orderId' in side
+      ? db
+          .prepare(
+            `SELECT 1 FROM order_line l JOIN document d ON d.id = l.document_id
+              WHERE d.order_id = ? AND d.state = 'imported' AND l.condition IS NOT NULL LIMIT 1`,
+          )
+          .get(side.orderId)
+      : db
+          .prepare('SELECT 1 FROM order_line l WHERE l.document_id = ? AND l.condition IS NOT NULL LIMIT 1')
+          .get(side.documentId);
+  return found !== undefined;
+}
+
 /** What lines give (type, number, colour id) and their document's format, by line id: one statement. */
 export function givenOfLines(
   db: StoreDb,

@@ -100,13 +100,6 @@ export class PictureCache {
     }
   }
 
-  /** The picture kept for `url` (marked shown at `now`), or null when none is kept. */
-  get(url: string, now: number): CachedPicture | null {
-    const kept = this.peek(url);
-    if (kept !== null) this.markShown([url], now);
-    return kept;
-  }
-
   /** The picture kept for `url`, or null when none is kept; a read only (the thread that answers calls). */
   peek(url: string): CachedPicture | null {
     const row = this.db.prepare('SELECT type, bytes, fetched_at AS fetchedAt FROM picture WHERE url = ?').get(url) as
@@ -124,7 +117,7 @@ export class PictureCache {
     this.db.transaction(() => urls.forEach((u) => mark.run(now, u)))();
   }
 
-  /** Runs `fn` as one transaction: a screenful of pictures looked up (and marked shown) at once. */
+  /** Runs `fn` as one read transaction: a screenful of pictures looked up as one moment of the cache. */
   batch<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }

@@ -120,5 +120,9 @@ describe('a model imported and compared (issue 49)', () => {
     expect(compared.code, compared.stderr).toBe(0);
     expect(compared.json.counts).toMatchObject({ onlyLeft: 1, same: 2, unplaced: 2 });
     expect(compared.json.onlyLeft[0].item).toMatchObject({ no: '3001', colour: 5 });
+    // The model imported as an order is compared the same way: its saved lines give no condition either.
+    const asOrder = await cliJson(['--db', db, 'compare', `order:${orderId}`, arrived]);
+    expect(asOrder.code, asOrder.stderr).toBe(0);
+    expect(asOrder.json.counts).toMatchObject({ onlyLeft: 1, same: 2, unplaced: 2 });
   });
 });

@@ -283,10 +283,10 @@ describe('the picture cache and its fetcher', () => {
     cache.put('a', kb('a'), 1);
     cache.put('b', kb('b'), 2);
     cache.put('c', kb('c'), 3);
-    expect(cache.get('a', 4)).not.toBeNull(); // shown: now the newest
+    cache.markShown(['a'], 4); // shown: now the newest
     cache.put('d', kb('d'), 5);
-    expect(cache.get('b', 6)).toBeNull();
-    expect(['a', 'c', 'd'].map((u) => cache.get(u, 7) !== null)).toEqual([true, true, true]);
+    expect(cache.peek('b')).toBeNull();
+    expect(['a', 'c', 'd'].map((u) => cache.peek(u) !== null)).toEqual([true, true, true]);
     expect(cache.stats()).toMatchObject({ pictures: 3, missing: 0 });
     cache.setCap(1_500);
     expect(cache.stats().pictures).toBe(1);

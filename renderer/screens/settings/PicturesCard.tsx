@@ -5,6 +5,21 @@ import { useSettings } from '../../state/settings.ts';
 import { count } from '../../format.ts';
 import { Field } from './ShopCard.tsx';
 
+/** A setting that is on or off, chosen from a list (its "off" in the words that say what it means). */
+function OnOff(props: { id: string; label: string; value: string; off: string; onSave(value: string): void }) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>
+        <span>{props.label}</span>
+      </label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onSave(e.target.value)}>
+        <option value="on">On</option>
+        <option value="off">{props.off}</option>
+      </select>
+    </div>
+  );
+}
+
 /**
  * Pictures of items (SPEC §15): fetched from the network or not (a metered connection), how long one is
  * kept before it is fetched again, the cache's cap and what it holds, and "Clear pictures".
@@ -19,28 +34,20 @@ export function PicturesCard({ settings: s }: { settings: SettingsView | null })
       <h3>Pictures</h3>
       {s ? (
         <>
-          <div className="field">
-            <label htmlFor="setting-pictures">
-              <span>Pictures from the network</span>
-            </label>
-            <select id="setting-pictures" value={s.pictures} onChange={(e) => void set('pictures', e.target.value)}>
-              <option value="on">On</option>
-              <option value="off">Off (only those kept are shown)</option>
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="setting-row-pictures">
-              <span>A picture on each line of an order</span>
-            </label>
-            <select
-              id="setting-row-pictures"
-              value={s.rowPictures}
-              onChange={(e) => void set('row-pictures', e.target.value)}
-            >
-              <option value="on">On</option>
-              <option value="off">Off</option>
-            </select>
-          </div>
+          <OnOff
+            id="setting-pictures"
+            label="Pictures from the network"
+            value={s.pictures}
+            off="Off (only those kept are shown)"
+            onSave={(v) => void set('pictures', v)}
+          />
+          <OnOff
+            id="setting-row-pictures"
+            label="A picture on each line of an order"
+            value={s.rowPictures}
+            off="Off"
+            onSave={(v) => void set('row-pictures', v)}
+          />
           <Field
             label="Days a picture is kept before it is fetched again"
             value={s.pictureDays}

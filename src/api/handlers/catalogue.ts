@@ -62,18 +62,17 @@ function lineColour(db: StoreDb, given: GivenLine): number | null {
  */
 function named(d: ServiceDeps, suggestions: readonly SuggestionView[], colour: number | null = null): SuggestionView[] {
   const shownNo = d.numberShower(suggestions);
+  // No colour to picture it in: its usual picture, which needs no word.
+  if (colour === null) return suggestions.map((s) => ({ ...s, shown: shownNo(s.type, s.no) }));
   const index = d.suggestionIndex();
-  const colourName = colour === null ? null : (colourInfo(d.db, colour)?.name ?? `colour ${colour}`);
+  const colourName = colourInfo(d.db, colour)?.name ?? `colour ${colour}`;
   return suggestions.map((s) => {
-    const madeIn = colour === null ? null : (index?.coloursOf(s.type, s.no) ?? null);
-    const notMadeIn = madeIn !== null && colour !== null && !madeIn.includes(colour);
-    // No colour to picture it in: its usual picture, which needs no word.
-    if (colour === null) return { ...s, shown: shownNo(s.type, s.no) };
+    const notMadeIn = index?.coloursOf(s.type, s.no)?.includes(colour) === false;
     return {
       ...s,
       shown: shownNo(s.type, s.no),
       pictureColour: notMadeIn ? null : colour,
-      ...(notMadeIn && colourName !== null ? { notMadeIn: colourName } : {}),
+      ...(notMadeIn ? { notMadeIn: colourName } : {}),
     };
   });
 }

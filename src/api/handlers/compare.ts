@@ -1,7 +1,7 @@
 /** Compare (SPEC §13): two sides by what their lines are; a read that writes nothing. */
 import { randomUUID } from 'node:crypto';
 import { COMPARE_GROUPS, type CompareGroup } from '../../compare-kinds.ts';
-import { compareSides, givesConditions, type CompareRow } from '../../compare/compare.ts';
+import { compareSides, type CompareRow } from '../../compare/compare.ts';
 import { exportDifference } from '../../compare/exports.ts';
 import { rowNamer } from '../../compare/names.ts';
 import { itemNumbers } from '../../catalogue/item-numbers.ts';
@@ -59,7 +59,7 @@ export const COMPARE_CALLS = {
   'compare.run': onWriter((d) => ({ left, right, prices, first, sameFirst }) => {
     const a = readSide(d.db, left, d.compareHooks('left'));
     const b = readSide(d.db, right, d.compareHooks('right'));
-    const withoutCondition = !givesConditions(a.lines()) || !givesConditions(b.lines());
+    const withoutCondition = !a.givesConditions() || !b.givesConditions();
     const r = compareSides(a.lines(), b.lines(), { prices: prices === true, withoutCondition });
     const compareId = randomUUID();
     d.compares.set(compareId, { result: r, left: a.label, right: b.label });
