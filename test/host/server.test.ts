@@ -5,7 +5,7 @@ import type { ApiService } from '../../src/api/service.ts';
 import { startWorker } from '../../src/app/job-host.ts';
 import { DecodeThread } from '../../src/host/decode-client.ts';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
-import { BODY_LIMIT, MAX_WAITING, READING_BUDGET, SMALL_BODY } from '../../src/host/server.ts';
+import { BODY_LIMIT, MAX_WAITING, READING_BUDGET, SMALL_BODY } from '../../src/host/uploads.ts';
 import { host, request, stillPending, upload, within } from './helpers.ts';
 
 /** A service that answers every call with null, keeping the arguments it was handed. */

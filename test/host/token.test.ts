@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { BODY_LIMIT } from '../../src/host/server.ts';
+import { BODY_LIMIT } from '../../src/host/uploads.ts';
 import { NEEDS_CHROMIUM, hasChromium, launchBrowser, startHost, buildScreens } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { needs } from '../helpers/needs.ts';
