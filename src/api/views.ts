@@ -7,12 +7,10 @@ import type { StoreDb } from '../store/db.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
-import { checkColour, placeItem, viaOf, type PlacementLookup } from '../placement/rule.ts';
+import type { LineFacts } from '../placement/line-facts.ts';
 import { reasonOf } from '../reasons.ts';
-import { catalogueItemName } from '../store/catalogue.ts';
 import { colourInfo } from '../store/colours.ts';
 import { sameFileDocuments, type DocumentRow } from '../store/documents.ts';
-import type { LineView } from '../store/lines.ts';
 import type { OrderSummary } from '../store/orders.ts';
 import {
   PREVIEW_PAGE,
@@ -99,16 +97,9 @@ export function fileNamePart(name: string): string {
   return safe === '' ? 'order' : safe;
 }
 
-/**
- * A stored line as the contract shows it; `lookup` reads how another numbering placed it (`via`),
- * `shownNo` how staff read its item's number (the shop numbering first).
- */
-export function lineView(
-  db: StoreDb,
-  l: LineView,
-  lookup: PlacementLookup,
-  shownNo: (type: string, no: string) => string,
-): LineRowView {
+/** A stored line as the contract shows it, with what the rule says of it (`lineFacts`); `shownNo` how staff read its item's number (the shop numbering first). */
+export function lineView(facts: LineFacts, shownNo: (type: string, no: string) => string): LineRowView {
+  const l = facts.line;
   return {
     id: l.id,
     documentKey: l.documentKey,
@@ -127,51 +118,19 @@ export function lineView(
             colourName:
               l.placed.colourName ??
               (l.placed.colour !== null && l.placed.colour === l.given.colourId ? l.given.colourName : null),
-            via: l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
+            via: facts.via,
             shown: shownNo(l.placed.type, l.placed.no),
           },
-    givenColour: l.givenColour ?? translatedColour(db, l.given, lookup),
+    givenColour: facts.givenColour,
     reason: l.reason,
-    itemFound: l.reason?.code === 'colour-not-in-catalogue' ? itemFound(db, l, lookup) : null,
+    itemFound: facts.itemFound,
   };
-}
-
-/** The item the rule finds for a line unplaced only for its colour (SPEC §9), with its name. */
-function itemFound(db: StoreDb, l: LineView, lookup: PlacementLookup): LineRowView['itemFound'] {
-  const p = placeItem({ ...l.given, remarks: l.remarks }, lookup);
-  if (p.item !== null || p.found === undefined) return null;
-  return { type: p.found.type, no: p.found.no, name: catalogueItemName(db, p.found.type, p.found.no) };
 }
 
 function swatchOf(db: StoreDb, id: number | null): { colourName: string | null; colourRgb: string | null } {
   const c = id === null ? null : colourInfo(db, id);
   return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
 }
-
-/**
- * A given colour in another numbering ("Rebrickable colour 47") or vocabulary, named in the shop's words
- * when the colour table translates it — whether or not the line's item was found (issue 47).
- */
-function translatedColour(
-  db: StoreDb,
-  given: LineView['given'],
-  lookup: PlacementLookup,
-): { name: string; rgb: string | null } | null {
-  const name = given.colourName?.trim() ?? '';
-  if (name === '') return null;
-  // Asked once a name for a list of lines (a server pays a round trip a question; an order has few names).
-  let known = TRANSLATED.get(lookup);
-  if (known === undefined) TRANSLATED.set(lookup, (known = new Map()));
-  const key = `${given.colourId ?? ''}|${name}`;
-  if (!known.has(key)) {
-    const check = checkColour(given, lookup);
-    known.set(key, check.status === 'known' ? catalogueColour(db, check.id) : null);
-  }
-  return known.get(key) ?? null;
-}
-
-/** Given colours already named, per lookup (one list of lines). */
-const TRANSLATED = new WeakMap<PlacementLookup, Map<string, { name: string; rgb: string | null } | null>>();
 
 function catalogueColour(db: StoreDb, id: number): { name: string; rgb: string | null } | null {
   const c = colourInfo(db, id);

@@ -2,6 +2,7 @@
 import { newestStep } from '../../undo/history.ts';
 import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
+import { lineFacts, oneLineFacts } from '../../placement/line-facts.ts';
 import { documentsOfOrder } from '../../store/documents.ts';
 import { orderLines } from '../../store/lines.ts';
 import { listOrders, orderSummary } from '../../store/orders.ts';
@@ -28,7 +29,7 @@ export const ORDERS_CALLS = {
     const lookup = catalogueLookup(d.db);
     const lines = orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true });
     const shownNo = d.numberShower(lines.flatMap((l) => (l.placed === null ? [] : [l.placed])));
-    return lines.map((l) => lineView(d.db, l, lookup, shownNo));
+    return lineFacts(d.db, lines, lookup).map((f) => lineView(f, shownNo));
   }),
   'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm, seen }) => {
     const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? [], seen);
@@ -37,7 +38,7 @@ export const ORDERS_CALLS = {
     return {
       ...result,
       step: stepView(result.step),
-      line: lineView(d.db, result.line, catalogueLookup(d.db), shownNo),
+      line: lineView(oneLineFacts(d.db, result.line, catalogueLookup(d.db)), shownNo),
     };
   }),
 } satisfies PartialCallTable;

@@ -1,0 +1,73 @@
+/**
+ * What the placement rule says of stored lines beyond what is stored (SPEC §9): how another numbering
+ * placed a line, its given colour in the shop's words, and the item it was found as when only its colour
+ * kept it unplaced. The handlers ask it; the views only show what it says.
+ */
+import type { StoreDb } from '../store/db.ts';
+import { catalogueItemName } from '../store/catalogue.ts';
+import { colourInfo } from '../store/colours.ts';
+import type { ItemType } from '../item-types.ts';
+import type { LineView } from '../store/lines.ts';
+import { checkColour, placeItem, viaOf, type PlacementLookup } from './rule.ts';
+
+type Swatch = { readonly name: string; readonly rgb: string | null };
+
+export interface LineFacts {
+  readonly line: LineView;
+  /** How it was placed through another numbering or the colour table; null when placed by hand, directly, or not at all. */
+  readonly via: string | null;
+  /** The catalogue's colour for the colour the line gives, by id or translated from another numbering or name. */
+  readonly givenColour: Swatch | null;
+  /** For a line unplaced only for its colour: the item the rule finds, with its name. */
+  readonly itemFound: { readonly type: ItemType; readonly no: string; readonly name: string | null } | null;
+}
+
+/** The facts of each line, in order; `lookup` is the catalogue the rule reads. */
+export function lineFacts(db: StoreDb, lines: readonly LineView[], lookup: PlacementLookup): LineFacts[] {
+  // Asked once a name for the whole list (a server pays a round trip a question; an order has few names).
+  const translated = new Map<string, Swatch | null>();
+  return lines.map((l) => factsOf(db, l, lookup, translated));
+}
+
+/** The facts of one line (one just placed by hand, say). */
+export const oneLineFacts = (db: StoreDb, line: LineView, lookup: PlacementLookup): LineFacts =>
+  factsOf(db, line, lookup, new Map());
+
+function factsOf(db: StoreDb, l: LineView, lookup: PlacementLookup, translated: Map<string, Swatch | null>): LineFacts {
+  return {
+    line: l,
+    via:
+      l.placed === null || l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
+    givenColour: l.givenColour ?? translatedColour(db, l.given, lookup, translated),
+    itemFound: l.reason?.code === 'colour-not-in-catalogue' ? itemFound(db, l, lookup) : null,
+  };
+}
+
+/** The item the rule finds for a line unplaced only for its colour (SPEC §9), with its name. */
+function itemFound(db: StoreDb, l: LineView, lookup: PlacementLookup): LineFacts['itemFound'] {
+  const p = placeItem({ ...l.given, remarks: l.remarks }, lookup);
+  if (p.item !== null || p.found === undefined) return null;
+  return { type: p.found.type, no: p.found.no, name: catalogueItemName(db, p.found.type, p.found.no) };
+}
+
+/**
+ * A given colour in another numbering ("Rebrickable colour 47") or vocabulary, named in the shop's words
+ * when the colour table translates it — whether or not the line's item was found (issue 47). `known`:
+ * the names already asked for this list of lines.
+ */
+function translatedColour(
+  db: StoreDb,
+  given: LineView['given'],
+  lookup: PlacementLookup,
+  known: Map<string, Swatch | null>,
+): Swatch | null {
+  const name = given.colourName?.trim() ?? '';
+  if (name === '') return null;
+  const key = `${given.colourId ?? ''}|${name}`;
+  if (!known.has(key)) {
+    const check = checkColour(given, lookup);
+    const c = check.status === 'known' ? colourInfo(db, check.id) : null;
+    known.set(key, c === null ? null : { name: c.name, rgb: c.rgb });
+  }
+  return known.get(key) ?? null;
+}
