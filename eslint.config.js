@@ -43,6 +43,46 @@ const THROUGH_THE_ROOT =
 const CONTRACT_ONLY =
   'A CLI command in src/cli/commands/ goes through the contract (CliApi.call); a command the app has no counterpart for belongs in src/cli/shell/.';
 
+/**
+ * What each shell takes of src/app/: its entry and the functions meant for it (issue 50: the app composes
+ * every adapter). A shell names a store by its place and calls the app; it holds no store, no db and no
+ * service context of its own, so the core's types never reach it.
+ */
+const FROM_THE_APP = {
+  'src/cli/': ['cli-core.ts', 'store-commands.ts', 'store-place.ts'],
+  'src/host/': ['core.ts', 'env-credentials.ts', 'hand-over.ts', 'store-place.ts'],
+  'electron/': ['core.ts', 'store-place.ts'],
+};
+
+/** The pattern that keeps `shell` to its part of src/app/ (`app` is how its imports name the folder). */
+function appEntries(shell, app) {
+  const allowed = FROM_THE_APP[shell];
+  return {
+    group: [`${app}/**`, ...allowed.map((f) => `!${app}/${f}`)],
+    message: `${shell} takes from src/app/ only ${allowed.join(', ')}: the app composes every adapter, which holds no store, db or service context of its own (issue 50).`,
+  };
+}
+
+/** The rule for a shell's own files: the contract, its part of src/app/, nothing below; `more` besides. */
+function shellRule(shell, more = []) {
+  const electron = shell === 'electron/';
+  const src = electron ? '**/src/' : '**/';
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [...(electron ? [] : [ELECTRON_ONLY]), { name: 'better-sqlite3', message: THROUGH_THE_ROOT }],
+        patterns: [
+          ...(electron ? [] : [NOT_THE_SHELLS]),
+          { group: BELOW_THE_ROOT.map((l) => `${src}${l}/**`), message: THROUGH_THE_ROOT },
+          appEntries(shell, `${src}app`),
+          ...more,
+        ],
+      },
+    ],
+  };
+}
+
 /** The rule for files of `src/<layer>` (or the root modules, for null): no folder above. */
 function layerRule(layer) {
   const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
@@ -130,27 +170,20 @@ export default tseslint.config(
     },
   },
   {
-    // The CLI's adapter, runner and shell commands, and the browser host: the contract and the composition root only.
-    files: ['src/cli/*.ts', 'src/cli/shell/**/*.ts', 'src/host/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [ELECTRON_ONLY, { name: 'better-sqlite3', message: THROUGH_THE_ROOT }],
-          patterns: [NOT_THE_SHELLS, { group: BELOW_THE_ROOT.map((l) => `**/${l}/**`), message: THROUGH_THE_ROOT }],
-        },
-      ],
-    },
+    // The CLI's adapter, runner and shell commands: the contract, the CLI's entry and the app functions
+    // meant for it. The service is made by the entry (src/app/cli-core.ts), never here.
+    files: ['src/cli/*.ts', 'src/cli/shell/**/*.ts'],
+    rules: shellRule('src/cli/', [
+      {
+        group: ['**/api/service.ts', '**/api/ports.ts', '**/api/handlers/**'],
+        message:
+          'The CLI makes no service of its own: its entry in src/app/ (cli-core.ts) opens it, and the CLI calls it through the contract (issue 50).',
+      },
+    ]),
   },
-  {
-    files: ['electron/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: BELOW_THE_ROOT.map((l) => `**/src/${l}/**`), message: THROUGH_THE_ROOT }] },
-      ],
-    },
-  },
+  // The browser host and the Electron app: the contract and their part of the composition root.
+  { files: ['src/host/**/*.ts'], rules: shellRule('src/host/') },
+  { files: ['electron/**/*.ts'], rules: shellRule('electron/') },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

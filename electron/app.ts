@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type * as Electron from 'electron';
 import type { ApiEvents, EventName } from '../src/api/contract.ts';
 import { startCore, type Core } from '../src/app/core.ts';
 import { BrickWorkError } from '../src/errors.ts';
-import { STORE_FILE_NAME, useNativeBinding } from '../src/app/environment.ts';
+import { storeFileIn } from '../src/app/store-place.ts';
 import { APP_NAME } from '../src/version.ts';
 import { serverUrl, storeName } from '../src/store-location.ts';
 import type { ShopServerConfig, ShopServerPort } from '../src/api/ports.ts';
@@ -102,7 +101,6 @@ export async function startApp(
       `This copy of brick-work has no SQLite library for its Electron (ABI ${process.versions.modules}, ` +
         `${process.platform}-${process.arch}): it was packaged without running scripts/native-electron.mjs for this arch.`,
     );
-  useNativeBinding(binding);
   const shopServer = safeStorageShopServer(safeStorage, userData);
   core = await startCore({
     storePath: storeLocation(shopServer, userData),
@@ -199,7 +197,7 @@ export function askToQuitDuringWork(
 /** The store this desk opens: the shop server chosen in Settings (SPEC §14), else its own file. */
 export function storeLocation(shopServer: ShopServerPort, userData: string): string {
   const chosen = shopServer.get();
-  return chosen === null ? path.join(userData, STORE_FILE_NAME) : serverUrl(chosen);
+  return chosen === null ? storeFileIn(userData) : serverUrl(chosen);
 }
 
 /**

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { SafeStorage } from 'electron';
 import type { CredentialStore, ShopServerConfig, ShopServerPort } from '../src/api/ports.ts';
-import type { Credentials } from '../src/app/environment.ts';
 import { encryptedFile } from './encrypted-file.ts';
+
+type Credentials = NonNullable<ReturnType<CredentialStore['get']>>;
 
 /** The BrickLink credentials, encrypted in `bricklink-credentials.bin` of the app's user-data folder. */
 export function safeStorageCredentials(safeStorage: SafeStorage, userData: string): CredentialStore {

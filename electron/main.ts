@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import * as electron from 'electron';
 import type { Core } from '../src/app/core.ts';
 import { toErrorValue } from '../src/errors.ts';
-import { STORE_FILE_NAME } from '../src/app/environment.ts';
+import { storeFileIn } from '../src/app/store-place.ts';
 import { afterFailedStart, askToQuitDuringWork, closeCoreOnQuit, configureApp, startApp } from './app.ts';
 import { closingQuits, documentsFromOutside } from './desktop.ts';
 import { sendEvent } from './ipc.ts';
@@ -46,7 +46,7 @@ if (!app.requestSingleInstanceLock()) {
         return core;
       },
       (e: unknown) => {
-        const message = toErrorValue(e, path.join(app.getPath('userData'), STORE_FILE_NAME)).message;
+        const message = toErrorValue(e, storeFileIn(app.getPath('userData'))).message;
         // The failed start's window was never shown; it goes with the app (closing it would quit).
         if (afterFailedStart(electron, message) === 'again') return (starting = start());
         app.quit();

@@ -71,8 +71,9 @@ describe('the core is layered: no folder imports one above it, so no two folders
   });
 
   it('lets the adapters on top use the service and the composition root (not the folders below: issue 27)', async () => {
-    expect(await restricted('src/cli/x.ts', "import '../api/service.ts'; import '../app/core.ts';")).toEqual([]);
-    expect(await restricted('src/host/x.ts', "import '../app/core.ts';")).toEqual([]);
+    // The CLI's service is made by its entry in src/app/ (issue 50): the rule that says so is below.
+    expect(await restricted('src/cli/x.ts', "import '../api/contract.ts'; import '../app/cli-core.ts';")).toEqual([]);
+    expect(await restricted('src/host/x.ts', "import '../api/service.ts'; import '../app/core.ts';")).toEqual([]);
   });
 
   it("keeps the CLI's contract commands to the contract: the store, the service and the adapter are the shell's", async () => {
@@ -132,13 +133,14 @@ describe('the shells reach the core through src/api/ and src/app/', () => {
       expect(await restricted(file, "import '../catalogue/load.ts';"), file).toHaveLength(1);
       expect(await restricted(file, "import '../jobs/runner.ts';"), file).toHaveLength(1);
       expect(await restricted(file, "import Database from 'better-sqlite3'; Database;"), file).toHaveLength(1);
-      expect(await restricted(file, "import '../app/work.ts'; import '../api/contract.ts';"), file).toEqual([]);
+      const entry = file.startsWith('src/cli/') ? '../app/store-place.ts' : '../app/core.ts';
+      expect(await restricted(file, `import '${entry}'; import '../api/contract.ts';`), file).toEqual([]);
     }
   });
 
   it('electron/ too', async () => {
     expect(await restricted('electron/x.ts', "import '../src/store/paths.ts';")).toHaveLength(1);
-    expect(await restricted('electron/x.ts', "import '../src/app/environment.ts';")).toEqual([]);
+    expect(await restricted('electron/x.ts', "import '../src/app/store-place.ts';")).toEqual([]);
   });
 
   it('and today no file of theirs does (the rule holds on the tree, not only on samples)', async () => {
@@ -150,6 +152,69 @@ describe('the shells reach the core through src/api/ and src/app/', () => {
       /from '(?:\.\.\/)+(text|identity|store|placement|undo|jobs|catalogue|suggest|documents|hand|exports)\//;
     const offenders = files.filter((f) => below.test(fs.readFileSync(path.join(REPO_ROOT, f), 'utf8')));
     expect(files.length).toBeGreaterThan(20);
+    expect(offenders).toEqual([]);
+  });
+});
+
+// Issue 50, §1: the app composes every adapter. A shell takes from src/app/ its entry and the functions
+// meant for it, so it can hold no store, no db and no service context of its own.
+describe('each shell takes from src/app/ only its entry and the functions meant for it', () => {
+  it('the CLI: its entry and the store commands and places, never the service, the context or the work', async () => {
+    for (const file of ['src/cli/adapter.ts', 'src/cli/run.ts', 'src/cli/shell/x.ts']) {
+      const app = file.startsWith('src/cli/shell/') ? '../../app' : '../app';
+      const api = file.startsWith('src/cli/shell/') ? '../../api' : '../api';
+      for (const allowed of ['cli-core.ts', 'store-commands.ts', 'store-place.ts']) {
+        expect(await restricted(file, `import '${app}/${allowed}';`), `${file} → ${allowed}`).toEqual([]);
+      }
+      expect(await restricted(file, `import '${api}/contract.ts'; import '${api}/validate.ts';`), file).toEqual([]);
+      for (const forbidden of ['context.ts', 'core.ts', 'work.ts', 'open-for-command.ts', 'recovery.ts']) {
+        const [message] = await restricted(file, `import '${app}/${forbidden}';`);
+        expect(message, `${file} → ${forbidden}`).toMatch(
+          /src\/cli\/ takes from src\/app\/ only cli-core\.ts, store-commands\.ts, store-place\.ts/,
+        );
+      }
+      for (const forbidden of ['service.ts', 'ports.ts', 'handlers/index.ts']) {
+        const [message] = await restricted(file, `import '${api}/${forbidden}';`);
+        expect(message, `${file} → ${forbidden}`).toMatch(/The CLI makes no service of its own/);
+      }
+      expect(await restricted(file, "import type { Database } from 'better-sqlite3';"), file).toHaveLength(1);
+    }
+  });
+
+  it('the browser host: the core, its credentials, the hand-over and the store places', async () => {
+    for (const allowed of ['core.ts', 'env-credentials.ts', 'hand-over.ts', 'store-place.ts']) {
+      expect(await restricted('src/host/x.ts', `import '../app/${allowed}';`), allowed).toEqual([]);
+    }
+    for (const forbidden of ['context.ts', 'work.ts', 'cli-core.ts', 'store-commands.ts']) {
+      expect(await restricted('src/host/x.ts', `import '../app/${forbidden}';`), forbidden).toEqual([
+        expect.stringMatching(/src\/host\/ takes from src\/app\/ only/),
+      ]);
+    }
+  });
+
+  it('electron/: the core and the store places', async () => {
+    for (const allowed of ['core.ts', 'store-place.ts']) {
+      expect(await restricted('electron/x.ts', `import '../src/app/${allowed}';`), allowed).toEqual([]);
+    }
+    for (const forbidden of ['context.ts', 'work.ts', 'cli-core.ts', 'env-credentials.ts']) {
+      expect(await restricted('electron/x.ts', `import '../src/app/${forbidden}';`), forbidden).toEqual([
+        expect.stringMatching(/electron\/ takes from src\/app\/ only core\.ts, store-place\.ts/),
+      ]);
+    }
+    expect(await restricted('electron/x.ts', "import Database from 'better-sqlite3';")).toHaveLength(1);
+  });
+
+  it('and the tree keeps to it: no file of src/cli/ names a store, a db or a service context', () => {
+    const files = fs
+      .readdirSync(path.join(REPO_ROOT, 'src', 'cli'), { recursive: true })
+      .map((f) => `src/cli/${String(f)}`)
+      .filter((f) => f.endsWith('.ts'));
+    const offenders = files.filter((f) =>
+      /\b(?:Store|StoreDb|ServiceContext|createApiService|serviceContext|inProcessJobs)\b|\.db\b/.test(
+        fs.readFileSync(path.join(REPO_ROOT, f), 'utf8'),
+      ),
+    );
+    expect(files.length).toBeGreaterThan(15);
     expect(offenders).toEqual([]);
   });
 });

@@ -3,7 +3,9 @@ import { damagedStore, readOnlyStore } from '../errors.ts';
 import { JobHost, watchDataVersion } from './job-host.ts';
 import { isServerStore } from '../store-location.ts';
 import { DamageMark } from '../store/damage.ts';
-import { openStore } from '../store/open.ts';
+import { useNativeBinding } from '../store/native.ts';
+import { openStore, type Store } from '../store/open.ts';
+import type { RecoveredJob } from '../jobs/queue.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import { credentialsAsRead, readCredentials } from '../api/credentials.ts';
 import type { CredentialStore, DeskNamePort, FileDialogs, ShopServerPort } from '../api/ports.ts';
@@ -33,6 +35,10 @@ export interface CoreOptions {
   readonly emit: <E extends EventName>(name: E, payload: ApiEvents[E]) => void;
   readonly log: (line: string) => void;
   readonly clock?: Clock;
+  /**
+   * The better-sqlite3 binary for this runtime (Electron's: `src/store/native.ts`), used by every
+   * connection of this process and its threads; null for the one npm installed; absent, as it was set.
+   */
   readonly nativeBinding?: string | null;
   /** How often the job runner thread looks for claimable jobs (JobHost's default: a minute). */
   readonly wakeEveryMs?: number;
@@ -65,68 +71,25 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   // `--desk`, else the name Settings keeps, else the computer's (SPEC §8).
   const desk = options.desk ?? options.deskName?.get() ?? thisComputer();
-  const store = await openStore(options.storePath, { onProgress: (m) => options.log(m) });
-  const upgraded = upgradeNotice(store);
-  if (upgraded !== null) options.log(upgraded);
-  const readOnly = readOnlyOf(store);
-  if (readOnly) {
-    options.log(
-      `${options.storePath} can't be written (${readOnly.reason}): it is open for reading only` +
-        `${readOnly.snapshot ? ', from a private copy' : ''}; job recovery and the job runner are off`,
-    );
-  }
-  const refusedWrite = () =>
-    readOnly?.damaged
-      ? damagedStore(options.storePath, readOnly.reason)
-      : readOnlyStore(options.storePath, readOnly?.reason);
+  // Every connection of this process opens with this runtime's binary (Electron's); its threads are told it.
+  if (options.nativeBinding !== undefined) useNativeBinding(options.nativeBinding);
+  const { store, readOnly } = await openForCore(options);
   // One mark for every thread of this process: a damage any of them meets stops the writes of all (SPEC §11).
   const damage = new DamageMark();
   const recovery = readOnly ? null : recoverDeadOwners(store.db, options.storePath, clock);
   for (const line of recovery?.lines ?? []) options.log(line);
-  const recovered = recovery?.jobs ?? [];
   // A change of the store may be a change of the catalogue: the suggestion index is then built again.
   let threads: ServiceThreads | null = null;
   const emit = <E extends EventName>(name: E, payload: ApiEvents[E]) => {
     options.emit(name, payload);
     if (name === 'store.changed') threads?.refreshIndex();
   };
-  const jobs = readOnly
-    ? null
-    : new JobHost({
-        db: store.db,
-        desk,
-        storePath: options.storePath,
-        clock,
-        workerUrl: options.workerUrl,
-        nativeBinding: options.nativeBinding ?? null,
-        emit,
-        log: options.log,
-        wakeEveryMs: options.wakeEveryMs,
-        damage,
-      });
   let watcher: ReturnType<typeof watchDataVersion> | null = null;
-  // Off the main thread: every write (and its wait for the write lock), the import preview, suggestions (SPEC §11).
-  threads =
-    jobs === null
-      ? null
-      : new ServiceThreads({
-          db: store.db,
-          storePath: options.storePath,
-          desk,
-          workerUrl: options.serviceWorkerUrl ?? serviceThreadUrl(options.workerUrl),
-          nativeBinding: options.nativeBinding ?? null,
-          clock,
-          credentials: options.credentials,
-          emit: (name, payload) => {
-            // The writer thread says what it changed; the data_version watcher need not say it again.
-            if (name === 'store.changed') watcher?.sync();
-            emit(name, payload);
-          },
-          log: options.log,
-          runLookup: (jobId, credentials, apiUrl) => jobs.runLookup(jobId, credentials, apiUrl),
-          renameRunner: (name) => jobs.tellDesk(name),
-          damage,
-        });
+  const started = readOnly
+    ? null
+    : startThreads({ options, store, desk, clock, damage, emit, onWrite: () => watcher?.sync() });
+  const jobs = started?.jobs ?? null;
+  threads = started?.threads ?? null;
   const offMain = threads; // as a const, for the closures below
   // Pictures of items (SPEC §15): fetched on a thread of their own, never waited for by a call.
   const pictures = startPictures({
@@ -135,48 +98,22 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     onReady: () => options.emit('pictures.ready', {}),
     thread: { nativeBinding: options.nativeBinding ?? null },
   });
-  // A keychain that refuses now is said where the credentials are needed (Settings, the look-up): not here.
-  const stored = readCredentials(options.credentials).credentials;
-  const service = createApiService(
-    serviceContext(store, options.storePath, {
-      clock,
-      desk,
-      recovered,
-      jobs: jobs ?? {
-        startCatalogueLoad: () => {
-          throw refusedWrite();
-        },
-        startLookup: () => {
-          throw refusedWrite();
-        },
-      },
-      credentials: {
-        encrypted: options.credentials.encrypted,
-        get: () => {
-          const read = readCredentials(options.credentials);
-          offMain?.tellCredentials(read); // what Settings shows, the writer's views show too
-          return credentialsAsRead(() => read)();
-        },
-        set: (c) => {
-          options.credentials.set(c);
-          jobs?.provideCredentials(c, apiUrlOf(store.db));
-          offMain?.provideCredentials(c);
-        },
-      },
-      files: options.files,
-      shopServer: options.shopServer ?? null,
-      deskName: options.desk === undefined ? (options.deskName ?? null) : null,
-      emit,
-      threads: offMain,
-      suggestions: offMain
-        ? { ready: () => offMain.suggestionsReady, index: () => null, why: () => offMain.suggestionsProblem }
-        : undefined,
-      imports: offMain ? { cancel: () => offMain.cancelImports(), cancelled: () => false } : undefined,
-      damage,
-      pictures,
-    }),
-  );
-  if (stored) jobs?.provideCredentials(stored, apiUrlOf(store.db));
+  const service = coreService({
+    options,
+    store,
+    desk,
+    clock,
+    damage,
+    emit,
+    jobs,
+    threads: offMain,
+    pictures,
+    recovered: recovery?.jobs ?? [],
+    refusedWrite: () =>
+      readOnly?.damaged
+        ? damagedStore(options.storePath, readOnly.reason)
+        : readOnlyStore(options.storePath, readOnly?.reason),
+  });
   watcher = watchDataVersion(store.db, () => emit('store.changed', { reason: 'another process wrote' }), {
     server: isServerStore(options.storePath) ? options.storePath : null,
     log: options.log,
@@ -203,6 +140,129 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       store.close();
     },
   };
+}
+
+/** The store opened read-write (upgraded, said on the log), or for reading only when it can't be written, and why. */
+async function openForCore(options: CoreOptions): Promise<{ store: Store; readOnly: Core['readOnly'] }> {
+  const store = await openStore(options.storePath, { onProgress: (m) => options.log(m) });
+  const upgraded = upgradeNotice(store);
+  if (upgraded !== null) options.log(upgraded);
+  const readOnly = readOnlyOf(store);
+  if (readOnly) {
+    options.log(
+      `${options.storePath} can't be written (${readOnly.reason}): it is open for reading only` +
+        `${readOnly.snapshot ? ', from a private copy' : ''}; job recovery and the job runner are off`,
+    );
+  }
+  return { store, readOnly };
+}
+
+/** What the core's parts share: its options, its store, this desk, the clock, the damage mark and its events. */
+interface CoreParts {
+  readonly options: CoreOptions;
+  readonly store: Store;
+  readonly desk: string;
+  readonly clock: Clock;
+  readonly damage: DamageMark;
+  readonly emit: <E extends EventName>(name: E, payload: ApiEvents[E]) => void;
+}
+
+/**
+ * The job runner thread and, off the main thread, every write (and its wait for the write lock), the
+ * import preview and suggestions (SPEC §11). `onWrite` is told when the writer thread says it changed the store.
+ */
+function startThreads(parts: CoreParts & { readonly onWrite: () => void }): { jobs: JobHost; threads: ServiceThreads } {
+  const { options, store, desk, clock, damage, emit } = parts;
+  const jobs = new JobHost({
+    db: store.db,
+    desk,
+    storePath: options.storePath,
+    clock,
+    workerUrl: options.workerUrl,
+    nativeBinding: options.nativeBinding ?? null,
+    emit,
+    log: options.log,
+    wakeEveryMs: options.wakeEveryMs,
+    damage,
+  });
+  const threads = new ServiceThreads({
+    db: store.db,
+    storePath: options.storePath,
+    desk,
+    workerUrl: options.serviceWorkerUrl ?? serviceThreadUrl(options.workerUrl),
+    nativeBinding: options.nativeBinding ?? null,
+    clock,
+    credentials: options.credentials,
+    emit: (name, payload) => {
+      // The writer thread says what it changed; the data_version watcher need not say it again.
+      if (name === 'store.changed') parts.onWrite();
+      emit(name, payload);
+    },
+    log: options.log,
+    runLookup: (jobId, credentials, apiUrl) => jobs.runLookup(jobId, credentials, apiUrl),
+    renameRunner: (name) => jobs.tellDesk(name),
+    damage,
+  });
+  return { jobs, threads };
+}
+
+/**
+ * The contract's service on the main thread, with the app's ports: the job runner thread (refusing on a
+ * store that can't be written), the credentials that every thread is told of, and the service threads.
+ */
+function coreService(
+  parts: CoreParts & {
+    readonly jobs: JobHost | null;
+    readonly threads: ServiceThreads | null;
+    readonly pictures: ReturnType<typeof startPictures>;
+    readonly recovered: readonly RecoveredJob[];
+    readonly refusedWrite: () => Error;
+  },
+): ApiService {
+  const { options, store, jobs, threads: offMain, refusedWrite } = parts;
+  // A keychain that refuses now is said where the credentials are needed (Settings, the look-up): not here.
+  const stored = readCredentials(options.credentials).credentials;
+  const service = createApiService(
+    serviceContext(store, options.storePath, {
+      clock: parts.clock,
+      desk: parts.desk,
+      recovered: parts.recovered,
+      jobs: jobs ?? {
+        startCatalogueLoad: () => {
+          throw refusedWrite();
+        },
+        startLookup: () => {
+          throw refusedWrite();
+        },
+      },
+      credentials: {
+        encrypted: options.credentials.encrypted,
+        get: () => {
+          const read = readCredentials(options.credentials);
+          offMain?.tellCredentials(read); // what Settings shows, the writer's views show too
+          return credentialsAsRead(() => read)();
+        },
+        set: (c) => {
+          options.credentials.set(c);
+          jobs?.provideCredentials(c, apiUrlOf(store.db));
+          offMain?.provideCredentials(c);
+        },
+      },
+      files: options.files,
+      shopServer: options.shopServer ?? null,
+      deskName: options.desk === undefined ? (options.deskName ?? null) : null,
+      emit: parts.emit,
+      threads: offMain,
+      suggestions: offMain
+        ? { ready: () => offMain.suggestionsReady, index: () => null, why: () => offMain.suggestionsProblem }
+        : undefined,
+      imports: offMain ? { cancel: () => offMain.cancelImports(), cancelled: () => false } : undefined,
+      damage: parts.damage,
+      pictures: parts.pictures,
+    }),
+  );
+  if (stored) jobs?.provideCredentials(stored, apiUrlOf(store.db));
+  return service;
 }
 
 /** The service thread's script beside the runner thread's (see `CoreOptions.serviceWorkerUrl`). */

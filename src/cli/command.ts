@@ -1,7 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
-import type { Store } from '../app/environment.ts';
-import type { InProcessResult } from '../app/work.ts';
+import type { BackgroundResult } from '../app/cli-core.ts';
 import type { FilePurpose } from '../file-limits.ts';
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -28,13 +27,6 @@ interface CommandBase {
   readonly options?: OptionsConfig;
   readonly args: { readonly min: number; readonly max: number };
 }
-
-/**
- * The work a call started in this process (SPEC §5: the CLI runs the catalogue job and the look-up in its
- * own process, where the app hands them to its runner thread): its result, once it has ended.
- */
-/** Background work a command started, as it ended (the CLI runs it in its own process). */
-export type BackgroundResult = InProcessResult;
 
 /**
  * The contract as a command sees it (SPEC §1: the CLI is a third adapter over the same service as the
@@ -72,14 +64,14 @@ export interface ShellContext {
   readonly storePath: string;
   readonly json: boolean;
   readonly io: CliIo;
-  /**
-   * Opens the store as `mode` says (read-only for reading, which never upgrades; read-write, which
-   * upgrades an older store and says where the backup went), runs `fn`, and closes it whatever happens.
-   */
-  withStore<T>(mode: 'read' | 'write', fn: (store: Store) => T | Promise<T>): Promise<T>;
+  /** Tells a line of what the work does (an open's upgrade, a copy's progress) on stderr. */
+  readonly log: (line: string) => void;
 }
 
-/** A command the app has no counterpart for: it works on the store directly, for the reason it gives. */
+/**
+ * A command the app has no counterpart for, for the reason it gives: it works on the store at its path
+ * through a function of src/app/ (`store-commands.ts`), and prints what that answers.
+ */
 export interface ShellCommand extends CommandBase {
   /** Why it is the shell's alone. */
   readonly shellOnly: string;

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { passwordOnCommandLine, resolveStorePath, type Store } from '../app/environment.ts';
-import { openForCommand } from '../app/open-for-command.ts';
+import { storeFromOption } from '../app/store-place.ts';
 import { toErrorValue, isBrickWorkError } from '../errors.ts';
 import { APP_NAME, APP_VERSION } from '../version.ts';
 import { cliApi } from './adapter.ts';
@@ -13,6 +12,7 @@ import {
   type CommandOutput,
   type OptionValues,
   type OptionsConfig,
+  type ShellContext,
 } from './command.ts';
 
 export const EXIT_DONE = 0;
@@ -94,12 +94,12 @@ function parse(argv: readonly string[]): Parsed | 'help' | 'version' {
   return { command, args, options: values };
 }
 
-/** A shell command gets the store; a contract command gets the contract, over the store (src/cli/adapter.ts). */
+/** A shell command gets the store's path; a contract command gets the contract, over the store (src/cli/adapter.ts). */
 async function runCommand(
   command: Command,
   args: readonly string[],
   options: OptionValues,
-  ctx: Parameters<typeof cliApi>[3],
+  ctx: ShellContext,
 ): Promise<CommandOutput> {
   if (isShellCommand(command)) return command.run(ctx, args, options);
   const api = cliApi(command, args, options, ctx);
@@ -135,27 +135,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   const { command, args, options } = parsed;
-  const given = typeof options['db'] === 'string' ? passwordOnCommandLine(options['db']) : null;
-  if (given !== null) {
-    io.stderr(`${APP_NAME}: ${given}\n`);
-    if (json) io.stdout(`${JSON.stringify({ error: { code: 'invalid-argument', message: given } })}\n`);
+  const chosen = storeFromOption(typeof options['db'] === 'string' ? options['db'] : undefined, io.env);
+  if (!chosen.ok) {
+    io.stderr(`${APP_NAME}: ${chosen.problem}\n`);
+    if (json) io.stdout(`${JSON.stringify({ error: { code: 'invalid-argument', message: chosen.problem } })}\n`);
     return EXIT_USAGE;
   }
-  const ctx = {
-    storePath: resolveStorePath(typeof options['db'] === 'string' ? options['db'] : undefined, io.env),
+  const ctx: ShellContext = {
+    storePath: chosen.path,
     json,
     io,
-    openStore(mode: 'read' | 'write'): Promise<Store> {
-      return openForCommand(this.storePath, mode, (line) => io.stderr(`${APP_NAME}: ${line}\n`));
-    },
-    async withStore<T>(mode: 'read' | 'write', fn: (store: Store) => T | Promise<T>): Promise<T> {
-      const store = await this.openStore(mode);
-      try {
-        return await fn(store);
-      } finally {
-        store.close();
-      }
-    },
+    log: (line) => io.stderr(`${APP_NAME}: ${line}\n`),
   };
   try {
     const out = await runCommand(command, args, options, ctx);

@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import { startCore } from '../app/core.ts';
 import { toErrorValue } from '../errors.ts';
-import { credentialsFromEnv, passwordOnCommandLine, resolveStorePath, type Credentials } from '../app/environment.ts';
+import { credentialsInMemory } from '../app/env-credentials.ts';
+import { storeFromOption } from '../app/store-place.ts';
 import { startWorker, threadUrl } from '../worker-start.ts';
 import { DecodeThread } from './decode-client.ts';
 import { startHostServer } from './server.ts';
@@ -41,9 +42,8 @@ if (values.port !== undefined && (!/^\d+$/.test(values.port) || port < 1 || port
   usage(`--port ${values.port.slice(0, 20)}: give a port number from 1 to 65535, or leave it out for any free one`);
 const deskProblem = values.desk === undefined ? null : deskNameProblem(values.desk);
 if (deskProblem !== null) usage(`--desk: ${deskProblem}`);
-const inAddress = values.db === undefined ? null : passwordOnCommandLine(values.db);
-if (inAddress !== null) usage(inAddress);
-const storePath = resolveStorePath(values.db, process.env);
+const chosen = storeFromOption(values.db, process.env);
+const storePath = chosen.ok ? chosen.path : usage(chosen.problem);
 const rendererDir = path.resolve(values.renderer ?? path.join(here, '..', '..', 'dist', 'renderer'));
 
 if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
@@ -52,7 +52,7 @@ if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
 }
 
 // The host keeps BrickLink credentials only in memory (from BRICKLINK_* or entered in Settings).
-let credentials: Credentials | null = credentialsFromEnv(process.env).credentials;
+const credentials = credentialsInMemory(process.env);
 let broadcast: <E extends EventName>(name: E, payload: ApiEvents[E]) => void = () => {};
 
 try {
@@ -60,7 +60,7 @@ try {
     storePath,
     workerUrl: threadUrl('runner-thread'),
     serviceWorkerUrl: threadUrl('service-thread'),
-    credentials: { encrypted: false, get: () => credentials, set: (c) => (credentials = c) },
+    credentials,
     files: null,
     emit: (name, payload) => broadcast(name, payload),
     log,

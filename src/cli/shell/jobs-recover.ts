@@ -1,5 +1,4 @@
-import { recoverDeadOwners } from '../../app/recovery.ts';
-import { SYSTEM_CLOCK } from '../../clock.ts';
+import { recoverStoreAt } from '../../app/store-commands.ts';
 import type { ShellCommand } from '../command.ts';
 
 export const jobsRecover: ShellCommand = {
@@ -9,13 +8,11 @@ export const jobsRecover: ShellCommand = {
   shellOnly:
     'the app and the browser host recover as they start (SPEC §4) and report it in store.info; the CLI recovers only when told',
   args: { min: 0, max: 0 },
-  run(ctx) {
-    return ctx.withStore('write', (store) => {
-      const r = recoverDeadOwners(store.db, store.path, SYSTEM_CLOCK);
-      return {
-        json: { recovered: r.jobs.map((j) => j.id), catalogueJob: r.catalogueJob },
-        text: r.lines.length === 0 ? 'No job needed recovering.' : r.lines.join('\n'),
-      };
-    });
+  async run(ctx) {
+    const r = await recoverStoreAt(ctx.storePath, ctx.log);
+    return {
+      json: { recovered: r.recovered, catalogueJob: r.catalogueJob },
+      text: r.lines.length === 0 ? 'No job needed recovering.' : r.lines.join('\n'),
+    };
   },
 };

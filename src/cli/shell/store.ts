@@ -1,7 +1,5 @@
-import { APP_SCHEMA, formatApplicationId, inspectStore, type StoreInfo } from '../../app/store-facts.ts';
-import { passwordOnCommandLine, resolveStorePath } from '../../app/environment.ts';
-import { copyStore } from '../../app/store-copy.ts';
-import { storeName } from '../../store-location.ts';
+import { copyStoreTo, storeFacts, upgradeStoreAt, type StoreInfo } from '../../app/store-commands.ts';
+import { storeFromOption } from '../../app/store-place.ts';
 import { APP_NAME } from '../../version.ts';
 import { UsageError, type ShellCommand } from '../command.ts';
 
@@ -28,12 +26,12 @@ export const storeInfo: ShellCommand = {
     "it reads a store of any version, even one this brick-work refuses to open (too new, too old, another app's); the app shows its own store's version in its banner (store.info)",
   args: { min: 0, max: 0 },
   async run(ctx) {
-    const info = inspectStore(ctx.storePath);
+    const { info, applicationId } = storeFacts(ctx.storePath);
     const counts = Object.entries(info.counts).map(([k, v]) => `  ${k.padEnd(16)} ${v}`);
     const text = [
       `store           ${info.path}`,
       `schema          ${info.schema ?? '-'} (${describeStatus(info)})`,
-      `application id  ${info.applicationId === null ? '-' : formatApplicationId(info.applicationId)}`,
+      `application id  ${applicationId ?? '-'}`,
       ...(info.readOnly === null ? [] : [`read-only       ${info.readOnly}: it can be read, not changed`]),
       ...(info.snapshot
         ? ["read from       a private copy: SQLite can't read it in place in a folder it can't write"]
@@ -51,23 +49,16 @@ export const storeUpgrade: ShellCommand = {
   shellOnly:
     'the app upgrades its store as it starts, before any call can be made; from a shell the upgrade is a step of its own, run on purpose',
   args: { min: 0, max: 0 },
-  run(ctx) {
-    return ctx.withStore('write', (store) => {
-      const up = store.upgrade;
-      const json = {
-        schema: APP_SCHEMA,
-        upgradedFrom: up?.from ?? null,
-        backup: up?.backup ?? null,
-        path: store.path === null ? null : storeName(store.path),
-      };
-      const where = store.path === null ? 'the store' : storeName(store.path);
-      const text = up
-        ? `Upgraded ${where} from schema ${up.from} to ${up.to}.\nBackup of the ${up.from} file: ${up.backup}`
-        : store.created
-          ? `Made a new store at ${where} (schema ${APP_SCHEMA}).`
-          : `${where} is already schema ${APP_SCHEMA}; nothing to upgrade.`;
-      return { json, text };
-    });
+  async run(ctx) {
+    const { schema, upgrade: up, path, created } = await upgradeStoreAt(ctx.storePath, ctx.log);
+    const json = { schema, upgradedFrom: up?.from ?? null, backup: up?.backup ?? null, path };
+    const where = path ?? 'the store';
+    const text = up
+      ? `Upgraded ${where} from schema ${up.from} to ${up.to}.\nBackup of the ${up.from} file: ${up.backup}`
+      : created
+        ? `Made a new store at ${where} (schema ${schema}).`
+        : `${where} is already schema ${schema}; nothing to upgrade.`;
+    return { json, text };
   },
 };
 
@@ -86,13 +77,12 @@ export const storeCopy: ShellCommand = {
       throw new UsageError(`usage: ${APP_NAME} store copy --from DB --to DB`);
     }
     // A password on the command line shows in `ps` (SPEC §14): PGPASSWORD or ~/.pgpass instead.
-    for (const given of [from, to]) {
-      const problem = passwordOnCommandLine(given);
-      if (problem !== null) throw new UsageError(problem.replace('--db holds', 'the address holds'));
-    }
-    const report = await copyStore(resolveStorePath(from, {}), resolveStorePath(to, {}), {
-      onProgress: (line) => ctx.io.stderr(`${APP_NAME}: ${line}\n`),
-    });
+    const place = (given: string) => {
+      const chosen = storeFromOption(given, {});
+      if (!chosen.ok) throw new UsageError(chosen.problem.replace('--db holds', 'the address holds'));
+      return chosen.path;
+    };
+    const report = await copyStoreTo(place(from), place(to), ctx.log);
     const width = Math.max(...report.tables.map((t) => t.table.length));
     const text = [
       `Copied ${report.from} to ${report.to} in ${(report.ms / 1000).toFixed(1)} s: ${report.rows} rows in ` +
