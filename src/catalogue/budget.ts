@@ -2,6 +2,7 @@ import type { StoreDb } from '../store/db.ts';
 import { utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { getSetting } from '../store/settings.ts';
+import { callsMadeOn, countCallOn } from '../store/budget.ts';
 
 export interface BudgetStatus {
   /** The budget's day: the UTC date. */
@@ -14,7 +15,7 @@ export interface BudgetStatus {
 export function budgetStatus(db: StoreDb, clock: Clock): BudgetStatus {
   const day = utcDay(clock);
   const limit = Number(getSetting(db, 'daily-call-limit'));
-  const used = (db.prepare('SELECT calls FROM call_budget WHERE day = ?').pluck().get(day) as number | undefined) ?? 0;
+  const used = callsMadeOn(db, day);
   return { day, used, limit, left: Math.max(0, limit - used) };
 }
 
@@ -34,9 +35,7 @@ export function reserveCall(db: StoreDb, clock: Clock): BudgetStatus {
     .transaction(() => {
       const status = budgetStatus(db, clock);
       if (status.used >= status.limit) throw budgetExhausted(status);
-      db.prepare(
-        'INSERT INTO call_budget (day, calls) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET calls = call_budget.calls + 1',
-      ).run(status.day);
+      countCallOn(db, status.day);
       return { ...status, used: status.used + 1, left: status.left - 1 };
     })
     .immediate();

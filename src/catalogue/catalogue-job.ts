@@ -5,8 +5,7 @@ import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
-import { isServerStore } from '../store-location.ts';
-import { readCatalogueJobRow, writeCatalogueJobRow, writeCatalogueJobRowAside } from '../store/catalogue-job-row.ts';
+import { catalogueJobRow } from '../store/catalogue-job-row.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines, placeWaitingLinesNow } from '../placement/place-lines.ts';
 import { waitingLines } from '../store/line-placements.ts';
@@ -221,15 +220,16 @@ interface RecordPlace {
 }
 
 function placeOf(db: StoreDb, storePath: string): RecordPlace {
-  if (isServerStore(storePath)) {
+  const row = catalogueJobRow(db);
+  if (row !== null) {
     return {
       name: 'the store’s catalogue_job_state row',
-      read: () => parseRecord(readCatalogueJobRow(db)),
-      write: (record) => writeCatalogueJobRow(db, JSON.stringify(record)),
+      read: () => parseRecord(row.read()),
+      write: (record) => row.write(JSON.stringify(record)),
       writeProgress: (record, inside) => {
         const json = JSON.stringify(record);
-        if (inside) return writeCatalogueJobRowAside(db, json);
-        writeCatalogueJobRow(db, json);
+        if (inside) return row.writeAside(json);
+        row.write(json);
         return true;
       },
       tidy: () => {},

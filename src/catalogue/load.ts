@@ -1,5 +1,4 @@
 import type { StoreDb } from '../store/db.ts';
-import { idsOfJson } from '../store/dialect.ts';
 import type { Clock } from '../clock.ts';
 import { BrickWorkError, toErrorValue } from '../errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
@@ -12,6 +11,14 @@ import type { PlacingScope } from '../store/line-placements.ts';
 import { reasonOf } from '../reasons.ts';
 import { catalogueWriters, inKeyOrder, inStrictKeyOrder, ITEM_BATCH, startLoadingItems } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
+import {
+  beginWriteTransaction,
+  hasColours,
+  hasColourTable,
+  placedLinesByOrder,
+  unplacedLinesByOrder,
+  unplacedSavedLines,
+} from '../store/catalogue-load.ts';
 import type { ItemType } from '../item-types.ts';
 import { readCatalogueFile, type NamedContent } from './read-file.ts';
 import { ReaderStopped, type ReaderThread, type StreamMessage } from './read-stream.ts';
@@ -77,11 +84,6 @@ const TALLY_OF = {
   'colour-translation': 'colourTranslations',
   relationship: 'relationships',
 } as const satisfies Record<TranslationRecord['kind'], keyof TranslationTally>;
-
-/** Whether the catalogue has any colours: until it has, lines keep their colours unchecked (SPEC §6). */
-function hasColours(db: StoreDb): boolean {
-  return db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1;
-}
 
 /**
  * After a merge, in its transaction: the unplaced lines are asked to be placed again, and when these are
@@ -149,21 +151,9 @@ function linesByOrder(
 ): Pick<LoadResult, 'placed' | 'placedByOrder' | 'unplacedByOrder'> {
   const placed = new Set(changed.placed);
   const unplaced = new Set(changed.unplaced);
-  const only = (ids: Set<number>, not: Set<number>) => JSON.stringify([...ids].filter((id) => !not.has(id)));
-  const saved = `FROM (${idsOfJson(db)}) j JOIN order_line l ON l.id = j.value
-         JOIN document d ON d.id = l.document_id AND d.state = 'imported' JOIN shop_order o ON o.id = d.order_id`;
-  const placedByOrder = db
-    .prepare(
-      `SELECT o.id AS orderId, o.reference, count(*) AS placed ${saved}
-        WHERE l.item_no IS NOT NULL GROUP BY o.id ORDER BY o.id`,
-    )
-    .all(only(placed, unplaced)) as { orderId: number; reference: string; placed: number }[];
-  const rows = db
-    .prepare(
-      `SELECT o.id AS orderId, o.reference, l.unplaced_reason AS reason, count(*) AS n ${saved}
-        WHERE l.item_no IS NULL GROUP BY o.id, l.unplaced_reason ORDER BY o.id, n DESC`,
-    )
-    .all(only(unplaced, placed)) as { orderId: number; reference: string; reason: string; n: number }[];
+  const only = (ids: Set<number>, not: Set<number>) => [...ids].filter((id) => !not.has(id));
+  const placedByOrder = placedLinesByOrder(db, only(placed, unplaced));
+  const rows = unplacedLinesByOrder(db, only(unplaced, placed));
   const out = new Map<
     number,
     { orderId: number; reference: string; unplaced: number; reasons: UnplacedByOrder['reasons'][number][] }
@@ -180,22 +170,6 @@ function linesByOrder(
     placedByOrder,
     unplacedByOrder: [...out.values()],
   };
-}
-
-/** Whether the colour table (Rebrickable's colours with their external ids) is loaded. */
-function hasColourTable(db: StoreDb): boolean {
-  return db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1;
-}
-
-/** Unplaced saved lines (of imported documents): those a load could place. */
-function unplacedCount(db: StoreDb): number {
-  return db
-    .prepare(
-      `SELECT count(*) FROM order_line l JOIN document d ON d.id = l.document_id AND d.state = 'imported'
-        WHERE l.item_no IS NULL`,
-    )
-    .pluck()
-    .get() as number;
 }
 
 /**
@@ -301,7 +275,7 @@ export async function loadCatalogue(
   );
   try {
     const run = new MergeRun(db, job, options);
-    const waiting = unplacedCount(db);
+    const waiting = unplacedSavedLines(db);
     let outcome: { files: LoadResult['files']; cancelled: boolean } | null = null;
     const [only] = files;
     if (options.reader !== undefined && files.length === 1 && only !== undefined) {
@@ -373,7 +347,7 @@ async function mergeStreamed(
   const kept = run.keep();
   let end: Extract<StreamMessage, { kind: 'end' }>;
   // BEGIN IMMEDIATE, as the one-thread path's transaction: see `MergeRun.inTransaction`.
-  db.exec('BEGIN IMMEDIATE');
+  const transaction = beginWriteTransaction(db);
   try {
     const first = await stream.next();
     if (first.kind === 'error') throw new BrickWorkError(first.error.code, first.error.message);
@@ -392,9 +366,9 @@ async function mergeStreamed(
       write(m.records, m.distinctKeys ? 'distinct' : 'sorted');
     }
     (write ?? run.file(end.source)).end();
-    db.exec('COMMIT');
+    transaction.commit();
   } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    transaction.rollback();
     stream.cancel();
     run.restore(kept);
     if (e instanceof ReaderStopped) return null;
@@ -592,7 +566,7 @@ export async function loadColoursFromSource(
     const colours = await source.fetchColours();
     const merge = mergers(db);
     // Merged in one transaction (BEGIN IMMEDIATE), then its lines placed again, as a catalogue file's are.
-    const waiting = unplacedCount(db);
+    const waiting = unplacedSavedLines(db);
     db.transaction(() => {
       const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
       for (const c of colours) merge({ kind: 'colour', id: c.id, name: c.name, rgb: c.rgb }, 'bricklink-api');

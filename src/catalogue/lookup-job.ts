@@ -7,6 +7,15 @@ import { foldName } from '../placement/fold.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { catalogueWriters } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
+import {
+  activeJobOfKind,
+  jobPayloadText,
+  numbersStillToAsk,
+  recordLookupAnswer,
+  restartJobRun,
+  setJobPayloadText,
+  unplacedLinesGiving,
+} from '../store/lookup-job.ts';
 import type { ItemAnswer } from './bricklink/api.ts';
 import type { BudgetStatus } from './budget.ts';
 import { isItemType, type ItemType } from '../item-types.ts';
@@ -19,24 +28,12 @@ export interface PendingNumber {
   readonly no: string;
 }
 
-/** Given type as the placement rule reads it: trimmed, upper case, P when missing. */
-const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
-
 /**
  * The distinct BrickLink numbers that unplaced saved lines name, that the catalogue lacks, and that
  * BrickLink has not answered for yet (found or not): what the look-up job still has to ask.
  */
 export function pendingLookups(db: StoreDb): PendingNumber[] {
-  const rows = db
-    .prepare(
-      `SELECT DISTINCT ${GIVEN_TYPE} AS type, trim(l.given_no) AS no
-         FROM order_line l JOIN document d ON d.id = l.document_id
-        WHERE l.item_no IS NULL AND d.state = 'imported' AND nullif(trim(l.given_no), '') IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM catalogue_item c WHERE c.item_type = ${GIVEN_TYPE} AND c.item_no = trim(l.given_no))
-          AND NOT EXISTS (SELECT 1 FROM lookup_answer a WHERE a.item_type = ${GIVEN_TYPE} AND a.item_no = trim(l.given_no))
-        ORDER BY 1, 2`,
-    )
-    .all() as { type: string; no: string }[];
+  const rows = numbersStillToAsk(db);
   const seen = new Set<string>();
   const out: PendingNumber[] = [];
   for (const r of rows) {
@@ -50,10 +47,7 @@ export function pendingLookups(db: StoreDb): PendingNumber[] {
 
 /** Keeps BrickLink's answer (found or not, so it is never asked twice), adds a found item, places its lines again. */
 function recordAnswer(db: StoreDb, asked: PendingNumber, answer: ItemAnswer, clock: Clock): void {
-  db.prepare(
-    `INSERT INTO lookup_answer (item_type, item_no, found, answered_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (item_type, item_no) DO UPDATE SET found = excluded.found, answered_at = excluded.answered_at`,
-  ).run(asked.type, asked.no, answer.found ? 1 : 0, isoNow(clock));
+  recordLookupAnswer(db, asked.type, asked.no, answer.found, isoNow(clock));
   if (!answer.found) return;
   catalogueWriters(db).item(
     {
@@ -66,13 +60,7 @@ function recordAnswer(db: StoreDb, asked: PendingNumber, answer: ItemAnswer, clo
     'bricklink-api',
   );
   bumpCatalogueGeneration(db);
-  const lines = db
-    .prepare(
-      `SELECT l.id FROM order_line l WHERE l.item_no IS NULL AND ${GIVEN_TYPE} = ? AND trim(l.given_no) = ? COLLATE NOCASE`,
-    )
-    .pluck()
-    .all(asked.type, asked.no) as number[];
-  placeLinesAgain(db, lines);
+  placeLinesAgain(db, unplacedLinesGiving(db, asked.type, asked.no));
 }
 
 /**
@@ -122,7 +110,7 @@ export function lookupHasWork(payload: unknown): boolean {
 
 /** The payload as an object, or `{}` when it is not a JSON object: what a run's numbers are set into. */
 function payloadObject(db: StoreDb, jobId: number): Record<string, unknown> {
-  const text = db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
+  const text = jobPayloadText(db, jobId);
   try {
     const value: unknown = text === undefined ? {} : JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -139,14 +127,11 @@ function payloadObject(db: StoreDb, jobId: number): Record<string, unknown> {
  * statement; both stores do it so now).
  */
 function setInPayload(db: StoreDb, jobId: number, values: Record<string, unknown>): void {
-  db.prepare('UPDATE job SET payload = ? WHERE id = ?').run(
-    JSON.stringify({ ...payloadObject(db, jobId), ...values }),
-    jobId,
-  );
+  setJobPayloadText(db, jobId, JSON.stringify({ ...payloadObject(db, jobId), ...values }));
 }
 
 function readRun(db: StoreDb, jobId: number): LookupRun {
-  const text = db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
+  const text = jobPayloadText(db, jobId);
   try {
     return lookupRunOf(text === undefined ? {} : JSON.parse(text));
   } catch {
@@ -169,16 +154,11 @@ export function enqueueLookup(
   return db
     .transaction(() => {
       const now = isoNow(clock);
-      const existing = db
-        .prepare("SELECT id FROM job WHERE kind = ? AND state IN ('queued', 'running') ORDER BY id LIMIT 1")
-        .pluck()
-        .get(LOOKUP_JOB_KIND) as number | undefined;
+      const existing = activeJobOfKind(db, LOOKUP_JOB_KIND);
       if (existing !== undefined) {
         // The old run's stop message goes; a wait for the next budget day stays (and says why).
         setInPayload(db, existing, { limit: run.limit, calls: 0 });
-        db.prepare(
-          'UPDATE job SET updated_at = ?, error = CASE WHEN not_before_day > ? THEN error ELSE NULL END WHERE id = ?',
-        ).run(now, utcDay(clock), existing);
+        restartJobRun(db, existing, now, utcDay(clock));
         return { id: existing, created: false };
       }
       const payload: LookupRun = { limit: run.limit, calls: 0 };

@@ -5,6 +5,7 @@
  */
 import type { StoreDb } from '../store/db.ts';
 import { catalogueItemName, itemKey, itemNames } from '../store/catalogue.ts';
+import { colourNameReader } from '../store/compare-names.ts';
 import type { CompareRow } from './compare.ts';
 
 export interface RowNames {
@@ -22,12 +23,10 @@ export function rowNamer(db: StoreDb, rows: readonly CompareRow[]): (row: Compar
     db,
     rows.flatMap((r) => (r.item === null ? [] : [r.item])),
   );
-  const colour = db.prepare(
-    'SELECT c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id WHERE c.id = ?',
-  );
+  const colour = colourNameReader(db);
   const colours = new Map<number, { name: string; rgb: string | null } | null>();
   const colourOf = (id: number) => {
-    if (!colours.has(id)) colours.set(id, (colour.get(id) as { name: string; rgb: string | null } | undefined) ?? null);
+    if (!colours.has(id)) colours.set(id, colour(id));
     return colours.get(id) ?? null;
   };
   return (row) => {

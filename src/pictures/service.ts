@@ -4,25 +4,15 @@
  * The fetching runs on a thread of its own, a few at a time, never waited for by a call; the calls read
  * the cache on their own thread.
  */
-import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { PicturePort } from '../api/ports.ts';
 import type { StoreDb } from '../store/db.ts';
-import { userDataDir } from '../store/paths.ts';
-import { PictureCache } from '../store/picture-cache.ts';
+import { PictureCache, pictureCacheFile } from '../store/picture-cache.ts';
 import { getSetting } from '../store/settings.ts';
-import { isServerStore } from '../store-location.ts';
 import { startWorker, threadUrl } from '../worker-start.ts';
 import type { FetchOutcome } from './fetch-queue.ts';
 import type { FromPicturesThread, PicturesThreadData, ToPicturesThread } from './fetch-thread-messages.ts';
 import { localFetches, PictureFetcher, type PictureFetches } from './fetcher.ts';
-
-/** The cache's file: beside a store file; for a store on a server, in the app's own folder. */
-export function pictureCacheFile(storePath: string): string {
-  if (isServerStore(storePath)) return path.join(userDataDir(), 'brick-work.pictures.sqlite');
-  const name = path.basename(storePath).replace(/\.sqlite$/, '');
-  return path.join(path.dirname(storePath), `${name}.pictures.sqlite`);
-}
 
 /**
  * The cache beside the store; where that can't be written (a store opened for reading from a folder that

@@ -27,3 +27,24 @@ export function writeCatalogueJobRowAside(db: StoreDb, json: string): boolean {
   if (!(db instanceof PostgresDatabase)) throw new Error('only a server store writes its catalogue job row aside');
   return db.writeAside('UPDATE catalogue_job_state SET state = ? WHERE one = 1', [json]);
 }
+
+/** The `catalogue_job_state` row as the catalogue job reads and writes it (JSON text). */
+export interface CatalogueJobRow {
+  read(): string | null;
+  write(json: string): void;
+  /** `writeCatalogueJobRowAside`: seen by every desk while this connection's transaction is open. */
+  writeAside(json: string): boolean;
+}
+
+/**
+ * Where this store keeps its catalogue job's record: the row, on a server; null for a store file,
+ * which keeps it in catalogue-job.json beside it (`src/catalogue/catalogue-job.ts`).
+ */
+export function catalogueJobRow(db: StoreDb): CatalogueJobRow | null {
+  if (!(db instanceof PostgresDatabase)) return null;
+  return {
+    read: () => readCatalogueJobRow(db),
+    write: (json) => writeCatalogueJobRow(db, json),
+    writeAside: (json) => writeCatalogueJobRowAside(db, json),
+  };
+}

@@ -9,6 +9,8 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { nativeOptions } from './native.ts';
+import { userDataDir } from './paths.ts';
+import { isServerStore } from '../store-location.ts';
 
 /** Marks the file as brick-work's picture cache ("BRKP"): another file is never taken for one. */
 const CACHE_APPLICATION_ID = 0x42524b50;
@@ -183,4 +185,11 @@ export class PictureCache {
     const drop = this.db.prepare('DELETE FROM picture WHERE url = ?');
     this.db.transaction(() => gone.forEach((u) => drop.run(u)))();
   }
+}
+
+/** The cache's file: beside a store file; for a store on a server, in the app's own folder. */
+export function pictureCacheFile(storePath: string): string {
+  if (isServerStore(storePath)) return path.join(userDataDir(), 'brick-work.pictures.sqlite');
+  const name = path.basename(storePath).replace(/\.sqlite$/, '');
+  return path.join(path.dirname(storePath), `${name}.pictures.sqlite`);
 }

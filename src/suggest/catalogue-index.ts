@@ -1,10 +1,10 @@
 import type { StoreDb } from '../store/db.ts';
-import type { ItemType } from '../item-types.ts';
 import { suggestionGeneration } from '../store/memories.ts';
 import { catalogueGeneration } from '../store/settings.ts';
-import { PreparedCatalogue, SuggestIndex, type IndexedItem, type Suggestion, type TaughtName } from './index.ts';
+import { PreparedCatalogue, SuggestIndex, type IndexedItem, type Suggestion } from './index.ts';
 import { colourLookupsOf, type ColourLookups } from '../placement/element-colour.ts';
-import { partColours, type ElementTuple } from './part-colours.ts';
+import { partColours } from './part-colours.ts';
+import { catalogueItemsNamed, colourTables, elementTuples, taughtNames } from '../store/suggest-index.ts';
 import { foldNumber } from './words.ts';
 
 export const DEFAULT_SUGGESTION_LIMIT = 20;
@@ -36,9 +36,7 @@ export function buildCatalogueIndex(db: StoreDb): { generation: string; index: S
       generation: suggestionGeneration(db),
       catalogue,
       items: kept?.generation === catalogue ? null : catalogueItems(db),
-      taught: db
-        .prepare('SELECT item_type AS type, item_no AS no, name FROM taught_name ORDER BY id')
-        .all() as TaughtName[],
+      taught: taughtNames(db),
     };
   });
   const { generation, catalogue, items, taught } = read();
@@ -54,12 +52,8 @@ export function buildCatalogueIndex(db: StoreDb): { generation: string; index: S
  * (`made-in.ts`, through the colour tables). Read in the caller's transaction.
  */
 function catalogueItems(db: StoreDb): IndexedItem[] {
-  const items = db.prepare('SELECT item_type AS type, item_no AS no, name FROM catalogue_item').all() as {
-    type: ItemType;
-    no: string;
-    name: string;
-  }[];
-  const rows = db.prepare('SELECT numbering, item_no, colour FROM element_code').raw(true).all() as ElementTuple[];
+  const items = catalogueItemsNamed(db);
+  const rows = elementTuples(db);
   if (rows.length === 0) return items;
   const parts = partColours(rows, colourLookups(db));
   return items.map((it) => {
@@ -72,14 +66,8 @@ function catalogueItems(db: StoreDb): IndexedItem[] {
 
 /** The colour tables, read whole, as `elementColourId` reads an element's colour. */
 function colourLookups(db: StoreDb): ColourLookups {
-  return colourLookupsOf(
-    db.prepare('SELECT id, name FROM colour').all() as { id: number; name: string }[],
-    db.prepare('SELECT numbering, key, bricklink_id AS id FROM colour_translation').all() as {
-      numbering: string;
-      key: string;
-      id: number | null;
-    }[],
-  );
+  const { colours, translations } = colourTables(db);
+  return colourLookupsOf(colours, translations);
 }
 
 /**

@@ -5,9 +5,7 @@
  */
 import { elementColourId, type ColourLookups } from '../placement/element-colour.ts';
 import { foldNumber } from './words.ts';
-
-/** One element row as the store gives it: numbering (`bricklink`, `rebrickable`), part number, colour as given. */
-export type ElementTuple = readonly [numbering: string, no: string, colour: string];
+import type { ElementTuple } from '../store/suggest-index.ts';
 
 export interface PartColours {
   /** Distinct colours per numbering (BrickLink names colours, Rebrickable numbers them: never counted together), the most either gives. */
