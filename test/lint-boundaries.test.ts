@@ -102,7 +102,7 @@ describe("each table's writes live in one module (issue 12)", () => {
     catalogue_item: 'src/store/catalogue.ts',
     colour: 'src/store/catalogue.ts',
     category: 'src/store/catalogue.ts',
-    job: 'src/jobs/queue.ts',
+    job: 'src/store/jobs.ts',
   };
 
   it('inserts into the catalogue and the job queue only from their own modules', () => {

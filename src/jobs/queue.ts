@@ -5,6 +5,24 @@ import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
 import { deskOf } from '../undo/desk.ts';
 import type { ProcView } from '../identity/proc.ts';
+import { insertJob, jobRow, jobRows, jobState, markJobCancelled, runningJobRows, type JobRow } from '../store/jobs.ts';
+import {
+  addJobEvent,
+  claimCandidate,
+  claimCandidatePages,
+  deferOwnedJob,
+  endOwnedJob,
+  markJobRunning,
+  ownsRunningJob,
+  requeueIfOwnerIs,
+  requeueRunningJob,
+  runningJobOwners,
+  runningJobsOwnedBy,
+  setJobOwnerDesk,
+  takeJobOwner,
+  writeJobProgress,
+  type ClaimCandidate,
+} from '../store/jobs-claims.ts';
 import type { ClaimedJob, JobProgress, JobState, JobView } from './types.ts';
 
 /**
@@ -12,40 +30,6 @@ import type { ClaimedJob, JobProgress, JobState, JobView } from './types.ts';
  * caller expects; changes by a running job also check that the caller still owns it. Claims are one
  * guarded upsert of the owner row: its row count says who won.
  */
-
-interface JobRow {
-  id: number;
-  kind: string;
-  state: JobState;
-  payload: string;
-  progress_done: number;
-  progress_total: number | null;
-  error: string | null;
-  not_before_day: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-  pid: number | null;
-  boot_id: string | null;
-  start_ticks: number | null;
-  claimed_at: string | null;
-  owner_desk: string | null;
-  recoveries: number;
-}
-
-const SELECT_JOB = `
-  SELECT j.*, o.pid, o.boot_id, o.start_ticks, o.claimed_at,
-         (SELECT k.desk FROM job_owner_desk k WHERE k.job_id = j.id) AS owner_desk,
-         (SELECT count(*) FROM job_event e WHERE e.job_id = j.id) AS recoveries
-    FROM job j LEFT JOIN job_owner o ON o.job_id = j.id`;
-
-/** The owner guard for statements on `job`: this job's owner row holds exactly these three values. */
-const OWNED_BY = `EXISTS (SELECT 1 FROM job_owner o
-   WHERE o.job_id = job.id AND o.pid = ? AND o.boot_id IS NOT DISTINCT FROM ? AND o.start_ticks IS NOT DISTINCT FROM ?)`;
-
-function ownerParams(o: OwnerIdentity): [number, string | null, number | null] {
-  return [o.pid, o.bootId, o.startTicks];
-}
 
 function ownerOf(row: Pick<JobRow, 'pid' | 'boot_id' | 'start_ticks'>): OwnerIdentity | null {
   return row.pid === null ? null : { pid: row.pid, bootId: row.boot_id, startTicks: row.start_ticks };
@@ -97,27 +81,20 @@ export interface QueueOptions {
 }
 
 export function enqueueJob(db: StoreDb, kind: string, payload: unknown, { clock }: QueueOptions): number {
-  const now = isoNow(clock);
-  return Number(
-    db
-      .prepare('INSERT INTO job (kind, state, payload, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-      .run(kind, 'queued', JSON.stringify(payload ?? {}), now, now).lastInsertRowid,
-  );
+  return insertJob(db, kind, JSON.stringify(payload ?? {}), isoNow(clock));
 }
 
 export function listJobs(db: StoreDb, proc: ProcView = SYSTEM_PROC): JobView[] {
-  return (db.prepare(`${SELECT_JOB} ORDER BY j.id`).all() as JobRow[]).map((r) => toView(db, r, proc));
+  return jobRows(db).map((r) => toView(db, r, proc));
 }
 
 /** The running jobs only, with their owners' liveness: what a watch of dead owners looks at, often. */
 export function runningJobs(db: StoreDb, proc: ProcView = SYSTEM_PROC): JobView[] {
-  return (db.prepare(`${SELECT_JOB} WHERE j.state = 'running' ORDER BY j.id`).all() as JobRow[]).map((r) =>
-    toView(db, r, proc),
-  );
+  return runningJobRows(db).map((r) => toView(db, r, proc));
 }
 
 export function getJob(db: StoreDb, id: number, proc: ProcView = SYSTEM_PROC): JobView | null {
-  const row = db.prepare(`${SELECT_JOB} WHERE j.id = ?`).get(id) as JobRow | undefined;
+  const row = jobRow(db, id);
   return row === undefined ? null : toView(db, row, proc);
 }
 
@@ -125,54 +102,21 @@ function notFound(id: number): BrickWorkError {
   return new BrickWorkError('not-found', `There is no job ${id}.`);
 }
 
-interface Candidate {
-  id: number;
-  kind: string;
-  state: 'queued' | 'running';
-  payload: string;
-  progress_done: number;
-  progress_total: number | null;
-  pid: number | null;
-  boot_id: string | null;
-  start_ticks: number | null;
-}
-
 /**
  * Tries to take one candidate: the owner row is written only if it still holds the owner we saw
  * (none, or the dead one), and the job's state only if it is still the state we saw. Both or nothing.
  */
-function tryClaim(db: StoreDb, c: Candidate, me: OwnerIdentity, clock: Clock): ClaimedJob | null {
+function tryClaim(db: StoreDb, c: ClaimCandidate, me: OwnerIdentity, clock: Clock): ClaimedJob | null {
   const seen = ownerOf(c);
   const now = isoNow(clock);
   return db
     .transaction((): ClaimedJob | null => {
-      const upsert = db
-        .prepare(
-          `INSERT INTO job_owner (job_id, pid, boot_id, start_ticks, claimed_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (job_id) DO UPDATE
-              SET pid = excluded.pid, boot_id = excluded.boot_id, start_ticks = excluded.start_ticks,
-                  claimed_at = excluded.claimed_at
-            WHERE job_owner.pid IS NOT DISTINCT FROM ? AND job_owner.boot_id IS NOT DISTINCT FROM ?
-              AND job_owner.start_ticks IS NOT DISTINCT FROM ?`,
-        )
-        .run(c.id, ...ownerParams(me), now, c.pid, c.boot_id, c.start_ticks);
-      if (upsert.changes !== 1) return null;
+      if (!takeJobOwner(db, c.id, me, c, now)) return null;
       // Words name the claiming desk, also once its session (the owner's identity) is gone.
-      db.prepare(
-        'INSERT INTO job_owner_desk (job_id, desk) VALUES (?, ?) ON CONFLICT (job_id) DO UPDATE SET desk = excluded.desk',
-      ).run(c.id, deskOf(db));
-      const moved = db
-        .prepare("UPDATE job SET state = 'running', updated_at = ? WHERE id = ? AND state = ?")
-        .run(now, c.id, c.state);
-      if (moved.changes !== 1) throw new LostRace();
+      setJobOwnerDesk(db, c.id, deskOf(db));
+      if (!markJobRunning(db, c.id, c.state, now)) throw new LostRace();
       const takenFrom = c.state === 'running' ? seen : null;
-      if (c.state === 'running') {
-        db.prepare("INSERT INTO job_event (job_id, event, detail, at) VALUES (?, 'taken-over', ?, ?)").run(
-          c.id,
-          JSON.stringify({ deadOwner: seen }),
-          now,
-        );
-      }
+      if (c.state === 'running') addJobEvent(db, c.id, 'taken-over', { deadOwner: seen }, now);
       return {
         id: c.id,
         kind: c.kind,
@@ -187,7 +131,7 @@ function tryClaim(db: StoreDb, c: Candidate, me: OwnerIdentity, clock: Clock): C
 
 class LostRace extends Error {}
 
-function claimable(db: StoreDb, c: Candidate, proc: ProcView): boolean {
+function claimable(db: StoreDb, c: ClaimCandidate, proc: ProcView): boolean {
   if (c.state === 'queued') return true;
   const owner = ownerOf(c);
   return owner === null || !ownerAlive(db, owner, proc);
@@ -209,21 +153,13 @@ export interface ClaimOptions extends QueueOptions {
  */
 export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions): ClaimedJob | null {
   const proc = options.proc ?? SYSTEM_PROC;
-  const kinds = options.kinds;
-  const kindFilter = kinds ? `AND j.kind IN (${kinds.map(() => '?').join(', ')})` : '';
-  const page = db.prepare(
-    `SELECT j.id, j.kind, j.state, j.payload, j.progress_done, j.progress_total, o.pid, o.boot_id, o.start_ticks
-       FROM job j LEFT JOIN job_owner o ON o.job_id = j.id
-      WHERE j.state IN ('queued', 'running') AND (j.not_before_day IS NULL OR j.not_before_day <= ?)
-        AND j.id > ? ${kindFilter}
-      ORDER BY j.id LIMIT 64`,
-  );
+  const page = claimCandidatePages(db, options.kinds);
   // The owner the claim records: on a server the session claiming now — a runner named once, whose
   // connection was cut and made again since, claims as its new session, never a dead one's name.
   const claimant = actingOwner(db, me);
   let after = 0;
   for (;;) {
-    const candidates = page.all(utcDay(options.clock), after, ...(kinds ?? [])) as Candidate[];
+    const candidates = page(utcDay(options.clock), after);
     if (candidates.length === 0) return null;
     for (const c of candidates) {
       after = c.id;
@@ -245,18 +181,12 @@ export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions)
  */
 export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: QueueOptions): ClaimedJob {
   const proc = options.proc ?? SYSTEM_PROC;
-  const c = db
-    .prepare(
-      `SELECT j.id, j.kind, j.state, j.payload, j.progress_done, j.progress_total, o.pid, o.boot_id, o.start_ticks,
-              (SELECT k.desk FROM job_owner_desk k WHERE k.job_id = j.id) AS owner_desk
-         FROM job j LEFT JOIN job_owner o ON o.job_id = j.id WHERE j.id = ?`,
-    )
-    .get(id) as (Omit<Candidate, 'state'> & { state: JobState; owner_desk: string | null }) | undefined;
+  const c = claimCandidate(db, id);
   if (c === undefined) throw notFound(id);
   if (c.state !== 'queued' && c.state !== 'running') {
     throw new BrickWorkError('not-found', `Job ${id} is ${c.state}; there is nothing left to run.`);
   }
-  const candidate = c as Candidate;
+  const candidate = c as ClaimCandidate;
   // On a server the owner is a session, no process: the desk that claimed it says who (SPEC §14).
   const owner = ownerOf(c);
   const who =
@@ -284,14 +214,7 @@ export function reportProgress(
   progress: JobProgress,
   { clock }: QueueOptions,
 ): boolean {
-  return (
-    db
-      .prepare(
-        `UPDATE job SET progress_done = ?, progress_total = ?, updated_at = ?
-          WHERE id = ? AND state = 'running' AND ${OWNED_BY}`,
-      )
-      .run(progress.done, progress.total, isoNow(clock), id, ...ownerParams(actingOwner(db, me))).changes === 1
-  );
+  return writeJobProgress(db, id, actingOwner(db, me), progress, isoNow(clock));
 }
 
 /** Ends a running job as its owner: `done` or `failed`. False (and nothing written) when it is no longer ours. */
@@ -302,15 +225,7 @@ export function finishJob(
   outcome: { state: 'done' | 'failed'; error?: string | null },
   { clock }: QueueOptions,
 ): boolean {
-  const now = isoNow(clock);
-  return (
-    db
-      .prepare(
-        `UPDATE job SET state = ?, error = ?, finished_at = ?, updated_at = ?
-          WHERE id = ? AND state = 'running' AND ${OWNED_BY}`,
-      )
-      .run(outcome.state, outcome.error ?? null, now, now, id, ...ownerParams(actingOwner(db, me))).changes === 1
-  );
+  return endOwnedJob(db, id, actingOwner(db, me), outcome.state, outcome.error ?? null, isoNow(clock));
 }
 
 /**
@@ -325,14 +240,7 @@ export function deferJob(
   reason: string,
   { clock }: QueueOptions,
 ): boolean {
-  return (
-    db
-      .prepare(
-        `UPDATE job SET state = 'queued', not_before_day = ?, error = ?, updated_at = ?
-          WHERE id = ? AND state = 'running' AND ${OWNED_BY}`,
-      )
-      .run(day, reason, isoNow(clock), id, ...ownerParams(actingOwner(db, me))).changes === 1
-  );
+  return deferOwnedJob(db, id, actingOwner(db, me), day, reason, isoNow(clock));
 }
 
 /** Cancels a queued or running job (SPEC §4); a running one stops at its next step. */
@@ -340,7 +248,7 @@ export function cancelJob(db: StoreDb, id: number, { clock }: QueueOptions): { i
   const now = isoNow(clock);
   return db
     .transaction(() => {
-      const state = db.prepare('SELECT state FROM job WHERE id = ?').pluck().get(id) as JobState | undefined;
+      const state = jobState(db, id);
       if (state === undefined) throw notFound(id);
       if (state !== 'queued' && state !== 'running') {
         throw new BrickWorkError(
@@ -348,10 +256,8 @@ export function cancelJob(db: StoreDb, id: number, { clock }: QueueOptions): { i
           `Job ${id} is already ${state}; only queued or running jobs can be cancelled.`,
         );
       }
-      const changed = db
-        .prepare("UPDATE job SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state = ?")
-        .run(now, now, id, state).changes;
-      if (changed !== 1) throw new BrickWorkError('busy', `Job ${id} changed while it was being cancelled; try again.`);
+      if (!markJobCancelled(db, id, state, now))
+        throw new BrickWorkError('busy', `Job ${id} changed while it was being cancelled; try again.`);
       return { id, was: state };
     })
     .immediate();
@@ -369,12 +275,7 @@ export interface RecoveredJob {
  */
 export function recoverJobs(db: StoreDb, options: QueueOptions): RecoveredJob[] {
   const proc = options.proc ?? SYSTEM_PROC;
-  const running = db
-    .prepare(
-      `SELECT j.id, j.kind, o.pid, o.boot_id, o.start_ticks
-         FROM job j LEFT JOIN job_owner o ON o.job_id = j.id WHERE j.state = 'running' ORDER BY j.id`,
-    )
-    .all() as { id: number; kind: string; pid: number | null; boot_id: string | null; start_ticks: number | null }[];
+  const running = runningJobOwners(db);
   const recovered: RecoveredJob[] = [];
   const now = isoNow(options.clock);
   for (const r of running) {
@@ -382,18 +283,8 @@ export function recoverJobs(db: StoreDb, options: QueueOptions): RecoveredJob[] 
     if (owner !== null && ownerAlive(db, owner, proc)) continue;
     const done = db
       .transaction(() => {
-        const sameOwner = owner === null ? 'NOT EXISTS (SELECT 1 FROM job_owner o WHERE o.job_id = job.id)' : OWNED_BY;
-        const changed = db
-          .prepare(
-            `UPDATE job SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'running' AND ${sameOwner}`,
-          )
-          .run(now, r.id, ...(owner === null ? [] : ownerParams(owner))).changes;
-        if (changed !== 1) return false;
-        db.prepare("INSERT INTO job_event (job_id, event, detail, at) VALUES (?, 'recovered', ?, ?)").run(
-          r.id,
-          JSON.stringify({ deadOwner: owner }),
-          now,
-        );
+        if (!requeueIfOwnerIs(db, r.id, owner, now)) return false;
+        addJobEvent(db, r.id, 'recovered', { deadOwner: owner }, now);
         return true;
       })
       .immediate();
@@ -411,16 +302,10 @@ export function releaseOwnJobs(db: StoreDb, me: OwnerIdentity, options: QueueOpt
   const now = isoNow(options.clock);
   return db
     .transaction(() => {
-      const rows = db
-        .prepare(`SELECT id, kind FROM job WHERE state = 'running' AND ${OWNED_BY} ORDER BY id`)
-        .all(...ownerParams(actingOwner(db, me))) as { id: number; kind: string }[];
+      const rows = runningJobsOwnedBy(db, actingOwner(db, me));
       for (const r of rows) {
-        db.prepare("UPDATE job SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'running'").run(now, r.id);
-        db.prepare("INSERT INTO job_event (job_id, event, detail, at) VALUES (?, 'recovered', ?, ?)").run(
-          r.id,
-          JSON.stringify({ deadOwner: me, why: 'the job runner thread stopped' }),
-          now,
-        );
+        requeueRunningJob(db, r.id, now);
+        addJobEvent(db, r.id, 'recovered', { deadOwner: me, why: 'the job runner thread stopped' }, now);
       }
       return rows.map((r) => ({ id: r.id, kind: r.kind, deadOwner: me }));
     })
@@ -431,10 +316,7 @@ export function releaseOwnJobs(db: StoreDb, me: OwnerIdentity, options: QueueOpt
 export function whileOwner(db: StoreDb, id: number, me: OwnerIdentity, work: () => void): boolean {
   return db
     .transaction(() => {
-      const owned = db
-        .prepare(`SELECT 1 FROM job WHERE id = ? AND state = 'running' AND ${OWNED_BY}`)
-        .get(id, ...ownerParams(actingOwner(db, me)));
-      if (owned === undefined) return false;
+      if (!ownsRunningJob(db, id, actingOwner(db, me))) return false;
       work();
       return true;
     })

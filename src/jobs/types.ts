@@ -1,7 +1,8 @@
 import type { OwnerIdentity } from '../identity/owner.ts';
+import type { JobState } from '../store/jobs.ts';
 
-export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+// The states are the job table's (its CHECK), declared with it.
+export { JOB_STATES, type JobState } from '../store/jobs.ts';
 
 export interface JobProgress {
   readonly done: number;

@@ -1,6 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
+import { deleteRow, insertRowWithId, rowExists, updateRow } from '../store/undo-rows.ts';
 
 /**
  * The rows an undo step may change, and their columns: undo and redo only ever write these, with
@@ -96,22 +97,15 @@ export function applySide(db: StoreDb, change: Change, side: 'before' | 'after',
   // Before any SQL names the table: a delete too (the table name comes from the store).
   checkColumns(table, values ?? {});
   if (values === null) {
-    db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(rowId);
+    deleteRow(db, table, rowId);
     return;
   }
   const row = resolve(values, clock);
-  const cols = Object.keys(row);
-  const exists = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(rowId) !== undefined;
-  if (exists) {
+  if (rowExists(db, table, rowId)) {
+    const cols = Object.keys(row);
     if (cols.length === 0) return;
-    db.prepare(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
-      ...cols.map((c) => row[c] ?? null),
-      rowId,
-    );
+    updateRow(db, table, rowId, cols, row);
   } else {
-    db.prepare(`INSERT INTO ${table} (id, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`).run(
-      rowId,
-      ...cols.map((c) => row[c] ?? null),
-    );
+    insertRowWithId(db, table, rowId, row);
   }
 }

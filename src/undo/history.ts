@@ -2,9 +2,25 @@ import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
-import { CATALOGUE_GENERATION_SQL, catalogueGeneration } from '../store/settings.ts';
-import { onServer, runLater } from '../store/dialect.ts';
-import { insertRows, SERVER_BATCH } from '../store/insert-rows.ts';
+import { catalogueGeneration } from '../store/settings.ts';
+import {
+  changesOfStep,
+  endStepOfDesk,
+  laterStepOfOtherDeskOnItsRows,
+  newestStepId,
+  newestStepOfOtherDeskOnDocument,
+  newestStepTouchingRow,
+  setStepGeneration,
+  setStepState,
+  stepById,
+  stepGeneration,
+  stepsNewestFirst,
+  type HistoryEntry,
+  type StepInfo,
+  type StepKind,
+} from '../store/history.ts';
+import { writeStep } from '../store/history-write.ts';
+import { lineIdsOfDocuments } from '../store/undo-rows.ts';
 import { applySide, type Change } from './changes.ts';
 import { deskOf } from './desk.ts';
 import { StepRecorder } from './recorder.ts';
@@ -18,17 +34,8 @@ import { StepRecorder } from './recorder.ts';
  * belong to every desk. One desk: one history, as before.
  */
 
-export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back';
-
-export interface StepInfo {
-  readonly id: number;
-  readonly kind: StepKind;
-  /** What staff read on the Undo and Redo buttons. */
-  readonly label: string;
-  readonly createdAt: string;
-  /** The desk that made it; null: made before desks were named. */
-  readonly desk: string | null;
-}
+// A step's row and kind are the history table's, declared with it.
+export type { HistoryEntry, StepInfo, StepKind } from '../store/history.ts';
 
 /** What a step's writer gives back: its result, and the step's kind and label (known once it has looked). */
 export interface Written<T> {
@@ -61,168 +68,28 @@ export function recordStepWithInfo<T>(
   return { value: written.value, step: { id: written.id(), ...written.step } };
 }
 
-/** `undo_change`'s columns, in the order a step's changes are written. */
-const CHANGE_COLUMNS = ['step_id', 'table_name', 'row_id', 'before', 'after'] as const;
-
-/**
- * Writes the step after its changes: drops the desk's steps that could still have been redone, gives
- * the step the next id, and records its row, its desk, the catalogue's generation as the step leaves it,
- * and its changes in their order (undo applies them backwards by id). Gives the step's id.
- *
- * A step's id is never given again, not even that of a step the new one drops: Undo and Redo name the
- * step they expect by its id, and a dropped step's id on a new step would let a stale screen take back
- * that new step instead of being refused (step-moved).
- *
- * A server store is a round trip a statement away (ADR 0027), and every one of them is made holding the
- * store's writer lock, which the other desks wait for: there all of it is one statement, for a step of
- * up to a batch of changes (a hand placement, an Undo's own step), which goes with the COMMIT; its id is
- * given once asked for (after the COMMIT).
- */
-function writeStep(
-  db: StoreDb,
-  step: Omit<StepInfo, 'id' | 'desk'> & { readonly desk: string },
-  changes: readonly Change[],
-): () => number {
-  const rows = (id: number | null) =>
-    changes.map((c) => ({
-      step_id: id,
-      table_name: c.table,
-      row_id: c.rowId,
-      before: c.before === null ? null : JSON.stringify(c.before),
-      after: c.after === null ? null : JSON.stringify(c.after),
-    }));
-  if (onServer(db) && changes.length <= SERVER_BATCH) {
-    // One snapshot for all of it: max(id) still counts the steps the statement drops.
-    const undone = `SELECT s.id FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}`;
-    const columns = CHANGE_COLUMNS.join(', ');
-    const written = runLater(
-      db,
-      `WITH dropped AS (${undone}),
-              change_gone AS (DELETE FROM undo_change WHERE step_id IN (SELECT id FROM dropped)),
-              generation_gone AS (DELETE FROM undo_step_catalogue WHERE step_id IN (SELECT id FROM dropped)),
-              desk_gone AS (DELETE FROM undo_step_desk WHERE step_id IN (SELECT id FROM dropped)),
-              step_gone AS (DELETE FROM undo_step WHERE id IN (SELECT id FROM dropped)),
-              step AS (INSERT INTO undo_step (id, kind, label, state, created_at)
-                         SELECT coalesce(max(id), 0) + 1, ?, ?, 'done', ? FROM undo_step RETURNING id),
-              generation AS (INSERT INTO undo_step_catalogue (step_id, generation) SELECT id, ${CATALOGUE_GENERATION_SQL} FROM step),
-              desk AS (INSERT INTO undo_step_desk (step_id, desk) SELECT id, ? FROM step),
-              change AS (INSERT INTO undo_change (${columns})
-                           SELECT (SELECT id FROM step), table_name, row_id, before, after
-                             FROM json_populate_recordset(NULL::undo_change, ?::json) WITH ORDINALITY AS r ORDER BY r.ordinality)
-         SELECT id FROM step`,
-      [step.desk, step.kind, step.label, step.createdAt, step.desk, JSON.stringify(rows(null))],
-    );
-    return () => Number(written().lastInsertRowid);
-  }
-  // The last id given and whether there is a redo list to drop, in one statement.
-  const known = db
-    .prepare(
-      `SELECT (SELECT max(id) FROM undo_step) AS lastId,
-              EXISTS (SELECT 1 FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}) AS redoable`,
-    )
-    .get(step.desk) as { lastId: number | null; redoable: number | boolean };
-  if (known.redoable === 1 || known.redoable === true) dropRedoable(db, step.desk);
-  const id = (known.lastId ?? 0) + 1;
-  db.prepare("INSERT INTO undo_step (id, kind, label, state, created_at) VALUES (?, ?, ?, 'done', ?)").run(
-    id,
-    step.kind,
-    step.label,
-    step.createdAt,
-  );
-  // Read by the insert itself: one statement.
-  db.prepare(`INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ${CATALOGUE_GENERATION_SQL})`).run(id);
-  db.prepare('INSERT INTO undo_step_desk (step_id, desk) VALUES (?, ?)').run(id, step.desk);
-  insertRows(db, 'undo_change', CHANGE_COLUMNS, rows(id));
-  return () => id;
-}
-
-/** A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named. */
-const OF_DESK = `(NOT EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id)
-   OR EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id AND k.desk = ?))`;
-
-/** The desk's undone steps (a new step of the desk drops them; other desks' stay theirs to redo). */
-function dropRedoable(db: StoreDb, desk: string): void {
-  const undone = `SELECT s.id FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK}`;
-  for (const table of ['undo_change', 'undo_step_catalogue', 'undo_step_desk'])
-    db.prepare(`DELETE FROM ${table} WHERE step_id IN (${undone})`).run(desk);
-  db.prepare(`DELETE FROM undo_step WHERE id IN (${undone})`).run(desk);
-}
-
-const STEP_COLUMNS = `s.id, s.kind, s.label, s.created_at AS createdAt,
-  (SELECT k.desk FROM undo_step_desk k WHERE k.step_id = s.id) AS desk`;
-
 /** The step Undo takes back on `desk` (this connection's, by default): its newest done one. */
 export function nextUndo(db: StoreDb, desk: string = deskOf(db)): StepInfo | null {
-  return (
-    (db
-      .prepare(
-        `SELECT ${STEP_COLUMNS} FROM undo_step s WHERE s.state = 'done' AND ${OF_DESK} ORDER BY s.id DESC LIMIT 1`,
-      )
-      .get(desk) as StepInfo | undefined) ?? null
-  );
+  return endStepOfDesk(db, desk, 'newest-done');
 }
 
 /** The step Redo puts back on `desk`: its oldest undone one. */
 export function nextRedo(db: StoreDb, desk: string = deskOf(db)): StepInfo | null {
-  return (
-    (db
-      .prepare(
-        `SELECT ${STEP_COLUMNS} FROM undo_step s WHERE s.state = 'undone' AND ${OF_DESK} ORDER BY s.id ASC LIMIT 1`,
-      )
-      .get(desk) as StepInfo | undefined) ?? null
-  );
-}
-
-/** A step in the history as the history lists it: every desk's, newest first. */
-export interface HistoryEntry extends StepInfo {
-  readonly state: 'done' | 'undone';
+  return endStepOfDesk(db, desk, 'oldest-undone');
 }
 
 export function historySteps(db: StoreDb, limit: number): HistoryEntry[] {
-  return db
-    .prepare(`SELECT ${STEP_COLUMNS}, s.state FROM undo_step s ORDER BY s.id DESC LIMIT ?`)
-    .all(limit) as HistoryEntry[];
-}
-
-/**
- * The first later step of another desk, still done, that changed a row `step` would write back — or a
- * line of a document it would take back or bring back (its fix would vanish or return with it): Undo or
- * Redo of `step` would overwrite what that desk did (SPEC §8). Null when none did.
- */
-function builtOnBy(db: StoreDb, step: StepInfo, desk: string): StepInfo | null {
-  return (
-    (db
-      .prepare(
-        `SELECT ${STEP_COLUMNS} FROM undo_step s
-          WHERE s.id > ? AND s.state = 'done' AND NOT ${OF_DESK}
-            AND EXISTS (SELECT 1 FROM undo_change c WHERE c.step_id = s.id AND (
-                  EXISTS (SELECT 1 FROM undo_change m
-                           WHERE m.step_id = ? AND m.table_name = c.table_name AND m.row_id = c.row_id)
-                  OR (c.table_name = 'order_line' AND EXISTS (
-                        SELECT 1 FROM undo_change m JOIN order_line l ON l.document_id = m.row_id
-                         WHERE m.step_id = ? AND m.table_name = 'document' AND l.id = c.row_id))))
-          ORDER BY s.id LIMIT 1`,
-      )
-      .get(step.id, desk, step.id, step.id) as StepInfo | undefined) ?? null
-  );
+  return stepsNewestFirst(db, limit);
 }
 
 /** The newest done step that changed row `rowId` of `table`: who last wrote it through the history. */
 export function lastStepTouching(db: StoreDb, table: string, rowId: number): StepInfo | null {
-  return (
-    (db
-      .prepare(
-        `SELECT ${STEP_COLUMNS} FROM undo_step s
-          WHERE s.state = 'done' AND EXISTS (SELECT 1 FROM undo_change c WHERE c.step_id = s.id AND c.table_name = ? AND c.row_id = ?)
-          ORDER BY s.id DESC LIMIT 1`,
-      )
-      .get(table, rowId) as StepInfo | undefined) ?? null
-  );
+  return newestStepTouchingRow(db, table, rowId);
 }
 
 /** The store's newest history step's id (0: none yet): what a screen read "as of". */
 export function newestStep(db: StoreDb): number {
-  return Number(db.prepare('SELECT coalesce(max(id), 0) FROM undo_step').pluck().get());
+  return newestStepId(db);
 }
 
 /**
@@ -237,20 +104,8 @@ export function laterStepOfOtherDesk(
   desk: string,
 ): StepInfo | null {
   for (const documentId of documentIds) {
-    const step = db
-      .prepare(
-        `SELECT ${STEP_COLUMNS} FROM undo_step s
-          WHERE s.id > ? AND s.state = 'done'
-            AND EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id AND k.desk <> ?)
-            AND EXISTS (SELECT 1 FROM undo_change c
-                         WHERE c.step_id = s.id
-                           AND ((c.table_name = 'document' AND c.row_id = ?)
-                             OR (c.table_name = 'order_line'
-                                 AND EXISTS (SELECT 1 FROM order_line l WHERE l.id = c.row_id AND l.document_id = ?))))
-          ORDER BY s.id DESC LIMIT 1`,
-      )
-      .get(after, desk, documentId, documentId) as StepInfo | undefined;
-    if (step !== undefined) return step;
+    const step = newestStepOfOtherDeskOnDocument(db, documentId, after, desk);
+    if (step !== null) return step;
   }
   return null;
 }
@@ -270,23 +125,6 @@ export function deskWords(desk: string | null): string {
   return desk === null ? 'a desk before desks were named' : `the desk "${desk}"`;
 }
 
-function changesOf(db: StoreDb, stepId: number): Change[] {
-  const rows = db
-    .prepare('SELECT table_name, row_id, before, after FROM undo_change WHERE step_id = ? ORDER BY id')
-    .all(stepId) as {
-    table_name: Change['table'];
-    row_id: number;
-    before: string | null;
-    after: string | null;
-  }[];
-  return rows.map((r) => ({
-    table: r.table_name,
-    rowId: r.row_id,
-    before: r.before === null ? null : (JSON.parse(r.before) as Change['before']),
-    after: r.after === null ? null : (JSON.parse(r.after) as Change['after']),
-  }));
-}
-
 /**
  * The lines whose placement an undo or redo may have made stale: lines it wrote, and the lines of
  * documents it made saved again. When the catalogue has moved on, they are placed again against it
@@ -294,19 +132,14 @@ function changesOf(db: StoreDb, stepId: number): Change[] {
  */
 function touchedLines(db: StoreDb, changes: readonly Change[], side: 'before' | 'after'): number[] {
   const ids = new Set<number>();
-  const ofDocument = db.prepare('SELECT id FROM order_line WHERE document_id = ?').pluck();
+  const ofDocument = lineIdsOfDocuments(db);
   for (const c of changes) {
     const values = c[side];
     if (values === null) continue;
     if (c.table === 'order_line') ids.add(c.rowId);
-    if (c.table === 'document' && values['state'] === 'imported')
-      for (const id of ofDocument.all(c.rowId) as number[]) ids.add(id);
+    if (c.table === 'document' && values['state'] === 'imported') for (const id of ofDocument(c.rowId)) ids.add(id);
   }
   return [...ids];
-}
-
-function stepNamed(db: StoreDb, id: number): StepInfo | null {
-  return (db.prepare(`SELECT ${STEP_COLUMNS} FROM undo_step s WHERE s.id = ?`).get(id) as StepInfo | undefined) ?? null;
 }
 
 /**
@@ -315,7 +148,7 @@ function stepNamed(db: StoreDb, id: number): StepInfo | null {
  * write dropped the redo list), the step is not the one named, and nothing changes.
  */
 function stepMoved(db: StoreDb, direction: 'undo' | 'redo', expected: number, actual: StepInfo | null): BrickWorkError {
-  const named = stepNamed(db, expected);
+  const named = stepById(db, expected);
   const shown =
     named === null ? `step ${expected}, which is no longer in the history` : `"${named.label}" (step ${expected})`;
   const what = direction === 'undo' ? 'Undo' : 'Redo';
@@ -335,9 +168,13 @@ function move(db: StoreDb, direction: 'undo' | 'redo', clock: Clock, expected: n
       const desk = deskOf(db);
       const step = direction === 'undo' ? nextUndo(db, desk) : nextRedo(db, desk);
       if (step?.id !== expected) throw stepMoved(db, direction, expected, step);
-      const by = builtOnBy(db, step, desk);
+      // A later step of another desk, still done, that changed a row this step would write back — or a
+      // line of a document it would take back or bring back (its fix would vanish or return with it):
+      // Undo or Redo would overwrite what that desk did (SPEC §8).
+      const by = laterStepOfOtherDeskOnItsRows(db, step.id, desk);
       if (by !== null) throw stepConflict(direction, step, by);
-      const changes = changesOf(db, step.id);
+      // Checked as each is applied (`applySide`): a step brick-work did not write is refused in words there.
+      const changes = changesOfStep(db, step.id) as Change[];
       const side = direction === 'undo' ? 'before' : 'after';
       const ordered = direction === 'undo' ? [...changes].reverse() : changes;
       for (const c of ordered) applySide(db, c, side, clock);
@@ -345,13 +182,9 @@ function move(db: StoreDb, direction: 'undo' | 'redo', clock: Clock, expected: n
       // was last written, undone or redone, its lines are placed again so no stale placement comes back.
       // When it has not, the rows come back exactly as they were.
       const generation = catalogueGeneration(db);
-      const last = db.prepare('SELECT generation FROM undo_step_catalogue WHERE step_id = ?').pluck().get(step.id) as
-        number | undefined;
-      if (last !== generation) placeLinesAgain(db, touchedLines(db, changes, side));
-      db.prepare(
-        'INSERT INTO undo_step_catalogue (step_id, generation) VALUES (?, ?) ON CONFLICT (step_id) DO UPDATE SET generation = excluded.generation',
-      ).run(step.id, generation);
-      db.prepare('UPDATE undo_step SET state = ? WHERE id = ?').run(direction === 'undo' ? 'undone' : 'done', step.id);
+      if (stepGeneration(db, step.id) !== generation) placeLinesAgain(db, touchedLines(db, changes, side));
+      setStepGeneration(db, step.id, generation);
+      setStepState(db, step.id, direction === 'undo' ? 'undone' : 'done');
       return step;
     })
     .immediate();

@@ -1,6 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
 import { insertRows } from '../store/insert-rows.ts';
-import { runLater } from '../store/dialect.ts';
+import { deleteRow, insertRow, insertRowUnlessThere, rowValues, updateRow } from '../store/undo-rows.ts';
 import type { Clock } from '../clock.ts';
 import {
   applySide,
@@ -40,7 +40,7 @@ export class StepRecorder {
   /** Inserts a row that undo will remove and redo put back. */
   insert(table: UndoableTable, values: Record<string, Value>): number {
     checkColumns(table, values);
-    const id = this.insertRow(table, values);
+    const id = insertRow(this.db, table, values);
     this.written.push({ table, rowId: id, before: null, after: { ...values } });
     return id;
   }
@@ -52,22 +52,9 @@ export class StepRecorder {
    */
   insertUnlessThere(table: UndoableTable, values: Record<string, Value>): () => number | null {
     checkColumns(table, values);
-    const cols = Object.keys(values);
     // Its answer may come with the next round trip (a server store): asked for when read, or when the
     // step's changes are, whichever comes first.
-    const answer = runLater(
-      this.db,
-      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
-      cols.map((c) => values[c] ?? null),
-    );
-    let id: number | null | undefined;
-    const read = () => {
-      if (id === undefined) {
-        const r = answer();
-        id = r.changes === 0 ? null : Number(r.lastInsertRowid);
-      }
-      return id;
-    };
+    const read = insertRowUnlessThere(this.db, table, values);
     this.written.push(() => {
       const rowId = read();
       return rowId === null ? null : { table, rowId, before: null, after: { ...values } };
@@ -88,17 +75,11 @@ export class StepRecorder {
     checkColumns(table, values);
     const cols = Object.keys(values);
     if (cols.length === 0) return;
-    const current =
-      known !== undefined && cols.every((c) => c in known)
-        ? known
-        : (this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
-            Record<string, Value> | undefined);
+    const current = known !== undefined && cols.every((c) => c in known) ? known : rowValues(this.db, table, id, cols);
     if (current === undefined) throw new Error(`${table} ${id} is not there to update`);
     const changed = cols.filter((c) => current[c] !== values[c]);
     if (changed.length === 0) return;
-    this.db
-      .prepare(`UPDATE ${table} SET ${changed.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`)
-      .run(...changed.map((c) => values[c] ?? null), id);
+    updateRow(this.db, table, id, changed, values);
     this.written.push({
       table,
       rowId: id,
@@ -132,10 +113,9 @@ export class StepRecorder {
   delete(table: UndoableTable, id: number): void {
     checkColumns(table, {});
     const cols: readonly string[] = UNDOABLE_TABLES[table];
-    const current = this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table} WHERE id = ?`).get(id) as
-      Record<string, Value> | undefined;
+    const current = rowValues(this.db, table, id, cols);
     if (current === undefined) return;
-    this.db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(id);
+    deleteRow(this.db, table, id);
     this.written.push({ table, rowId: id, before: current, after: null });
   }
 
@@ -158,7 +138,7 @@ export class StepRecorder {
   insertKept(table: UndoableTable, values: Record<string, Value>, undoneAs: Values): number {
     checkColumns(table, values);
     checkColumns(table, undoneAs);
-    const id = this.insertRow(table, values);
+    const id = insertRow(this.db, table, values);
     const after = Object.fromEntries(Object.keys(undoneAs).map((c) => [c, values[c] ?? null]));
     this.written.push({ table, rowId: id, before: undoneAs, after });
     return id;
@@ -178,14 +158,5 @@ export class StepRecorder {
   ): number[] {
     checkColumns(table, Object.fromEntries(columns.map((c) => [c, null])));
     return insertRows(this.db, table, columns, rows, wrote);
-  }
-
-  private insertRow(table: UndoableTable, values: Record<string, Value>): number {
-    const cols = Object.keys(values);
-    return Number(
-      this.db
-        .prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
-        .run(...cols.map((c) => values[c] ?? null)).lastInsertRowid,
-    );
   }
 }

@@ -31,7 +31,7 @@ export const MUTATIONS = {
   /** `whileOwner` commits a job's work whether or not this process still owns the job. */
   'no-owner-check': {
     file: 'src/jobs/queue.ts',
-    find: 'if (owned === undefined) return false;',
+    find: 'if (!ownsRunningJob(db, id, actingOwner(db, me))) return false;',
     replace: '/* mutation no-owner-check: the owner check is gone */',
   },
   /**
