@@ -2,7 +2,7 @@
  * Schema 4.2, the one this build reads and writes, declared once: every table of the store, parents
  * before children (the order a copy fills them in). A PostgreSQL store is born from it
  * (`../postgres/schema-4.2.ts`); a SQLite store is made by its frozen steps (`../upgrades/`), which
- * test/store/schema/sqlite.test.ts checks against it. A change here is a change of the schema: it needs
+ * test/store/schema/sqlite-declared.test.ts checks against it. A change here is a change of the schema: it needs
  * a step on both engines, never an edit of one already shipped.
  *
  * Conventions: ids are integers; times are ISO-8601 UTC text; money is an integer of ten-thousandths
@@ -15,8 +15,9 @@ const primaryKey = true;
 /** An id the store allocates, or an undo gives back. */
 const ID = integer({ primaryKey, identity: true });
 const ITEM_TYPES = "item_type IN ('P', 'S', 'M', 'B', 'G', 'C', 'I', 'O')";
-const ITEM = ['catalogue_item', ['item_type', 'item_no']] as const;
-const itemKey = { columns: ['item_type', 'item_no'], table: ITEM[0], to: ITEM[1] };
+/** An item's key, and a key of the other tables that names one. */
+const ITEM_KEY = ['item_type', 'item_no'];
+const itemKey = { columns: ITEM_KEY, table: 'catalogue_item', to: ITEM_KEY };
 
 export const TABLES_4_2 = [
   // Ids are the catalogue's (BrickLink's), never allocated here.
@@ -46,7 +47,7 @@ export const TABLES_4_2 = [
       source: text({ notNull }),
     },
     {
-      primaryKey: ITEM[1],
+      primaryKey: ITEM_KEY,
       withoutRowid: true,
       indexes: [{ name: 'catalogue_item_by_name_key', columns: ['name_key'] }],
     },
@@ -204,7 +205,7 @@ export const TABLES_4_2 = [
       found: integer({ notNull, check: 'found IN (0, 1)' }),
       answered_at: text({ notNull }),
     },
-    { primaryKey: ITEM[1], withoutRowid: true },
+    { primaryKey: ITEM_KEY, withoutRowid: true },
   ),
   table(
     'job_event',
