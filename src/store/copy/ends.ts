@@ -12,7 +12,7 @@ import type { StoreDb } from '../db.ts';
 import { inspectFile, refusalFor } from '../inspect.ts';
 import { openStore, type Store } from '../open.ts';
 import { serverDatabaseIsEmpty } from '../postgres/open.ts';
-import { TABLES } from '../postgres/schema-4.2.ts';
+import { TABLES } from '../schema/tables-4.2.ts';
 import { countRows, hasTable } from './rows.ts';
 
 export type Progress = (message: string) => void;

@@ -23,7 +23,7 @@ import path from 'node:path';
 import type { StoreDb } from '../db.ts';
 import { onServer } from '../dialect.ts';
 import { PostgresError } from '../postgres/bridge.ts';
-import { TABLES, TABLES_WITH_ID } from '../postgres/schema-4.2.ts';
+import { TABLES, TABLES_WITH_ID } from '../schema/tables-4.2.ts';
 import { notEmpty, openDestination, openSource, refuseUnlessEmpty, rowsIn, type Progress } from './ends.ts';
 import {
   batchSize,

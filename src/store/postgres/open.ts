@@ -14,9 +14,10 @@ import {
   toUserVersion,
   type SchemaVersion,
 } from '../schema-version.ts';
+import { TABLES_WITH_ID } from '../schema/tables-4.2.ts';
 import { CURRENT_SCHEMA } from '../upgrades/index.ts';
 import { PostgresDatabase, type PostgresConnectOptions } from './database.ts';
-import { JOB_OWNER_DESK, TABLES_WITH_ID, SCHEMA_4_2, UNDO_STEP_DESK } from './schema-4.2.ts';
+import { JOB_OWNER_DESK, SCHEMA_4_2, UNDO_STEP_DESK } from './schema-4.2.ts';
 import { POSTGRES_UPGRADES, type PostgresUpgrade } from './upgrades.ts';
 
 /** The oldest server brick-work's statements are written for (nondeterministic collations, PL/pgSQL's forms). */

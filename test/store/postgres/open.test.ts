@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/open.ts';
 import { openServerStore } from '../../../src/store/postgres/open.ts';
-import { TABLES } from '../../../src/store/postgres/schema-4.2.ts';
+import { TABLES } from '../../../src/store/schema/tables-4.2.ts';
 import { cli, cliJson } from '../../helpers/cli.ts';
 import { needs } from '../../helpers/needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
