@@ -1,7 +1,7 @@
 import type { PlacementConfirmation } from './confirmations.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isServerStore, storeName } from './store-location.ts';
+import { isServerAddress, storeName } from './store-location.ts';
 
 /**
  * Refusals are values with a code and a plain message for staff (SPEC §10). They travel as
@@ -139,7 +139,7 @@ export function readOnlyStore(storePath: string | null, reason: string | null = 
     'read-only-store',
     `${sentence(thisStore(storePath))} can't be written: ${reason ?? 'the file or its folder is read-only'}. ` +
       'Nothing was changed; you can still look at it and export from it. To change it, ask whoever ' +
-      (storePath !== null && isServerStore(storePath) ? "runs the shop's server" : 'manages this computer') +
+      (storePath !== null && isServerAddress(storePath) ? "runs the shop's server" : 'manages this computer') +
       ' to make it writable, then try again.',
   );
 }
@@ -190,7 +190,7 @@ export function storeTrouble(e: unknown, storePath: string | null = null): Brick
     const file = sqlite ? null : (e as { path?: unknown }).path;
     return diskFull(typeof file === 'string' ? file : where);
   }
-  if (code.startsWith('SQLITE_IOERR') && storePath !== null && !isServerStore(storePath) && diskIsFull(storePath))
+  if (code.startsWith('SQLITE_IOERR') && storePath !== null && !isServerAddress(storePath) && diskIsFull(storePath))
     return diskFull(where);
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
     return readOnlyStore(storePath);

@@ -3,13 +3,18 @@
  * `postgres://user@host:port/dbname`. Told apart by the scheme; named to staff without the password.
  */
 
-export function isServerStore(location: string): boolean {
+/**
+ * Whether an address names a server: for the words and views that say where the store is. What a store
+ * does on either engine is decided inside src/store from the open store, never from its address (a lint
+ * rule keeps this out of the core's folders below the API).
+ */
+export function isServerAddress(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
 /** `host:port/dbname` for a server, as staff would name it (never the user's password); a path as it is. */
 export function storeName(location: string): string {
-  if (!isServerStore(location)) return location;
+  if (!isServerAddress(location)) return location;
   try {
     const u = new URL(location);
     return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;

@@ -1,7 +1,7 @@
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { damagedStore, readOnlyStore } from '../errors.ts';
-import { JobHost, watchDataVersion } from './job-host.ts';
-import { isServerStore } from '../store-location.ts';
+import { JobHost } from './job-host.ts';
+import { watchDataVersion } from '../store/data-version.ts';
 import { DamageMark } from '../store/damage.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { openStore, type Store } from '../store/open.ts';
@@ -115,7 +115,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
         : readOnlyStore(options.storePath, readOnly?.reason),
   });
   watcher = watchDataVersion(store.db, () => emit('store.changed', { reason: 'another process wrote' }), {
-    server: isServerStore(options.storePath) ? options.storePath : null,
     log: options.log,
   });
   const stopWatching = watcher;

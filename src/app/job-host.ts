@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import type { Worker } from 'node:worker_threads';
 import type { StoreDb } from '../store/db.ts';
-import { listenForWrites } from '../store/postgres/listener.ts';
 import type { Clock } from '../clock.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { JobControl } from '../api/ports.ts';
@@ -214,44 +213,6 @@ export class JobHost implements JobControl {
       });
     });
   }
-}
-
-/**
- * Notices writes by other connections and processes (the runner thread, the CLI, other desks) through
- * `PRAGMA data_version`, and says so with `store.changed` (SPEC §1). A SQLite store is looked at every
- * `everyMs`; a server store is looked at when the server tells of a commit (`LISTEN`/`NOTIFY`, SPEC §14).
- */
-export function watchDataVersion(
-  db: StoreDb,
-  onChange: () => void,
-  options: { readonly everyMs?: number; readonly server?: string | null; readonly log?: (line: string) => void } = {},
-): (() => void) & { sync(): void } {
-  let last = db.pragma('data_version', { simple: true }) as number;
-  const look = () => {
-    if (!db.open) return;
-    let now: number;
-    try {
-      now = db.pragma('data_version', { simple: true }) as number;
-    } catch {
-      return; // a server out of reach: the listener says so, and looks again when it is back
-    }
-    if (now !== last) {
-      last = now;
-      onChange();
-    }
-  };
-  if (options.server) {
-    const listening = listenForWrites(options.server, look, { log: options.log });
-    return Object.assign(() => listening.stop(), {
-      sync: () => void (last = db.pragma('data_version', { simple: true }) as number),
-    });
-  }
-  const timer = setInterval(look, options.everyMs ?? 700);
-  timer.unref();
-  // `sync`: the change so far is told already (the app's own writer thread said so): don't tell it twice.
-  return Object.assign(() => clearInterval(timer), {
-    sync: () => void (last = db.pragma('data_version', { simple: true }) as number),
-  });
 }
 
 /** What a thread that failed threw, in words: an error from another thread may come as a plain object. */

@@ -7,7 +7,7 @@ import { formatVersion } from './schema-version.ts';
 import { CURRENT_SCHEMA } from './upgrades/index.ts';
 import type { StoreDb } from './db.ts';
 import { APPLICATION_ID } from './application-id.ts';
-import { isServerStore, storeName } from '../store-location.ts';
+import { isServerAddress, storeName } from '../store-location.ts';
 import { foreignDatabase, lookAtServer } from './postgres/open.ts';
 
 /** Row counts reported by `store info`, by the name staff read, for the tables a store of any version has. */
@@ -45,7 +45,7 @@ export interface StoreInfo {
  * and refuses only a file that is not a brick-work store at all.
  */
 export function inspectStore(storePath: string): StoreInfo {
-  if (isServerStore(storePath)) return inspectServer(storePath);
+  if (isServerAddress(storePath)) return inspectServer(storePath);
   const place = readablePlace(storePath);
   try {
     return inspectAt(storePath, place.path, place.snapshot);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreDb } from './db.ts';
-import { isServerStore } from '../store-location.ts';
+import { isServerAddress } from '../store-location.ts';
 import { EmptyServerDatabase, openServerStore, type OpenedServerStore } from './postgres/open.ts';
 import { nativeOptions } from './native.ts';
 import { readablePlace, snapshotOf, whyUnwritable } from './access.ts';
@@ -83,7 +83,7 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * gives a read-only store instead, with `unwritable` saying why (SPEC §11).
  */
 export async function openStore(storePath: string, options: OpenOptions = {}): Promise<Store> {
-  if (isServerStore(storePath)) return openOnServer(storePath, options);
+  if (isServerAddress(storePath)) return openOnServer(storePath, options);
   if (options.readOnly)
     return openReadOnly(
       storePath,

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { APP_NAME } from '../version.ts';
-import { isServerStore } from '../store-location.ts';
+import { isServerAddress } from '../store-location.ts';
 
 export const STORE_FILE_NAME = 'brick-work.sqlite';
 
@@ -25,7 +25,7 @@ export function userDataDir(
  * shows it to every user of the computer (`ps`). PostgreSQL's own ways keep it out of sight (SPEC §14).
  */
 export function passwordOnCommandLine(dbOption: string): string | null {
-  if (!isServerStore(dbOption)) return null;
+  if (!isServerAddress(dbOption)) return null;
   let password: string;
   try {
     password = new URL(dbOption).password;
@@ -40,6 +40,6 @@ export function passwordOnCommandLine(dbOption: string): string | null {
 /** `--db FILE`, else `BRICK_WORK_DB`, else the user-data folder's `brick-work.sqlite`. */
 export function resolveStorePath(dbOption: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = dbOption ?? env['BRICK_WORK_DB'];
-  if (chosen) return isServerStore(chosen) ? chosen : path.resolve(chosen);
+  if (chosen) return isServerAddress(chosen) ? chosen : path.resolve(chosen);
   return path.join(userDataDir(env), STORE_FILE_NAME);
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { nativeOptions } from './native.ts';
 import { userDataDir } from './paths.ts';
-import { isServerStore } from '../store-location.ts';
+import { isServerAddress } from '../store-location.ts';
 
 /** Marks the file as brick-work's picture cache ("BRKP"): another file is never taken for one. */
 const CACHE_APPLICATION_ID = 0x42524b50;
@@ -189,7 +189,7 @@ export class PictureCache {
 
 /** The cache's file: beside a store file; for a store on a server, in the app's own folder. */
 export function pictureCacheFile(storePath: string): string {
-  if (isServerStore(storePath)) return path.join(userDataDir(), 'brick-work.pictures.sqlite');
+  if (isServerAddress(storePath)) return path.join(userDataDir(), 'brick-work.pictures.sqlite');
   const name = path.basename(storePath).replace(/\.sqlite$/, '');
   return path.join(path.dirname(storePath), `${name}.pictures.sqlite`);
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { needs } from './needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from './postgres.ts';
 import { createHash } from 'node:crypto';
-import { isServerStore } from '../../src/store-location.ts';
+import { isServerAddress } from '../../src/store-location.ts';
 import { openStore } from '../../src/store/open.ts';
 import { dumpRows } from './store-builder.ts';
 import { sha256, tempDir } from './temp.ts';
@@ -102,7 +102,7 @@ export function describeEachStore(title: string, body: (stores: Stores) => void)
  * server every row of every table, read through a connection of its own.
  */
 export async function storeFingerprint(location: string): Promise<string> {
-  if (!isServerStore(location)) return sha256(location);
+  if (!isServerAddress(location)) return sha256(location);
   const store = await openStore(location, { readOnly: true });
   try {
     return createHash('sha256')

@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../helpers/cli.ts';
 // the engine; src/jobs and src/undo call its functions and hold no SQL.
 describe('the job queue and the undo history hold no SQL', () => {
   const SQL =
-    /\.prepare\(|\.exec\(`|\.exec\('|\.pragma\(|onServer|runLater|rowsLater|OfJson|PostgresDatabase|isServerStore|SELECT |INSERT |UPDATE |DELETE /;
+    /\.prepare\(|\.exec\(`|\.exec\('|\.pragma\(|onServer|runLater|rowsLater|OfJson|PostgresDatabase|isServerAddress|SELECT |INSERT |UPDATE |DELETE /;
 
   it.each(['src/jobs', 'src/undo'])('%s', (folder) => {
     const found: string[] = [];

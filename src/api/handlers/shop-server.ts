@@ -6,7 +6,7 @@
 import type { ShopServerView } from '../contract.ts';
 import type { ShopServerConfig, ShopServerPort } from '../ports.ts';
 import { BrickWorkError } from '../../errors.ts';
-import { isServerStore, serverUrl, storeName } from '../../store-location.ts';
+import { isServerAddress, serverUrl, storeName } from '../../store-location.ts';
 import { openStore } from '../../store/open.ts';
 import { outsideStore, type PartialCallTable, type ServiceDeps } from './define.ts';
 
@@ -26,7 +26,7 @@ function view(d: ServiceDeps, note: string | null = null): ShopServerView {
   }
   const path = d.ctx.storePath;
   return {
-    inUse: { kind: isServerStore(path) ? 'server' : 'file', name: storeName(path) },
+    inUse: { kind: isServerAddress(path) ? 'server' : 'file', name: storeName(path) },
     chosen: chosen && { host: chosen.host, port: chosen.port, database: chosen.database, user: chosen.user },
     encrypted: port?.encrypted ?? false,
     canChoose: port !== null,

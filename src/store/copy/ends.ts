@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BrickWorkError, damagedStore, readOnlyStore } from '../../errors.ts';
-import { isServerStore, storeName } from '../../store-location.ts';
+import { isServerAddress, storeName } from '../../store-location.ts';
 import { backupStore } from '../backup.ts';
 import type { StoreDb } from '../db.ts';
 import { inspectFile, refusalFor } from '../inspect.ts';
@@ -31,7 +31,7 @@ export interface Source {
  * file is only ever read. A source this build can't open is refused with `openStore`'s own refusal.
  */
 export async function openSource(from: string, progress: Progress): Promise<Source> {
-  if (isServerStore(from)) {
+  if (isServerAddress(from)) {
     if (serverDatabaseIsEmpty(from)) throw nothingToCopy(`the database ${storeName(from)} is empty`);
     const store = await openStore(from, { readOnly: true });
     return { db: store.db, upgradedFrom: null, close: () => store.close() };
@@ -87,7 +87,7 @@ export type Emptiness = 'nothing' | 'empty-file' | 'empty-store';
  * copy that failed or was killed leaves, so that the next one may begin again.
  */
 export async function refuseUnlessEmpty(to: string): Promise<Emptiness> {
-  if (isServerStore(to)) {
+  if (isServerAddress(to)) {
     if (serverDatabaseIsEmpty(to)) return 'nothing';
   } else {
     const file = inspectFile(to);
@@ -130,7 +130,7 @@ export function notEmpty(to: string, holds: string): BrickWorkError {
   return new BrickWorkError(
     'invalid-argument',
     `brick-work copies into an empty store only, and ${storeName(to)} holds ${holds}. Nothing was changed: ` +
-      (isServerStore(to) ? 'give it an empty database.' : 'give it a new file name.'),
+      (isServerAddress(to) ? 'give it an empty database.' : 'give it a new file name.'),
   );
 }
 
@@ -155,7 +155,7 @@ export async function openDestination(to: string, was: Emptiness, progress: Prog
     discard: () => {
       store.close();
       // A server's database keeps the empty store it now holds: a new copy goes into it as into nothing.
-      if (isServerStore(to) || was === 'empty-store') return;
+      if (isServerAddress(to) || was === 'empty-store') return;
       for (const side of ['-wal', '-shm', '-journal']) fs.rmSync(`${to}${side}`, { force: true });
       if (was === 'nothing') fs.rmSync(to, { force: true });
       else fs.truncateSync(to, 0);

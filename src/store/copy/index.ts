@@ -18,7 +18,7 @@
  *   source's settings: a copy into a file must not be "repaired" again by its next open.
  */
 import { BrickWorkError, isBrickWorkError, quote } from '../../errors.ts';
-import { isServerStore, storeName } from '../../store-location.ts';
+import { isServerAddress, storeName } from '../../store-location.ts';
 import path from 'node:path';
 import type { StoreDb } from '../db.ts';
 import { onServer } from '../dialect.ts';
@@ -115,8 +115,8 @@ export async function copyStore(from: string, to: string, options: CopyOptions =
 }
 
 function sameStore(a: string, b: string): boolean {
-  if (isServerStore(a) !== isServerStore(b)) return false;
-  return isServerStore(a) ? storeName(a) === storeName(b) : path.resolve(a) === path.resolve(b);
+  if (isServerAddress(a) !== isServerAddress(b)) return false;
+  return isServerAddress(a) ? storeName(a) === storeName(b) : path.resolve(a) === path.resolve(b);
 }
 
 interface Names {

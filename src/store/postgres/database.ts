@@ -221,6 +221,11 @@ export class PostgresDatabase implements StoreDb {
     }
   }
 
+  /** The server's address as the store was opened with it (its password in it: never shown). */
+  get address(): string {
+    return this.bridge.url;
+  }
+
   get name(): string {
     return serverName(this.bridge.url);
   }
