@@ -157,21 +157,92 @@ export function compareSides(
     readonly withoutCondition?: boolean;
   } = {},
 ): CompareResult {
-  const withCondition = options.withoutCondition !== true;
-  // Placed lines are keyed by number, then type, colour and condition in a short chain per number
-  // (colour and condition as one small number): one look-up a line, no key string built (at 400,000
-  // lines, building and hashing key strings was most of the time). Unplaced lines, a few, by their key
-  // string. `rows` keeps the order keys were first met.
-  const placed = new Map<string, Acc>();
-  const unplaced = new Map<string, Acc>();
-  const rows: Acc[] = [];
-  const fresh = (
+  const keys = new KeySums(options.withoutCondition !== true);
+  for (const l of left) {
+    const acc = keys.of(l);
+    const quantity = l[QUANTITY];
+    const price = l[UNIT_PRICE_E4];
+    acc.left += quantity;
+    acc.n0 += 1;
+    if (price !== null) {
+      acc.v0 += quantity * price;
+      acc.p0 += quantity;
+    }
+  }
+  for (const l of right) {
+    const acc = keys.of(l);
+    const quantity = l[QUANTITY];
+    const price = l[UNIT_PRICE_E4];
+    acc.right += quantity;
+    acc.n1 += 1;
+    if (price !== null) {
+      acc.v1 += quantity * price;
+      acc.p1 += quantity;
+    }
+  }
+  return groupRows(keys.rows, options.prices === true);
+}
+
+/**
+ * The keys of both sides' lines, each with its running sums. Placed lines are keyed by number, then type,
+ * colour and condition in a short chain per number (colour and condition as one small number): one look-up
+ * a line, no key string built (at 400,000 lines, building and hashing key strings was most of the time).
+ * Unplaced lines, a few, by their key string.
+ */
+class KeySums {
+  private readonly placed = new Map<string, Acc>();
+  private readonly unplaced = new Map<string, Acc>();
+  /** The keys in the order they were first met. */
+  readonly rows: Acc[] = [];
+
+  constructor(private readonly withCondition: boolean) {}
+
+  /**
+   * The sums of `line`'s key. A key's objects are made when the key is first met, from that line's
+   * columns: the other lines of the key make none.
+   */
+  of(line: CompareLine): Acc {
+    const type = line[ITEM_TYPE];
+    const no = line[ITEM_NO];
+    const condition = this.withCondition ? line[CONDITION] : null;
+    if (type === null || no === null) {
+      const key = compareKey(line, this.withCondition);
+      let acc = this.unplaced.get(key);
+      if (acc === undefined) {
+        const given: GivenLine = {
+          type: line[GIVEN_TYPE],
+          no: line[GIVEN_NO],
+          name: line[GIVEN_NAME],
+          colourId: line[GIVEN_COLOUR_ID],
+          colourName: line[GIVEN_COLOUR_NAME],
+        };
+        this.unplaced.set(key, (acc = this.fresh(null, given, condition, 0, null)));
+      }
+      return acc;
+    }
+    const colour = line[COLOUR];
+    const ck = ((colour ?? -1) + 1) * 3 + (condition === 'N' ? 1 : condition === 'U' ? 2 : 0);
+    const first = this.placed.get(no);
+    if (first === undefined) {
+      const acc = this.fresh({ type, no, colour }, null, condition, ck, null);
+      this.placed.set(no, acc);
+      return acc;
+    }
+    for (let acc: Acc | null = first; acc !== null; acc = acc.next)
+      if (acc.ck === ck && (acc.item as { type: string }).type === type) return acc;
+    // Another colour, condition or type of a number met before: after the chain's first, which the map keeps.
+    const acc = this.fresh({ type, no, colour }, null, condition, ck, first.next);
+    first.next = acc;
+    return acc;
+  }
+
+  private fresh(
     item: Acc['item'],
     given: GivenLine | null,
     condition: Acc['condition'],
     ck: number,
     next: Acc | null,
-  ): Acc => {
+  ): Acc {
     const acc: Acc = {
       item,
       given,
@@ -190,68 +261,13 @@ export function compareSides(
       ck,
       next,
     };
-    rows.push(acc);
+    this.rows.push(acc);
     return acc;
-  };
-  // A key's objects are made when the key is first met, from that line's columns: the other lines of
-  // the key make none.
-  const accOf = (line: CompareLine): Acc => {
-    const type = line[ITEM_TYPE];
-    const no = line[ITEM_NO];
-    const condition = withCondition ? line[CONDITION] : null;
-    if (type === null || no === null) {
-      const key = compareKey(line, withCondition);
-      let acc = unplaced.get(key);
-      if (acc === undefined) {
-        const given: GivenLine = {
-          type: line[GIVEN_TYPE],
-          no: line[GIVEN_NO],
-          name: line[GIVEN_NAME],
-          colourId: line[GIVEN_COLOUR_ID],
-          colourName: line[GIVEN_COLOUR_NAME],
-        };
-        unplaced.set(key, (acc = fresh(null, given, condition, 0, null)));
-      }
-      return acc;
-    }
-    const colour = line[COLOUR];
-    const ck = ((colour ?? -1) + 1) * 3 + (condition === 'N' ? 1 : condition === 'U' ? 2 : 0);
-    const first = placed.get(no);
-    if (first === undefined) {
-      const acc = fresh({ type, no, colour }, null, condition, ck, null);
-      placed.set(no, acc);
-      return acc;
-    }
-    for (let acc: Acc | null = first; acc !== null; acc = acc.next)
-      if (acc.ck === ck && (acc.item as { type: string }).type === type) return acc;
-    // Another colour, condition or type of a number met before: after the chain's first, which the map keeps.
-    const acc = fresh({ type, no, colour }, null, condition, ck, first.next);
-    first.next = acc;
-    return acc;
-  };
-  for (const l of left) {
-    const acc = accOf(l);
-    const quantity = l[QUANTITY];
-    const price = l[UNIT_PRICE_E4];
-    acc.left += quantity;
-    acc.n0 += 1;
-    if (price !== null) {
-      acc.v0 += quantity * price;
-      acc.p0 += quantity;
-    }
   }
-  for (const l of right) {
-    const acc = accOf(l);
-    const quantity = l[QUANTITY];
-    const price = l[UNIT_PRICE_E4];
-    acc.right += quantity;
-    acc.n1 += 1;
-    if (price !== null) {
-      acc.v1 += quantity * price;
-      acc.p1 += quantity;
-    }
-  }
+}
 
+/** The keys' sums finished into rows, sorted into the result's groups, with both sides' totals; `prices`: rows whose unit prices differ too. */
+function groupRows(rows: readonly Acc[], prices: boolean): CompareResult {
   const groups = {
     onlyLeft: [] as PlacedRow[],
     onlyRight: [] as PlacedRow[],
@@ -298,7 +314,7 @@ export function compareSides(
     else if (l !== r) groups.quantityDiffers.push(done);
     else groups.same.push(done);
     if (
-      options.prices === true &&
+      prices &&
       onLeft &&
       onRight &&
       row.leftUnitPriceE4 !== null &&

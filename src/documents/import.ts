@@ -4,7 +4,7 @@ import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
 import { isDamage } from '../store/damage.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
-import { placeItem, type Placement } from '../placement/rule.ts';
+import { placeItem, type Placement, type PlacementLookup } from '../placement/rule.ts';
 import { importedDocument, undoneDocument, type DocumentRow } from '../store/documents.ts';
 import { documentLines, type LineView } from '../store/lines.ts';
 import { getOrder, type OrderRow } from '../store/orders.ts';
@@ -209,6 +209,91 @@ export function planImport(db: StoreDb, request: ImportRequest, hooks: ImportHoo
   return planDocuments(db, request, parsed, hooks);
 }
 
+/** Where a document goes, as far as `findTarget` got before it refused the document (what it got is shown even then). */
+interface Destination {
+  target: ImportTarget | null;
+  revival: Revival | null;
+  /** The undone document's lines, for a revival: its hand placements stay. */
+  oldLines: readonly LineView[];
+  duplicateOf: DocumentRow | null;
+}
+
+/**
+ * Finds `doc`'s target into `to`: the order of the undone document it revives, the order asked for, or a
+ * new order from its header. Throws what refuses it: a key in the file twice or already imported, a
+ * revival into another order, a header that disagrees with its order, lines that don't pair.
+ */
+function findTarget(
+  db: StoreDb,
+  request: ImportRequest,
+  doc: ParsedDocument,
+  seen: Set<string>,
+  to: Destination,
+): void {
+  if (seen.has(doc.key)) throw new BrickWorkError('duplicate-document', `${quote(doc.key)} is in the file twice.`);
+  seen.add(doc.key);
+  const earlier = importedDocument(db, doc.key);
+  to.duplicateOf = earlier;
+  if (earlier !== null) {
+    const order = getOrder(db, earlier.orderId);
+    throw new BrickWorkError(
+      'duplicate-document',
+      `${quote(doc.key)} was already imported on ${shownTime(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}); ` +
+        `take that import back first (Take back this import, or brick-work take-back ${earlier.id}) to import it again.`,
+    );
+  }
+  const undone = request.asNew ? null : undoneDocument(db, doc.key);
+  if (undone !== null) {
+    const order = getOrder(db, undone.orderId);
+    if (request.orderId != null && request.orderId !== order.id) {
+      throw new BrickWorkError(
+        'invalid-argument',
+        `${quote(doc.key)} was imported into order ${quote(order.reference)} (#${order.id}) and undone; importing it again revives it there. To import it into another order, import it as a new document (--as-new).`,
+      );
+    }
+    headerMismatch(doc, order);
+    to.target = { kind: 'order', order };
+    to.oldLines = documentLines(db, undone.id);
+    to.revival = { document: undone, pairs: pairLines(doc, undone, to.oldLines) };
+  } else if (request.orderId != null) {
+    const order = getOrder(db, request.orderId);
+    headerMismatch(doc, order);
+    to.target = { kind: 'order', order };
+  } else {
+    const h = doc.header;
+    to.target = {
+      kind: 'new',
+      reference: h.reference ?? doc.key,
+      counterparty: h.counterparty,
+      counterpartyRole: h.counterpartyRole,
+      currency: h.currency ?? getSetting(db, 'currency'),
+      orderDate: h.orderDate,
+    };
+  }
+}
+
+/** A line placed: by the rule, unless it is a revived line placed by hand whose given number and name are unchanged. */
+function placeLine(line: ParsedLine, old: LineView | undefined, lookup: PlacementLookup): PlannedLine {
+  // A hand placement stays where the given number and name are unchanged.
+  if (
+    old?.placed?.by === 'hand' &&
+    old.given.no === line.given.no &&
+    old.given.name === line.given.name &&
+    old.given.type === line.given.type
+  ) {
+    return {
+      ...line,
+      placement: {
+        item: { type: old.placed.type, no: old.placed.no },
+        colourId: old.placed.colour,
+        by: 'hand',
+        reason: null,
+      },
+    };
+  }
+  return { ...line, placement: placeItem({ ...line.given, remarks: line.remarks }, lookup) };
+}
+
 /** Places the lines of documents already read: the preview's second half, and the confirm's check under the write lock. */
 function planDocuments(
   db: StoreDb,
@@ -249,81 +334,22 @@ function planDocuments(
     const warnings = [...asRead.reading.warnings, ...checked.warnings]
       .filter((w) => !(confirmed && w.code === 'colour-numbering-guessed'))
       .map((w) => ({ ...w, acknowledged: acknowledged.has(w.code) }));
-    let target: ImportTarget | null = null;
-    let revival: Revival | null = null;
+    const to: Destination = { target: null, revival: null, oldLines: [], duplicateOf: null };
     let refusal: ErrorValue | null = null;
-    let oldLines: readonly LineView[] = [];
-    let duplicateOf: DocumentRow | null = null;
     try {
-      if (seen.has(doc.key)) throw new BrickWorkError('duplicate-document', `${quote(doc.key)} is in the file twice.`);
-      seen.add(doc.key);
-      const earlier = importedDocument(db, doc.key);
-      duplicateOf = earlier;
-      if (earlier !== null) {
-        const order = getOrder(db, earlier.orderId);
-        throw new BrickWorkError(
-          'duplicate-document',
-          `${quote(doc.key)} was already imported on ${shownTime(earlier.importedAt)} into order ${quote(order.reference)} (#${order.id}); ` +
-            `take that import back first (Take back this import, or brick-work take-back ${earlier.id}) to import it again.`,
-        );
-      }
-      const undone = request.asNew ? null : undoneDocument(db, doc.key);
-      if (undone !== null) {
-        const order = getOrder(db, undone.orderId);
-        if (request.orderId != null && request.orderId !== order.id) {
-          throw new BrickWorkError(
-            'invalid-argument',
-            `${quote(doc.key)} was imported into order ${quote(order.reference)} (#${order.id}) and undone; importing it again revives it there. To import it into another order, import it as a new document (--as-new).`,
-          );
-        }
-        headerMismatch(doc, order);
-        target = { kind: 'order', order };
-        oldLines = documentLines(db, undone.id);
-        revival = { document: undone, pairs: pairLines(doc, undone, oldLines) };
-      } else if (request.orderId != null) {
-        const order = getOrder(db, request.orderId);
-        headerMismatch(doc, order);
-        target = { kind: 'order', order };
-      } else {
-        const h = doc.header;
-        target = {
-          kind: 'new',
-          reference: h.reference ?? doc.key,
-          counterparty: h.counterparty,
-          counterpartyRole: h.counterpartyRole,
-          currency: h.currency ?? getSetting(db, 'currency'),
-          orderDate: h.orderDate,
-        };
-      }
+      findTarget(db, request, doc, seen, to);
     } catch (e) {
       // The store's own damage is no refusal of this document: the call fails, and the store is marked (SPEC §11).
       if (isDamage(e)) throw e;
       refusal = toErrorValue(e);
     }
+    const { target, revival, oldLines, duplicateOf } = to;
     const lines = doc.lines.map((line, i): PlannedLine => {
       if (++placedSoFar % PROGRESS_EVERY === 0) {
         stopIfCancelled(hooks, request.file.name);
         hooks.onProgress?.('placing', placedSoFar, total);
       }
-      const old = revival ? oldLines[i] : undefined;
-      // A hand placement stays where the given number and name are unchanged.
-      if (
-        old?.placed?.by === 'hand' &&
-        old.given.no === line.given.no &&
-        old.given.name === line.given.name &&
-        old.given.type === line.given.type
-      ) {
-        return {
-          ...line,
-          placement: {
-            item: { type: old.placed.type, no: old.placed.no },
-            colourId: old.placed.colour,
-            by: 'hand',
-            reason: null,
-          },
-        };
-      }
-      return { ...line, placement: placeItem({ ...line.given, remarks: line.remarks }, lookup) };
+      return placeLine(line, revival ? oldLines[i] : undefined, lookup);
     });
     if (placedSoFar === total) hooks.onProgress?.('placing', total, total);
     const placed = lines.filter((l) => l.placement.item !== null).length;

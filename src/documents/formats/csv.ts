@@ -43,13 +43,17 @@ function isRebrickableList(keys: readonly string[]): boolean {
 }
 
 /** The colour-number columns whose title names their numbering, in the order one is preferred. */
-const TITLED_COLOUR_COLUMNS: readonly (readonly [CsvField, ColourNumbering])[] = [
+type TitledColumn = readonly [CsvField, ColourNumbering];
+const TITLED_COLOUR_COLUMNS: readonly TitledColumn[] = [
   ['colourId', 'bricklink'],
   ['colourRebrickable', 'rebrickable'],
   ['colourLdraw', 'ldraw'],
 ];
 
 const WHOLE_NUMBER = /^\d+$/;
+
+/** Each field's column in the header (-1: none). */
+type ColumnIndices = Record<CsvField, number>;
 
 /** A spare-part flag as Rebrickable and spreadsheets write it. */
 function parseSpare(text: string | null, fileName: string, line: number): boolean {
@@ -85,22 +89,10 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column. ${UNDERSTOOD_COLUMNS}`,
     );
   }
-  const rebrickable = isRebrickableList(keys);
   const decimalComma = table.delimiter === ';';
   const cell = (cells: readonly string[], i: number) => (i < 0 ? null : textOrNull(cells[i]));
 
-  // Which column gives a line's colour number, and in which numbering (SPEC §8).
-  const titled = TITLED_COLOUR_COLUMNS.find(([field]) => at[field] >= 0);
-  const numberColumn = titled !== undefined ? at[titled[0]] : at.colourNumber;
-  const chosen = options.colourNumbering ?? null;
-  const numbering: { numbering: ColourNumbering; how: ColourNumberingHow } =
-    chosen !== null
-      ? { numbering: chosen, how: 'chosen' }
-      : titled !== undefined
-        ? { numbering: titled[1], how: 'title' }
-        : rebrickable
-          ? { numbering: 'rebrickable', how: 'shape' }
-          : { numbering: 'bricklink', how: 'guessed' };
+  const { titled, numberColumn, numbering } = colourNumberingOf(at, isRebrickableList(keys), options);
   let colourNumbers = 0;
   let bareColumn: number | null = null;
 
@@ -169,37 +161,8 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     };
   });
 
-  const warnings: DocumentWarning[] = [];
-  if (at.quantity < 0) {
-    warnings.push({
-      code: 'no-quantity-column',
-      message: 'This list has no quantity column: every line will count 1.',
-    });
-  }
-  if (colourNumbers > 0 && numbering.how === 'guessed') {
-    const title = table.header[bareColumn ?? at.colour]?.trim() ?? 'colour';
-    warnings.push({
-      code: 'colour-numbering-guessed',
-      message:
-        `The "${quote(title)}" column gives colour numbers without saying whose: they are read as BrickLink's. ` +
-        'Rebrickable and LDraw number colours differently; choose their numbering if the list came from there.',
-    });
-  }
-  const used = new Map<number, string>();
-  for (const [field, index] of Object.entries(at) as [CsvField, number][]) {
-    if (index < 0) continue;
-    if (field === 'colourNumber' && titled !== undefined) continue;
-    if (field === 'colourRebrickable' || field === 'colourLdraw' || field === 'colourId') {
-      if (titled?.[0] !== field) continue;
-    }
-    const words =
-      field === 'no' && elementsAreNumbers
-        ? 'LEGO element id'
-        : field === 'colour' && colourNumbers > 0 && bareColumn === index
-          ? 'colour number'
-          : FIELD_WORDS[field];
-    used.set(index, words);
-  }
+  const warnings = warningsOf(table.header, at, colourNumbers > 0 && numbering.how === 'guessed', bareColumn);
+  const used = columnsUsed(at, titled, elementsAreNumbers, colourNumbers > 0 ? bareColumn : null);
   const reading: DocumentReading = {
     ...columnsReport(table.header, used, (index) => rows.some((r) => (r.cells[index] ?? '').trim() !== '')),
     colourNumbering: colourNumbers > 0 ? numbering : null,
@@ -213,6 +176,88 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     lines,
     reading,
   };
+}
+
+/** The column that gives a line's colour number, and in which numbering (SPEC §8): staff's choice, a column's title, the list's shape, or else BrickLink's, guessed. */
+function colourNumberingOf(
+  at: ColumnIndices,
+  rebrickable: boolean,
+  options: CsvReadOptions,
+): {
+  readonly titled: TitledColumn | undefined;
+  readonly numberColumn: number;
+  readonly numbering: { numbering: ColourNumbering; how: ColourNumberingHow };
+} {
+  const titled = TITLED_COLOUR_COLUMNS.find(([field]) => at[field] >= 0);
+  const numberColumn = titled !== undefined ? at[titled[0]] : at.colourNumber;
+  const chosen = options.colourNumbering ?? null;
+  const numbering: { numbering: ColourNumbering; how: ColourNumberingHow } =
+    chosen !== null
+      ? { numbering: chosen, how: 'chosen' }
+      : titled !== undefined
+        ? { numbering: titled[1], how: 'title' }
+        : rebrickable
+          ? { numbering: 'rebrickable', how: 'shape' }
+          : { numbering: 'bricklink', how: 'guessed' };
+  return { titled, numberColumn, numbering };
+}
+
+/**
+ * What staff must acknowledge of a list: no quantity column; colour numbers in a numbering guessed
+ * (`numberingGuessed`), named by the title of their column (`bareColumn`, else the colour column).
+ */
+function warningsOf(
+  header: readonly string[],
+  at: ColumnIndices,
+  numberingGuessed: boolean,
+  bareColumn: number | null,
+): DocumentWarning[] {
+  const warnings: DocumentWarning[] = [];
+  if (at.quantity < 0) {
+    warnings.push({
+      code: 'no-quantity-column',
+      message: 'This list has no quantity column: every line will count 1.',
+    });
+  }
+  if (numberingGuessed) {
+    const title = header[bareColumn ?? at.colour]?.trim() ?? 'colour';
+    warnings.push({
+      code: 'colour-numbering-guessed',
+      message:
+        `The "${quote(title)}" column gives colour numbers without saying whose: they are read as BrickLink's. ` +
+        'Rebrickable and LDraw number colours differently; choose their numbering if the list came from there.',
+    });
+  }
+  return warnings;
+}
+
+/**
+ * What each column the list was read by gave, for the reading's report: the colour-number columns
+ * only the one read (`titled`), the number column as element ids where they are the numbers, and a
+ * bare colour column as colour numbers where it gave them (`colourNumberColumn`).
+ */
+function columnsUsed(
+  at: ColumnIndices,
+  titled: TitledColumn | undefined,
+  elementsAreNumbers: boolean,
+  colourNumberColumn: number | null,
+): Map<number, string> {
+  const used = new Map<number, string>();
+  for (const [field, index] of Object.entries(at) as [CsvField, number][]) {
+    if (index < 0) continue;
+    if (field === 'colourNumber' && titled !== undefined) continue;
+    if (field === 'colourRebrickable' || field === 'colourLdraw' || field === 'colourId') {
+      if (titled?.[0] !== field) continue;
+    }
+    const words =
+      field === 'no' && elementsAreNumbers
+        ? 'LEGO element id'
+        : field === 'colour' && colourNumberColumn === index
+          ? 'colour number'
+          : FIELD_WORDS[field];
+    used.set(index, words);
+  }
+  return used;
 }
 
 /** "LDraw 3003", or null when there is no value. */
