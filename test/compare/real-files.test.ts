@@ -81,6 +81,12 @@ function scenario(): Scenario {
     catalogue: [
       { name: 'parts.csv', content: bytes(files.rebrickableParts(parts)) },
       { name: 'colors.txt', content: bytes(files.bricklinkColoursTab(colours)) },
+      // As Rebrickable's cross-references give the real parts theirs: each part's BrickLink number, which a
+      // mass upload of the difference is written in (SPEC §5).
+      {
+        name: 'part-crossrefs.ron',
+        content: bytes(files.partCrossrefs(parts.map((p) => ({ rebrickable: p.no, bricklink: [p.no] })))),
+      },
     ],
     market: { name: 'Inventory for 10190-1 Market Street.bsx', text: bsx(lots(180, 3)) },
     pab: { name: 'PAB_inventory_US_July_22_2012.bsx', text: bsx(lots(400, 5)) },
