@@ -2,7 +2,7 @@ import { elementColourFor, elementIdBeside } from '../placement/rule.ts';
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
-import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE } from '../item-types.ts';
+import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE, type ItemType } from '../item-types.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
 import {
   getLine,
@@ -14,6 +14,15 @@ import {
 import { catalogueGeneration } from '../store/settings.ts';
 import { colourName } from '../store/colours.ts';
 import { findColourMemory, findItemMemory, findTaughtName } from '../store/memories.ts';
+import {
+  linesGivingColourId,
+  linesGivingNumber,
+  linesGivingOnlyColourName,
+  linesGivingOnlyName,
+  type HandCandidate,
+} from '../store/hand-candidates.ts';
+import { memoryRow, type MemoryTable } from '../store/hand-memories.ts';
+import { catalogueItemKey } from '../store/lookup.ts';
 import { deskOf } from '../undo/desk.ts';
 import { deskWords, lastStepTouching, recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
@@ -28,7 +37,7 @@ import {
   type ColourCheck,
   type ColourKey,
   type GivenItem,
-  type StoredPlacement,
+  type PlacementLookup,
 } from '../placement/rule.ts';
 
 /** What a memory write did: made a new one, changed the one there was, or found it already so. */
@@ -69,17 +78,8 @@ function givenKey(given: GivenItem): GivenKey {
   return { type, no, nameKey };
 }
 
-interface Candidate extends GivenItem, StoredPlacement {
-  readonly id: number;
-  readonly orderReference: string;
-}
-
-const CANDIDATE = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name, l.given_colour_id AS colourId,
-    l.given_colour_name AS colourName, l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour,
-    l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason, l.remarks, o.reference AS orderReference
-  FROM order_line l JOIN document d ON d.id = l.document_id JOIN shop_order o ON o.id = d.order_id
- WHERE d.state = 'imported' AND l.id <> ? AND l.placed_by IS DISTINCT FROM 'hand'`;
-const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
+/** A saved line a memory may place at once. */
+type Candidate = HandCandidate;
 
 /**
  * The saved lines a memory may place at once: unplaced lines, and lines a memory placed, that give the
@@ -89,27 +89,16 @@ const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
 function linesFor(db: StoreDb, except: number, item: GivenKey | null, colour: ColourKey | null): Candidate[] {
   const found = new Map<number, Candidate>();
   const add = (rows: Candidate[]) => rows.forEach((r) => found.set(r.id, r));
-  const mayMove = "(l.item_no IS NULL OR l.placed_by = 'remembered')";
   if (item?.no != null) {
-    add(
-      db
-        .prepare(`${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND trim(l.given_no) = ? COLLATE NOCASE`)
-        .all(except, item.type, item.no) as Candidate[],
-    );
+    add(linesGivingNumber(db, except, item.type, item.no));
   } else if (item?.nameKey != null) {
-    const rows = db
-      .prepare(
-        `${CANDIDATE} AND ${mayMove} AND ${GIVEN_TYPE} = ? AND nullif(trim(l.given_no), '') IS NULL AND l.given_name IS NOT NULL`,
-      )
-      .all(except, item.type) as Candidate[];
+    const rows = linesGivingOnlyName(db, except, item.type);
     add(rows.filter((r) => r.name !== null && foldName(r.name) === item.nameKey));
   }
   if (colour?.numbering === 'bricklink-id') {
-    add(db.prepare(`${CANDIDATE} AND l.given_colour_id = ?`).all(except, colour.id) as Candidate[]);
+    add(linesGivingColourId(db, except, colour.id));
   } else if (colour?.numbering === 'name') {
-    const rows = db
-      .prepare(`${CANDIDATE} AND coalesce(l.given_colour_id, 0) = 0 AND l.given_colour_name IS NOT NULL`)
-      .all(except) as Candidate[];
+    const rows = linesGivingOnlyColourName(db, except);
     add(rows.filter((r) => r.colourName !== null && foldName(r.colourName) === colour.key));
   }
   return [...found.values()];
@@ -177,7 +166,7 @@ function catalogueFacts(
   item: { type: string; no: string },
   colourId: number | null,
   generation: number,
-  /** The item's folded name, when already read (`catalogueItem`). */
+  /** The item's folded name, when already read (`catalogueItemKey`). */
   nameKey?: string,
 ): CatalogueFacts {
   const lookup = catalogueLookup(db);
@@ -185,30 +174,22 @@ function catalogueFacts(
   const own = check.status === 'unknown' ? null : check;
   const key = givenKey(line.given);
   const givenNumberKnown = key.no !== null && isItemType(key.type) && lookup.itemNumber(key.type, key.no) !== null;
-  const itemNameKey = nameKey ?? catalogueItem(db, item.type, item.no)?.nameKey;
+  const itemNameKey = nameKey ?? catalogueItemKey(db, item.type, item.no)?.nameKey;
   const colourNames = new Map<number, string | null>();
   for (const id of [colourId, own === null ? null : colourOf(own)])
     if (id !== null && !colourNames.has(id)) colourNames.set(id, colourName(db, id));
   return { generation, own, givenNumberKnown, itemNameKey, colourNames };
 }
 
-/** An item of the catalogue: its number as the catalogue spells it, and its folded name. */
-function catalogueItem(db: StoreDb, type: string, no: string): { no: string; nameKey: string } | undefined {
-  return db
-    .prepare('SELECT item_no AS no, name_key AS nameKey FROM catalogue_item WHERE item_type = ? AND item_no = ?')
-    .get(type, no) as { no: string; nameKey: string } | undefined;
-}
-
 /** A memory forgotten names what it gave as the desk showed it (SPEC §14): changed since, `line-changed`. */
 function refuseIfMemoryChanged(
   db: StoreDb,
-  table: string,
+  table: MemoryTable,
   id: number,
   what: string,
   seen: { readonly type?: string; readonly no?: string; readonly colourId?: number },
 ): void {
-  const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
-    Record<string, string | number | null> | undefined;
+  const row = memoryRow(db, table, id);
   const gives =
     row === undefined
       ? null
@@ -227,6 +208,21 @@ function refuseIfMemoryChanged(
 function describeGiven(line: LineView): string {
   const g = line.given;
   return quote(g.no ?? g.name ?? `line ${line.position}`);
+}
+
+/** A hand placement asked for: the line, the item (as the catalogue spells it) and colour, and what staff confirmed. */
+interface Placing {
+  readonly db: StoreDb;
+  readonly lineId: number;
+  readonly line: LineView;
+  readonly type: ItemType;
+  readonly no: string;
+  /** The colour chosen, or null to keep the line's own. */
+  readonly colourId: number | null;
+  readonly clock: Clock;
+  readonly confirmed: readonly PlacementConfirmation[];
+  /** The line's placement as the desk showed it (null: unplaced); undefined: whatever it is now. */
+  readonly seen: { readonly type: string; readonly no: string; readonly colourId: number | null } | null | undefined;
 }
 
 /**
@@ -259,7 +255,7 @@ export function placeByHand(
     );
   // First: the catalogue facts read after it are at least this new (see CatalogueFacts).
   const generation = catalogueGeneration(db);
-  const item = catalogueItem(db, type, target.no.trim());
+  const item = catalogueItemKey(db, type, target.no.trim());
   if (item === undefined) throw new BrickWorkError('not-found', `${type} ${quote(target.no)} is not in the catalogue.`);
   const no = item.no;
   const lookup = catalogueLookup(db);
@@ -277,159 +273,183 @@ export function placeByHand(
     );
   }
   const first = catalogueFacts(db, line, { type, no }, target.colourId, generation, item.nameKey);
-
-  /**
-   * The step. `swap`: on a server, the line is written (its old values given back) with the memory's
-   * write and the read of the lines it places too — one round trip holding the writer lock, which the
-   * other desks wait out — while the catalogue is as `first` was read; a load that came between rolls it
-   * back (CatalogueMoved), and the step is made again the other way: the line read first under the lock
-   * and the facts again, as on SQLite, where a read and a write cost no round trips.
-   */
-  const step = (swap: boolean) =>
-    recordStepWithInfo(db, clock, (rec) => {
-      let facts = first;
-      // Read inside the write transaction: what another process wrote meanwhile counts.
-      const inTransaction = catalogueLookup(db);
-      /** The line's own colour and the colour it is placed in, by `facts` (and the colour memory, read here). */
-      const colourBy = (f: CatalogueFacts): { own: ColourCheck; colourId: number | null } => {
-        const own = f.own ?? checkColour(line.given, inTransaction);
-        if (target.colourId !== null) return { own, colourId: target.colourId };
-        if (own.status === 'unknown') {
-          if (own.placed === null) {
-            const given =
-              line.given.colourId !== null
-                ? `colour ${line.given.colourId}`
-                : `the colour "${quote(line.given.colourName ?? '')}"`;
-            throw new BrickWorkError(
-              'needs-colour',
-              `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
-            );
-          }
-          return { own, colourId: own.placed };
-        }
-        if (own.status === 'none') {
-          // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
-          const colourId =
-            elementIdBeside(line.remarks) === null
-              ? null
-              : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type, no }, inTransaction);
-          return { own, colourId };
-        }
-        return { own, colourId: own.id };
-      };
-      const placement = (colourId: number | null) => ({
-        item_type: type,
-        item_no: no,
-        colour_id: colourId,
-        placed_by: 'hand',
-        unplaced_reason: null,
-      });
-
-      let { own, colourId } = colourBy(facts);
-      const swapping = swap ? replaceLinePlacement(db, lineId, placement(colourId), facts.generation) : null;
-      /** The swap's answer, once it came: refused (the write is rolled back) or recorded. */
-      const swapped = () => {
-        if (swapping === null) return;
-        const old = swapping();
-        if (old === null) throw new CatalogueMoved();
-        if (seen !== undefined) refuseIfChanged(db, line, old, seen);
-        rec.updated('order_line', lineId, old, placement(colourId));
-      };
-      if (swapping === null) {
-        const now = linePlacementNow(db, lineId);
-        if (now.catalogueGeneration !== facts.generation) {
-          facts = catalogueFacts(db, line, { type, no }, target.colourId, now.catalogueGeneration);
-          ({ own, colourId } = colourBy(facts));
-        }
-        if (seen !== undefined) refuseIfChanged(db, line, now.columns, seen);
-        rec.update('order_line', lineId, placement(colourId), now.columns);
-      }
-
-      const key = givenKey(line.given);
-      const givenType = isItemType(key.type) ? key.type : null;
-      // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
-      // number (§6: number first): a memory would never be used otherwise, so none is made.
-      const useful = givenType !== null && (key.no !== null ? !facts.givenNumberKnown : key.nameKey !== null);
-      const remembering = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
-      const colour =
-        own.status === 'unknown' && target.colourId !== null
-          ? rememberColour(db, rec, own.key, target.colourId, clock)
-          : null;
-      // A name is taught only from a placement of the same type: a minifig's description is no part's name.
-      const name =
-        givenType === type ? teachName(db, rec, line.given.name, { type, no }, facts.itemNameKey, clock) : null;
-
-      const others = { placed: 0, moved: 0, unplaced: 0 };
-      const othersIn = new Set<string>();
-      // Lines placed before that this placement moves or unplaces: staff confirm those first (SPEC §9).
-      const displaced: Candidate[] = [];
-      // This read takes the writes above with it (a server store): then their answers are in.
-      const candidates =
-        remembering !== null || colour !== null
-          ? linesFor(
-              db,
-              lineId,
-              remembering === null ? null : key,
-              colour === null ? null : own.status === 'unknown' ? own.key : null,
-            )
-          : [];
-      swapped();
-      const item = remembering === null ? null : remembering();
-      if (candidates.length > 0) {
-        const again = catalogueLookup(db);
-        for (const c of candidates) {
-          const p = placeItem(c, again);
-          const values = placementColumns(p);
-          if (unchanged(values, c)) continue;
-          rec.update('order_line', c.id, values);
-          othersIn.add(c.orderReference);
-          if (c.itemNo !== null) displaced.push(c);
-          if (p.item === null) others.unplaced += 1;
-          else if (c.itemNo === null) others.placed += 1;
-          else others.moved += 1;
-        }
-      }
-      if (displaced.length > 0 && !confirmed.includes('moves-lines')) {
-        // Thrown inside the step: everything above is rolled back.
-        throw new BrickWorkError(
-          'needs-acknowledgement',
-          displacedMessage(line, displaced, `${type} ${no}`),
-          'moves-lines',
-        );
-      }
-
-      // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
-      const documentName = colourId === line.given.colourId ? line.given.colourName : null;
-      const known =
-        colourId === null
-          ? null
-          : facts.colourNames.has(colourId)
-            ? facts.colourNames.get(colourId)
-            : colourName(db, colourId);
-      const inColour = colourId === null ? '' : ` in ${known ?? documentName ?? `colour ${colourId}`}`;
-      const label = `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${type} ${no}${inColour}`;
-      return {
-        value: {
-          remembered: { item, colour, name },
-          others,
-          othersIn: [...othersIn].sort((a, b) => a.localeCompare(b)),
-        },
-        kind: 'hand-placement',
-        label,
-      };
-    });
-  let made: ReturnType<typeof step>;
+  const placing: Placing = { db, lineId, line, type, no, colourId: target.colourId, clock, confirmed, seen };
+  let made: ReturnType<typeof handStep>;
   try {
-    made = step(true);
+    made = handStep(placing, first, true);
   } catch (e) {
     if (!(e instanceof CatalogueMoved)) throw e;
-    made = step(false);
+    made = handStep(placing, first, false);
   }
   const { value, step: written } = made;
   return { line: getLine(db, lineId), step: written, ...value };
 }
 
-/** A catalogue load came between the facts a hand placement read and its write: made again (see `step`). */
+/**
+ * The step. `swap`: on a server, the line is written (its old values given back) with the memory's
+ * write and the read of the lines it places too — one round trip holding the writer lock, which the
+ * other desks wait out — while the catalogue is as `first` was read; a load that came between rolls it
+ * back (CatalogueMoved), and the step is made again the other way: the line read first under the lock
+ * and the facts again, as on SQLite, where a read and a write cost no round trips.
+ */
+function handStep(p: Placing, first: CatalogueFacts, swap: boolean) {
+  const { db, lineId, line, type, no, clock } = p;
+  return recordStepWithInfo(db, clock, (rec) => {
+    const { facts, own, colourId, swapped } = writeLine(p, rec, first, swap);
+
+    const key = givenKey(line.given);
+    const givenType = isItemType(key.type) ? key.type : null;
+    // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
+    // number (§6: number first): a memory would never be used otherwise, so none is made.
+    const useful = givenType !== null && (key.no !== null ? !facts.givenNumberKnown : key.nameKey !== null);
+    const remembering = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
+    const colour =
+      own.status === 'unknown' && p.colourId !== null ? rememberColour(db, rec, own.key, p.colourId, clock) : null;
+    // A name is taught only from a placement of the same type: a minifig's description is no part's name.
+    const name =
+      givenType === type ? teachName(db, rec, line.given.name, { type, no }, facts.itemNameKey, clock) : null;
+
+    // This read takes the writes above with it (a server store): then their answers are in.
+    const candidates =
+      remembering !== null || colour !== null
+        ? linesFor(
+            db,
+            lineId,
+            remembering === null ? null : key,
+            colour === null ? null : own.status === 'unknown' ? own.key : null,
+          )
+        : [];
+    swapped();
+    const item = remembering === null ? null : remembering();
+    const { others, othersIn, displaced } = placeOthers(db, rec, candidates);
+    if (displaced.length > 0 && !p.confirmed.includes('moves-lines')) {
+      // Thrown inside the step: everything above is rolled back.
+      throw new BrickWorkError(
+        'needs-acknowledgement',
+        displacedMessage(line, displaced, `${type} ${no}`),
+        'moves-lines',
+      );
+    }
+    return {
+      value: {
+        remembered: { item, colour, name },
+        others,
+        othersIn: [...othersIn].sort((a, b) => a.localeCompare(b)),
+      },
+      kind: 'hand-placement',
+      label: stepLabel(db, p, facts, colourId),
+    };
+  });
+}
+
+/** The line's columns placed by hand on the item, in `colourId`. */
+function handColumns(p: Placing, colourId: number | null) {
+  return { item_type: p.type, item_no: p.no, colour_id: colourId, placed_by: 'hand', unplaced_reason: null };
+}
+
+/**
+ * Writes the line's own placement in the step: swapped (its old values read with the step's next
+ * round trip: `swapped`), or read first and the catalogue facts read again if a load came between.
+ */
+function writeLine(p: Placing, rec: StepRecorder, first: CatalogueFacts, swap: boolean) {
+  const { db, lineId, line } = p;
+  let facts = first;
+  // Read inside the write transaction: what another process wrote meanwhile counts.
+  const inTransaction = catalogueLookup(db);
+  let { own, colourId } = colourFor(p, facts, inTransaction);
+  const swapping = swap ? replaceLinePlacement(db, lineId, handColumns(p, colourId), facts.generation) : null;
+  /** The swap's answer, once it came: refused (the write is rolled back) or recorded. */
+  const swapped = () => {
+    if (swapping === null) return;
+    const old = swapping();
+    if (old === null) throw new CatalogueMoved();
+    if (p.seen !== undefined) refuseIfChanged(db, line, old, p.seen);
+    rec.updated('order_line', lineId, old, handColumns(p, colourId));
+  };
+  if (swapping === null) {
+    const now = linePlacementNow(db, lineId);
+    if (now.catalogueGeneration !== facts.generation) {
+      facts = catalogueFacts(db, line, { type: p.type, no: p.no }, p.colourId, now.catalogueGeneration);
+      ({ own, colourId } = colourFor(p, facts, inTransaction));
+    }
+    if (p.seen !== undefined) refuseIfChanged(db, line, now.columns, p.seen);
+    rec.update('order_line', lineId, handColumns(p, colourId), now.columns);
+  }
+  return { facts, own, colourId, swapped };
+}
+
+/** The line's own colour and the colour it is placed in, by `facts` (and the colour memory, read in the step). */
+function colourFor(
+  p: Placing,
+  facts: CatalogueFacts,
+  inTransaction: PlacementLookup,
+): { own: ColourCheck; colourId: number | null } {
+  const { line } = p;
+  const own = facts.own ?? checkColour(line.given, inTransaction);
+  if (p.colourId !== null) return { own, colourId: p.colourId };
+  if (own.status === 'unknown') {
+    if (own.placed === null) {
+      const given =
+        line.given.colourId !== null
+          ? `colour ${line.given.colourId}`
+          : `the colour "${quote(line.given.colourName ?? '')}"`;
+      throw new BrickWorkError(
+        'needs-colour',
+        `Line ${line.position} gives ${given}, which the catalogue does not know: choose the colour it should be.`,
+      );
+    }
+    return { own, colourId: own.placed };
+  }
+  if (own.status === 'none') {
+    // A line that gave an element id and no colour keeps the element's colour on this item (issue 43).
+    const colourId =
+      elementIdBeside(line.remarks) === null
+        ? null
+        : elementColourFor({ no: line.given.no, remarks: line.remarks }, { type: p.type, no: p.no }, inTransaction);
+    return { own, colourId };
+  }
+  return { own, colourId: own.id };
+}
+
+/** Places again the other saved lines the step's memories may place: how many moved where, and in which orders. */
+function placeOthers(db: StoreDb, rec: StepRecorder, candidates: readonly Candidate[]) {
+  const others = { placed: 0, moved: 0, unplaced: 0 };
+  const othersIn = new Set<string>();
+  // Lines placed before that this placement moves or unplaces: staff confirm those first (SPEC §9).
+  const displaced: Candidate[] = [];
+  if (candidates.length > 0) {
+    const again = catalogueLookup(db);
+    for (const c of candidates) {
+      const p = placeItem(c, again);
+      const values = placementColumns(p);
+      if (unchanged(values, c)) continue;
+      rec.update('order_line', c.id, values);
+      othersIn.add(c.orderReference);
+      if (c.itemNo !== null) displaced.push(c);
+      if (p.item === null) others.unplaced += 1;
+      else if (c.itemNo === null) others.placed += 1;
+      else others.moved += 1;
+    }
+  }
+  return { others, othersIn, displaced };
+}
+
+/** "Hand placement of 3001 (order A, line 3) on P 3001 in Red": the step's name in the history. */
+function stepLabel(db: StoreDb, p: Placing, facts: CatalogueFacts, colourId: number | null): string {
+  const { line } = p;
+  // A colour the catalogue has no name for (no colours loaded yet) goes by the document's name for it.
+  const documentName = colourId === line.given.colourId ? line.given.colourName : null;
+  const known =
+    colourId === null
+      ? null
+      : facts.colourNames.has(colourId)
+        ? facts.colourNames.get(colourId)
+        : colourName(db, colourId);
+  const inColour = colourId === null ? '' : ` in ${known ?? documentName ?? `colour ${colourId}`}`;
+  return `Hand placement of ${describeGiven(line)} (${line.documentKey}, line ${line.position}) on ${p.type} ${p.no}${inColour}`;
+}
+
+/** A catalogue load came between the facts a hand placement read and its write: made again (see `handStep`). */
 class CatalogueMoved extends Error {}
 
 /** "This will also move 19 lines in 2 orders (A, B) from P 6141 to P 4070 …": what a confirmation is asked for. */
@@ -480,7 +500,7 @@ function teachName(
   rec: StepRecorder,
   given: string | null,
   item: { type: string; no: string },
-  /** The item's own folded name (`catalogueItem`), read with the step's other catalogue facts. */
+  /** The item's own folded name (`catalogueItemKey`), read with the step's other catalogue facts. */
   own: string | undefined,
   clock: Clock,
 ): MemoryChange | null {
@@ -525,8 +545,7 @@ export function forgetMemory(
   seen?: { readonly type?: string; readonly no?: string; readonly colourId?: number },
 ): StepInfo {
   const table = MEMORY_TABLES[kind];
-  const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as
-    Record<string, string | number | null> | undefined;
+  const row = memoryRow(db, table, id);
   if (row === undefined) {
     throw new BrickWorkError(
       'not-found',

@@ -11,6 +11,7 @@ import {
   type GivenLineRow,
   type PlacingScope,
 } from '../store/line-placements.ts';
+import { dataVersion } from '../store/lookup.ts';
 
 export interface PlaceLinesResult {
   readonly lines: number;
@@ -106,7 +107,7 @@ export function placeNextBatch(db: StoreDb, run: PlacingAgain): boolean {
   if (waiting === null) return false;
   // Another desk or process wrote between the batches: what the memory read may have changed (a look-up's
   // item, a taught name), so it is read again.
-  const version = db.pragma('data_version', { simple: true });
+  const version = dataVersion(db);
   if (version !== run.seen) {
     run.memory = lookupMemory();
     run.seen = version;

@@ -1,6 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
 import type { ItemType } from '../item-types.ts';
-import { crossReferences } from './catalogue-lookup.ts';
+import { crossReferences } from '../store/lookup.ts';
+import { relatedReader } from '../store/related.ts';
 
 /** How a part is related to the number a line gives (SPEC §7 `related`), in the order they are offered. */
 export const RELATIONS = ['element', 'numbering', 'alternate', 'mould', 'plain', 'print'] as const;
@@ -23,24 +24,16 @@ export interface RelatedPart {
 export function relatedParts(db: StoreDb, no: string, limit = 20): RelatedPart[] {
   const q = no.trim();
   if (q === '') return [];
-  const item = db.prepare<[string], { no: string; name: string }>(
-    "SELECT item_no AS no, name FROM catalogue_item WHERE item_type = 'P' AND item_no = ?",
-  );
+  const read = relatedReader(db);
   const crossRefs = crossReferences(db);
   const bricklinkOf = crossRefs.bricklinkOf;
   const rebrickableOf = (n: string) => crossRefs.rebrickableOf('bricklink', n);
-  const asChild = db.prepare<[string], { rel: string; other: string }>(
-    'SELECT rel_type AS rel, parent_no AS other FROM part_relationship WHERE child_no = ?',
-  );
-  const asParent = db.prepare<[string], { rel: string; other: string }>(
-    'SELECT rel_type AS rel, child_no AS other FROM part_relationship WHERE parent_no = ?',
-  );
 
   const out = new Map<string, RelatedPart>();
   /** A number of either numbering, offered as the catalogue has it. */
   const offer = (n: string, related: Relation) => {
     for (const candidate of [n, ...bricklinkOf(n), ...rebrickableOf(n)]) {
-      const found = item.get(candidate);
+      const found = read.part(candidate);
       if (found === undefined) continue;
       const key = found.no.toLowerCase();
       if (key === q.toLowerCase() || out.has(key)) continue;
@@ -49,22 +42,19 @@ export function relatedParts(db: StoreDb, no: string, limit = 20): RelatedPart[]
     }
   };
   // A LEGO element id: the parts the element tables say it is (BrickLink's codes, Rebrickable's elements).
-  const elementParts = db
-    .prepare<[string], string>('SELECT DISTINCT item_no FROM element_code WHERE element_id = ? ORDER BY item_no')
-    .pluck();
-  for (const n of elementParts.all(q)) offer(n, 'element');
+  for (const n of read.elementParts(q)) offer(n, 'element');
   const own = [q, ...rebrickableOf(q)];
   // The same part in another numbering.
   for (const n of own.slice(1)) offer(n, 'numbering');
   for (const b of bricklinkOf(q)) offer(b, 'numbering');
   const found: { related: Relation; other: string }[] = [];
   for (const n of own) {
-    for (const r of asChild.all(n)) {
+    for (const r of read.asChild(n)) {
       if (r.rel === 'A') found.push({ related: 'alternate', other: r.other });
       else if (r.rel === 'M') found.push({ related: 'mould', other: r.other });
       else if (r.rel === 'P' || r.rel === 'T') found.push({ related: 'plain', other: r.other });
     }
-    for (const r of asParent.all(n)) {
+    for (const r of read.asParent(n)) {
       if (r.rel === 'A') found.push({ related: 'alternate', other: r.other });
       else if (r.rel === 'M') found.push({ related: 'mould', other: r.other });
       else if (r.rel === 'P' || r.rel === 'T') found.push({ related: 'print', other: r.other });

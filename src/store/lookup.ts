@@ -1,0 +1,135 @@
+import type { StoreDb } from './db.ts';
+import { onServer } from './dialect.ts';
+import type { ItemType } from '../item-types.ts';
+
+/**
+ * The placement rule's reads of a store (schema 4.2): catalogue items, colours, the translation tables,
+ * remembered hand placements (items) and colour placements. The placement lookup
+ * (`placement/catalogue-lookup.ts`) asks them line by line, or reads them ahead (`lookup-ahead.ts`).
+ */
+
+/** An item as these statements give it: its type and its number as the catalogue (or a memory) spells it. */
+export interface LookupItem {
+  readonly type: ItemType;
+  readonly no: string;
+}
+
+/** A row of the element tables (BrickLink's codes, Rebrickable's elements) for one element id. */
+export interface ElementRow {
+  readonly numbering: 'bricklink' | 'rebrickable';
+  readonly item_no: string;
+  readonly colour: string;
+}
+
+/** An item of the other numbering that shares an element with a part number. */
+export interface SharedElement {
+  readonly given: 'bricklink' | 'rebrickable';
+  readonly numbering: 'bricklink' | 'rebrickable';
+  readonly no: string;
+}
+
+/**
+ * Whether a lookup should read a plan's answers ahead: on a server store every statement is a round trip
+ * (ADR 0027), so a few statements for all lines beat one a question; a SQLite store is in-process.
+ */
+export function lookupReadsAhead(db: StoreDb): boolean {
+  return onServer(db);
+}
+
+/**
+ * Rebrickable's part cross-references read both ways (`part_number`): a Rebrickable number's BrickLink
+ * numbers, and the Rebrickable numbers that give a BrickLink (or LDraw) number. Placement and the related
+ * suggestions read them alike.
+ */
+export function crossReferences(db: StoreDb) {
+  const bricklinkOf = db
+    .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
+    .pluck();
+  const rebrickableOf = db
+    .prepare<[string, string], string>('SELECT rebrickable_no FROM part_number WHERE numbering = ? AND item_no = ?')
+    .pluck();
+  return {
+    bricklinkOf: (rebrickable: string): string[] => bricklinkOf.all(rebrickable),
+    rebrickableOf: (numbering: 'bricklink' | 'ldraw', no: string): string[] => rebrickableOf.all(numbering, no),
+  };
+}
+
+/**
+ * The lookup's statements, prepared once (a lookup places thousands of lines) and asked line by line.
+ * Whether colours or the colour table are loaded is read when asked: the lookup keeps the answer.
+ */
+export function lookupReader(db: StoreDb) {
+  const itemNumber = db
+    .prepare<[string, string], string>('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
+    .pluck();
+  // The item only: hand_placement.colour_id is never read (early 0.9.0 builds forced it on every line).
+  const byNumber = db.prepare<[string, string], LookupItem>(
+    'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no = ?',
+  );
+  const byName = db.prepare<[string, string], LookupItem>(
+    'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no IS NULL AND name_key = ?',
+  );
+  const colourById = db
+    .prepare<[number], number>(
+      "SELECT colour_id FROM colour_placement WHERE numbering = 'bricklink-id' AND given_colour_id = ?",
+    )
+    .pluck();
+  const colourByName = db
+    .prepare<[string], number>("SELECT colour_id FROM colour_placement WHERE numbering = 'name' AND given_name_key = ?")
+    .pluck();
+  const named = db.prepare<[string, string], LookupItem>(
+    'SELECT item_type AS type, item_no AS no FROM catalogue_item WHERE item_type = ? AND name_key = ? LIMIT 2',
+  );
+  const hasColour = db.prepare<[number], number>('SELECT 1 FROM colour WHERE id = ?').pluck();
+  const colourNamed = db.prepare<[string], number>('SELECT id FROM colour WHERE name_key = ? LIMIT 2').pluck();
+  const colourTranslation = db.prepare<[string, string], { bricklink_id: number | null }>(
+    'SELECT bricklink_id FROM colour_translation WHERE numbering = ? AND key = ?',
+  );
+  const elementRows = db.prepare<[string], ElementRow>(
+    'SELECT numbering, item_no, colour FROM element_code WHERE element_id = ?',
+  );
+  const shared = db.prepare<[string], SharedElement>(
+    `SELECT DISTINCT e.numbering AS given, o.numbering, o.item_no AS no FROM element_code e
+       JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering
+      WHERE e.item_no = ? ORDER BY o.item_no`,
+  );
+  return {
+    /** The catalogue's own spelling of the number, or null. */
+    itemNumber: (type: string, no: string): string | null => itemNumber.get(type, no) ?? null,
+    /** The item remembered for a given number, or null. */
+    rememberedByNumber: (type: string, no: string): LookupItem | null => byNumber.get(type, no) ?? null,
+    /** The item remembered for a folded name given without a number, or null. */
+    rememberedByName: (type: string, nameKey: string): LookupItem | null => byName.get(type, nameKey) ?? null,
+    /** Up to two items of a folded name (two are enough to know it is not unique). */
+    itemsNamed: (type: string, nameKey: string): LookupItem[] => named.all(type, nameKey),
+    hasColour: (id: number): boolean => hasColour.get(id) !== undefined,
+    /** Up to two colours of a folded name. */
+    coloursNamed: (nameKey: string): number[] => colourNamed.all(nameKey),
+    /** The colour remembered for a given colour id or folded colour name, or null. */
+    colourPlacement: (numbering: 'bricklink-id' | 'name', given: number | string): number | null =>
+      (numbering === 'bricklink-id' ? colourById.get(given as number) : colourByName.get(given as string)) ?? null,
+    /** BrickLink's id for a colour of another vocabulary: null, no counterpart; undefined, the table does not know it. */
+    translateColour: (numbering: string, key: string): number | null | undefined =>
+      colourTranslation.get(numbering, key)?.bricklink_id,
+    elementRows: (id: string): ElementRow[] => elementRows.all(id),
+    /** The other numbering's items that share an element with a part number, in item number order. */
+    sharedElements: (no: string): SharedElement[] => shared.all(no),
+    coloursLoaded: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1,
+    hasColourTable: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1,
+  };
+}
+
+/** An item of the catalogue: its number as the catalogue spells it, and its folded name. */
+export function catalogueItemKey(db: StoreDb, type: string, no: string): { no: string; nameKey: string } | undefined {
+  return db
+    .prepare('SELECT item_no AS no, name_key AS nameKey FROM catalogue_item WHERE item_type = ? AND item_no = ?')
+    .get(type, no) as { no: string; nameKey: string } | undefined;
+}
+
+/**
+ * A number that moves when another connection commits (SQLite's `data_version`; a server store answers
+ * it in its own terms): what a lookup memory read may have changed since.
+ */
+export function dataVersion(db: StoreDb): unknown {
+  return db.pragma('data_version', { simple: true });
+}
