@@ -83,15 +83,33 @@ function shellRule(shell, more = []) {
   };
 }
 
-/** The rule for files of `src/<layer>` (or the root modules, for null): no folder above. */
+const ENGINE_IN_THE_STORE =
+  'The engine is settled inside src/store: call a store function named for what it does (issue 50 §2).';
+
+/** Below the API, what a store's address is decides nothing: the store function does (its words are the API's and errors'). */
+const BELOW_THE_API = LAYERS.slice(0, LAYERS.indexOf('api'));
+
+/**
+ * The rule for files of `src/<layer>` (or the root modules, for null): no folder above; and outside the
+ * store, neither the engines' drivers nor the store's engine-specific modules.
+ */
 function layerRule(layer) {
   const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
   const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
+  const store = layer === 'store';
   return {
     'no-restricted-imports': [
       'error',
       {
-        paths: [ELECTRON_ONLY],
+        paths: [
+          ELECTRON_ONLY,
+          ...(store
+            ? []
+            : [
+                { name: 'better-sqlite3', message: ENGINE_IN_THE_STORE },
+                { name: 'pg', message: ENGINE_IN_THE_STORE },
+              ]),
+        ],
         patterns: [
           NOT_THE_SHELLS,
           ...(above.length === 0
@@ -102,11 +120,35 @@ function layerRule(layer) {
                   message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).`,
                 },
               ]),
+          ...(store ? [] : [{ group: ['**/store/dialect.ts', '**/store/postgres/**'], message: ENGINE_IN_THE_STORE }]),
+          ...(store || !BELOW_THE_API.includes(layer)
+            ? []
+            : [{ group: ['**/store-location.ts'], importNames: ['isServerAddress'], message: ENGINE_IN_THE_STORE }]),
         ],
       },
     ],
   };
 }
+
+/**
+ * SQL is written in src/store only (issue 50 §2): outside it, no statement is prepared or run, no SQL text
+ * is written, and no engine is told apart. (A regular expression's `exec` on a value is not SQL.)
+ */
+const SQL_IN_THE_STORE = 'SQL and the engine’s choice live in src/store: call a store function (issue 50 §2).';
+const SQL_WORDS =
+  '/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|DROP|ALTER|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|PRAGMA|VACUUM)\\b/';
+const NO_SQL = {
+  'no-restricted-syntax': [
+    'error',
+    ...[
+      'CallExpression[callee.property.name=/^(prepare|pragma)$/]',
+      "CallExpression[callee.property.name='exec'][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+      "BinaryExpression[operator='instanceof'][right.name='PostgresDatabase']",
+      `Literal[value=${SQL_WORDS}]`,
+      `TemplateElement[value.raw=${SQL_WORDS}]`,
+    ].map((selector) => ({ selector, message: SQL_IN_THE_STORE })),
+  ],
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'coverage/', 'test-results/', '.scratch/'] },
@@ -148,6 +190,12 @@ export default tseslint.config(
   })),
   { files: ['src/*.ts'], rules: layerRule(null) },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: layerRule(layer) })),
+  { files: ['src/**/*.ts', 'electron/**/*.ts'], ignores: ['src/store/**'], rules: NO_SQL },
+  {
+    // Rooms a newcomer can read (issue 50 §3): a function longer than a screenful or two is split along its seams.
+    files: ['src/**/*.ts', 'renderer/**/*.{ts,tsx}', 'electron/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 120, IIFEs: true }] },
+  },
   {
     // The CLI's contract commands reach the core only through the contract (src/cli/adapter.ts): they
     // may import the contract's types, the root modules and the CLI's command types, nothing below.

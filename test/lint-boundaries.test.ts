@@ -218,3 +218,66 @@ describe('each shell takes from src/app/ only its entry and the functions meant 
     expect(offenders).toEqual([]);
   });
 });
+
+/** The messages `rule` gives `code` as if it were `file`. */
+async function ruled(rule: string, file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
+}
+const sql = (file: string, code: string) => ruled('no-restricted-syntax', file, code);
+
+describe('SQL and the engine live in src/store (issue 50 §2)', () => {
+  it('refuses a statement prepared, run or written outside the store', async () => {
+    const inside = "declare const db: any; db.prepare('SELECT 1').get();";
+    expect(await sql('src/placement/x.ts', inside)).toEqual([
+      expect.stringContaining('SQL and the engine’s choice live in src/store'),
+      expect.stringContaining('SQL and the engine’s choice live in src/store'),
+    ]);
+    expect(await sql('src/store/x.ts', inside)).toEqual([]);
+    expect(await sql('src/undo/x.ts', "declare const db: any; db.exec('DELETE FROM job');")).toHaveLength(2);
+    expect(await sql('src/jobs/x.ts', 'declare const db: any; db.pragma(`data_version`);')).toHaveLength(1);
+    expect(await sql('src/api/x.ts', 'export const q = `UPDATE order_line SET qty = ${1}`;')).toHaveLength(1);
+    expect(await sql('electron/x.ts', "export const q = 'INSERT INTO setting VALUES (1)';")).toHaveLength(1);
+    // Words for staff and a regular expression's exec are not SQL.
+    const words = "declare const text: string; export const m = /a/.exec(text); export const w = 'Select a file';";
+    expect(await sql('src/text/x.ts', words)).toEqual([]);
+  });
+
+  it('refuses telling the engines apart outside the store', async () => {
+    expect(
+      await sql(
+        'src/catalogue/x.ts',
+        'declare const db: unknown, PostgresDatabase: any; db instanceof PostgresDatabase;',
+      ),
+    ).toHaveLength(1);
+    for (const [file, code] of [
+      ['src/undo/x.ts', "import '../store/dialect.ts';"],
+      ['src/placement/x.ts', "import '../store/postgres/database.ts';"],
+      ['src/app/x.ts', "import '../store/postgres/listener.ts';"],
+      ['src/catalogue/x.ts', "import Database from 'better-sqlite3';"],
+      ['src/api/x.ts', "import pg from 'pg';"],
+      ['src/catalogue/x.ts', "import { isServerAddress } from '../store-location.ts';"],
+    ]) {
+      expect(await restricted(file!, code!), `${file}: ${code}`).toEqual([
+        expect.stringContaining('The engine is settled inside src/store'),
+      ]);
+    }
+    // The store itself; an address's kind for words and views above the core; a store function anywhere.
+    expect(await restricted('src/store/x.ts', "import '../store/dialect.ts'; import 'better-sqlite3';")).toEqual([]);
+    expect(await restricted('src/api/x.ts', "import { isServerAddress } from '../store-location.ts';")).toEqual([]);
+    expect(await restricted('src/undo/x.ts', "import { storeName } from '../store-location.ts';")).toEqual([]);
+    expect(await restricted('src/undo/x.ts', "import '../store/history.ts';")).toEqual([]);
+  });
+});
+
+describe('rooms a newcomer can read (issue 50 §3)', () => {
+  const fn = (lines: number) => `export function f(): number {\n${'  void 0;\n'.repeat(lines - 3)}  return 1;\n}\n`;
+  it('refuses a function over 120 lines in src/, renderer/ and electron/', async () => {
+    for (const file of ['src/compare/x.ts', 'renderer/x.tsx', 'electron/x.ts']) {
+      expect(await ruled('max-lines-per-function', file, fn(120)), file).toEqual([]);
+      expect(await ruled('max-lines-per-function', file, fn(121)), file).toEqual([
+        expect.stringContaining('too many lines (121). Maximum allowed is 120'),
+      ]);
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { dataVersion } from '../store/data-version.ts';
 import { colourNumberingByNames } from './colour-numbering-by-names.ts';
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, shownTime, type Clock } from '../clock.ts';
@@ -505,7 +506,7 @@ export function confirmImport(
 ): ImportResult[] {
   // Read and placed before the write transaction, so that the write lock is held only while writing
   // and a cancel comes before anything is written. `data_version` moves when another connection commits.
-  const seen = db.pragma('data_version', { simple: true });
+  const seen = dataVersion(db);
   const first = planImport(db, request, hooks);
   if (first.refusal) throw new BrickWorkError(first.refusal.code, first.refusal.message);
   stopIfCancelled(hooks, request.file.name);
@@ -515,7 +516,7 @@ export function confirmImport(
     // Nothing may change between the plan and the write: when another connection wrote meanwhile, the
     // documents are placed again here, under the write lock (no cancel from here on).
     const plan =
-      db.pragma('data_version', { simple: true }) === seen
+      dataVersion(db) === seen
         ? first
         : planDocuments(
             db,

@@ -11,7 +11,7 @@ import {
   type GivenLineRow,
   type PlacingScope,
 } from '../store/line-placements.ts';
-import { dataVersion } from '../store/lookup.ts';
+import { dataVersion } from '../store/data-version.ts';
 
 export interface PlaceLinesResult {
   readonly lines: number;

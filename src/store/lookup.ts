@@ -125,11 +125,3 @@ export function catalogueItemKey(db: StoreDb, type: string, no: string): { no: s
     .prepare('SELECT item_no AS no, name_key AS nameKey FROM catalogue_item WHERE item_type = ? AND item_no = ?')
     .get(type, no) as { no: string; nameKey: string } | undefined;
 }
-
-/**
- * A number that moves when another connection commits (SQLite's `data_version`; a server store answers
- * it in its own terms): what a lookup memory read may have changed since.
- */
-export function dataVersion(db: StoreDb): unknown {
-  return db.pragma('data_version', { simple: true });
-}
