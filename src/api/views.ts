@@ -3,7 +3,7 @@
  * Reads only; each view takes what it shows and nothing of the store's own shape.
  */
 import { newestStep } from '../undo/history.ts';
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
@@ -62,7 +62,7 @@ export function orderView(o: OrderSummary): OrderView {
  * Documents as the screens show them, each imported one with the others still imported from its file.
  * `historyAt`: the newest history step, read before the rows (`newestStep`).
  */
-export function documentViews(db: StoreDb, rows: readonly DocumentRow[], historyAt: number): DocumentView[] {
+export function documentViews(db: ReadableDb, rows: readonly DocumentRow[], historyAt: number): DocumentView[] {
   const sameFile = sameFileDocuments(
     db,
     rows.filter((d) => d.state === 'imported').map((d) => d.id),
@@ -127,18 +127,18 @@ export function lineView(facts: LineFacts, shownNo: (type: string, no: string) =
   };
 }
 
-function swatchOf(db: StoreDb, id: number | null): { colourName: string | null; colourRgb: string | null } {
+function swatchOf(db: ReadableDb, id: number | null): { colourName: string | null; colourRgb: string | null } {
   const c = id === null ? null : colourInfo(db, id);
   return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
 }
 
-function catalogueColour(db: StoreDb, id: number): { name: string; rgb: string | null } | null {
+function catalogueColour(db: ReadableDb, id: number): { name: string; rgb: string | null } | null {
   const c = colourInfo(db, id);
   return c === null ? null : { name: c.name, rgb: c.rgb };
 }
 
 /** A planned line as a preview shows it. */
-export function previewLineView(db: StoreDb, l: PlannedDocument['lines'][number]): PreviewLineView {
+export function previewLineView(db: ReadableDb, l: PlannedDocument['lines'][number]): PreviewLineView {
   return {
     position: l.position,
     given: l.given,
@@ -159,7 +159,7 @@ export function previewLineView(db: StoreDb, l: PlannedDocument['lines'][number]
   };
 }
 
-export function previewView(db: StoreDb, d: PlannedDocument): PreviewDocumentView {
+export function previewView(db: ReadableDb, d: PlannedDocument): PreviewDocumentView {
   const t = d.target;
   return {
     key: d.parsed.key,

@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { getSetting } from '../store/settings.ts';
@@ -12,7 +12,7 @@ export interface BudgetStatus {
   readonly left: number;
 }
 
-export function budgetStatus(db: StoreDb, clock: Clock): BudgetStatus {
+export function budgetStatus(db: ReadableDb, clock: Clock): BudgetStatus {
   const day = utcDay(clock);
   const limit = Number(getSetting(db, 'daily-call-limit'));
   const used = callsMadeOn(db, day);

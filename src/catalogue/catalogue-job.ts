@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
-import { catalogueJobRow } from '../store/catalogue-job-row.ts';
+import { catalogueJobRow, catalogueJobRowReader } from '../store/catalogue-job-row.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines, placeWaitingLinesNow } from '../placement/place-lines.ts';
 import { waitingLines } from '../store/line-placements.ts';
@@ -177,8 +177,12 @@ export interface CatalogueJobStatus {
   readonly problem: string | null;
 }
 
-export function catalogueJobStatus(db: StoreDb, storePath: string, proc: ProcView = SYSTEM_PROC): CatalogueJobStatus {
-  const place = placeOf(db, storePath);
+export function catalogueJobStatus(
+  db: ReadableDb,
+  storePath: string,
+  proc: ProcView = SYSTEM_PROC,
+): CatalogueJobStatus {
+  const place = readPlaceOf(db, storePath);
   const read = place.read();
   const file = place.name;
   if (read.status === 'ok')
@@ -219,11 +223,21 @@ interface RecordPlace {
   tidy(): void;
 }
 
+/** The place as a reader sees it: its name and the record in it. */
+function readPlaceOf(db: ReadableDb, storePath: string): Pick<RecordPlace, 'name' | 'read'> {
+  const row = catalogueJobRowReader(db);
+  if (row !== null) return { name: ROW_NAME, read: () => parseRecord(row()) };
+  const file = catalogueJobPath(storePath);
+  return { name: file, read: () => readCatalogueJob(file) };
+}
+
+const ROW_NAME = 'the store’s catalogue_job_state row';
+
 function placeOf(db: StoreDb, storePath: string): RecordPlace {
   const row = catalogueJobRow(db);
   if (row !== null) {
     return {
-      name: 'the store’s catalogue_job_state row',
+      name: ROW_NAME,
       read: () => parseRecord(row.read()),
       write: (record) => row.write(JSON.stringify(record)),
       writeProgress: (record, inside) => {

@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb, StoreDb } from '../store/db.ts';
 import {
   crossReferencedFrom,
   crossReferencedTo,
@@ -67,7 +67,7 @@ function grouped(rows: readonly { from: string; to: string }[]): Map<string, str
 }
 
 /** The numbers of many items at once (a few statements, whatever their count): `get(type, no)`. */
-export function itemNumbers(db: StoreDb, items: readonly ItemKey[]): { get(type: string, no: string): ItemNumbers } {
+export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): { get(type: string, no: string): ItemNumbers } {
   const sources = itemSources(db, items);
   const byKey = new Map<string, ItemNumbers>();
   const sourceOf = (i: ItemKey) => sources.get(`${i.type}\t${i.no}`);

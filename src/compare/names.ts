@@ -3,7 +3,7 @@
  * items of a page or an export in one statement (a compare can name tens of thousands of rows: an export
  * of a big difference; the screen names only the rows it shows).
  */
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { catalogueItemName, itemKey, itemNames } from '../store/catalogue.ts';
 import { colourNameReader } from '../store/compare-names.ts';
 import type { CompareRow } from './compare.ts';
@@ -18,7 +18,7 @@ export interface RowNames {
  * Names for `rows` (the rows about to be shown or exported): their items' names read in one statement,
  * their colours' once each. Asked for another row, it reads that one's name alone.
  */
-export function rowNamer(db: StoreDb, rows: readonly CompareRow[]): (row: CompareRow) => RowNames {
+export function rowNamer(db: ReadableDb, rows: readonly CompareRow[]): (row: CompareRow) => RowNames {
   const names = itemNames(
     db,
     rows.flatMap((r) => (r.item === null ? [] : [r.item])),

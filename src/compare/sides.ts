@@ -3,7 +3,7 @@
  * not imported — read and placed as an import's preview would be (the same readers, the same placement
  * rule with the remembered placements and the tables), and written nowhere.
  */
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { BrickWorkError } from '../errors.ts';
 import { planImport, type ImportHooks } from '../documents/import.ts';
 import type { ColourNumbering } from '../reading.ts';
@@ -36,7 +36,7 @@ export interface Side {
 }
 
 /** Reads one side. Nothing is written: a file is planned as a preview is (`hooks`: its progress), and its plan dropped. */
-export function readSide(db: StoreDb, spec: SideSpec, hooks: ImportHooks = {}): Side {
+export function readSide(db: ReadableDb, spec: SideSpec, hooks: ImportHooks = {}): Side {
   if (spec.kind === 'order') {
     const order = getOrder(db, spec.orderId);
     return {

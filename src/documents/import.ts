@@ -1,6 +1,6 @@
 import { dataVersion } from '../store/data-version.ts';
 import { colourNumberingByNames } from './colour-numbering-by-names.ts';
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
 import { isDamage } from '../store/damage.ts';
@@ -191,7 +191,7 @@ function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly Lin
 }
 
 /** The preview: every document of the file with its target, its lines placed, and what refuses it. Writes nothing. */
-export function planImport(db: StoreDb, request: ImportRequest, hooks: ImportHooks = {}): ImportPlan {
+export function planImport(db: ReadableDb, request: ImportRequest, hooks: ImportHooks = {}): ImportPlan {
   let parsed: ParsedDocument[];
   try {
     stopIfCancelled(hooks, request.file.name);
@@ -225,7 +225,7 @@ interface Destination {
  * revival into another order, a header that disagrees with its order, lines that don't pair.
  */
 function findTarget(
-  db: StoreDb,
+  db: ReadableDb,
   request: ImportRequest,
   doc: ParsedDocument,
   seen: Set<string>,
@@ -297,7 +297,7 @@ function placeLine(line: ParsedLine, old: LineView | undefined, lookup: Placemen
 
 /** Places the lines of documents already read: the preview's second half, and the confirm's check under the write lock. */
 function planDocuments(
-  db: StoreDb,
+  db: ReadableDb,
   request: ImportRequest,
   parsed: readonly ParsedDocument[],
   hooks: ImportHooks,

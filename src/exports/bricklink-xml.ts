@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import { planOrderExport, refuseUnacknowledged, type ExportPlan } from './plan.ts';
 
@@ -34,7 +34,7 @@ export function bricklinkColour(colour: number | null): string {
  * `no-bricklink-number`; the plan says what was left out.
  */
 export function bricklinkXml(
-  db: StoreDb,
+  db: ReadableDb,
   orderId: number,
   options: { accept?: readonly string[]; includeUnplaced?: boolean } = {},
 ): { content: string; plan: ExportPlan } {

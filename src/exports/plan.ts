@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { shownTime } from '../clock.ts';
 import { itemNumbers, NUMBERING_NAMES } from '../catalogue/item-numbers.ts';
 import type { DocumentFormat } from '../documents/model.ts';
@@ -80,7 +80,7 @@ function whatOf(l: LineView): string {
 }
 
 /** The refusal of an order that is wholly taken back: it has nothing to export (SPEC §8). */
-function refuseUndone(db: StoreDb, orderId: number): void {
+function refuseUndone(db: ReadableDb, orderId: number): void {
   const order = orderSummary(db, orderId);
   if (order.state === 'undone') {
     throw new BrickWorkError(
@@ -98,7 +98,7 @@ function refuseUndone(db: StoreDb, orderId: number): void {
  * the target's numbering goes as the document gave it.
  */
 export function planOrderExport(
-  db: StoreDb,
+  db: ReadableDb,
   orderId: number,
   target: ExportTarget,
   options: { includeUnplaced?: boolean } = {},

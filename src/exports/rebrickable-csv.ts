@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { csvCell } from './csv-cell.ts';
 import { planOrderExport, refuseUnacknowledged, type ExportPlan, type ExportRow } from './plan.ts';
 
@@ -24,7 +24,7 @@ export function rebrickableCsvOf(rows: readonly Pick<ExportRow, 'no' | 'colour' 
  * number or colour and `accept` does not hold `no-rebrickable-number`; the plan says what was left out.
  */
 export function rebrickableCsv(
-  db: StoreDb,
+  db: ReadableDb,
   orderId: number,
   options: { accept?: readonly string[]; includeUnplaced?: boolean } = {},
 ): { content: string; plan: ExportPlan } {

@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import { listOrders } from '../store/orders.ts';
 import { csvCell } from './csv-cell.ts';
@@ -16,7 +16,7 @@ export const SUMMARY_COLUMNS = [
 ] as const;
 
 /** The summary export (SPEC §8): one row per order with saved lines; exact totals; formula cells escaped. */
-export function summaryCsv(db: StoreDb): string {
+export function summaryCsv(db: ReadableDb): string {
   const rows = listOrders(db, { savedOnly: true }).map((o) =>
     [
       csvCell(o.reference),

@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { isoNow, utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
@@ -54,7 +54,7 @@ function parsePayload(text: string): unknown {
   }
 }
 
-function toView(db: StoreDb, row: JobRow, proc: ProcView): JobView {
+function toView(db: ReadableDb, row: JobRow, proc: ProcView): JobView {
   const owner = ownerOf(row);
   return {
     id: row.id,
@@ -84,7 +84,7 @@ export function enqueueJob(db: StoreDb, kind: string, payload: unknown, { clock 
   return insertJob(db, kind, JSON.stringify(payload ?? {}), isoNow(clock));
 }
 
-export function listJobs(db: StoreDb, proc: ProcView = SYSTEM_PROC): JobView[] {
+export function listJobs(db: ReadableDb, proc: ProcView = SYSTEM_PROC): JobView[] {
   return jobRows(db).map((r) => toView(db, r, proc));
 }
 

@@ -4,7 +4,7 @@
  * cross-references give the part an LDraw number and the colour table a Rebrickable colour; else none,
  * and why (a placeholder says it). The item's numbers come from the one rule (`catalogue/item-numbers.ts`).
  */
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { colourIdsFromBrickLink } from '../store/item-numbers.ts';
 import { itemNumbers } from '../catalogue/item-numbers.ts';
 
@@ -60,7 +60,7 @@ export function pictureKey(item: PictureItem): string {
 
 /** Each item's picture address (or why there is none), by `pictureKey`: a few statements for any number of items. */
 export function pictureSources(
-  db: StoreDb,
+  db: ReadableDb,
   items: readonly PictureItem[],
   bases: PictureBases = PICTURE_BASES,
 ): Map<string, PictureSource> {

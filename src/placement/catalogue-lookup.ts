@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { crossReferences, lookupReader, lookupReadsAhead, type ElementRow } from '../store/lookup.ts';
 import { elementColourId } from './element-colour.ts';
 import { key, readAhead, type AnswersAhead, type LineToPlace } from './read-ahead.ts';
@@ -40,7 +40,7 @@ function signature(line: LineToPlace): string {
 }
 
 /** The answers read ahead for the lines a memory has not seen, added to those it has. */
-function aheadWith(db: StoreDb, lines: readonly LineToPlace[], memory: LookupMemory): AnswersAhead {
+function aheadWith(db: ReadableDb, lines: readonly LineToPlace[], memory: LookupMemory): AnswersAhead {
   const fresh = lines.filter((l) => !memory.seen.has(signature(l)));
   for (const l of fresh) memory.seen.add(signature(l));
   if (fresh.length === 0 && memory.ahead !== null) return memory.ahead;
@@ -58,7 +58,7 @@ function aheadWith(db: StoreDb, lines: readonly LineToPlace[], memory: LookupMem
  * (`ahead`), else by the store's statements (prepared once: `lookupReader`) — a colour question once per
  * plan, or per memory, where answers are read ahead.
  */
-function questions(db: StoreDb, ahead: AnswersAhead | null, memory: LookupMemory | undefined) {
+function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMemory | undefined) {
   const memo = <A extends unknown[], V>(name: string, ask: (...args: A) => V) => {
     if (ahead === null) return ask;
     if (memory === undefined) return once(ask);
@@ -229,7 +229,7 @@ function translationsOf(q: Questions, no: string): Translation[] {
  * store asks each question as it comes.
  */
 export function catalogueLookup(
-  db: StoreDb,
+  db: ReadableDb,
   lines: readonly LineToPlace[] = [],
   memory?: LookupMemory,
 ): PlacementLookup {

@@ -3,7 +3,7 @@
  * placed a line, its given colour in the shop's words, and the item it was found as when only its colour
  * kept it unplaced. The handlers ask it; the views only show what it says.
  */
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { catalogueItemName } from '../store/catalogue.ts';
 import { colourInfo } from '../store/colours.ts';
 import type { ItemType } from '../item-types.ts';
@@ -23,7 +23,7 @@ export interface LineFacts {
 }
 
 /** The facts of each line, in order; `lookup` is the catalogue the rule reads. */
-export function lineFacts(db: StoreDb, lines: readonly LineView[], lookup: PlacementLookup): LineFacts[] {
+export function lineFacts(db: ReadableDb, lines: readonly LineView[], lookup: PlacementLookup): LineFacts[] {
   // Asked once a name for the whole list (a server pays a round trip a question; an order has few names).
   const translated = new Map<string, Swatch | null>();
   return lines.map((l) => factsOf(db, l, lookup, translated));
@@ -33,7 +33,12 @@ export function lineFacts(db: StoreDb, lines: readonly LineView[], lookup: Place
 export const oneLineFacts = (db: StoreDb, line: LineView, lookup: PlacementLookup): LineFacts =>
   factsOf(db, line, lookup, new Map());
 
-function factsOf(db: StoreDb, l: LineView, lookup: PlacementLookup, translated: Map<string, Swatch | null>): LineFacts {
+function factsOf(
+  db: ReadableDb,
+  l: LineView,
+  lookup: PlacementLookup,
+  translated: Map<string, Swatch | null>,
+): LineFacts {
   return {
     line: l,
     via:
@@ -44,7 +49,7 @@ function factsOf(db: StoreDb, l: LineView, lookup: PlacementLookup, translated: 
 }
 
 /** The item the rule finds for a line unplaced only for its colour (SPEC §9), with its name. */
-function itemFound(db: StoreDb, l: LineView, lookup: PlacementLookup): LineFacts['itemFound'] {
+function itemFound(db: ReadableDb, l: LineView, lookup: PlacementLookup): LineFacts['itemFound'] {
   const p = placeItem({ ...l.given, remarks: l.remarks }, lookup);
   if (p.item !== null || p.found === undefined) return null;
   return { type: p.found.type, no: p.found.no, name: catalogueItemName(db, p.found.type, p.found.no) };
@@ -56,7 +61,7 @@ function itemFound(db: StoreDb, l: LineView, lookup: PlacementLookup): LineFacts
  * the names already asked for this list of lines.
  */
 function translatedColour(
-  db: StoreDb,
+  db: ReadableDb,
   given: LineView['given'],
   lookup: PlacementLookup,
   known: Map<string, Swatch | null>,

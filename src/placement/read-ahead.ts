@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import type { ElementRow, SharedElement } from '../store/lookup.ts';
 import {
   bricklinkNumbersOf,
@@ -97,7 +97,7 @@ const numbersOf = (keys: readonly LineKey[]) =>
   unique(keys.flatMap((k) => (k.no === null ? [] : [[k.type, k.no] as const])));
 
 /** Step 3 of the rule, for parts: element ids (the number, or one beside it), and the part tables. */
-function partAnswers(db: StoreDb, parts: readonly LineKey[]) {
+function partAnswers(db: ReadableDb, parts: readonly LineKey[]) {
   const ids = unique(parts.flatMap((k) => [k.no, k.element].flatMap((id) => (id === null ? [] : [['', id] as const]))));
   const elementRows = new Map<string, ElementRow[]>(ids.map(([, id]) => [id, []]));
   for (const r of elementRowsOf(db, ids))
@@ -124,7 +124,7 @@ function partAnswers(db: StoreDb, parts: readonly LineKey[]) {
 }
 
 /** Step 4 of the rule: a unique name. */
-function namedAnswers(db: StoreDb, open: readonly LineKey[]): Map<string, ItemRef[]> {
+function namedAnswers(db: ReadableDb, open: readonly LineKey[]): Map<string, ItemRef[]> {
   const names = unique(open.flatMap((k) => (k.nameKey === null ? [] : [[k.type, k.nameKey] as const])));
   const named = new Map<string, ItemRef[]>(names.map(([a, b]) => [key(a, b), []]));
   for (const r of itemsNamedOf(db, names)) {
@@ -135,7 +135,7 @@ function namedAnswers(db: StoreDb, open: readonly LineKey[]): Map<string, ItemRe
   return named;
 }
 
-export function readAhead(db: StoreDb, lines: readonly LineToPlace[]): AnswersAhead {
+export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): AnswersAhead {
   const keys = lineKeys(lines);
 
   // Step 1 of the rule: the number in the catalogue.

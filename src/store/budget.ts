@@ -1,8 +1,8 @@
 /** The BrickLink calls counted per UTC day (`call_budget`, SPEC §5); the limit is a setting. */
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 
 /** The calls counted on `day` (a UTC date). */
-export function callsMadeOn(db: StoreDb, day: string): number {
+export function callsMadeOn(db: ReadableDb, day: string): number {
   return (db.prepare('SELECT calls FROM call_budget WHERE day = ?').pluck().get(day) as number | undefined) ?? 0;
 }
 

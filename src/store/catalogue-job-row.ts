@@ -3,11 +3,11 @@
  * SQLite store keeps catalogue-job.json. Read and written under the store's write lock by
  * `src/catalogue/catalogue-job.ts`, in the same transaction, so its check-and-claim is one step.
  */
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import { PostgresDatabase } from './postgres/database.ts';
 
 /** The record's JSON text, or null when there has been no catalogue job. */
-export function readCatalogueJobRow(db: StoreDb): string | null {
+export function readCatalogueJobRow(db: ReadableDb): string | null {
   const text = db.prepare('SELECT state FROM catalogue_job_state WHERE one = 1').pluck().get() as string | undefined;
   return text ?? null;
 }
@@ -47,4 +47,9 @@ export function catalogueJobRow(db: StoreDb): CatalogueJobRow | null {
     write: (json) => writeCatalogueJobRow(db, json),
     writeAside: (json) => writeCatalogueJobRowAside(db, json),
   };
+}
+
+/** The same place, for a reader: the row's read on a server; null for a store file. */
+export function catalogueJobRowReader(db: ReadableDb): (() => string | null) | null {
+  return db instanceof PostgresDatabase ? () => readCatalogueJobRow(db) : null;
 }

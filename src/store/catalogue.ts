@@ -1,4 +1,4 @@
-import type { StoreDb, StoreStatement } from './db.ts';
+import type { ReadableDb, StoreDb, StoreStatement } from './db.ts';
 import { onServer, pairsOfJson } from './dialect.ts';
 
 /**
@@ -255,7 +255,7 @@ export function itemKey(type: string, no: string): string {
 }
 
 /** The catalogue's names of many items in one statement, by `itemKey`: those it has. */
-export function itemNames(db: StoreDb, items: readonly { type: string; no: string }[]): Map<string, string | null> {
+export function itemNames(db: ReadableDb, items: readonly { type: string; no: string }[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
   if (items.length === 0) return out;
   const rows = db
@@ -269,7 +269,7 @@ export function itemNames(db: StoreDb, items: readonly { type: string; no: strin
   return out;
 }
 
-export function catalogueItemName(db: StoreDb, type: string, no: string): string | null {
+export function catalogueItemName(db: ReadableDb, type: string, no: string): string | null {
   return (
     (db.prepare('SELECT name FROM catalogue_item WHERE item_type = ? AND item_no = ?').pluck().get(type, no) as
       string | undefined) ?? null
@@ -302,7 +302,7 @@ export function itemsBySource(db: StoreDb): { source: string; items: number }[] 
 }
 
 /** How many colours and categories the catalogue has. */
-export function colourAndCategoryCounts(db: StoreDb): { colours: number; categories: number } {
+export function colourAndCategoryCounts(db: ReadableDb): { colours: number; categories: number } {
   return db
     .prepare('SELECT (SELECT count(*) FROM colour) AS colours, (SELECT count(*) FROM category) AS categories')
     .get() as { colours: number; categories: number };

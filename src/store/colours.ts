@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 
 /** The catalogue's colours (tables `colour` and `colour_swatch`): names and swatches as staff see them. */
 
@@ -9,7 +9,7 @@ export interface ColourInfo {
   readonly rgb: string | null;
 }
 
-export function colourInfo(db: StoreDb, id: number): ColourInfo | null {
+export function colourInfo(db: ReadableDb, id: number): ColourInfo | null {
   return (
     (db
       .prepare(
@@ -25,7 +25,7 @@ export function colourName(db: StoreDb, id: number): string | null {
 }
 
 /** Every colour, by name: for choosing a line's colour. */
-export function listColours(db: StoreDb): ColourInfo[] {
+export function listColours(db: ReadableDb): ColourInfo[] {
   return db
     .prepare(
       'SELECT c.id, c.name, s.rgb FROM colour c LEFT JOIN colour_swatch s ON s.colour_id = c.id ORDER BY c.name COLLATE NOCASE, c.id',

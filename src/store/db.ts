@@ -9,14 +9,18 @@ export interface StoreRunResult {
   lastInsertRowid: number | bigint;
 }
 
-export interface StoreStatement<P extends unknown[] = unknown[], R = unknown> {
-  run(...params: P): StoreRunResult;
+/** A statement as a reader holds it: it can't be run as a write. */
+export interface ReadStatement<P extends unknown[] = unknown[], R = unknown> {
   get(...params: P): R | undefined;
   all(...params: P): R[];
   /** The rows one at a time, for a caller that keeps only what it makes of them (no array of every row). */
   iterate(...params: P): IterableIterator<R>;
   pluck(on?: boolean): this;
   raw(on?: boolean): this;
+}
+
+export interface StoreStatement<P extends unknown[] = unknown[], R = unknown> extends ReadStatement<P, R> {
+  run(...params: P): StoreRunResult;
 }
 
 // better-sqlite3's own spelling of a transaction's argument (its types use `any` here too).
@@ -31,18 +35,31 @@ export interface StoreTransaction<F extends Fn> {
   exclusive(...params: Args<F>): ReturnType<F>;
 }
 
-export interface StoreDb {
+/**
+ * The store as a call that only reads holds it (Signal's `ReadableDB`): statements it can prepare and
+ * read, never run as writes, no `exec`, no write transaction. A function that only reads takes this; a
+ * read-only call's handler is given only this (`api/handlers/define.ts`), so a write it reaches by
+ * mistake fails to compile rather than on a store that can't be written.
+ */
+export interface ReadableDb {
   readonly open: boolean;
   readonly inTransaction: boolean;
   prepare<P extends unknown[] | object = unknown[], R = unknown>(
     sql: string,
-  ): P extends unknown[] ? StoreStatement<P, R> : StoreStatement<[P], R>;
-  exec(sql: string): this;
-  transaction<F extends Fn>(fn: F): StoreTransaction<F>;
+  ): P extends unknown[] ? ReadStatement<P, R> : ReadStatement<[P], R>;
   /**
    * SQLite's pragmas. A PostgreSQL store answers the few the core asks (`data_version`, `user_version`,
    * `application_id`, `quick_check`) in its own terms and takes SQLite's connection settings as done.
    */
   pragma(source: string, options?: { simple?: boolean }): unknown;
+}
+
+/** The store as a writer holds it (Signal's `WritableDB`): everything a reader has, and writes. */
+export interface StoreDb extends ReadableDb {
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(
+    sql: string,
+  ): P extends unknown[] ? StoreStatement<P, R> : StoreStatement<[P], R>;
+  exec(sql: string): this;
+  transaction<F extends Fn>(fn: F): StoreTransaction<F>;
   close(): void;
 }

@@ -2,11 +2,11 @@
  * The few phrases a SQLite store and a PostgreSQL store spell differently in substance (ADR 0027 §2),
  * each named once here with both spellings, so a statement that needs one asks for it by name.
  */
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import { PostgresDatabase } from './postgres/database.ts';
 
 /** Whether `db` is a store on a PostgreSQL server. */
-export function onServer(db: StoreDb): boolean {
+export function onServer(db: ReadableDb): boolean {
   return db instanceof PostgresDatabase;
 }
 
@@ -44,14 +44,14 @@ export function rowsLater(
 }
 
 /** A one-column table (`value`, an integer) of the numbers in a JSON array given as one parameter. */
-export function idsOfJson(db: StoreDb): string {
+export function idsOfJson(db: ReadableDb): string {
   return onServer(db)
     ? 'SELECT value::bigint AS value FROM json_array_elements_text(?::json) AS value'
     : 'SELECT value FROM json_each(?)';
 }
 
 /** A two-column table (`a`, `b`, texts) of the pairs in a JSON array of pairs given as one parameter. */
-export function pairsOfJson(db: StoreDb): string {
+export function pairsOfJson(db: ReadableDb): string {
   return onServer(db)
     ? 'SELECT p.value ->> 0 AS a, p.value ->> 1 AS b FROM json_array_elements(?::json) AS p(value)'
     : "SELECT p.value ->> '$[0]' AS a, p.value ->> '$[1]' AS b FROM json_each(?) p";

@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb } from './db.ts';
 import { idsOfJson } from './dialect.ts';
 import { BrickWorkError } from '../errors.ts';
 
@@ -45,7 +45,7 @@ function documentOf(r: readonly unknown[]): DocumentRow {
   };
 }
 
-function oneDocument(db: StoreDb, where: string, ...params: unknown[]): DocumentRow | null {
+function oneDocument(db: ReadableDb, where: string, ...params: unknown[]): DocumentRow | null {
   const row = db
     .prepare(`SELECT ${COLUMNS} FROM document d ${where}`)
     .raw()
@@ -53,7 +53,7 @@ function oneDocument(db: StoreDb, where: string, ...params: unknown[]): Document
   return row === undefined ? null : documentOf(row);
 }
 
-function documents(db: StoreDb, where: string, ...params: unknown[]): DocumentRow[] {
+function documents(db: ReadableDb, where: string, ...params: unknown[]): DocumentRow[] {
   return (
     db
       .prepare(`SELECT ${COLUMNS} FROM document d ${where}`)
@@ -63,27 +63,27 @@ function documents(db: StoreDb, where: string, ...params: unknown[]): DocumentRo
 }
 
 /** The imported (not undone) document with this key, if any: importing the key again is a duplicate. */
-export function importedDocument(db: StoreDb, key: string): DocumentRow | null {
+export function importedDocument(db: ReadableDb, key: string): DocumentRow | null {
   return oneDocument(db, "WHERE d.doc_key = ? AND d.state = 'imported'", key);
 }
 
 /** The newest undone document with this key, if any: importing the key again revives it. */
-export function undoneDocument(db: StoreDb, key: string): DocumentRow | null {
+export function undoneDocument(db: ReadableDb, key: string): DocumentRow | null {
   return oneDocument(db, "WHERE d.doc_key = ? AND d.state = 'undone' ORDER BY d.id DESC LIMIT 1", key);
 }
 
-export function documentsOfOrder(db: StoreDb, orderId: number): DocumentRow[] {
+export function documentsOfOrder(db: ReadableDb, orderId: number): DocumentRow[] {
   return documents(db, 'WHERE d.order_id = ? ORDER BY d.id', orderId);
 }
 
-export function getDocument(db: StoreDb, id: number): DocumentRow {
+export function getDocument(db: ReadableDb, id: number): DocumentRow {
   const row = oneDocument(db, 'WHERE d.id = ?', id);
   if (row === null) throw new BrickWorkError('not-found', `There is no document ${id}.`);
   return row;
 }
 
 /** Every document, or an order's, oldest first. */
-export function listDocuments(db: StoreDb, orderId: number | null = null): DocumentRow[] {
+export function listDocuments(db: ReadableDb, orderId: number | null = null): DocumentRow[] {
   return orderId === null ? documents(db, 'ORDER BY d.id') : documentsOfOrder(db, orderId);
 }
 
@@ -101,7 +101,7 @@ export interface SameFileDocument {
  * the file's name and one `imported_at`, and a revival rewrites both, so these columns tell a file's
  * documents apart without a table of their own.
  */
-export function sameFileDocuments(db: StoreDb, ids: readonly number[]): Map<number, SameFileDocument[]> {
+export function sameFileDocuments(db: ReadableDb, ids: readonly number[]): Map<number, SameFileDocument[]> {
   const out = new Map<number, SameFileDocument[]>();
   if (ids.length === 0) return out;
   // The imports that `ids` came from, then every imported document of those imports: one pass over the

@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb } from './db.ts';
 import { pairsOfJson } from './dialect.ts';
 
 /** Keys per statement: many thousands of keys are read in a few statements each, not one huge one. */
@@ -9,7 +9,7 @@ const CHUNK = 20_000;
  * `j.b`) to a table. On a server store each statement is a round trip; a question per key would be thousands.
  */
 export function forPairs<R>(
-  db: StoreDb,
+  db: ReadableDb,
   pairs: readonly (readonly [string, string])[],
   sql: (pairs: string) => string,
 ): R[] {

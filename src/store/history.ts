@@ -3,7 +3,7 @@
  * generation it last left, and its changes in the order they were written. Writing a new step is in
  * `history-write.ts`; what the steps mean (Undo, Redo, who built on whom) is `src/undo/history.ts`'s.
  */
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 
 export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back';
 
@@ -38,7 +38,7 @@ const STEP_COLUMNS = `s.id, s.kind, s.label, s.created_at AS createdAt,
   (SELECT k.desk FROM undo_step_desk k WHERE k.step_id = s.id) AS desk`;
 
 /** The newest done step of `desk` (what Undo takes back there), or its oldest undone one (what Redo puts back). */
-export function endStepOfDesk(db: StoreDb, desk: string, which: 'newest-done' | 'oldest-undone'): StepInfo | null {
+export function endStepOfDesk(db: ReadableDb, desk: string, which: 'newest-done' | 'oldest-undone'): StepInfo | null {
   const [state, order] = which === 'newest-done' ? ['done', 'DESC'] : ['undone', 'ASC'];
   return (
     (db
@@ -50,7 +50,7 @@ export function endStepOfDesk(db: StoreDb, desk: string, which: 'newest-done' | 
 }
 
 /** Every desk's steps, newest first, at most `limit`. */
-export function stepsNewestFirst(db: StoreDb, limit: number): HistoryEntry[] {
+export function stepsNewestFirst(db: ReadableDb, limit: number): HistoryEntry[] {
   return db
     .prepare(`SELECT ${STEP_COLUMNS}, s.state FROM undo_step s ORDER BY s.id DESC LIMIT ?`)
     .all(limit) as HistoryEntry[];
@@ -96,7 +96,7 @@ export function newestStepTouchingRow(db: StoreDb, table: string, rowId: number)
 }
 
 /** The newest step's id (0: none yet). */
-export function newestStepId(db: StoreDb): number {
+export function newestStepId(db: ReadableDb): number {
   return Number(db.prepare('SELECT coalesce(max(id), 0) FROM undo_step').pluck().get());
 }
 

@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb } from './db.ts';
 import { forPairs } from './for-pairs.ts';
 
 /**
@@ -14,7 +14,7 @@ function pairsOf(numbers: Iterable<string>): [string, string][] {
 }
 
 /** Each item's source (`bricklink:Parts.txt`, `rebrickable:parts.csv`, `bricklink-api`), by `type\tno` as asked. */
-export function itemSources(db: StoreDb, items: readonly { type: string; no: string }[]): Map<string, string> {
+export function itemSources(db: ReadableDb, items: readonly { type: string; no: string }[]): Map<string, string> {
   const pairs = [...new Map(items.map((i) => [`${i.type}\t${i.no}`, [i.type, i.no] as [string, string]])).values()];
   const out = new Map<string, string>();
   for (const r of forPairs<{ a: string; b: string; source: string }>(
@@ -29,7 +29,7 @@ export function itemSources(db: StoreDb, items: readonly { type: string; no: str
 
 /** Rebrickable's cross-references from Rebrickable numbers: each one's numbers in `numbering`, as asked. */
 export function crossReferencedFrom(
-  db: StoreDb,
+  db: ReadableDb,
   numbering: 'bricklink' | 'ldraw',
   rebrickable: Iterable<string>,
 ): { from: string; to: string }[] {
@@ -44,7 +44,7 @@ export function crossReferencedFrom(
 
 /** Rebrickable's cross-references read back: the Rebrickable numbers that give each number of `numbering`. */
 export function crossReferencedTo(
-  db: StoreDb,
+  db: ReadableDb,
   numbering: 'bricklink' | 'ldraw',
   numbers: Iterable<string>,
 ): { from: string; to: string }[] {
@@ -63,7 +63,7 @@ export function crossReferencedTo(
  * the numbers the other table gives the same elements, with how many elements say so (most first).
  */
 export function sharedElements(
-  db: StoreDb,
+  db: ReadableDb,
   from: 'bricklink' | 'rebrickable',
   numbers: Iterable<string>,
 ): { from: string; to: string; elements: number }[] {
@@ -81,7 +81,7 @@ export function sharedElements(
 
 /** The numbers a numbering's element table lists as its own (BrickLink's codes, Rebrickable's elements.csv). */
 export function listedInElements(
-  db: StoreDb,
+  db: ReadableDb,
   numbering: 'bricklink' | 'rebrickable',
   numbers: Iterable<string>,
 ): Set<string> {
@@ -97,7 +97,7 @@ export function listedInElements(
 
 /** The colour table read back: each BrickLink colour id's ids in `numbering` (Rebrickable's, LDraw's). */
 export function colourIdsFromBrickLink(
-  db: StoreDb,
+  db: ReadableDb,
   numbering: 'rebrickable' | 'ldraw',
   bricklinkIds: Iterable<number>,
 ): Map<number, number[]> {

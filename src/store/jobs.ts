@@ -2,7 +2,7 @@
  * The job table (SPEC §4): a job's row read with its owner, a new job, a cancel. The claims and the
  * writes only a job's owner may make are in `jobs-claims.ts`.
  */
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 
 export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -48,7 +48,7 @@ export function insertJob(db: StoreDb, kind: string, payload: string, now: strin
 }
 
 /** Every job, oldest first. */
-export function jobRows(db: StoreDb): JobRow[] {
+export function jobRows(db: ReadableDb): JobRow[] {
   return db.prepare(`${SELECT_JOB} ORDER BY j.id`).all() as JobRow[];
 }
 

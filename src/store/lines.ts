@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import { BrickWorkError } from '../errors.ts';
 import type { ItemType } from '../item-types.ts';
 import { reasonOf, type Reason } from '../reasons.ts';
@@ -138,7 +138,7 @@ function toView(r: LineRow): LineView {
 }
 
 /** The rows of SELECT with `where` (and its parameters), as views. */
-function linesWhere(db: StoreDb, where: string, ...params: unknown[]): LineView[] {
+function linesWhere(db: ReadableDb, where: string, ...params: unknown[]): LineView[] {
   return (
     db
       .prepare(`${SELECT} ${where}`)
@@ -148,7 +148,7 @@ function linesWhere(db: StoreDb, where: string, ...params: unknown[]): LineView[
 }
 
 /** The saved lines of an order (lines of its imported documents), in document and position order. */
-export function orderLines(db: StoreDb, orderId: number, options: { unplacedOnly?: boolean } = {}): LineView[] {
+export function orderLines(db: ReadableDb, orderId: number, options: { unplacedOnly?: boolean } = {}): LineView[] {
   return linesWhere(
     db,
     `WHERE d.order_id = ? AND d.state = 'imported' ${options.unplacedOnly ? 'AND l.item_no IS NULL' : ''} ORDER BY d.id, l.position`,
@@ -156,7 +156,7 @@ export function orderLines(db: StoreDb, orderId: number, options: { unplacedOnly
   );
 }
 
-export function getLine(db: StoreDb, id: number): LineView {
+export function getLine(db: ReadableDb, id: number): LineView {
   const [line] = linesWhere(db, 'WHERE l.id = ?', id);
   if (line === undefined) throw new BrickWorkError('not-found', `There is no line ${id}.`);
   return line;
@@ -218,7 +218,7 @@ export function replaceLinePlacement(
 }
 
 /** The lines of one document (saved or not), by position. */
-export function documentLines(db: StoreDb, documentId: number): LineView[] {
+export function documentLines(db: ReadableDb, documentId: number): LineView[] {
   return linesWhere(db, 'WHERE l.document_id = ? ORDER BY l.position', documentId);
 }
 
@@ -252,7 +252,7 @@ const TO_COMPARE = `SELECT l.given_type, l.given_no, l.given_name, l.given_colou
  * line (and every row before it) cost the collector more than the compare itself.
  */
 export function linesToCompare(
-  db: StoreDb,
+  db: ReadableDb,
   side: { orderId: number } | { documentId: number },
 ): IterableIterator<LineToCompare> {
   return (
@@ -268,7 +268,7 @@ export function linesToCompare(
 }
 
 /** Whether any saved line of an order (or of one document) gives a condition: one look, no line read. */
-export function linesGiveConditions(db: StoreDb, side: { orderId: number } | { documentId: number }): boolean {
+export function linesGiveConditions(db: ReadableDb, side: { orderId: number } | { documentId: number }): boolean {
   const found =
     'orderId' in side
       ? db
@@ -285,7 +285,7 @@ export function linesGiveConditions(db: StoreDb, side: { orderId: number } | { d
 
 /** What lines give (type, number, colour id) and their document's format, by line id: one statement. */
 export function givenOfLines(
-  db: StoreDb,
+  db: ReadableDb,
   ids: readonly number[],
 ): Map<number, { type: string | null; no: string | null; colourId: number | null; format: string }> {
   const rows = db

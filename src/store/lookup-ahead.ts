@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb } from './db.ts';
 import { forPairs } from './for-pairs.ts';
 import type { ElementRow, LookupItem, SharedElement } from './lookup.ts';
 
@@ -11,7 +11,7 @@ import type { ElementRow, LookupItem, SharedElement } from './lookup.ts';
 type Pairs = readonly (readonly [string, string])[];
 
 /** For (type, number) pairs: the catalogue's own spelling of the number. */
-export function catalogueNumbersOf(db: StoreDb, pairs: Pairs): { a: string; b: string; no: string }[] {
+export function catalogueNumbersOf(db: ReadableDb, pairs: Pairs): { a: string; b: string; no: string }[] {
   return forPairs(
     db,
     pairs,
@@ -24,16 +24,16 @@ export function catalogueNumbersOf(db: StoreDb, pairs: Pairs): { a: string; b: s
 type ItemOfPair = { a: string; b: string } & LookupItem;
 
 /** For (type, number) pairs: the item remembered for the given number. */
-export function rememberedForNumbers(db: StoreDb, pairs: Pairs): ItemOfPair[] {
+export function rememberedForNumbers(db: ReadableDb, pairs: Pairs): ItemOfPair[] {
   return remembered(db, pairs, 'h.given_no = j.b');
 }
 
 /** For (type, folded name) pairs: the item remembered for the name given without a number. */
-export function rememberedForNames(db: StoreDb, pairs: Pairs): ItemOfPair[] {
+export function rememberedForNames(db: ReadableDb, pairs: Pairs): ItemOfPair[] {
   return remembered(db, pairs, 'h.given_no IS NULL AND h.name_key = j.b');
 }
 
-function remembered(db: StoreDb, pairs: Pairs, on: string): ItemOfPair[] {
+function remembered(db: ReadableDb, pairs: Pairs, on: string): ItemOfPair[] {
   return forPairs(
     db,
     pairs,
@@ -44,7 +44,7 @@ function remembered(db: StoreDb, pairs: Pairs, on: string): ItemOfPair[] {
 }
 
 /** For ('', element id) pairs: the element tables' rows of the id (`b`). */
-export function elementRowsOf(db: StoreDb, pairs: Pairs): (ElementRow & { b: string })[] {
+export function elementRowsOf(db: ReadableDb, pairs: Pairs): (ElementRow & { b: string })[] {
   return forPairs(
     db,
     pairs,
@@ -53,7 +53,7 @@ export function elementRowsOf(db: StoreDb, pairs: Pairs): (ElementRow & { b: str
 }
 
 /** For ('', Rebrickable number) pairs: the BrickLink numbers it is (`no`). */
-export function bricklinkNumbersOf(db: StoreDb, pairs: Pairs): { b: string; no: string }[] {
+export function bricklinkNumbersOf(db: ReadableDb, pairs: Pairs): { b: string; no: string }[] {
   return forPairs(
     db,
     pairs,
@@ -64,7 +64,7 @@ export function bricklinkNumbersOf(db: StoreDb, pairs: Pairs): { b: string; no: 
 }
 
 /** For ('', number) pairs: the Rebrickable numbers (`no`) that give it as a BrickLink or LDraw number. */
-export function rebrickableNumbersOf(db: StoreDb, pairs: Pairs): { b: string; numbering: string; no: string }[] {
+export function rebrickableNumbersOf(db: ReadableDb, pairs: Pairs): { b: string; numbering: string; no: string }[] {
   return forPairs(
     db,
     pairs,
@@ -78,7 +78,7 @@ export function rebrickableNumbersOf(db: StoreDb, pairs: Pairs): { b: string; nu
  * For ('', part number) pairs: the other numbering's items that share an element with it, a row per
  * element shared (the caller keeps each once, in item number order, as `sharedElements` reads).
  */
-export function sharedElementsOf(db: StoreDb, pairs: Pairs): (SharedElement & { b: string })[] {
+export function sharedElementsOf(db: ReadableDb, pairs: Pairs): (SharedElement & { b: string })[] {
   return forPairs(
     db,
     pairs,
@@ -90,7 +90,7 @@ export function sharedElementsOf(db: StoreDb, pairs: Pairs): (SharedElement & { 
 }
 
 /** For (type, folded name) pairs: the items of that name (the caller keeps two, as `itemsNamed` reads). */
-export function itemsNamedOf(db: StoreDb, pairs: Pairs): ItemOfPair[] {
+export function itemsNamedOf(db: ReadableDb, pairs: Pairs): ItemOfPair[] {
   return forPairs(
     db,
     pairs,

@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import { onServer } from './dialect.ts';
 import type { ItemType } from '../item-types.ts';
 
@@ -32,7 +32,7 @@ export interface SharedElement {
  * Whether a lookup should read a plan's answers ahead: on a server store every statement is a round trip
  * (ADR 0027), so a few statements for all lines beat one a question; a SQLite store is in-process.
  */
-export function lookupReadsAhead(db: StoreDb): boolean {
+export function lookupReadsAhead(db: ReadableDb): boolean {
   return onServer(db);
 }
 
@@ -41,7 +41,7 @@ export function lookupReadsAhead(db: StoreDb): boolean {
  * numbers, and the Rebrickable numbers that give a BrickLink (or LDraw) number. Placement and the related
  * suggestions read them alike.
  */
-export function crossReferences(db: StoreDb) {
+export function crossReferences(db: ReadableDb) {
   const bricklinkOf = db
     .prepare<[string], string>("SELECT item_no FROM part_number WHERE rebrickable_no = ? AND numbering = 'bricklink'")
     .pluck();
@@ -58,7 +58,7 @@ export function crossReferences(db: StoreDb) {
  * The lookup's statements, prepared once (a lookup places thousands of lines) and asked line by line.
  * Whether colours or the colour table are loaded is read when asked: the lookup keeps the answer.
  */
-export function lookupReader(db: StoreDb) {
+export function lookupReader(db: ReadableDb) {
   const itemNumber = db
     .prepare<[string, string], string>('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
     .pluck();

@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import type { ItemType } from '../item-types.ts';
 
 /**
@@ -70,7 +70,7 @@ export function findColourMemory(
   return (row as { id: number; colourId: number } | undefined) ?? null;
 }
 
-export function itemMemories(db: StoreDb): ItemMemory[] {
+export function itemMemories(db: ReadableDb): ItemMemory[] {
   const rows = db
     .prepare(
       `SELECT h.id, h.given_type, h.given_no, h.name_key, h.item_type, h.item_no, c.name AS item_name, h.created_at
@@ -95,7 +95,7 @@ export function itemMemories(db: StoreDb): ItemMemory[] {
   }));
 }
 
-export function colourMemories(db: StoreDb): ColourMemory[] {
+export function colourMemories(db: ReadableDb): ColourMemory[] {
   const rows = db
     .prepare(
       `SELECT p.id, p.numbering, p.given_colour_id, p.given_name_key, p.colour_id, c.name AS colour_name, p.created_at
@@ -127,7 +127,7 @@ export interface TaughtNameMemory {
 }
 
 /** The names staff taught items by placing lines by hand (extra names for suggestions). */
-export function taughtNames(db: StoreDb): TaughtNameMemory[] {
+export function taughtNames(db: ReadableDb): TaughtNameMemory[] {
   const rows = db
     .prepare(
       `SELECT t.id, t.name, t.item_type, t.item_no, c.name AS item_name, t.created_at

@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb } from './db.ts';
 import { BrickWorkError } from '../errors.ts';
 
 export interface OrderRow {
@@ -29,7 +29,7 @@ export interface OrderSummary extends OrderRow {
 const ORDER_COLUMNS = `o.id, o.reference, o.counterparty, o.counterparty_role AS counterpartyRole, o.currency,
   o.order_date AS orderDate, o.created_at AS createdAt`;
 
-export function getOrder(db: StoreDb, id: number): OrderRow {
+export function getOrder(db: ReadableDb, id: number): OrderRow {
   const row = db.prepare(`SELECT ${ORDER_COLUMNS} FROM shop_order o WHERE o.id = ?`).get(id) as OrderRow | undefined;
   if (row === undefined) throw new BrickWorkError('not-found', `There is no order ${id}.`);
   return row;
@@ -75,7 +75,7 @@ function summaryOf(r: readonly unknown[]): OrderSummary {
 }
 
 /** Every order with its counts; `savedOnly` leaves out orders without saved lines (as the summary export does). */
-export function listOrders(db: StoreDb, options: { savedOnly?: boolean } = {}): OrderSummary[] {
+export function listOrders(db: ReadableDb, options: { savedOnly?: boolean } = {}): OrderSummary[] {
   const rows = db
     .prepare(`${SUMMARY} GROUP BY o.id ${options.savedOnly ? 'HAVING sum(t.lines) > 0' : ''} ORDER BY o.id`)
     .raw()
@@ -84,7 +84,7 @@ export function listOrders(db: StoreDb, options: { savedOnly?: boolean } = {}): 
 }
 
 /** One order with its counts, without counting every other order's lines. */
-export function orderSummary(db: StoreDb, id: number): OrderSummary {
+export function orderSummary(db: ReadableDb, id: number): OrderSummary {
   const row = db.prepare(`${SUMMARY} WHERE o.id = ? GROUP BY o.id`).raw().get(id) as unknown[] | undefined;
   if (row === undefined) throw new BrickWorkError('not-found', `There is no order ${id}.`);
   return summaryOf(row);

@@ -5,7 +5,7 @@
  */
 import { identityOf, isAlive, sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import { applicationName, hostOf } from './postgres/application-name.ts';
 import { PostgresDatabase, SESSION_PREFIX } from './postgres/database.ts';
 
@@ -24,7 +24,7 @@ export function actingOwner(db: StoreDb, me: OwnerIdentity): OwnerIdentity {
 }
 
 /** Whether `owner` lives: a session while the server has it, a process by the rule of SPEC §3. */
-export function ownerAlive(db: StoreDb, owner: OwnerIdentity, proc: ProcView = SYSTEM_PROC): boolean {
+export function ownerAlive(db: ReadableDb, owner: OwnerIdentity, proc: ProcView = SYSTEM_PROC): boolean {
   if (isSession(owner)) return db instanceof PostgresDatabase && db.sessionAlive(owner);
   // On a server only sessions own jobs: a process owner came with a store copied from a file, and the
   // process that ran it there (alive or not, on whichever computer) owns nothing here.
@@ -42,7 +42,7 @@ export function isSession(owner: OwnerIdentity): boolean {
  * while it lives. Only words and `ownedHere` come of it; who owns a job stays the exact comparison.
  */
 export function ownerPlace(
-  db: StoreDb,
+  db: ReadableDb,
   owner: OwnerIdentity | null,
   proc: ProcView = SYSTEM_PROC,
 ): { here: boolean; desk: string | null } {

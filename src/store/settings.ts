@@ -1,4 +1,4 @@
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import type { SettingKey } from '../setting-keys.ts';
 
@@ -107,7 +107,7 @@ export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(SETTINGS, key);
 }
 
-export function getSetting(db: StoreDb, key: SettingKey): string {
+export function getSetting(db: ReadableDb, key: SettingKey): string {
   const stored = db.prepare('SELECT value FROM setting WHERE key = ?').pluck().get(key) as string | undefined;
   return stored ?? SETTINGS[key].default;
 }

@@ -3,7 +3,7 @@
  * caller's read transaction: the catalogue's items, the names staff taught, the element tables and the
  * colour tables.
  */
-import type { StoreDb } from './db.ts';
+import type { ReadableDb, StoreDb } from './db.ts';
 import type { ItemType } from '../item-types.ts';
 
 /** An item by its kind, number and name: as the catalogue keeps it, or as staff taught a name for it. */
@@ -17,7 +17,7 @@ export interface NamedItem {
 export type ElementTuple = readonly [numbering: string, no: string, colour: string];
 
 /** The names staff taught (SPEC §8), in the order they were taught. */
-export function taughtNames(db: StoreDb): NamedItem[] {
+export function taughtNames(db: ReadableDb): NamedItem[] {
   return db.prepare('SELECT item_type AS type, item_no AS no, name FROM taught_name ORDER BY id').all() as NamedItem[];
 }
 

@@ -5,9 +5,9 @@
  * connection a service writes through (each thread of the app has its own), so it is kept beside it.
  */
 import os from 'node:os';
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 
-const desks = new WeakMap<StoreDb, string>();
+const desks = new WeakMap<ReadableDb, string>();
 
 /** The longest name a desk may have (`api/desk-name.ts` checks the names shells give). */
 const DESK_NAME_MAX = 60;
@@ -18,10 +18,10 @@ export function thisComputer(): string {
 }
 
 /** The steps written through `db` are this desk's. */
-export function useDesk(db: StoreDb, desk: string): void {
+export function useDesk(db: ReadableDb, desk: string): void {
   desks.set(db, desk);
 }
 
-export function deskOf(db: StoreDb): string {
+export function deskOf(db: ReadableDb): string {
   return desks.get(db) ?? thisComputer();
 }

@@ -1,4 +1,4 @@
-import type { StoreDb } from '../store/db.ts';
+import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
@@ -69,16 +69,16 @@ export function recordStepWithInfo<T>(
 }
 
 /** The step Undo takes back on `desk` (this connection's, by default): its newest done one. */
-export function nextUndo(db: StoreDb, desk: string = deskOf(db)): StepInfo | null {
+export function nextUndo(db: ReadableDb, desk: string = deskOf(db)): StepInfo | null {
   return endStepOfDesk(db, desk, 'newest-done');
 }
 
 /** The step Redo puts back on `desk`: its oldest undone one. */
-export function nextRedo(db: StoreDb, desk: string = deskOf(db)): StepInfo | null {
+export function nextRedo(db: ReadableDb, desk: string = deskOf(db)): StepInfo | null {
   return endStepOfDesk(db, desk, 'oldest-undone');
 }
 
-export function historySteps(db: StoreDb, limit: number): HistoryEntry[] {
+export function historySteps(db: ReadableDb, limit: number): HistoryEntry[] {
   return stepsNewestFirst(db, limit);
 }
 
@@ -88,7 +88,7 @@ export function lastStepTouching(db: StoreDb, table: string, rowId: number): Ste
 }
 
 /** The store's newest history step's id (0: none yet): what a screen read "as of". */
-export function newestStep(db: StoreDb): number {
+export function newestStep(db: ReadableDb): number {
   return newestStepId(db);
 }
 

@@ -10,19 +10,19 @@ import { listColours } from '../../store/colours.ts';
 import { getLine, type GivenLine, type LineView } from '../../store/lines.ts';
 import { colourInfo } from '../../store/colours.ts';
 import { getSetting } from '../../store/settings.ts';
-import type { StoreDb } from '../../store/db.ts';
+import type { ReadableDb } from '../../store/db.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { checkColour, colourOf, elementIdBeside } from '../../placement/rule.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
 import { withoutRepeats } from '../views.ts';
 import {
+  type ReadDeps,
   reads,
   startsWork,
   suggests,
   withCredentials,
   writes,
   type PartialCallTable,
-  type ServiceDeps,
 } from './define.ts';
 import type { SuggestionView } from '../contract.ts';
 
@@ -51,7 +51,7 @@ export function numberFirst(found: readonly SuggestionView[], query: string): Su
  * in any vocabulary the colour table knows, or another numbering's number, or the colour staff chose for an
  * unknown one.
  */
-function lineColour(db: StoreDb, given: GivenLine): number | null {
+function lineColour(db: ReadableDb, given: GivenLine): number | null {
   if (given.colourId === null && given.colourName === null) return null;
   return colourOf(checkColour(given, catalogueLookup(db)));
 }
@@ -60,7 +60,7 @@ function lineColour(db: StoreDb, given: GivenLine): number | null {
  * Suggestions with their numbers as staff read them (the shop numbering first, SPEC §5), and each its
  * picture's colour (SPEC §15): the line's `colour`, unless the element tables make the item only in others.
  */
-function named(d: ServiceDeps, suggestions: readonly SuggestionView[], colour: number | null = null): SuggestionView[] {
+function named(d: ReadDeps, suggestions: readonly SuggestionView[], colour: number | null = null): SuggestionView[] {
   const shownNo = d.numberShower(suggestions);
   // No colour to picture it in: its usual picture, which needs no word.
   if (colour === null) return suggestions.map((s) => ({ ...s, shown: shownNo(s.type, s.no) }));
@@ -78,7 +78,7 @@ function named(d: ServiceDeps, suggestions: readonly SuggestionView[], colour: n
 }
 
 /** The colour a line's suggestions are pictured in: where it is placed, else its own as placement reads it. */
-function pictureColourOf(db: StoreDb, line: LineView): number | null {
+function pictureColourOf(db: ReadableDb, line: LineView): number | null {
   return line.placed !== null ? line.placed.colour : lineColour(db, line.given);
 }
 

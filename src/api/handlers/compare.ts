@@ -11,12 +11,12 @@ import { formatMoneyE4 } from '../../documents/values.ts';
 import { BrickWorkError } from '../../errors.ts';
 import type { CompareRowView } from '../contract.ts';
 import { fileNamePart } from '../views.ts';
-import { fileOnWriter, onWriter, type KeptCompare, type PartialCallTable, type ServiceDeps } from './define.ts';
+import { type ReadDeps, fileOnWriter, onWriter, type KeptCompare, type PartialCallTable } from './define.ts';
 
 /** How many compares are kept for their pages and exports: a screen shows one; a second tab, maybe one more. */
 const COMPARES_KEPT = 2;
 
-function rowViews(d: ServiceDeps, names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
+function rowViews(d: ReadDeps, names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
   const shownNo = d.numberShower(rows.flatMap((r) => (r.item === null ? [] : [r.item])));
   return rows.map((r) => {
     const sums = {
@@ -43,7 +43,7 @@ function rowViews(d: ServiceDeps, names: ReturnType<typeof rowNamer>, rows: read
   });
 }
 
-function kept(d: ServiceDeps, compareId: string): KeptCompare {
+function kept(d: ReadDeps, compareId: string): KeptCompare {
   const k = d.compares.get(compareId);
   if (k === undefined)
     throw new BrickWorkError('not-found', 'That compare is no longer kept: compare the two sides again.');

@@ -4,7 +4,7 @@
  * that `WRITING_CALLS` and `threadOf` are read from the handlers, never kept as separate lists.
  * (Actual Budget's `mutator(undoable(handler))`, per domain.)
  */
-import type { StoreDb } from '../../store/db.ts';
+import type { ReadableDb, StoreDb } from '../../store/db.ts';
 import type { Clock } from '../../clock.ts';
 import type { CompareResult } from '../../compare/compare.ts';
 import type { ImportHooks, PlannedDocument } from '../../documents/import.ts';
@@ -95,7 +95,18 @@ export interface ServiceDeps {
   };
 }
 
-/** The registration of a call with these traits. */
+/**
+ * What a call that does not write is made from: the same parts, its store only to read (Signal's
+ * `ReadableDB`), so that a write reached from it fails to compile.
+ */
+export type ReadDeps = Omit<ServiceDeps, 'db' | 'ctx'> & {
+  readonly db: ReadableDb;
+  readonly ctx: Omit<ServiceContext, 'db'>;
+};
+
+/** The registration of a call with these traits: one that writes is given the store to write. */
+function trait(writes: true, thread: Thread): <K extends CallName>(make: (d: ServiceDeps) => Handler<K>) => Entry<K>;
+function trait(writes: false, thread: Thread): <K extends CallName>(make: (d: ReadDeps) => Handler<K>) => Entry<K>;
 function trait(writes: boolean, thread: Thread) {
   return <K extends CallName>(make: (d: ServiceDeps) => Handler<K>): Entry<K> => ({ writes, thread, make });
 }
@@ -109,7 +120,7 @@ export const startsWork = trait(true, 'main');
 /** A read that belongs to the writer thread (an import's preview: long, and kept there for its pages). */
 export const onWriter = trait(false, 'writer');
 /** A file made on the writer thread from what is kept there, saved through the app's dialog by the screens' thread. */
-export const fileOnWriter = <K extends CallName>(make: (d: ServiceDeps) => Handler<K>): Entry<K> => ({
+export const fileOnWriter = <K extends CallName>(make: (d: ReadDeps) => Handler<K>): Entry<K> => ({
   ...onWriter(make),
   savesFile: true,
 });

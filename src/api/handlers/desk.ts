@@ -7,9 +7,9 @@ import type { DeskView } from '../contract.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { deskNameProblem } from '../desk-name.ts';
 import { deskOf, thisComputer, useDesk } from '../../undo/desk.ts';
-import { outsideStore, type PartialCallTable, type ServiceDeps } from './define.ts';
+import { type ReadDeps, outsideStore, type PartialCallTable } from './define.ts';
 
-function view(d: ServiceDeps): DeskView {
+function view(d: ReadDeps): DeskView {
   return { name: deskOf(d.db), computer: thisComputer(), canChange: (d.ctx.deskName ?? null) !== null };
 }
 

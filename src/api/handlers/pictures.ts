@@ -2,7 +2,7 @@
 import { documentNumbering } from '../../exports/plan.ts';
 import { bricklinkPicture, pictureKey, pictureSources, type PictureSource } from '../../pictures/address.ts';
 import { givenOfLines } from '../../store/lines.ts';
-import type { StoreDb } from '../../store/db.ts';
+import type { ReadableDb } from '../../store/db.ts';
 import type { PictureView, PicturesStatusView } from '../contract.ts';
 import type { PicturePort } from '../ports.ts';
 import type { PictureAnswer } from '../../pictures/fetcher.ts';
@@ -65,7 +65,7 @@ function withoutMark(a: Exclude<PictureAnswer, { state: 'ready' }>): PictureView
  * colour are BrickLink's own; any other's number goes by the catalogue's rule (its colour id is not
  * BrickLink's, so the item's own picture).
  */
-function givenSources(db: StoreDb, port: PicturePort, lineIds: readonly number[]): PictureSource[] {
+function givenSources(db: ReadableDb, port: PicturePort, lineIds: readonly number[]): PictureSource[] {
   const given = givenOfLines(db, lineIds);
   const bases = port.bases();
   const other = [...given.values()]

@@ -8,13 +8,13 @@ import type { ShopServerConfig, ShopServerPort } from '../ports.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { isServerAddress, serverUrl, storeName } from '../../store-location.ts';
 import { openStore } from '../../store/open.ts';
-import { outsideStore, type PartialCallTable, type ServiceDeps } from './define.ts';
+import { type ReadDeps, outsideStore, type PartialCallTable } from './define.ts';
 
 const NOT_HERE =
   'This desk’s store is given when it starts (the browser host’s or the command line’s --db, or BRICK_WORK_DB): ' +
   'start it with --db postgres://user@host:port/database to work on a shop server.';
 
-function view(d: ServiceDeps, note: string | null = null): ShopServerView {
+function view(d: ReadDeps, note: string | null = null): ShopServerView {
   const port = d.ctx.shopServer ?? null;
   let chosen: ShopServerConfig | null = null;
   let refused: string | null = null;
@@ -36,7 +36,7 @@ function view(d: ServiceDeps, note: string | null = null): ShopServerView {
   };
 }
 
-function portOf(d: ServiceDeps): ShopServerPort {
+function portOf(d: ReadDeps): ShopServerPort {
   const port = d.ctx.shopServer ?? null;
   if (port === null) throw new BrickWorkError('not-allowed', NOT_HERE);
   return port;
