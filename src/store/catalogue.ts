@@ -1,4 +1,5 @@
 import type { ReadableDb, StoreDb, StoreStatement } from './db.ts';
+import { declaredIndexSql } from './schema/tables-4.2.ts';
 import { onServer, pairsOfJson } from './dialect.ts';
 
 /**
@@ -213,7 +214,7 @@ function compareKeys(a: { type: string; no: string }, b: { type: string; no: str
 }
 
 /** The name index as the schema makes it (the same text, so a store's schema reads the same after a load). */
-const NAME_INDEX = 'CREATE INDEX catalogue_item_by_name_key ON catalogue_item (name_key)';
+const NAME_INDEX = declaredIndexSql('catalogue_item', 'catalogue_item_by_name_key');
 
 /**
  * Runs a load into the catalogue; when the catalogue is empty (a first load), without the name index,

@@ -3,6 +3,7 @@
  * one of ours is upgraded along its own chain (`upgrades.ts`); anything else is refused untouched, as a
  * SQLite file of another application is.
  */
+import { declaredIndexSql } from '../schema/tables-4.2.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { storeName } from '../../store-location.ts';
 import { APP_VERSION } from '../../version.ts';
@@ -140,7 +141,7 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
  */
 function ensureServerIndexes(db: PostgresDatabase): void {
   try {
-    db.exec('CREATE INDEX IF NOT EXISTS element_code_by_item ON element_code (item_no, numbering)');
+    db.exec(declaredIndexSql('element_code', 'element_code_by_item', { ifNotExists: true }));
     db.exec(UNDO_STEP_DESK);
     db.exec(JOB_OWNER_DESK);
   } catch {

@@ -6,6 +6,7 @@
  * server names its constraints by where they stand).
  */
 import { sqlFor, type ColumnDeclaration, type TableDeclaration } from './shape.ts';
+import { indexSql } from './tables-4.2.ts';
 
 const TYPES = { integer: 'bigint', text: 'text' } as const;
 
@@ -39,10 +40,6 @@ export function postgresTable(t: TableDeclaration, options: { ifNotExists?: bool
     ...t.checks.map((check) => `CHECK (${sqlFor(check, 'postgres')})`),
   ];
   const create = `CREATE TABLE ${options.ifNotExists === true ? 'IF NOT EXISTS ' : ''}${t.name}`;
-  const indexes = t.indexes.map(
-    (i) =>
-      `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${i.name} ON ${t.name} (${list(i.columns)})` +
-      `${i.where === null ? '' : ` WHERE ${i.where}`};`,
-  );
+  const indexes = t.indexes.map((i) => `${indexSql(t, i)};`);
   return [`${create} (\n  ${lines.join(',\n  ')}\n);`, ...indexes].join('\n');
 }

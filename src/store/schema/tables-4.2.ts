@@ -8,7 +8,7 @@
  * Conventions: ids are integers; times are ISO-8601 UTC text; money is an integer of ten-thousandths
  * (`*_e4`), never a float; JSON columns are text.
  */
-import { integer, table, text, type TableDeclaration } from './shape.ts';
+import { integer, table, text, type IndexDeclaration, type TableDeclaration } from './shape.ts';
 
 const notNull = true;
 const primaryKey = true;
@@ -377,4 +377,23 @@ export function declared(name: TableName): TableDeclaration {
   const found = TABLES_4_2.find((t) => t.name === name);
   if (found === undefined) throw new Error(`no table ${name}`);
   return found;
+}
+
+/**
+ * A declared index's `CREATE INDEX`, the same on both engines: what a store makes again after a load drops
+ * it, or a server store made before the index existed gains (`ifNotExists`).
+ */
+export function indexSql(t: TableDeclaration, i: IndexDeclaration, options: { ifNotExists?: boolean } = {}): string {
+  const cols = i.columns.join(', ');
+  const where = i.where === null ? '' : ` WHERE ${i.where}`;
+  const ifNotExists = options.ifNotExists === true ? 'IF NOT EXISTS ' : '';
+  return `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${ifNotExists}${i.name} ON ${t.name} (${cols})${where}`;
+}
+
+/** The `CREATE INDEX` of `table`'s declared index `index`. */
+export function declaredIndexSql(table: TableName, index: string, options: { ifNotExists?: boolean } = {}): string {
+  const t = declared(table);
+  const i = t.indexes.find((x) => x.name === index);
+  if (i === undefined) throw new Error(`no index ${index} on ${table}`);
+  return indexSql(t, i, options);
 }
