@@ -91,9 +91,9 @@ const BELOW_THE_API = LAYERS.slice(0, LAYERS.indexOf('api'));
 
 /**
  * The rule for files of `src/<layer>` (or the root modules, for null): no folder above; and outside the
- * store, neither the engines' drivers nor the store's engine-specific modules.
+ * store, neither the engines' drivers nor the store's engine-specific modules; `more` besides.
  */
-function layerRule(layer) {
+function layerRule(layer, more = []) {
   const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
   const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
   const store = layer === 'store';
@@ -124,11 +124,20 @@ function layerRule(layer) {
           ...(store || !BELOW_THE_API.includes(layer)
             ? []
             : [{ group: ['**/store-location.ts'], importNames: ['isServerAddress'], message: ENGINE_IN_THE_STORE }]),
+          ...more,
         ],
       },
     ],
   };
 }
+
+const VIEWS_SHAPE_ONLY = 'A view only shapes what its handler gives it (issue 50 §3)';
+
+/** What src/api/views.ts may not import besides the api layer's rule: a store, history or placement to read (types may). */
+const VIEWS_READ_NOTHING = [
+  { group: ['**/store/**', '**/placement/**'], allowTypeImports: true, message: VIEWS_SHAPE_ONLY },
+  { group: ['**/undo/**'], message: VIEWS_SHAPE_ONLY },
+];
 
 /**
  * SQL is written in src/store only (issue 50 §2): outside it, no statement is prepared or run, no SQL text
@@ -190,6 +199,9 @@ export default tseslint.config(
   })),
   { files: ['src/*.ts'], rules: layerRule(null) },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: layerRule(layer) })),
+  // A view only shapes what its handler gives it (issue 50 §3): the handler reads the store. This block's
+  // rule replaces the api layer's for the file, so it repeats that rule and adds to it.
+  { files: ['src/api/views.ts'], rules: layerRule('api', VIEWS_READ_NOTHING) },
   { files: ['src/**/*.ts', 'electron/**/*.ts'], ignores: ['src/store/**'], rules: NO_SQL },
   {
     // Rooms a newcomer can read (issue 50 §3): a function longer than a screenful or two is split along its seams.

@@ -281,3 +281,33 @@ describe('rooms a newcomer can read (issue 50 §3)', () => {
     }
   });
 });
+
+describe('a view only shapes what its handler gives it (issue 50 §3)', () => {
+  const views = 'src/api/views.ts';
+  const shapeOnly = expect.stringContaining('A view only shapes what its handler gives it (issue 50 §3)');
+  it('refuses src/api/views.ts a store, the history or placement to read; their types are allowed', async () => {
+    expect(await restricted(views, "import { colourInfo } from '../store/colours.ts'; colourInfo;")).toEqual([
+      shapeOnly,
+    ]);
+    expect(await restricted(views, "import { newestStep } from '../undo/history.ts'; newestStep;")).toEqual([
+      shapeOnly,
+    ]);
+    expect(await restricted(views, "import { placeItem } from '../placement/rule.ts'; placeItem;")).toEqual([
+      shapeOnly,
+    ]);
+    expect(await restricted(views, "import type { ColourInfo } from '../store/colours.ts';")).toEqual([]);
+    expect(await restricted(views, "import type { LineFacts } from '../placement/line-facts.ts';")).toEqual([]);
+    // The api layer's rule still holds for the file, and the handlers still read the store.
+    expect(await restricted(views, "import '../app/core.ts';")).toEqual([
+      expect.stringContaining('src/api/ may not import'),
+    ]);
+    expect(await restricted('src/api/handlers/x.ts', "import { colourInfo } from '../../store/colours.ts';")).toEqual(
+      [],
+    );
+  });
+
+  it('and views.ts keeps to it today', async () => {
+    const file = path.join(REPO_ROOT, views);
+    expect(await restricted(views, fs.readFileSync(file, 'utf8'))).toEqual([]);
+  });
+});

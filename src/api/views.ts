@@ -1,16 +1,15 @@
 /**
  * How the core's rows and plans look in the contract (SPEC §1): the views the handlers answer with.
- * Reads only; each view takes what it shows and nothing of the store's own shape.
+ * Each view only shapes what its handler gives it (issue 50 §3): the handler reads the store, the view
+ * reads nothing, and takes nothing of the store's own shape.
  */
-import { newestStep } from '../undo/history.ts';
-import type { ReadableDb } from '../store/db.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import type { LineFacts } from '../placement/line-facts.ts';
 import { reasonOf } from '../reasons.ts';
-import { colourInfo } from '../store/colours.ts';
-import { sameFileDocuments, type DocumentRow } from '../store/documents.ts';
+import type { ColourInfo } from '../store/colours.ts';
+import type { DocumentRow, SameFileDocument } from '../store/documents.ts';
 import type { OrderSummary } from '../store/orders.ts';
 import {
   PREVIEW_PAGE,
@@ -59,14 +58,15 @@ export function orderView(o: OrderSummary): OrderView {
 }
 
 /**
- * Documents as the screens show them, each imported one with the others still imported from its file.
- * `historyAt`: the newest history step, read before the rows (`newestStep`).
+ * Documents as the screens show them, each imported one with the others still imported from its file
+ * (`sameFile`, by document: `sameFileOfImported`). `historyAt`: the newest history step, read before the
+ * rows (`newestStep`).
  */
-export function documentViews(db: ReadableDb, rows: readonly DocumentRow[], historyAt: number): DocumentView[] {
-  const sameFile = sameFileDocuments(
-    db,
-    rows.filter((d) => d.state === 'imported').map((d) => d.id),
-  );
+export function documentViews(
+  rows: readonly DocumentRow[],
+  sameFile: ReadonlyMap<number, readonly SameFileDocument[]>,
+  historyAt: number,
+): DocumentView[] {
   return rows.map((d) => ({
     id: d.id,
     key: d.key,
@@ -127,18 +127,26 @@ export function lineView(facts: LineFacts, shownNo: (type: string, no: string) =
   };
 }
 
-function swatchOf(db: ReadableDb, id: number | null): { colourName: string | null; colourRgb: string | null } {
-  const c = id === null ? null : colourInfo(db, id);
+type PlannedLine = PlannedDocument['lines'][number];
+
+/** The lines a preview shows first; the others come a page at a time (`import.previewLines`). */
+export const firstPage = (d: PlannedDocument): readonly PlannedLine[] => d.lines.slice(0, PREVIEW_PAGE);
+
+/** The colours `previewLineView` shows of `lines`, for its handler to read (each once: a page can be 500 lines). */
+export function previewColourIds(lines: readonly PlannedLine[]): number[] {
+  return lines.flatMap((l) => [
+    ...(l.placement.colourId === null ? [] : [l.placement.colourId]),
+    ...(l.given.colourId === null || l.given.colourId === 0 ? [] : [l.given.colourId]),
+  ]);
+}
+
+function swatchOf(c: ColourInfo | undefined): { colourName: string | null; colourRgb: string | null } {
   return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
 }
 
-function catalogueColour(db: ReadableDb, id: number): { name: string; rgb: string | null } | null {
-  const c = colourInfo(db, id);
-  return c === null ? null : { name: c.name, rgb: c.rgb };
-}
-
-/** A planned line as a preview shows it. */
-export function previewLineView(db: ReadableDb, l: PlannedDocument['lines'][number]): PreviewLineView {
+/** A planned line as a preview shows it; `colours` holds those of `previewColourIds` the catalogue knows. */
+export function previewLineView(l: PlannedLine, colours: ReadonlyMap<number, ColourInfo>): PreviewLineView {
+  const given = l.given.colourId === null || l.given.colourId === 0 ? undefined : colours.get(l.given.colourId);
   return {
     position: l.position,
     given: l.given,
@@ -150,16 +158,24 @@ export function previewLineView(db: ReadableDb, l: PlannedDocument['lines'][numb
             type: l.placement.item.type,
             no: l.placement.item.no,
             colour: l.placement.colourId,
-            ...swatchOf(db, l.placement.colourId),
+            ...swatchOf(l.placement.colourId === null ? undefined : colours.get(l.placement.colourId)),
             via: 'via' in l.placement ? (l.placement.via ?? null) : null,
           },
-    givenColour: l.given.colourId === null || l.given.colourId === 0 ? null : catalogueColour(db, l.given.colourId),
+    givenColour: given === undefined ? null : { name: given.name, rgb: given.rgb },
     reason: reasonOf(l.placement.reason),
     remarks: l.remarks,
   };
 }
 
-export function previewView(db: ReadableDb, d: PlannedDocument): PreviewDocumentView {
+/**
+ * A planned document as a preview shows it: `colours` those of its first page (`previewColourIds`),
+ * `duplicateOf` the view of the document it repeats, if any.
+ */
+export function previewView(
+  d: PlannedDocument,
+  colours: ReadonlyMap<number, ColourInfo>,
+  duplicateOf: DocumentView | null,
+): PreviewDocumentView {
   const t = d.target;
   return {
     key: d.parsed.key,
@@ -186,13 +202,13 @@ export function previewView(db: ReadableDb, d: PlannedDocument): PreviewDocument
             undoneAt: d.revival.document.undoneAt,
             pairs: d.revival.pairs,
           },
-    lines: d.lines.slice(0, PREVIEW_PAGE).map((l) => previewLineView(db, l)),
+    lines: firstPage(d).map((l) => previewLineView(l, colours)),
     counts: d.counts,
     columns: { read: d.parsed.reading.read, notRead: d.parsed.reading.notRead },
     colourNumbering:
       d.colourNumbering === null ? null : { ...d.colourNumbering, choosable: d.colourNumbering.how !== 'format' },
     warnings: d.warnings,
     refusal: d.refusal,
-    duplicateOf: d.duplicateOf === null ? null : (documentViews(db, [d.duplicateOf], newestStep(db))[0] ?? null),
+    duplicateOf,
   };
 }

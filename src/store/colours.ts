@@ -19,6 +19,16 @@ export function colourInfo(db: ReadableDb, id: number): ColourInfo | null {
   );
 }
 
+/** The colours of `ids` the catalogue knows, each read once however often it comes (a preview's page of 500 lines has a few colours). */
+export function coloursOf(db: ReadableDb, ids: Iterable<number>): Map<number, ColourInfo> {
+  const out = new Map<number, ColourInfo>();
+  for (const id of new Set(ids)) {
+    const c = colourInfo(db, id);
+    if (c !== null) out.set(id, c);
+  }
+  return out;
+}
+
 /** A colour's name, for messages and labels; null when the catalogue has no such colour. */
 export function colourName(db: StoreDb, id: number): string | null {
   return colourInfo(db, id)?.name ?? null;

@@ -95,6 +95,14 @@ export interface SameFileDocument {
   readonly orderReference: string;
 }
 
+/** `sameFileDocuments` of the imported documents among `rows`: what a list of documents shows beside each. */
+export function sameFileOfImported(db: ReadableDb, rows: readonly DocumentRow[]): Map<number, SameFileDocument[]> {
+  return sameFileDocuments(
+    db,
+    rows.filter((d) => d.state === 'imported').map((d) => d.id),
+  );
+}
+
 /**
  * For each imported document among `ids`, the other documents still imported from the same file in the
  * same import (a BrickLink file with several ORDERs). One import writes every document of its file with

@@ -1,24 +1,43 @@
 /** Documents: the import's preview and confirm, taking one back, and the exports (SPEC §8). */
 import { newestStep } from '../../undo/history.ts';
 import { randomUUID } from 'node:crypto';
-import { confirmImport, planImport } from '../../documents/import.ts';
+import { confirmImport, planImport, type PlannedDocument } from '../../documents/import.ts';
 import { takeBack } from '../../documents/take-back.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
 import { leftOutNote, planOrderExport, type ExportPlan } from '../../exports/plan.ts';
-import type { ExportFileView } from '../contract.ts';
+import type { ExportFileView, PreviewDocumentView } from '../contract.ts';
 import { rebrickableCsv } from '../../exports/rebrickable-csv.ts';
 import { needsAcknowledging, NO_NUMBER_CODES } from '../../export-kinds.ts';
 import { summaryCsv } from '../../exports/summary.ts';
-import { listDocuments } from '../../store/documents.ts';
+import { coloursOf } from '../../store/colours.ts';
+import type { ReadableDb } from '../../store/db.ts';
+import { listDocuments, sameFileOfImported } from '../../store/documents.ts';
 import { getOrder } from '../../store/orders.ts';
-import { documentViews, fileNamePart, previewLineView, previewView, stepView } from '../views.ts';
+import {
+  documentViews,
+  fileNamePart,
+  firstPage,
+  previewColourIds,
+  previewLineView,
+  previewView,
+  stepView,
+} from '../views.ts';
 import { onWriter, reads, writes, type PartialCallTable } from './define.ts';
 
 /** An exported file with what it wrote and what it left out (SPEC §8): every saved line accounted for. */
 function withLeftOut(saved: ExportFileView, plan: ExportPlan): ExportFileView {
   const note = leftOutNote(plan.leftOut);
   return { ...saved, rows: plan.rows.length, leftOut: plan.leftOut, ...(note === null ? {} : { note }) };
+}
+
+/** A planned document's preview, with what it shows read here: its first page's colours, the document it repeats. */
+function preview(db: ReadableDb, doc: PlannedDocument): PreviewDocumentView {
+  const colours = coloursOf(db, previewColourIds(firstPage(doc)));
+  if (doc.duplicateOf === null) return previewView(doc, colours, null);
+  const historyAt = newestStep(db);
+  const duplicate = [doc.duplicateOf];
+  return previewView(doc, colours, documentViews(duplicate, sameFileOfImported(db, duplicate), historyAt)[0] ?? null);
 }
 
 /** How many previews are kept for their pages: a screen shows one at a time; a second tab, maybe one more. */
@@ -38,7 +57,7 @@ export const DOCUMENTS_CALLS = {
     return {
       previewId,
       fileName: plan.fileName,
-      documents: plan.documents.map((doc) => previewView(d.db, doc)),
+      documents: plan.documents.map((doc) => preview(d.db, doc)),
       refusal: plan.refusal,
     };
   }),
@@ -47,7 +66,9 @@ export const DOCUMENTS_CALLS = {
     if (doc === undefined) {
       throw new BrickWorkError('not-found', 'That preview is no longer kept: preview the file again to see its lines.');
     }
-    return doc.lines.slice(from, from + count).map((l) => previewLineView(d.db, l));
+    const lines = doc.lines.slice(from, from + count);
+    const colours = coloursOf(d.db, previewColourIds(lines));
+    return lines.map((l) => previewLineView(l, colours));
   }),
   'import.confirm': writes((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
     const results = confirmImport(
@@ -63,14 +84,15 @@ export const DOCUMENTS_CALLS = {
   'documents.list': reads((d) => ({ orderId }) => {
     if (orderId !== undefined) getOrder(d.db, orderId); // an unknown order is refused, not an empty list
     const historyAt = newestStep(d.db); // first: a step after it is not taken for seen
-    return documentViews(d.db, listDocuments(d.db, orderId ?? null), historyAt);
+    const rows = listDocuments(d.db, orderId ?? null);
+    return documentViews(rows, sameFileOfImported(d.db, rows), historyAt);
   }),
   'documents.takeBack': writes((d) => ({ documentId, wholeFile, seenAt }) => {
     const r = takeBack(d.db, documentId, { wholeFile: wholeFile === true, seenAt }, d.clock);
     d.changed('take-back');
     return {
       step: stepView(r.step),
-      takenBack: documentViews(d.db, r.documents, r.step.id),
+      takenBack: documentViews(r.documents, sameFileOfImported(d.db, r.documents), r.step.id),
       stillImported: r.stillImported,
     };
   }),

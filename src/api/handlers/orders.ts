@@ -3,7 +3,7 @@ import { newestStep } from '../../undo/history.ts';
 import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { lineFacts, oneLineFacts } from '../../placement/line-facts.ts';
-import { documentsOfOrder } from '../../store/documents.ts';
+import { documentsOfOrder, sameFileOfImported } from '../../store/documents.ts';
 import { orderLines } from '../../store/lines.ts';
 import { listOrders, orderSummary } from '../../store/orders.ts';
 import { documentViews, lineView, orderView, stepView } from '../views.ts';
@@ -20,10 +20,9 @@ export const ORDERS_CALLS = {
   }),
   'orders.get': reads((d) => ({ orderId }) => {
     const historyAt = newestStep(d.db); // first: a step after it is not taken for seen
-    return {
-      order: orderView(orderSummary(d.db, orderId)),
-      documents: documentViews(d.db, documentsOfOrder(d.db, orderId), historyAt),
-    };
+    const order = orderView(orderSummary(d.db, orderId));
+    const documents = documentsOfOrder(d.db, orderId);
+    return { order, documents: documentViews(documents, sameFileOfImported(d.db, documents), historyAt) };
   }),
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
     const lookup = catalogueLookup(d.db);
