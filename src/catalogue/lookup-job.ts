@@ -7,15 +7,8 @@ import { foldName } from '../placement/fold.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { catalogueWriters } from '../store/catalogue.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
-import {
-  activeJobOfKind,
-  jobPayloadText,
-  numbersStillToAsk,
-  recordLookupAnswer,
-  restartJobRun,
-  setJobPayloadText,
-  unplacedLinesGiving,
-} from '../store/lookup-job.ts';
+import { numbersStillToAsk, recordLookupAnswer, unplacedLinesGiving } from '../store/lookup-job.ts';
+import { activeJobOfKind, jobPayloadText, restartJobRun, setJobPayloadText } from '../store/jobs.ts';
 import type { ItemAnswer } from './bricklink/api.ts';
 import type { BudgetStatus } from './budget.ts';
 import { isItemType, type ItemType } from '../item-types.ts';

@@ -73,3 +73,30 @@ export function markJobCancelled(db: StoreDb, id: number, was: JobState, now: st
       .run(now, now, id, was).changes === 1
   );
 }
+
+/** A job's payload as its JSON text; undefined when there is no such job. */
+export function jobPayloadText(db: StoreDb, jobId: number): string | undefined {
+  return db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
+}
+
+export function setJobPayloadText(db: StoreDb, jobId: number, text: string): void {
+  db.prepare('UPDATE job SET payload = ? WHERE id = ?').run(text, jobId);
+}
+
+/** The first queued or running job of this kind, if any. */
+export function activeJobOfKind(db: StoreDb, kind: string): number | undefined {
+  return db
+    .prepare("SELECT id FROM job WHERE kind = ? AND state IN ('queued', 'running') ORDER BY id LIMIT 1")
+    .pluck()
+    .get(kind) as number | undefined;
+}
+
+/**
+ * A job started again by staff: updated now, its last stop message gone — unless it waits for a day
+ * after `today` (the next budget day), whose message says why it waits.
+ */
+export function restartJobRun(db: StoreDb, jobId: number, now: string, today: string): void {
+  db.prepare(
+    'UPDATE job SET updated_at = ?, error = CASE WHEN not_before_day > ? THEN error ELSE NULL END WHERE id = ?',
+  ).run(now, today, jobId);
+}

@@ -1,6 +1,6 @@
 /**
  * The BrickLink look-up job's statements (SPEC §5): the numbers unplaced lines name that are still to
- * ask, the answers kept (`lookup_answer`), and the job's run in its payload. Called by
+ * ask, and the answers kept (`lookup_answer`); the job's own row is `jobs.ts`'s. Called by
  * `src/catalogue/lookup-job.ts`, in its transactions.
  */
 import type { StoreDb } from './db.ts';
@@ -41,31 +41,4 @@ export function unplacedLinesGiving(db: StoreDb, type: string, no: string): numb
     )
     .pluck()
     .all(type, no) as number[];
-}
-
-/** A job's payload as its JSON text; undefined when there is no such job. */
-export function jobPayloadText(db: StoreDb, jobId: number): string | undefined {
-  return db.prepare('SELECT payload FROM job WHERE id = ?').pluck().get(jobId) as string | undefined;
-}
-
-export function setJobPayloadText(db: StoreDb, jobId: number, text: string): void {
-  db.prepare('UPDATE job SET payload = ? WHERE id = ?').run(text, jobId);
-}
-
-/** The first queued or running job of this kind, if any. */
-export function activeJobOfKind(db: StoreDb, kind: string): number | undefined {
-  return db
-    .prepare("SELECT id FROM job WHERE kind = ? AND state IN ('queued', 'running') ORDER BY id LIMIT 1")
-    .pluck()
-    .get(kind) as number | undefined;
-}
-
-/**
- * A job started again by staff: updated now, its last stop message gone — unless it waits for a day
- * after `today` (the next budget day), whose message says why it waits.
- */
-export function restartJobRun(db: StoreDb, jobId: number, now: string, today: string): void {
-  db.prepare(
-    'UPDATE job SET updated_at = ?, error = CASE WHEN not_before_day > ? THEN error ELSE NULL END WHERE id = ?',
-  ).run(now, today, jobId);
 }
