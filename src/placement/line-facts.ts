@@ -3,7 +3,7 @@
  * placed a line, its given colour in the shop's words, and the item it was found as when only its colour
  * kept it unplaced. The handlers ask it; the views only show what it says.
  */
-import type { ReadableDb, StoreDb } from '../store/db.ts';
+import type { ReadableDb } from '../store/db.ts';
 import { catalogueItemName } from '../store/catalogue.ts';
 import { colourInfo } from '../store/colours.ts';
 import type { ItemType } from '../item-types.ts';
@@ -30,7 +30,7 @@ export function lineFacts(db: ReadableDb, lines: readonly LineView[], lookup: Pl
 }
 
 /** The facts of one line (one just placed by hand, say). */
-export const oneLineFacts = (db: StoreDb, line: LineView, lookup: PlacementLookup): LineFacts =>
+export const oneLineFacts = (db: ReadableDb, line: LineView, lookup: PlacementLookup): LineFacts =>
   factsOf(db, line, lookup, new Map());
 
 function factsOf(

@@ -6,13 +6,13 @@ import { takeBack } from '../../documents/take-back.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
 import { leftOutNote, planOrderExport, type ExportPlan } from '../../exports/plan.ts';
-import type { ExportFileView, PreviewDocumentView } from '../contract.ts';
+import type { DocumentView, ExportFileView, PreviewDocumentView } from '../contract.ts';
 import { rebrickableCsv } from '../../exports/rebrickable-csv.ts';
 import { needsAcknowledging, NO_NUMBER_CODES } from '../../export-kinds.ts';
 import { summaryCsv } from '../../exports/summary.ts';
 import { coloursOf } from '../../store/colours.ts';
 import type { ReadableDb } from '../../store/db.ts';
-import { listDocuments, sameFileOfImported } from '../../store/documents.ts';
+import { listDocuments, sameFileOfImported, type DocumentRow } from '../../store/documents.ts';
 import { getOrder } from '../../store/orders.ts';
 import {
   documentViews,
@@ -31,13 +31,17 @@ function withLeftOut(saved: ExportFileView, plan: ExportPlan): ExportFileView {
   return { ...saved, rows: plan.rows.length, leftOut: plan.leftOut, ...(note === null ? {} : { note }) };
 }
 
+/** Documents as a list shows them: each imported one beside the others still imported from its file. */
+export function documentsShown(db: ReadableDb, rows: readonly DocumentRow[], historyAt: number): DocumentView[] {
+  return documentViews(rows, sameFileOfImported(db, rows), historyAt);
+}
+
 /** A planned document's preview, with what it shows read here: its first page's colours, the document it repeats. */
 function preview(db: ReadableDb, doc: PlannedDocument): PreviewDocumentView {
   const colours = coloursOf(db, previewColourIds(firstPage(doc)));
   if (doc.duplicateOf === null) return previewView(doc, colours, null);
   const historyAt = newestStep(db);
-  const duplicate = [doc.duplicateOf];
-  return previewView(doc, colours, documentViews(duplicate, sameFileOfImported(db, duplicate), historyAt)[0] ?? null);
+  return previewView(doc, colours, documentsShown(db, [doc.duplicateOf], historyAt)[0] ?? null);
 }
 
 /** How many previews are kept for their pages: a screen shows one at a time; a second tab, maybe one more. */
@@ -84,15 +88,14 @@ export const DOCUMENTS_CALLS = {
   'documents.list': reads((d) => ({ orderId }) => {
     if (orderId !== undefined) getOrder(d.db, orderId); // an unknown order is refused, not an empty list
     const historyAt = newestStep(d.db); // first: a step after it is not taken for seen
-    const rows = listDocuments(d.db, orderId ?? null);
-    return documentViews(rows, sameFileOfImported(d.db, rows), historyAt);
+    return documentsShown(d.db, listDocuments(d.db, orderId ?? null), historyAt);
   }),
   'documents.takeBack': writes((d) => ({ documentId, wholeFile, seenAt }) => {
     const r = takeBack(d.db, documentId, { wholeFile: wholeFile === true, seenAt }, d.clock);
     d.changed('take-back');
     return {
       step: stepView(r.step),
-      takenBack: documentViews(r.documents, sameFileOfImported(d.db, r.documents), r.step.id),
+      takenBack: documentsShown(d.db, r.documents, r.step.id),
       stillImported: r.stillImported,
     };
   }),

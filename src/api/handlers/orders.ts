@@ -3,10 +3,11 @@ import { newestStep } from '../../undo/history.ts';
 import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { lineFacts, oneLineFacts } from '../../placement/line-facts.ts';
-import { documentsOfOrder, sameFileOfImported } from '../../store/documents.ts';
+import { documentsOfOrder } from '../../store/documents.ts';
 import { orderLines } from '../../store/lines.ts';
 import { listOrders, orderSummary } from '../../store/orders.ts';
-import { documentViews, lineView, orderView, stepView } from '../views.ts';
+import { lineView, orderView, stepView } from '../views.ts';
+import { documentsShown } from './documents.ts';
 import { reads, writes, type PartialCallTable } from './define.ts';
 
 export const ORDERS_CALLS = {
@@ -21,8 +22,7 @@ export const ORDERS_CALLS = {
   'orders.get': reads((d) => ({ orderId }) => {
     const historyAt = newestStep(d.db); // first: a step after it is not taken for seen
     const order = orderView(orderSummary(d.db, orderId));
-    const documents = documentsOfOrder(d.db, orderId);
-    return { order, documents: documentViews(documents, sameFileOfImported(d.db, documents), historyAt) };
+    return { order, documents: documentsShown(d.db, documentsOfOrder(d.db, orderId), historyAt) };
   }),
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
     const lookup = catalogueLookup(d.db);
