@@ -37,6 +37,9 @@ export const SHORT_REASONS: Readonly<Record<string, string>> = {
   'number-not-in-catalogue': 'Number unknown',
   'name-not-in-catalogue': 'Name unknown',
   'colour-not-in-catalogue': 'Colour unknown',
+  'colour-not-the-elements': "Not the element's colour",
+  'element-conflict': 'Element ≠ number',
+  'remembered-not-in-colour': 'Memory: not in colour',
 };
 
 /** Another numbering's colour as a document gives it ("LDraw colour 4"): named by the catalogue once translated. */

@@ -1,4 +1,5 @@
 import type { ReadableDb, StoreDb } from '../store/db.ts';
+import { NUMBERING_NAMES, numberingOfSource, type Numbering } from '../numberings.ts';
 import {
   crossReferencedFrom,
   crossReferencedTo,
@@ -18,13 +19,7 @@ import {
  * 4. that numbering's element table lists the item's own number.
  * "Probably the same number" (a Rebrickable set's number, most parts' numbers) is not known.
  */
-export type Numbering = 'bricklink' | 'rebrickable' | 'ldraw';
-
-export const NUMBERING_NAMES: Readonly<Record<Numbering, string>> = {
-  bricklink: 'BrickLink',
-  rebrickable: 'Rebrickable',
-  ldraw: 'LDraw',
-};
+export { NUMBERING_NAMES, numberingOfSource, type Numbering };
 
 export interface ItemNumbers {
   /** The numbering the catalogue's own number is in (its source), or null when its source does not say. */
@@ -37,14 +32,6 @@ export interface ItemNumbers {
 export interface ItemKey {
   readonly type: string;
   readonly no: string;
-}
-
-/** The numbering a catalogue row's source speaks: BrickLink's downloads and API, Rebrickable's downloads. */
-export function numberingOfSource(source: string): Numbering | null {
-  if (source === 'bricklink-api' || source.startsWith('bricklink:')) return 'bricklink';
-  if (source.startsWith('rebrickable:')) return 'rebrickable';
-  // Stores from before Rebrickable's files were read hold BrickLink's downloads under other names.
-  return source === '' ? null : 'bricklink';
 }
 
 const itemKey = (type: string, no: string) => `${type}\t${no.toLowerCase()}`;

@@ -1,5 +1,6 @@
 import { dataVersion } from '../store/data-version.ts';
 import { colourNumberingByNames } from './colour-numbering-by-names.ts';
+import { numberingOfFormat, type Numbering } from '../numberings.ts';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, toErrorValue, type ErrorValue } from '../errors.ts';
@@ -274,7 +275,12 @@ function findTarget(
 }
 
 /** A line placed: by the rule, unless it is a revived line placed by hand whose given number and name are unchanged. */
-function placeLine(line: ParsedLine, old: LineView | undefined, lookup: PlacementLookup): PlannedLine {
+function placeLine(
+  line: ParsedLine,
+  old: LineView | undefined,
+  lookup: PlacementLookup,
+  numbering: Numbering | null,
+): PlannedLine {
   // A hand placement stays where the given number and name are unchanged.
   if (
     old?.placed?.by === 'hand' &&
@@ -292,7 +298,7 @@ function placeLine(line: ParsedLine, old: LineView | undefined, lookup: Placemen
       },
     };
   }
-  return { ...line, placement: placeItem({ ...line.given, remarks: line.remarks }, lookup) };
+  return { ...line, placement: placeItem({ ...line.given, remarks: line.remarks, numbering }, lookup) };
 }
 
 /** Places the lines of documents already read: the preview's second half, and the confirm's check under the write lock. */
@@ -350,7 +356,7 @@ function planDocuments(
         stopIfCancelled(hooks, request.file.name);
         hooks.onProgress?.('placing', placedSoFar, total);
       }
-      return placeLine(line, revival ? oldLines[i] : undefined, lookup);
+      return placeLine(line, revival ? oldLines[i] : undefined, lookup, numberingOfFormat(doc.format));
     });
     if (placedSoFar === total) hooks.onProgress?.('placing', total, total);
     const placed = lines.filter((l) => l.placement.item !== null).length;

@@ -8,6 +8,8 @@ export type DocumentFormat =
   | 'brickstore'
   | 'brickstock'
   | 'csv'
+  | 'rebrickable-csv'
+  | 'bricklink-csv'
   | 'ldraw-model'
   | 'studio-model';
 
@@ -20,6 +22,9 @@ export const FORMAT_NAMES: Readonly<Record<DocumentFormat, string>> = {
   // BrickStore's predecessor: read as BrickStore, named for what it is.
   brickstock: 'BrickStock file',
   csv: 'CSV part list',
+  // Its numbers and colours are Rebrickable's (SPEC §6): the format says which numbering it speaks.
+  'rebrickable-csv': 'Rebrickable part list',
+  'bricklink-csv': 'CSV part list in BrickLink numbers',
   'ldraw-model': 'LDraw model',
   'studio-model': 'BrickLink Studio model',
 };

@@ -152,7 +152,7 @@ interface CatalogueFacts {
   readonly generation: number;
   /** The line's given colour checked; null when the check needs the colour memory (shop data: read under the lock). */
   readonly own: ColourCheck | null;
-  /** Whether the catalogue has the line's given number (then no memory is made: §6, number first). */
+  /** Whether the catalogue has the line's given number in its numbering (then no memory is made: §6, number first). */
   readonly givenNumberKnown: boolean;
   /** The item's own folded name (a given name that differs is taught), undefined when not in the catalogue. */
   readonly itemNameKey: string | undefined;
@@ -173,7 +173,12 @@ function catalogueFacts(
   const check = checkColour(line.given, lookup);
   const own = check.status === 'unknown' ? null : check;
   const key = givenKey(line.given);
-  const givenNumberKnown = key.no !== null && isItemType(key.type) && lookup.itemNumber(key.type, key.no) !== null;
+  // The number places the line by itself only in the document's own numbering (§6 step 1): across
+  // numberings, a memory comes first and is worth making.
+  const same = key.no !== null && isItemType(key.type) ? lookup.catalogueItem(key.type, key.no) : null;
+  const numbering = line.given.numbering ?? null;
+  const givenNumberKnown =
+    same !== null && (numbering === null || same.numbering === null || same.numbering === numbering);
   const itemNameKey = nameKey ?? catalogueItemKey(db, item.type, item.no)?.nameKey;
   const colourNames = new Map<number, string | null>();
   for (const id of [colourId, own === null ? null : colourOf(own)])
@@ -302,7 +307,7 @@ function handStep(p: Placing, first: CatalogueFacts, swap: boolean) {
     // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
     // number (§6: number first): a memory would never be used otherwise, so none is made.
     const useful = givenType !== null && (key.no !== null ? !facts.givenNumberKnown : key.nameKey !== null);
-    const remembering = useful ? rememberItem(db, rec, key, { type, no }, clock) : null;
+    const remembering = useful ? rememberItem(db, rec, key, { type, no }, colourId, clock) : null;
     const colour =
       own.status === 'unknown' && p.colourId !== null ? rememberColour(db, rec, own.key, p.colourId, clock) : null;
     // A name is taught only from a placement of the same type: a minifig's description is no part's name.
@@ -465,26 +470,45 @@ function displacedMessage(line: LineView, displaced: readonly Candidate[], to: s
   );
 }
 
-/** Remembers the item for the line's given; what it did is known once the write's answer is read. */
+/**
+ * Remembers the item for the line's given, and how it was taught (SPEC §6 step 2): in the colour the line
+ * is placed in, by this desk, now. What it did is known once the write's answer is read.
+ */
 function rememberItem(
   db: StoreDb,
   rec: StepRecorder,
   key: GivenKey,
   item: { type: string; no: string },
+  colourId: number | null,
   clock: Clock,
 ): () => MemoryChange {
+  const now = isoNow(clock);
   const adding = rec.insertUnlessThere('hand_placement', {
     given_type: key.type,
     given_no: key.no,
     name_key: key.no === null ? key.nameKey : null,
     item_type: item.type,
     item_no: item.no,
-    created_at: isoNow(clock),
+    created_at: now,
   });
+  const taught = (placementId: number) =>
+    rec.insert('hand_placement_teaching', {
+      placement_id: placementId,
+      item_type: item.type,
+      item_no: item.no,
+      colour_id: colourId,
+      desk: deskOf(db),
+      taught_at: now,
+    });
   return () => {
-    if (adding() !== null) return 'added';
+    const added = adding();
+    if (added !== null) {
+      taught(added);
+      return 'added';
+    }
     const existing = findItemMemory(db, key.type, key.no, key.nameKey);
     if (existing === null) throw new Error('a memory for the line was neither made nor found');
+    taught(existing.id);
     if (existing.itemType === item.type && existing.itemNo === item.no) return 'kept';
     rec.update('hand_placement', existing.id, { item_type: item.type, item_no: item.no });
     return 'changed';

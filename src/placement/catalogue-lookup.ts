@@ -1,8 +1,16 @@
 import type { ReadableDb } from '../store/db.ts';
-import { crossReferences, lookupReader, lookupReadsAhead, type ElementRow } from '../store/lookup.ts';
+import {
+  crossReferences,
+  lookupReader,
+  lookupReadsAhead,
+  type CatalogueNumber,
+  type ElementRow,
+  type MemoryRow,
+} from '../store/lookup.ts';
+import { NUMBERING_NAMES, numberingOfSource, type Numbering } from '../numberings.ts';
 import { elementColourId } from './element-colour.ts';
 import { key, readAhead, type AnswersAhead, type LineToPlace } from './read-ahead.ts';
-import type { ElementMatch, ItemRef, PlacementLookup, Translation } from './rule.ts';
+import type { CatalogueItem, ElementMatch, InColour, ItemRef, Memory, PlacementLookup, Translation } from './rule.ts';
 
 /** An answer read ahead for this key, else the store's: `ask()`. */
 function known<V>(ahead: ReadonlyMap<string, V> | undefined, k: string, ask: () => V): V {
@@ -69,20 +77,32 @@ function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMem
   const references = crossReferences(db);
   let coloursLoaded: boolean | undefined;
   let colourTable: boolean | undefined;
-  const itemNumber = (type: string, no: string): string | undefined =>
-    known(ahead?.itemNumber, key(type, no), () => reader.itemNumber(type, no)) ?? undefined;
+  const item = (type: string, no: string): CatalogueNumber | null =>
+    known(ahead?.itemNumber, key(type, no), () => reader.item(type, no));
+  const itemNumber = (type: string, no: string): string | undefined => item(type, no)?.no;
   const colourNamed = memo('colourOfName', (nameKey: string): number | null => {
     const ids = reader.coloursNamed(nameKey);
     return ids.length === 1 ? (ids[0] ?? null) : null;
   });
   return {
+    item,
     itemNumber,
     /** A part number as the catalogue spells it. */
     partNo: (no: string): string | undefined => itemNumber('P', no),
-    rememberedByNumber: (type: string, no: string): ItemRef | null =>
+    /** A part number of `numbering` as the catalogue has it in that numbering (or in one its source does not say). */
+    partIn: (numbering: Numbering, no: string): string | undefined => {
+      const found = item('P', no);
+      const speaks = found === null ? null : numberingOfSource(found.source);
+      return found === null || (speaks !== null && speaks !== numbering) ? undefined : found.no;
+    },
+    rememberedByNumber: (type: string, no: string): MemoryRow | null =>
       known(ahead?.rememberedNumber, key(type, no), () => reader.rememberedByNumber(type, no)),
-    rememberedByName: (type: string, nameKey: string): ItemRef | null =>
+    rememberedByName: (type: string, nameKey: string): MemoryRow | null =>
       known(ahead?.rememberedName, key(type, nameKey), () => reader.rememberedByName(type, nameKey)),
+    numberElements: memo('numberElements', (numbering: 'bricklink' | 'rebrickable', no: string) =>
+      known(ahead?.numberElements, key(numbering, no), () => reader.numberElements(numbering, no)),
+    ),
+    colourName: memo('colourName', reader.colourName),
     itemsNamed: (type: string, nameKey: string): readonly ItemRef[] =>
       known(ahead?.named, key(type, nameKey), () => reader.itemsNamed(type, nameKey)),
     coloursLoaded: (): boolean => (coloursLoaded ??= reader.coloursLoaded()),
@@ -107,28 +127,32 @@ type Questions = ReturnType<typeof questions>;
 
 /** A part number in `numbering` as the catalogue has it: itself, or through the cross-references. */
 function partIn(q: Questions, numbering: 'bricklink' | 'rebrickable', no: string): readonly string[] {
-  const own = q.partNo(no);
+  const own = q.partIn(numbering, no);
   if (own !== undefined) return [own];
   const others = numbering === 'rebrickable' ? q.bricklinkOf(no) : q.rebrickableOf('bricklink', no);
-  return others.flatMap((o) => q.partNo(o) ?? []);
+  const other = numbering === 'rebrickable' ? 'bricklink' : 'rebrickable';
+  return others.flatMap((o) => q.partIn(other, o) ?? []);
 }
+
+/** The colour tables as an element's colour is read through them. */
+const colourLookupsOf = (q: Questions) => ({ colourNamed: q.colourNamed, translate: q.translateColour });
 
 /** The catalogue parts an element id is (SPEC §6 step 3), through the element tables, each in its colour. */
 function elementOf(q: Questions, id: string): ElementMatch[] {
   const rows = q.elementRows(id);
   if (rows.length === 0) return [];
   /** A colour an element table gives, in BrickLink's ids: BrickLink's name, or Rebrickable's id, through the colour table. */
-  const colourLookups = { colourNamed: q.colourNamed, translate: q.translateColour };
+  const colourLookups = colourLookupsOf(q);
   const match = (r: ElementRow, no: string): ElementMatch => ({
     item: { type: 'P' as const, no },
     colourId: elementColourId(r.numbering, r.colour, colourLookups),
   });
-  /** A table's rows whose number the catalogue has as it is. */
+  /** A table's rows whose number the catalogue has as it is, in that table's numbering. */
   const direct = (numbering: 'bricklink' | 'rebrickable') =>
     rows
       .filter((r) => r.numbering === numbering)
       .flatMap((r) => {
-        const own = q.partNo(r.item_no);
+        const own = q.partIn(numbering, r.item_no);
         return own === undefined ? [] : [match(r, own)];
       });
   /** …and through the cross-references too. */
@@ -159,20 +183,66 @@ function elementOf(q: Questions, id: string): ElementMatch[] {
   const rebrickable = direct('rebrickable');
   if (rebrickable.length > 0) return rebrickable;
   const translated = matches('bricklink');
-  return translated.length > 0 ? translated : matches('rebrickable');
+  if (translated.length > 0) return translated;
+  const throughRebrickable = matches('rebrickable');
+  if (throughRebrickable.length > 0) return throughRebrickable;
+  // No table ties the element's numbers to the catalogue's numbering (BrickLink's codes beside a catalogue
+  // of Rebrickable's parts, and nothing else): the same text, said so — never silently.
+  return rows.flatMap((r) => {
+    const other = catalogueItemOf(q, 'P', r.item_no);
+    if (other === null || other.numbering === null || other.numbering === r.numbering) return [];
+    return [{ ...match(r, other.item.no), sameNumberIn: other.numbering }];
+  });
+}
+
+/**
+ * What the element tables say of part number `no` of `numbering` in catalogue colour `colour` (SPEC §6
+ * step 3): the elements they list it under in that colour, and the catalogue parts the other numbering's
+ * table gives each element as — the catalogue's own number where it speaks the other numbering.
+ */
+function inColour(q: Questions, numbering: 'bricklink' | 'rebrickable', no: string, colour: number): InColour {
+  const lookups = colourLookupsOf(q);
+  const rows = q.numberElements(numbering, no).filter((r) => elementColourId(numbering, r.colour, lookups) === colour);
+  const items = new Map<string, { item: ItemRef; element: string }>();
+  for (const r of rows) {
+    if (r.otherNumbering === null || r.otherNo === null) continue;
+    const own = q.partIn(r.otherNumbering, r.otherNo);
+    if (own !== undefined && !items.has(own.toLowerCase()))
+      items.set(own.toLowerCase(), { item: { type: 'P', no: own }, element: r.element });
+  }
+  return { items: [...items.values()], listed: rows.length > 0 };
+}
+
+/** The catalogue colours the element tables make a catalogue part in (its own numbering's rows); null: they say nothing. */
+function madeIn(q: Questions, item: ItemRef): readonly number[] | null {
+  if (item.type !== 'P') return null;
+  const found = q.item('P', item.no);
+  if (found === null) return null;
+  const speaks = numberingOfSource(found.source);
+  const lookups = colourLookupsOf(q);
+  const colours = new Set<number>();
+  for (const numbering of ['bricklink', 'rebrickable'] as const) {
+    if (speaks !== null && speaks !== numbering) continue;
+    for (const r of q.numberElements(numbering, found.no)) {
+      const id = elementColourId(numbering, r.colour, lookups);
+      if (id !== null) colours.add(id);
+    }
+  }
+  // Rows whose colours no table names say nothing the line's colour can be checked against.
+  return colours.size === 0 ? null : [...colours];
 }
 
 /** The catalogue parts an LDraw number is, through Rebrickable's numbers (and their BrickLink numbers). */
 function ldrawParts(q: Questions, no: string): Translation[] {
   const found = new Map<string, Translation>();
   for (const r of q.rebrickableOf('ldraw', no)) {
-    const own = q.partNo(r);
+    const own = q.partIn('rebrickable', r);
     if (own !== undefined) {
       if (!found.has(own)) found.set(own, { item: { type: 'P', no: own }, via: `LDraw ${no} = Rebrickable ${own}` });
       continue;
     }
     for (const b of q.bricklinkOf(r)) {
-      const bl = q.partNo(b);
+      const bl = q.partIn('bricklink', b);
       if (bl !== undefined && !found.has(bl))
         found.set(bl, { item: { type: 'P', no: bl }, via: `LDraw ${no} = BrickLink ${bl}` });
     }
@@ -180,27 +250,34 @@ function ldrawParts(q: Questions, no: string): Translation[] {
   return [...found.values()];
 }
 
-/** The catalogue parts another numbering's number is (SPEC §6 step 3), with how each was found. */
-function translationsOf(q: Questions, no: string): Translation[] {
+/**
+ * The catalogue parts another numbering's tables give number `no` of numbering `from` as (SPEC §6 step 3),
+ * with how each was found: the number itself among them where a table says so. `from` null (not known):
+ * the number read in every numbering, itself left out (the catalogue's own number is asked first).
+ */
+function translationsOf(q: Questions, no: string, from: Numbering | null): Translation[] {
   const found = new Map<string, Translation>();
   const add = (item: string, via: string) => {
-    if (item.toLowerCase() !== no.toLowerCase() && !found.has(item))
-      found.set(item, { item: { type: 'P', no: item }, via });
+    if (from === null && item.toLowerCase() === no.toLowerCase()) return;
+    if (!found.has(item.toLowerCase())) found.set(item.toLowerCase(), { item: { type: 'P', no: item }, via });
   };
+  const reads = (numbering: Numbering) => from === null || from === numbering;
   // A Rebrickable number, in a catalogue of BrickLink's numbers.
-  for (const b of q.bricklinkOf(no)) {
-    const own = q.partNo(b);
-    if (own !== undefined) add(own, `Rebrickable ${no} = BrickLink ${own}`);
-  }
+  if (reads('rebrickable'))
+    for (const b of q.bricklinkOf(no)) {
+      const own = q.partIn('bricklink', b);
+      if (own !== undefined) add(own, `Rebrickable ${no} = BrickLink ${own}`);
+    }
   // A BrickLink or LDraw number, in a catalogue of Rebrickable's numbers (or of BrickLink's, by way of it).
   for (const numbering of ['bricklink', 'ldraw'] as const) {
-    const name = numbering === 'bricklink' ? 'BrickLink' : 'LDraw';
+    if (!reads(numbering)) continue;
+    const name = NUMBERING_NAMES[numbering];
     for (const r of q.rebrickableOf(numbering, no)) {
-      const own = q.partNo(r);
+      const own = q.partIn('rebrickable', r);
       if (own !== undefined) add(own, `${name} ${no} = Rebrickable ${own}`);
       if (numbering === 'ldraw') {
         for (const b of q.bricklinkOf(r)) {
-          const bl = q.partNo(b);
+          const bl = q.partIn('bricklink', b);
           if (bl !== undefined) add(bl, `LDraw ${no} = BrickLink ${bl}`);
         }
       }
@@ -210,13 +287,30 @@ function translationsOf(q: Questions, no: string): Translation[] {
   // elements.csv listing the same LEGO elements under this number and a catalogue part (BrickLink
   // 73436c01 = Rebrickable 47899c01).
   if (found.size === 0) {
-    const names = { bricklink: 'BrickLink', rebrickable: 'Rebrickable' } as const;
     for (const r of q.sharedElements(no)) {
-      const own = q.partNo(r.no);
-      if (own !== undefined) add(own, `${names[r.given]} ${no} = ${names[r.numbering]} ${own} (same elements)`);
+      if (!reads(r.given)) continue;
+      const own = q.partIn(r.numbering, r.no);
+      if (own !== undefined)
+        add(own, `${NUMBERING_NAMES[r.given]} ${no} = ${NUMBERING_NAMES[r.numbering]} ${own} (same elements)`);
     }
   }
   return [...found.values()];
+}
+
+/** A memory as the rule reads it. */
+function memoryOf(row: MemoryRow | null): Memory | null {
+  if (row === null) return null;
+  const taught =
+    row.taughtDesk === null || row.taughtAt === null
+      ? null
+      : { colourId: row.taughtColour, desk: row.taughtDesk, at: row.taughtAt };
+  return { id: row.id, item: { type: row.type, no: row.no }, at: row.createdAt, taught };
+}
+
+/** The catalogue's item of a number, with the numbering its source speaks. */
+function catalogueItemOf(q: Questions, type: CatalogueItem['item']['type'], no: string): CatalogueItem | null {
+  const found = q.item(type, no);
+  return found === null ? null : { item: { type, no: found.no }, numbering: numberingOfSource(found.source) };
 }
 
 /**
@@ -238,11 +332,15 @@ export function catalogueLookup(
   const q = questions(db, ahead, memory);
   return {
     itemNumber: (type, no) => q.itemNumber(type, no) ?? null,
-    remembered(type, no, nameKey): ItemRef | null {
-      if (no !== null) return q.rememberedByNumber(type, no);
-      if (nameKey !== null) return q.rememberedByName(type, nameKey);
+    catalogueItem: (type, no) => catalogueItemOf(q, type, no),
+    remembered(type, no, nameKey): Memory | null {
+      if (no !== null) return memoryOf(q.rememberedByNumber(type, no));
+      if (nameKey !== null) return memoryOf(q.rememberedByName(type, nameKey));
       return null;
     },
+    inColour: (numbering, no, colour) => inColour(q, numbering, no, colour),
+    madeIn: (item) => madeIn(q, item),
+    colourName: q.colourName,
     itemsNamed: q.itemsNamed,
     coloursLoaded: q.coloursLoaded,
     hasColour: q.hasColour,
@@ -255,6 +353,6 @@ export function catalogueLookup(
     translateColour: q.translateColour,
     elementOf: (id) => elementOf(q, id),
     ldrawParts: (no) => ldrawParts(q, no),
-    translationsOf: (no) => translationsOf(q, no),
+    translationsOf: (no, from) => translationsOf(q, no, from),
   };
 }

@@ -7,6 +7,7 @@ import type { ReadableDb } from '../store/db.ts';
 import { catalogueItemName } from '../store/catalogue.ts';
 import { colourInfo } from '../store/colours.ts';
 import type { ItemType } from '../item-types.ts';
+import { FOR_ITS_COLOUR } from '../reasons.ts';
 import type { LineView } from '../store/lines.ts';
 import { checkColour, placeItem, viaOf, type PlacementLookup } from './rule.ts';
 
@@ -44,7 +45,7 @@ function factsOf(
     via:
       l.placed === null || l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
     givenColour: l.givenColour ?? translatedColour(db, l.given, lookup, translated),
-    itemFound: l.reason?.code === 'colour-not-in-catalogue' ? itemFound(db, l, lookup) : null,
+    itemFound: l.reason !== null && FOR_ITS_COLOUR.has(l.reason.code) ? itemFound(db, l, lookup) : null,
   };
 }
 

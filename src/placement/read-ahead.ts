@@ -1,10 +1,11 @@
 import type { ReadableDb } from '../store/db.ts';
-import type { ElementRow, SharedElement } from '../store/lookup.ts';
+import type { CatalogueNumber, ElementRow, MemoryRow, NumberElementRow, SharedElement } from '../store/lookup.ts';
 import {
   bricklinkNumbersOf,
   catalogueNumbersOf,
   elementRowsOf,
   itemsNamedOf,
+  numberElementsOf,
   rebrickableNumbersOf,
   rememberedForNames,
   rememberedForNumbers,
@@ -12,6 +13,7 @@ import {
 } from '../store/lookup-ahead.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
 import { foldName } from './fold.ts';
+import { numberingOfSource, type Numbering } from '../numberings.ts';
 import { elementIdBeside, type GivenItem, type ItemRef } from './rule.ts';
 
 /**
@@ -23,12 +25,14 @@ import { elementIdBeside, type GivenItem, type ItemRef } from './rule.ts';
  * trimmed number, the item type, the folded name. A SQLite store is in-process: its lookup asks line by line.
  */
 export interface AnswersAhead {
-  /** By `key(type, no)`: the catalogue's own spelling of the number, or null. */
-  readonly itemNumber: ReadonlyMap<string, string | null>;
-  /** By `key(type, no)`: the item remembered for a given number, or null. */
-  readonly rememberedNumber: ReadonlyMap<string, ItemRef | null>;
-  /** By `key(type, nameKey)`: the item remembered for a folded name given without a number, or null. */
-  readonly rememberedName: ReadonlyMap<string, ItemRef | null>;
+  /** By `key(type, no)`: the catalogue's own spelling of the number and its row's source, or null. */
+  readonly itemNumber: ReadonlyMap<string, CatalogueNumber | null>;
+  /** By `key(type, no)`: the memory for a given number, or null. */
+  readonly rememberedNumber: ReadonlyMap<string, MemoryRow | null>;
+  /** By `key(type, nameKey)`: the memory for a folded name given without a number, or null. */
+  readonly rememberedName: ReadonlyMap<string, MemoryRow | null>;
+  /** By `key(numbering, no)`: the number's element rows in its numbering, each with the other numbering's. */
+  readonly numberElements: ReadonlyMap<string, readonly NumberElementRow[]>;
   /** By `key(type, nameKey)`: up to two items of that folded name. */
   readonly named: ReadonlyMap<string, readonly ItemRef[]>;
   /** By element id: its rows of the element table. */
@@ -77,6 +81,7 @@ interface LineKey {
   readonly no: string | null;
   readonly nameKey: string | null;
   readonly element: string | null;
+  readonly numbering: Numbering | null;
 }
 
 function lineKeys(lines: readonly LineToPlace[]): LineKey[] {
@@ -85,7 +90,15 @@ function lineKeys(lines: readonly LineToPlace[]): LineKey[] {
     if (!isItemType(type)) return [];
     const no = clean(given.no);
     const name = clean(given.name);
-    return [{ type, no, nameKey: name === null ? null : foldName(name), element: elementIdBeside(remarks) }];
+    return [
+      {
+        type,
+        no,
+        nameKey: name === null ? null : foldName(name),
+        element: elementIdBeside(remarks),
+        numbering: given.numbering ?? null,
+      },
+    ];
   });
 }
 
@@ -96,9 +109,29 @@ const ref = (r: ItemRef): ItemRef => ({ type: r.type, no: r.no });
 const numbersOf = (keys: readonly LineKey[]) =>
   unique(keys.flatMap((k) => (k.no === null ? [] : [[k.type, k.no] as const])));
 
-/** Step 3 of the rule, for parts: element ids (the number, or one beside it), and the part tables. */
-function partAnswers(db: ReadableDb, parts: readonly LineKey[]) {
-  const ids = unique(parts.flatMap((k) => [k.no, k.element].flatMap((id) => (id === null ? [] : [['', id] as const]))));
+/**
+ * The numbers' element rows in the BrickLink and Rebrickable numberings (a number in its colour, step 3),
+ * and those of the items found (the colours a memory's item is made in, step 2): whichever the rule asks.
+ */
+function numberElementAnswers(db: ReadableDb, numbers: readonly string[]): Map<string, NumberElementRow[]> {
+  const asked = unique(numbers.flatMap((no) => [['bricklink', no] as const, ['rebrickable', no] as const]));
+  const out = new Map<string, NumberElementRow[]>(asked.map(([a, b]) => [key(a, b), []]));
+  for (const r of numberElementsOf(db, asked)) {
+    const { a, b, ...row } = r;
+    out.get(key(a, b))?.push(row);
+  }
+  return out;
+}
+
+/**
+ * Step 3 of the rule, for parts: element ids (the number, or one beside it), and the part tables; and for
+ * the lines step 1 placed (`placed`), the element beside the number, which has its say over any step.
+ */
+function partAnswers(db: ReadableDb, parts: readonly LineKey[], placed: readonly LineKey[]) {
+  const ids = unique([
+    ...parts.flatMap((k) => [k.no, k.element].flatMap((id) => (id === null ? [] : [['', id] as const]))),
+    ...placed.flatMap((k) => (k.element === null ? [] : [['', k.element] as const])),
+  ]);
   const elementRows = new Map<string, ElementRow[]>(ids.map(([, id]) => [id, []]));
   for (const r of elementRowsOf(db, ids))
     elementRows.get(r.b)?.push({ numbering: r.numbering, item_no: r.item_no, colour: r.colour });
@@ -138,29 +171,58 @@ function namedAnswers(db: ReadableDb, open: readonly LineKey[]): Map<string, Ite
 export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): AnswersAhead {
   const keys = lineKeys(lines);
 
-  // Step 1 of the rule: the number in the catalogue.
-  const numbers = numbersOf(keys);
-  const itemNumber = answers(
-    numbers,
-    new Map(catalogueNumbersOf(db, numbers).map((r) => [key(r.a, r.b), r.no])),
-    null as string | null,
-  );
-  // The rest only for the lines the catalogue's numbers did not place.
-  const open = keys.filter((k) => k.no === null || itemNumber.get(key(k.type, k.no)) === null);
+  // Step 1 of the rule: the number in the catalogue — which places a line only in the document's numbering.
+  const catalogue = (
+    pairs: readonly (readonly [string, string])[],
+    into = new Map<string, CatalogueNumber | null>(),
+  ) => {
+    for (const r of catalogueNumbersOf(db, pairs)) into.set(key(r.a, r.b), { no: r.no, source: r.source });
+    return answers(pairs as [string, string][], into, null);
+  };
+  const itemNumber = catalogue(numbersOf(keys));
+  const placedByNumber = (k: LineKey) => {
+    const found = k.no === null ? null : (itemNumber.get(key(k.type, k.no)) ?? null);
+    const speaks = found === null ? null : numberingOfSource(found.source);
+    return found !== null && (k.numbering === null || speaks === null || speaks === k.numbering);
+  };
+  // The rest only for the lines it did not place.
+  const open = keys.filter((k) => !placedByNumber(k));
 
   // Step 2: a remembered hand placement, by number, or by name for a line without one.
   const remembered = (asked: [string, string][], read: typeof rememberedForNumbers) =>
-    answers(asked, new Map(read(db, asked).map((r) => [key(r.a, r.b), ref(r)])), null as ItemRef | null);
+    answers(
+      asked,
+      new Map(read(db, asked).map(({ a, b, ...memory }) => [key(a, b), memory])),
+      null as MemoryRow | null,
+    );
   const rememberedNumber = remembered(numbersOf(open), rememberedForNumbers);
   const nameless = unique(
     open.flatMap((k) => (k.no === null && k.nameKey !== null ? [[k.type, k.nameKey] as const] : [])),
   );
   const rememberedName = remembered(nameless, rememberedForNames);
+  const memoryItems = [...rememberedNumber.values(), ...rememberedName.values()].flatMap((m) =>
+    m === null ? [] : [[m.type, m.no] as const],
+  );
+
+  // Step 3 in a colour, and the colours a memory's item is made in: the numbers' element rows; then the
+  // catalogue's items of the memories and of the other numbering's numbers those elements are.
+  const partNumbers = [...open.map((k) => [k.type, k.no] as const), ...memoryItems].flatMap(([type, no]) =>
+    type === 'P' && no !== null ? [no] : [],
+  );
+  const numberElements = numberElementAnswers(db, partNumbers);
+  const others = [...numberElements.values()].flatMap((rows) =>
+    rows.flatMap((r) => (r.otherNo === null ? [] : [['P', r.otherNo] as const])),
+  );
+  catalogue(
+    unique([...memoryItems, ...others]).filter(([a, b]) => !itemNumber.has(key(a, b))),
+    itemNumber,
+  );
 
   const parts = partAnswers(
     db,
     open.filter((k) => k.type === 'P'),
+    keys.filter((k) => k.type === 'P' && placedByNumber(k)),
   );
   const named = namedAnswers(db, open);
-  return { itemNumber, rememberedNumber, rememberedName, named, ...parts };
+  return { itemNumber, rememberedNumber, rememberedName, named, numberElements, ...parts };
 }

@@ -1,6 +1,9 @@
 import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../item-types.ts';
+import type { Numbering } from '../numberings.ts';
 import { colourNameKey, foldName } from './fold.ts';
+import { findItem } from './find-item.ts';
 import { UNPLACED_REASONS, type UnplacedReason } from '../reasons.ts';
+import { elementIdBeside, OTHER_NUMBERING_COLOUR } from './remarks.ts';
 
 /** What a document line says about its item; every field may be missing. */
 export interface GivenItem {
@@ -14,6 +17,11 @@ export interface GivenItem {
    * places by it when the number can't. Lines read without remarks have none.
    */
   readonly remarks?: string | null;
+  /**
+   * The numbering its document's numbers are in (SPEC §6: `numberingOfFormat`): a number is read in it.
+   * Null or missing: not known, and a number is read as the catalogue's, then as any other numbering's.
+   */
+  readonly numbering?: Numbering | null;
 }
 
 export interface ItemRef {
@@ -69,12 +77,45 @@ export type Placement =
 export interface ElementMatch {
   readonly item: ItemRef;
   readonly colourId: number | null;
+  /**
+   * No table ties the element's number to the catalogue's numbering: the catalogue's item of the same text
+   * was taken, in this numbering (its `via` says so, SPEC §6 step 1).
+   */
+  readonly sameNumberIn?: Numbering;
 }
 
 /** A catalogue item another numbering gives for a number, and how ("BrickLink 4073 = Rebrickable 6141"). */
 export interface Translation {
   readonly item: ItemRef;
   readonly via: string;
+}
+
+/** A catalogue item, and the numbering its number is in (its row's source; null when that does not say). */
+export interface CatalogueItem {
+  readonly item: ItemRef;
+  readonly numbering: Numbering | null;
+}
+
+/** A hand placement remembered for a given number or name (SPEC §8): the item, and how it was taught. */
+export interface Memory {
+  readonly id: number;
+  readonly item: ItemRef;
+  /** When it was made (ISO-8601). */
+  readonly at: string;
+  /**
+   * Its newest teaching of this item: the colour of the line it was taught from (null: the line had none),
+   * by which desk, when. Null where none is recorded (an earlier build's memory): taught in no known colour.
+   */
+  readonly taught: { readonly colourId: number | null; readonly desk: string; readonly at: string } | null;
+}
+
+/**
+ * What the element tables say of a part number in one colour (SPEC §6 step 3): the catalogue items they
+ * give it as (each with an element that says so), and whether they list the number in that colour at all.
+ */
+export interface InColour {
+  readonly items: readonly { readonly item: ItemRef; readonly element: string }[];
+  readonly listed: boolean;
 }
 
 /** The catalogue as the rule sees it. The store implements it with prepared statements. */
@@ -120,8 +161,16 @@ export function unchanged(columns: PlacementColumns, stored: StoredPlacement): b
 export interface PlacementLookup {
   /** The catalogue's own spelling of this number (numbers match without regard to case), or null. */
   itemNumber(type: ItemType, no: string): string | null;
-  /** The item remembered for this given number, or for this folded name when there is no number (never a colour). */
-  remembered(type: ItemType, no: string | null, nameKey: string | null): ItemRef | null;
+  /** The catalogue's item of this number, with the numbering it is in, or null. */
+  catalogueItem(type: ItemType, no: string): CatalogueItem | null;
+  /** The memory for this given number, or for this folded name when there is no number (an item, never a colour). */
+  remembered(type: ItemType, no: string | null, nameKey: string | null): Memory | null;
+  /** What the element tables say of part number `no` of `numbering` in catalogue colour `colourId`. */
+  inColour(numbering: 'bricklink' | 'rebrickable', no: string, colourId: number): InColour;
+  /** The catalogue colours the element tables make `item` in; null where they say nothing of its colours. */
+  madeIn(item: ItemRef): readonly number[] | null;
+  /** A catalogue colour's name, or null. */
+  colourName(id: number): string | null;
   /** Items whose folded name equals `nameKey`; two are enough to know it is ambiguous. */
   itemsNamed(type: ItemType, nameKey: string): readonly ItemRef[];
   /** Whether any colours are loaded: colours are only checked once they are. */
@@ -140,8 +189,11 @@ export interface PlacementLookup {
   translateColour(numbering: 'rebrickable' | 'ldraw' | 'lego' | 'name', key: string): number | null | undefined;
   /** What the element id `id` is in the catalogue (SPEC §6 step 3), each distinct item and colour once. */
   elementOf(id: string): readonly ElementMatch[];
-  /** The catalogue's parts that other numberings give for the part number `no` (not `no` itself). */
-  translationsOf(no: string): readonly Translation[];
+  /**
+   * The catalogue's parts that other numberings' tables give for part number `no` of numbering `from`
+   * (itself among them where a table says it is the same); `from` null, any numbering's, not `no` itself.
+   */
+  translationsOf(no: string, from: Numbering | null): readonly Translation[];
   /** The catalogue's parts the cross-references give for the LDraw id `no`, its own number among them. */
   ldrawParts(no: string): readonly Translation[];
 }
@@ -191,59 +243,21 @@ export function checkColour(given: Pick<GivenItem, 'colourId' | 'colourName'>, l
   return unknown();
 }
 
-/** The numberings whose colour numbers a line keeps as its given colour name ("Rebrickable colour 4", SPEC §6). */
-export const OTHER_COLOUR_NUMBERINGS = ['Rebrickable', 'LDraw', 'LEGO'] as const;
-
-/** "Rebrickable colour 4": the given colour name of a number in another numbering. */
-export function otherNumberingColour(numbering: (typeof OTHER_COLOUR_NUMBERINGS)[number], id: string): string {
-  return `${numbering} colour ${id}`;
-}
-
-/**
- * "Element 4211050": how a list's LEGO element id beside its number (Studio's `Element ID`) is kept in the
- * line's remarks, among its other numbers ("LDraw 3001 · Element 300121").
- */
-export function elementRemark(id: string): string {
-  return `Element ${id}`;
-}
-
-/** The element id `elementRemark` wrote into remarks, or the one a BrickStore Pick a Brick remark labels; else null. */
-export function elementIdBeside(remarks: string | null | undefined): string | null {
-  if (remarks === null || remarks === undefined) return null;
-  if (remarks.includes('Element ')) {
-    const own = ELEMENT_REMARK.exec(remarks)?.[1];
-    if (own !== undefined) return own;
-  }
-  // BrickStore's Pick a Brick files label their remark's numbers themselves (ADR 0030).
-  return remarks.startsWith(PAB_REMARK_LABEL) ? (PAB_REMARK.exec(remarks)?.[1] ?? null) : null;
-}
-
-const ELEMENT_REMARK = /(?:^|; | · )Element (\d{4,9})(?=$|; | · )/;
-
-/** How an LDraw model's part is kept in its line's remarks (`LDraw part 3001`): its number is LDraw's. */
-export function ldrawPartRemark(no: string): string {
-  return `LDraw part ${no}`;
-}
-
-/** The number `ldrawPartRemark` wrote into remarks, else null. */
-export function ldrawBeside(remarks: string | null | undefined): string | null {
-  if (remarks === null || remarks === undefined || !remarks.includes('LDraw part ')) return null;
-  return LDRAW_REMARK.exec(remarks)?.[1] ?? null;
-}
-
-const LDRAW_REMARK = /(?:^|; | · )LDraw part ([^\s;·]+)(?=$|; | · )/;
-/** `PAB Element ID, Design ID, Color - Itemname: 4211573, 32123, MEDIUM STONE GREY - 1/2 Bush`. */
-const PAB_REMARK_LABEL = 'PAB Element ID, Design ID, Color - Itemname: ';
-const PAB_REMARK = /^PAB Element ID, Design ID, Color - Itemname: (\d{4,9}), \d{3,6}[a-z]?, /;
-
-/** Reads back what `otherNumberingColour` wrote. */
-const OTHER_NUMBERING_COLOUR = new RegExp(`^(${OTHER_COLOUR_NUMBERINGS.join('|')}) colour (\\d{1,9})$`, 'i');
+export {
+  elementIdBeside,
+  elementRemark,
+  ldrawBeside,
+  ldrawPartRemark,
+  OTHER_COLOUR_NUMBERINGS,
+  otherNumberingColour,
+} from './remarks.ts';
 
 /**
- * The placement rule of SPEC §6. Finds the item by number, then by a remembered hand placement (the item
- * only), then by a unique name; places the line when the item is found and its own colour (if given,
- * and once colours are loaded) is known, or mapped by a colour placement. Otherwise the first reason
- * that fits, in the order of §6.
+ * The placement rule of SPEC §6. Finds the item (`find-item.ts`): by its number in the document's
+ * numbering, by a remembered hand placement (the item only, in the colours it is made in), through
+ * another numbering (the number and its colour together first), by a unique name. Places the line when
+ * the item is found and its own colour (if given, and once colours are loaded) is known, or mapped by a
+ * colour placement; else the first reason that fits, in the order of §6.
  */
 export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement {
   const no = clean(given.no);
@@ -252,93 +266,64 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
 
   const typeCode = clean(given.type)?.toUpperCase() ?? DEFAULT_ITEM_TYPE;
   if (!isItemType(typeCode)) return unplaced(UNPLACED_REASONS.typeNotKnown);
-  const type: ItemType = typeCode;
-  const nameKey = name === null ? null : foldName(name);
-
-  let found: { item: ItemRef; by: PlacedBy } | null = null;
-  let nameIsAmbiguous = false;
-
-  let via: string | undefined;
-  // An LDraw model's part (`LDraw part 3001` beside it): the cross-references' LDraw ids first, then as a number.
-  if (type === 'P' && no !== null && ldrawBeside(given.remarks) === no) {
-    const byLdraw = lookup.ldrawParts(no);
-    // One part the LDraw id is: it (named when it is another number). Several: the number decides below.
-    if (byLdraw.length === 1 && byLdraw[0] !== undefined) {
-      found = { item: byLdraw[0].item, by: 'number' };
-      if (byLdraw[0].item.no.toLowerCase() !== no.toLowerCase()) via = byLdraw[0].via;
-    }
-  }
-  const catalogueNo = found !== null || no === null ? null : lookup.itemNumber(type, no);
-  if (catalogueNo !== null) {
-    found = { item: { type, no: catalogueNo }, by: 'number' };
-  }
-  if (found === null) {
-    const memory = lookup.remembered(type, no, no === null ? nameKey : null);
-    if (memory !== null) found = { item: memory, by: 'remembered' };
-  }
-  // Step 3: another numbering — LEGO's element id (item and colour), the element id the list gives beside
-  // its number, or a number a table translates.
-  let element: ElementMatch | null = null;
-  let severalByTable = false;
-  // The line gave an element id: beside its number, or as its number in a list of element ids (whose
-  // reader notes it in the remarks too: a bare number can't say it is one).
-  const elementBeside = elementIdBeside(given.remarks);
-  const gaveElement = elementBeside !== null;
-  if (found === null && type === 'P') {
-    for (const id of new Set([no, elementBeside])) {
-      if (id === null || found !== null || severalByTable) continue;
-      const elements = distinctItems(lookup.elementOf(id));
-      if (elements.length === 1 && elements[0] !== undefined) {
-        element = elements[0];
-        found = { item: element.item, by: 'number' };
-        via = `element ${id}`;
-      } else if (elements.length > 1) severalByTable = true;
-    }
-    if (found === null && !severalByTable && no !== null) {
-      const translations = lookup.translationsOf(no);
-      if (translations.length === 1 && translations[0] !== undefined) {
-        found = { item: translations[0].item, by: 'number' };
-        via = translations[0].via;
-      } else if (translations.length > 1) severalByTable = true;
-    }
-  }
-  if (found === null && !severalByTable && nameKey !== null) {
-    const named = lookup.itemsNamed(type, nameKey);
-    if (named.length === 1 && named[0] !== undefined) found = { item: named[0], by: 'name' };
-    else if (named.length > 1) nameIsAmbiguous = true;
-  }
-
-  if (found === null) {
-    if (nameIsAmbiguous) return unplaced(UNPLACED_REASONS.nameSeveral);
-    if (gaveElement) return unplaced(UNPLACED_REASONS.elementNotKnown);
-    if (no !== null) return unplaced(UNPLACED_REASONS.numberNotInCatalogue);
-    return unplaced(UNPLACED_REASONS.nameNotInCatalogue);
-  }
-
-  // The line keeps its own colour whichever way the item was found: a memory never brings one (§8).
+  // The line keeps its own colour whichever way the item is found: a memory never brings one (§8).
   const colour = checkColour(given, lookup);
-  let colourId = colourOf(colour);
-  const forColour: Placement = {
+  const found = findItem(
+    {
+      type: typeCode,
+      no,
+      name,
+      nameKey: name === null ? null : foldName(name),
+      numbering: given.numbering ?? null,
+      colourId: colour.status === 'none' ? null : colourOf(colour),
+      remarks: given.remarks ?? null,
+    },
+    lookup,
+  );
+  if (found.kind === 'unplaced')
+    return { ...unplaced(found.reason), ...(found.found === undefined ? {} : { found: found.found }) };
+  return placedIn(given, found, colour, lookup);
+}
+
+/** The line placed on the item found, in its colour: the element's, the line's own, or the colour chosen for it. */
+function placedIn(
+  given: GivenItem,
+  found: Extract<ReturnType<typeof findItem>, { kind: 'found' }>,
+  colour: ColourCheck,
+  lookup: PlacementLookup,
+): Placement {
+  const forColour = (reason: UnplacedReason): Placement => ({
     item: null,
     colourId: null,
     by: null,
-    reason: UNPLACED_REASONS.colourNotInCatalogue,
+    reason,
     found: found.item,
-  };
-  if (colour.status === 'unknown' && colourId === null) return forColour;
-  if (element !== null && element.colourId !== null) {
-    // An element is a part in a colour: it brings its colour, and a given colour that disagrees is a conflict.
-    if (colourId !== null && colourId !== element.colourId) return forColour;
-    if (lookup.coloursLoaded() && !lookup.hasColour(element.colourId)) return forColour;
+  });
+  let colourId = colourOf(colour);
+  const { element } = found;
+  if (element !== undefined && element.colourId !== null) {
+    // An element is a part in a colour: it brings its colour. A given colour that disagrees is a
+    // conflict where the element is the line's number; beside a number, the element decided (its `via`).
+    if (found.elementIsTheNumber && colour.status !== 'none' && colourId !== element.colourId)
+      return forColour(
+        colour.status === 'unknown' && colourId === null
+          ? UNPLACED_REASONS.colourNotInCatalogue
+          : UNPLACED_REASONS.colourNotTheElements,
+      );
+    if (lookup.coloursLoaded() && !lookup.hasColour(element.colourId))
+      return forColour(UNPLACED_REASONS.colourNotInCatalogue);
     colourId = element.colourId;
-  } else if (element === null && colour.status === 'none' && gaveElement) {
-    // Found otherwise (a remembered hand placement) for a line that gave an element id and no colour:
-    // the element's colour for that item, where the tables say one (SPEC §6 step 3).
-    const elementColour = elementColourFor(given, found.item, lookup);
-    if (elementColour !== null && (!lookup.coloursLoaded() || lookup.hasColour(elementColour)))
-      colourId = elementColour;
+  } else {
+    if (colour.status === 'unknown' && colourId === null) return forColour(UNPLACED_REASONS.colourNotInCatalogue);
+    if (element === undefined && colour.status === 'none' && elementIdBeside(given.remarks) !== null) {
+      // Found otherwise (a remembered hand placement) for a line that gave an element id and no colour:
+      // the element's colour for that item, where the tables say one (SPEC §6 step 3).
+      const elementColour = elementColourFor(given, found.item, lookup);
+      if (elementColour !== null && (!lookup.coloursLoaded() || lookup.hasColour(elementColour)))
+        colourId = elementColour;
+    }
   }
-  const how = [via, colour.status === 'known' ? colour.via : undefined].filter(Boolean).join('; ');
+  const how = [found.via, colour.status === 'known' ? colour.via : undefined].filter(Boolean).join('; ');
   return how === ''
     ? { item: found.item, colourId, by: found.by, reason: null }
     : { item: found.item, colourId, by: found.by, reason: null, via: how };
@@ -362,23 +347,19 @@ export function elementColourFor(
   return colours.size === 1 ? ([...colours][0] ?? null) : null;
 }
 
-/** Element matches that name one item and colour once; two different ones are several candidates. */
-function distinctItems(matches: readonly ElementMatch[]): ElementMatch[] {
-  const seen = new Map<string, ElementMatch>();
-  for (const m of matches) seen.set(`${m.item.type}\u0000${m.item.no.toLowerCase()}\u0000${m.colourId}`, m);
-  return [...seen.values()];
-}
-
 /**
- * How a stored line placed by its number came to its item when the number is not the item's own
- * (SPEC §6 step 3: "element 4211050", "BrickLink 4073 = Rebrickable 6141"), read again from the tables;
- * null when it is the item's own number, or the tables no longer say.
+ * How a stored line came to its item and colour, in the words the rule gives it (SPEC §6: "element
+ * 4211050", "BrickLink 970c00 in Sand Blue = Rebrickable 970c24 (element 4267425)", "remembered — …"),
+ * read again from the tables: where the rule places it there now, its `via`; else what the tables say of
+ * its number and that item. Null when it is the item's own number, or the tables no longer say.
  */
 export function viaOf(
   given: GivenItem,
   placed: ItemRef & { readonly colour: number | null },
   lookup: PlacementLookup,
 ): string | null {
+  const now = placeItem(given, lookup);
+  if (now.item !== null && sameItemRef(now.item, placed) && now.colourId === placed.colour) return now.via ?? null;
   // Only a colour given by name (or another numbering's number) can have come through the colour table.
   const colour = given.colourId === null && clean(given.colourName) !== null ? checkColour(given, lookup) : null;
   const how = [
@@ -388,11 +369,14 @@ export function viaOf(
   return how.length === 0 ? null : how.join('; ');
 }
 
+const sameItemRef = (a: ItemRef, b: ItemRef) => a.type === b.type && a.no.toLowerCase() === b.no.toLowerCase();
+
 function itemVia(given: GivenItem, item: ItemRef, lookup: PlacementLookup): string | undefined {
   const no = clean(given.no);
   if (item.type !== 'P' || no?.toLowerCase() === item.no.toLowerCase()) return undefined;
-  const same = (i: ItemRef) => i.type === item.type && i.no.toLowerCase() === item.no.toLowerCase();
   for (const id of [no, elementIdBeside(given.remarks)])
-    if (id !== null && lookup.elementOf(id).some((m) => same(m.item))) return `element ${id}`;
-  return no === null ? undefined : lookup.translationsOf(no).find((t) => same(t.item))?.via;
+    if (id !== null && lookup.elementOf(id).some((m) => sameItemRef(m.item, item))) return `element ${id}`;
+  return no === null
+    ? undefined
+    : lookup.translationsOf(no, given.numbering ?? null).find((t) => sameItemRef(t.item, item))?.via;
 }

@@ -6,6 +6,7 @@
  */
 import type { StoreDb } from './db.ts';
 import { idsOfJson, rowsOfJson } from './dialect.ts';
+import { numberingOfFormat, type Numbering } from '../numberings.ts';
 
 /** A line as the placement rule reads it, and whether it was placed before. */
 export interface GivenLineRow {
@@ -16,6 +17,8 @@ export interface GivenLineRow {
   readonly colourId: number | null;
   readonly colourName: string | null;
   readonly remarks: string | null;
+  /** The numbering its document's numbers are in (`numberingOfFormat`). */
+  readonly numbering: Numbering | null;
   readonly placedBefore: 0 | 1;
   /** Its placement now: a decision that changes none of it is not written. */
   readonly itemType: string | null;
@@ -39,8 +42,17 @@ const GIVEN = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name
          l.given_colour_id AS colourId, l.given_colour_name AS colourName, l.remarks,
          CASE WHEN l.item_no IS NULL THEN 0 ELSE 1 END AS placedBefore,
          l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour, l.placed_by AS placedBy,
-         l.unplaced_reason AS unplacedReason
+         l.unplaced_reason AS unplacedReason, d.format
     FROM order_line l JOIN document d ON d.id = l.document_id`;
+
+/** A row as read, its document's format become the numbering its numbers are in. */
+export function withNumbering<R extends { format: string }>(
+  rows: readonly R[],
+): (Omit<R, 'format'> & { numbering: Numbering | null })[] {
+  return rows.map(({ format, ...row }) => ({ ...row, numbering: numberingOfFormat(format) }));
+}
+
+type GivenRowAsRead = Omit<GivenLineRow, 'numbering'> & { format: string };
 
 /** Not placed by hand, in a document that is imported (not undone). */
 const OURS = `l.placed_by IS DISTINCT FROM 'hand' AND d.state = 'imported'`;
@@ -48,9 +60,11 @@ const OURS = `l.placed_by IS DISTINCT FROM 'hand' AND d.state = 'imported'`;
 /** The given lines among `ids` that are placed again, in id order: one statement. */
 export function givenLines(db: StoreDb, ids: readonly number[]): GivenLineRow[] {
   if (ids.length === 0) return [];
-  return db
-    .prepare(`${GIVEN} WHERE l.id IN (${idsOfJson(db)}) AND ${OURS} ORDER BY l.id`)
-    .all(JSON.stringify(ids)) as GivenLineRow[];
+  return withNumbering(
+    db
+      .prepare(`${GIVEN} WHERE l.id IN (${idsOfJson(db)}) AND ${OURS} ORDER BY l.id`)
+      .all(JSON.stringify(ids)) as GivenRowAsRead[],
+  );
 }
 
 /**
@@ -92,9 +106,11 @@ export function linesToPlaceAfter(
   limit: number,
 ): GivenLineRow[] {
   const { sql, params } = scopeSql(scope, words);
-  return db
-    .prepare(`${GIVEN} WHERE l.id > ? AND ${sql} ORDER BY l.id LIMIT ?`)
-    .all(after, ...params, limit) as GivenLineRow[];
+  return withNumbering(
+    db
+      .prepare(`${GIVEN} WHERE l.id > ? AND ${sql} ORDER BY l.id LIMIT ?`)
+      .all(after, ...params, limit) as GivenRowAsRead[],
+  );
 }
 
 /** How many lines of `scope` there are after line `after`. */

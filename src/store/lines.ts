@@ -4,6 +4,7 @@ import type { ItemType } from '../item-types.ts';
 import { reasonOf, type Reason } from '../reasons.ts';
 import { CATALOGUE_GENERATION_SQL } from './settings.ts';
 import { idsOfJson, onServer, rowsLater } from './dialect.ts';
+import { numberingOfFormat, type Numbering } from '../numberings.ts';
 
 /** What a line's document gave for it: its number, name and colour as written. */
 export interface GivenLine {
@@ -12,6 +13,8 @@ export interface GivenLine {
   readonly name: string | null;
   readonly colourId: number | null;
   readonly colourName: string | null;
+  /** The numbering its document's numbers are in (`numberingOfFormat`); null: not known. */
+  readonly numbering?: Numbering | null;
 }
 
 /** A stored line as the screens and the CLI show it. */
@@ -71,12 +74,14 @@ type LineRow = [
   colourRgb: string | null,
   givenColourKnown: string | null,
   givenColourRgb: string | null,
+  format: string,
 ];
 
 const SELECT = `SELECT l.id, l.document_id, d.doc_key, l.position, l.given_type, l.given_no, l.given_name,
        l.given_colour_id, l.given_colour_name, l.quantity, l.unit_price_e4, l.condition, l.remarks,
        l.item_type, l.item_no, l.colour_id, l.placed_by, l.unplaced_reason,
-       c.name AS item_name, k.name AS colour_name, ks.rgb AS colour_rgb, g.name AS given_colour_known, gs.rgb AS given_colour_rgb
+       c.name AS item_name, k.name AS colour_name, ks.rgb AS colour_rgb, g.name AS given_colour_known, gs.rgb AS given_colour_rgb,
+       d.format
   FROM order_line l JOIN document d ON d.id = l.document_id
   LEFT JOIN catalogue_item c ON c.item_type = l.item_type AND c.item_no = l.item_no
   LEFT JOIN colour k ON k.id = l.colour_id
@@ -109,13 +114,14 @@ function toView(r: LineRow): LineView {
     colourRgb,
     givenKnown,
     givenRgb,
+    format,
   ] = r;
   return {
     id,
     documentId,
     documentKey,
     position,
-    given: { type, no, name, colourId, colourName },
+    given: { type, no, name, colourId, colourName, numbering: numberingOfFormat(format) },
     quantity,
     unitPriceE4,
     condition,

@@ -1,6 +1,6 @@
 import type { ReadableDb } from './db.ts';
 import { forPairs } from './for-pairs.ts';
-import type { ElementRow, LookupItem, SharedElement } from './lookup.ts';
+import type { ElementRow, LookupItem, MemoryRow, NumberElementRow, SharedElement } from './lookup.ts';
 
 /**
  * The lookup's questions asked for many keys at once (`placement/read-ahead.ts`), each with the very
@@ -10,36 +10,63 @@ import type { ElementRow, LookupItem, SharedElement } from './lookup.ts';
 
 type Pairs = readonly (readonly [string, string])[];
 
-/** For (type, number) pairs: the catalogue's own spelling of the number. */
-export function catalogueNumbersOf(db: ReadableDb, pairs: Pairs): { a: string; b: string; no: string }[] {
+/** For (type, number) pairs: the catalogue's own spelling of the number, and its row's source. */
+export function catalogueNumbersOf(
+  db: ReadableDb,
+  pairs: Pairs,
+): { a: string; b: string; no: string; source: string }[] {
   return forPairs(
     db,
     pairs,
     (p) =>
-      `SELECT j.a, j.b, c.item_no AS no FROM (${p}) j JOIN catalogue_item c ON c.item_type = j.a AND c.item_no = j.b`,
+      `SELECT j.a, j.b, c.item_no AS no, c.source FROM (${p}) j JOIN catalogue_item c ON c.item_type = j.a AND c.item_no = j.b`,
+  );
+}
+
+/**
+ * For (numbering, part number) pairs: the number's element rows in that numbering, each with the other
+ * numbering's rows of the element (as `numberElements` reads them).
+ */
+export function numberElementsOf(db: ReadableDb, pairs: Pairs): (NumberElementRow & { a: string; b: string })[] {
+  return forPairs(
+    db,
+    pairs,
+    (p) =>
+      `SELECT j.a, j.b, e.element_id AS element, e.colour, o.numbering AS otherNumbering, o.item_no AS otherNo,
+              o.colour AS otherColour
+         FROM (${p}) j JOIN element_code e ON e.item_no = j.b AND e.numbering = j.a
+         LEFT JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering`,
   );
 }
 
 /** An item found for a pair. */
 type ItemOfPair = { a: string; b: string } & LookupItem;
 
-/** For (type, number) pairs: the item remembered for the given number. */
-export function rememberedForNumbers(db: ReadableDb, pairs: Pairs): ItemOfPair[] {
+/** A memory found for a pair. */
+type MemoryOfPair = { a: string; b: string } & MemoryRow;
+
+/** For (type, number) pairs: the memory for the given number. */
+export function rememberedForNumbers(db: ReadableDb, pairs: Pairs): MemoryOfPair[] {
   return remembered(db, pairs, 'h.given_no = j.b');
 }
 
-/** For (type, folded name) pairs: the item remembered for the name given without a number. */
-export function rememberedForNames(db: ReadableDb, pairs: Pairs): ItemOfPair[] {
+/** For (type, folded name) pairs: the memory for the name given without a number. */
+export function rememberedForNames(db: ReadableDb, pairs: Pairs): MemoryOfPair[] {
   return remembered(db, pairs, 'h.given_no IS NULL AND h.name_key = j.b');
 }
 
-function remembered(db: ReadableDb, pairs: Pairs, on: string): ItemOfPair[] {
+/** The memory and its newest teaching of the item it holds, as `MEMORY` (lookup.ts) reads them. */
+function remembered(db: ReadableDb, pairs: Pairs, on: string): MemoryOfPair[] {
   return forPairs(
     db,
     pairs,
     (p) =>
-      `SELECT j.a, j.b, h.item_type AS type, h.item_no AS no FROM (${p}) j
-         JOIN hand_placement h ON h.given_type = j.a AND ${on}`,
+      `SELECT j.a, j.b, h.id, h.item_type AS type, h.item_no AS no, h.created_at AS createdAt, t.colour_id AS taughtColour,
+              t.desk AS taughtDesk, t.taught_at AS taughtAt
+         FROM (${p}) j JOIN hand_placement h ON h.given_type = j.a AND ${on}
+         LEFT JOIN hand_placement_teaching t
+           ON t.id = (SELECT max(n.id) FROM hand_placement_teaching n WHERE n.placement_id = h.id)
+          AND t.item_type = h.item_type AND t.item_no = h.item_no`,
   );
 }
 

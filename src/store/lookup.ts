@@ -21,6 +21,30 @@ export interface ElementRow {
   readonly colour: string;
 }
 
+/** A remembered hand placement as the rule reads it: its item, and how it was taught where that is recorded. */
+export interface MemoryRow {
+  readonly id: number;
+  readonly type: ItemType;
+  readonly no: string;
+  readonly createdAt: string;
+  /** The newest teaching of this item (null: none recorded, an earlier build's memory). */
+  readonly taughtColour: number | null;
+  readonly taughtDesk: string | null;
+  readonly taughtAt: string | null;
+}
+
+/**
+ * An element row of a part number in its numbering (`element_code_by_item`), with the other numbering's
+ * rows of the same element beside it (null where that table does not list the element).
+ */
+export interface NumberElementRow {
+  readonly element: string;
+  readonly colour: string;
+  readonly otherNumbering: 'bricklink' | 'rebrickable' | null;
+  readonly otherNo: string | null;
+  readonly otherColour: string | null;
+}
+
 /** An item of the other numbering that shares an element with a part number. */
 export interface SharedElement {
   readonly given: 'bricklink' | 'rebrickable';
@@ -54,20 +78,39 @@ export function crossReferences(db: ReadableDb) {
   };
 }
 
+/** A number as the catalogue spells it, and the source of its row (which numbering it is in). */
+export interface CatalogueNumber {
+  readonly no: string;
+  readonly source: string;
+}
+
+/** A memory and its newest teaching, where the teaching is of the item it holds now. */
+export const MEMORY = `SELECT h.id, h.item_type AS type, h.item_no AS no, h.created_at AS createdAt, t.colour_id AS taughtColour,
+         t.desk AS taughtDesk, t.taught_at AS taughtAt
+    FROM hand_placement h
+    LEFT JOIN hand_placement_teaching t
+      ON t.id = (SELECT max(n.id) FROM hand_placement_teaching n WHERE n.placement_id = h.id)
+     AND t.item_type = h.item_type AND t.item_no = h.item_no`;
+
+/** A part number's element rows in its numbering, each with the other numbering's rows of that element. */
+export const NUMBER_ELEMENTS = `SELECT e.element_id AS element, e.colour, o.numbering AS otherNumbering,
+         o.item_no AS otherNo, o.colour AS otherColour
+    FROM element_code e
+    LEFT JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering
+   WHERE e.item_no = ? AND e.numbering = ?`;
+
 /**
  * The lookup's statements, prepared once (a lookup places thousands of lines) and asked line by line.
  * Whether colours or the colour table are loaded is read when asked: the lookup keeps the answer.
  */
 export function lookupReader(db: ReadableDb) {
-  const itemNumber = db
-    .prepare<[string, string], string>('SELECT item_no FROM catalogue_item WHERE item_type = ? AND item_no = ?')
-    .pluck();
-  // The item only: hand_placement.colour_id is never read (early 0.9.0 builds forced it on every line).
-  const byNumber = db.prepare<[string, string], LookupItem>(
-    'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no = ?',
+  const item = db.prepare<[string, string], CatalogueNumber>(
+    'SELECT item_no AS no, source FROM catalogue_item WHERE item_type = ? AND item_no = ?',
   );
-  const byName = db.prepare<[string, string], LookupItem>(
-    'SELECT item_type AS type, item_no AS no FROM hand_placement WHERE given_type = ? AND given_no IS NULL AND name_key = ?',
+  // The item only: hand_placement.colour_id is never read (early 0.9.0 builds forced it on every line).
+  const byNumber = db.prepare<[string, string], MemoryRow>(`${MEMORY} WHERE h.given_type = ? AND h.given_no = ?`);
+  const byName = db.prepare<[string, string], MemoryRow>(
+    `${MEMORY} WHERE h.given_type = ? AND h.given_no IS NULL AND h.name_key = ?`,
   );
   const colourById = db
     .prepare<[number], number>(
@@ -85,6 +128,8 @@ export function lookupReader(db: ReadableDb) {
   const colourTranslation = db.prepare<[string, string], { bricklink_id: number | null }>(
     'SELECT bricklink_id FROM colour_translation WHERE numbering = ? AND key = ?',
   );
+  const numberElements = db.prepare<[string, string], NumberElementRow>(NUMBER_ELEMENTS);
+  const colourNameOf = db.prepare<[number], string>('SELECT name FROM colour WHERE id = ?').pluck();
   const elementRows = db.prepare<[string], ElementRow>(
     'SELECT numbering, item_no, colour FROM element_code WHERE element_id = ?',
   );
@@ -94,12 +139,17 @@ export function lookupReader(db: ReadableDb) {
       WHERE e.item_no = ? ORDER BY o.item_no`,
   );
   return {
-    /** The catalogue's own spelling of the number, or null. */
-    itemNumber: (type: string, no: string): string | null => itemNumber.get(type, no) ?? null,
-    /** The item remembered for a given number, or null. */
-    rememberedByNumber: (type: string, no: string): LookupItem | null => byNumber.get(type, no) ?? null,
-    /** The item remembered for a folded name given without a number, or null. */
-    rememberedByName: (type: string, nameKey: string): LookupItem | null => byName.get(type, nameKey) ?? null,
+    /** The catalogue's own spelling of the number and the source of its row, or null. */
+    item: (type: string, no: string): CatalogueNumber | null => item.get(type, no) ?? null,
+    /** The memory for a given number, or null. */
+    rememberedByNumber: (type: string, no: string): MemoryRow | null => byNumber.get(type, no) ?? null,
+    /** The memory for a folded name given without a number, or null. */
+    rememberedByName: (type: string, nameKey: string): MemoryRow | null => byName.get(type, nameKey) ?? null,
+    /** A part number's element rows in its numbering, each with the other numbering's rows of the element. */
+    numberElements: (numbering: 'bricklink' | 'rebrickable', no: string): NumberElementRow[] =>
+      numberElements.all(no, numbering),
+    /** A catalogue colour's name, or null. */
+    colourName: (id: number): string | null => colourNameOf.get(id) ?? null,
     /** Up to two items of a folded name (two are enough to know it is not unique). */
     itemsNamed: (type: string, nameKey: string): LookupItem[] => named.all(type, nameKey),
     hasColour: (id: number): boolean => hasColour.get(id) !== undefined,

@@ -43,6 +43,7 @@ export const UNDOABLE_TABLES = {
   hand_placement: ['given_type', 'given_no', 'name_key', 'item_type', 'item_no', 'colour_id', 'created_at'],
   colour_placement: ['numbering', 'given_colour_id', 'given_name_key', 'colour_id', 'created_at'],
   taught_name: ['item_type', 'item_no', 'name', 'name_key', 'created_at'],
+  hand_placement_teaching: ['placement_id', 'item_type', 'item_no', 'colour_id', 'desk', 'taught_at'],
 } as const;
 
 export type UndoableTable = keyof typeof UNDOABLE_TABLES;

@@ -152,20 +152,29 @@ export function insertHandPlacement(
     name?: string | null;
     item: { type: string; no: string };
     colourId?: number | null;
+    /** How it was taught (SPEC §6 step 2): the colour of the line it was taught from, and by which desk. */
+    taught?: { colourId: number | null; desk: string };
   },
 ): void {
-  db.prepare(
-    `INSERT INTO hand_placement (given_type, given_no, name_key, item_type, item_no, colour_id, created_at)
+  const { lastInsertRowid } = db
+    .prepare(
+      `INSERT INTO hand_placement (given_type, given_no, name_key, item_type, item_no, colour_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    hp.givenType ?? 'P',
-    hp.givenNo ?? null,
-    hp.givenNo ? null : foldName(hp.name ?? ''),
-    hp.item.type,
-    hp.item.no,
-    hp.colourId ?? null,
-    NOW,
-  );
+    )
+    .run(
+      hp.givenType ?? 'P',
+      hp.givenNo ?? null,
+      hp.givenNo ? null : foldName(hp.name ?? ''),
+      hp.item.type,
+      hp.item.no,
+      hp.colourId ?? null,
+      NOW,
+    );
+  if (hp.taught !== undefined)
+    db.prepare(
+      `INSERT INTO hand_placement_teaching (placement_id, item_type, item_no, colour_id, desk, taught_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(Number(lastInsertRowid), hp.item.type, hp.item.no, hp.taught.colourId, hp.taught.desk, NOW);
 }
 
 /** A colour placement (schema 4.2): the colour staff chose for a given colour id, or a given colour name. */

@@ -167,7 +167,8 @@ describeEachStore('element ids: the next table decides (issue 43, point 5)', () 
     ]);
     const plan = planImport(store.db, { file: file('PAB.bsx', doc) });
     expect(placements(plan)).toEqual([
-      ['32002x', '32002/86', 'element 4211050'],
+      // BrickLink's codes name BrickLink's 32002; the catalogue has Rebrickable's, and no table ties the two.
+      ['32002x', '32002/86', "element 4211050 (same number in Rebrickable's numbering)"],
       ['32002y', 'The BrickLink number is not in the catalogue'],
     ]);
   });

@@ -54,7 +54,10 @@ async function storeWith(numbering: 'bricklink' | 'rebrickable', tables = true) 
     store.db,
     storePath,
     [
-      { name: 'parts.csv', content: bytes(files.rebrickableParts(parts)) },
+      // Each numbering's own download: a catalogue speaks the numbering of the files it was loaded from.
+      numbering === 'bricklink'
+        ? { name: 'Parts.txt', content: bytes(files.bricklinkItemsTab(parts)) }
+        : { name: 'parts.csv', content: bytes(files.rebrickableParts(parts)) },
       { name: 'colors.txt', content: bytes(COLOURS) },
       ...(tables ? ALL_TABLES : []),
     ],
@@ -122,7 +125,7 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
     ]);
   });
 
-  it('an element whose given colour disagrees is unplaced for its colour; a remembered hand placement wins over the tables', async () => {
+  it("an element whose given colour disagrees is unplaced for its colour, named as the element's; a remembered hand placement in a colour its item is made in wins over the tables", async () => {
     const { db } = await storeWith('bricklink');
     insertHandPlacement(db, { givenNo: '614126', item: { type: 'P', no: '3001' } });
     const list = csv(
@@ -133,8 +136,10 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
       ],
     );
     expect(placedOf(planImport(db, { file: file('list.csv', list) }))).toEqual([
-      ['300121', null, 'colour-not-in-catalogue'],
-      ['614126', '3001/5', null],
+      // Black is in the catalogue: the element is red, which is what the line is unplaced for.
+      ['300121', null, 'colour-not-the-elements'],
+      // The element tables make 3001 in Red: the memory places it, and says so.
+      ['614126', '3001/5', 'remembered — 614126 → 3001, 1 Jan 2026'],
     ]);
   });
 
@@ -159,8 +164,8 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
       ['3001old', '3001/5', 'element 300121'],
       // The number the catalogue has places the line, as ever; its element agrees.
       ['4073', '4073/11', null],
-      // The element is black 4073, the line says red: its colour, with both named, is for staff.
-      ['99999', null, 'colour-not-in-catalogue'],
+      // The element is black 4073, the line says red 99999: the element decides, and the line says both (issue 60 §1).
+      ['99999', '4073/11', 'element 614126 = 4073 in Black; the line said 99999 in Red'],
       ['88888', null, 'number-not-in-catalogue'],
     ]);
     // Lines saved before the tables were loaded are placed by the load, and say how.
@@ -170,7 +175,7 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
       value: [
         { placed: { no: '3001', colour: 5, via: 'element 300121' } },
         { placed: { no: '4073', colour: 11, via: null } },
-        { placed: null },
+        { placed: { no: '4073', colour: 11, via: 'element 614126 = 4073 in Black; the line said 99999 in Red' } },
         { placed: null },
       ],
     });
@@ -271,7 +276,16 @@ describeEachStore('colours in any numbering or name (issue 24, point 3)', () => 
     expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
       ok: true,
       value: [
-        { placed: { no: '3001', colour: 5, colourName: 'Red', via: 'Rebrickable colour 4 = BrickLink colour 5' } },
+        {
+          placed: {
+            no: '3001',
+            colour: 5,
+            colourName: 'Red',
+            // A Rebrickable list against BrickLink's numbers: no table says 3001 is another part, and the
+            // placement says what was assumed (SPEC §6 step 1).
+            via: "same number in BrickLink's numbering; Rebrickable colour 4 = BrickLink colour 5",
+          },
+        },
       ],
     });
   });

@@ -27,9 +27,10 @@ describeEachStore("a plan's look-ups read ahead", () => {
       location,
       [
         {
-          name: 'parts.csv',
+          // BrickLink's numbers, from BrickLink's own download: the catalogue speaks BrickLink's numbering.
+          name: 'Parts.txt',
           content: bytes(
-            files.rebrickableParts([
+            files.bricklinkItemsTab([
               { no: '3001', name: 'Brick 2 x 4' },
               { no: '4073', name: 'Plate, Round 1 x 1 Straight Side' },
               { no: '3069', name: 'Tile 1 x 2' },
@@ -93,8 +94,8 @@ describeEachStore("a plan's look-ups read ahead", () => {
     expect(placed).toEqual([
       ['3001', '3001/5', 'number', null],
       ['100662PB01 ', '100662pb01/11', 'number', null],
-      ['MEMO-1', '3069/null', 'remembered', null],
-      ['mystery  brick', '3001/null', 'remembered', null],
+      ['MEMO-1', '3069/null', 'remembered', 'remembered — MEMO-1 → 3069, 1 Jan 2026'],
+      ['mystery  brick', '3001/null', 'remembered', 'remembered — "mystery  brick" → 3001, 1 Jan 2026'],
       ['300121', '3001/5', 'number', 'element 300121'],
       ['6141', '4073/11', 'number', 'Rebrickable 6141 = BrickLink 4073'],
       ['100662pat0001pr0001', 'number-not-in-catalogue'],

@@ -44,17 +44,20 @@ describe('the placement rule (SPEC §6)', () => {
       insertColour(db, { id: 11, name: 'Black' });
       // Early 0.9.0 builds stored a colour with the memory: it is never read.
       insertHandPlacement(db, { givenNo: '3001old', item: { type: 'P', no: '3001' }, colourId: 5 });
+      // A memory's placement says so (SPEC §6 step 2): the element tables say nothing of 3001's colours here.
       expect(place({ no: '3001old', colourId: 11 })).toEqual({
         item: { type: 'P', no: '3001' },
         colourId: 11,
         by: 'remembered',
         reason: null,
+        via: 'remembered — 3001old → 3001, 1 Jan 2026',
       });
       expect(place({ no: '3001old' })).toEqual({
         item: { type: 'P', no: '3001' },
         colourId: null,
         by: 'remembered',
         reason: null,
+        via: 'remembered — 3001old → 3001, 1 Jan 2026',
       });
       // The line's own colour is checked as any line's: a memory does not make an unknown colour known.
       expect(place({ no: '3001old', colourId: 999 })).toMatchObject({

@@ -165,8 +165,8 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
       'SELECT step_id AS step, count(*) AS n FROM undo_change GROUP BY step_id ORDER BY step_id',
     );
     expect(changes.all().slice(-2)).toEqual([
-      { step: steps[0]?.id, n: 2 }, // the line, and the memory it made
-      { step: steps[1]?.id, n: 1301 }, // the line, the memory, and the 1,299 other lines giving its number
+      { step: steps[0]?.id, n: 3 }, // the line, the memory it made, and how it was taught
+      { step: steps[1]?.id, n: 1302 }, // the line, the memory, its teaching, and the 1,299 other lines giving its number
     ]);
     // Each step's changes are numbered in the order they were made: the line placed by hand first.
     const firstOf = (step: number | undefined) =>

@@ -92,7 +92,8 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
   const decimalComma = table.delimiter === ';';
   const cell = (cells: readonly string[], i: number) => (i < 0 ? null : textOrNull(cells[i]));
 
-  const { titled, numberColumn, numbering } = colourNumberingOf(at, isRebrickableList(keys), options);
+  const rebrickable = isRebrickableList(keys);
+  const { titled, numberColumn, numbering } = colourNumberingOf(at, rebrickable, options);
   let colourNumbers = 0;
   let bareColumn: number | null = null;
 
@@ -171,11 +172,21 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
   return {
     key: fileName,
     fileName,
-    format: 'csv',
+    format: csvFormat(rebrickable, elementsAreNumbers ? null : (table.header[at.no] ?? null)),
     header: { ...NO_HEADER, currency: currency === null ? null : (currency as { code: string }).code },
     lines,
     reading,
   };
+}
+
+/**
+ * Which numbering a list's numbers are in, kept as its format (SPEC §6): a Rebrickable part list speaks
+ * Rebrickable's; a list whose number column says BrickLink (Studio's `BLItemNo`, `BrickLink ID`) BrickLink's;
+ * any other (`Part`, `Number`, LEGO's `Design ID`, element ids) does not say, and is read in any.
+ */
+function csvFormat(rebrickable: boolean, numberTitle: string | null): 'csv' | 'rebrickable-csv' | 'bricklink-csv' {
+  if (rebrickable) return 'rebrickable-csv';
+  return numberTitle !== null && /^(bricklink|bl)/.test(columnKey(numberTitle)) ? 'bricklink-csv' : 'csv';
 }
 
 /** The column that gives a line's colour number, and in which numbering (SPEC §8): staff's choice, a column's title, the list's shape, or else BrickLink's, guessed. */

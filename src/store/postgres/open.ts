@@ -18,7 +18,7 @@ import {
 import { TABLES_WITH_ID } from '../schema/tables-4.2.ts';
 import { CURRENT_SCHEMA } from '../upgrades/index.ts';
 import { PostgresDatabase, type PostgresConnectOptions } from './database.ts';
-import { JOB_OWNER_DESK, SCHEMA_4_2, UNDO_STEP_DESK } from './schema-4.2.ts';
+import { HAND_PLACEMENT_TEACHING, JOB_OWNER_DESK, SCHEMA_4_2, UNDO_STEP_DESK } from './schema-4.2.ts';
 import { POSTGRES_UPGRADES, type PostgresUpgrade } from './upgrades.ts';
 
 /** The oldest server brick-work's statements are written for (nondeterministic collations, PL/pgSQL's forms). */
@@ -144,6 +144,7 @@ function ensureServerIndexes(db: PostgresDatabase): void {
     db.exec(declaredIndexSql('element_code', 'element_code_by_item', { ifNotExists: true }));
     db.exec(UNDO_STEP_DESK);
     db.exec(JOB_OWNER_DESK);
+    db.exec(HAND_PLACEMENT_TEACHING);
   } catch {
     // Not the owner, or another desk makes it just now: the reads it speeds work without it.
   }

@@ -31,6 +31,9 @@ export const UNDO_STEP_DESK = postgresTable(declared('undo_step_desk'), { ifNotE
 /** The desk whose brick-work claimed each job (SPEC §14); made too at the open of a server store born before it. */
 export const JOB_OWNER_DESK = postgresTable(declared('job_owner_desk'), { ifNotExists: true });
 
+/** How each remembered hand placement was taught (SPEC §6 step 2); made too at the open of a server store born before it. */
+export const HAND_PLACEMENT_TEACHING = postgresTable(declared('hand_placement_teaching'), { ifNotExists: true });
+
 export const SCHEMA_4_2 = `
 CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 

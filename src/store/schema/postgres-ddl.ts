@@ -28,7 +28,7 @@ function columnDdl(t: TableDeclaration, c: ColumnDeclaration): string {
     .join(' ');
 }
 
-/** `CREATE TABLE` and its indexes, each statement ended by `;`. */
+/** `CREATE TABLE` and its indexes, each statement ended by `;` (`ifNotExists`: each made only where missing). */
 export function postgresTable(t: TableDeclaration, options: { ifNotExists?: boolean } = {}): string {
   const lines = [
     ...t.columns.map((c) => columnDdl(t, c)),
@@ -40,6 +40,6 @@ export function postgresTable(t: TableDeclaration, options: { ifNotExists?: bool
     ...t.checks.map((check) => `CHECK (${sqlFor(check, 'postgres')})`),
   ];
   const create = `CREATE TABLE ${options.ifNotExists === true ? 'IF NOT EXISTS ' : ''}${t.name}`;
-  const indexes = t.indexes.map((i) => `${indexSql(t, i)};`);
+  const indexes = t.indexes.map((i) => `${indexSql(t, i, options)};`);
   return [`${create} (\n  ${lines.join(',\n  ')}\n);`, ...indexes].join('\n');
 }

@@ -354,6 +354,22 @@ export const TABLES_4_2 = [
       indexes: [{ name: 'part_relationship_by_parent', columns: ['parent_no', 'rel_type'] }],
     },
   ),
+  // How each remembered hand placement was taught (SPEC §6 step 2, §8): the colour of the line it was
+  // taught from, by which desk, when; a row per teaching, the newest the memory's. An undo takes a teaching
+  // back with its step. A memory without one (an earlier build's) was taught in no known colour.
+  table(
+    'hand_placement_teaching',
+    {
+      id: ID,
+      placement_id: integer({ notNull }),
+      item_type: text({ notNull }),
+      item_no: text({ notNull, nocase: 'server only' }),
+      colour_id: integer(),
+      desk: text({ notNull }),
+      taught_at: text({ notNull }),
+    },
+    { indexes: [{ name: 'hand_placement_teaching_by_placement', columns: ['placement_id', 'id'] }] },
+  ),
   // The catalogue job's state (SPEC §14): a SQLite store keeps it in catalogue-job.json beside the file.
   table(
     'catalogue_job_state',

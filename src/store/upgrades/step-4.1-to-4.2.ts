@@ -209,6 +209,22 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
       )`,
     indexes: [],
   },
+  {
+    // How each remembered hand placement was taught (SPEC §6 step 2, §8): the colour of the line it was
+    // taught from (NULL: none), by which desk, when. A row per teaching, the newest the memory's; an undo
+    // takes one back with its step. A memory without one was taught by an earlier build, in no known colour.
+    name: 'hand_placement_teaching',
+    table: `CREATE TABLE hand_placement_teaching (
+        id INTEGER PRIMARY KEY,
+        placement_id INTEGER NOT NULL,
+        item_type TEXT NOT NULL,
+        item_no TEXT NOT NULL,
+        colour_id INTEGER,
+        desk TEXT NOT NULL,
+        taught_at TEXT NOT NULL
+      )`,
+    indexes: ['CREATE INDEX hand_placement_teaching_by_placement ON hand_placement_teaching (placement_id, id)'],
+  },
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */

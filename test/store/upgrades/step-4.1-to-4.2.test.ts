@@ -37,6 +37,7 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
       'document_tally',
       'element_code',
       'hand_placement',
+      'hand_placement_teaching',
       'job_event',
       'job_owner_desk',
       'lookup_answer',
