@@ -16,8 +16,8 @@ export const COLOUR_NUMBERING_NAMES: Readonly<Record<ColourNumbering, string>> =
 /**
  * How the reader knows the numbering of a document's colour numbers: its format says so (BrickLink XML,
  * BrickStore), a column's title does (`BLColorId`, `LDraw Color`), the list's shape does (Rebrickable's
- * `Part,Color,Quantity`), staff chose it, the lines' colour names agree with BrickLink's table for every
- * number, or it guessed (a bare `Color` column of numbers: a warning).
+ * `Part,Color,Quantity`), staff chose it, the lines' colour names bear out one numbering clearly
+ * (`names`), or it guessed (a bare `Color` column of numbers: a warning).
  */
 export type ColourNumberingHow = 'format' | 'title' | 'shape' | 'chosen' | 'names' | 'guessed';
 

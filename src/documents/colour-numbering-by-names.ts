@@ -1,69 +1,60 @@
-import { colourNameKey, foldName } from '../placement/fold.ts';
-import type { PlacementLookup } from '../placement/rule.ts';
-import type { ColourNumbering } from '../reading.ts';
+import { COLOUR_NUMBERINGS, type ColourNumbering } from '../reading.ts';
+import { listedColour, type ColourReader } from './colour-reader.ts';
 import type { ParsedLine } from './model.ts';
 
 /**
- * Whose colour numbers a list gives, when its column's title does not say but the colour names beside
- * them do (SPEC §8 `how: names`): 57 "Trans Orange", 126 "Trans Purple", 272 "Dark Blue" are LDraw's.
- * The numbering read is the first of BrickLink's, Rebrickable's and LDraw's in whose table every line's
- * number is the colour its name says, through the loaded tables (BrickLink's colours, the colour table);
- * null when no numbering fits every line, or no line gives both.
+ * "Clearly most" (SPEC §8): the share of the lines whose number and name are both in a table that the
+ * numbering read must agree with; and, against each other numbering, its share of the lines that tell the
+ * two apart (where one of them agrees and the other does not).
  */
-export function colourNumberingByNames(
-  lines: readonly ParsedLine[],
-  lookup: Pick<PlacementLookup, 'colourNamed' | 'translateColour'>,
-): ColourNumbering | null {
-  const pairs = lines.flatMap((l) => {
-    const { colourId, colourName } = l.given;
-    return colourId !== null && colourId !== 0 && colourName !== null && colourName.trim() !== ''
-      ? [{ id: colourId, name: colourName }]
-      : [];
-  });
-  if (pairs.length === 0) return null;
-  const nameCache = new Map<string, number | null>();
-  const colourOfName = (name: string): number | null => {
-    const cached = nameCache.get(name);
-    if (cached !== undefined) return cached;
-    const found = bricklinkIdOfName(name, lookup);
-    nameCache.set(name, found);
-    return found;
-  };
-  const numberIn = (numbering: ColourNumbering, id: number): number | null =>
-    numbering === 'bricklink' ? id : (lookup.translateColour(numbering, String(id)) ?? null);
-  for (const numbering of ['bricklink', 'rebrickable', 'ldraw'] as const) {
-    if (
-      pairs.every((p) => {
-        const colour = numberIn(numbering, p.id);
-        return colour !== null && colour === colourOfName(p.name);
-      })
-    )
-      return numbering;
-  }
-  return null;
+export const CLEAR_SHARE = 0.9;
+
+/** One line's colour as the tables read it: its name's colour, and its number's in each numbering. */
+interface Answers {
+  readonly name: number | null;
+  readonly number: Readonly<Record<ColourNumbering, number | null | undefined>>;
 }
 
 /**
- * A colour name as BrickLink's colour, folded as names are — case, spacing, LDraw's underscores and the
- * hyphens BrickLink writes (`Trans Orange` = `Trans-Orange` = `TRANS ORANGE`): the catalogue's own colour
- * of that name, else the colour table's.
+ * Whose colour numbers a list gives, when its column's title does not say but the colour names beside
+ * them do (SPEC §8 `how: names`): 57 "Trans Orange", 0 "Black", 272 "Dark Blue" are LDraw's. Read from
+ * the lines whose number and name are both in a table (a number no table has is no evidence either way):
+ * the one numbering that agrees with at least CLEAR_SHARE of them, and is well ahead of each other one.
+ * Null when no numbering is that clear: the reader's guess stands, and is said.
  */
-function bricklinkIdOfName(
-  name: string,
-  lookup: Pick<PlacementLookup, 'colourNamed' | 'translateColour'>,
-): number | null {
-  const base = colourNameKey(name);
-  const spaced = base.replace(/-/g, ' ');
-  const spelled = [
-    ...new Set([base, spaced, spaced.replace(/ /g, '-'), spaced.replace(/^trans /, 'trans-'), foldName(name)]),
-  ];
-  for (const key of spelled) {
-    const own = lookup.colourNamed(key);
-    if (own !== null) return own;
+export function colourNumberingByNames(lines: readonly ParsedLine[], reader: ColourReader): ColourNumbering | null {
+  const all = lines.flatMap((line): Answers[] => {
+    const listed = listedColour(line);
+    if (listed === null) return [];
+    const name = listed.name === null || listed.name.trim() === '' ? null : (reader.ofName(listed.name)?.id ?? null);
+    const number = Object.fromEntries(COLOUR_NUMBERINGS.map((n) => [n, reader.ofNumber(n, listed.number)]));
+    return [{ name, number: number as Answers['number'] }];
+  });
+  // Only numberings whose table is loaded are asked; a line counts where some table has its number.
+  const asked = COLOUR_NUMBERINGS.filter((n) => all.some((a) => a.number[n] !== undefined));
+  const evidence = all.filter(
+    (a) => a.name !== null && asked.some((n) => a.number[n] !== null && a.number[n] !== undefined),
+  );
+  if (evidence.length === 0) return null;
+  const agreeing = (n: ColourNumbering) => evidence.filter((a) => a.number[n] === a.name).length;
+  const best = asked.reduce((b, n) => (agreeing(n) > agreeing(b) ? n : b));
+  if (agreeing(best) < CLEAR_SHARE * evidence.length) return null;
+  return asked.every((other) => other === best || wellAhead(all, best, other)) ? best : null;
+}
+
+/**
+ * Whether `best` is well ahead of `other`: of the lines whose names tell the two apart, it agrees with at
+ * least CLEAR_SHARE. Where no name tells them apart, only if they read every line of the list alike (then
+ * either is the same list).
+ */
+function wellAhead(all: readonly Answers[], best: ColourNumbering, other: ColourNumbering): boolean {
+  let forBest = 0;
+  let forOther = 0;
+  for (const a of all) {
+    if (a.name === null || a.number[best] === a.number[other]) continue;
+    if (a.number[best] === a.name) forBest += 1;
+    else if (a.number[other] === a.name) forOther += 1;
   }
-  for (const key of spelled) {
-    const translated = lookup.translateColour('name', key);
-    if (translated !== null && translated !== undefined) return translated;
-  }
-  return null;
+  if (forBest + forOther === 0) return all.every((a) => a.number[best] === a.number[other]);
+  return forBest >= CLEAR_SHARE * (forBest + forOther);
 }

@@ -15,7 +15,8 @@ import { NOW, UNDOABLE_TABLES, type Value } from '../undo/changes.ts';
 import { recordStep } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import { listColours } from '../store/colours.ts';
-import { colourTable, readGivenColours } from './given-colours.ts';
+import { colourReader, colourTable, type ColourReader } from './colour-reader.ts';
+import { readGivenColours } from './given-colours.ts';
 import type {
   ColourNumbering,
   DocumentReading,
@@ -301,6 +302,43 @@ function placeLine(
   return { ...line, placement: placeItem({ ...line.given, remarks: line.remarks, numbering }, lookup) };
 }
 
+/**
+ * A document's colours as the import reads them (SPEC §8): bare colour numbers whose names say clearly
+ * whose they are (BrickLink's, Rebrickable's, LDraw's) are read in that numbering, no guess; then every
+ * line's number and name are read against each other by the one rule of `readGivenColours`. `asRead` is
+ * the document as read in its numbering, before that check; `doc` its lines as they will be placed.
+ */
+function readColours(
+  request: ImportRequest,
+  firstRead: ParsedDocument,
+  index: number,
+  reader: ColourReader,
+): {
+  asRead: ParsedDocument;
+  doc: ParsedDocument;
+  colourNumbering: DocumentReading['colourNumbering'];
+  warnings: DocumentWarning[];
+} {
+  const guessed = firstRead.reading.colourNumbering?.how === 'guessed' && (request.colourNumbering ?? null) === null;
+  const byNames = guessed ? colourNumberingByNames(firstRead.lines, reader) : null;
+  const asRead =
+    byNames === 'rebrickable' || byNames === 'ldraw'
+      ? (readDocumentFile(request.file, { colourNumbering: byNames })[index] ?? firstRead)
+      : firstRead;
+  // BrickStore (and BrickStock) wrote BrickLink's ids from its own catalogue: there the number is the colour.
+  const keepsIds = asRead.format === 'brickstore' || asRead.format === 'brickstock';
+  const numbering = byNames ?? asRead.reading.colourNumbering?.numbering ?? 'bricklink';
+  const checked = readGivenColours(asRead.lines, reader, { numbering, decides: keepsIds ? 'number' : 'name' });
+  return {
+    asRead,
+    doc: { ...asRead, lines: checked.lines },
+    colourNumbering: byNames === null ? asRead.reading.colourNumbering : { numbering: byNames, how: 'names' },
+    warnings: [...asRead.reading.warnings, ...checked.warnings].filter(
+      (w) => !(byNames !== null && w.code === 'colour-numbering-guessed'),
+    ),
+  };
+}
+
 /** Places the lines of documents already read: the preview's second half, and the confirm's check under the write lock. */
 function planDocuments(
   db: ReadableDb,
@@ -316,31 +354,12 @@ function planDocuments(
     db,
     parsed.flatMap((d) => d.lines),
   );
-  const colours = colourTable(listColours(db));
+  const reader = colourReader(lookup, colourTable(listColours(db)));
   const acknowledged = new Set<string>(request.acknowledge ?? []);
   const seen = new Set<string>();
   const documents = parsed.map((firstRead, index): PlannedDocument => {
-    // Bare colour numbers whose names say whose they are (BrickLink's, Rebrickable's, LDraw's): read in
-    // that numbering, no guess (SPEC §8 `how: names`).
-    const guessed = firstRead.reading.colourNumbering?.how === 'guessed' && (request.colourNumbering ?? null) === null;
-    const byNames = guessed ? colourNumberingByNames(firstRead.lines, lookup) : null;
-    const asRead =
-      byNames === 'rebrickable' || byNames === 'ldraw'
-        ? (readDocumentFile(request.file, { colourNumbering: byNames })[index] ?? firstRead)
-        : firstRead;
-    // The colours read against the catalogue's table first: the lines then placed and written are these.
-    // BrickStore (and BrickStock) wrote BrickLink's ids from its own catalogue: there the number is the colour.
-    const keepsIds = asRead.format === 'brickstore' || asRead.format === 'brickstock';
-    const checked = readGivenColours(asRead.lines, colours, keepsIds ? 'number' : 'name');
-    const doc: ParsedDocument = { ...asRead, lines: checked.lines };
-    // A guessed numbering that every line's colour name bears out is no guess.
-    const confirmed = byNames !== null || (checked.namesAgree && guessed);
-    const colourNumbering = confirmed
-      ? { numbering: byNames ?? ('bricklink' as const), how: 'names' as const }
-      : asRead.reading.colourNumbering;
-    const warnings = [...asRead.reading.warnings, ...checked.warnings]
-      .filter((w) => !(confirmed && w.code === 'colour-numbering-guessed'))
-      .map((w) => ({ ...w, acknowledged: acknowledged.has(w.code) }));
+    const { asRead, doc, colourNumbering, warnings: found } = readColours(request, firstRead, index, reader);
+    const warnings = found.map((w) => ({ ...w, acknowledged: acknowledged.has(w.code) }));
     const to: Destination = { target: null, revival: null, oldLines: [], duplicateOf: null };
     let refusal: ErrorValue | null = null;
     try {

@@ -52,6 +52,11 @@ export interface ParsedLine {
   readonly sourceLine: number;
   /** The file gives the colour only at the head of the name ("Black Plate 1 x 2"): the import reads it from there. */
   readonly colourInName?: boolean;
+  /**
+   * A list's colour number, in whichever numbering, and the colour name beside it, as the file gave them:
+   * what the import reads the list's numbering by, and checks each against the other by (SPEC §8).
+   */
+  readonly listedColour?: { readonly number: number; readonly name: string | null };
 }
 
 export { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';

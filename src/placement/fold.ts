@@ -29,3 +29,16 @@ const ODD_SPACING = /^\s|\s$|\s\s|[^\S ]/u;
 export function colourNameKey(name: string): string {
   return foldName(name.replace(/_/g, ' '));
 }
+
+/**
+ * A colour name as a list's colour names are compared with the catalogue's (SPEC §8): folded as names are,
+ * with `_` and `-` read as spaces, `Grey` as `Gray` and `Transparent` as `Trans` — "Trans_Light_Blue",
+ * "Transparent Light Blue" and "Trans-Light Blue" are one name.
+ */
+export function looseColourKey(name: string): string {
+  return foldName(name)
+    .replace(/[\s_-]+/g, ' ')
+    .trim()
+    .replace(/\bgrey\b/g, 'gray')
+    .replace(/\btransparent\b/g, 'trans');
+}

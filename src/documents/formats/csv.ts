@@ -118,7 +118,6 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       colourNumbers += 1;
       if (titled === undefined) bareColumn ??= cell(cells, numberColumn) !== null ? numberColumn : at.colour;
     }
-    const bricklinkNumber = numbering.numbering === 'bricklink' ? colourNumber : null;
     // A number in another numbering is the line's colour by that name ("Rebrickable colour 4"): the colour
     // table translates it to BrickLink's, once loaded (SPEC §6); until then the line shows it, unplaced by it.
     const otherNumber =
@@ -145,13 +144,14 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       line,
     );
     const type = limited(cell(cells, at.type), 'type', fileName, line);
+    const listedNumber = colourNumberOf(colourNumber, numbering.numbering, fileName, line);
     return {
       position: i + 1,
       given: {
         type: type === null ? null : itemTypeCode(type),
         no: limited(cell(cells, at.no), 'no', fileName, line),
         name: limited(cell(cells, at.name), 'name', fileName, line),
-        colourId: parseOptionalId(bricklinkNumber, 'colour number', fileName, line),
+        colourId: numbering.numbering === 'bricklink' ? listedNumber : null,
         colourName,
       },
       quantity: parseQuantity(cell(cells, at.quantity), fileName, line, at.quantity < 0 ? 1 : null),
@@ -159,6 +159,9 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       condition: parseCondition(cell(cells, at.condition), fileName, line),
       remarks,
       sourceLine: line,
+      ...(listedNumber === null
+        ? {}
+        : { listedColour: { number: listedNumber, name: colourTextIsNumber ? null : colourText } }),
     };
   });
 
@@ -269,6 +272,20 @@ function columnsUsed(
     used.set(index, words);
   }
   return used;
+}
+
+/**
+ * A line's colour number as a number: BrickLink's must be a whole number; another numbering's is not
+ * checked here (its colour's name keeps what the file wrote), and is null when it is none.
+ */
+function colourNumberOf(
+  text: string | null,
+  numbering: ColourNumbering,
+  fileName: string,
+  line: number,
+): number | null {
+  if (numbering === 'bricklink') return parseOptionalId(text, 'colour number', fileName, line);
+  return text !== null && /^\d{1,9}$/.test(text) ? Number(text) : null;
 }
 
 /** "LDraw 3003", or null when there is no value. */
