@@ -56,6 +56,8 @@ export const CALL_ARGUMENTS = {
   'orders.list': shape({ query: optional(text(200)) }),
   'orders.get': shape({ orderId: id }),
   'lines.list': shape({ orderId: id, unplacedOnly: optional(bool) }),
+  // One line as it stands: a command of the CLI reads it before fixing it, and names it as `seen`.
+  'lines.get': shape({ lineId: id }),
   'lines.suggest': shape({ lineId: id, limit: optional(count) }),
   'lines.place': shape({
     lineId: id,
@@ -64,7 +66,7 @@ export const CALL_ARGUMENTS = {
     colourId: nullable(count),
     confirm: optional(codesOf(PLACEMENT_CONFIRMATIONS, 'confirmations')),
     // The line's placement as the desk showed it (null: unplaced): another desk's change since is
-    // refused with line-changed (SPEC §14). Left out, the line is placed whatever it is now (the CLI).
+    // refused with line-changed (SPEC §14). Left out, the line is placed whatever it is now.
     seen: optional(nullable(shape({ type: text(2), no: text(100), colourId: nullable(count) }))),
   }),
   'catalogue.search': shape({

@@ -520,6 +520,8 @@ export interface ApiResults {
   'orders.list': readonly OrderView[];
   'orders.get': { order: OrderView; documents: readonly DocumentView[] };
   'lines.list': readonly LineRowView[];
+  /** One line as it stands (`not-found` when there is none): the CLI reads it so before it fixes it, and names its placement as `seen`. */
+  'lines.get': LineRowView;
   'lines.suggest': SuggestionsView;
   /**
    * `colourId` null: the line keeps its own colour (refused with `needs-colour` when the catalogue does not

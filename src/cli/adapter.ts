@@ -56,19 +56,24 @@ export function cliApi(
     onCall: io.env['BRICK_WORK_DEBUG'] ? (name) => io.stderr(`${APP_NAME}: call ${name}\n`) : undefined,
   });
 
+  const check = <K extends CallName>(name: K, callArgs: ArgsOf<K>): void => {
+    if (!command.calls.includes(name)) {
+      throw new Error(`${command.name.join(' ')} makes a call it does not declare: ${name}`);
+    }
+    if (mode === 'read' && callsWrite([name])) {
+      throw new Error(`${command.name.join(' ')} writes (${name}) with the store opened for reading`);
+    }
+    // The contract's own check, before the store is opened: a bad argument is bad usage.
+    const problem = checkArguments(name, callArgs, (field) => command.words?.[field] ?? CLI_WORDS[field]);
+    if (problem !== null) throw new UsageError(problem);
+  };
+
   return {
     async call<K extends CallName>(name: K, callArgs: ArgsOf<K>): Promise<ResultOf<K>> {
-      if (!command.calls.includes(name)) {
-        throw new Error(`${command.name.join(' ')} makes a call it does not declare: ${name}`);
-      }
-      if (mode === 'read' && callsWrite([name])) {
-        throw new Error(`${command.name.join(' ')} writes (${name}) with the store opened for reading`);
-      }
-      // The contract's own check, before the store is opened: a bad argument is bad usage.
-      const problem = checkArguments(name, callArgs, (field) => command.words?.[field] ?? CLI_WORDS[field]);
-      if (problem !== null) throw new UsageError(problem);
+      check(name, callArgs);
       return service.call(name, callArgs);
     },
+    check,
     readFile(file: string, purpose: FilePurpose): FileArg {
       return readFileWithin(file, purpose);
     },

@@ -36,6 +36,11 @@ interface CommandBase {
 export interface CliApi {
   call<K extends CallName>(name: K, args: ArgsOf<K>): Promise<ResultOf<K>>;
   /**
+   * Checks a call's arguments as `call` does, without making it: a command that reads before it writes
+   * finds bad usage of its write before it opens the store.
+   */
+  check<K extends CallName>(name: K, args: ArgsOf<K>): void;
+  /**
    * A file named on the command line, as the contract takes files: `{name, content}` (the shell reads it,
    * as the app's dialog does) — refused with `too-big` before it is read when it is over the cap for what it is.
    */

@@ -185,6 +185,9 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
         [['lines', '0'], 'ORDER_ID'],
         [['place', 'x', 'P', '3001'], 'LINE_ID'],
         [['place', '1', 'PART', '3001'], 'TYPE'],
+        // Commands that read what they fix first (issue 60 §5) check the write's arguments before that read.
+        [['place', '1', 'P', '3001', '--colour', 'red'], '--colour'],
+        [['placements', 'forget', '0'], 'ID'],
         [['undo', '--step', 'newest'], '--step'],
         [['import', path.join(dir, 'order.csv'), '--order', '-3'], '--order'],
         [['suggest', 'x'.repeat(201)], 'NAME'],

@@ -154,6 +154,7 @@ describe('the Electron main process (electron mocked)', () => {
       ['catalogue.load', { files: [catalogue] }, (r) => expect(r.value).toEqual({ started: true })],
       ['catalogue.cancel', {}, (r) => expect(r.ok).toBe(true)],
       ['catalogue.search', { query: 'brick' }, (r) => expect(r.ok).toBe(true)],
+      ['lines.get', { lineId: 2 }, (r) => expect(r.value).toMatchObject({ id: 2 })],
       ['lines.suggest', { lineId: 2 }, (r) => expect(r.ok).toBe(true)],
       [
         'lines.place',

@@ -4,7 +4,7 @@ import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { lineFacts, oneLineFacts } from '../../placement/line-facts.ts';
 import { documentsOfOrder } from '../../store/documents.ts';
-import { orderLines } from '../../store/lines.ts';
+import { getLine, orderLines } from '../../store/lines.ts';
 import { listOrders, orderSummary } from '../../store/orders.ts';
 import { lineView, orderView, stepView } from '../views.ts';
 import { documentsShown } from './documents.ts';
@@ -29,6 +29,11 @@ export const ORDERS_CALLS = {
     const lines = orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true });
     const shownNo = d.numberShower(lines.flatMap((l) => (l.placed === null ? [] : [l.placed])));
     return lineFacts(d.db, lines, lookup).map((f) => lineView(f, shownNo));
+  }),
+  'lines.get': reads((d) => ({ lineId }) => {
+    const line = getLine(d.db, lineId);
+    const shownNo = d.numberShower(line.placed === null ? [] : [line.placed]);
+    return lineView(oneLineFacts(d.db, line, catalogueLookup(d.db)), shownNo);
   }),
   'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm, seen }) => {
     const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? [], seen);

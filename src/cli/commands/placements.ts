@@ -1,5 +1,6 @@
 import type { ColourPlacementView, MemoriesView, RememberedPlacementView, TaughtNameView } from '../../api/contract.ts';
 import { PLACEMENT_CONFIRMATIONS, type PlacementConfirmation } from '../../confirmations.ts';
+import { BrickWorkError } from '../../errors.ts';
 import { numberArg, UsageError, type ContractCommand } from '../command.ts';
 import { lineText } from './orders.ts';
 
@@ -11,12 +12,12 @@ export const place: ContractCommand = {
     '--confirm what it would also do: move lines a remembered placement had placed, or cross item types',
   options: { colour: { type: 'string' }, confirm: { type: 'string' } },
   args: { min: 3, max: 3 },
-  calls: ['lines.place'],
+  calls: ['lines.get', 'lines.place'],
   words: { confirm: '--confirm' },
   async run(api, [lineId, type, no], options) {
     const colour = options['colour'];
     const confirm = options['confirm'];
-    const r = await api.call('lines.place', {
+    const placing = {
       lineId: numberArg(lineId),
       type: type ?? '',
       no: no ?? '',
@@ -29,7 +30,13 @@ export const place: ContractCommand = {
               .filter(Boolean) as PlacementConfirmation[],
           }
         : {}),
-    });
+    };
+    api.check('lines.place', placing);
+    // The line as it stands, named as what this command saw (SPEC §14): another desk's fix between this
+    // read and the write is refused (line-changed, naming it), never overwritten without a word.
+    const { placed } = await api.call('lines.get', { lineId: placing.lineId });
+    const seen = placed === null ? null : { type: placed.type, no: placed.no, colourId: placed.colour };
+    const r = await api.call('lines.place', { ...placing, seen });
     const plural = (n: number) => (n === 1 ? '' : 's');
     const others = [
       r.others.placed ? `placed ${r.others.placed} more line${plural(r.others.placed)}` : '',
@@ -54,6 +61,22 @@ const colourText = (p: ColourPlacementView) => {
     p.given.numbering === 'bricklink-id' ? `colour ${p.given.colourId ?? ''}` : `colour "${p.given.name ?? ''}"`;
   return `${`C${p.id}`.padStart(6)}  ${given} → ${p.colour.name ?? 'colour'} (${p.colour.id})`;
 };
+
+const MEMORY_WORD = { item: 'placement', colour: 'colour', name: 'name' } as const;
+
+/** What a memory gives, as `placements.forget` names it seen (an item, or a colour); null when there is none. */
+function seenOf(
+  kind: MemoryKind,
+  id: number,
+  m: MemoriesView,
+): { type: string; no: string } | { colourId: number } | null {
+  if (kind === 'colour') {
+    const colour = m.colours.find((p) => p.id === id)?.colour;
+    return colour === undefined ? null : { colourId: colour.id };
+  }
+  const item = (kind === 'item' ? m.items : m.names).find((p) => p.id === id)?.item;
+  return item === undefined ? null : { type: item.type, no: item.no };
+}
 
 /** The memories with the references `placements forget` takes (`ref`: I12, C3, N5). */
 function memoriesJson(m: MemoriesView) {
@@ -99,10 +122,12 @@ export const placementsForget: ContractCommand = {
     const prefix = (m[1] ?? '').toUpperCase();
     const kinds = Object.keys(PREFIX) as MemoryKind[];
     let kind = kinds.find((k) => PREFIX[k] === prefix);
+    api.check('placements.forget', { kind: kind ?? 'item', id });
+    // The memories as they stand: the one forgotten is named as what this command saw (SPEC §14).
+    const all = await api.call('placements.list', {});
+    const lists = { item: all.items, colour: all.colours, name: all.names };
     if (kind === undefined) {
       // A bare number: the kind of memory that has it, when only one has.
-      const all = await api.call('placements.list', {});
-      const lists = { item: all.items, colour: all.colours, name: all.names };
       const has = kinds.filter((k) => lists[k].some((p) => p.id === id));
       if (has.length > 1) {
         const refs = has.map((k) => `${PREFIX[k]}${id}`);
@@ -110,7 +135,12 @@ export const placementsForget: ContractCommand = {
       }
       kind = has[0] ?? 'item';
     }
-    const r = await api.call('placements.forget', { kind, id });
+    const seen = seenOf(kind, id, all);
+    if (seen === null) {
+      // Not there when read: one made under its id since is not this command's to forget.
+      throw new BrickWorkError('not-found', `There is no remembered ${MEMORY_WORD[kind]} ${PREFIX[kind]}${id}.`);
+    }
+    const r = await api.call('placements.forget', { kind, id, seen });
     return { json: { ...r, ref: `${PREFIX[kind]}${id}`, kind }, text: `${r.step.label} (step ${r.step.id}).` };
   },
 };
