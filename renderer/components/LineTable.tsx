@@ -131,7 +131,7 @@ const Row = memo(function Row({
             <span className="item-name">{l.placed.name}</span>
             {l.placed.by === 'hand' ? <em className="tag">by hand</em> : null}
             {l.placed.via ? (
-              <em className="tag via" title={`Placed through another numbering: ${l.placed.via}`}>
+              <em className="tag via" title={`How it was placed: ${l.placed.via}`}>
                 {l.placed.via}
               </em>
             ) : null}

@@ -143,6 +143,12 @@ export interface LineRowView {
    * which a colour chosen for the line places it on. Null for any other line.
    */
   readonly itemFound: { readonly type: ItemTypeCode; readonly no: string; readonly name: string | null } | null;
+  /**
+   * The remembered hand placement that placed the line, or refused it for its colour (SPEC §6 step 2): its
+   * id for `placements.forget` (kind `item`, `seen` its type and number), and how it was taught
+   * (`remembered — 970c00 in Sand Blue → 970c24, desk "front", 7 Dec 2026`). Null for any other line.
+   */
+  readonly memory?: { readonly id: number; readonly type: string; readonly no: string; readonly taught: string } | null;
 }
 
 /** What a hand placement did (SPEC §8): the line, the step Undo now names, what was remembered, and the other lines it placed. */

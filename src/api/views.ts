@@ -124,6 +124,7 @@ export function lineView(facts: LineFacts, shownNo: (type: string, no: string) =
     givenColour: facts.givenColour,
     reason: l.reason,
     itemFound: facts.itemFound,
+    memory: facts.memory,
   };
 }
 

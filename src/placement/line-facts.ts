@@ -9,7 +9,8 @@ import { colourInfo } from '../store/colours.ts';
 import type { ItemType } from '../item-types.ts';
 import { FOR_ITS_COLOUR } from '../reasons.ts';
 import type { LineView } from '../store/lines.ts';
-import { checkColour, placeItem, viaOf, type PlacementLookup } from './rule.ts';
+import { checkColour, memoryFor, placeItem, viaOf, type PlacementLookup } from './rule.ts';
+import { rememberedVia } from './find-item.ts';
 
 type Swatch = { readonly name: string; readonly rgb: string | null };
 
@@ -21,6 +22,11 @@ export interface LineFacts {
   readonly givenColour: Swatch | null;
   /** For a line unplaced only for its colour: the item the rule finds, with its name. */
   readonly itemFound: { readonly type: ItemType; readonly no: string; readonly name: string | null } | null;
+  /**
+   * The remembered hand placement that placed the line, or refused it for its colour (SPEC §6 step 2): its
+   * id (to forget it from there), the item, and how it was taught; null for any other line.
+   */
+  readonly memory: { readonly id: number; readonly type: ItemType; readonly no: string; readonly taught: string } | null;
 }
 
 /** The facts of each line, in order; `lookup` is the catalogue the rule reads. */
@@ -46,7 +52,16 @@ function factsOf(
       l.placed === null || l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
     givenColour: l.givenColour ?? translatedColour(db, l.given, lookup, translated),
     itemFound: l.reason !== null && FOR_ITS_COLOUR.has(l.reason.code) ? itemFound(db, l, lookup) : null,
+    memory:
+      l.placed?.by === 'remembered' || l.reason?.code === 'remembered-not-in-colour' ? memoryOf(l, lookup) : null,
   };
+}
+
+/** The memory behind a line placed by one, or refused by one, with how it was taught in words. */
+function memoryOf(l: LineView, lookup: PlacementLookup): LineFacts['memory'] {
+  const m = memoryFor(l.given, lookup);
+  if (m === null) return null;
+  return { id: m.id, type: m.item.type, no: m.item.no, taught: rememberedVia(l.given, m, lookup) };
 }
 
 /** The item the rule finds for a line unplaced only for its colour (SPEC §9), with its name. */

@@ -330,6 +330,18 @@ function placedIn(
 }
 
 /**
+ * The memory a stored line's placement (or its refusal) comes from (SPEC §6 step 2): the one for its given
+ * number, or for its folded name where it gives none; null when there is none, or its type is not known.
+ */
+export function memoryFor(given: GivenItem, lookup: Pick<PlacementLookup, 'remembered'>): Memory | null {
+  const no = clean(given.no);
+  const name = clean(given.name);
+  const type = clean(given.type)?.toUpperCase() ?? DEFAULT_ITEM_TYPE;
+  if (!isItemType(type)) return null;
+  return lookup.remembered(type, no, no === null && name !== null ? foldName(name) : null);
+}
+
+/**
  * The colour of the element a line gave (as its number, or beside it) on `item`, when the element tables
  * give exactly one: what a hand placement of an element-id line keeps, and its memory brings (issue 43).
  */

@@ -3,21 +3,26 @@ import { Fragment } from 'react';
 import type { LineRowView } from '../../../src/api/contract.ts';
 import { Colour } from '../../components/Colour.tsx';
 import { Picture } from '../../components/Picture.tsx';
+import { useOrders } from '../../state/orders.ts';
 
 /** What the line's document says of it, whole: what staff compare with the catalogue (SPEC §9). */
 function LineDetails({ line }: { line: LineRowView }) {
   const rows: [string, string][] = [];
   const given = line.given;
   if (given.type && given.type !== 'P') rows.push(['Type', given.type]);
-  if (given.colourName !== null || (given.colourId !== null && given.colourId !== 0))
+  if (given.colourName !== null || (given.colourId !== null && given.colourId !== 0)) {
+    // The document's name for it, else the catalogue's (as the line table shows it), with its id.
+    const name = given.colourName ?? line.givenColour?.name ?? null;
     rows.push([
       'Colour given',
-      [given.colourName, given.colourId !== null && given.colourId !== 0 ? `BrickLink id ${given.colourId}` : null]
+      [name, given.colourId !== null && given.colourId !== 0 ? `BrickLink id ${given.colourId}` : null]
         .filter(Boolean)
         .join(' · '),
     ]);
+  }
   if (line.remarks) rows.push(['Remarks', line.remarks]);
   if (line.placed?.via) rows.push(['Placed through', line.placed.via]);
+  if (line.memory && !line.placed) rows.push(['Remembered', line.memory.taught]);
   if (rows.length === 0) return null;
   return (
     <dl className="line-details" data-testid="line-details">
@@ -73,6 +78,19 @@ export function LineSummary({ line }: { line: LineRowView }) {
           {line.placed?.by === 'hand' ? ' (by hand).' : '.'}
         </p>
       )}
+      {line.memory ? <ForgetMemory /> : null}
     </>
+  );
+}
+
+/** A line placed (or refused) by a remembered hand placement: forgetting it is one key from here (F). */
+function ForgetMemory() {
+  const forget = useOrders((s) => s.forgetLinesMemory);
+  return (
+    <p className="memory-actions">
+      <button data-testid="forget-memory" aria-keyshortcuts="F" onClick={() => void forget()}>
+        Forget this remembered placement (F)
+      </button>
+    </p>
   );
 }

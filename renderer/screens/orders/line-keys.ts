@@ -48,12 +48,21 @@ export function nextUnplacedKey(e: KeyboardEvent, lines: readonly LineRowView[])
 
 /**
  * The line table's keys (SPEC §9): ↑/↓, PageUp/PageDown, Home/End move; N / Shift+N go to the next or
- * previous unplaced line; Enter or → go to the suggestions — or, for a line unplaced only for its colour,
- * to its colour.
+ * previous unplaced line; F forgets the memory that placed the line; Enter or → go to the suggestions —
+ * or, for a line unplaced only for its colour, to its colour.
  */
 export function lineTableKeys(lines: readonly LineRowView[], table: RefObject<HTMLDivElement | null>) {
   return (e: KeyboardEvent<HTMLDivElement>): void => {
     if (nextUnplacedKey(e, lines)) return;
+    if ((e.key === 'f' || e.key === 'F') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      // F: forget the remembered placement that placed (or refused) the selected line (SPEC §6 step 2).
+      const { selectedLine, forgetLinesMemory } = useOrders.getState();
+      if (lines.find((l) => l.id === selectedLine)?.memory) {
+        e.preventDefault();
+        void forgetLinesMemory();
+      }
+      return;
+    }
     const { selectedLine, select, highlight } = useOrders.getState();
     const index = lines.findIndex((l) => l.id === selectedLine);
     const last = lines.length - 1;

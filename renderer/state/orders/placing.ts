@@ -30,6 +30,23 @@ export const placing: OrdersSlice<Placing> = (set, get) => ({
   async placeOn(s) {
     await place(get, set, s);
   },
+  async forgetLinesMemory() {
+    const line = get().lines.find((l) => l.id === get().selectedLine);
+    const memory = line?.memory;
+    if (!memory) return;
+    try {
+      // What the desk showed the memory giving: another desk's change since is refused (line-changed).
+      const forgot = await call('placements.forget', {
+        kind: 'item',
+        id: memory.id,
+        seen: { type: memory.type, no: memory.no },
+      });
+      useApp.getState().say(`${forgot.step.label}. The lines it placed stay placed; Undo brings it back.`);
+    } catch (e) {
+      useApp.getState().fail(e);
+    }
+    await get().reload();
+  },
 });
 
 /**

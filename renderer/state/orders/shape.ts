@@ -98,6 +98,11 @@ export interface Placing {
   confirmPending(): Promise<void>;
   cancelPending(): void;
   placeOn(s: SuggestionView): Promise<void>;
+  /**
+   * Forgets the remembered hand placement that placed the selected line, or refused it (SPEC §6 step 2):
+   * one undo step; the lines it placed stay placed.
+   */
+  forgetLinesMemory(): Promise<void>;
 }
 
 export type OrdersState = OrderList & OpenOrder & LineSuggestions & SearchByHand & Placing;
