@@ -26,7 +26,12 @@ export interface LineFacts {
    * The remembered hand placement that placed the line, or refused it for its colour (SPEC §6 step 2): its
    * id (to forget it from there), the item, and how it was taught; null for any other line.
    */
-  readonly memory: { readonly id: number; readonly type: ItemType; readonly no: string; readonly taught: string } | null;
+  readonly memory: {
+    readonly id: number;
+    readonly type: ItemType;
+    readonly no: string;
+    readonly taught: string;
+  } | null;
 }
 
 /** The facts of each line, in order; `lookup` is the catalogue the rule reads. */
@@ -52,8 +57,7 @@ function factsOf(
       l.placed === null || l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
     givenColour: l.givenColour ?? translatedColour(db, l.given, lookup, translated),
     itemFound: l.reason !== null && FOR_ITS_COLOUR.has(l.reason.code) ? itemFound(db, l, lookup) : null,
-    memory:
-      l.placed?.by === 'remembered' || l.reason?.code === 'remembered-not-in-colour' ? memoryOf(l, lookup) : null,
+    memory: l.placed?.by === 'remembered' || l.reason?.code === 'remembered-not-in-colour' ? memoryOf(l, lookup) : null,
   };
 }
 
