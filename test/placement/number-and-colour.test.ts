@@ -248,7 +248,7 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
     const [first] = confirmImport(db, { file: order([{ no: '970c00', colour: SAND_BLUE }], '2001') }, SYSTEM_CLOCK);
     const listed = await service.call('lines.list', { orderId: first?.order.id ?? 0 });
     if (!listed.ok) throw new Error(listed.error.message);
-    const lineId = (listed.value as { id: number }[])[0]?.id ?? 0;
+    const lineId = listed.value[0]?.id ?? 0;
     const fixed = await service.call('lines.place', { lineId, type: 'P', no: '970c24', colourId: null });
     expect(fixed).toMatchObject({ ok: true, value: { remembered: { item: 'added' } } });
 
@@ -284,7 +284,7 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
     const [first] = confirmImport(db, { file: order([{ no: 'x3001', colour: RED }], '3001') }, SYSTEM_CLOCK);
     const listed = await service.call('lines.list', { orderId: first?.order.id ?? 0 });
     if (!listed.ok) throw new Error(listed.error.message);
-    const lineId = (listed.value as { id: number }[])[0]?.id ?? 0;
+    const lineId = listed.value[0]?.id ?? 0;
     expect(await service.call('lines.place', { lineId, type: 'P', no: '3001', colourId: null })).toMatchObject({
       ok: true,
     });
@@ -321,7 +321,7 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
       ],
     });
     if (!shown.ok) throw new Error(shown.error.message);
-    const memory = (shown.value as { memory?: { id: number } | null }[])[1]?.memory;
+    const memory = shown.value[1]?.memory;
     expect(memory?.id).toBeGreaterThan(0);
     // Forgetting it from the line: later imports no longer use it; the lines it placed stay placed.
     expect(
