@@ -19,6 +19,8 @@ export interface LineView {
   readonly id: number;
   readonly documentId: number;
   readonly documentKey: string;
+  /** Its document's format: the numbering its given number is in (`documentNumbering`). */
+  readonly documentFormat: string;
   readonly position: number;
   readonly given: GivenLine;
   readonly quantity: number;
@@ -71,12 +73,13 @@ type LineRow = [
   colourRgb: string | null,
   givenColourKnown: string | null,
   givenColourRgb: string | null,
+  documentFormat: string,
 ];
 
 const SELECT = `SELECT l.id, l.document_id, d.doc_key, l.position, l.given_type, l.given_no, l.given_name,
        l.given_colour_id, l.given_colour_name, l.quantity, l.unit_price_e4, l.condition, l.remarks,
        l.item_type, l.item_no, l.colour_id, l.placed_by, l.unplaced_reason,
-       c.name AS item_name, k.name AS colour_name, ks.rgb AS colour_rgb, g.name AS given_colour_known, gs.rgb AS given_colour_rgb
+       c.name AS item_name, k.name AS colour_name, ks.rgb AS colour_rgb, g.name AS given_colour_known, gs.rgb AS given_colour_rgb, d.format
   FROM order_line l JOIN document d ON d.id = l.document_id
   LEFT JOIN catalogue_item c ON c.item_type = l.item_type AND c.item_no = l.item_no
   LEFT JOIN colour k ON k.id = l.colour_id
@@ -109,11 +112,13 @@ function toView(r: LineRow): LineView {
     colourRgb,
     givenKnown,
     givenRgb,
+    documentFormat,
   ] = r;
   return {
     id,
     documentId,
     documentKey,
+    documentFormat,
     position,
     given: { type, no, name, colourId, colourName },
     quantity,
@@ -240,10 +245,15 @@ export type LineToCompare = readonly [
   quantity: number,
   unitPriceE4: number | null,
   condition: 'N' | 'U' | null,
+  /** Its document's format: the numbering its given number is in. */
+  documentFormat: string | null,
+  /** How it was placed (`number`, `name`, `remembered`, `hand`); null when unplaced. */
+  placedBy: string | null,
 ];
 
 const TO_COMPARE = `SELECT l.given_type, l.given_no, l.given_name, l.given_colour_id, l.given_colour_name,
-  l.item_type, l.item_no, l.colour_id, l.quantity, l.unit_price_e4, l.condition FROM order_line l`;
+  l.item_type, l.item_no, l.colour_id, l.quantity, l.unit_price_e4, l.condition, d.format, l.placed_by
+  FROM order_line l JOIN document d ON d.id = l.document_id`;
 
 /**
  * The saved lines of an order, or one document's lines, as a compare reads them: only the columns it
@@ -258,9 +268,7 @@ export function linesToCompare(
   return (
     'orderId' in side
       ? db
-          .prepare(
-            `${TO_COMPARE} JOIN document d ON d.id = l.document_id WHERE d.order_id = ? AND d.state = 'imported' ORDER BY d.id, l.position`,
-          )
+          .prepare(`${TO_COMPARE} WHERE d.order_id = ? AND d.state = 'imported' ORDER BY d.id, l.position`)
           .raw()
           .iterate(side.orderId)
       : db.prepare(`${TO_COMPARE} WHERE l.document_id = ? ORDER BY l.position`).raw().iterate(side.documentId)

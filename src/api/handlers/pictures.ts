@@ -1,5 +1,5 @@
 /** Pictures of items (SPEC §15, issue 48): answered at once from the cache; what is missing is fetched meanwhile. */
-import { documentNumbering } from '../../exports/plan.ts';
+import { documentNumbering } from '../../catalogue/item-numbers.ts';
 import { bricklinkPicture, pictureKey, pictureSources, type PictureSource } from '../../pictures/address.ts';
 import { givenOfLines } from '../../store/lines.ts';
 import type { ReadableDb } from '../../store/db.ts';
