@@ -169,7 +169,7 @@ export interface PlaceResultView {
 export interface SuggestionView {
   readonly type: ItemTypeCode;
   readonly no: string;
-  /** Its number as staff read it: the shop numbering first (SPEC §5). */
+  /** Its number as staff read it: the shop numbering first (SPEC §5). `place` takes `no`, and this shop number where it names one item. */
   readonly shown?: string;
   /** The other catalogue items its shop number names too (`Rebrickable 3048c`); absent or empty when none. */
   readonly sharedWith?: readonly string[];

@@ -1,4 +1,5 @@
 import type { ReadableDb } from '../store/db.ts';
+import { BrickWorkError, quote } from '../errors.ts';
 import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
 import {
   crossReferencedFrom,
@@ -376,4 +377,27 @@ export function numberShower(
     const n = numbered.get(l);
     return { shown: shownNumber(l.no, numbered.numbers.get(l.type, l.no), shop, n.no), sharedWith: n.sharedWith };
   };
+}
+
+/**
+ * The catalogue item a hand placement names (SPEC §10 `place`): the catalogue's own number as it is; else
+ * a number in the shop numbering that names exactly one catalogue item, as that item — what the screens and
+ * `suggest` show first. A number that names several is refused, naming them; one that names none is left
+ * to the placement, which refuses it.
+ */
+export function itemToPlace(db: ReadableDb, shop: Numbering, type: string, no: string): ItemKey {
+  const t = type.trim().toUpperCase();
+  const n = no.trim();
+  if (n === '' || itemSources(db, [{ type: t, no: n }]).size > 0) return { type, no };
+  const named = itemsNumbered(db, shop, [{ type: t, no: n }]).get(t, n);
+  const [only] = named;
+  if (named.length === 1 && only !== undefined) return { type: t, no: only.no };
+  if (named.length > 1) {
+    throw new BrickWorkError(
+      'not-found',
+      `${t} ${quote(n)} is not in the catalogue, and ${NUMBERING_NAMES[shop]}'s ${quote(n)} names ${named.length} catalogue items: ` +
+        `${named.map(catalogueName).join(', ')}. Place the line on one of them by its catalogue number.`,
+    );
+  }
+  return { type, no };
 }

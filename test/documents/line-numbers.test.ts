@@ -6,6 +6,7 @@ import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
+import { cliJson } from '../helpers/cli.ts';
 import { bsx, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
@@ -13,7 +14,7 @@ import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
 /**
  * Issue 60 §4, words true to the line: the number a screen shows for a line in the shop numbering is the
  * number its export writes (the line table, the exports and Compare read one rule); a number that names
- * two catalogue items says so.
+ * two catalogue items says so; and what `suggest` offers, `place` takes.
  */
 
 /** A shop that sells on BrickLink with Rebrickable's parts as its catalogue, and Rebrickable's cross-references. */
@@ -185,5 +186,53 @@ describeEachStore("a line's number in the shop numbering (issue 60 §4)", () => 
       '3048c 11 [Rebrickable 3048b, not 3048c]',
       '3048c 5 [Rebrickable 3048c, not 3048b]',
     ]);
+  });
+
+  it('every suggestion is one place takes: by its number, and by the shop number it shows where that names one item', async () => {
+    const { location, call } = await shop();
+    const [imported] = await call<{ order: { id: number } }[]>('import.confirm', {
+      file: file('6964.bsx', bsx([{ no: '48933pb01', colour: 11, qty: 1 }])),
+    });
+    const [line] = await call<LineRowView[]>('lines.list', { orderId: imported?.order.id });
+    const lineId = String(line?.id);
+
+    const suggested = await cliJson(['--db', location, 'suggest', '--number', '48933pb01']);
+    expect(suggested.code, suggested.stderr).toBe(0);
+    const suggestions = suggested.json.suggestions as { type: string; no: string; shown: string }[];
+    expect(suggestions.map((s) => s.shown).sort()).toEqual([
+      '48933pb001 (Rebrickable 48933pr0007)',
+      '48933pr0004 (Rebrickable)',
+    ]);
+    for (const s of suggestions) {
+      const placed = await cliJson(['--db', location, 'place', lineId, s.type, s.no]);
+      expect(placed.code, placed.stderr).toBe(0);
+      expect(placed.json.line.placed.no).toBe(s.no);
+    }
+    // The number staff read first, in the shop numbering, names one catalogue item: place takes it.
+    const byShown = await cliJson(['--db', location, 'place', lineId, 'P', '48933pb001']);
+    expect(byShown.code, byShown.stderr).toBe(0);
+    expect(byShown.json.line.placed).toMatchObject({
+      no: '48933pr0007',
+      shown: '48933pb001 (Rebrickable 48933pr0007)',
+    });
+  });
+
+  it('a shop number that names two catalogue items is refused by place, naming both; a catalogue number is taken as it is', async () => {
+    const { location, call } = await shop();
+    const [imported] = await call<{ order: { id: number } }[]>('import.confirm', {
+      file: file('list.bsx', bsx([{ no: '3048', colour: 11, qty: 1 }])),
+    });
+    const [line] = await call<LineRowView[]>('lines.list', { orderId: imported?.order.id });
+    const lineId = String(line?.id);
+    const both = await cliJson(['--db', location, 'place', lineId, 'P', '4265c']);
+    expect(both.code).toBe(1);
+    expect(both.json.error.code).toBe('not-found');
+    expect(both.json.error.message).toMatch(
+      /BrickLink's 4265c names 2 catalogue items: Rebrickable 32123a, Rebrickable 32123b/,
+    );
+    // Rebrickable's 3048c is the catalogue's own number: place takes it as that item.
+    const own = await cliJson(['--db', location, 'place', lineId, 'P', '3048c']);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.json.line.placed.no).toBe('3048c');
   });
 });

@@ -1,6 +1,6 @@
 /** Orders and their lines, and the hand placement of a line (SPEC §8, §9). */
 import { newestStep } from '../../undo/history.ts';
-import { saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
+import { itemToPlace, saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
 import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { lineFacts, oneLineFacts } from '../../placement/line-facts.ts';
@@ -48,7 +48,9 @@ export const ORDERS_CALLS = {
     return lineViews(d, lineFacts(d.db, lines, lookup));
   }),
   'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm, seen }) => {
-    const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? [], seen);
+    // The number a suggestion shows first, in the shop numbering, is taken where it names one item (issue 60 §4).
+    const item = itemToPlace(d.db, d.shopNumbering(), type, no);
+    const result = placeByHand(d.db, lineId, { ...item, colourId }, d.clock, confirm ?? [], seen);
     d.changed('hand placement');
     const [line] = lineViews(d, [oneLineFacts(d.db, result.line, catalogueLookup(d.db))]);
     return { ...result, step: stepView(result.step), line: line as NonNullable<typeof line> };
