@@ -30,3 +30,22 @@ export interface LeftOutLine {
   readonly reason: LeftOutReason;
   readonly text: string;
 }
+
+/**
+ * A row an export writes under a number that names more than one catalogue item in its target's
+ * numbering (BrickLink's 3048c is both of Rebrickable's 3048b and 3048c): never written without saying
+ * which item it is.
+ */
+export interface SharedNumberLine {
+  /** The line's id; null for a compare's lot. */
+  readonly line: number | null;
+  /** Where it is: `document key #position`, or a compare's side. */
+  readonly where: string;
+  /** The number written. */
+  readonly no: string;
+  readonly quantity: number;
+  /** The catalogue item it is: `Rebrickable 3048b`. */
+  readonly item: string;
+  /** The other catalogue items the number names: `Rebrickable 3048c`. */
+  readonly others: readonly string[];
+}

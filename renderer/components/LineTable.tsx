@@ -115,13 +115,19 @@ const Row = memo(function Row({
         className="c-placed"
         title={
           l.placed
-            ? `${itemNoText(l.placed.type, l.placed.no, l.placed.shown)} ${l.placed.name ?? ''}${l.placed.via ? ` (${l.placed.via})` : ''}`
+            ? `${itemNoText(l.placed.type, l.placed.no, l.placed.shown, l.placed.sharedWith)} ${l.placed.name ?? ''}${l.placed.via ? ` (${l.placed.via})` : ''}`
             : (l.reason?.text ?? '')
         }
       >
         {l.placed ? (
           <>
-            <ItemNo type={l.placed.type} no={l.placed.no} shown={l.placed.shown} compact />{' '}
+            <ItemNo
+              type={l.placed.type}
+              no={l.placed.no}
+              shown={l.placed.shown}
+              sharedWith={l.placed.sharedWith}
+              compact
+            />{' '}
             {/* The colour before the name: a long name must never hide it (a wrong colour is seen at a glance). */}
             {l.placed.colour !== null ? (
               <>

@@ -13,7 +13,7 @@ import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
 import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
 import type { CompareGroup } from '../compare-kinds.ts';
-import type { ExportTarget, LeftOutLine } from '../export-kinds.ts';
+import type { ExportTarget, LeftOutLine, SharedNumberLine } from '../export-kinds.ts';
 import type { ReasonCode } from '../reasons.ts';
 import type { SuggestionRule } from '../suggestion-rules.ts';
 import type { ArgumentsOf, CallName } from './arguments.ts';
@@ -119,8 +119,14 @@ export interface PlacedView {
   /**
    * The item's number as staff read it (SPEC §5): in the shop numbering first, the catalogue's beside it
    * when different — `4073 (Rebrickable 6141)`, `3794b (Rebrickable)` when the shop numbering has none.
+   * The number is the line's, as its export writes it (issue 60 §4).
    */
   readonly shown?: string;
+  /**
+   * The other catalogue items its number in the shop numbering names too (`Rebrickable 3048c`): the shop
+   * numbering does not tell them apart. Absent or empty when it names only this one.
+   */
+  readonly sharedWith?: readonly string[];
 }
 
 /** The catalogue's colour for the colour id a line gives: its name and swatch; null when it gives none or the catalogue lacks it. */
@@ -169,8 +175,10 @@ export interface PlaceResultView {
 export interface SuggestionView {
   readonly type: ItemTypeCode;
   readonly no: string;
-  /** Its number as staff read it: the shop numbering first (SPEC §5). */
+  /** Its number as staff read it: the shop numbering first (SPEC §5). `place` takes `no`, and this shop number where it names one item. */
   readonly shown?: string;
+  /** The other catalogue items its shop number names too (`Rebrickable 3048c`); absent or empty when none. */
+  readonly sharedWith?: readonly string[];
   readonly name: string;
   /** Which rule of SPEC §7 found it: related by the tables, longest prefix, all words, closest names, or by number. */
   readonly rule: SuggestionRule;
@@ -473,15 +481,24 @@ export interface ExportFileView {
   readonly rows?: number;
   /** Every saved line (or compare lot) the file leaves out, and why (SPEC §8): none is left out without a word. */
   readonly leftOut?: readonly LeftOutView[];
+  /**
+   * Lines (or lots) written under a number that names more than one catalogue item in the file's numbering
+   * (BrickLink's 3048c is both of Rebrickable's 3048b and 3048c), each with the item it is; a BrickLink
+   * file's lot says so in its remarks (issue 60 §4).
+   */
+  readonly shared?: readonly SharedNumberView[];
 }
 
 export type LeftOutView = LeftOutLine;
+export type SharedNumberView = SharedNumberLine;
 
 /** What an export of an order would write and leave out, before it is made (the screen's preview). */
 export interface ExportPreviewView {
   readonly target: ExportTarget;
   readonly rows: number;
   readonly leftOut: readonly LeftOutView[];
+  /** What it would write under numbers that name more than one catalogue item, each with the item it is. */
+  readonly shared: readonly SharedNumberView[];
   /** The acknowledgement the export needs before it leaves out lines its target does not number; null: none. */
   readonly needs: 'no-bricklink-number' | 'no-rebrickable-number' | null;
 }
@@ -638,8 +655,10 @@ export type CompareRowView = {
       readonly item: {
         readonly type: string;
         readonly no: string;
-        /** Its number as staff read it: the shop numbering first (SPEC §5). */
+        /** Its number as staff read it: the shop numbering first (SPEC §5), as the compare's exports write it. */
         readonly shown?: string;
+        /** The other catalogue items its shop number names too (`Rebrickable 3048c`); absent or empty when none. */
+        readonly sharedWith?: readonly string[];
         readonly name: string | null;
         readonly colour: number | null;
         readonly colourName: string | null;

@@ -130,6 +130,7 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
   // catalogue generation, which every writer of the catalogue moves, not at every look at the screen.
   let countsSeen: (ReturnType<ServiceDeps['catalogueCounts']> & { generation: number }) | null = null;
   const inCatalogue = partNumbers(db);
+  const shopNumbering = () => ctx.numbering ?? (getSetting(db, 'numbering') as Numbering);
   return {
     db,
     clock,
@@ -172,7 +173,8 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       ...credentialsView(readCredentials(ctx.credentials)),
       credentialsEncrypted: ctx.credentials.encrypted,
     }),
-    numberShower: (items) => numberShower(db, items, ctx.numbering ?? (getSetting(db, 'numbering') as Numbering)),
+    numberShower: (lines) => numberShower(db, lines, shopNumbering()),
+    shopNumbering: () => shopNumbering(),
     exported: async (name, content) => ({
       name,
       content,

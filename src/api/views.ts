@@ -3,6 +3,7 @@
  * Each view only shapes what its handler gives it (issue 50 §3): the handler reads the store, the view
  * reads nothing, and takes nothing of the store's own shape.
  */
+import type { ShownNumber } from '../catalogue/item-numbers.ts';
 import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
@@ -97,8 +98,11 @@ export function fileNamePart(name: string): string {
   return safe === '' ? 'order' : safe;
 }
 
-/** A stored line as the contract shows it, with what the rule says of it (`lineFacts`); `shownNo` how staff read its item's number (the shop numbering first). */
-export function lineView(facts: LineFacts, shownNo: (type: string, no: string) => string): LineRowView {
+/**
+ * A stored line as the contract shows it, with what the rule says of it (`lineFacts`); `number` how staff
+ * read a placed line's number (the shop numbering first, as its export writes it: `numberShower`).
+ */
+export function lineView(facts: LineFacts, number: ShownNumber | null): LineRowView {
   const l = facts.line;
   return {
     id: l.id,
@@ -119,7 +123,8 @@ export function lineView(facts: LineFacts, shownNo: (type: string, no: string) =
               l.placed.colourName ??
               (l.placed.colour !== null && l.placed.colour === l.given.colourId ? l.given.colourName : null),
             via: facts.via,
-            shown: shownNo(l.placed.type, l.placed.no),
+            shown: number?.shown ?? l.placed.no,
+            ...(number === null || number.sharedWith.length === 0 ? {} : { sharedWith: number.sharedWith }),
           },
     givenColour: facts.givenColour,
     reason: l.reason,

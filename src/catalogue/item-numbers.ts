@@ -1,5 +1,7 @@
-import type { ReadableDb, StoreDb } from '../store/db.ts';
-import { NUMBERING_NAMES, numberingOfSource, type Numbering } from '../numberings.ts';
+import type { ReadableDb } from '../store/db.ts';
+import { NUMBERING_NAMES, numberingOfFormat, numberingOfSource, type Numbering } from '../numberings.ts';
+import { BrickWorkError, quote } from '../errors.ts';
+import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
 import {
   crossReferencedFrom,
   crossReferencedTo,
@@ -27,6 +29,11 @@ export interface ItemNumbers {
   readonly bricklink: string | null;
   readonly rebrickable: string | null;
   readonly ldraw: string | null;
+  /**
+   * Every number a loaded table gives it in each numbering, the one above first: a part that BrickLink's
+   * codes or Rebrickable's cross-references list under several numbers is known by each of them.
+   */
+  readonly known: Readonly<Record<Numbering, readonly string[]>>;
 }
 
 export interface ItemKey {
@@ -42,6 +49,14 @@ function chosen(own: string, found: readonly string[] | undefined): string | nul
   return found.find((f) => f.toLowerCase() === own.toLowerCase()) ?? found[0] ?? null;
 }
 
+/** `first`, then the others, each once (case folded), nulls left out. */
+function allOf(first: string | null, ...lists: (readonly string[] | undefined)[]): string[] {
+  const out: string[] = [];
+  for (const n of [first, ...lists.flatMap((l) => l ?? [])])
+    if (n !== null && !out.some((o) => o.toLowerCase() === n.toLowerCase())) out.push(n);
+  return out;
+}
+
 function grouped(rows: readonly { from: string; to: string }[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const r of rows) {
@@ -53,8 +68,14 @@ function grouped(rows: readonly { from: string; to: string }[]): Map<string, str
   return out;
 }
 
+/** Items' numbers as `itemNumbers` reads them: `get(type, no)`; `has`: whether it was asked. */
+export interface NumbersOf {
+  get(type: string, no: string): ItemNumbers;
+  has(type: string, no: string): boolean;
+}
+
 /** The numbers of many items at once (a few statements, whatever their count): `get(type, no)`. */
-export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): { get(type: string, no: string): ItemNumbers } {
+export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): NumbersOf {
   const sources = itemSources(db, items);
   const byKey = new Map<string, ItemNumbers>();
   const sourceOf = (i: ItemKey) => sources.get(`${i.type}\t${i.no}`);
@@ -95,42 +116,220 @@ export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): { get(ty
     let numbers: ItemNumbers;
     if (i.type !== 'P' || catalogue === null) {
       // Sets, minifigures and the rest are known only in the numbering of the file that gave them.
+      const own = (n: Numbering) => (catalogue === n ? i.no : null);
       numbers = {
         catalogue,
-        bricklink: catalogue === 'bricklink' ? i.no : null,
-        rebrickable: catalogue === 'rebrickable' ? i.no : null,
+        bricklink: own('bricklink'),
+        rebrickable: own('rebrickable'),
         ldraw: null,
+        known: { bricklink: allOf(own('bricklink')), rebrickable: allOf(own('rebrickable')), ldraw: [] },
       };
     } else if (catalogue === 'rebrickable') {
+      const listed = blListed.has(i.no) ? [i.no] : [];
+      const bricklink = chosen(i.no, blOfRb.get(k)) ?? chosen(i.no, blByElements.get(k)) ?? listed[0] ?? null;
+      const ldraw = chosen(i.no, ldOfRb.get(k));
       numbers = {
         catalogue,
-        bricklink:
-          chosen(i.no, blOfRb.get(k)) ?? chosen(i.no, blByElements.get(k)) ?? (blListed.has(i.no) ? i.no : null),
+        bricklink,
         rebrickable: i.no,
-        ldraw: chosen(i.no, ldOfRb.get(k)),
+        ldraw,
+        known: {
+          bricklink: allOf(bricklink, blOfRb.get(k), blByElements.get(k), listed),
+          rebrickable: [i.no],
+          ldraw: allOf(ldraw, ldOfRb.get(k)),
+        },
       };
     } else {
       const rebrickable = rebrickableOfBricklink.get(k) ?? null;
+      const ldraws = rebrickable === null ? undefined : ldOfBl.get(rebrickable.toLowerCase());
+      const ldraw = rebrickable === null ? null : chosen(rebrickable, ldraws);
       numbers = {
         catalogue,
         bricklink: i.no,
         rebrickable,
-        ldraw: rebrickable === null ? null : chosen(rebrickable, ldOfBl.get(rebrickable.toLowerCase())),
+        ldraw,
+        known: {
+          bricklink: [i.no],
+          rebrickable: allOf(rebrickable, rbOfBl.get(k), rbByElements.get(k), rbListed.has(i.no) ? [i.no] : []),
+          ldraw: allOf(ldraw, ldraws),
+        },
       };
     }
     byKey.set(itemKey(i.type, i.no), numbers);
   }
-  const none: ItemNumbers = { catalogue: null, bricklink: null, rebrickable: null, ldraw: null };
-  return { get: (type, no) => byKey.get(itemKey(type, no)) ?? none };
+  const none: ItemNumbers = {
+    catalogue: null,
+    bricklink: null,
+    rebrickable: null,
+    ldraw: null,
+    known: { bricklink: [], rebrickable: [], ldraw: [] },
+  };
+  return { get: (type, no) => byKey.get(itemKey(type, no)) ?? none, has: (type, no) => byKey.has(itemKey(type, no)) };
+}
+
+/** What a line's own document called its item: its given number, in the numbering the document speaks. */
+export interface Said {
+  readonly numbering: Numbering;
+  readonly no: string;
+  /** Whether the placement rule found the item by the line's name (its number not in the catalogue). */
+  readonly byName: boolean;
 }
 
 /**
- * An item's number as staff read it (SPEC §5, §9): in the shop numbering first, the catalogue's beside it
- * when that differs — `3794 (Rebrickable 3794b)`; the catalogue's, named, when the shop numbering has none
- * (`3794b (Rebrickable)`).
+ * What a line's document said of the item it is placed on (`format`: the document's; `placed.by`: how it
+ * was placed): its given number, where the document speaks a numbering and gave the item's type; else null.
  */
-export function shownNumber(catalogueNo: string, numbers: ItemNumbers, shop: Numbering): string {
-  const inShop = numbers[shop];
+export function saidOf(
+  format: string,
+  given: { readonly type: string | null; readonly no: string | null },
+  placed: { readonly type: string; readonly by: string | null },
+): Said | null {
+  const numbering = numberingOfFormat(format);
+  const no = given.no?.trim() ?? '';
+  const type = given.type?.trim().toUpperCase() || DEFAULT_ITEM_TYPE;
+  return numbering === null || no === '' || type !== placed.type
+    ? null
+    : { numbering, no, byName: placed.by === 'name' };
+}
+
+/** A placed line (or a compare's lot) as its number is asked: its item, and what its document said, if anything. */
+export interface NumberedLine extends ItemKey {
+  readonly said?: Said | null;
+}
+
+/**
+ * **A line's number in a numbering** (SPEC §5, §8): the one rule the line table, the exports and Compare
+ * read, so that the number a screen shows is the number the export writes. `numbers`: its item's.
+ * 1. The document's own number, where the document speaks that numbering and a loaded table gives the
+ *    line's item that number too: of the numbers an item is filed under (BrickLink lists some parts
+ *    under two), the one the shop was given.
+ * 2. The document's own number, where no table numbers the item in that numbering at all and the line
+ *    was placed on it from its own words: the item is the catalogue's of that very text (the same number
+ *    across numberings, said so in its `via`), or the rule found it by the line's name. The document's
+ *    word in that numbering is that numbering's, no other's (a BrickLink file's 73436c01 door, found by
+ *    its name as Rebrickable's 47899c01, is BrickLink's 73436c01); without it every line of a BrickLink
+ *    file against a catalogue loaded without the tables would be left out. Not so for a line placed by
+ *    hand or by a memory on an item of another number (a fix says the item, not the number), nor by an
+ *    element id its number disagrees with.
+ * 3. Otherwise the number the tables know for the item. Where they know one and the document gave
+ *    another, the tables' is the one that numbering uses now: BrickLink renumbers (an old file's 3062b
+ *    is 3062 today, 3742c01 3742sprue), and an upload under a number its catalogue no longer has is
+ *    refused there; and a line placed by an element id or by hand on an item its given number does not
+ *    name (x202 placed as 32556) is not its given number.
+ * null: no number is known in that numbering.
+ */
+export function lineNumber(
+  numbering: Numbering,
+  item: ItemKey,
+  numbers: ItemNumbers,
+  said: Said | null | undefined,
+): string | null {
+  const known = numbers.known[numbering];
+  if (said != null && said.numbering === numbering) {
+    const word = said.no.trim().toLowerCase();
+    const same = known.find((k) => k.toLowerCase() === word);
+    if (same !== undefined) return same;
+    if (known.length === 0 && (item.no.toLowerCase() === word || said.byName)) return said.no.trim();
+  }
+  return numbers[numbering];
+}
+
+/** A catalogue item as staff read it beside another: `Rebrickable 3048c` (its number alone where its source does not say). */
+export function catalogueName(item: { readonly no: string; readonly catalogue: Numbering | null }): string {
+  return item.catalogue === null ? item.no : `${NUMBERING_NAMES[item.catalogue]} ${item.no}`;
+}
+
+export interface NamedItem extends ItemKey {
+  /** The numbering of its catalogue number. */
+  readonly catalogue: Numbering | null;
+}
+
+/**
+ * The catalogue items whose number in `numbering` (`itemNumbers`, its chosen one) is each of `numbers`,
+ * by `get(type, no)`: the rule read backwards. Two items where the numbering does not tell them apart
+ * (BrickLink's 3048c is both of Rebrickable's 3048b and 3048c). A few statements for any number of numbers.
+ */
+export function itemsNumbered(
+  db: ReadableDb,
+  numbering: Numbering,
+  numbers: readonly ItemKey[],
+  /** Items' numbers already read (`itemNumbers`): not read again. */
+  known?: NumbersOf,
+): { get(type: string, no: string): readonly NamedItem[] } {
+  const candidates = new Map<string, ItemKey[]>();
+  const add = (type: string, number: string, no: string) => {
+    const list = candidates.get(itemKey(type, number)) ?? [];
+    if (!list.some((c) => c.no === no)) list.push({ type, no });
+    candidates.set(itemKey(type, number), list);
+  };
+  for (const n of numbers) add(n.type, n.no, n.no);
+  const parts = numbers.filter((n) => n.type === 'P').map((n) => n.no);
+  // The items whose numbers `itemNumbers` reads from these tables: each is then asked forwards.
+  if (numbering === 'bricklink') {
+    for (const r of crossReferencedTo(db, 'bricklink', parts)) add('P', r.from, r.to);
+    for (const r of sharedElements(db, 'bricklink', parts)) add('P', r.from, r.to);
+  } else if (numbering === 'rebrickable') {
+    for (const r of crossReferencedFrom(db, 'bricklink', parts)) add('P', r.from, r.to);
+    for (const r of sharedElements(db, 'rebrickable', parts)) add('P', r.from, r.to);
+  } else {
+    for (const r of crossReferencedTo(db, 'ldraw', parts)) add('P', r.from, r.to);
+  }
+  const all = [...candidates.values()].flat();
+  const forwards = itemNumbers(db, known === undefined ? all : all.filter((c) => !known.has(c.type, c.no)));
+  const numbersOf = (c: ItemKey) => (known?.has(c.type, c.no) ? known.get(c.type, c.no) : forwards.get(c.type, c.no));
+  return {
+    get: (type, no) =>
+      (candidates.get(itemKey(type, no)) ?? []).flatMap((c) => {
+        const n = numbersOf(c);
+        return n[numbering]?.toLowerCase() === no.toLowerCase() ? [{ ...c, catalogue: n.catalogue }] : [];
+      }),
+  };
+}
+
+export interface LineNumber {
+  /** The line's number in the numbering asked (`lineNumber`); null: none known. */
+  readonly no: string | null;
+  /** The other catalogue items that number names too (`Rebrickable 3048c`): the numbering does not tell them apart. */
+  readonly sharedWith: readonly string[];
+}
+
+/** The numbers of many lines in `numbering` at once (`lineNumber`), each with the other items its number names. */
+export function lineNumbers(
+  db: ReadableDb,
+  numbering: Numbering,
+  lines: readonly NumberedLine[],
+): { get(line: NumberedLine): LineNumber; numbers: NumbersOf } {
+  const numbers = itemNumbers(db, lines);
+  const noOf = (l: NumberedLine) => lineNumber(numbering, l, numbers.get(l.type, l.no), l.said);
+  const asked = lines.flatMap((l) => {
+    const no = noOf(l);
+    return no === null ? [] : [{ type: l.type, no }];
+  });
+  const named = itemsNumbered(db, numbering, asked, numbers);
+  return {
+    numbers,
+    get: (l) => {
+      const no = noOf(l);
+      if (no === null) return { no, sharedWith: [] };
+      const others = named
+        .get(l.type, no)
+        .filter((i) => i.type !== l.type || i.no.toLowerCase() !== l.no.toLowerCase());
+      return { no, sharedWith: others.map(catalogueName) };
+    },
+  };
+}
+
+/**
+ * An item's number as staff read it (SPEC §5, §9): in the shop numbering first (`inShop`, the line's
+ * number in it: `lineNumber`), the catalogue's beside it when that differs — `3794 (Rebrickable 3794b)`;
+ * the catalogue's, named, when the shop numbering has none (`3794b (Rebrickable)`).
+ */
+export function shownNumber(
+  catalogueNo: string,
+  numbers: ItemNumbers,
+  shop: Numbering,
+  inShop: string | null = numbers[shop],
+): string {
   if (numbers.catalogue === null || numbers.catalogue === shop) return catalogueNo;
   // Not known in the shop's numbering: the catalogue's number, saying whose it is.
   if (inShop === null) return `${catalogueNo} (${NUMBERING_NAMES[numbers.catalogue]})`;
@@ -138,27 +337,48 @@ export function shownNumber(catalogueNo: string, numbers: ItemNumbers, shop: Num
   return `${inShop} (${NUMBERING_NAMES[numbers.catalogue]} ${catalogueNo})`;
 }
 
+/** A line's (or an item's) number as the screens show it, and the other catalogue items that number names too. */
+export interface ShownNumber {
+  readonly shown: string;
+  readonly sharedWith: readonly string[];
+}
+
 /**
- * How the screens name many items at once (SPEC §5, §9): `shown(type, no)` is the number in the shop's
- * numbering first, the catalogue's beside it when different. `shop` is the store's `numbering` setting.
+ * How the screens name many lines' items at once (SPEC §5, §9): the number in the shop's numbering
+ * (`lineNumber`: what the line's document said counts, as in the exports) first, the catalogue's beside it
+ * when different, and the other items that number names. `shop` is the store's `numbering` setting.
  */
 export function numberShower(
-  db: StoreDb,
-  items: readonly ItemKey[],
+  db: ReadableDb,
+  lines: readonly NumberedLine[],
   shop: Numbering,
-): (type: string, no: string) => string {
-  const sources = itemSources(db, items);
-  const numberingOf = (type: string, no: string) => numberingOfSource(sources.get(`${type}\t${no}`) ?? '');
-  // Items in the shop's own numbering are shown as they are: only the others' numbers are read.
-  const numbers = itemNumbers(
-    db,
-    items.filter((i) => {
-      const n = numberingOf(i.type, i.no);
-      return n !== null && n !== shop;
-    }),
-  );
-  return (type, no) => {
-    const n = numberingOf(type, no);
-    return n === null || n === shop ? no : shownNumber(no, numbers.get(type, no), shop);
+): (line: NumberedLine) => ShownNumber {
+  const numbered = lineNumbers(db, shop, lines);
+  return (l) => {
+    const n = numbered.get(l);
+    return { shown: shownNumber(l.no, numbered.numbers.get(l.type, l.no), shop, n.no), sharedWith: n.sharedWith };
   };
+}
+
+/**
+ * The catalogue item a hand placement names (SPEC §10 `place`): the catalogue's own number as it is; else
+ * a number in the shop numbering that names exactly one catalogue item, as that item — what the screens and
+ * `suggest` show first. A number that names several is refused, naming them; one that names none is left
+ * to the placement, which refuses it.
+ */
+export function itemToPlace(db: ReadableDb, shop: Numbering, type: string, no: string): ItemKey {
+  const t = type.trim().toUpperCase();
+  const n = no.trim();
+  if (n === '' || itemSources(db, [{ type: t, no: n }]).size > 0) return { type, no };
+  const named = itemsNumbered(db, shop, [{ type: t, no: n }]).get(t, n);
+  const [only] = named;
+  if (named.length === 1 && only !== undefined) return { type: t, no: only.no };
+  if (named.length > 1) {
+    throw new BrickWorkError(
+      'not-found',
+      `${t} ${quote(n)} is not in the catalogue, and ${NUMBERING_NAMES[shop]}'s ${quote(n)} names ${named.length} catalogue items: ` +
+        `${named.map(catalogueName).join(', ')}. Place the line on one of them by its catalogue number.`,
+    );
+  }
+  return { type, no };
 }

@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import type { BackgroundResult } from '../app/cli-core.ts';
+import { BrickWorkError, type ErrorCode } from '../errors.ts';
 import type { FilePurpose } from '../file-limits.ts';
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -16,6 +17,20 @@ export interface CliIo {
 export interface CommandOutput {
   readonly json: unknown;
   readonly text: string;
+}
+
+/**
+ * A refusal that still has a result to show: with `--json`, the CLI prints it beside the error (a dry run
+ * that would be refused still shows its whole preview, every line with its placement or reason: SPEC §8).
+ */
+export class RefusalWithResult extends BrickWorkError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly result: object,
+  ) {
+    super(code, message);
+  }
 }
 
 interface CommandBase {

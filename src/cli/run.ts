@@ -6,6 +6,7 @@ import { cliApi } from './adapter.ts';
 import { COMMANDS } from './all-commands.ts';
 import {
   isShellCommand,
+  RefusalWithResult,
   UsageError,
   type CliIo,
   type Command,
@@ -160,7 +161,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const error = toErrorValue(e, ctx.storePath);
     io.stderr(`${APP_NAME}: ${error.message}\n`);
     if (!isBrickWorkError(e) && io.env['BRICK_WORK_DEBUG']) io.stderr(`${(e as Error).stack ?? ''}\n`);
-    if (json) io.stdout(`${JSON.stringify({ error })}\n`);
+    // A refusal with a result to show gives it beside the error (one JSON document still).
+    if (json) io.stdout(`${JSON.stringify(e instanceof RefusalWithResult ? { ...e.result, error } : { error })}\n`);
     return EXIT_REFUSED;
   }
 }

@@ -5,6 +5,7 @@
  * never silently matched with a placed line. A pure function of the two sides: nothing is read or written.
  * Money is exact: ten-thousandths of the currency unit, as the store keeps it.
  */
+import { saidOf, type Said } from '../catalogue/item-numbers.ts';
 import { foldName } from '../placement/fold.ts';
 import type { GivenLine, LineToCompare } from '../store/lines.ts';
 
@@ -23,14 +24,24 @@ const COLOUR = 7;
 const QUANTITY = 8;
 const UNIT_PRICE_E4 = 9;
 const CONDITION = 10;
+const DOCUMENT_FORMAT = 11;
+const PLACED_BY = 12;
 
 /** A line as objects name it (a file's planned line, a test's), as a compare reads it. */
 export function compareLine(l: {
   readonly given: GivenLine;
-  readonly placed: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
+  readonly placed: {
+    readonly type: string;
+    readonly no: string;
+    readonly colour: number | null;
+    /** How the rule (or staff) placed it: `number`, `name`, `remembered`, `hand`. */
+    readonly by?: string | null;
+  } | null;
   readonly quantity: number;
   readonly unitPriceE4: number | null;
   readonly condition: 'N' | 'U' | null;
+  /** Its document's format, which says the numbering its given number is in; null: none known. */
+  readonly documentFormat?: string | null;
 }): CompareLine {
   const g = l.given;
   const p = l.placed;
@@ -46,6 +57,8 @@ export function compareLine(l: {
     l.quantity,
     l.unitPriceE4,
     l.condition,
+    l.documentFormat ?? null,
+    p?.by ?? null,
   ];
 }
 
@@ -65,10 +78,15 @@ interface RowSums {
 export type PlacedRow = RowSums & {
   readonly item: { readonly type: string; readonly no: string; readonly colour: number | null };
   readonly given: null;
+  /**
+   * What its lines' documents called the item, where they say it and agree (`saidOf`): the key's number is
+   * then read by the rule its lines' are (`lineNumber`). Null: none says, or they disagree.
+   */
+  readonly said: Said | null;
 };
 
 /** A key of unplaced lines, named by what its first line gave. */
-export type UnplacedRow = RowSums & { readonly item: null; readonly given: GivenLine };
+export type UnplacedRow = RowSums & { readonly item: null; readonly given: GivenLine; readonly said: null };
 
 /** One key's lines on both sides. */
 export type CompareRow = PlacedRow | UnplacedRow;
@@ -106,6 +124,9 @@ export interface CompareResult {
 interface Acc {
   item: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
   given: GivenLine | null;
+  /** What the key's lines' documents called the item, while they agree (`mixed` once they don't). */
+  said: Said | null;
+  mixed: boolean;
   condition: 'N' | 'U' | null;
   left: number;
   right: number;
@@ -220,6 +241,12 @@ class KeySums {
       }
       return acc;
     }
+    const acc = this.placedAcc(line, type, no, condition);
+    if (!acc.mixed && line[GIVEN_NO] !== null) hear(acc, line, type);
+    return acc;
+  }
+
+  private placedAcc(line: CompareLine, type: string, no: string, condition: Acc['condition']): Acc {
     const colour = line[COLOUR];
     const ck = ((colour ?? -1) + 1) * 3 + (condition === 'N' ? 1 : condition === 'U' ? 2 : 0);
     const first = this.placed.get(no);
@@ -246,6 +273,8 @@ class KeySums {
     const acc: Acc = {
       item,
       given,
+      said: null,
+      mixed: false,
       condition,
       left: 0,
       right: 0,
@@ -264,6 +293,21 @@ class KeySums {
     this.rows.push(acc);
     return acc;
   }
+}
+
+/** What a placed line's document called its item, heard into its key's: kept while its lines agree. */
+function hear(acc: Acc, line: CompareLine, type: string): void {
+  const said = saidOf(
+    line[DOCUMENT_FORMAT] ?? '',
+    { type: line[GIVEN_TYPE], no: line[GIVEN_NO] },
+    { type, by: line[PLACED_BY] },
+  );
+  if (said === null) return;
+  if (acc.said === null) acc.said = said;
+  else if (acc.said.numbering !== said.numbering || acc.said.no.toLowerCase() !== said.no.toLowerCase()) {
+    acc.said = null;
+    acc.mixed = true;
+  } else if (acc.said.byName && !said.byName) acc.said = said; // found by name only while every line was
 }
 
 /** The keys' sums finished into rows, sorted into the result's groups, with both sides' totals; `prices`: rows whose unit prices differ too. */

@@ -12,12 +12,25 @@
  * of unplaced lines are left out. Each left out is named (`leftOut`).
  */
 import type { CompareExport } from '../compare-kinds.ts';
-import type { ItemNumbers } from '../catalogue/item-numbers.ts';
+import {
+  catalogueName,
+  type ItemNumbers,
+  type LineNumber,
+  type NumberedLine,
+  type Numbering,
+} from '../catalogue/item-numbers.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
-import type { ExportTarget, LeftOutLine, LeftOutReason } from '../export-kinds.ts';
+import type { ExportTarget, LeftOutLine, LeftOutReason, SharedNumberLine } from '../export-kinds.ts';
 import { bricklinkColour, inventoryXml, type XmlItem } from '../exports/bricklink-xml.ts';
 import { csvCell } from '../exports/csv-cell.ts';
-import { leftOutNote, leftOutText, rebrickableColour, refuseUnacknowledged } from '../exports/plan.ts';
+import {
+  leftOutNote,
+  leftOutText,
+  rebrickableColour,
+  refuseUnacknowledged,
+  sharedNote,
+  sharedRemark,
+} from '../exports/plan.ts';
 import { rebrickableCsvOf } from '../exports/rebrickable-csv.ts';
 import type { CompareResult, CompareRow } from './compare.ts';
 import type { RowNames } from './names.ts';
@@ -46,14 +59,29 @@ export interface ExportedDifference {
   /** What was left out, in words; null when nothing was. */
   readonly note: string | null;
   readonly leftOut: readonly LeftOutLine[];
+  /** Lots written under a number that names more than one catalogue item, each with the item it is. */
+  readonly shared: readonly SharedNumberLine[];
 }
 
-/** What a difference's export reads of the store: the items' numbers, and the colour table for Rebrickable's ids. */
+/**
+ * What a difference's export reads of the store: the lots' numbers in a numbering (`lineNumbers`, the rule
+ * the screens show them by), and the colour table for Rebrickable's ids.
+ */
 export interface DifferenceLookups {
   readonly names: (rows: readonly CompareRow[]) => (row: CompareRow) => RowNames;
-  readonly numbers: (items: readonly { type: string; no: string }[]) => { get(type: string, no: string): ItemNumbers };
+  readonly numbers: (
+    numbering: Numbering,
+    lots: readonly NumberedLine[],
+  ) => { get(lot: NumberedLine): LineNumber; numbers: { get(type: string, no: string): ItemNumbers } };
   readonly rebrickableColours: (bricklinkIds: readonly number[]) => ReadonlyMap<number, readonly number[]>;
 }
+
+/** A placed lot as its number is asked: its item, and what its lines' documents called it. */
+export const numberedLot = (r: CompareRow & { item: NonNullable<CompareRow['item']> }): NumberedLine => ({
+  type: r.item.type,
+  no: r.item.no,
+  said: r.said,
+});
 
 /** Every row whose quantities differ, in the order the screen shows the groups. */
 function differing(result: CompareResult): CompareRow[] {
@@ -73,9 +101,9 @@ export function exportDifference(
 ): ExportedDifference {
   const rows = differing(result);
   const names = lookups.names(rows);
-  const placedItems = rows.flatMap((r) => (r.item === null ? [] : [r.item]));
-  const numbers = lookups.numbers(placedItems);
+  const lots = rows.flatMap((r) => (r.item === null ? [] : [numberedLot({ ...r, item: r.item })]));
   if (as === 'csv') {
+    const numbers = lookups.numbers('bricklink', lots);
     const lines = rows.map((r) => {
       const n = names(r);
       // A placed row by its catalogue item, a row of unplaced lines by what they give.
@@ -83,7 +111,7 @@ export function exportDifference(
       if (r.item === null) {
         what = [r.given.type, r.given.no, null, r.given.name, r.given.colourId, r.given.colourName];
       } else {
-        const bricklink = numbers.get(r.item.type, r.item.no).bricklink;
+        const bricklink = numbers.get(numberedLot({ ...r, item: r.item })).no;
         const other = bricklink !== null && bricklink.toLowerCase() === r.item.no.toLowerCase() ? null : r.item.no;
         what = [r.item.type, bricklink, other, n.name, r.item.colour, n.colourName];
       }
@@ -106,10 +134,12 @@ export function exportDifference(
       rows: rows.length,
       note: null,
       leftOut: [],
+      shared: [],
     };
   }
   const shortfall = as === 'wanted' || as === 'rebrickable';
   const target: ExportTarget = as === 'rebrickable' ? 'rebrickable' : 'bricklink';
+  const numbers = lookups.numbers(target, lots);
   const chosen = rows.filter((r) => (shortfall ? r.difference < 0 : r.difference > 0));
   const colours =
     target === 'rebrickable'
@@ -131,29 +161,38 @@ export function exportDifference(
       text: leftOutText(reason, target),
     });
   };
-  const written: { row: CompareRow; no: string; colour: number | null }[] = [];
+  const written: { row: CompareRow; no: string; colour: number | null; remarks: string | null }[] = [];
+  const shared: SharedNumberLine[] = [];
   for (const r of chosen) {
     if (r.item === null) leave(r, 'unplaced');
     else if (target === 'rebrickable' && r.item.type !== 'P') leave(r, 'not-a-part');
     else {
-      const no = numbers.get(r.item.type, r.item.no)[target];
+      const { no, sharedWith } = numbers.get(numberedLot({ ...r, item: r.item }));
       const colour = colours === null ? r.item.colour : rebrickableColour(colours, r.item.colour);
       if (no === null) leave(r, 'no-number');
       else if (colour === null) leave(r, 'no-colour-number');
-      else written.push({ row: r, no, colour });
+      else if (sharedWith.length === 0) written.push({ row: r, no, colour, remarks: null });
+      else {
+        // A lot under a number two catalogue items share says which it is (issue 60 §4).
+        const item = catalogueName({ no: r.item.no, catalogue: numbers.numbers.get(r.item.type, r.item.no).catalogue });
+        shared.push({ line: null, where: where(r), no, quantity: Math.abs(r.difference), item, others: sharedWith });
+        written.push({ row: r, no, colour, remarks: sharedRemark(null, item, sharedWith) });
+      }
     }
   }
   refuseUnacknowledged({ target, leftOut }, accept, 'lot');
-  const note = leftOutNote(leftOut, 'lot');
+  const notes = [leftOutNote(leftOut, 'lot'), sharedNote(shared, target, 'lot')].filter((n) => n !== null);
+  const note = notes.length === 0 ? null : notes.join(' ');
   if (target === 'rebrickable') {
     return {
       content: rebrickableCsvOf(written.map((w) => ({ no: w.no, colour: w.colour, quantity: -w.row.difference }))),
       rows: written.length,
       note,
       leftOut,
+      shared,
     };
   }
-  const items = written.map(({ row: r, no, colour }): XmlItem => {
+  const items = written.map(({ row: r, no, colour, remarks }): XmlItem => {
     const item = r.item as NonNullable<CompareRow['item']>;
     const head: XmlItem = [
       ['ITEMTYPE', item.type],
@@ -162,13 +201,14 @@ export function exportDifference(
     ];
     // A wanted list's CONDITION X wants either; a mass upload's lot keeps the right side's (new when none says).
     return as === 'wanted'
-      ? [...head, ['MINQTY', String(-r.difference)], ['CONDITION', r.condition ?? 'X']]
+      ? [...head, ['MINQTY', String(-r.difference)], ['CONDITION', r.condition ?? 'X'], ['REMARKS', remarks]]
       : [
           ...head,
           ['QTY', String(r.difference)],
           ['PRICE', formatMoneyE4(r.rightUnitPriceE4 ?? r.leftUnitPriceE4 ?? 0)],
           ['CONDITION', r.condition ?? 'N'],
+          ['REMARKS', remarks],
         ];
   });
-  return { content: inventoryXml(items), rows: items.length, note, leftOut };
+  return { content: inventoryXml(items), rows: items.length, note, leftOut, shared };
 }

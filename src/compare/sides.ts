@@ -73,10 +73,16 @@ export function readSide(db: ReadableDb, spec: SideSpec, hooks: ImportHooks = {}
         placed:
           l.placement.item === null
             ? null
-            : { type: l.placement.item.type, no: l.placement.item.no, colour: l.placement.colourId },
+            : {
+                type: l.placement.item.type,
+                no: l.placement.item.no,
+                colour: l.placement.colourId,
+                by: l.placement.by,
+              },
         quantity: l.quantity,
         unitPriceE4: l.unitPriceE4,
         condition: l.condition,
+        documentFormat: d.parsed.format,
       }),
     ),
   );

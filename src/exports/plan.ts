@@ -1,7 +1,7 @@
 import type { ReadableDb } from '../store/db.ts';
 import { shownTime } from '../clock.ts';
-import { itemNumbers, NUMBERING_NAMES } from '../catalogue/item-numbers.ts';
-import type { DocumentFormat } from '../documents/model.ts';
+import { catalogueName, lineNumbers, NUMBERING_NAMES, saidOf, type NumberedLine } from '../catalogue/item-numbers.ts';
+import { numberingOfFormat } from '../numberings.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import {
   needsAcknowledging,
@@ -9,6 +9,7 @@ import {
   type ExportTarget,
   type LeftOutLine,
   type LeftOutReason,
+  type SharedNumberLine,
 } from '../export-kinds.ts';
 import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
 import { colourIdsFromBrickLink } from '../store/item-numbers.ts';
@@ -38,18 +39,46 @@ export interface ExportPlan {
   readonly target: ExportTarget;
   readonly rows: readonly ExportRow[];
   readonly leftOut: readonly LeftOutLine[];
+  /** Rows written under a number that names more than one catalogue item; each row's remarks say which. */
+  readonly shared: readonly SharedNumberLine[];
 }
 
-/** Which item numbering a document's format speaks; null for a CSV list, whose columns may be anyone's. */
-export function documentNumbering(format: string): ExportTarget | null {
-  const bricklink: readonly DocumentFormat[] = [
-    'bricklink-order',
-    'bricklink-order-csv',
-    'bricklink-xml',
-    'brickstore',
-    'brickstock',
-  ];
-  return (bricklink as readonly string[]).includes(format) ? 'bricklink' : null;
+/**
+ * What a lot's remarks say of a number that names several catalogue items: which one it is
+ * (`Rebrickable 3048b, not 3048c`), after its own remarks.
+ */
+export function sharedRemark(remarks: string | null, item: string, others: readonly string[]): string {
+  const numbering = item.slice(0, item.lastIndexOf(' ') + 1);
+  const not = others.map((o) => (numbering !== '' && o.startsWith(numbering) ? o.slice(numbering.length) : o));
+  const which = `${item}, not ${someOf(not, 3)}`;
+  return remarks === null || remarks.trim() === '' ? which : `${remarks} · ${which}`;
+}
+
+/** `a or b`, `a, b or c`; past `max`, the first of them and how many more (`a, b, c or 38 others`). */
+function someOf(names: readonly string[], max: number): string {
+  const shown = names.length > max ? [...names.slice(0, max), `${names.length - max} others`] : names;
+  return shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1) ?? ''}`;
+}
+
+/** What an export wrote under numbers that name several items, in one sentence; null when nothing. */
+export function sharedNote(
+  shared: readonly SharedNumberLine[],
+  target: ExportTarget,
+  unit: 'line' | 'lot' = 'line',
+): string | null {
+  if (shared.length === 0) return null;
+  const n = shared.length;
+  const numbers = new Map<string, Set<string>>();
+  for (const s of shared) {
+    const names = numbers.get(s.no.toLowerCase()) ?? new Set<string>();
+    for (const item of [s.item, ...s.others]) names.add(item);
+    numbers.set(s.no.toLowerCase(), names);
+  }
+  const listed = [...numbers].slice(0, 5).map(([no, items]) => `${no}: ${someOf([...items], 4)}`);
+  const which = `${listed.join('; ')}${numbers.size > 5 ? `; and ${numbers.size - 5} more numbers` : ''}`;
+  const said =
+    target === 'bricklink' ? `each one's remarks say which it is` : `which Rebrickable's part list can't tell apart`;
+  return `${n} ${unit}${n === 1 ? ' goes' : 's go'} under a ${NUMBERING_NAMES[target]} number that names more than one catalogue item, ${said} (${which}).`;
 }
 
 export function leftOutText(reason: LeftOutReason, target: ExportTarget, detail = ''): string {
@@ -91,11 +120,10 @@ function refuseUndone(db: ReadableDb, orderId: number): void {
 }
 
 /**
- * An order's saved lines as an export to `target` writes them. A placed line is written under its item's
- * number in the target's numbering (SPEC §5); a line the placement rule placed from a number its own
- * document gave in the target's numbering keeps that number (the document's word for it — a hand fix or a
- * remembered one says the item, not the number). `includeUnplaced`: an unplaced line whose document speaks
- * the target's numbering goes as the document gave it.
+ * An order's saved lines as an export to `target` writes them: a placed line under its number in the
+ * target's numbering by the one rule the screens show it by (`lineNumber`), and where that number names
+ * more than one catalogue item, with remarks that say which. `includeUnplaced`: an unplaced line whose
+ * document speaks the target's numbering goes as the document gave it.
  */
 export function planOrderExport(
   db: ReadableDb,
@@ -104,30 +132,39 @@ export function planOrderExport(
   options: { includeUnplaced?: boolean } = {},
 ): ExportPlan {
   refuseUndone(db, orderId);
-  const speaks = new Map(documentsOfOrder(db, orderId).map((d) => [d.id, documentNumbering(d.format)]));
+  const formats = new Map(documentsOfOrder(db, orderId).map((d) => [d.id, d.format]));
   const lines = orderLines(db, orderId);
-  const placed = lines.flatMap((l) => (l.placed === null ? [] : [l.placed]));
-  const numbers = itemNumbers(db, placed);
+  const numberedOf = (l: LineView & { placed: NonNullable<LineView['placed']> }): NumberedLine => ({
+    type: l.placed.type,
+    no: l.placed.no,
+    said: saidOf(formats.get(l.documentId) ?? '', l.given, l.placed),
+  });
+  const numbered = new Map(
+    lines.flatMap((l) => (l.placed === null ? [] : [[l.id, numberedOf({ ...l, placed: l.placed })]])),
+  );
+  const numbers = lineNumbers(db, target, [...numbered.values()]);
   const colours =
     target === 'rebrickable'
       ? colourIdsFromBrickLink(
           db,
           'rebrickable',
-          placed.flatMap((p) => (p.colour === null ? [] : [p.colour])),
+          lines.flatMap((l) => (l.placed?.colour == null ? [] : [l.placed.colour])),
         )
       : null;
   const rows: ExportRow[] = [];
   const leftOut: LeftOutLine[] = [];
+  const shared: SharedNumberLine[] = [];
+  const where = (l: LineView) => `${l.documentKey} #${l.position}`;
   const leave = (l: LineView, reason: LeftOutReason, detail = '') =>
     leftOut.push({
       line: l.id,
-      where: `${l.documentKey} #${l.position}`,
+      where: where(l),
       what: whatOf(l),
       quantity: l.quantity,
       reason,
       text: leftOutText(reason, target, detail),
     });
-  const row = (l: LineView, type: string, no: string, colour: number | null) =>
+  const row = (l: LineView, type: string, no: string, colour: number | null, remarks = l.remarks) =>
     rows.push({
       line: l.id,
       type,
@@ -136,14 +173,15 @@ export function planOrderExport(
       quantity: l.quantity,
       unitPriceE4: l.unitPriceE4,
       condition: l.condition,
-      remarks: l.remarks,
+      remarks,
     });
 
   for (const l of lines) {
-    const ownWord = speaks.get(l.documentId) === target;
+    const ownWord = numberingOfFormat(formats.get(l.documentId) ?? '') === target;
     const givenType = l.given.type?.trim().toUpperCase() || DEFAULT_ITEM_TYPE;
     const givenNo = l.given.no?.trim() || null;
-    if (l.placed === null) {
+    const n = numbered.get(l.id);
+    if (l.placed === null || n === undefined) {
       if (!options.includeUnplaced) leave(l, 'unplaced');
       else if (!ownWord)
         leave(l, 'unplaced', `, and its document does not speak ${NUMBERING_NAMES[target]}'s numbering`);
@@ -153,26 +191,26 @@ export function planOrderExport(
       continue;
     }
     const p = l.placed;
-    if (target === 'rebrickable' && p.type !== 'P') {
-      leave(l, 'not-a-part');
-      continue;
+    const { no, sharedWith } = numbers.get(n);
+    if (target === 'rebrickable' && p.type !== 'P') leave(l, 'not-a-part');
+    else if (no === null) leave(l, 'no-number');
+    else {
+      // BrickLink's ids are the catalogue's own; null there is "no colour" (written as 0).
+      const colour = colours === null ? p.colour : rebrickableColour(colours, p.colour);
+      if (colours !== null && colour === null) {
+        leave(l, 'no-colour-number');
+        continue;
+      }
+      if (sharedWith.length === 0) row(l, p.type, no, colour);
+      else {
+        // BrickLink's lot never goes under a number two catalogue items share without saying which.
+        const item = catalogueName({ no: p.no, catalogue: numbers.numbers.get(p.type, p.no).catalogue });
+        shared.push({ line: l.id, where: where(l), no, quantity: l.quantity, item, others: sharedWith });
+        row(l, p.type, no, colour, sharedRemark(l.remarks, item, sharedWith));
+      }
     }
-    const auto = p.by === 'number' || p.by === 'name';
-    const no =
-      ownWord && auto && givenNo !== null && givenType === p.type ? givenNo : numbers.get(p.type, p.no)[target];
-    if (no === null) {
-      leave(l, 'no-number');
-      continue;
-    }
-    if (colours === null) {
-      row(l, p.type, no, p.colour);
-      continue;
-    }
-    const colour = rebrickableColour(colours, p.colour);
-    if (colour === null) leave(l, 'no-colour-number');
-    else row(l, p.type, no, colour);
   }
-  return { target, rows, leftOut };
+  return { target, rows, leftOut, shared };
 }
 
 /** Rebrickable's colour for "no colour, any colour". */

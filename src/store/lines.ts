@@ -22,6 +22,8 @@ export interface LineView {
   readonly id: number;
   readonly documentId: number;
   readonly documentKey: string;
+  /** Its document's format: the numbering its given number is in (`numberingOfFormat`). */
+  readonly documentFormat: string;
   readonly position: number;
   readonly given: GivenLine;
   readonly quantity: number;
@@ -74,7 +76,7 @@ type LineRow = [
   colourRgb: string | null,
   givenColourKnown: string | null,
   givenColourRgb: string | null,
-  format: string,
+  documentFormat: string,
 ];
 
 const SELECT = `SELECT l.id, l.document_id, d.doc_key, l.position, l.given_type, l.given_no, l.given_name,
@@ -114,14 +116,15 @@ function toView(r: LineRow): LineView {
     colourRgb,
     givenKnown,
     givenRgb,
-    format,
+    documentFormat,
   ] = r;
   return {
     id,
     documentId,
     documentKey,
+    documentFormat,
     position,
-    given: { type, no, name, colourId, colourName, numbering: numberingOfFormat(format) },
+    given: { type, no, name, colourId, colourName, numbering: numberingOfFormat(documentFormat) },
     quantity,
     unitPriceE4,
     condition,
@@ -246,10 +249,15 @@ export type LineToCompare = readonly [
   quantity: number,
   unitPriceE4: number | null,
   condition: 'N' | 'U' | null,
+  /** Its document's format: the numbering its given number is in. */
+  documentFormat: string | null,
+  /** How it was placed (`number`, `name`, `remembered`, `hand`); null when unplaced. */
+  placedBy: string | null,
 ];
 
 const TO_COMPARE = `SELECT l.given_type, l.given_no, l.given_name, l.given_colour_id, l.given_colour_name,
-  l.item_type, l.item_no, l.colour_id, l.quantity, l.unit_price_e4, l.condition FROM order_line l`;
+  l.item_type, l.item_no, l.colour_id, l.quantity, l.unit_price_e4, l.condition, d.format, l.placed_by
+  FROM order_line l JOIN document d ON d.id = l.document_id`;
 
 /**
  * The saved lines of an order, or one document's lines, as a compare reads them: only the columns it
@@ -264,9 +272,7 @@ export function linesToCompare(
   return (
     'orderId' in side
       ? db
-          .prepare(
-            `${TO_COMPARE} JOIN document d ON d.id = l.document_id WHERE d.order_id = ? AND d.state = 'imported' ORDER BY d.id, l.position`,
-          )
+          .prepare(`${TO_COMPARE} WHERE d.order_id = ? AND d.state = 'imported' ORDER BY d.id, l.position`)
           .raw()
           .iterate(side.orderId)
       : db.prepare(`${TO_COMPARE} WHERE l.document_id = ? ORDER BY l.position`).raw().iterate(side.documentId)

@@ -102,9 +102,10 @@ describeEachStore('exports speak the numbering of where they go (issue 43)', () 
     const lines = await call<LineRowView[]>('lines.list', { orderId });
     // Placed on Rebrickable's items, through the cross-references and the element tables.
     expect(lines.map((l) => l.placed?.no ?? null)).toEqual(['3001', '6141', '76041c02', '47899c01', null, null]);
-    // Shown in the shop's numbering (BrickLink's) first, the catalogue's beside it (SPEC §5).
+    // Shown in the shop's numbering (BrickLink's) first, the catalogue's beside it (SPEC §5): the number
+    // the export writes (issue 60 §4) — the file's own 3001 for Rebrickable's 3001, which no table numbers.
     expect(lines.map((l) => l.placed?.shown ?? null)).toEqual([
-      '3001 (Rebrickable)',
+      '3001',
       '4073 (Rebrickable 6141)',
       'x39c02 (Rebrickable 76041c02)',
       '73436c01 (Rebrickable 47899c01)',

@@ -148,8 +148,9 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => selectedRow().innerText()).toMatch(/^3020/);
     await page.keyboard.press('ArrowDown');
-    // BrickLink's codes list no 3003: the Rebrickable number is shown as whose it is (issue 43).
-    await expect.poll(() => selectedRow().innerText()).toMatch(/^3003 RB\s+Brick 2 x 2\s+Black/);
+    // BrickLink's codes list no 3003, but the picked file gave BrickLink's 3003 for it: the lot's number is
+    // the file's, as its export writes it (issue 60 §4), not Rebrickable's shown as whose it is (issue 43).
+    await expect.poll(() => selectedRow().innerText()).toMatch(/^3003\s+Brick 2 x 2\s+Black/);
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => selectedRow().innerText()).toMatch(/^3001\s+Brick 2 x 4\s+Red\s+New\s+10\s+8\s+−2/);
     await page.keyboard.press('End');

@@ -45,7 +45,18 @@ const Row = memo(function Row(props: {
         </td>
       ) : null}
       <td className="c-no">
-        {r.item ? <ItemNo type={r.item.type} no={r.item.no} shown={r.item.shown} hideType compact /> : n.no}
+        {r.item ? (
+          <ItemNo
+            type={r.item.type}
+            no={r.item.no}
+            shown={r.item.shown}
+            sharedWith={r.item.sharedWith}
+            hideType
+            compact
+          />
+        ) : (
+          n.no
+        )}
       </td>
       <td className="item-name" title={n.name}>
         {n.name}

@@ -67,7 +67,14 @@ export function LineSummary({ line }: { line: LineRowView }) {
       ) : (
         <p data-testid="placed-on">
           Placed on{' '}
-          {line.placed ? <ItemNo type={line.placed.type} no={line.placed.no} shown={line.placed.shown} /> : null}{' '}
+          {line.placed ? (
+            <ItemNo
+              type={line.placed.type}
+              no={line.placed.no}
+              shown={line.placed.shown}
+              sharedWith={line.placed.sharedWith}
+            />
+          ) : null}{' '}
           {line.placed?.name}
           {line.placed?.colour != null ? (
             <>

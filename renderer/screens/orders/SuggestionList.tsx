@@ -125,7 +125,7 @@ export function SuggestionList(props: {
             label={`${s.type} ${s.no}`}
             {...(s.notMadeIn === undefined ? {} : { usual: `its usual picture: it is not made in ${s.notMadeIn}` })}
           />
-          <ItemNo type={s.type} no={s.no} shown={s.shown} compact />{' '}
+          <ItemNo type={s.type} no={s.no} shown={s.shown} sharedWith={s.sharedWith} compact />{' '}
           {markedPieces(s.name, s.marks).map((p, k) =>
             p.marked ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>,
           )}

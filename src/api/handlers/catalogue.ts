@@ -62,15 +62,19 @@ function lineColour(db: ReadableDb, given: GivenLine): number | null {
  */
 function named(d: ReadDeps, suggestions: readonly SuggestionView[], colour: number | null = null): SuggestionView[] {
   const shownNo = d.numberShower(suggestions);
+  const numbered = (s: SuggestionView) => {
+    const n = shownNo(s);
+    return { shown: n.shown, ...(n.sharedWith.length === 0 ? {} : { sharedWith: n.sharedWith }) };
+  };
   // No colour to picture it in: its usual picture, which needs no word.
-  if (colour === null) return suggestions.map((s) => ({ ...s, shown: shownNo(s.type, s.no) }));
+  if (colour === null) return suggestions.map((s) => ({ ...s, ...numbered(s) }));
   const index = d.suggestionIndex();
   const colourName = colourInfo(d.db, colour)?.name ?? `colour ${colour}`;
   return suggestions.map((s) => {
     const notMadeIn = index?.coloursOf(s.type, s.no)?.includes(colour) === false;
     return {
       ...s,
-      shown: shownNo(s.type, s.no),
+      ...numbered(s),
       pictureColour: notMadeIn ? null : colour,
       ...(notMadeIn ? { notMadeIn: colourName } : {}),
     };

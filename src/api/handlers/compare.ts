@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { COMPARE_GROUPS, type CompareGroup } from '../../compare-kinds.ts';
 import { compareSides, type CompareRow } from '../../compare/compare.ts';
-import { exportDifference } from '../../compare/exports.ts';
+import { exportDifference, numberedLot } from '../../compare/exports.ts';
 import { rowNamer } from '../../compare/names.ts';
-import { itemNumbers } from '../../catalogue/item-numbers.ts';
+import { lineNumbers } from '../../catalogue/item-numbers.ts';
 import { colourIdsFromBrickLink } from '../../store/item-numbers.ts';
 import { readSide } from '../../compare/sides.ts';
 import { formatMoneyE4 } from '../../documents/values.ts';
@@ -17,7 +17,8 @@ import { type ReadDeps, fileOnWriter, onWriter, type KeptCompare, type PartialCa
 const COMPARES_KEPT = 2;
 
 function rowViews(d: ReadDeps, names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
-  const shownNo = d.numberShower(rows.flatMap((r) => (r.item === null ? [] : [r.item])));
+  // Each lot's number by the rule its lines' is read by, as the compare's exports write it (issue 60 §4).
+  const shownNo = d.numberShower(rows.flatMap((r) => (r.item === null ? [] : [numberedLot({ ...r, item: r.item })])));
   return rows.map((r) => {
     const sums = {
       condition: r.condition,
@@ -29,11 +30,13 @@ function rowViews(d: ReadDeps, names: ReturnType<typeof rowNamer>, rows: readonl
     };
     if (r.item === null) return { ...sums, item: null, given: r.given };
     const n = names(r);
+    const number = shownNo(numberedLot({ ...r, item: r.item }));
     return {
       ...sums,
       item: {
         ...r.item,
-        shown: shownNo(r.item.type, r.item.no),
+        shown: number.shown,
+        ...(number.sharedWith.length === 0 ? {} : { sharedWith: number.sharedWith }),
         name: n.name,
         colourName: n.colourName,
         colourRgb: n.colourRgb,
@@ -105,7 +108,7 @@ export const COMPARE_CALLS = {
       as,
       {
         names: (rows) => rowNamer(d.db, rows),
-        numbers: (items) => itemNumbers(d.db, items),
+        numbers: (numbering, lots) => lineNumbers(d.db, numbering, lots),
         rebrickableColours: (ids) => colourIdsFromBrickLink(d.db, 'rebrickable', ids),
       },
       accept ?? [],
@@ -119,7 +122,7 @@ export const COMPARE_CALLS = {
     const name = `${labelPart(k.left)} vs ${labelPart(k.right)} – ${what}`;
     // On the writer thread there is no save dialog: the screens' thread offers the file (`savesFile`).
     const saved = await d.exported(name, file.content);
-    const counted = { ...saved, rows: file.rows, leftOut: file.leftOut };
+    const counted = { ...saved, rows: file.rows, leftOut: file.leftOut, shared: file.shared };
     return file.note === null ? counted : { ...counted, note: file.note };
   }),
 } satisfies PartialCallTable;

@@ -6,6 +6,7 @@
  */
 import type { ReadableDb, StoreDb } from '../../store/db.ts';
 import type { Clock } from '../../clock.ts';
+import type { Numbering, NumberedLine, ShownNumber } from '../../catalogue/item-numbers.ts';
 import type { CompareResult } from '../../compare/compare.ts';
 import type { ImportHooks, PlannedDocument } from '../../documents/import.ts';
 import type { translationCounts } from '../../store/catalogue.ts';
@@ -83,8 +84,13 @@ export interface ServiceDeps {
   /** A compare's progress reading one side, as events. */
   compareHooks(side: 'left' | 'right'): ImportHooks;
   settingsView(): SettingsView;
-  /** How the screens name these items' numbers: the shop numbering first (SPEC §5 "An item's numbers"). */
-  numberShower(items: readonly { type: string; no: string }[]): (type: string, no: string) => string;
+  /**
+   * How the screens name these lines' (or items') numbers: the shop numbering first (SPEC §5 "An item's
+   * numbers"), by the rule the exports write them by (`lineNumber`), with the other items a number names.
+   */
+  numberShower(lines: readonly NumberedLine[]): (line: NumberedLine) => ShownNumber;
+  /** The numbering the shop sells in (the `numbering` setting, or the CLI's choice). */
+  shopNumbering(): Numbering;
   /** A file made for staff: saved through the app's dialog, or given back to the page. */
   exported(name: string, content: string): Promise<ExportFileView>;
   /** The catalogue's counts, read again only when the catalogue has moved. */

@@ -5,7 +5,7 @@ import { confirmImport, planImport, type PlannedDocument } from '../../documents
 import { takeBack } from '../../documents/take-back.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
-import { leftOutNote, planOrderExport, type ExportPlan } from '../../exports/plan.ts';
+import { leftOutNote, planOrderExport, sharedNote, type ExportPlan } from '../../exports/plan.ts';
 import type { DocumentView, ExportFileView, PreviewDocumentView } from '../contract.ts';
 import { rebrickableCsv } from '../../exports/rebrickable-csv.ts';
 import { needsAcknowledging, NO_NUMBER_CODES } from '../../export-kinds.ts';
@@ -25,10 +25,19 @@ import {
 } from '../views.ts';
 import { onWriter, reads, writes, type PartialCallTable } from './define.ts';
 
-/** An exported file with what it wrote and what it left out (SPEC §8): every saved line accounted for. */
+/**
+ * An exported file with what it wrote and what it left out (SPEC §8): every saved line accounted for, and
+ * each written under a number that names several catalogue items named.
+ */
 function withLeftOut(saved: ExportFileView, plan: ExportPlan): ExportFileView {
-  const note = leftOutNote(plan.leftOut);
-  return { ...saved, rows: plan.rows.length, leftOut: plan.leftOut, ...(note === null ? {} : { note }) };
+  const notes = [leftOutNote(plan.leftOut), sharedNote(plan.shared, plan.target)].filter((n) => n !== null);
+  return {
+    ...saved,
+    rows: plan.rows.length,
+    leftOut: plan.leftOut,
+    shared: plan.shared,
+    ...(notes.length === 0 ? {} : { note: notes.join(' ') }),
+  };
 }
 
 /** Documents as a list shows them: each imported one beside the others still imported from its file. */
@@ -107,6 +116,7 @@ export const DOCUMENTS_CALLS = {
       target: to,
       rows: plan.rows.length,
       leftOut: plan.leftOut,
+      shared: plan.shared,
       needs: unnumbered ? NO_NUMBER_CODES[to] : null,
     };
   }),

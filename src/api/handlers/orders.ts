@@ -1,14 +1,32 @@
 /** Orders and their lines, and the hand placement of a line (SPEC §8, §9). */
 import { newestStep } from '../../undo/history.ts';
+import { itemToPlace, saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
 import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { lineFacts, oneLineFacts } from '../../placement/line-facts.ts';
 import { documentsOfOrder } from '../../store/documents.ts';
-import { getLine, orderLines } from '../../store/lines.ts';
+import { getLine, orderLines, type LineView } from '../../store/lines.ts';
 import { listOrders, orderSummary } from '../../store/orders.ts';
 import { lineView, orderView, stepView } from '../views.ts';
 import { documentsShown } from './documents.ts';
-import { reads, writes, type PartialCallTable } from './define.ts';
+import { reads, writes, type PartialCallTable, type ReadDeps } from './define.ts';
+
+/** A placed line as its number is asked (`lineNumber`): its item, and what its document said of it. */
+function numberedLine(l: LineView): NumberedLine | null {
+  return l.placed === null
+    ? null
+    : { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) };
+}
+
+/** Lines as the contract shows them, each placed one's number as the shop reads it and its export writes it. */
+function lineViews(d: ReadDeps, facts: ReturnType<typeof lineFacts>) {
+  const numbered = facts.map((f) => numberedLine(f.line));
+  const shown = d.numberShower(numbered.filter((n) => n !== null));
+  return facts.map((f, i) => {
+    const n = numbered[i];
+    return lineView(f, n === null || n === undefined ? null : shown(n));
+  });
+}
 
 export const ORDERS_CALLS = {
   'orders.list': reads((d) => ({ query }) => {
@@ -27,22 +45,18 @@ export const ORDERS_CALLS = {
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
     const lookup = catalogueLookup(d.db);
     const lines = orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true });
-    const shownNo = d.numberShower(lines.flatMap((l) => (l.placed === null ? [] : [l.placed])));
-    return lineFacts(d.db, lines, lookup).map((f) => lineView(f, shownNo));
+    return lineViews(d, lineFacts(d.db, lines, lookup));
   }),
   'lines.get': reads((d) => ({ lineId }) => {
-    const line = getLine(d.db, lineId);
-    const shownNo = d.numberShower(line.placed === null ? [] : [line.placed]);
-    return lineView(oneLineFacts(d.db, line, catalogueLookup(d.db)), shownNo);
+    const [line] = lineViews(d, [oneLineFacts(d.db, getLine(d.db, lineId), catalogueLookup(d.db))]);
+    return line as NonNullable<typeof line>;
   }),
   'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm, seen }) => {
-    const result = placeByHand(d.db, lineId, { type, no, colourId }, d.clock, confirm ?? [], seen);
+    // The number a suggestion shows first, in the shop numbering, is taken where it names one item (issue 60 §4).
+    const item = itemToPlace(d.db, d.shopNumbering(), type, no);
+    const result = placeByHand(d.db, lineId, { ...item, colourId }, d.clock, confirm ?? [], seen);
     d.changed('hand placement');
-    const shownNo = d.numberShower(result.line.placed === null ? [] : [result.line.placed]);
-    return {
-      ...result,
-      step: stepView(result.step),
-      line: lineView(oneLineFacts(d.db, result.line, catalogueLookup(d.db)), shownNo),
-    };
+    const [line] = lineViews(d, [oneLineFacts(d.db, result.line, catalogueLookup(d.db))]);
+    return { ...result, step: stepView(result.step), line: line as NonNullable<typeof line> };
   }),
 } satisfies PartialCallTable;

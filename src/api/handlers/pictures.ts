@@ -1,5 +1,5 @@
 /** Pictures of items (SPEC §15, issue 48): answered at once from the cache; what is missing is fetched meanwhile. */
-import { documentNumbering } from '../../exports/plan.ts';
+import { numberingOfFormat } from '../../numberings.ts';
 import { bricklinkPicture, pictureKey, pictureSources, type PictureSource } from '../../pictures/address.ts';
 import { givenOfLines } from '../../store/lines.ts';
 import type { ReadableDb } from '../../store/db.ts';
@@ -69,7 +69,7 @@ function givenSources(db: ReadableDb, port: PicturePort, lineIds: readonly numbe
   const given = givenOfLines(db, lineIds);
   const bases = port.bases();
   const other = [...given.values()]
-    .filter((g) => g.no !== null && documentNumbering(g.format) !== 'bricklink')
+    .filter((g) => g.no !== null && numberingOfFormat(g.format) !== 'bricklink')
     .map((g) => ({ type: g.type?.trim().toUpperCase() || 'P', no: g.no?.trim() ?? '', colour: null }));
   const byCatalogue = pictureSources(db, other, bases);
   return lineIds.map((id): PictureSource => {
@@ -78,7 +78,7 @@ function givenSources(db: ReadableDb, port: PicturePort, lineIds: readonly numbe
     const no = g.no?.trim();
     if (!no) return { url: null, why: 'the line gives no number, only a name' };
     const type = g.type?.trim().toUpperCase() || 'P';
-    if (documentNumbering(g.format) === 'bricklink') return bricklinkPicture(bases, type, no, g.colourId);
+    if (numberingOfFormat(g.format) === 'bricklink') return bricklinkPicture(bases, type, no, g.colourId);
     return (
       byCatalogue.get(pictureKey({ type, no, colour: null })) ?? { url: null, why: 'the number it gives is not known' }
     );

@@ -1,4 +1,5 @@
-import { acknowledgements, leftOutLines } from './exports.ts';
+import { acknowledgements, leftOutLines, sharedLines } from './exports.ts';
+import { numberText } from './orders.ts';
 import type { ArgsOf, CompareRowView, CompareView } from '../../api/contract.ts';
 import { COMPARE_EXPORTS, type CompareExport } from '../../compare-kinds.ts';
 import { UsageError, numberArg, type CliApi, type ContractCommand } from '../command.ts';
@@ -18,7 +19,7 @@ function sideOf(api: CliApi, word: string): SideArg {
 const named = (r: CompareRowView): string =>
   r.item === null
     ? `${r.given.type ?? 'P'} ${r.given.no ?? `“${r.given.name ?? ''}”`} (unplaced)${r.given.colourId !== null ? ` colour ${r.given.colourId}` : ''}`
-    : `${r.item.type} ${r.item.shown ?? r.item.no}${r.item.colourName ? ` in ${r.item.colourName}` : r.item.colour !== null ? ` colour ${r.item.colour}` : ''}${r.condition ? ` (${r.condition})` : ''}`;
+    : `${r.item.type} ${numberText(r.item)}${r.item.colourName ? ` in ${r.item.colourName}` : r.item.colour !== null ? ` colour ${r.item.colour}` : ''}${r.condition ? ` (${r.condition})` : ''}`;
 
 function text(v: CompareView): string {
   const group = (title: string, rows: readonly CompareRowView[], line: (r: CompareRowView) => string) =>
@@ -69,7 +70,7 @@ export const compare: ContractCommand = {
       ...(accept === undefined ? {} : { accept }),
     });
     if (file.note !== undefined) api.progress(file.note);
-    for (const line of leftOutLines(file.leftOut)) api.progress(line);
+    for (const line of [...leftOutLines(file.leftOut), ...sharedLines(file.shared)]) api.progress(line);
     // Without --out the file itself is printed, to be piped; with it, what was compared and where it went.
     return file.savedTo === null
       ? { json: { ...view, export: file }, text: file.content.replace(/\r?\n$/, '') }

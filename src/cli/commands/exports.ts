@@ -1,6 +1,7 @@
 import type { ExportFileView, LeftOutView } from '../../api/contract.ts';
 import type { ExportAcknowledgement } from '../../export-kinds.ts';
 import { numberArg, type CliApi, type CommandOutput, type ContractCommand } from '../command.ts';
+import { fewOf } from './orders.ts';
 
 /** `--accept a,b`: the acknowledgements given (checked by the contract's argument checks). */
 export function acknowledgements(value: unknown): ExportAcknowledgement[] | undefined {
@@ -16,9 +17,18 @@ export function leftOutLines(leftOut: readonly LeftOutView[] | undefined): strin
   return (leftOut ?? []).map((l) => `  left out: ${l.what}, ${l.quantity} × (${l.where}): ${l.text}`);
 }
 
+/** Each line written under a number that names several catalogue items, with the one it is. */
+export function sharedLines(shared: ExportFileView['shared']): string[] {
+  return (shared ?? []).map((s) => `  ${s.no} (${s.where}) is ${s.item}, not ${fewOf(s.others)}`);
+}
+
 /** The file, written where --out says (the app's save dialog), else printed; what it left out said either way. */
 function output(api: CliApi, file: ExportFileView): CommandOutput {
-  const said = [...(file.note === undefined ? [] : [file.note]), ...leftOutLines(file.leftOut)];
+  const said = [
+    ...(file.note === undefined ? [] : [file.note]),
+    ...leftOutLines(file.leftOut),
+    ...sharedLines(file.shared),
+  ];
   if (file.savedTo === null) {
     // The file goes to stdout to be piped: what it leaves out goes beside it, on stderr.
     for (const line of said) api.progress(line);

@@ -1,7 +1,7 @@
 import type { ImportPreviewView } from '../../api/contract.ts';
-import { BrickWorkError, type ErrorCode } from '../../errors.ts';
+import type { ErrorCode } from '../../errors.ts';
 import { COLOUR_NUMBERING_NAMES, type ColourNumbering, type WarningCode } from '../../reading.ts';
-import { numberArg, type ContractCommand } from '../command.ts';
+import { numberArg, RefusalWithResult, type CliApi, type ContractCommand } from '../command.ts';
 
 /** How a preview read a document, in words: the numbering of its colour numbers, the columns it did not read, its warnings. */
 function readingText(d: ImportPreviewView['documents'][number]): string[] {
@@ -25,14 +25,39 @@ const HOW = {
 function previewText(plan: ImportPreviewView): string {
   return plan.documents
     .map((d) => {
+      // No target: the document is refused before one was found (a duplicate, say), as said below.
       const where =
-        d.target?.kind === 'new' ? `a new order ${d.target.reference}` : `order ${d.target?.reference ?? '?'}`;
+        d.target === null
+          ? ''
+          : d.target.kind === 'new'
+            ? ` into a new order ${d.target.reference}`
+            : ` into order ${d.target.reference}`;
       return [
-        `${d.revival ? 'Would revive' : 'Would import'} ${d.key} into ${where}: ${d.counts.total} lines, ${d.counts.placed} placed, ${d.counts.unplaced} unplaced.`,
+        `${d.revival ? 'Would revive' : 'Would import'} ${d.key}${where}: ${d.counts.total} lines, ${d.counts.placed} placed, ${d.counts.unplaced} unplaced.`,
         ...readingText(d),
       ].join('\n');
     })
     .join('\n');
+}
+
+/** A preview with every line of every document: the answer brings the first page, the rest are asked page by page. */
+async function wholePreview(api: CliApi, plan: ImportPreviewView): Promise<ImportPreviewView> {
+  const documents = [];
+  for (const [index, d] of plan.documents.entries()) {
+    const lines = [...d.lines];
+    while (lines.length < d.counts.total) {
+      const page = await api.call('import.previewLines', {
+        previewId: plan.previewId,
+        document: index,
+        from: lines.length,
+        count: 5_000,
+      });
+      if (page.length === 0) break;
+      lines.push(...page);
+    }
+    documents.push({ ...d, lines });
+  }
+  return { ...plan, documents };
 }
 
 /** `--accept a,b`: the warning codes acknowledged (checked by the contract's argument checks). */
@@ -70,39 +95,24 @@ export const importDocument: ContractCommand = {
       colourNumbering: typeof options['colours'] === 'string' ? (options['colours'] as ColourNumbering) : null,
     };
     if (options['dry-run'] === true) {
-      const plan = await api.call('import.preview', request);
-      // A preview that will refuse is a refusal on the command line, as the confirm would be; what it read is said first.
-      // The preview is said first, each warning once; then why it would not import.
-      if (plan.refusal) {
-        for (const line of previewText(plan).split('\n')) api.progress(line.trim());
-        if (plan.refusal.code === 'needs-acknowledgement') {
+      // A script gets every line, with its placement or its reason, whether or not the import would be refused.
+      const whole = await wholePreview(api, await api.call('import.preview', request));
+      // A preview that will refuse is a refusal on the command line, as the confirm would be; the preview is
+      // said first, each warning once; then why it would not import (with --json: beside the whole preview).
+      if (whole.refusal) {
+        for (const line of previewText(whole).split('\n')) api.progress(line.trim());
+        if (whole.refusal.code === 'needs-acknowledgement') {
           const open = [
-            ...new Set(plan.documents.flatMap((d) => d.warnings.filter((w) => !w.acknowledged).map((w) => w.code))),
+            ...new Set(whole.documents.flatMap((d) => d.warnings.filter((w) => !w.acknowledged).map((w) => w.code))),
           ];
-          throw new BrickWorkError(
+          throw new RefusalWithResult(
             'needs-acknowledgement',
             `The import would be refused until the ${open.length === 1 ? 'warning above is' : 'warnings above are'} acknowledged: --accept ${open.join(',')}.`,
+            whole,
           );
         }
-        throw new BrickWorkError(plan.refusal.code as ErrorCode, plan.refusal.message);
+        throw new RefusalWithResult(whole.refusal.code as ErrorCode, whole.refusal.message, whole);
       }
-      // A script gets every line: the preview brings the first page, the rest are asked page by page.
-      const documents = [];
-      for (const [index, d] of plan.documents.entries()) {
-        const lines = [...d.lines];
-        while (lines.length < d.counts.total) {
-          const page = await api.call('import.previewLines', {
-            previewId: plan.previewId,
-            document: index,
-            from: lines.length,
-            count: 5_000,
-          });
-          if (page.length === 0) break;
-          lines.push(...page);
-        }
-        documents.push({ ...d, lines });
-      }
-      const whole = { ...plan, documents };
       return { json: whole, text: previewText(whole) };
     }
     const imports = await api.call('import.confirm', request);

@@ -26,11 +26,22 @@ export const orders: ContractCommand = {
   },
 };
 
+/** An item's number as staff read it, saying where it names other catalogue items too: `3048c (Rebrickable 3048b) [same number as Rebrickable 3048c]`. */
+export function numberText(item: { no: string; shown?: string; sharedWith?: readonly string[] }): string {
+  const shared = item.sharedWith ?? [];
+  return `${item.shown ?? item.no}${shared.length === 0 ? '' : ` [same number as ${fewOf(shared)}]`}`;
+}
+
+/** Names, at most three of them and how many more (`a, b, c and 38 more`). */
+export function fewOf(names: readonly string[]): string {
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+}
+
 /** A line as `lines` and `place` print it. */
 export function lineText(l: LineRowView): string {
   const given = [l.given.type, l.given.no, l.given.name].filter(Boolean).join(' ');
   const colour = l.placed?.colour == null ? '' : ` in ${l.placed.colourName ?? `colour ${l.placed.colour}`}`;
-  const where = l.placed ? `${l.placed.type} ${l.placed.shown ?? l.placed.no}${colour}` : `— ${l.reason?.text ?? ''}`;
+  const where = l.placed ? `${l.placed.type} ${numberText(l.placed)}${colour}` : `— ${l.reason?.text ?? ''}`;
   return `${String(l.id).padStart(7)} ${String(l.position).padStart(5)}  ${given.padEnd(40)} ×${String(l.quantity).padEnd(5)} ${where}`;
 }
 

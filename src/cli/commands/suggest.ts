@@ -1,4 +1,5 @@
 import { UsageError, numberArg, type ContractCommand } from '../command.ts';
+import { numberText } from './orders.ts';
 
 export const suggest: ContractCommand = {
   name: ['suggest'],
@@ -23,9 +24,7 @@ export const suggest: ContractCommand = {
     const text =
       view.suggestions.length === 0
         ? 'No suggestions.'
-        : view.suggestions
-            .map((s) => `${s.rule.padEnd(7)} ${s.type} ${(s.shown ?? s.no).padEnd(14)} ${s.name}`)
-            .join('\n');
+        : view.suggestions.map((s) => `${s.rule.padEnd(7)} ${s.type} ${numberText(s).padEnd(14)} ${s.name}`).join('\n');
     return { json: view, text };
   },
 };
