@@ -35,10 +35,25 @@ export type Found =
       /** The element is the line's own number (a list of element ids), not one beside it. */
       readonly elementIsTheNumber?: boolean;
     }
-  | { readonly kind: 'unplaced'; readonly reason: UnplacedReason; readonly found?: ItemRef };
+  | {
+      readonly kind: 'unplaced';
+      readonly reason: UnplacedReason;
+      readonly found?: ItemRef;
+      /** Several items the tables give (SPEC §6 step 3): not placed, they lead the suggestions. */
+      readonly candidates?: readonly Candidate[];
+    };
+
+/** An item the tables give for a line they can't settle, and which table: the element tables, or another numbering's. */
+export interface Candidate {
+  readonly item: ItemRef;
+  readonly how: 'element' | 'numbering';
+}
 
 /** Step 3's answer: an item, several candidates (unplaced; they lead the suggestions), or none. */
-type Answer = Extract<Found, { kind: 'found' }> | { readonly kind: 'several' } | { readonly kind: 'none' };
+type Answer =
+  | Extract<Found, { kind: 'found' }>
+  | { readonly kind: 'several'; readonly candidates: readonly Candidate[] }
+  | { readonly kind: 'none' };
 
 const NONE: Answer = { kind: 'none' };
 const NOTHING_IN_COLOUR: InColour = { items: [], listed: false };
@@ -55,7 +70,7 @@ export function findItem(line: LineToFind, lookup: PlacementLookup): Found {
   const beside = elementIdBeside(line.remarks);
   const withElement = beside === null || beside === line.no ? answer : besideTheNumber(line, beside, answer, lookup);
   if (withElement.kind === 'found' || withElement.kind === 'unplaced') return withElement;
-  return nameOrReason(line, withElement.kind === 'several', lookup);
+  return nameOrReason(line, withElement.kind === 'several' ? withElement.candidates : null, lookup);
 }
 
 /** Steps 1 to 3: the number in its numbering, a memory, another numbering; a memory may refuse the line. */
@@ -151,7 +166,7 @@ export function rememberedVia(
 
 /** Step 3 for a part: its number in its colour, then as a LEGO element id, then the number alone. */
 function otherNumbering(line: LineToFind, no: string, inColour: InColour, lookup: PlacementLookup): Answer {
-  if (inColour.items.length > 1) return severalOrSame(inColour.items, no);
+  if (inColour.items.length > 1) return severalOrSame(inColour.items, no, 'element');
   const one = inColour.items[0];
   if (one !== undefined && line.colourId !== null) {
     const from = line.numbering === null ? '' : `${NUMBERING_NAMES[line.numbering]} `;
@@ -163,7 +178,7 @@ function otherNumbering(line: LineToFind, no: string, inColour: InColour, lookup
   // A list of LEGO element ids: the number is one, an item in a colour.
   const elements = distinctItems(lookup.elementOf(no));
   const element = elements[0];
-  if (elements.length > 1) return { kind: 'several' };
+  if (elements.length > 1) return several(elements, 'element');
   if (element !== undefined)
     return {
       kind: 'found',
@@ -175,7 +190,7 @@ function otherNumbering(line: LineToFind, no: string, inColour: InColour, lookup
     };
   const translations = lookup.translationsOf(no, line.numbering);
   const translation = translations[0];
-  if (translations.length > 1) return severalOrSame(translations, no);
+  if (translations.length > 1) return severalOrSame(translations, no, 'numbering');
   if (translation === undefined) return NONE;
   return found(translation.item, 'number', sameNo(translation.item.no, no) ? undefined : translation.via);
 }
@@ -185,9 +200,15 @@ function otherNumbering(line: LineToFind, no: string, inColour: InColour, lookup
  * one of them: a table says it is the same item, and the others are the ambiguity of the other numbering
  * (LDraw's one `3001.dat` for Rebrickable's `3001` and its variants).
  */
-function severalOrSame(candidates: readonly { readonly item: ItemRef }[], no: string): Answer {
+function severalOrSame(candidates: readonly { readonly item: ItemRef }[], no: string, how: Candidate['how']): Answer {
   const same = candidates.find((c) => sameNo(c.item.no, no));
-  return same === undefined ? { kind: 'several' } : found(same.item, 'number');
+  return same === undefined ? several(candidates, how) : found(same.item, 'number');
+}
+
+/** Several candidates, each item once. */
+function several(candidates: readonly { readonly item: ItemRef }[], how: Candidate['how']): Answer {
+  const items = new Map(candidates.map((c) => [`${c.item.type} ${c.item.no.toLowerCase()}`, c.item]));
+  return { kind: 'several', candidates: [...items.values()].map((item) => ({ item, how })) };
 }
 
 /**
@@ -207,7 +228,7 @@ function besideTheNumber(
   if (answer.kind !== 'found') {
     if (answer.kind === 'unplaced' && answer.reason === UNPLACED_REASONS.rememberedNotInColour && one === undefined)
       return answer;
-    if (one === undefined) return { kind: 'several' };
+    if (one === undefined) return several(elements, 'element');
     // The number found nothing: the element places it, naming the line's colour only where it disagrees.
     return {
       kind: 'found',
@@ -253,16 +274,18 @@ function assumedWords(e: ElementMatch): string {
   return e.sameNumberIn === undefined ? '' : ` (same number in ${NUMBERING_NAMES[e.sameNumberIn]}'s numbering)`;
 }
 
-/** Step 4, a unique name; else the first reason that fits (SPEC §6). */
-function nameOrReason(line: LineToFind, severalByTable: boolean, lookup: PlacementLookup): Found {
-  if (!severalByTable && line.nameKey !== null) {
+/** Step 4, a unique name; else the first reason that fits (SPEC §6), with the tables' candidates (`byTable`). */
+function nameOrReason(line: LineToFind, byTable: readonly Candidate[] | null, lookup: PlacementLookup): Found {
+  const unplaced = (reason: UnplacedReason): Found =>
+    byTable === null ? { kind: 'unplaced', reason } : { kind: 'unplaced', reason, candidates: byTable };
+  if (byTable === null && line.nameKey !== null) {
     const named = lookup.itemsNamed(line.type, line.nameKey);
     if (named.length === 1 && named[0] !== undefined) return { kind: 'found', item: named[0], by: 'name' };
     if (named.length > 1) return { kind: 'unplaced', reason: UNPLACED_REASONS.nameSeveral };
   }
-  if (elementIdBeside(line.remarks) !== null) return { kind: 'unplaced', reason: UNPLACED_REASONS.elementNotKnown };
-  if (line.no !== null) return { kind: 'unplaced', reason: numberNotInCatalogue(line.numbering) };
-  return { kind: 'unplaced', reason: UNPLACED_REASONS.nameNotInCatalogue };
+  if (elementIdBeside(line.remarks) !== null) return unplaced(UNPLACED_REASONS.elementNotKnown);
+  if (line.no !== null) return unplaced(numberNotInCatalogue(line.numbering));
+  return unplaced(UNPLACED_REASONS.nameNotInCatalogue);
 }
 
 /** "The BrickLink number is not in the catalogue", in the words of the document's numbering (SPEC §6). */

@@ -1,7 +1,7 @@
 import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../item-types.ts';
 import type { Numbering } from '../numberings.ts';
 import { colourNameKey, foldName } from './fold.ts';
-import { findItem } from './find-item.ts';
+import { findItem, type Candidate } from './find-item.ts';
 import { UNPLACED_REASONS, type UnplacedReason } from '../reasons.ts';
 import { elementIdBeside, OTHER_NUMBERING_COLOUR } from './remarks.ts';
 
@@ -71,6 +71,8 @@ export type Placement =
       readonly reason: UnplacedReason;
       /** Unplaced only for its colour: the item the rule found (SPEC §9: staff choose a colour, the item stays). */
       readonly found?: ItemRef;
+      /** The items the tables give that they can't tell apart (SPEC §6 step 3): they lead the suggestions. */
+      readonly candidates?: readonly Candidate[];
     };
 
 /** What LEGO's element id is in the catalogue: an item, and its colour in BrickLink's numbering when known. */
@@ -281,7 +283,11 @@ export function placeItem(given: GivenItem, lookup: PlacementLookup): Placement 
     lookup,
   );
   if (found.kind === 'unplaced')
-    return { ...unplaced(found.reason), ...(found.found === undefined ? {} : { found: found.found }) };
+    return {
+      ...unplaced(found.reason),
+      ...(found.found === undefined ? {} : { found: found.found }),
+      ...(found.candidates === undefined ? {} : { candidates: found.candidates }),
+    };
   return placedIn(given, found, colour, lookup);
 }
 

@@ -46,6 +46,9 @@ const PARTS = [
   { no: '970c04', name: 'Hips and Dark Azure Legs' },
   { no: '3001', name: 'Brick 2 x 4' },
   { no: '3003', name: 'Brick 2 x 2' },
+  { no: '3001b', name: 'Brick 2 x 4 without Cross Supports' },
+  { no: '2454a', name: 'Brick 1 x 2 x 5 with Solid Stud' },
+  { no: '2454b', name: 'Brick 1 x 2 x 5 with Hollow Stud' },
 ];
 
 /** One LEGO element per (BrickLink number, colour), and the Rebrickable part and colour it is. */
@@ -57,6 +60,12 @@ const ELEMENTS = [
   { element: '9700411', bl: '970c04', colour: BLACK, rb: '970c34' },
   { element: '300121', bl: '3001', colour: RED, rb: '3001' },
   { element: '300126', bl: '3001', colour: BLACK, rb: '3001' },
+  // 3001's other mould, made in Blue, which 3001 is not.
+  { element: '300123', bl: '3001b', colour: BLUE, rb: '3001b' },
+  // BrickLink files both moulds under 2454: in Red the tables can't tell which.
+  { element: '245421', bl: '2454', colour: RED, rb: '2454a' },
+  { element: '4212414', bl: '2454', colour: RED, rb: '2454b' },
+  { element: '245426', bl: '2454', colour: BLACK, rb: '2454b' },
 ];
 const name = (id: number) => COLOURS.find((c) => c.id === id)?.name ?? '';
 
@@ -73,6 +82,10 @@ const TABLES = [
     content: bytes(
       files.rebrickableElements(ELEMENTS.map((e) => ({ element: e.element, part: e.rb, colour: rb(e.colour) }))),
     ),
+  },
+  {
+    name: 'part_relationships.csv',
+    content: bytes(files.rebrickableRelationships([{ type: 'M', child: '3001b', parent: '3001' }])),
   },
   {
     name: 'colors.json',
@@ -239,6 +252,36 @@ describeEachStore('a number and its colour are translated together (issue 60 §1
   });
 });
 
+describeEachStore('what the tables cannot settle leads the suggestions (issue 60 §1)', () => {
+  it("BrickLink's 2454 in Red is two Rebrickable moulds: unplaced, the two first among its suggestions; in Black, one", async () => {
+    const { db, storePath } = await storeWith();
+    const [imported] = confirmImport(
+      db,
+      {
+        file: order(
+          [RED, BLACK].map((colour) => ({ no: '2454', colour })),
+          '4001',
+        ),
+      },
+      SYSTEM_CLOCK,
+    );
+    const service = serviceFor(db, storePath);
+    const lines = await service.call('lines.list', { orderId: imported?.order.id ?? 0 });
+    if (!lines.ok) throw new Error(lines.error.message);
+    expect(lines.value.map((l) => [l.placed?.no ?? null, l.reason?.code ?? null])).toEqual([
+      [null, 'number-not-in-catalogue'],
+      ['2454b', null],
+    ]);
+    const suggested = await service.call('lines.suggest', { lineId: lines.value[0]?.id ?? 0, limit: 5 });
+    if (!suggested.ok) throw new Error(suggested.error.message);
+    const { suggestions } = suggested.value;
+    expect(suggestions.slice(0, 2).map((x) => [x.no, x.rule, x.related])).toEqual([
+      ['2454a', 'related', 'element'],
+      ['2454b', 'related', 'element'],
+    ]);
+  });
+});
+
 describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () => {
   it('a memory taught in Sand Blue does not place Black and Red: the element tables do', async () => {
     // The worker's fix comes first, with no element tables: every 970c00 is unplaced.
@@ -321,6 +364,10 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
       ],
     });
     if (!shown.ok) throw new Error(shown.error.message);
+    // Its suggestions begin with what the tables make in Blue: 3001's other mould.
+    const suggested = await service.call('lines.suggest', { lineId: shown.value[2]?.id ?? 0, limit: 5 });
+    if (!suggested.ok) throw new Error(suggested.error.message);
+    expect(suggested.value.suggestions[0]?.no).toBe('3001b');
     const memory = shown.value[1]?.memory;
     expect(memory?.id).toBeGreaterThan(0);
     // Forgetting it from the line: later imports no longer use it; the lines it placed stay placed.

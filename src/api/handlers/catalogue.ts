@@ -9,10 +9,11 @@ import { itemsTypeOf } from '../../catalogue/formats/bricklink-tab.ts';
 import { listColours } from '../../store/colours.ts';
 import { getLine, type GivenLine, type LineView } from '../../store/lines.ts';
 import { colourInfo } from '../../store/colours.ts';
+import { catalogueItemName } from '../../store/catalogue.ts';
 import { getSetting } from '../../store/settings.ts';
 import type { ReadableDb } from '../../store/db.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
-import { checkColour, colourOf, elementIdBeside } from '../../placement/rule.ts';
+import { checkColour, colourOf, elementIdBeside, memoryFor, placeItem } from '../../placement/rule.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
 import { withoutRepeats } from '../views.ts';
 import {
@@ -86,6 +87,35 @@ function pictureColourOf(db: ReadableDb, line: LineView): number | null {
   return line.placed !== null ? line.placed.colour : lineColour(db, line.given);
 }
 
+/**
+ * The suggestions the placement rule itself gives an unplaced line (SPEC §6, §7): the items the tables
+ * give its number that they can't tell apart; for a line a memory refused for its colour, the parts
+ * related to the remembered item that the element tables make in that colour (issue 60 §2).
+ */
+function ruleCandidates(d: ReadDeps, line: LineView, colour: number | null, limit: number): SuggestionView[] {
+  if (line.placed !== null) return [];
+  const lookup = catalogueLookup(d.db);
+  const p = placeItem({ ...line.given, remarks: line.remarks }, lookup);
+  if (p.item !== null) return [];
+  const fromTables = (p.candidates ?? []).map((c): SuggestionView => ({
+    type: c.item.type,
+    no: c.item.no,
+    name: catalogueItemName(d.db, c.item.type, c.item.no) ?? '',
+    rule: 'related',
+    related: c.how,
+    matched: [],
+    marks: [],
+  }));
+  if (line.reason?.code !== 'remembered-not-in-colour' || colour === null) return fromTables;
+  const memory = memoryFor(line.given, lookup);
+  if (memory === null) return fromTables;
+  const index = d.suggestionIndex();
+  const madeInColour = d
+    .relatedSuggestions(memory.item.no, limit)
+    .filter((s) => index?.coloursOf(s.type, s.no)?.includes(colour) === true);
+  return [...fromTables, ...madeInColour];
+}
+
 /** A catalogue load whose loader went away mid-load, in true words: it stopped, and is not taken up again. */
 /** A load whose loader is gone (`who`: `loaderWords`), in words: it failed, and nothing takes it up again. */
 export const orphanedLoad = (who: string): string =>
@@ -103,12 +133,14 @@ export const CATALOGUE_CALLS = {
     // A line that gave a LEGO element id: what the tables say of the element leads, and its digits are no
     // number to take prefixes of (4162916 is no 4162 Tile).
     const element = elementIdBeside(line.remarks);
+    const colour = lineColour(d.db, line.given);
     const related = [
+      // What the rule could not settle leads: the items the tables give the line's number (in its colour).
+      ...ruleCandidates(d, line, colour, n),
       ...(element !== null && element !== line.given.no ? d.relatedSuggestions(element, n) : []),
       ...(line.given.no !== null && !d.inCatalogue(line.given.no) ? d.relatedSuggestions(line.given.no, n) : []),
     ];
     const byNumber = element !== null && element === line.given.no?.trim() ? null : line.given.no;
-    const colour = lineColour(d.db, line.given);
     return {
       ready: true,
       suggestions: named(
