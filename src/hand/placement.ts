@@ -2,6 +2,7 @@ import { elementColourFor, elementIdBeside } from '../placement/rule.ts';
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
+import { UNPLACED_REASONS } from '../reasons.ts';
 import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE, type ItemType } from '../item-types.ts';
 import type { PlacementConfirmation } from '../confirmations.ts';
 import {
@@ -586,6 +587,21 @@ export function forgetMemory(
     // Read inside the write: another desk's change since the screen showed it is refused, not undone unseen.
     if (seen !== undefined) refuseIfMemoryChanged(db, table, id, what, seen);
     rec.delete(table, id);
+    if (kind === 'item') placeRefusedAgain(db, rec, row);
     return { value: null, kind: 'forget-placement', label: `Forgetting ${what}` };
   }).step;
+}
+
+/**
+ * The unplaced lines an item memory refused for their colour (SPEC §6 step 2) are placed again once it is
+ * forgotten, in its step: their reason named it. The lines it placed stay placed (SPEC §8).
+ */
+function placeRefusedAgain(db: StoreDb, rec: StepRecorder, row: Record<string, string | number | null>): void {
+  const type = String(row['given_type']);
+  const no = row['given_no'] === null ? null : String(row['given_no']);
+  const nameKey = row['name_key'] === null ? null : String(row['name_key']);
+  const refused = linesFor(db, 0, { type, no, nameKey }, null).filter(
+    (c) => c.itemNo === null && c.unplacedReason === UNPLACED_REASONS.rememberedNotInColour,
+  );
+  placeOthers(db, rec, refused);
 }

@@ -213,21 +213,21 @@ function inColour(q: Questions, numbering: 'bricklink' | 'rebrickable', no: stri
   return { items: [...items.values()], listed: rows.length > 0 };
 }
 
-/** The catalogue colours the element tables make a catalogue part in (its own numbering's rows); null: they say nothing. */
+/**
+ * The catalogue colours the element tables make a catalogue part in: its own numbering's rows, else (no
+ * table of its numbering lists it) the other's rows of the same number, as the suggestions read them
+ * (`suggest/part-colours.ts`) — a check that can only keep a memory from a colour. Null: they say nothing.
+ */
 function madeIn(q: Questions, item: ItemRef): readonly number[] | null {
   if (item.type !== 'P') return null;
   const found = q.item('P', item.no);
   if (found === null) return null;
   const speaks = numberingOfSource(found.source);
   const lookups = colourLookupsOf(q);
-  const colours = new Set<number>();
-  for (const numbering of ['bricklink', 'rebrickable'] as const) {
-    if (speaks !== null && speaks !== numbering) continue;
-    for (const r of q.numberElements(numbering, found.no)) {
-      const id = elementColourId(numbering, r.colour, lookups);
-      if (id !== null) colours.add(id);
-    }
-  }
+  const coloursIn = (numbering: 'bricklink' | 'rebrickable') =>
+    q.numberElements(numbering, found.no).flatMap((r) => elementColourId(numbering, r.colour, lookups) ?? []);
+  const own = speaks === 'bricklink' || speaks === 'rebrickable' ? coloursIn(speaks) : [];
+  const colours = new Set(own.length > 0 ? own : [...coloursIn('bricklink'), ...coloursIn('rebrickable')]);
   // Rows whose colours no table names say nothing the line's colour can be checked against.
   return colours.size === 0 ? null : [...colours];
 }

@@ -373,11 +373,14 @@ export function elementColourFor(
  */
 export function viaOf(
   given: GivenItem,
-  placed: ItemRef & { readonly colour: number | null },
+  placed: ItemRef & { readonly colour: number | null; readonly by?: string },
   lookup: PlacementLookup,
 ): string | null {
   const now = placeItem(given, lookup);
   if (now.item !== null && sameItemRef(now.item, placed) && now.colourId === placed.colour) return now.via ?? null;
+  // Placed by a memory staff have forgotten since (or changed): the line stays, and says what placed it.
+  if (placed.by === 'remembered')
+    return `remembered — ${clean(given.no) ?? `"${clean(given.name) ?? ''}"`} → ${placed.no} (a placement since forgotten or changed)`;
   // Only a colour given by name (or another numbering's number) can have come through the colour table.
   const colour = given.colourId === null && clean(given.colourName) !== null ? checkColour(given, lookup) : null;
   const how = [

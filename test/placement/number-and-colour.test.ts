@@ -377,5 +377,20 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
     expect(placed(planImport(db, { file: order([{ no: 'x3001', colour: BLACK }], '3003') }))[0]?.[2]).toBe(
       'number-not-in-catalogue',
     );
+    // The line it placed stays placed, saying what placed it; the line it refused is placed again with it.
+    expect(await service.call('lines.list', { orderId: later?.order.id ?? 0 })).toMatchObject({
+      ok: true,
+      value: [
+        {},
+        {
+          placed: {
+            no: '3001',
+            colour: BLACK,
+            via: 'remembered — x3001 → 3001 (a placement since forgotten or changed)',
+          },
+        },
+        { placed: null, reason: { code: 'number-not-in-catalogue' }, memory: null },
+      ],
+    });
   });
 });
