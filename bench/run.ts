@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
- * the groups named (catalogue-load, suggest, quality, elements, round-trip, import, claims, upgrade, open, answers, lists, screens,
+ * the groups named (catalogue-load, suggest, quality, elements, round-trip, agreement, import, claims, upgrade, open, answers, lists, screens,
  * compare, postgres); `postgres:desks` (or `:import`, `:colours`, `:claims`) only that PostgreSQL row.
  */
 import { execFileSync } from 'node:child_process';
+import { benchAgreement } from './agreement.bench.ts';
 import { benchAnswers } from './answers.bench.ts';
 import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
@@ -37,6 +38,7 @@ const GROUPS = [
   'quality',
   'elements',
   'round-trip',
+  'agreement',
   'import',
   'claims',
   'upgrade',
@@ -93,6 +95,11 @@ if (runs('elements')) {
 }
 if (runs('round-trip')) {
   const out = await benchRoundTrip();
+  if ('skipped' in out) console.log(`${out.skipped}\n`);
+  else print(out);
+}
+if (runs('agreement')) {
+  const out = await benchAgreement();
   if ('skipped' in out) console.log(`${out.skipped}\n`);
   else print(out);
 }
