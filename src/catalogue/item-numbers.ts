@@ -74,6 +74,26 @@ export interface NumbersOf {
   has(type: string, no: string): boolean;
 }
 
+/**
+ * Rule 4: the numbers `numbering`'s element table lists as its own — unless that numbering's number, by
+ * its elements, is another item of the other numbering (BrickLink's codes list 970c04, whose elements are
+ * Rebrickable's 970c34: Rebrickable's own 970c04 is not BrickLink's 970c04). "Probably the same" is not known.
+ */
+function listedUnlessOther(
+  db: ReadableDb,
+  numbering: 'bricklink' | 'rebrickable',
+  numbers: readonly string[],
+): Set<string> {
+  const listed = listedInElements(db, numbering, numbers);
+  const others = grouped(sharedElements(db, numbering, [...listed]));
+  return new Set(
+    [...listed].filter((no) => {
+      const items = others.get(no.toLowerCase());
+      return items === undefined || items.some((o) => o.toLowerCase() === no.toLowerCase());
+    }),
+  );
+}
+
 /** The numbers of many items at once (a few statements, whatever their count): `get(type, no)`. */
 export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): NumbersOf {
   const sources = itemSources(db, items);
@@ -89,11 +109,11 @@ export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): NumbersO
   const blOfRb = grouped(crossReferencedFrom(db, 'bricklink', rebrickableParts));
   const ldOfRb = grouped(crossReferencedFrom(db, 'ldraw', rebrickableParts));
   const blByElements = grouped(sharedElements(db, 'rebrickable', rebrickableParts));
-  const blListed = listedInElements(db, 'bricklink', rebrickableParts);
+  const blListed = listedUnlessOther(db, 'bricklink', rebrickableParts);
   // BrickLink parts: their Rebrickable numbers (and through them, LDraw's).
   const rbOfBl = grouped(crossReferencedTo(db, 'bricklink', bricklinkParts));
   const rbByElements = grouped(sharedElements(db, 'bricklink', bricklinkParts));
-  const rbListed = listedInElements(db, 'rebrickable', bricklinkParts);
+  const rbListed = listedUnlessOther(db, 'rebrickable', bricklinkParts);
   const rebrickableOfBricklink = new Map<string, string | null>();
   for (const no of bricklinkParts) {
     const k = no.toLowerCase();

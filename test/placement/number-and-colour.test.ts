@@ -7,6 +7,7 @@
  */
 import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { itemNumbers } from '../../src/catalogue/item-numbers.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -394,3 +395,19 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
     });
   });
 });
+
+describeEachStore(
+  "an item's numbers (SPEC §5): a number an element table lists is known only where its elements do not say otherwise",
+  () => {
+    it("Rebrickable's own 970c04 is not BrickLink's 970c04, which the tables give as Rebrickable's 970c34", async () => {
+      const { db } = await storeWith();
+      const numbers = itemNumbers(db, [
+        { type: 'P', no: '970c04' },
+        { type: 'P', no: '970c34' },
+      ]);
+      expect(numbers.get('P', '970c04').bricklink).toBeNull();
+      expect(numbers.get('P', '970c04').known.bricklink).toEqual([]);
+      expect(numbers.get('P', '970c34').known.bricklink).toContain('970c04');
+    });
+  },
+);
