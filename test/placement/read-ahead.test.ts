@@ -59,6 +59,12 @@ describeEachStore("a plan's look-ups read ahead", () => {
     insertItem(db, { no: '3006', name: 'Twin' });
     insertHandPlacement(db, { givenNo: 'memo-1', item: { type: 'P', no: '3069' } });
     insertHandPlacement(db, { givenNo: null, name: 'Mystery Brick', item: { type: 'P', no: '3001' } });
+    // Taught in Red (issue 60): in Black the element tables say nothing of 3001, in Red they make it.
+    insertHandPlacement(db, {
+      givenNo: 'memo-2',
+      item: { type: 'P', no: '3001' },
+      taught: { colourId: 5, desk: 'front' },
+    });
 
     const line = (given: Partial<GivenItem>, remarks: string | null = null) => ({
       given: { type: null, no: null, name: null, colourId: null, colourName: null, ...given },
@@ -80,6 +86,13 @@ describeEachStore("a plan's look-ups read ahead", () => {
       line({ type: 'S', no: '3001' }),
       line({ type: 'Q', no: '3001' }),
       line({}),
+      // Each line read in its document's numbering (issue 60): with its colour, a memory's teaching.
+      line({ no: '3001', colourId: 5, numbering: 'rebrickable' }),
+      line({ no: '6141', colourId: 11, numbering: 'rebrickable' }),
+      line({ no: '3069', colourId: 11, numbering: 'rebrickable' }),
+      line({ no: 'memo-2', colourId: 5, numbering: 'bricklink' }),
+      line({ no: 'memo-2', colourId: 11, numbering: 'bricklink' }),
+      line({ no: 'ghost', numbering: 'ldraw' }),
     ];
     const shown = (lookup: ReturnType<typeof catalogueLookup>) =>
       lines.map((l) => {
@@ -107,6 +120,12 @@ describeEachStore("a plan's look-ups read ahead", () => {
       ['3001', 'number-not-in-catalogue'],
       ['3001', 'unknown-item-type'],
       [null, 'no-number-or-name'],
+      ['3001', '3001/5', 'number', null],
+      ['6141', '4073/11', 'number', 'Rebrickable 6141 = BrickLink 4073'],
+      ['3069', '3069/11', 'number', "same number in BrickLink's numbering"],
+      ['memo-2', '3001/5', 'remembered', 'remembered — memo-2 in Red → 3001, desk "front", 1 Jan 2026'],
+      ['memo-2', 'remembered-not-in-colour'],
+      ['ghost', 'number-not-in-catalogue'],
     ]);
   });
 });

@@ -41,7 +41,9 @@ export function fewOf(names: readonly string[]): string {
 export function lineText(l: LineRowView): string {
   const given = [l.given.type, l.given.no, l.given.name].filter(Boolean).join(' ');
   const colour = l.placed?.colour == null ? '' : ` in ${l.placed.colourName ?? `colour ${l.placed.colour}`}`;
-  const where = l.placed ? `${l.placed.type} ${numberText(l.placed)}${colour}` : `— ${l.reason?.text ?? ''}`;
+  // How it was placed (another numbering, a memory), or the memory that refused it: never silently (issue 60).
+  const how = l.placed?.via ? ` (${l.placed.via})` : !l.placed && l.memory ? ` (${l.memory.taught})` : '';
+  const where = `${l.placed ? `${l.placed.type} ${numberText(l.placed)}${colour}` : `— ${l.reason?.text ?? ''}`}${how}`;
   return `${String(l.id).padStart(7)} ${String(l.position).padStart(5)}  ${given.padEnd(40)} ×${String(l.quantity).padEnd(5)} ${where}`;
 }
 
