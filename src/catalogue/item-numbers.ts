@@ -109,11 +109,20 @@ export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): NumbersO
   const blOfRb = grouped(crossReferencedFrom(db, 'bricklink', rebrickableParts));
   const ldOfRb = grouped(crossReferencedFrom(db, 'ldraw', rebrickableParts));
   const blByElements = grouped(sharedElements(db, 'rebrickable', rebrickableParts));
-  const blListed = listedUnlessOther(db, 'bricklink', rebrickableParts);
+  // Rule 4 only where the shared elements say nothing: where they do, they name the same number or not.
+  const blListed = listedUnlessOther(
+    db,
+    'bricklink',
+    rebrickableParts.filter((no) => !blByElements.has(no.toLowerCase())),
+  );
   // BrickLink parts: their Rebrickable numbers (and through them, LDraw's).
   const rbOfBl = grouped(crossReferencedTo(db, 'bricklink', bricklinkParts));
   const rbByElements = grouped(sharedElements(db, 'bricklink', bricklinkParts));
-  const rbListed = listedUnlessOther(db, 'rebrickable', bricklinkParts);
+  const rbListed = listedUnlessOther(
+    db,
+    'rebrickable',
+    bricklinkParts.filter((no) => !rbByElements.has(no.toLowerCase())),
+  );
   const rebrickableOfBricklink = new Map<string, string | null>();
   for (const no of bricklinkParts) {
     const k = no.toLowerCase();

@@ -66,8 +66,9 @@ function aheadWith(db: ReadableDb, lines: readonly LineToPlace[], memory: Lookup
  * (`ahead`), else by the store's statements (prepared once: `lookupReader`) — a colour question once per
  * plan, or per memory, where answers are read ahead.
  */
-function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMemory | undefined) {
+function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMemory | undefined, askOnce = false) {
   const memo = <A extends unknown[], V>(name: string, ask: (...args: A) => V) => {
+    if (askOnce) return once(ask);
     if (ahead === null) return ask;
     if (memory === undefined) return once(ask);
     if (!memory.asked.has(name)) memory.asked.set(name, new Map());
@@ -77,8 +78,11 @@ function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMem
   const references = crossReferences(db);
   let coloursLoaded: boolean | undefined;
   let colourTable: boolean | undefined;
-  const item = (type: string, no: string): CatalogueNumber | null =>
-    known(ahead?.itemNumber, key(type, no), () => reader.item(type, no));
+  // A line's own questions are asked once each only in a snapshot (`askOnce`): a list's lines repeat them.
+  const each = <A extends unknown[], V>(ask: (...args: A) => V) => (askOnce ? once(ask) : ask);
+  const item = each((type: string, no: string): CatalogueNumber | null =>
+    known(ahead?.itemNumber, key(type, no), () => reader.item(type, no)),
+  );
   const itemNumber = (type: string, no: string): string | undefined => item(type, no)?.no;
   const colourNamed = memo('colourOfName', (nameKey: string): number | null => {
     const ids = reader.coloursNamed(nameKey);
@@ -95,16 +99,19 @@ function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMem
       const speaks = found === null ? null : numberingOfSource(found.source);
       return found === null || (speaks !== null && speaks !== numbering) ? undefined : found.no;
     },
-    rememberedByNumber: (type: string, no: string): MemoryRow | null =>
+    rememberedByNumber: each((type: string, no: string): MemoryRow | null =>
       known(ahead?.rememberedNumber, key(type, no), () => reader.rememberedByNumber(type, no)),
-    rememberedByName: (type: string, nameKey: string): MemoryRow | null =>
+    ),
+    rememberedByName: each((type: string, nameKey: string): MemoryRow | null =>
       known(ahead?.rememberedName, key(type, nameKey), () => reader.rememberedByName(type, nameKey)),
+    ),
     numberElements: memo('numberElements', (numbering: 'bricklink' | 'rebrickable', no: string) =>
       known(ahead?.numberElements, key(numbering, no), () => reader.numberElements(numbering, no)),
     ),
     colourName: memo('colourName', reader.colourName),
-    itemsNamed: (type: string, nameKey: string): readonly ItemRef[] =>
+    itemsNamed: each((type: string, nameKey: string): readonly ItemRef[] =>
       known(ahead?.named, key(type, nameKey), () => reader.itemsNamed(type, nameKey)),
+    ),
     coloursLoaded: (): boolean => (coloursLoaded ??= reader.coloursLoaded()),
     hasColour: memo('hasColour', reader.hasColour),
     /** The catalogue colour of a folded name, when exactly one colour has it. */
@@ -112,14 +119,18 @@ function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMem
     colourPlacement: memo('colourPlacement', reader.colourPlacement),
     hasColourTable: (): boolean => (colourTable ??= reader.hasColourTable()),
     translateColour: memo('translateColour', reader.translateColour),
-    elementRows: (id: string): readonly ElementRow[] => known(ahead?.elementRows, id, () => reader.elementRows(id)),
+    elementRows: each((id: string): readonly ElementRow[] =>
+      known(ahead?.elementRows, id, () => reader.elementRows(id)),
+    ),
     sharedElements: memo('sharedElements', (no: string) =>
       known(ahead?.sharedElements, no, () => reader.sharedElements(no)),
     ),
-    bricklinkOf: (rebrickable: string): readonly string[] =>
+    bricklinkOf: each((rebrickable: string): readonly string[] =>
       known(ahead?.bricklinkOf, rebrickable, () => references.bricklinkOf(rebrickable)),
-    rebrickableOf: (numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>
+    ),
+    rebrickableOf: each((numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>
       known(ahead?.rebrickableOf, key(numbering, no), () => references.rebrickableOf(numbering, no)),
+    ),
   };
 }
 
@@ -200,17 +211,61 @@ function elementOf(q: Questions, id: string): ElementMatch[] {
  * step 3): the elements they list it under in that colour, and the catalogue parts the other numbering's
  * table gives each element as — the catalogue's own number where it speaks the other numbering.
  */
-function inColour(q: Questions, numbering: 'bricklink' | 'rebrickable', no: string, colour: number): InColour {
-  const lookups = colourLookupsOf(q);
-  const rows = q.numberElements(numbering, no).filter((r) => elementColourId(numbering, r.colour, lookups) === colour);
+function inColour(
+  q: Questions,
+  colours: NumberColours,
+  numbering: 'bricklink' | 'rebrickable',
+  no: string,
+  colour: number,
+): InColour {
+  const elements = colours.of(numbering, no).get(colour);
+  if (elements === undefined) return { items: [], listed: false };
   const items = new Map<string, { item: ItemRef; element: string }>();
-  for (const r of rows) {
-    if (r.otherNumbering === null || r.otherNo === null) continue;
-    const own = q.partIn(r.otherNumbering, r.otherNo);
-    if (own !== undefined && !items.has(own.toLowerCase()))
-      items.set(own.toLowerCase(), { item: { type: 'P', no: own }, element: r.element });
-  }
-  return { items: [...items.values()], listed: rows.length > 0 };
+  for (const element of elements)
+    for (const r of q.elementRows(element)) {
+      if (r.numbering === numbering) continue;
+      const own = q.partIn(r.numbering, r.item_no);
+      if (own !== undefined && !items.has(own.toLowerCase()))
+        items.set(own.toLowerCase(), { item: { type: 'P', no: own }, element });
+    }
+  return { items: [...items.values()], listed: true };
+}
+
+/**
+ * A number's elements by the catalogue colour each is in, worked out once a lookup (a plan asks one number
+ * in many colours, and a popular part has a hundred elements); each table's colour read once.
+ */
+interface NumberColours {
+  of(numbering: 'bricklink' | 'rebrickable', no: string): ReadonlyMap<number, readonly string[]>;
+}
+
+function numberColours(q: Questions): NumberColours {
+  const byNumber = new Map<string, Map<number, string[]>>();
+  const colourIds = new Map<string, number | null>();
+  const lookups = colourLookupsOf(q);
+  const colourOf = (numbering: 'bricklink' | 'rebrickable', colour: string) => {
+    const k = key(numbering, colour);
+    if (!colourIds.has(k)) colourIds.set(k, elementColourId(numbering, colour, lookups));
+    return colourIds.get(k) ?? null;
+  };
+  return {
+    of(numbering, no) {
+      const k = key(numbering, no.toLowerCase());
+      let found = byNumber.get(k);
+      if (found === undefined) {
+        found = new Map();
+        for (const r of q.numberElements(numbering, no)) {
+          const id = colourOf(numbering, r.colour);
+          if (id === null) continue;
+          const list = found.get(id);
+          if (list === undefined) found.set(id, [r.element]);
+          else list.push(r.element);
+        }
+        byNumber.set(k, found);
+      }
+      return found;
+    },
+  };
 }
 
 /**
@@ -218,18 +273,16 @@ function inColour(q: Questions, numbering: 'bricklink' | 'rebrickable', no: stri
  * table of its numbering lists it) the other's rows of the same number, as the suggestions read them
  * (`suggest/part-colours.ts`) — a check that can only keep a memory from a colour. Null: they say nothing.
  */
-function madeIn(q: Questions, item: ItemRef): readonly number[] | null {
+function madeIn(q: Questions, colours: NumberColours, item: ItemRef): readonly number[] | null {
   if (item.type !== 'P') return null;
   const found = q.item('P', item.no);
   if (found === null) return null;
   const speaks = numberingOfSource(found.source);
-  const lookups = colourLookupsOf(q);
-  const coloursIn = (numbering: 'bricklink' | 'rebrickable') =>
-    q.numberElements(numbering, found.no).flatMap((r) => elementColourId(numbering, r.colour, lookups) ?? []);
+  const coloursIn = (numbering: 'bricklink' | 'rebrickable') => [...colours.of(numbering, found.no).keys()];
   const own = speaks === 'bricklink' || speaks === 'rebrickable' ? coloursIn(speaks) : [];
-  const colours = new Set(own.length > 0 ? own : [...coloursIn('bricklink'), ...coloursIn('rebrickable')]);
+  const all = new Set(own.length > 0 ? own : [...coloursIn('bricklink'), ...coloursIn('rebrickable')]);
   // Rows whose colours no table names say nothing the line's colour can be checked against.
-  return colours.size === 0 ? null : [...colours];
+  return all.size === 0 ? null : [...all];
 }
 
 /** The catalogue parts an LDraw number is, through Rebrickable's numbers (and their BrickLink numbers). */
@@ -326,10 +379,13 @@ export function catalogueLookup(
   db: ReadableDb,
   lines: readonly LineToPlace[] = [],
   memory?: LookupMemory,
+  /** Each question asked once: for reading a list of lines in one snapshot (no write in between). */
+  askOnce = false,
 ): PlacementLookup {
   const server = lines.length > 0 && lookupReadsAhead(db);
   const ahead = !server ? null : memory ? aheadWith(db, lines, memory) : readAhead(db, lines);
-  const q = questions(db, ahead, memory);
+  const q = questions(db, ahead, memory, askOnce);
+  const colours = numberColours(q);
   return {
     itemNumber: (type, no) => q.itemNumber(type, no) ?? null,
     catalogueItem: (type, no) => catalogueItemOf(q, type, no),
@@ -338,8 +394,8 @@ export function catalogueLookup(
       if (nameKey !== null) return memoryOf(q.rememberedByName(type, nameKey));
       return null;
     },
-    inColour: (numbering, no, colour) => inColour(q, numbering, no, colour),
-    madeIn: (item) => madeIn(q, item),
+    inColour: (numbering, no, colour) => inColour(q, colours, numbering, no, colour),
+    madeIn: (item) => madeIn(q, colours, item),
     colourName: q.colourName,
     itemsNamed: q.itemsNamed,
     coloursLoaded: q.coloursLoaded,

@@ -36,25 +36,53 @@ export interface LineFacts {
 
 /** The facts of each line, in order; `lookup` is the catalogue the rule reads. */
 export function lineFacts(db: ReadableDb, lines: readonly LineView[], lookup: PlacementLookup): LineFacts[] {
-  // Asked once a name for the whole list (a server pays a round trip a question; an order has few names).
+  // Asked once a name for the whole list (a server pays a round trip a question; an order has few names),
+  // and once a kind of line: an order's lines repeat their numbers, colours and placements.
   const translated = new Map<string, Swatch | null>();
-  return lines.map((l) => factsOf(db, l, lookup, translated));
+  const vias = new Map<string, string | null>();
+  return lines.map((l) => factsOf(db, l, lookup, translated, vias));
 }
 
 /** The facts of one line (one just placed by hand, say). */
 export const oneLineFacts = (db: ReadableDb, line: LineView, lookup: PlacementLookup): LineFacts =>
-  factsOf(db, line, lookup, new Map());
+  factsOf(db, line, lookup, new Map(), new Map());
+
+/** How a placed line came to its item, asked once for lines alike (same given, remarks and placement). */
+function viaFor(l: LineView, lookup: PlacementLookup, vias: Map<string, string | null>): string | null {
+  if (l.placed === null || l.placed.by === 'hand') return null;
+  const g = l.given;
+  const p = l.placed;
+  const key = JSON.stringify([
+    g.type,
+    g.no,
+    g.name,
+    g.colourId,
+    g.colourName,
+    g.numbering,
+    l.remarks,
+    p.type,
+    p.no,
+    p.colour,
+    p.by,
+  ]);
+  let via = vias.get(key);
+  if (via === undefined) {
+    via = viaOf({ ...g, remarks: l.remarks }, p, lookup);
+    vias.set(key, via);
+  }
+  return via;
+}
 
 function factsOf(
   db: ReadableDb,
   l: LineView,
   lookup: PlacementLookup,
   translated: Map<string, Swatch | null>,
+  vias: Map<string, string | null>,
 ): LineFacts {
   return {
     line: l,
-    via:
-      l.placed === null || l.placed.by === 'hand' ? null : viaOf({ ...l.given, remarks: l.remarks }, l.placed, lookup),
+    via: viaFor(l, lookup, vias),
     givenColour: l.givenColour ?? translatedColour(db, l.given, lookup, translated),
     itemFound: l.reason !== null && FOR_ITS_COLOUR.has(l.reason.code) ? itemFound(db, l, lookup) : null,
     memory: l.placed?.by === 'remembered' || l.reason?.code === 'remembered-not-in-colour' ? memoryOf(l, lookup) : null,

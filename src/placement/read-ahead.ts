@@ -124,13 +124,21 @@ function numberElementAnswers(db: ReadableDb, numbers: readonly string[]): Map<s
 }
 
 /**
- * Step 3 of the rule, for parts: element ids (the number, or one beside it), and the part tables; and for
- * the lines step 1 placed (`placed`), the element beside the number, which has its say over any step.
+ * Step 3 of the rule, for parts: element ids (the number, one beside it, the elements a number is listed
+ * under), and the part tables; and for the lines step 1 placed (`placed`), the element beside the number,
+ * which has its say over any step.
  */
-function partAnswers(db: ReadableDb, parts: readonly LineKey[], placed: readonly LineKey[]) {
+function partAnswers(
+  db: ReadableDb,
+  parts: readonly LineKey[],
+  placed: readonly LineKey[],
+  /** The elements the lines' numbers are listed under (step 3 in a colour asks what each is). */
+  numberElementIds: readonly string[],
+) {
   const ids = unique([
     ...parts.flatMap((k) => [k.no, k.element].flatMap((id) => (id === null ? [] : [['', id] as const]))),
     ...placed.flatMap((k) => (k.element === null ? [] : [['', k.element] as const])),
+    ...numberElementIds.map((id) => ['', id] as const),
   ]);
   const elementRows = new Map<string, ElementRow[]>(ids.map(([, id]) => [id, []]));
   for (const r of elementRowsOf(db, ids))
@@ -210,18 +218,19 @@ export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): Answer
     type === 'P' && no !== null ? [no] : [],
   );
   const numberElements = numberElementAnswers(db, partNumbers);
-  const others = [...numberElements.values()].flatMap((rows) =>
-    rows.flatMap((r) => (r.otherNo === null ? [] : [['P', r.otherNo] as const])),
-  );
-  catalogue(
-    unique([...memoryItems, ...others]).filter(([a, b]) => !itemNumber.has(key(a, b))),
-    itemNumber,
-  );
+  const numberElementIds = [...numberElements.values()].flatMap((rows) => rows.map((r) => r.element));
 
   const parts = partAnswers(
     db,
     open.filter((k) => k.type === 'P'),
     keys.filter((k) => k.type === 'P' && placedByNumber(k)),
+    numberElementIds,
+  );
+  // The catalogue's items of the memories, and of the numbers the elements' other table gives.
+  const others = [...parts.elementRows.values()].flatMap((rows) => rows.map((r) => ['P', r.item_no] as const));
+  catalogue(
+    unique([...memoryItems, ...others]).filter(([a, b]) => !itemNumber.has(key(a, b))),
+    itemNumber,
   );
   const named = namedAnswers(db, open);
   return { itemNumber, rememberedNumber, rememberedName, named, numberElements, ...parts };

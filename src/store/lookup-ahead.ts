@@ -23,19 +23,14 @@ export function catalogueNumbersOf(
   );
 }
 
-/**
- * For (numbering, part number) pairs: the number's element rows in that numbering, each with the other
- * numbering's rows of the element (as `numberElements` reads them).
- */
+/** For (numbering, part number) pairs: the number's element rows in that numbering (as `numberElements` reads them). */
 export function numberElementsOf(db: ReadableDb, pairs: Pairs): (NumberElementRow & { a: string; b: string })[] {
   return forPairs(
     db,
     pairs,
     (p) =>
-      `SELECT j.a, j.b, e.element_id AS element, e.colour, o.numbering AS otherNumbering, o.item_no AS otherNo,
-              o.colour AS otherColour
-         FROM (${p}) j JOIN element_code e ON e.item_no = j.b AND e.numbering = j.a
-         LEFT JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering`,
+      `SELECT j.a, j.b, e.element_id AS element, e.colour
+         FROM (${p}) j JOIN element_code e ON e.item_no = j.b AND e.numbering = j.a`,
   );
 }
 

@@ -34,15 +34,13 @@ export interface MemoryRow {
 }
 
 /**
- * An element row of a part number in its numbering (`element_code_by_item`), with the other numbering's
- * rows of the same element beside it (null where that table does not list the element).
+ * An element row of a part number in its numbering (`element_code_by_item`): the element and its colour
+ * as that table gives it. A popular part has a hundred or more; what each element is in the other
+ * numbering is asked only for the colour a line is in (`elementRows`).
  */
 export interface NumberElementRow {
   readonly element: string;
   readonly colour: string;
-  readonly otherNumbering: 'bricklink' | 'rebrickable' | null;
-  readonly otherNo: string | null;
-  readonly otherColour: string | null;
 }
 
 /** An item of the other numbering that shares an element with a part number. */
@@ -92,12 +90,9 @@ export const MEMORY = `SELECT h.id, h.item_type AS type, h.item_no AS no, h.crea
       ON t.id = (SELECT max(n.id) FROM hand_placement_teaching n WHERE n.placement_id = h.id)
      AND t.item_type = h.item_type AND t.item_no = h.item_no`;
 
-/** A part number's element rows in its numbering, each with the other numbering's rows of that element. */
-export const NUMBER_ELEMENTS = `SELECT e.element_id AS element, e.colour, o.numbering AS otherNumbering,
-         o.item_no AS otherNo, o.colour AS otherColour
-    FROM element_code e
-    LEFT JOIN element_code o ON o.element_id = e.element_id AND o.numbering <> e.numbering
-   WHERE e.item_no = ? AND e.numbering = ?`;
+/** A part number's element rows in its numbering: the element and its colour (the index alone answers it). */
+export const NUMBER_ELEMENTS =
+  'SELECT element_id AS element, colour FROM element_code WHERE item_no = ? AND numbering = ?';
 
 /**
  * The lookup's statements, prepared once (a lookup places thousands of lines) and asked line by line.
@@ -145,7 +140,7 @@ export function lookupReader(db: ReadableDb) {
     rememberedByNumber: (type: string, no: string): MemoryRow | null => byNumber.get(type, no) ?? null,
     /** The memory for a folded name given without a number, or null. */
     rememberedByName: (type: string, nameKey: string): MemoryRow | null => byName.get(type, nameKey) ?? null,
-    /** A part number's element rows in its numbering, each with the other numbering's rows of the element. */
+    /** A part number's element rows in its numbering. */
     numberElements: (numbering: 'bricklink' | 'rebrickable', no: string): NumberElementRow[] =>
       numberElements.all(no, numbering),
     /** A catalogue colour's name, or null. */

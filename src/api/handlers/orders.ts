@@ -43,7 +43,8 @@ export const ORDERS_CALLS = {
     return { order, documents: documentsShown(d.db, documentsOfOrder(d.db, orderId), historyAt) };
   }),
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
-    const lookup = catalogueLookup(d.db);
+    // One snapshot: each question of the catalogue asked once however many lines ask it.
+    const lookup = catalogueLookup(d.db, [], undefined, true);
     const lines = orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true });
     return lineViews(d, lineFacts(d.db, lines, lookup));
   }),
