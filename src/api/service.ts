@@ -7,7 +7,8 @@ import { SETTING_FIELDS, type SettingKey } from '../setting-keys.ts';
  */
 import { useDesk } from '../undo/desk.ts';
 import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
-import { numberShower, type Numbering } from '../catalogue/item-numbers.ts';
+import { numberShower, numbersMemo, type Numbering } from '../catalogue/item-numbers.ts';
+import { catalogueAnswers } from '../placement/catalogue-lookup.ts';
 import { toErrorValue, damagedStore, readOnlyStore, type ErrorValue } from '../errors.ts';
 import { relatedParts } from '../placement/related.ts';
 import { itemsBySource, partNumbers, translationCounts } from '../store/catalogue.ts';
@@ -129,6 +130,18 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
   // Counting the items by source and the translation tables reads them whole (tens of ms): once per
   // catalogue generation, which every writer of the catalogue moves, not at every look at the screen.
   let countsSeen: (ReturnType<ServiceDeps['catalogueCounts']> & { generation: number }) | null = null;
+  // What the catalogue alone answers (items' numbers, the placement rule's questions), kept for its generation.
+  let answersFor: {
+    generation: number;
+    answers: ReturnType<typeof catalogueAnswers>;
+    numbers: ReturnType<typeof numbersMemo>;
+  } | null = null;
+  const kept = () => {
+    const generation = catalogueGeneration(db);
+    if (answersFor?.generation !== generation)
+      answersFor = { generation, answers: catalogueAnswers(), numbers: numbersMemo() };
+    return answersFor;
+  };
   const inCatalogue = partNumbers(db);
   const shopNumbering = () => ctx.numbering ?? (getSetting(db, 'numbering') as Numbering);
   return {
@@ -173,7 +186,8 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
       ...credentialsView(readCredentials(ctx.credentials)),
       credentialsEncrypted: ctx.credentials.encrypted,
     }),
-    numberShower: (lines) => numberShower(db, lines, shopNumbering()),
+    numberShower: (lines) => numberShower(db, lines, shopNumbering(), kept().numbers),
+    catalogueAnswers: () => kept().answers,
     shopNumbering: () => shopNumbering(),
     exported: async (name, content) => ({
       name,

@@ -94,8 +94,43 @@ function listedUnlessOther(
   );
 }
 
-/** The numbers of many items at once (a few statements, whatever their count): `get(type, no)`. */
-export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): NumbersOf {
+/**
+ * Items' numbers and the items numbers name, kept while the catalogue's generation holds (they read the
+ * catalogue and its tables alone, which every writer of moves it): its keeper makes a new one when it moves.
+ */
+export interface NumbersMemo {
+  readonly items: Map<string, ItemNumbers>;
+  readonly named: Map<string, readonly NamedItem[]>;
+}
+
+export function numbersMemo(): NumbersMemo {
+  return { items: new Map(), named: new Map() };
+}
+
+const NO_NUMBERS: ItemNumbers = {
+  catalogue: null,
+  bricklink: null,
+  rebrickable: null,
+  ldraw: null,
+  known: { bricklink: [], rebrickable: [], ldraw: [] },
+};
+
+/** The numbers of many items at once (a few statements, whatever their count): `get(type, no)`; `memo`: those known. */
+export function itemNumbers(db: ReadableDb, items: readonly ItemKey[], memo?: NumbersMemo): NumbersOf {
+  if (memo === undefined) return readItemNumbers(db, items);
+  const missing = new Map<string, ItemKey>();
+  for (const i of items) if (!memo.items.has(itemKey(i.type, i.no))) missing.set(itemKey(i.type, i.no), i);
+  if (missing.size > 0) {
+    const read = readItemNumbers(db, [...missing.values()]);
+    for (const [k, i] of missing) memo.items.set(k, read.get(i.type, i.no));
+  }
+  return {
+    get: (type, no) => memo.items.get(itemKey(type, no)) ?? NO_NUMBERS,
+    has: (type, no) => memo.items.has(itemKey(type, no)),
+  };
+}
+
+function readItemNumbers(db: ReadableDb, items: readonly ItemKey[]): NumbersOf {
   const sources = itemSources(db, items);
   const byKey = new Map<string, ItemNumbers>();
   const sourceOf = (i: ItemKey) => sources.get(`${i.type}\t${i.no}`);
@@ -186,14 +221,10 @@ export function itemNumbers(db: ReadableDb, items: readonly ItemKey[]): NumbersO
     }
     byKey.set(itemKey(i.type, i.no), numbers);
   }
-  const none: ItemNumbers = {
-    catalogue: null,
-    bricklink: null,
-    rebrickable: null,
-    ldraw: null,
-    known: { bricklink: [], rebrickable: [], ldraw: [] },
+  return {
+    get: (type, no) => byKey.get(itemKey(type, no)) ?? NO_NUMBERS,
+    has: (type, no) => byKey.has(itemKey(type, no)),
   };
-  return { get: (type, no) => byKey.get(itemKey(type, no)) ?? none, has: (type, no) => byKey.has(itemKey(type, no)) };
 }
 
 /** What a line's own document called its item: its given number, in the numbering the document speaks. */
@@ -284,6 +315,24 @@ export function itemsNumbered(
   numbers: readonly ItemKey[],
   /** Items' numbers already read (`itemNumbers`): not read again. */
   known?: NumbersOf,
+  memo?: NumbersMemo,
+): { get(type: string, no: string): readonly NamedItem[] } {
+  if (memo === undefined) return readItemsNumbered(db, numbering, numbers, known);
+  const k = (type: string, no: string) => `${numbering}\t${itemKey(type, no)}`;
+  const missing = new Map<string, ItemKey>();
+  for (const n of numbers) if (!memo.named.has(k(n.type, n.no))) missing.set(k(n.type, n.no), n);
+  if (missing.size > 0) {
+    const read = readItemsNumbered(db, numbering, [...missing.values()], known);
+    for (const [key, n] of missing) memo.named.set(key, read.get(n.type, n.no));
+  }
+  return { get: (type, no) => memo.named.get(k(type, no)) ?? [] };
+}
+
+function readItemsNumbered(
+  db: ReadableDb,
+  numbering: Numbering,
+  numbers: readonly ItemKey[],
+  known?: NumbersOf,
 ): { get(type: string, no: string): readonly NamedItem[] } {
   const candidates = new Map<string, ItemKey[]>();
   const add = (type: string, number: string, no: string) => {
@@ -327,14 +376,15 @@ export function lineNumbers(
   db: ReadableDb,
   numbering: Numbering,
   lines: readonly NumberedLine[],
+  memo?: NumbersMemo,
 ): { get(line: NumberedLine): LineNumber; numbers: NumbersOf } {
-  const numbers = itemNumbers(db, lines);
+  const numbers = itemNumbers(db, lines, memo);
   const noOf = (l: NumberedLine) => lineNumber(numbering, l, numbers.get(l.type, l.no), l.said);
   const asked = lines.flatMap((l) => {
     const no = noOf(l);
     return no === null ? [] : [{ type: l.type, no }];
   });
-  const named = itemsNumbered(db, numbering, asked, numbers);
+  const named = itemsNumbered(db, numbering, asked, numbers, memo);
   return {
     numbers,
     get: (l) => {
@@ -381,8 +431,9 @@ export function numberShower(
   db: ReadableDb,
   lines: readonly NumberedLine[],
   shop: Numbering,
+  memo?: NumbersMemo,
 ): (line: NumberedLine) => ShownNumber {
-  const numbered = lineNumbers(db, shop, lines);
+  const numbered = lineNumbers(db, shop, lines, memo);
   return (l) => {
     const n = numbered.get(l);
     return { shown: shownNumber(l.no, numbered.numbers.get(l.type, l.no), shop, n.no), sharedWith: n.sharedWith };

@@ -41,6 +41,27 @@ export function lookupMemory(): LookupMemory {
   return { ahead: null, seen: new Set(), asked: new Map() };
 }
 
+/**
+ * Answers of the catalogue alone — its items, colours and tables, never the shop's memories — for lookups
+ * that only read (a list of lines shown): valid while the catalogue's generation holds (every writer of
+ * the catalogue moves it), so its keeper makes a new one when it moves (`api/service.ts`).
+ */
+export interface CatalogueAnswers {
+  readonly asked: Map<string, Map<string, unknown>>;
+  /** Each number's elements by the catalogue colour they are in (`numberColours`). */
+  readonly byNumber: Map<string, Map<number, string[]>>;
+}
+
+export function catalogueAnswers(): CatalogueAnswers {
+  return { asked: new Map(), byNumber: new Map() };
+}
+
+function askedIn(asked: Map<string, Map<string, unknown>>, name: string): Map<string, never> {
+  let answers = asked.get(name);
+  if (answers === undefined) asked.set(name, (answers = new Map()));
+  return answers as Map<string, never>;
+}
+
 /** What a line's read-ahead depends on: lines alike need it once. */
 function signature(line: LineToPlace): string {
   const g = line.given;
@@ -66,21 +87,29 @@ function aheadWith(db: ReadableDb, lines: readonly LineToPlace[], memory: Lookup
  * (`ahead`), else by the store's statements (prepared once: `lookupReader`) — a colour question once per
  * plan, or per memory, where answers are read ahead.
  */
-function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMemory | undefined, askOnce = false) {
+function questions(
+  db: ReadableDb,
+  ahead: AnswersAhead | null,
+  memory: LookupMemory | undefined,
+  snapshot: CatalogueAnswers | undefined,
+) {
+  /** A question of the catalogue alone: in a snapshot, answered once while the catalogue's generation holds. */
   const memo = <A extends unknown[], V>(name: string, ask: (...args: A) => V) => {
-    if (askOnce) return once(ask);
+    if (snapshot !== undefined) return once(ask, askedIn(snapshot.asked, name));
     if (ahead === null) return ask;
     if (memory === undefined) return once(ask);
-    if (!memory.asked.has(name)) memory.asked.set(name, new Map());
-    return once(ask, memory.asked.get(name) as Map<string, V>);
+    return once(ask, askedIn(memory.asked, name));
   };
+  /** A question of the shop's own data (memories): in a snapshot, once a lookup. */
+  const shop = <A extends unknown[], V>(ask: (...args: A) => V) => (snapshot !== undefined ? once(ask) : ask);
   const reader = lookupReader(db);
   const references = crossReferences(db);
   let coloursLoaded: boolean | undefined;
   let colourTable: boolean | undefined;
-  // A line's own questions are asked once each only in a snapshot (`askOnce`): a list's lines repeat them.
-  const each = <A extends unknown[], V>(ask: (...args: A) => V) => (askOnce ? once(ask) : ask);
-  const item = each((type: string, no: string): CatalogueNumber | null =>
+  // A line's own questions of the catalogue are asked once each only in a snapshot: a list's lines repeat them.
+  const each = <A extends unknown[], V>(name: string, ask: (...args: A) => V) =>
+    snapshot !== undefined ? once(ask, askedIn(snapshot.asked, name)) : ask;
+  const item = each('item', (type: string, no: string): CatalogueNumber | null =>
     known(ahead?.itemNumber, key(type, no), () => reader.item(type, no)),
   );
   const itemNumber = (type: string, no: string): string | undefined => item(type, no)?.no;
@@ -99,36 +128,38 @@ function questions(db: ReadableDb, ahead: AnswersAhead | null, memory: LookupMem
       const speaks = found === null ? null : numberingOfSource(found.source);
       return found === null || (speaks !== null && speaks !== numbering) ? undefined : found.no;
     },
-    rememberedByNumber: each((type: string, no: string): MemoryRow | null =>
+    rememberedByNumber: shop((type: string, no: string): MemoryRow | null =>
       known(ahead?.rememberedNumber, key(type, no), () => reader.rememberedByNumber(type, no)),
     ),
-    rememberedByName: each((type: string, nameKey: string): MemoryRow | null =>
+    rememberedByName: shop((type: string, nameKey: string): MemoryRow | null =>
       known(ahead?.rememberedName, key(type, nameKey), () => reader.rememberedByName(type, nameKey)),
     ),
     numberElements: memo('numberElements', (numbering: 'bricklink' | 'rebrickable', no: string) =>
       known(ahead?.numberElements, key(numbering, no), () => reader.numberElements(numbering, no)),
     ),
     colourName: memo('colourName', reader.colourName),
-    itemsNamed: each((type: string, nameKey: string): readonly ItemRef[] =>
+    itemsNamed: each('itemsNamed', (type: string, nameKey: string): readonly ItemRef[] =>
       known(ahead?.named, key(type, nameKey), () => reader.itemsNamed(type, nameKey)),
     ),
-    coloursLoaded: (): boolean => (coloursLoaded ??= reader.coloursLoaded()),
+    coloursLoaded: (): boolean => (coloursLoaded ??= memo('coloursLoaded', reader.coloursLoaded)()),
     hasColour: memo('hasColour', reader.hasColour),
     /** The catalogue colour of a folded name, when exactly one colour has it. */
     colourNamed,
-    colourPlacement: memo('colourPlacement', reader.colourPlacement),
-    hasColourTable: (): boolean => (colourTable ??= reader.hasColourTable()),
+    // The shop's own: a colour staff chose (a hand placement's step may have just made one).
+    colourPlacement:
+      snapshot !== undefined ? shop(reader.colourPlacement) : memo('colourPlacement', reader.colourPlacement),
+    hasColourTable: (): boolean => (colourTable ??= memo('hasColourTable', reader.hasColourTable)()),
     translateColour: memo('translateColour', reader.translateColour),
-    elementRows: each((id: string): readonly ElementRow[] =>
+    elementRows: each('elementRows', (id: string): readonly ElementRow[] =>
       known(ahead?.elementRows, id, () => reader.elementRows(id)),
     ),
     sharedElements: memo('sharedElements', (no: string) =>
       known(ahead?.sharedElements, no, () => reader.sharedElements(no)),
     ),
-    bricklinkOf: each((rebrickable: string): readonly string[] =>
+    bricklinkOf: each('bricklinkOf', (rebrickable: string): readonly string[] =>
       known(ahead?.bricklinkOf, rebrickable, () => references.bricklinkOf(rebrickable)),
     ),
-    rebrickableOf: each((numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>
+    rebrickableOf: each('rebrickableOf', (numbering: 'bricklink' | 'ldraw', no: string): readonly string[] =>
       known(ahead?.rebrickableOf, key(numbering, no), () => references.rebrickableOf(numbering, no)),
     ),
   };
@@ -239,8 +270,7 @@ interface NumberColours {
   of(numbering: 'bricklink' | 'rebrickable', no: string): ReadonlyMap<number, readonly string[]>;
 }
 
-function numberColours(q: Questions): NumberColours {
-  const byNumber = new Map<string, Map<number, string[]>>();
+function numberColours(q: Questions, byNumber = new Map<string, Map<number, string[]>>()): NumberColours {
   const colourIds = new Map<string, number | null>();
   const lookups = colourLookupsOf(q);
   const colourOf = (numbering: 'bricklink' | 'rebrickable', colour: string) => {
@@ -379,13 +409,16 @@ export function catalogueLookup(
   db: ReadableDb,
   lines: readonly LineToPlace[] = [],
   memory?: LookupMemory,
-  /** Each question asked once: for reading a list of lines in one snapshot (no write in between). */
-  askOnce = false,
+  /**
+   * For reading lines in one snapshot (no write in between): each question asked once, and the catalogue's
+   * answers kept in `snapshot` for later lookups while the catalogue's generation holds.
+   */
+  snapshot?: CatalogueAnswers,
 ): PlacementLookup {
   const server = lines.length > 0 && lookupReadsAhead(db);
   const ahead = !server ? null : memory ? aheadWith(db, lines, memory) : readAhead(db, lines);
-  const q = questions(db, ahead, memory, askOnce);
-  const colours = numberColours(q);
+  const q = questions(db, ahead, memory, snapshot);
+  const colours = numberColours(q, snapshot?.byNumber);
   return {
     itemNumber: (type, no) => q.itemNumber(type, no) ?? null,
     catalogueItem: (type, no) => catalogueItemOf(q, type, no),

@@ -4,6 +4,7 @@
  * that `WRITING_CALLS` and `threadOf` are read from the handlers, never kept as separate lists.
  * (Actual Budget's `mutator(undoable(handler))`, per domain.)
  */
+import type { CatalogueAnswers } from '../../placement/catalogue-lookup.ts';
 import type { ReadableDb, StoreDb } from '../../store/db.ts';
 import type { Clock } from '../../clock.ts';
 import type { Numbering, NumberedLine, ShownNumber } from '../../catalogue/item-numbers.ts';
@@ -89,6 +90,11 @@ export interface ServiceDeps {
    * numbers"), by the rule the exports write them by (`lineNumber`), with the other items a number names.
    */
   numberShower(lines: readonly NumberedLine[]): (line: NumberedLine) => ShownNumber;
+  /**
+   * The catalogue's answers to the placement rule's questions, kept while the catalogue's generation
+   * holds: for a lookup that reads a list of lines (`catalogueLookup`'s snapshot).
+   */
+  catalogueAnswers(): CatalogueAnswers;
   /** The numbering the shop sells in (the `numbering` setting, or the CLI's choice). */
   shopNumbering(): Numbering;
   /** A file made for staff: saved through the app's dialog, or given back to the page. */

@@ -43,8 +43,8 @@ export const ORDERS_CALLS = {
     return { order, documents: documentsShown(d.db, documentsOfOrder(d.db, orderId), historyAt) };
   }),
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
-    // One snapshot: each question of the catalogue asked once however many lines ask it.
-    const lookup = catalogueLookup(d.db, [], undefined, true);
+    // One snapshot: each question asked once however many lines ask it, the catalogue's kept while it holds.
+    const lookup = catalogueLookup(d.db, [], undefined, d.catalogueAnswers());
     const lines = orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true });
     return lineViews(d, lineFacts(d.db, lines, lookup));
   }),
