@@ -149,6 +149,11 @@ function questions(
     colourPlacement:
       snapshot !== undefined ? shop(reader.colourPlacement) : memo('colourPlacement', reader.colourPlacement),
     hasColourTable: (): boolean => (colourTable ??= memo('hasColourTable', reader.hasColourTable)()),
+    /** Whether any memory is kept (the shop's own: asked once a lookup). */
+    hasMemories: once(reader.hasMemories),
+    /** Which translation tables are loaded: a catalogue of one numbering's parts alone asks none (asked once). */
+    hasElementTable: once(memo('hasElementTable', reader.hasElementTable)),
+    hasCrossReferences: once(memo('hasCrossReferences', reader.hasCrossReferences)),
     translateColour: memo('translateColour', reader.translateColour),
     elementRows: each('elementRows', (id: string): readonly ElementRow[] =>
       known(ahead?.elementRows, id, () => reader.elementRows(id)),
@@ -181,6 +186,7 @@ const colourLookupsOf = (q: Questions) => ({ colourNamed: q.colourNamed, transla
 
 /** The catalogue parts an element id is (SPEC §6 step 3), through the element tables, each in its colour. */
 function elementOf(q: Questions, id: string): ElementMatch[] {
+  if (!q.hasElementTable()) return [];
   const rows = q.elementRows(id);
   if (rows.length === 0) return [];
   /** A colour an element table gives, in BrickLink's ids: BrickLink's name, or Rebrickable's id, through the colour table. */
@@ -249,6 +255,7 @@ function inColour(
   no: string,
   colour: number,
 ): InColour {
+  if (!q.hasElementTable()) return { items: [], listed: false };
   const elements = colours.of(numbering, no).get(colour);
   if (elements === undefined) return { items: [], listed: false };
   const items = new Map<string, { item: ItemRef; element: string }>();
@@ -304,7 +311,7 @@ function numberColours(q: Questions, byNumber = new Map<string, Map<number, stri
  * (`suggest/part-colours.ts`) — a check that can only keep a memory from a colour. Null: they say nothing.
  */
 function madeIn(q: Questions, colours: NumberColours, item: ItemRef): readonly number[] | null {
-  if (item.type !== 'P') return null;
+  if (item.type !== 'P' || !q.hasElementTable()) return null;
   const found = q.item('P', item.no);
   if (found === null) return null;
   const speaks = numberingOfSource(found.source);
@@ -317,6 +324,7 @@ function madeIn(q: Questions, colours: NumberColours, item: ItemRef): readonly n
 
 /** The catalogue parts an LDraw number is, through Rebrickable's numbers (and their BrickLink numbers). */
 function ldrawParts(q: Questions, no: string): Translation[] {
+  if (!q.hasCrossReferences()) return [];
   const found = new Map<string, Translation>();
   for (const r of q.rebrickableOf('ldraw', no)) {
     const own = q.partIn('rebrickable', r);
@@ -339,6 +347,7 @@ function ldrawParts(q: Questions, no: string): Translation[] {
  * the number read in every numbering, itself left out (the catalogue's own number is asked first).
  */
 function translationsOf(q: Questions, no: string, from: Numbering | null): Translation[] {
+  if (!q.hasCrossReferences() && !q.hasElementTable()) return [];
   const found = new Map<string, Translation>();
   const add = (item: string, via: string) => {
     if (from === null && item.toLowerCase() === no.toLowerCase()) return;
@@ -423,6 +432,7 @@ export function catalogueLookup(
     itemNumber: (type, no) => q.itemNumber(type, no) ?? null,
     catalogueItem: (type, no) => catalogueItemOf(q, type, no),
     remembered(type, no, nameKey): Memory | null {
+      if (!q.hasMemories()) return null;
       if (no !== null) return memoryOf(q.rememberedByNumber(type, no));
       if (nameKey !== null) return memoryOf(q.rememberedByName(type, nameKey));
       return null;

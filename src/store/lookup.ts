@@ -161,6 +161,12 @@ export function lookupReader(db: ReadableDb) {
     sharedElements: (no: string): SharedElement[] => shared.all(no),
     coloursLoaded: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM colour)').pluck().get() === 1,
     hasColourTable: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM colour_translation)').pluck().get() === 1,
+    /** Whether staff remembered any hand placement (else no line asks for one). */
+    hasMemories: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM hand_placement)').pluck().get() === 1,
+    /** Whether an element table is loaded (else no number is asked of one). */
+    hasElementTable: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM element_code)').pluck().get() === 1,
+    /** Whether the cross-references are loaded. */
+    hasCrossReferences: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM part_number)').pluck().get() === 1,
   };
 }
 
