@@ -320,6 +320,27 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
     expect(later[2]?.[2]).toMatch(/^remembered — 970c00 in Sand Blue → 970c24/);
   });
 
+  it('a fix of a number the catalogue has only in another numbering is remembered: later lines go where staff put them', async () => {
+    // No tables: BrickLink's 970c04 lands on Rebrickable's 970c04, saying it was the same text.
+    const { db, storePath } = await storeWith(false);
+    const service = serviceFor(db, storePath);
+    const [first] = confirmImport(db, { file: order([{ no: '970c04', colour: DARK_AZURE }], '5001') }, SYSTEM_CLOCK);
+    const listed = await service.call('lines.list', { orderId: first?.order.id ?? 0 });
+    if (!listed.ok) throw new Error(listed.error.message);
+    expect(listed.value[0]?.placed).toMatchObject({ no: '970c04', via: "same number in Rebrickable's numbering" });
+    // The worker knows better: BrickLink's 970c04 is Rebrickable's 970c34. Across numberings, that is remembered.
+    const fixed = await service.call('lines.place', {
+      lineId: listed.value[0]?.id ?? 0,
+      type: 'P',
+      no: '970c34',
+      colourId: null,
+    });
+    expect(fixed).toMatchObject({ ok: true, value: { remembered: { item: 'added' } } });
+    const later = placed(planImport(db, { file: order([{ no: '970c04', colour: DARK_AZURE }], '5002') }));
+    expect(later[0]?.slice(0, 2)).toEqual(['970c04/153', '970c34/153']);
+    expect(later[0]?.[2]).toMatch(/^remembered — 970c04 in Dark Azure → 970c34/);
+  });
+
   it('a memory places another colour only where its item is made in it; else the line names the memory, which can be forgotten from it', async () => {
     const { db, storePath } = await storeWith();
     useDesk(db, 'front');
