@@ -20,7 +20,7 @@ export function ownerWords(j: JobRowView): string {
   const who = j.desk !== null ? `the desk "${j.desk}"` : null;
   if (j.state === 'running') {
     if (j.owner === null || j.alive === false)
-      return `left running by ${who !== null ? `${who}, whose brick-work stopped` : 'a desk or process that is gone'}; it is taken up again by itself`;
+      return `left running by ${who !== null ? `${who}, whose brick-work stopped` : 'a desk or process that is gone'}; ${takenUpBy(j.kind)}`;
     if (j.ownedHere) return `running in this app since ${since(j.claimedAt)}`;
     return who !== null
       ? `running on ${who} since ${since(j.claimedAt)}`
@@ -32,3 +32,14 @@ export function ownerWords(j: JobRowView): string {
       : 'waiting';
   return '';
 }
+
+/**
+ * Who takes up a job whose owner is gone: any desk's runner; a look-up only one that has BrickLink's
+ * credentials (a desk without never claims it), within seconds of seeing the owner gone.
+ */
+function takenUpBy(kind: string): string {
+  return kind === LOOKUP_KIND ? 'it waits for a desk with BrickLink credentials' : 'it is taken up again by itself';
+}
+
+/** The look-up job's kind (`src/catalogue/lookup-job.ts`), which the screens may not import. */
+const LOOKUP_KIND = 'catalogue-lookup';

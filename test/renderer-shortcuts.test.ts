@@ -71,14 +71,18 @@ describe('the jobs list in words', () => {
     expect(ownerWords(job({ ownedHere: false, desk: 'counter-2' }))).toMatch(
       /^running on the desk "counter-2" since 12:03/,
     );
+    // A look-up is taken up only by a desk with BrickLink's credentials (issue 61 §4); other kinds by any.
     expect(ownerWords(job({ ownedHere: false, desk: 'counter-2', alive: false }))).toBe(
+      'left running by the desk "counter-2", whose brick-work stopped; it waits for a desk with BrickLink credentials',
+    );
+    expect(ownerWords(job({ kind: 'other', ownedHere: false, desk: 'counter-2', alive: false }))).toBe(
       'left running by the desk "counter-2", whose brick-work stopped; it is taken up again by itself',
     );
     expect(ownerWords(job({ state: 'queued', desk: 'counter-2', alive: false }))).toBe(
       'waiting; the desk "counter-2" ran it before and stopped',
     );
     expect(ownerWords(job({ alive: false, ownedHere: false }))).toBe(
-      'left running by a desk or process that is gone; it is taken up again by itself',
+      'left running by a desk or process that is gone; it waits for a desk with BrickLink credentials',
     );
     expect(ownerWords(job({ state: 'queued', alive: false }))).toBe('waiting; the process that ran it before is gone');
     expect(ownerWords(job({ state: 'queued', owner: null, alive: null }))).toBe('waiting');

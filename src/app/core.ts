@@ -119,9 +119,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   });
   const stopWatching = watcher;
   // A desk or process that dies mid-job writes nothing: its jobs are seen as abandoned all the same.
-  const stopWatchingOwners = watchOwners(store.db, options.storePath, () =>
-    emit('store.changed', { reason: 'a desk or process running a job stopped' }),
-  );
+  // Its jobs are then taken up at once by this desk's runner, where it can run them (a look-up: with
+  // BrickLink's credentials), not at the runner's next tick.
+  const stopWatchingOwners = watchOwners(store.db, options.storePath, () => {
+    emit('store.changed', { reason: 'a desk or process running a job stopped' });
+    jobs?.wake();
+  });
+  if ((recovery?.jobs.length ?? 0) > 0) jobs?.wake();
   return {
     service,
     jobs,

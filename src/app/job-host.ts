@@ -53,6 +53,8 @@ export class JobHost implements JobControl {
   private credentials: HostMessage | null = null;
   /** The desk's name since Settings changed it: a thread started again starts as it. */
   private desk: string | null = null;
+  /** A wake asked for while the thread was not ready: sent once it is. */
+  private wakeWhenReady = false;
   /** The work handed to the thread and not finished yet, by kind, with its last progress. */
   private readonly unfinished = new Map<string, { done: number; total: number | null }>();
 
@@ -127,6 +129,8 @@ export class JobHost implements JobControl {
       this.ready = true;
       if (this.credentials) this.send(this.credentials);
       for (const w of this.waiting.splice(0)) this.send(w.m, w.transfer);
+      if (this.wakeWhenReady) this.send({ type: 'wake' });
+      this.wakeWhenReady = false;
     }
     if (m.type === 'progress') emit('job.progress', { kind: m.kind, done: m.done, total: m.total, state: m.state });
     else if (m.type === 'finished') {
@@ -186,7 +190,16 @@ export class JobHost implements JobControl {
     return [...this.unfinished].map(([kind, p]) => ({ kind, ...p }));
   }
 
-  /** Lets the runner thread resume queued look-up jobs by itself. */
+  /**
+   * Asks the runner thread to look for claimable jobs now, not at its next tick: a desk that ran one was
+   * seen gone (SPEC §14), or the start's recovery queued some. One asked before the thread is ready is
+   * made when it is.
+   */
+  wake(): void {
+    if (this.worker === null || !this.ready) this.wakeWhenReady = true;
+    else this.send({ type: 'wake' });
+  }
+
   /** This desk was renamed: the runner claims and loads as the new name, and starts as it again. */
   tellDesk(desk: string): void {
     this.desk = desk;

@@ -5,7 +5,7 @@
 import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import { placeLinesLeftWaiting, recoverCatalogueJob, type RecoveredCatalogueJob } from '../catalogue/catalogue-job.ts';
-import { recoverJobs, type RecoveredJob } from '../jobs/queue.ts';
+import { ownerWords, recoverJobs, type RecoveredJob } from '../jobs/queue.ts';
 
 export interface Recovery {
   readonly jobs: readonly RecoveredJob[];
@@ -26,11 +26,11 @@ export function recoverDeadOwners(db: StoreDb, storePath: string | null, clock: 
     lines: [
       ...jobs.map(
         (r) =>
-          `recovered job ${r.id} (${r.kind}): its owner (pid ${r.deadOwner?.pid ?? '-'}) is gone; it is queued again`,
+          `recovered job ${r.id} (${r.kind}): ${r.deadOwner === null ? 'it had no owner' : `${ownerWords(r.deadOwner, r.deadDesk)}, which ran it, is gone`}; it is queued again`,
       ),
       ...(catalogueJob
         ? [
-            `recovered the catalogue job (${catalogueJob.kind}): its owner (pid ${catalogueJob.deadOwner.pid}) is gone; ` +
+            `recovered the catalogue job (${catalogueJob.kind}): ${catalogueJob.who}, which was loading it, is gone; ` +
               `it is marked failed, and ${catalogueJob.placed} unplaced lines were placed again`,
           ]
         : []),

@@ -192,11 +192,26 @@ export function catalogueJobStatus(
 
 /**
  * Who loads (or loaded) a catalogue, in staff's words: on a server the desk by its name (its session's
- * number means nothing to them), on a file another brick-work process by its pid.
+ * number means nothing to them), on a file the desk and its brick-work process by its pid.
  */
 export function loaderWords(record: Pick<CatalogueJobRecord, 'owner' | 'desk'>): string {
   if (isSession(record.owner)) return record.desk ? `the desk "${record.desk}"` : 'another desk';
+  if (record.desk) return `the desk "${record.desk}" (its brick-work, pid ${record.owner.pid})`;
   return `another brick-work process (pid ${record.owner.pid})`;
+}
+
+/**
+ * A load whose loader went away mid-load, in true words — the same while it is only seen gone and once a
+ * start (or `jobs recover`) has ended it (`recovered`): who, that nothing takes a load up again, what is
+ * kept, and what to do. Loading the files again is always right: a load merges, it never doubles.
+ */
+export function stoppedLoadWords(who: string, recovered = false): string {
+  return (
+    `It stopped: ${who}, which was loading it, is gone (its brick-work stopped, or its connection to the shop’s server was cut), ` +
+    'and a catalogue load is never taken up again by itself.' +
+    (recovered ? ' The files it had merged are kept, and every unplaced line was placed again.' : '') +
+    ' Load the files again.'
+  );
 }
 
 /** The store's catalogue job record, wherever the store keeps it (file or row). */
@@ -400,6 +415,8 @@ export function requestCatalogueJobCancel(
 export interface RecoveredCatalogueJob {
   readonly kind: string;
   readonly deadOwner: OwnerIdentity;
+  /** Who was loading it, in staff's words (`loaderWords`). */
+  readonly who: string;
   /** Unplaced lines the catalogue now answers, placed again while recovering. */
   readonly placed: number;
 }
@@ -425,13 +442,11 @@ export function recoverCatalogueJob(
     place.write({
       ...read.record,
       state: 'failed',
-      error:
-        `The brick-work process loading it (pid ${owner.pid}) stopped before it finished. ` +
-        'The files it had merged are kept and every unplaced line was placed again; load the others again.',
+      error: stoppedLoadWords(loaderWords(read.record), true),
       recovered: true,
       updatedAt: isoNow(options.clock),
     });
-    return { kind: read.record.kind, deadOwner: owner, placed };
+    return { kind: read.record.kind, deadOwner: owner, who: loaderWords(read.record), placed };
   });
 }
 

@@ -12,6 +12,7 @@ import {
   claimCandidatePages,
   deferOwnedJob,
   endOwnedJob,
+  jobOwnerDesk,
   markJobRunning,
   ownsRunningJob,
   requeueIfOwnerIs,
@@ -112,6 +113,7 @@ function tryClaim(db: StoreDb, c: ClaimCandidate, me: OwnerIdentity, clock: Cloc
   return db
     .transaction((): ClaimedJob | null => {
       if (!takeJobOwner(db, c.id, me, c, now)) return null;
+      const takenFromDesk = c.state === 'running' ? jobOwnerDesk(db, c.id) : null;
       // Words name the claiming desk, also once its session (the owner's identity) is gone.
       setJobOwnerDesk(db, c.id, deskOf(db));
       if (!markJobRunning(db, c.id, c.state, now)) throw new LostRace();
@@ -124,6 +126,7 @@ function tryClaim(db: StoreDb, c: ClaimCandidate, me: OwnerIdentity, clock: Cloc
         progress: { done: c.progress_done, total: c.progress_total },
         owner: me,
         takenFrom,
+        takenFromDesk,
       };
     })
     .immediate();
@@ -187,14 +190,8 @@ export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: Qu
     throw new BrickWorkError('not-found', `Job ${id} is ${c.state}; there is nothing left to run.`);
   }
   const candidate = c as ClaimCandidate;
-  // On a server the owner is a session, no process: the desk that claimed it says who (SPEC §14).
   const owner = ownerOf(c);
-  const who =
-    owner !== null && isSession(owner)
-      ? c.owner_desk !== null
-        ? `the desk "${c.owner_desk}"`
-        : 'another desk'
-      : `another brick-work process (pid ${c.pid ?? '?'})`;
+  const who = owner === null ? 'another desk' : ownerWords(owner, c.owner_desk);
   const busy = () => new BrickWorkError('busy', `Job ${id} (${c.kind}) is being run by ${who}.`);
   if (!claimable(db, candidate, proc)) throw busy();
   try {
@@ -267,6 +264,17 @@ export interface RecoveredJob {
   readonly id: number;
   readonly kind: string;
   readonly deadOwner: OwnerIdentity | null;
+  /** The desk that had claimed it, when it was recorded. */
+  readonly deadDesk?: string | null;
+}
+
+/**
+ * A job's owner in staff's words (SPEC §14): on a server the desk that claimed it (its session's number
+ * means nothing to them, and is no process); on a file the desk and its brick-work's pid.
+ */
+export function ownerWords(owner: OwnerIdentity, desk: string | null | undefined): string {
+  if (isSession(owner)) return desk ? `the desk "${desk}"` : 'another desk';
+  return desk ? `the desk "${desk}" (its brick-work, pid ${owner.pid})` : `another brick-work process (pid ${owner.pid})`;
 }
 
 /**
@@ -288,7 +296,7 @@ export function recoverJobs(db: StoreDb, options: QueueOptions): RecoveredJob[] 
         return true;
       })
       .immediate();
-    if (done) recovered.push({ id: r.id, kind: r.kind, deadOwner: owner });
+    if (done) recovered.push({ id: r.id, kind: r.kind, deadOwner: owner, deadDesk: jobOwnerDesk(db, r.id) });
   }
   return recovered;
 }

@@ -4,7 +4,16 @@ import { BrickWorkError, isBrickWorkError, toErrorValue, type ErrorValue } from 
 import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { connectionOwner, isSession } from '../store/owners.ts';
 import type { ProcView } from '../identity/proc.ts';
-import { claimJob, claimNext, deferJob, finishJob, reportProgress, UnreadablePayload, whileOwner } from './queue.ts';
+import {
+  claimJob,
+  claimNext,
+  deferJob,
+  finishJob,
+  ownerWords,
+  reportProgress,
+  UnreadablePayload,
+  whileOwner,
+} from './queue.ts';
 import type { ClaimedJob, JobProgress } from './types.ts';
 import { isDamage, type DamageMark } from '../store/damage.ts';
 
@@ -102,9 +111,9 @@ export class JobRunner {
   private async run(job: ClaimedJob): Promise<RunResult> {
     const handler = this.handlers[job.kind];
     if (job.takenFrom) {
-      // A server's owner is a desk's session, no process of this computer.
-      const from = isSession(job.takenFrom) ? 'a desk whose session ended' : `pid ${job.takenFrom.pid}, which is gone`;
-      this.log(`took over job ${job.id} (${job.kind}) from ${from}`);
+      // A server's owner is a desk's session, no process of this computer: the desk says who.
+      const gone = isSession(job.takenFrom) ? 'whose session ended' : 'which is gone';
+      this.log(`took over job ${job.id} (${job.kind}) from ${ownerWords(job.takenFrom, job.takenFromDesk)}, ${gone}`);
     }
     let outcome: JobOutcome | null = null;
     const opts = { clock: this.clock };

@@ -42,4 +42,6 @@ export interface ClaimedJob {
   readonly owner: OwnerIdentity;
   /** The dead owner it was taken from, when it was `running`. */
   readonly takenFrom: OwnerIdentity | null;
+  /** The desk that claimed it before, when it was taken from a dead owner and the desk was recorded. */
+  readonly takenFromDesk?: string | null;
 }

@@ -86,6 +86,12 @@ export function setJobOwnerDesk(db: StoreDb, id: number, desk: string): void {
   ).run(id, desk);
 }
 
+/** The desk that claimed job `id` last, if one was recorded. */
+export function jobOwnerDesk(db: StoreDb, id: number): string | null {
+  const desk = db.prepare('SELECT desk FROM job_owner_desk WHERE job_id = ?').pluck().get(id) as string | undefined;
+  return desk ?? null;
+}
+
 /** Job `id` to `running`, only if it is still in state `was`; false when it no longer was. */
 export function markJobRunning(db: StoreDb, id: number, was: JobState, now: string): boolean {
   return (

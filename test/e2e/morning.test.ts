@@ -557,7 +557,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the morning walk'))(
       await tab('Catalogue & jobs').click();
       await page
         .getByTestId('job-owner')
-        .getByText('left running by a desk or process that is gone; it is taken up again by itself')
+        .getByText('left running by a desk or process that is gone; it waits for a desk with BrickLink credentials')
         .waitFor();
       expect(await page.getByRole('table', { name: 'Jobs' }).textContent()).not.toMatch(/pid|alive/);
       await page.getByTestId('catalogue-size').waitFor();

@@ -1,6 +1,6 @@
 /**
  * Starts the store's catalogue job and holds it (reporting progress) until killed or until HOLD_MS
- * passes; prints `started` or `busy`. argv: STORE HOLD_MS [GO_FILE]
+ * passes; prints `started` or `busy`. argv: STORE HOLD_MS [GO_FILE]. Its desk's name from BRICK_WORK_DESK, as the app's.
  */
 import fs from 'node:fs';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -8,12 +8,15 @@ import { isBrickWorkError } from '../../src/errors.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
 import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';
+import { useDesk } from '../../src/undo/desk.ts';
 
 const [storePath, holdMs, goFile] = process.argv.slice(2);
 if (!storePath) throw new Error('usage: catalogue-job-worker STORE HOLD_MS [GO_FILE]');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const store = await openStore(storePath);
+const desk = process.env['BRICK_WORK_DESK'];
+if (desk) useDesk(store.db, desk);
 process.stdout.write('ready\n');
 if (goFile) while (!fs.existsSync(goFile)) await sleep(1);
 try {

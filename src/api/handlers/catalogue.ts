@@ -2,7 +2,12 @@
 import { missingCredentials } from '../credentials.ts';
 import { colourAndCategoryCounts } from '../../store/catalogue.ts';
 import { budgetStatus } from '../../catalogue/budget.ts';
-import { catalogueJobStatus, loaderWords, requestCatalogueJobCancel } from '../../catalogue/catalogue-job.ts';
+import {
+  catalogueJobStatus,
+  loaderWords,
+  requestCatalogueJobCancel,
+  stoppedLoadWords,
+} from '../../catalogue/catalogue-job.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { isBrickLinkItems } from '../../catalogue/read-file.ts';
 import { itemsTypeOf } from '../../catalogue/formats/bricklink-tab.ts';
@@ -116,11 +121,8 @@ function ruleCandidates(d: ReadDeps, line: LineView, colour: number | null, limi
   return [...fromTables, ...madeInColour];
 }
 
-/** A catalogue load whose loader went away mid-load, in true words: it stopped, and is not taken up again. */
 /** A load whose loader is gone (`who`: `loaderWords`), in words: it failed, and nothing takes it up again. */
-export const orphanedLoad = (who: string): string =>
-  `It stopped: ${who}, which was loading it, is gone (its process ended, or its connection to the shop’s server was cut), ` +
-  'and a catalogue load is never taken up again by itself. Load the files again.';
+export const orphanedLoad = (who: string): string => stoppedLoadWords(who);
 
 export const CATALOGUE_CALLS = {
   'lines.suggest': suggests((d) => ({ lineId, limit }) => {
