@@ -354,11 +354,15 @@ export class CatalogueJob {
     return this.record;
   }
 
-  /** Records progress. False when staff asked it to stop, or the file is no longer this job's: stop then. */
+  /**
+   * Records progress. False when staff asked it to stop, or the file is no longer this job's: stop then.
+   * Throws when this desk's connection to the server was cut since it started (`cutFromServer`).
+   */
   progress(progress: JobProgress): boolean {
     const inside = this.db.inTransaction; // before the write lock's own transaction below
     return underWriteLock(this.db, () => {
       const current = this.ownRecord();
+      if (current === null && this.cutSinceStart()) throw cutFromServer();
       if (current === null || current.cancelRequested) return false;
       // Written (two fsyncs) at most every PROGRESS_WRITE_MS, and when it reaches its total: a short load
       // is not slowed by a file nobody could read that often; a cancel is still seen at every call.
@@ -372,10 +376,13 @@ export class CatalogueJob {
     });
   }
 
-  /** Ends the job: done, failed (with the reason), or cancelled. False when the file is no longer this job's. */
+  /**
+   * Ends the job: done, failed (with the reason), or cancelled. False when the file is no longer this
+   * job's. A load whose connection was cut still says it failed, as the session that started it.
+   */
   finish(state: Exclude<CatalogueJobState, 'running'>, error: string | null = null): boolean {
     return underWriteLock(this.db, () => {
-      const current = this.ownRecord();
+      const current = this.ownRecord() ?? (state === 'failed' ? this.recordOfCutSession() : null);
       if (current === null) return false;
       this.record = { ...current, state, error, updatedAt: isoNow(this.clock) };
       this.place.write(this.record);
@@ -388,6 +395,31 @@ export class CatalogueJob {
     if (read.status !== 'ok' || read.record.state !== 'running') return null;
     return sameOwner(read.record.owner, actingOwner(this.db, this.record.owner)) ? read.record : null;
   }
+
+  /** On a server: this desk's connection was made again since the load started, as a new session. */
+  private cutSinceStart(): boolean {
+    return !sameOwner(actingOwner(this.db, this.record.owner), this.record.owner);
+  }
+
+  /** The record, still running as the session this load started as, which was cut since. */
+  private recordOfCutSession(): CatalogueJobRecord | null {
+    if (!this.cutSinceStart()) return null;
+    const read = this.place.read();
+    if (read.status !== 'ok' || read.record.state !== 'running') return null;
+    return sameOwner(read.record.owner, this.record.owner) ? read.record : null;
+  }
+}
+
+/**
+ * A load whose connection to the shop's server was cut: its session ended with it, and what ran as that
+ * session is no longer this desk's to go on with (SPEC §14) — a failed load, never a cancelled one.
+ */
+function cutFromServer(): BrickWorkError {
+  return new BrickWorkError(
+    'store-unreachable',
+    `The connection to the shop’s server was cut while this desk loaded the catalogue, so the load stopped: ` +
+      'the file it was merging was rolled back, and the files merged before it are kept. Load the files again.',
+  );
 }
 
 /** Asks the running catalogue job to stop at its next step. False when none is running. */
