@@ -83,6 +83,7 @@ export function httpBridge(): BrickWorkApi {
     'compare.progress': true,
     'suggestions.status': true,
     'pictures.ready': true,
+    'store.waiting': true,
   };
   const names = new Set<string>(Object.keys(every));
   const token = pageToken();

@@ -122,8 +122,16 @@ export function storeUnreachable(where: string, why: string): BrickWorkError {
   );
 }
 
-/** Another process holds the store's write lock past the busy timeout (SPEC §10 `store-busy`). */
-export function storeBusy(storePath: string | null): BrickWorkError {
+/**
+ * Another process holds the store's write lock past the busy timeout (SPEC §10 `store-busy`); `who`
+ * holds it, in words, where the store can know (`app/store-holder.ts`: a desk's catalogue load, a session).
+ */
+export function storeBusy(storePath: string | null, who: string | null = null): BrickWorkError {
+  if (who !== null)
+    return new BrickWorkError(
+      'store-busy',
+      `${sentence(who)} is writing to ${thisStore(storePath)}, and this waited for it too long; try again in a moment. Nothing was changed.`,
+    );
   return new BrickWorkError(
     'store-busy',
     `Another brick-work is writing to ${thisStore(storePath)}; try again in a moment. Nothing was changed.`,

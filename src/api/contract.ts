@@ -745,6 +745,12 @@ export interface ApiEvents {
   'suggestions.status': { readonly ready: boolean; readonly why?: ErrorValue };
   /** Pictures asked for came (or were found missing): the screens ask again for those they wait for. */
   'pictures.ready': Record<string, never>;
+  /**
+   * A write this desk was asked for has waited about 300 ms for another's work holding the store's writes
+   * (issue 61 §3): who and what, in words ("Waiting for desk "front"'s catalogue load…"). The screens say
+   * it until the write they asked for answers.
+   */
+  'store.waiting': { readonly message: string };
 }
 
 /** An item's picture as the screens show it (SPEC §15). */

@@ -11,7 +11,7 @@ import { credentialsAsRead, readCredentials } from '../api/credentials.ts';
 import type { CredentialStore, DeskNamePort, FileDialogs, ShopServerPort } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
-import { recoverDeadOwners } from './recovery.ts';
+import { recoverAtStart } from './start-recovery.ts';
 import { watchOwners } from './owner-watch.ts';
 import { thisComputer } from '../undo/desk.ts';
 import { ServiceThreads } from './service-threads.ts';
@@ -76,10 +76,22 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const { store, readOnly } = await openForCore(options);
   // One mark for every thread of this process: a damage any of them meets stops the writes of all (SPEC §11).
   const damage = new DamageMark();
-  const recovery = readOnly ? null : recoverDeadOwners(store.db, options.storePath, clock);
-  for (const line of recovery?.lines ?? []) options.log(line);
   // A change of the store may be a change of the catalogue: the suggestion index is then built again.
   let threads: ServiceThreads | null = null;
+  let jobsHost: JobHost | null = null;
+  // Never keeps the start from going on: under another process's write lock it is done once that frees.
+  const recovery = readOnly
+    ? null
+    : recoverAtStart({
+        db: store.db,
+        storePath: options.storePath,
+        clock,
+        log: options.log,
+        onLater: () => {
+          emit('store.changed', { reason: 'recovered work left by stopped desks' });
+          jobsHost?.wake();
+        },
+      });
   const emit = <E extends EventName>(name: E, payload: ApiEvents[E]) => {
     options.emit(name, payload);
     if (name === 'store.changed') threads?.refreshIndex();
@@ -89,6 +101,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     ? null
     : startThreads({ options, store, desk, clock, damage, emit, onWrite: () => watcher?.sync() });
   const jobs = started?.jobs ?? null;
+  jobsHost = jobs;
   threads = started?.threads ?? null;
   const offMain = threads; // as a const, for the closures below
   // Pictures of items (SPEC §15): fetched on a thread of their own, never waited for by a call.
@@ -136,6 +149,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       ...((offMain?.importsUnderWay ?? 0) > 0 ? ['a document is being imported'] : []),
     ],
     async close() {
+      recovery?.stop();
       stopWatching();
       stopWatchingOwners();
       await Promise.all([jobs?.stop(), offMain?.stop()]);

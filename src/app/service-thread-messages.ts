@@ -27,7 +27,15 @@ export interface ServiceThreadData {
 /** What the main thread asks of a service thread. */
 export type ToServiceThread =
   /** A contract call, its arguments already checked; `cancel`: a flag the main thread sets to stop an import. */
-  | { type: 'call'; id: number; name: CallName; args: unknown; cancel: SharedArrayBuffer | null }
+  | {
+      type: 'call';
+      id: number;
+      name: CallName;
+      args: unknown;
+      cancel: SharedArrayBuffer | null;
+      /** When it was asked (`performance.timeOrigin + performance.now()`): its wait for the write lock ends 10 s after. */
+      sentAt: number;
+    }
   | { type: 'credentials'; credentials: CredentialsRead }
   /** This desk was renamed (Settings): the steps this thread writes are the new name's. */
   | { type: 'desk'; desk: string }
@@ -43,6 +51,8 @@ export type FromServiceThread =
   /** Its store could not be opened: every call it was asked answers this. */
   | { type: 'failed'; error: ErrorValue }
   | { type: 'answer'; id: number; result: Result<unknown> }
+  /** Call `id` waits for another's write lock (the main thread says so on the screen if it still does after a moment). */
+  | { type: 'waiting'; id: number }
   | { type: 'event'; name: EventName; payload: unknown }
   /** `lookup.start` queued a run of the look-up job: the job runner thread is to run it. */
   | { type: 'lookup'; jobId: number; credentials: Credentials; apiUrl: string }

@@ -9,12 +9,17 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
-import { toErrorValue, type ErrorValue } from '../errors.ts';
+import { storeBusy, toErrorValue, type ErrorValue } from '../errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';
 import { credentialsAsRead, type CredentialsRead } from '../api/credentials.ts';
 import { useNativeBinding } from '../store/native.ts';
-import { openStore, type Store } from '../store/open.ts';
+import { BUSY_TIMEOUT_MS, openStore, type Store } from '../store/open.ts';
+import type { StoreDb } from '../store/db.ts';
+import { writeLockWithin } from '../store/busy.ts';
+import { WRITING_CALLS } from '../api/handlers/index.ts';
+import type { CallName } from '../api/contract.ts';
+import { storeHolder } from './store-holder.ts';
 import { buildCatalogueIndex } from '../suggest/catalogue-index.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
 import { createApiService } from '../api/service.ts';
@@ -53,6 +58,26 @@ try {
 
 if (store !== null) serve(store);
 
+/** Whether this thread's call `name` writes (a writer's call: not an import's preview, not a read). */
+function writes(name: CallName): boolean {
+  return data.role === 'writer' && WRITING_CALLS.has(name) && damage.found() === null;
+}
+
+/**
+ * A write's turn at the store's write lock (issue 61 §3), before its handler runs. Free: it goes on (and
+ * the handler takes the lock at once). Held by another: the main thread is told it waits, and it waits
+ * what is left of its 10 s from when it was asked — so writes queued behind one lock are each answered
+ * when it frees, or refused together at their 10 s, never one 10 s after another. Refused: naming who
+ * holds the store, where it can know.
+ */
+function waitForTurn(db: StoreDb, m: Extract<StampedServiceMessage, { type: 'call' }>): ErrorValue | null {
+  if (writeLockWithin(db, 0)) return null;
+  post({ type: 'waiting', id: m.id });
+  const left = m.sentAt + BUSY_TIMEOUT_MS - (performance.timeOrigin + performance.now());
+  if (left > 0 && writeLockWithin(db, left)) return null;
+  return storeBusy(data.storePath, storeHolder(db, data.storePath)).toValue();
+}
+
 function serve(store: Store): void {
   const { db } = store;
   const service = createApiService(
@@ -88,6 +113,9 @@ function serve(store: Store): void {
 
   async function handle(m: StampedServiceMessage): Promise<void> {
     if (m.type === 'call') {
+      // A write first waits its turn at the write lock, within its own 10 s from when it was asked.
+      const refused = writes(m.name) ? waitForTurn(db, m) : null;
+      if (refused !== null) return post({ type: 'answer', id: m.id, result: { ok: false, error: refused } });
       cancelFlag = m.cancel === null ? null : new Int32Array(m.cancel);
       try {
         post({ type: 'answer', id: m.id, result: await service.call(m.name, m.args) });

@@ -12,6 +12,7 @@ import { readCredentials, type CredentialsRead } from '../api/credentials.ts';
 import { readsCredentials, threadOf } from '../api/handlers/index.ts';
 import type { CallDispatcher } from '../api/ports.ts';
 import { handedOver } from './hand-over.ts';
+import { storeHolder, waitingWords } from './store-holder.ts';
 import type {
   FromServiceThread,
   ServiceThreadData,
@@ -46,6 +47,9 @@ export interface ServiceThreadsOptions {
  * ask again when the new one is ready (`suggestions.status`).
  */
 const REBUILD_GAP_MS = 2_000;
+
+/** A write that has waited this long for another's write lock is said to wait, on the screens (issue 61 §3). */
+export const WAITING_SAID_MS = 300;
 
 /**
  * The main thread's side of the service threads (SPEC §11: no write, no wait for the write lock and no
@@ -163,6 +167,8 @@ export class ServiceThreads implements CallDispatcher {
   private onMessage(m: FromServiceThread): void {
     const { emit } = this.options;
     if (m.type === 'event') emit(m.name, m.payload as ApiEvents[typeof m.name]);
+    else if (m.type === 'waiting')
+      emit('store.waiting', { message: waitingWords(storeHolder(this.options.db, this.options.storePath)) });
     else if (m.type === 'lookup') this.options.runLookup(m.jobId, m.credentials, m.apiUrl);
     else if (m.type === 'log') this.options.log(m.line);
     else if (m.type === 'index-built' || m.type === 'index-failed') {
@@ -201,7 +207,7 @@ class Lane {
   /** Calls not answered yet, each with the thread it was sent to. */
   private readonly pending = new Map<
     number,
-    { readonly worker: Worker; readonly answer: (r: Result<unknown>) => void }
+    { readonly worker: Worker; readonly answer: (r: Result<unknown>) => void; readonly sentAt: number }
   >();
   private ready: Promise<void> = Promise.resolve();
   /** Whether the thread has its store open (it answers a `stop` then; before, it is simply ended). */
@@ -257,7 +263,8 @@ class Lane {
         const pending = this.pending.get(m.id);
         this.pending.delete(m.id);
         pending?.answer(m.result);
-      } else this.onMessage(m);
+      } else if (m.type === 'waiting') this.waiting(m.id);
+      else this.onMessage(m);
     });
     worker.on('error', (e: unknown) => o.log(`the ${this.role} thread stopped: ${describeFailure(e)}`));
     worker.on('exit', () => {
@@ -302,10 +309,27 @@ class Lane {
     if (this.stopping)
       return Promise.resolve({ ok: false, error: { code: 'cancelled', message: 'brick-work is closing.' } });
     const id = this.nextId++;
+    const sentAt = performance.timeOrigin + performance.now();
     return new Promise<Result<unknown>>((resolve) => {
-      const worker = this.send({ type: 'call', id, name, args, cancel });
-      if (worker !== null) this.pending.set(id, { worker, answer: resolve });
+      const worker = this.send({ type: 'call', id, name, args, cancel, sentAt });
+      if (worker !== null) this.pending.set(id, { worker, answer: resolve, sentAt });
     });
+  }
+
+  /**
+   * Call `id` waits for another's write lock: said on the screens once it has waited WAITING_SAID_MS
+   * from when it was asked and is still unanswered (a short wait is said nowhere).
+   */
+  private waiting(id: number): void {
+    const pending = this.pending.get(id);
+    if (pending === undefined) return;
+    const after = pending.sentAt + WAITING_SAID_MS - (performance.timeOrigin + performance.now());
+    setTimeout(
+      () => {
+        if (this.pending.get(id) === pending) this.onMessage({ type: 'waiting', id });
+      },
+      Math.max(0, after),
+    ).unref();
   }
 
   whenReady(): Promise<void> {

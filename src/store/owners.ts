@@ -54,3 +54,13 @@ export function ownerPlace(
   if (name === null) return { here: false, desk: null };
   return { here: name === applicationName(identityOf(process.pid, proc)), desk: hostOf(name) };
 }
+
+/**
+ * Who holds the store's write lock now, where the store can know it: on a server the session (and the
+ * computer its brick-work runs on); a SQLite file can't tell (null).
+ */
+export function writeLockHolder(db: ReadableDb): { owner: OwnerIdentity; computer: string | null } | null {
+  if (!(db instanceof PostgresDatabase)) return null;
+  const held = db.writerLockHolder();
+  return held === null ? null : { owner: held.owner, computer: hostOf(held.application) };
+}

@@ -135,7 +135,7 @@ export class PostgresDatabase implements StoreDb {
   private constructor(
     private readonly bridge: PostgresBridge,
     private readonly tablesWithId: ReadonlySet<string>,
-    private readonly busyTimeoutMs: number,
+    private busyTimeoutMs: number,
   ) {}
 
   /** Connects; `tablesWithId` names the tables keyed by `id` (an insert into one returns it). */
@@ -193,6 +193,25 @@ export class PostgresDatabase implements StoreDb {
       [owner.pid, owner.startTicks],
     ).rows[0] as { name: string } | undefined;
     return found?.name ?? null;
+  }
+
+  /**
+   * The session holding the store's writer lock now, other than this one (what a writer waits for), with
+   * its `application_name`; null when none does, or the server does not show it to this role.
+   */
+  writerLockHolder(): { owner: OwnerIdentity; application: string } | null {
+    const cluster = this.sessionOwner().bootId;
+    const row = this.send(
+      `SELECT a.pid, ${MICROSECONDS('a.backend_start')} AS start, a.application_name AS name
+         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1::bigint::oid AND l.objsubid = 1
+          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND l.pid <> pg_backend_pid()
+        LIMIT 1`,
+      [WRITER_LOCK],
+    ).rows[0] as { pid: number; start: number | null; name: string | null } | undefined;
+    if (row === undefined) return null;
+    return { owner: { pid: row.pid, bootId: cluster, startTicks: row.start }, application: row.name ?? '' };
   }
 
   /**
@@ -267,7 +286,13 @@ export class PostgresDatabase implements StoreDb {
       value = this.send(`SELECT ${column} AS v FROM brick_work_meta`).rows[0]?.['v'] ?? 0;
     } else if (/^(quick_check|integrity_check)(\(\d+\))?$/.test(text)) {
       value = 'ok';
-    } else if (/^(journal_mode|synchronous|cache_size|foreign_keys|busy_timeout|wal_checkpoint)\b/.test(text)) {
+    } else if (/^busy_timeout ?= ?\d+$/.test(text)) {
+      // SQLite's wait for another's write lock: here the writer lock's wait (`lock_timeout`).
+      this.busyTimeoutMs = Number(text.replace(/^\D+/, ''));
+      return [];
+    } else if (text === 'busy_timeout') {
+      value = this.busyTimeoutMs;
+    } else if (/^(journal_mode|synchronous|cache_size|foreign_keys|wal_checkpoint)\b/.test(text)) {
       return [];
     } else {
       throw new Error(`a PostgreSQL store has no pragma ${source}`);
