@@ -90,21 +90,23 @@ function HistoryButton(props: {
 }
 
 export function App() {
-  const { screen, history, notice, platform, store, go, undo, redo, historyPanel, showHistory, hideHistory } = useApp(
-    useShallow((s) => ({
-      screen: s.screen,
-      history: s.history,
-      notice: s.notice,
-      historyPanel: s.historyPanel,
-      showHistory: s.showHistory,
-      hideHistory: s.hideHistory,
-      platform: s.platform,
-      store: s.store,
-      go: s.go,
-      undo: s.undo,
-      redo: s.redo,
-    })),
-  );
+  const { screen, history, notice, waiting, platform, store, go, undo, redo, historyPanel, showHistory, hideHistory } =
+    useApp(
+      useShallow((s) => ({
+        screen: s.screen,
+        history: s.history,
+        notice: s.notice,
+        waiting: s.waiting,
+        historyPanel: s.historyPanel,
+        showHistory: s.showHistory,
+        hideHistory: s.hideHistory,
+        platform: s.platform,
+        store: s.store,
+        go: s.go,
+        undo: s.undo,
+        redo: s.redo,
+      })),
+    );
   const readOnly = readOnlyBanner(store);
 
   // ⌘Z / ⇧⌘Z (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y on Windows and Linux); text fields keep their own undo.
@@ -173,6 +175,12 @@ export function App() {
       {readOnly ? (
         <div className="banner read-only" role="status" data-testid="read-only-banner">
           {readOnly}
+        </div>
+      ) : null}
+      {waiting ? (
+        // What a write waits for (issue 61 §3): said until its answer comes; the screen changes nothing meanwhile.
+        <div className="notice info" role="status" aria-live="polite" data-testid="waiting">
+          {waiting.message}
         </div>
       ) : null}
       {notice ? (

@@ -20,6 +20,7 @@ api.onEvent((name, payload) => {
   else if (name === 'import.progress') useImport.getState().onProgress(payload as ApiEvents['import.progress']);
   else if (name === 'compare.progress') useCompare.getState().onProgress(payload as ApiEvents['compare.progress']);
   else if (name === 'pictures.ready') usePictures.getState().onReady();
+  else if (name === 'store.waiting') useApp.getState().waitingFor((payload as ApiEvents['store.waiting']).message);
   else if (name === 'suggestions.status') {
     const status = payload as ApiEvents['suggestions.status'];
     if (status.ready) useOrders.getState().suggestionsReady();

@@ -7,7 +7,7 @@ import {
   type StoreView,
 } from '../../src/api/contract.ts';
 import { platformOf, type Platform } from '../shortcuts.ts';
-import { call, messageOf } from './call.ts';
+import { call, callsInFlight, messageOf, onCallSettled } from './call.ts';
 
 export type Screen = 'orders' | 'import' | 'compare' | 'catalogue' | 'export' | 'settings';
 
@@ -26,6 +26,13 @@ interface AppState {
     /** A history step the refusal names (another desk's, `step-conflict`): the notice offers to show it. */
     step?: number;
   } | null;
+  /**
+   * A write this desk asked for waits for another desk's work (the core's `store.waiting`, issue 61 §3):
+   * what it says, shown until every call asked before it was said has its answer.
+   */
+  waiting: { readonly message: string; readonly calls: ReadonlySet<number> } | null;
+  /** The core says a write waits (`store.waiting`): shown while a call of this page is unanswered. */
+  waitingFor(message: string): void;
   /** The history panel, when open: every desk's steps; `step`, the one it was opened to show. */
   historyPanel: { step: number | null } | null;
   showHistory(step?: number): void;
@@ -53,6 +60,12 @@ export const useApp = create<AppState>((set, get) => ({
   history: { undo: null, redo: null },
   notice: null,
   historyPanel: null,
+  waiting: null,
+  waitingFor(message) {
+    // Another page's write, with none of this page's calls unanswered: nothing of this page waits.
+    const calls = callsInFlight();
+    if (calls.size > 0) set({ waiting: { message, calls } });
+  },
   revision: 0,
   showHistory: (step) => set({ historyPanel: { step: step ?? null } }),
   hideHistory: () => set({ historyPanel: null }),
@@ -132,3 +145,12 @@ export async function attempt<T>(fn: () => Promise<T>): Promise<T | null> {
     return null;
   }
 }
+
+// The waiting line goes once the calls it was said for are answered.
+onCallSettled((id) => {
+  const waiting = useApp.getState().waiting;
+  if (waiting === null || !waiting.calls.has(id)) return;
+  const calls = new Set(waiting.calls);
+  calls.delete(id);
+  useApp.setState({ waiting: calls.size === 0 ? null : { ...waiting, calls } });
+});

@@ -9,9 +9,32 @@ export class Refusal extends Error {
   }
 }
 
+/** The calls asked and not answered yet, by a number of their own; and who is told as each is answered. */
+const inFlight = new Set<number>();
+let nextCall = 1;
+const settledListeners = new Set<(id: number) => void>();
+
+/** The calls not answered yet (a write the core says waits is one of them). */
+export function callsInFlight(): ReadonlySet<number> {
+  return new Set(inFlight);
+}
+
+/** Tells `listener` of each call answered (or refused), by its number. */
+export function onCallSettled(listener: (id: number) => void): void {
+  settledListeners.add(listener);
+}
+
 /** The stores' one way to the core: a contract call that resolves to its value or throws a Refusal. */
 export async function call<K extends CallName>(name: K, args: ArgsOf<K>): Promise<ResultOf<K>> {
-  const result = await api.call(name, args);
+  const id = nextCall++;
+  inFlight.add(id);
+  let result;
+  try {
+    result = await api.call(name, args);
+  } finally {
+    inFlight.delete(id);
+    for (const l of settledListeners) l(id);
+  }
   if (!result.ok) throw new Refusal(result.error);
   return result.value;
 }

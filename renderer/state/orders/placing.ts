@@ -10,6 +10,7 @@ export const placing: OrdersSlice<Placing> = (set, get) => ({
   colourChoice: null,
   chooseColour: (id) => set({ colourChoice: id, pending: null }),
   pending: null,
+  placing: null,
   changingItem: false,
   changeItem: (on) => set({ changingItem: on, pending: null, highlighted: 0 }),
   async placeInItsItem() {
@@ -63,7 +64,24 @@ async function place(
   colourId: number | null = get().colourChoice,
 ): Promise<void> {
   const lineId = get().selectedLine;
-  if (lineId === null) return;
+  // One placement at a time: a second Enter while the first waits for its answer is not a second step.
+  if (lineId === null || get().placing !== null) return;
+  set({ placing: lineId });
+  try {
+    await placeSelected(get, set, lineId, target, confirm, colourId);
+  } finally {
+    set({ placing: null });
+  }
+}
+
+async function placeSelected(
+  get: () => OrdersState,
+  set: SetPart,
+  lineId: number,
+  target: PlaceTarget,
+  confirm: readonly PlacementConfirmation[],
+  colourId: number | null,
+): Promise<void> {
   const before = get().lines;
   let result;
   try {

@@ -89,6 +89,11 @@ export interface Placing {
   chooseColour(id: number | null): void;
   /** A placement waiting for its confirmation; anything else staff do drops it. */
   pending: PendingPlacement | null;
+  /**
+   * The line whose placement was asked and has no answer yet (it may wait for another desk's work, issue
+   * 61 §3): Enter again, or another suggestion, asks nothing more until the answer comes.
+   */
+  placing: number | null;
   /** Staff chose to place a line unplaced only for its colour on another item than the one it has (SPEC §9). */
   changingItem: boolean;
   changeItem(on: boolean): void;
