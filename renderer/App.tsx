@@ -89,24 +89,33 @@ function HistoryButton(props: {
   );
 }
 
+/** What a write waits for (issue 61 §3): said until its answer comes; the screen changes nothing meanwhile. */
+function WaitingLine() {
+  const waiting = useApp((s) => s.waiting);
+  if (waiting === null) return null;
+  return (
+    <div className="notice info" role="status" aria-live="polite" data-testid="waiting">
+      {waiting.message}
+    </div>
+  );
+}
+
 export function App() {
-  const { screen, history, notice, waiting, platform, store, go, undo, redo, historyPanel, showHistory, hideHistory } =
-    useApp(
-      useShallow((s) => ({
-        screen: s.screen,
-        history: s.history,
-        notice: s.notice,
-        waiting: s.waiting,
-        historyPanel: s.historyPanel,
-        showHistory: s.showHistory,
-        hideHistory: s.hideHistory,
-        platform: s.platform,
-        store: s.store,
-        go: s.go,
-        undo: s.undo,
-        redo: s.redo,
-      })),
-    );
+  const { screen, history, notice, platform, store, go, undo, redo, historyPanel, showHistory, hideHistory } = useApp(
+    useShallow((s) => ({
+      screen: s.screen,
+      history: s.history,
+      notice: s.notice,
+      historyPanel: s.historyPanel,
+      showHistory: s.showHistory,
+      hideHistory: s.hideHistory,
+      platform: s.platform,
+      store: s.store,
+      go: s.go,
+      undo: s.undo,
+      redo: s.redo,
+    })),
+  );
   const readOnly = readOnlyBanner(store);
 
   // ⌘Z / ⇧⌘Z (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y on Windows and Linux); text fields keep their own undo.
@@ -177,12 +186,7 @@ export function App() {
           {readOnly}
         </div>
       ) : null}
-      {waiting ? (
-        // What a write waits for (issue 61 §3): said until its answer comes; the screen changes nothing meanwhile.
-        <div className="notice info" role="status" aria-live="polite" data-testid="waiting">
-          {waiting.message}
-        </div>
-      ) : null}
+      <WaitingLine />
       {notice ? (
         <div
           className={`notice ${notice.kind}`}

@@ -41,4 +41,3 @@ function kindWords(kind: string): string {
 export function waitingWords(who: string | null): string {
   return `Waiting for ${who ?? 'another brick-work writing to this store'}…`;
 }
-

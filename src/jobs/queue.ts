@@ -274,7 +274,9 @@ export interface RecoveredJob {
  */
 export function ownerWords(owner: OwnerIdentity, desk: string | null | undefined): string {
   if (isSession(owner)) return desk ? `the desk "${desk}"` : 'another desk';
-  return desk ? `the desk "${desk}" (its brick-work, pid ${owner.pid})` : `another brick-work process (pid ${owner.pid})`;
+  return desk
+    ? `the desk "${desk}" (its brick-work, pid ${owner.pid})`
+    : `another brick-work process (pid ${owner.pid})`;
 }
 
 /**

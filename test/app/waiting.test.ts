@@ -107,26 +107,23 @@ describeEachStore('waiting said, and said who (issue 61 §3)', () => {
     }
   }, 60_000);
 
-  it(
-    'a lock held by another program, with no load: the wait is said without a desk where the store can’t know one',
-    async () => {
-      const storePath = newStoreLocation();
-      (await openStore(storePath)).close();
-      const { core, events } = await desk(storePath);
-      const front = await holder(storePath, 'plain');
-      const asked = performance.now();
-      const answer = core.service.call('settings.set', setting(9));
-      while (!events.some((e) => e.name === 'store.waiting' && e.at >= asked) && performance.now() - asked < 5_000)
-        await new Promise((r) => setTimeout(r, 20));
-      const said = events.find((e) => e.name === 'store.waiting' && e.at >= asked)?.payload as { message: string };
-      // A server knows the session holding its lock, and so the computer; a file knows nothing of who.
-      expect(said?.message).toMatch(
-        storeKind() === 'postgres'
-          ? /^Waiting for a desk on the computer ".+"…$/
-          : /^Waiting for another brick-work writing to this store…$/,
-      );
-      front.stdin?.write('go\n');
-      expect((await answer).ok).toBe(true);
-    },
-  );
+  it('a lock held by another program, with no load: the wait is said without a desk where the store can’t know one', async () => {
+    const storePath = newStoreLocation();
+    (await openStore(storePath)).close();
+    const { core, events } = await desk(storePath);
+    const front = await holder(storePath, 'plain');
+    const asked = performance.now();
+    const answer = core.service.call('settings.set', setting(9));
+    while (!events.some((e) => e.name === 'store.waiting' && e.at >= asked) && performance.now() - asked < 5_000)
+      await new Promise((r) => setTimeout(r, 20));
+    const said = events.find((e) => e.name === 'store.waiting' && e.at >= asked)?.payload as { message: string };
+    // A server knows the session holding its lock, and so the computer; a file knows nothing of who.
+    expect(said?.message).toMatch(
+      storeKind() === 'postgres'
+        ? /^Waiting for a desk on the computer ".+"…$/
+        : /^Waiting for another brick-work writing to this store…$/,
+    );
+    front.stdin?.write('go\n');
+    expect((await answer).ok).toBe(true);
+  });
 });

@@ -100,7 +100,9 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'waiting said on the screen'
       await waiting.waitFor({ state: 'detached', timeout: 5_000 });
       await page.screenshot({ path: path.join(SHOTS, '2-placed.png') });
       const history = await cliJson(['--db', db, 'history']);
-      const steps = (history.json.steps as { label: string }[]).filter((s) => s.label.startsWith('Hand placement of x77'));
+      const steps = (history.json.steps as { label: string }[]).filter((s) =>
+        s.label.startsWith('Hand placement of x77'),
+      );
       expect(steps, 'one step for one placement').toHaveLength(1);
     }, 60_000);
   },

@@ -18,10 +18,16 @@ if (desk) useDesk(store.db, desk);
 const job =
   how === 'plain'
     ? null
-    : CatalogueJob.start(store.db, storePath, 'catalogue-load', { files: ['parts.csv'] }, {
-        me: connectionOwner(store.db),
-        clock: SYSTEM_CLOCK,
-      }).job;
+    : CatalogueJob.start(
+        store.db,
+        storePath,
+        'catalogue-load',
+        { files: ['parts.csv'] },
+        {
+          me: connectionOwner(store.db),
+          clock: SYSTEM_CLOCK,
+        },
+      ).job;
 store.db.exec('BEGIN IMMEDIATE');
 process.stdout.write('locked\n');
 process.stdin.once('data', () => {

@@ -80,7 +80,9 @@ export function JobsTable() {
                 <td data-testid="job-owner">{ownerWords(j)}</td>
                 <td>
                   {[
-                    j.recoveries ? `taken up again after the desk or process running it stopped (${j.recoveries}×)` : '',
+                    j.recoveries
+                      ? `taken up again after the desk or process running it stopped (${j.recoveries}×)`
+                      : '',
                     j.notBeforeDay ? `waits for ${j.notBeforeDay} (UTC)` : '',
                     j.error ?? '',
                   ]
