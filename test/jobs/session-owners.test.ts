@@ -239,8 +239,11 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       );
       cut(name, connectionOwner(a.db).pid);
       expect(catalogueJobStatus(b.db, url).alive).toBe(false);
-      // The cut desk's job can't go on: its new session is not the owner.
-      expect(job.progress({ done: 2, total: 2 })).toBe(false);
+      // The cut desk's job can't go on: its new session is not the owner. It says why (issue 61 §4): a
+      // cut is a failed load, never one staff cancelled.
+      expect(() => job.progress({ done: 2, total: 2 })).toThrow(
+        expect.objectContaining({ code: 'store-unreachable', message: expect.stringMatching(/connection .*was cut/) }),
+      );
       const next = CatalogueJob.start(b.db, url, 'catalogue-load', {}, { me: connectionOwner(b.db), clock });
       expect(next.job.finish('done')).toBe(true);
     });
