@@ -87,6 +87,11 @@ export interface ServiceContext {
   readonly readOnly?: { readonly reason: string; readonly snapshot: boolean; readonly damaged?: boolean } | null;
   emit<E extends EventName>(name: E, payload: ApiEvents[E]): void;
   /**
+   * Who holds the store's writes, in words, where the store can know (issue 61 §3: a desk's catalogue
+   * load, a server session's desk): a `store-busy` refusal names it. Absent: the refusal says "another".
+   */
+  readonly storeHolder?: () => string | null;
+  /**
    * The app's service threads (SPEC §11): they run the calls `threadOf` does not put on the main thread.
    * Absent (the CLI, a test's service, a service thread's own): every call runs here.
    */

@@ -9,7 +9,7 @@ import { useDesk } from '../undo/desk.ts';
 import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, numbersMemo, type Numbering } from '../catalogue/item-numbers.ts';
 import { catalogueAnswers } from '../placement/catalogue-lookup.ts';
-import { toErrorValue, damagedStore, readOnlyStore, type ErrorValue } from '../errors.ts';
+import { toErrorValue, damagedStore, readOnlyStore, storeBusy, type ErrorValue } from '../errors.ts';
 import { relatedParts } from '../placement/related.ts';
 import { itemsBySource, partNumbers, translationCounts } from '../store/catalogue.ts';
 import { DamageMark, isDamage } from '../store/damage.ts';
@@ -76,8 +76,16 @@ export function createApiService(ctx: ServiceContext) {
       // Met here or on another thread of this process: the screens learn that the store is now read-only.
       damage.note(e);
       if (damage.firstToTell()) deps.changed(STORE_DAMAGED);
-      return { ok: false, error: toErrorValue(e, ctx.storePath) };
+      return { ok: false, error: named(toErrorValue(e, ctx.storePath)) };
     }
+  }
+
+  /** A `store-busy` refusal, naming who holds the store where it can know (issue 61 §3). */
+  function named(error: ErrorValue): ErrorValue {
+    if (error.code !== 'store-busy' || ctx.storeHolder === undefined || !error.message.startsWith('Another '))
+      return error;
+    const who = ctx.storeHolder();
+    return who === null ? error : storeBusy(ctx.storePath, who).toValue();
   }
 
   /** A file made on another thread, offered through the app's save dialog (which only this thread has). */

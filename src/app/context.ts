@@ -7,6 +7,7 @@ import type { ServiceContext } from '../api/ports.ts';
 import type { Store } from '../store/open.ts';
 import { formatVersion } from '../store/schema-version.ts';
 import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
+import { storeHolder } from './store-holder.ts';
 
 /** Why a store opened for reading only can't be written, as the service shows it; null when it can be. */
 export function readOnlyOf(store: Store): { reason: string; snapshot: boolean; damaged: boolean } | null {
@@ -28,6 +29,7 @@ export function serviceContext(store: Store, storePath: string, ports: Ports): S
     upgrade: store.upgrade,
     readOnly: readOnlyOf(store),
     recovered: [],
+    storeHolder: () => storeHolder(store.db, storePath),
     ...ports,
   };
 }

@@ -11,6 +11,7 @@ import { startCore } from '../../src/app/core.ts';
 import { openStore } from '../../src/store/open.ts';
 import { describeEachStore, newStoreLocation, storeKind } from '../helpers/stores.ts';
 import { lines, spawnWorker } from '../helpers/workers.ts';
+import { cli } from '../helpers/cli.ts';
 
 async function desk(storePath: string) {
   const events: { name: EventName; payload: unknown; at: number }[] = [];
@@ -86,7 +87,20 @@ describeEachStore('waiting said, and said who (issue 61 §3)', () => {
       expect(after, 'refused at the same 10 s').toBeGreaterThan(9_000);
       expect(after, 'refused at the same 10 s').toBeLessThan(13_000);
     }
-  }, 60_000);
+  }, 90_000);
+
+  it('the command line’s write refused after its 10 s names who holds the store too', async () => {
+    const storePath = newStoreLocation();
+    (await openStore(storePath)).close();
+    const front = await holder(storePath);
+    onTestFinished(() => void front.stdin?.write('go\n'));
+    const r = await cli(['--json', '--db', storePath, 'settings', 'daily-call-limit', '4321']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'store-busy',
+      message: expect.stringMatching(/^Desk "front"'s catalogue load is writing to this store/),
+    });
+  }, 90_000);
 
   it('writes queued behind a held lock are each answered as soon as it frees', async () => {
     const storePath = newStoreLocation();
@@ -105,7 +119,7 @@ describeEachStore('waiting said, and said who (issue 61 §3)', () => {
       expect(after).toBeGreaterThan(2_900);
       expect(after, 'answered when the lock freed, not 10 s later').toBeLessThan(8_000);
     }
-  }, 60_000);
+  }, 90_000);
 
   it('a lock held by another program, with no load: the wait is said without a desk where the store can’t know one', async () => {
     const storePath = newStoreLocation();
