@@ -196,6 +196,15 @@ export class PostgresDatabase implements StoreDb {
   }
 
   /**
+   * Whether the store's writer lock is free now: asked without waiting and let go at once (a lone
+   * statement's transaction ends with it), in one round trip. Inside a transaction: it is this one's to take.
+   */
+  writerLockFree(): boolean {
+    if (this.depth > 0) return true;
+    return this.send(`SELECT pg_try_advisory_xact_lock(${WRITER_LOCK}) AS free`).rows[0]?.['free'] === 1;
+  }
+
+  /**
    * The session holding the store's writer lock now, other than this one (what a writer waits for), with
    * its `application_name`; null when none does, or the server does not show it to this role.
    */
