@@ -82,14 +82,14 @@ export function laterStepOfOtherDeskOnItsRows(db: StoreDb, stepId: number, desk:
   );
 }
 
-/** The newest done step that changed row `rowId` of `table`. */
+/** The newest done step that changed row `rowId` of `table`: found from the row's changes (`undo_change_by_row`). */
 export function newestStepTouchingRow(db: StoreDb, table: string, rowId: number): StepInfo | null {
   return (
     (db
       .prepare(
         `SELECT ${STEP_COLUMNS} FROM undo_step s
-          WHERE s.state = 'done' AND EXISTS (SELECT 1 FROM undo_change c WHERE c.step_id = s.id AND c.table_name = ? AND c.row_id = ?)
-          ORDER BY s.id DESC LIMIT 1`,
+          WHERE s.id = (SELECT max(c.step_id) FROM undo_change c JOIN undo_step t ON t.id = c.step_id
+                         WHERE c.table_name = ? AND c.row_id = ? AND t.state = 'done')`,
       )
       .get(table, rowId) as StepInfo | undefined) ?? null
   );
