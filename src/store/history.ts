@@ -30,9 +30,12 @@ export interface StoredChange {
   readonly after: Readonly<Record<string, unknown>> | null;
 }
 
-/** A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named. */
-export const OF_DESK = `(NOT EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id)
-   OR EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id AND k.desk = ?))`;
+/**
+ * A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named: no
+ * other desk's. One look-up of its desk row a step (issue 61 §1): asked as an EXISTS, a server may join
+ * every step's desk row to answer for the newest step.
+ */
+export const OF_DESK = `NOT coalesce((SELECT k.desk <> ? FROM undo_step_desk k WHERE k.step_id = s.id), false)`;
 
 const STEP_COLUMNS = `s.id, s.kind, s.label, s.created_at AS createdAt,
   (SELECT k.desk FROM undo_step_desk k WHERE k.step_id = s.id) AS desk`;

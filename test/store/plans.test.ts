@@ -79,7 +79,7 @@ const DELIBERATE: readonly { sql?: string; by?: string; table: string; why: stri
     why: 'history.list: the newest steps, walked from the newest, stopping at the limit',
   },
   {
-    sql: "FROM undo_step s WHERE s.state = 'done' AND (NOT EXISTS",
+    sql: "FROM undo_step s WHERE s.state = 'done' AND NOT coalesce(",
     table: 'undo_step',
     why: "a desk's Undo: its newest step, walked from the newest (PostgreSQL by id, SQLite by state), stopping at the desk's first",
   },
