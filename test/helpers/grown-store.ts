@@ -1,14 +1,16 @@
 /**
- * A store as a shop's grows (issue 61 §1, SPEC §12 "cost as the store grows"): orders of a thousand lines,
- * each imported, some lines placed by hand (memories taught, lines placed by them), one document in
- * twenty taken back, a step in the history for each. The first order and its work go through the
- * contract's calls; every later order copies it with plain SQL (its own numbers, memories and steps),
- * so that a million lines take seconds, not the hours a million calls would.
+ * A store as a shop's grows (issue 61 §1, SPEC §12 "cost as the store grows"): orders imported, some lines
+ * placed by hand (memories taught, lines placed by them), one document in twenty taken back, a step in the
+ * history for each. The first order of a thousand lines and its work go through the contract's calls; the
+ * rest copies it with plain SQL, a thousand lines at a time (its own numbers, memories and steps), as
+ * orders of their own or as the lines of a big inventory, so that a million lines take seconds, not the
+ * hours a million calls would. Copied steps keep the first order's values where they name other rows
+ * (a teaching's memory): an undo of one of them is not what a test or bench does.
  *
  * Its values are a shop's: four lines in five on a catalogue part in a known colour, a tenth giving a
  * number the catalogue lacks (in pairs, so a memory places another line), and a few giving only a name,
  * a colour the catalogue does not know, or a colour by name. Numbers, names and unknown colours are each
- * order's own, so what a call reads for one line does not grow with the orders.
+ * copy's own, so what a call reads for one line does not grow with the store.
  */
 import type { StoreDb } from '../../src/store/db.ts';
 import { onServer } from '../../src/store/dialect.ts';
@@ -19,9 +21,9 @@ import { bytes, files } from './catalogue-files.ts';
 import { bsx, file, type DocLine } from './documents.ts';
 import { serviceFor } from './service.ts';
 
-/** Lines of each order. */
+/** Lines of the first order, and of each copy of it. */
 export const ORDER_LINES = 1_000;
-/** Parts of the catalogue, numbered from 3000, and BrickLink colours 1–60. */
+/** Parts and colours of `loadGrownCatalogue` (numbered from 3000, and 1–60), and at most those the lines give. */
 const PARTS = 2_000;
 const COLOURS = 60;
 /** What the first order's numbers and names end with; each copy's end with its own number instead. */
