@@ -17,6 +17,7 @@ import { openStore } from '../src/store/open.ts';
 import { growStore, loadGrownCatalogue, ORDER_LINES } from '../test/helpers/grown-store.ts';
 import { startPostgres, type PostgresServer } from '../test/helpers/postgres.ts';
 import { serviceFor } from '../test/helpers/service.ts';
+import { partsCsv } from './data.ts';
 import { BAR_MS, DESK_RUNS, DESKS, LINES_PER_DESK, placingAtOnce, settle, type Placing } from './postgres.bench.ts';
 import { collectGarbage, median, percentile, type BenchRow } from './report.ts';
 
@@ -157,15 +158,24 @@ function sizeOnDisk(db: StoreDb, file: string | null): number {
   return [file, `${file}-wal`].reduce((n, f) => n + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
 }
 
-/** The store at each size, grown in place, and what the calls measured there. */
-async function atEachSize(location: string, file: string | null): Promise<AtSize[]> {
+/**
+ * The store at each size, grown in place, and what the calls measured there. `settle`: after each growth,
+ * before measuring (a server's checkpoint of what the growth wrote).
+ */
+async function atEachSize(
+  location: string,
+  file: string | null,
+  parts: string,
+  settle: () => void = () => {},
+): Promise<AtSize[]> {
   const store = await openStore(location);
   try {
-    await loadGrownCatalogue(store.db, location);
+    await loadGrownCatalogue(store.db, location, parts);
     const service = serviceFor(store.db, location, { desk: 'front' });
     const out: AtSize[] = [];
     for (const size of SIZES) {
       const made = await growStore(store.db, location, size, size === SIZES[0] ? ORDER_LINES : INVENTORY_LINES);
+      settle();
       const { times, others } = await measure(service, store.db);
       out.push({ lines: made.lines, bytes: sizeOnDisk(store.db, file), madeMs: made.ms, times, others });
     }
@@ -245,11 +255,12 @@ async function desksAtAMillion(server: PostgresServer, dir: string, base: string
  */
 export async function benchGrowth(engines: readonly Engine[], print: (row: BenchRow) => void): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-growth-'));
-  const shape = `ten orders of ${ORDER_LINES.toLocaleString('en')} lines, then inventories of ${INVENTORY_LINES.toLocaleString('en')}; each call through the contract's service, ${PLACEMENTS} hand placements and ${SAMPLES} of each other call per size, after one untimed`;
+  const parts = partsCsv();
+  const shape = `${parts.ranOn} and 60 BrickLink colours as its catalogue; ten orders of ${ORDER_LINES.toLocaleString('en')} lines, then inventories of ${INVENTORY_LINES.toLocaleString('en')}; each call through the contract's service, ${PLACEMENTS} hand placements and ${SAMPLES} of each other call per size, after one untimed`;
   try {
     if (engines.includes('SQLite')) {
       const file = path.join(dir, 'brick-work.sqlite');
-      const sizes = await atEachSize(file, file);
+      const sizes = await atEachSize(file, file, parts.text);
       for (const row of rowsOf('SQLite', sizes, `a SQLite file (synchronous=FULL) grown in place: ${shape}`))
         print(row);
     }
@@ -258,7 +269,7 @@ export async function benchGrowth(engines: readonly Engine[], print: (row: Bench
     try {
       const name = 'growth';
       server.createDatabase(name);
-      const sizes = await atEachSize(server.url(name), null);
+      const sizes = await atEachSize(server.url(name), null, parts.text, () => server.sql('postgres', 'CHECKPOINT'));
       const ranOn = `a server on loopback that flushes each commit, grown in place: ${shape}`;
       for (const row of rowsOf('PostgreSQL', sizes, ranOn)) print(row);
       print(await desksAtAMillion(server, dir, name, sizes.at(-1)?.lines ?? 0));
