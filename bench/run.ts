@@ -2,7 +2,8 @@
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
  * the groups named (catalogue-load, suggest, quality, elements, round-trip, agreement, import, claims, upgrade, open, answers, lists, screens,
- * compare, postgres); `postgres:desks` (or `:import`, `:colours`, `:claims`) only that PostgreSQL row.
+ * compare, postgres, growth); `postgres:desks` (or `:import`, `:colours`, `:claims`) only that PostgreSQL row;
+ * `growth:sqlite` or `growth:postgres` only that engine's rows of the growth group.
  */
 import { execFileSync } from 'node:child_process';
 import { benchAgreement } from './agreement.bench.ts';
@@ -11,6 +12,7 @@ import { benchCatalogueLoad } from './catalogue-load.bench.ts';
 import { benchClaims } from './claims.bench.ts';
 import { benchCompare } from './compare.bench.ts';
 import { benchElements } from './elements.bench.ts';
+import { benchGrowth, type Engine } from './growth.bench.ts';
 import { benchRoundTrip } from './round-trip.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchLists } from './lists.bench.ts';
@@ -48,12 +50,15 @@ const GROUPS = [
   'screens',
   'compare',
   'postgres',
+  'growth',
 ] as const;
 const asked = process.argv.slice(2);
 const postgresRows = asked.flatMap((a) => (a.startsWith('postgres:') ? [a.slice('postgres:'.length)] : []));
 const unknown = asked.filter(
   (a) =>
     !(GROUPS as readonly string[]).includes(a) &&
+    a !== 'growth:sqlite' &&
+    a !== 'growth:postgres' &&
     !(a.startsWith('postgres:') && (POSTGRES_ROWS as readonly string[]).includes(a.slice('postgres:'.length))),
 );
 if (unknown.length > 0) {
@@ -63,7 +68,10 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const runs = (group: (typeof GROUPS)[number]) =>
-  asked.length === 0 || asked.includes(group) || (group === 'postgres' && postgresRows.length > 0);
+  asked.length === 0 ||
+  asked.includes(group) ||
+  (group === 'postgres' && postgresRows.length > 0) ||
+  (group === 'growth' && asked.some((a) => a.startsWith('growth:')));
 
 const rows: BenchRow[] = [];
 const print = (row: BenchRow) => {
@@ -128,6 +136,17 @@ if (runs('postgres')) {
     ))
       print(row);
   else console.log(`PostgreSQL store: skipped, its server is not installed: ${NEEDS_POSTGRES}\n`);
+}
+if (runs('growth')) {
+  const only = asked.flatMap((a) =>
+    a === 'growth:sqlite' ? ['SQLite'] : a === 'growth:postgres' ? ['PostgreSQL'] : [],
+  );
+  const engines = (only.length > 0 ? only : ['SQLite', 'PostgreSQL']) as Engine[];
+  if (engines.includes('PostgreSQL') && !hasPostgres()) {
+    console.log(`cost as the store grows on PostgreSQL: skipped, its server is not installed: ${NEEDS_POSTGRES}\n`);
+    engines.splice(engines.indexOf('PostgreSQL'), 1);
+  }
+  await benchGrowth(engines, print);
 }
 
 const missed = rows.filter(missesTheBar);

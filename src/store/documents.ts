@@ -112,21 +112,17 @@ export function sameFileOfImported(db: ReadableDb, rows: readonly DocumentRow[])
 export function sameFileDocuments(db: ReadableDb, ids: readonly number[]): Map<number, SameFileDocument[]> {
   const out = new Map<number, SameFileDocument[]>();
   if (ids.length === 0) return out;
-  // The imports that `ids` came from, then every imported document of those imports: one pass over the
-  // documents, not one per document (a list of every document in a busy store would be quadratic), and
-  // only the imports of `ids` grouped (an order's few documents don't sort every document).
+  // Every imported document of the imports that `ids` came from, looked up by file and time (an index):
+  // never a read of every document, which grows with the shop (issue 61 §1).
   const rows = db
     .prepare(
-      `SELECT s.id, s.doc_key AS key, s.order_id AS orderId, o.reference AS orderReference,
+      `SELECT DISTINCT s.id, s.doc_key AS key, s.order_id AS orderId, o.reference AS orderReference,
               s.file_name AS fileName, s.imported_at AS importedAt, s.format
-         FROM document s JOIN shop_order o ON o.id = s.order_id
-        WHERE s.state = 'imported'
-          AND (s.file_name, s.imported_at, s.format) IN (
-                SELECT d.file_name, d.imported_at, d.format FROM document d
-                 WHERE d.state = 'imported' AND (d.file_name, d.imported_at, d.format) IN (
-                         SELECT w.file_name, w.imported_at, w.format FROM document w
-                          WHERE w.id IN (${idsOfJson(db)}))
-                 GROUP BY d.file_name, d.imported_at, d.format HAVING count(*) > 1)
+         FROM document w
+         JOIN document s ON s.file_name = w.file_name AND s.imported_at = w.imported_at AND s.format = w.format
+                        AND s.state = 'imported'
+         JOIN shop_order o ON o.id = s.order_id
+        WHERE w.id IN (${idsOfJson(db)}) AND w.state = 'imported'
         ORDER BY s.id`,
     )
     .all(JSON.stringify(ids)) as (SameFileDocument & { fileName: string; importedAt: string; format: string })[];

@@ -11,18 +11,23 @@ export interface HandCandidate extends Omit<GivenLineRow, 'placedBefore'> {
   readonly orderReference: string;
 }
 
+/**
+ * The lines come first (CROSS JOIN: SQLite keeps that order), each kind of candidate read by an index of its
+ * own (issue 61 §1); read from the documents, SQLite would look in every imported document's lines.
+ */
 const CANDIDATE = `SELECT l.id, l.given_type AS type, l.given_no AS no, l.given_name AS name, l.given_colour_id AS colourId,
     l.given_colour_name AS colourName, l.item_type AS itemType, l.item_no AS itemNo, l.colour_id AS colour,
     l.placed_by AS placedBy, l.unplaced_reason AS unplacedReason, l.remarks, o.reference AS orderReference, d.format
-  FROM order_line l JOIN document d ON d.id = l.document_id JOIN shop_order o ON o.id = d.order_id
- WHERE d.state = 'imported' AND l.id <> ? AND l.placed_by IS DISTINCT FROM 'hand'`;
+  FROM order_line l CROSS JOIN document d CROSS JOIN shop_order o
+ WHERE d.id = l.document_id AND o.id = d.order_id
+   AND d.state = 'imported' AND l.id <> ? AND l.placed_by IS DISTINCT FROM 'hand'`;
 type CandidateAsRead = Omit<HandCandidate, 'numbering'> & { format: string };
 
 const GIVEN_TYPE = "upper(coalesce(nullif(trim(l.given_type), ''), 'P'))";
 /** An item memory moves unplaced lines and lines a memory placed, never those the catalogue placed. */
 const MAY_MOVE = "(l.item_no IS NULL OR l.placed_by = 'remembered')";
 
-/** Lines an item memory may place that give this type and (trimmed, any case) number. */
+/** Lines an item memory may place that give this type and (trimmed, any case) number: `order_line_movable_by_number`'s. */
 export function linesGivingNumber(db: StoreDb, except: number, type: string, no: string): HandCandidate[] {
   return withNumbering(
     db

@@ -30,9 +30,12 @@ export interface StoredChange {
   readonly after: Readonly<Record<string, unknown>> | null;
 }
 
-/** A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named. */
-export const OF_DESK = `(NOT EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id)
-   OR EXISTS (SELECT 1 FROM undo_step_desk k WHERE k.step_id = s.id AND k.desk = ?))`;
+/**
+ * A step `s` is the desk's (bound as the statement's desk parameter), or made before desks were named: no
+ * other desk's. One look-up of its desk row a step (issue 61 §1): asked as an EXISTS, a server may join
+ * every step's desk row to answer for the newest step.
+ */
+export const OF_DESK = `NOT coalesce((SELECT k.desk <> ? FROM undo_step_desk k WHERE k.step_id = s.id), false)`;
 
 const STEP_COLUMNS = `s.id, s.kind, s.label, s.created_at AS createdAt,
   (SELECT k.desk FROM undo_step_desk k WHERE k.step_id = s.id) AS desk`;
@@ -82,14 +85,14 @@ export function laterStepOfOtherDeskOnItsRows(db: StoreDb, stepId: number, desk:
   );
 }
 
-/** The newest done step that changed row `rowId` of `table`. */
+/** The newest done step that changed row `rowId` of `table`: found from the row's changes (`undo_change_by_row`). */
 export function newestStepTouchingRow(db: StoreDb, table: string, rowId: number): StepInfo | null {
   return (
     (db
       .prepare(
         `SELECT ${STEP_COLUMNS} FROM undo_step s
-          WHERE s.state = 'done' AND EXISTS (SELECT 1 FROM undo_change c WHERE c.step_id = s.id AND c.table_name = ? AND c.row_id = ?)
-          ORDER BY s.id DESC LIMIT 1`,
+          WHERE s.id = (SELECT max(c.step_id) FROM undo_change c JOIN undo_step t ON t.id = c.step_id
+                         WHERE c.table_name = ? AND c.row_id = ? AND t.state = 'done')`,
       )
       .get(table, rowId) as StepInfo | undefined) ?? null
   );

@@ -3,7 +3,7 @@
  * one of ours is upgraded along its own chain (`upgrades.ts`); anything else is refused untouched, as a
  * SQLite file of another application is.
  */
-import { declaredIndexSql } from '../schema/tables-4.2.ts';
+import { declaredIndexSql, type TableName } from '../schema/tables-4.2.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { storeName } from '../../store-location.ts';
 import { APP_VERSION } from '../../version.ts';
@@ -135,18 +135,41 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
   }
 }
 
+/** Indexes declared in 4.2 after stores of it existed on servers, by table (issue 61 §1's answer each read by an index). */
+const LATE_SERVER_INDEXES: readonly (readonly [TableName, string])[] = [
+  ['element_code', 'element_code_by_item'],
+  ['document', 'document_by_file'],
+  ['order_line', 'order_line_movable_by_number'],
+  ['order_line', 'order_line_movable_by_name'],
+  ['order_line', 'order_line_by_given_colour'],
+  ['order_line', 'order_line_by_colour_name'],
+  ['undo_step', 'undo_step_by_state'],
+  ['undo_change', 'undo_change_by_row'],
+];
+
 /**
  * Indexes and tables added to schema 4.2 after stores of it existed on servers (as `ensureLateTables` does for a
  * file). Only the tables' owner may add one; a desk whose login is not is slower at those reads, no more.
  */
 function ensureServerIndexes(db: PostgresDatabase): void {
-  try {
-    db.exec(declaredIndexSql('element_code', 'element_code_by_item', { ifNotExists: true }));
-    db.exec(UNDO_STEP_DESK);
-    db.exec(JOB_OWNER_DESK);
-    db.exec(HAND_PLACEMENT_TEACHING);
-  } catch {
-    // Not the owner, or another desk makes it just now: the reads it speeds work without it.
+  // Asked first, in one read: an index made again (IF NOT EXISTS) still waits for the other desks' writes.
+  const made = new Set(
+    db.prepare('SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()').pluck().all() as string[],
+  );
+  const late = [
+    UNDO_STEP_DESK,
+    JOB_OWNER_DESK,
+    HAND_PLACEMENT_TEACHING,
+    ...LATE_SERVER_INDEXES.filter(([, index]) => !made.has(index)).map(([table, index]) =>
+      declaredIndexSql(table, index, { ifNotExists: true }),
+    ),
+  ];
+  for (const sql of late) {
+    try {
+      db.exec(sql);
+    } catch {
+      // Not the owner, or another desk makes it just now: the reads it speeds work without it.
+    }
   }
 }
 

@@ -36,7 +36,13 @@ export interface ForeignKey {
 
 export interface IndexDeclaration {
   readonly name: string;
+  /** The columns it indexes. */
   readonly columns: readonly string[];
+  /**
+   * Its keys, where they are expressions of its columns rather than the columns themselves (a number folded as
+   * it is compared, `trim(given_no) COLLATE NOCASE`): written the same on both engines.
+   */
+  readonly keys?: readonly string[];
   readonly unique: boolean;
   /** A partial index's condition, or null. */
   readonly where: string | null;

@@ -81,6 +81,8 @@ export const TABLES_4_2 = [
         { name: 'document_by_order', columns: ['order_id'] },
         { name: 'document_by_key', columns: ['doc_key'] },
         { name: 'document_key_imported_once', columns: ['doc_key'], unique: true, where: "state = 'imported'" },
+        // A document's companions of the same import (issue 61 §1: no read of every document for them).
+        { name: 'document_by_file', columns: ['file_name', 'imported_at'] },
       ],
     },
   ),
@@ -109,7 +111,30 @@ export const TABLES_4_2 = [
       unique: [['document_id', 'position']],
       foreignKeys: [itemKey],
       checks: ['(item_type IS NULL) = (item_no IS NULL)', '(item_no IS NULL) = (placed_by IS NULL)'],
-      indexes: [{ name: 'order_line_unplaced', columns: ['document_id'], where: 'item_no IS NULL' }],
+      indexes: [
+        { name: 'order_line_unplaced', columns: ['document_id'], where: 'item_no IS NULL' },
+        // The lines a hand placement's memories may place at once (issue 61 §1, `hand-candidates.ts`): by the
+        // number given, folded as it is compared; by a given colour id; and the few a fold in code picks from
+        // (a name without a number, a colour by name without an id), so none of them reads every line.
+        {
+          name: 'order_line_movable_by_number',
+          columns: ['given_no'],
+          keys: ['trim(given_no) COLLATE NOCASE'],
+          where: "item_no IS NULL OR placed_by = 'remembered'",
+        },
+        {
+          name: 'order_line_movable_by_name',
+          columns: ['given_type'],
+          where:
+            "nullif(trim(given_no), '') IS NULL AND given_name IS NOT NULL AND (item_no IS NULL OR placed_by = 'remembered')",
+        },
+        { name: 'order_line_by_given_colour', columns: ['given_colour_id'] },
+        {
+          name: 'order_line_by_colour_name',
+          columns: ['given_colour_name'],
+          where: 'coalesce(given_colour_id, 0) = 0 AND given_colour_name IS NOT NULL',
+        },
+      ],
     },
   ),
   table(
@@ -137,13 +162,18 @@ export const TABLES_4_2 = [
     boot_id: text(),
     start_ticks: integer(),
   }),
-  table('undo_step', {
-    id: ID,
-    kind: text({ notNull }),
-    label: text({ notNull }),
-    state: text({ notNull, check: "state IN ('done', 'undone')" }),
-    created_at: text({ notNull }),
-  }),
+  table(
+    'undo_step',
+    {
+      id: ID,
+      kind: text({ notNull }),
+      label: text({ notNull }),
+      state: text({ notNull, check: "state IN ('done', 'undone')" }),
+      created_at: text({ notNull }),
+    },
+    // A desk's Undo and Redo, and the redo list a new step drops, by state (issue 61 §1).
+    { indexes: [{ name: 'undo_step_by_state', columns: ['state', 'id'] }] },
+  ),
   table(
     'undo_change',
     {
@@ -154,7 +184,13 @@ export const TABLES_4_2 = [
       before: text(),
       after: text(),
     },
-    { indexes: [{ name: 'undo_change_by_step', columns: ['step_id', 'id'] }] },
+    {
+      indexes: [
+        { name: 'undo_change_by_step', columns: ['step_id', 'id'] },
+        // The steps that changed a row: who last changed a line, in a refusal's words (issue 61 §1).
+        { name: 'undo_change_by_row', columns: ['table_name', 'row_id'] },
+      ],
+    },
   ),
   table(
     'call_budget',
@@ -400,7 +436,7 @@ export function declared(name: TableName): TableDeclaration {
  * it, or a server store made before the index existed gains (`ifNotExists`).
  */
 export function indexSql(t: TableDeclaration, i: IndexDeclaration, options: { ifNotExists?: boolean } = {}): string {
-  const cols = i.columns.join(', ');
+  const cols = (i.keys ?? i.columns).join(', ');
   const where = i.where === null ? '' : ` WHERE ${i.where}`;
   const ifNotExists = options.ifNotExists === true ? 'IF NOT EXISTS ' : '';
   return `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${ifNotExists}${i.name} ON ${t.name} (${cols})${where}`;

@@ -1,6 +1,6 @@
 import type { StoreDb } from '../db.ts';
 import { placeLines42, unknownColours42 } from './frozen-4.2/placement.ts';
-import { LATE_TABLES_4_2, makeLateTable } from './step-4.1-to-4.2.ts';
+import { LATE_INDEXES_4_2, LATE_TABLES_4_2, makeLateTable } from './step-4.1-to-4.2.ts';
 
 /**
  * One-time repairs of stores that are already at the current schema but were written by an earlier
@@ -86,9 +86,10 @@ const UNDO_DESK: Fixup = {
 export const FIXUPS: readonly Fixup[] = [COLOUR_MEMORY, UNDO_DESK];
 
 /**
- * Makes the tables added to the current schema after some stores of it were written (`LATE_TABLES_4_2`)
- * where they are missing. Idempotent; run at every read-write open of a current store, so that a table
- * appended later still reaches stores whose fix-ups have all run.
+ * Makes the tables and indexes added to the current schema after some stores of it were written
+ * (`LATE_TABLES_4_2`, `LATE_INDEXES_4_2`) where they are missing. Idempotent; run at every read-write open
+ * of a current store that is not `settled`, so that one appended later still reaches stores whose fix-ups
+ * have all run.
  */
 export function ensureLateTables(db: StoreDb): void {
   const ifMissing = (sql: string) =>
@@ -98,7 +99,12 @@ export function ensureLateTables(db: StoreDb): void {
     if (has.get(t.name) === undefined) makeLateTable(db, t);
     else db.exec(t.indexes.map(ifMissing).join(';\n'));
   }
+  db.exec(LATE_INDEXES_4_2.map(ifMissing).join(';\n'));
 }
+
+/** The name of the table, index or trigger a late statement makes. */
+const madeBy = (sql: string) =>
+  /^CREATE (?:UNIQUE INDEX|INDEX|TABLE|TRIGGER) (?:IF NOT EXISTS )?"?(\w+)/.exec(sql)?.[1];
 
 /**
  * Whether a current store needs nothing of `ensureLateTables` and `runPendingFixups`: every late table and
@@ -110,9 +116,13 @@ export function settled(db: StoreDb): boolean {
   for (const t of LATE_TABLES_4_2) {
     if (has.get(t.name) === undefined) return false;
     for (const sql of t.indexes) {
-      const name = /^CREATE (?:UNIQUE INDEX|INDEX|TABLE|TRIGGER) (?:IF NOT EXISTS )?"?(\w+)/.exec(sql)?.[1];
+      const name = madeBy(sql);
       if (name === undefined || has.get(name) === undefined) return false;
     }
+  }
+  for (const sql of LATE_INDEXES_4_2) {
+    const name = madeBy(sql);
+    if (name === undefined || has.get(name) === undefined) return false;
   }
   const done = db.prepare('SELECT 1 FROM setting WHERE key = ?').pluck();
   return FIXUPS.every((f) => done.get(marker(f)) !== undefined);

@@ -2,7 +2,7 @@
  * The 4.1 → 4.2 upgrade step. FROZEN: it uses only SQL and code frozen with it (`frozen-4.2/`), never
  * today's modules (the placement rule, the store's queries), so that it writes the same rows on a store
  * upgraded next year as on one upgraded today (test/store/upgrades/step-4.1-to-4.2.test.ts checks its
- * imports). Tables may still be appended to 4.2 (LATE_TABLES_4_2) until 0.9.0 ships.
+ * imports). Tables and indexes may still be appended to 4.2 (LATE_TABLES_4_2, LATE_INDEXES_4_2) until 0.9.0 ships.
  */
 import type { StoreDb } from '../db.ts';
 import { placeLines42 } from './frozen-4.2/placement.ts';
@@ -227,6 +227,28 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
   },
 ];
 
+/**
+ * Indexes added to 4.2's tables after stores of it existed (issue 61 §1): every read a call makes per line
+ * or per call is a look-up, at a million lines as at a thousand. A new or upgraded store gets them from the
+ * step below; a store of an earlier build from `ensureLateTables`, at its next read-write open.
+ */
+export const LATE_INDEXES_4_2: readonly string[] = [
+  // A document's companions of the same import.
+  'CREATE INDEX document_by_file ON document (file_name, imported_at)',
+  // The lines a hand placement's memories may place at once (`hand-candidates.ts`): by the number given,
+  // folded as it is compared; by the colour id given; and the few that a fold in code picks from.
+  `CREATE INDEX order_line_movable_by_number ON order_line (trim(given_no) COLLATE NOCASE)
+     WHERE item_no IS NULL OR placed_by = 'remembered'`,
+  `CREATE INDEX order_line_movable_by_name ON order_line (given_type)
+     WHERE nullif(trim(given_no), '') IS NULL AND given_name IS NOT NULL AND (item_no IS NULL OR placed_by = 'remembered')`,
+  'CREATE INDEX order_line_by_given_colour ON order_line (given_colour_id)',
+  `CREATE INDEX order_line_by_colour_name ON order_line (given_colour_name)
+     WHERE coalesce(given_colour_id, 0) = 0 AND given_colour_name IS NOT NULL`,
+  // A desk's Undo and Redo, and the redo list a new step drops; the steps that changed a row.
+  'CREATE INDEX undo_step_by_state ON undo_step (state, id)',
+  'CREATE INDEX undo_change_by_row ON undo_change (table_name, row_id)',
+];
+
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */
 export function makeLateTable(db: StoreDb, t: LateTable): void {
   db.exec(t.table);
@@ -301,5 +323,6 @@ export const STEP_4_1_TO_4_2: UpgradeStep = {
     // 4.1 kept no reasons: run the placement rule on every line it left unplaced, placing those it
     // now can and giving the others their reason (SPEC §2).
     placeLines42(db, 'item_no IS NULL', (done, total) => progress(`placing lines ${done}/${total}`));
+    for (const sql of LATE_INDEXES_4_2) db.exec(sql);
   },
 };

@@ -83,6 +83,11 @@ const indexText = (
 ) =>
   `${origin} ${name ?? ''} (${columns.join(', ')})${unique ? ' unique' : ''}${where === null ? '' : ` where ${where}`}`;
 
+/** The keys of a CREATE INDEX, as written between the parentheses after its table. */
+function keysOf(createIndex: string): string[] {
+  return definitions(/\bON\s+\w+\s*(\(.*)$/is.exec(createIndex)?.[1] ?? '').map(oneLine);
+}
+
 /** What the store holds: its pragmas, and its CREATE statements for what no pragma tells (collations, checks, conditions). */
 function read(db: StoreDb, table: string): TableShape {
   const sqlOf = db.prepare('SELECT sql FROM main.sqlite_master WHERE name = ?').pluck();
@@ -114,7 +119,11 @@ function read(db: StoreDb, table: string): TableShape {
   const indexes = (
     db.prepare(`PRAGMA main.index_list("${table}")`).all() as { name: string; unique: number; origin: string }[]
   ).map((i) => {
-    const columns = (db.prepare(`PRAGMA main.index_info("${i.name}")`).all() as { name: string }[]).map((c) => c.name);
+    const named = (db.prepare(`PRAGMA main.index_info("${i.name}")`).all() as { name: string | null }[]).map(
+      (c) => c.name,
+    );
+    // An expression's key has no column name: its text is read from the CREATE INDEX.
+    const columns = named.includes(null) ? keysOf(sqlOf.get(i.name) as string) : (named as string[]);
     const where = i.origin === 'c' ? /\bWHERE\s+(.*)$/is.exec(sqlOf.get(i.name) as string)?.[1] : undefined;
     const name = i.origin === 'c' ? i.name : null;
     return indexText(i.origin, name, columns, i.unique === 1, where === undefined ? null : oneLine(where));
@@ -162,7 +171,7 @@ function expected(t: TableDeclaration): TableShape {
     checks: t.checks.map((c) => oneLine(sqlFor(c, 'sqlite'))),
     foreignKeys: t.foreignKeys.map((k) => fkText(k, 'NO ACTION')).sort(),
     indexes: [
-      ...t.indexes.map((i) => indexText('c', i.name, i.columns, i.unique, i.where)),
+      ...t.indexes.map((i) => indexText('c', i.name, i.keys ?? i.columns, i.unique, i.where)),
       ...t.unique.map((columns) => indexText('u', null, columns, true, null)),
       ...(rowidKey ? [] : [indexText('pk', null, t.primaryKey, true, null)]),
     ].sort(),
