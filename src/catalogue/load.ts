@@ -262,7 +262,8 @@ function mergers(db: StoreDb) {
  * reader thread (the app's), a single file is read there while this thread stages what it has read
  * (`read-stream.ts`): a bad row then drops the rows staged before it, so nothing is kept.
  * At most one per store (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
- */ export async function loadCatalogue(
+ */
+export async function loadCatalogue(
   db: StoreDb,
   storePath: string,
   files: readonly NamedContent[],
@@ -479,7 +480,7 @@ class MergeRun {
     };
     return Object.assign(write, {
       end: () => {
-        stage.flush();
+        stage.settle(source);
         swapTransaction(db, () => {
           const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
           const itemsLoaded = startLoadingItems(db);

@@ -24,6 +24,11 @@ interface Staged {
   readonly again: string | null;
   /** The swap's statements, `{s}` standing for the staging table; `@source` is the file's. */
   readonly swap: readonly string[];
+  /**
+   * A staged row the swap would leave as the catalogue has it, `{s}` standing for it: such rows are
+   * dropped before the swap, so a file loaded again swaps in what changed alone. Null: none dropped.
+   */
+  readonly same: string | null;
 }
 
 const STAGED = {
@@ -50,6 +55,9 @@ const STAGED = {
            OR catalogue_item.category_id IS DISTINCT FROM coalesce(excluded.category_id, catalogue_item.category_id)
            OR catalogue_item.source IS DISTINCT FROM excluded.source`,
     ],
+    same: `SELECT 1 FROM catalogue_item c WHERE c.item_type = {s}.item_type AND c.item_no = {s}.item_no
+             AND c.name = {s}.name AND c.category_id IS NOT DISTINCT FROM coalesce({s}.category_id, c.category_id)
+             AND c.source = @source`,
   },
   colour: {
     name: 'staged_colour',
@@ -68,6 +76,7 @@ const STAGED = {
       `INSERT INTO colour_swatch (colour_id, rgb) SELECT id, rgb FROM {s} WHERE rgb IS NOT NULL
        ON CONFLICT (colour_id) DO UPDATE SET rgb = excluded.rgb WHERE colour_swatch.rgb IS DISTINCT FROM excluded.rgb`,
     ],
+    same: null,
   },
   category: {
     name: 'staged_category',
@@ -82,6 +91,7 @@ const STAGED = {
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, source = excluded.source
         WHERE category.name IS DISTINCT FROM excluded.name OR category.source IS DISTINCT FROM excluded.source`,
     ],
+    same: null,
   },
   element: {
     name: 'staged_element',
@@ -97,6 +107,8 @@ const STAGED = {
       `INSERT INTO element_code (element_id, numbering, item_no, colour, source)
        SELECT element_id, numbering, item_no, colour, @source FROM {s} WHERE true ON CONFLICT DO NOTHING`,
     ],
+    same: `SELECT 1 FROM element_code c WHERE c.element_id = {s}.element_id AND c.numbering = {s}.numbering
+             AND c.item_no = {s}.item_no AND c.colour = {s}.colour`,
   },
   partNumber: {
     name: 'staged_part_number',
@@ -111,6 +123,8 @@ const STAGED = {
       `INSERT INTO part_number (rebrickable_no, numbering, item_no, source)
        SELECT rebrickable_no, numbering, item_no, @source FROM {s} WHERE true ON CONFLICT DO NOTHING`,
     ],
+    same: `SELECT 1 FROM part_number c WHERE c.rebrickable_no = {s}.rebrickable_no AND c.numbering = {s}.numbering
+             AND c.item_no = {s}.item_no`,
   },
   colourTranslation: {
     name: 'staged_colour_translation',
@@ -128,6 +142,8 @@ const STAGED = {
         WHERE colour_translation.bricklink_id IS DISTINCT FROM excluded.bricklink_id
            OR colour_translation.source IS DISTINCT FROM excluded.source`,
     ],
+    same: `SELECT 1 FROM colour_translation c WHERE c.numbering = {s}.numbering AND c.key = {s}.key
+             AND c.bricklink_id IS NOT DISTINCT FROM {s}.bricklink_id AND c.source = @source`,
   },
   relationship: {
     name: 'staged_relationship',
@@ -142,6 +158,8 @@ const STAGED = {
       `INSERT INTO part_relationship (rel_type, child_no, parent_no, source)
        SELECT rel_type, child_no, parent_no, @source FROM {s} WHERE true ON CONFLICT DO NOTHING`,
     ],
+    same: `SELECT 1 FROM part_relationship c WHERE c.child_no = {s}.child_no AND c.rel_type = {s}.rel_type
+             AND c.parent_no = {s}.parent_no`,
   },
 } as const satisfies Record<string, Staged>;
 
@@ -196,9 +214,12 @@ export interface CatalogueStage {
   }): void;
   category(r: { readonly id: number; readonly name: string }): void;
   translation(r: TranslationRecord): void;
-  /** Stages what waits to fill a statement: before the swap's transaction, which it must not hold up. */
-  flush(): void;
-  /** Merges what is staged (flushed) into the catalogue, in the caller's transaction (`swapTransaction`). */
+  /**
+   * Stages what waits to fill a statement, and drops the staged rows the catalogue holds as they are:
+   * before the swap's transaction, which neither may hold up.
+   */
+  settle(source: string): void;
+  /** Merges what is staged (settled) into the catalogue, in the caller's transaction (`swapTransaction`). */
   swap(source: string): void;
   /** Empties the staging tables (after a swap, a cancel, a failure). */
   clear(): void;
@@ -244,11 +265,18 @@ export function openStage(db: StoreDb): CatalogueStage {
       else if (r.kind === 'colour-translation') add('colourTranslation', [r.numbering, r.key, r.bricklinkId]);
       else add('relationship', [r.relType, r.child, r.parent]);
     },
-    flush: () => {
+    settle: (source) => {
       for (const kind of KINDS) flush(kind);
+      for (const kind of KINDS) {
+        const t: Staged = STAGED[kind];
+        if (!staged.has(kind) || t.same === null) continue;
+        const table = stagedName(db, t);
+        // The staging table by its own name in the subquery: SQLite's DELETE takes no alias.
+        db.prepare(`DELETE FROM ${table} WHERE EXISTS (${t.same.replaceAll('{s}', t.name)})`).run({ source });
+      }
     },
     swap: (source) => {
-      if (KINDS.some((k) => (buffers.get(k) ?? []).length > 0)) throw new Error('swap before flush');
+      if (KINDS.some((k) => (buffers.get(k) ?? []).length > 0)) throw new Error('swap before settle');
       for (const kind of KINDS) {
         if (!staged.has(kind)) continue;
         const t: Staged = STAGED[kind];
