@@ -9,7 +9,7 @@ import { foldName } from '../placement/fold.ts';
 import { askToPlaceAgain, linesWaiting, placeNextBatch, placingAgain } from '../placement/place-lines.ts';
 import type { PlacingScope } from '../store/line-placements.ts';
 import { reasonOf } from '../reasons.ts';
-import { catalogueWriters, startLoadingItems } from '../store/catalogue.ts';
+import { analyzeCatalogue, catalogueWriters } from '../store/catalogue.ts';
 import { openStage, swapTransaction, type CatalogueStage } from '../store/catalogue-stage.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import {
@@ -457,8 +457,8 @@ class MergeRun {
 
   /** `file`, and its stage (to empty after). */
   fileWithStage(source: string): { write: FileWriter; stage: CatalogueStage } {
-    const stage = openStage(this.db);
-    return { write: this.file(source, stage), stage };
+    const stage = openStage(this.db, source);
+    return { write: this.file(stage), stage };
   }
 
   /**
@@ -468,7 +468,7 @@ class MergeRun {
    * writer lock), which also records the lines to place again, so no moment exists — whenever the
    * process dies — where the catalogue answers a line that still has a reason and is not said to wait.
    */
-  private file(source: string, stage: CatalogueStage): FileWriter {
+  private file(stage: CatalogueStage): FileWriter {
     const { db } = this;
     const write = (records: readonly CatalogueRecord[]): void => {
       // A piece of `every` rows at most between progress reports (and chances to cancel).
@@ -480,12 +480,11 @@ class MergeRun {
     };
     return Object.assign(write, {
       end: () => {
-        stage.settle(source);
+        stage.settle();
         swapTransaction(db, () => {
           const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
-          const itemsLoaded = startLoadingItems(db);
-          stage.swap(source);
-          itemsLoaded();
+          stage.swap();
+          analyzeCatalogue(db);
           bumpCatalogueGeneration(db);
           askAfterMerge(db, had);
         });
@@ -495,7 +494,7 @@ class MergeRun {
 
   private stage(stage: CatalogueStage, r: CatalogueRecord): void {
     if (r.kind === 'item') {
-      stage.item({ ...r, nameKey: nameKeyOf(r) });
+      stage.item(r, nameKeyOf(r));
       this.counts.item += 1;
     } else if (r.kind === 'colour') {
       stage.colour({ ...r, nameKey: foldName(r.name) });

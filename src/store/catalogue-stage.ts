@@ -2,46 +2,38 @@
  * A catalogue file's rows staged apart, then swapped in (issue 61 §2, ADR 0034). As the file is read its
  * rows go to tables of the loading connection's own — SQLite's `temp` schema, a server session's
  * `pg_temp` — which no other connection sees, which take no lock of the store, and which a process that
- * dies (or a session that is cut) takes with it. Then `swapStaged` merges them into the catalogue, one
+ * dies (or a session that is cut) takes with it. Then `swap` merges them into the catalogue, one
  * statement a table, in one transaction (`swapTransaction`): readers see the catalogue before the file
  * or after it, never a part of it, and other desks' writes wait for that transaction alone, if at all.
  * The merge is the catalogue's (`catalogue.ts`): insert or update by key, never delete.
  */
-import type { StoreDb, StoreStatement } from './db.ts';
+import type { StoreDb } from './db.ts';
 import { onServer, rowsOfJson } from './dialect.ts';
 import { PostgresError } from './postgres/bridge.ts';
 import { PostgresDatabase } from './postgres/database.ts';
+import { declared, indexSql, type TableName } from './schema/tables-4.2.ts';
 import type { TranslationRecord } from './catalogue.ts';
 
-type Column = readonly [name: string, type: 'integer' | 'text', nocase?: 'nocase'];
-
-/** One staging table: its columns (in a row's order), its key, and how its rows are swapped in. */
+/** One kind of staged row: the catalogue table it goes to, and how it is merged there. */
 interface Staged {
-  readonly name: string;
-  readonly columns: readonly Column[];
-  readonly key: readonly string[];
-  /** What a row staged again under a key already staged sets (later rows win); null: the first is kept. */
+  readonly table: TableName;
+  /** A staged row's values, in this order: the table's own columns (a colour's swatch besides). */
+  readonly columns: readonly string[];
+  /** What a row staged again under a key staged already sets (the later row wins); null: the first stays. */
   readonly again: string | null;
   /** The swap's statements, `{s}` standing for the staging table; `@source` is the file's. */
   readonly swap: readonly string[];
   /**
-   * A staged row the swap would leave as the catalogue has it, `{s}` standing for it: such rows are
-   * dropped before the swap, so a file loaded again swaps in what changed alone. Null: none dropped.
+   * When a staged row (`{s}`) is one the swap would leave as the catalogue has it: such rows are dropped
+   * before the swap, so a file loaded again swaps in what changed alone. Null: none are dropped.
    */
   readonly same: string | null;
 }
 
 const STAGED = {
   item: {
-    name: 'staged_item',
-    columns: [
-      ['item_type', 'text'],
-      ['item_no', 'text', 'nocase'],
-      ['name', 'text'],
-      ['name_key', 'text'],
-      ['category_id', 'integer'],
-    ],
-    key: ['item_type', 'item_no'],
+    table: 'catalogue_item',
+    columns: ['item_type', 'item_no', 'name', 'name_key', 'category_id', 'source'],
     again:
       'name = excluded.name, name_key = excluded.name_key, category_id = coalesce(excluded.category_id, {t}.category_id)',
     // As `catalogueWriters`' items: a row that would not change is left alone.
@@ -60,14 +52,8 @@ const STAGED = {
              AND c.source = @source`,
   },
   colour: {
-    name: 'staged_colour',
-    columns: [
-      ['id', 'integer'],
-      ['name', 'text'],
-      ['name_key', 'text'],
-      ['rgb', 'text'],
-    ],
-    key: ['id'],
+    table: 'colour',
+    columns: ['id', 'name', 'name_key', 'source', 'rgb'],
     again: 'name = excluded.name, name_key = excluded.name_key, rgb = coalesce(excluded.rgb, {t}.rgb)',
     swap: [
       `INSERT INTO colour (id, name, name_key, source) SELECT id, name, name_key, @source FROM {s} WHERE true
@@ -76,15 +62,11 @@ const STAGED = {
       `INSERT INTO colour_swatch (colour_id, rgb) SELECT id, rgb FROM {s} WHERE rgb IS NOT NULL
        ON CONFLICT (colour_id) DO UPDATE SET rgb = excluded.rgb WHERE colour_swatch.rgb IS DISTINCT FROM excluded.rgb`,
     ],
-    same: null,
+    same: null, // a colour list is some hundred rows
   },
   category: {
-    name: 'staged_category',
-    columns: [
-      ['id', 'integer'],
-      ['name', 'text'],
-    ],
-    key: ['id'],
+    table: 'category',
+    columns: ['id', 'name', 'source'],
     again: 'name = excluded.name',
     swap: [
       `INSERT INTO category (id, name, source) SELECT id, name, @source FROM {s} WHERE true
@@ -94,14 +76,8 @@ const STAGED = {
     same: null,
   },
   element: {
-    name: 'staged_element',
-    columns: [
-      ['element_id', 'text'],
-      ['numbering', 'text'],
-      ['item_no', 'text', 'nocase'],
-      ['colour', 'text'],
-    ],
-    key: ['element_id', 'numbering', 'item_no', 'colour'],
+    table: 'element_code',
+    columns: ['element_id', 'numbering', 'item_no', 'colour', 'source'],
     again: null,
     swap: [
       `INSERT INTO element_code (element_id, numbering, item_no, colour, source)
@@ -111,13 +87,8 @@ const STAGED = {
              AND c.item_no = {s}.item_no AND c.colour = {s}.colour`,
   },
   partNumber: {
-    name: 'staged_part_number',
-    columns: [
-      ['rebrickable_no', 'text', 'nocase'],
-      ['numbering', 'text'],
-      ['item_no', 'text', 'nocase'],
-    ],
-    key: ['rebrickable_no', 'numbering', 'item_no'],
+    table: 'part_number',
+    columns: ['rebrickable_no', 'numbering', 'item_no', 'source'],
     again: null,
     swap: [
       `INSERT INTO part_number (rebrickable_no, numbering, item_no, source)
@@ -127,13 +98,8 @@ const STAGED = {
              AND c.item_no = {s}.item_no`,
   },
   colourTranslation: {
-    name: 'staged_colour_translation',
-    columns: [
-      ['numbering', 'text'],
-      ['key', 'text'],
-      ['bricklink_id', 'integer'],
-    ],
-    key: ['numbering', 'key'],
+    table: 'colour_translation',
+    columns: ['numbering', 'key', 'bricklink_id', 'source'],
     again: 'bricklink_id = excluded.bricklink_id',
     swap: [
       `INSERT INTO colour_translation (numbering, key, bricklink_id, source)
@@ -146,13 +112,8 @@ const STAGED = {
              AND c.bricklink_id IS NOT DISTINCT FROM {s}.bricklink_id AND c.source = @source`,
   },
   relationship: {
-    name: 'staged_relationship',
-    columns: [
-      ['rel_type', 'text'],
-      ['child_no', 'text', 'nocase'],
-      ['parent_no', 'text', 'nocase'],
-    ],
-    key: ['child_no', 'rel_type', 'parent_no'],
+    table: 'part_relationship',
+    columns: ['rel_type', 'child_no', 'parent_no', 'source'],
     again: null,
     swap: [
       `INSERT INTO part_relationship (rel_type, child_no, parent_no, source)
@@ -165,47 +126,91 @@ const STAGED = {
 
 type Kind = keyof typeof STAGED;
 const KINDS = Object.keys(STAGED) as Kind[];
+const KIND_OF = {
+  element: 'element',
+  'part-number': 'partNumber',
+  'colour-translation': 'colourTranslation',
+  relationship: 'relationship',
+} as const satisfies Record<TranslationRecord['kind'], Kind>;
 
-/** Rows a staging statement carries (one JSON parameter): a server's round trips are few. */
+/** Rows staged at once (on a server, one statement: its round trips are few). */
 const STAGE_ROWS = 5_000;
+/** Rows a SQLite staging statement carries, bound a value a parameter (fewer go one by one). */
+const SQLITE_ROWS = 100;
 
-/** A staging table as a statement names it: in the connection's own schema. */
-function stagedName(db: StoreDb, t: Staged): string {
-  return `${onServer(db) ? 'pg_temp' : 'temp'}.${t.name}`;
-}
+/** The staging table's own name, and as a statement names it: in the connection's own schema. */
+const stagedTable = (t: Staged) => `staged_${t.table}`;
+const stagedName = (db: StoreDb, t: Staged) => `${onServer(db) ? 'pg_temp' : 'temp'}.${stagedTable(t)}`;
 
+/**
+ * The staging table: the catalogue table's shape, keyed as it is (its collation too, so what is staged
+ * once is swapped once) — on SQLite its very definition, which lets a first load copy it whole (`swap`).
+ * A colour is staged with its swatch, in a table of its own making.
+ */
 function createSql(db: StoreDb, t: Staged): string {
-  const server = onServer(db);
-  const cols = t.columns.map(
-    ([name, type, nocase]) =>
-      `${name} ${type === 'integer' ? (server ? 'bigint' : 'INTEGER') : 'TEXT'}${nocase ? ' COLLATE nocase' : ''}`,
-  );
-  // The key's uniqueness is the catalogue table's (its collation too), so what is staged once is swapped once.
-  const body = `(${cols.join(', ')}, PRIMARY KEY (${t.key.join(', ')}))`;
-  return server
-    ? `CREATE TEMP TABLE IF NOT EXISTS ${t.name} ${body}`
-    : `CREATE TEMP TABLE IF NOT EXISTS ${t.name} ${body} WITHOUT ROWID`;
+  const name = stagedTable(t);
+  const decl = declared(t.table);
+  if (t.table === 'colour') {
+    const id = onServer(db) ? 'bigint' : 'INTEGER';
+    return `CREATE TEMP TABLE IF NOT EXISTS ${name} (id ${id} PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL, source TEXT NOT NULL, rgb TEXT)`;
+  }
+  if (onServer(db))
+    return `CREATE TEMP TABLE IF NOT EXISTS ${name} (LIKE ${t.table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS, PRIMARY KEY (${decl.primaryKey.join(', ')}))`;
+  const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(t.table);
+  const head = new RegExp(`^CREATE TABLE\\s+("?)${t.table}\\1\\s*\\(`, 'i');
+  if (typeof sql !== 'string' || !head.test(sql)) throw new Error(`the store's ${t.table} table is not as made`);
+  return sql.replace(head, `CREATE TEMP TABLE IF NOT EXISTS ${name} (`);
 }
 
-function insertSql(db: StoreDb, t: Staged): string {
-  const names = t.columns.map(([n]) => n).join(', ');
-  const onConflict =
-    t.again === null ? 'DO NOTHING' : `(${t.key.join(', ')}) DO UPDATE SET ${t.again.replaceAll('{t}', t.name)}`;
-  return `INSERT INTO ${stagedName(db, t)} (${names}) SELECT ${names} FROM (${rowsOfJson(
-    db,
-    t.columns.map(([n, type]) => [n, type] as const),
-  )}) AS v WHERE true ON CONFLICT ${onConflict}`;
+/** The staging statement's conflict clause: a key staged again merges as the swap would merge it. */
+function onConflict(t: Staged): string {
+  const key = declared(t.table).primaryKey.join(', ');
+  return t.again === null ? 'DO NOTHING' : `(${key}) DO UPDATE SET ${t.again.replaceAll('{t}', stagedTable(t))}`;
 }
 
-/** A file's rows staged: each kind of row by its own method; `swap` and `clear` when the file is read. */
+/**
+ * How rows of a kind are staged. SQLite: many rows a statement, their values bound, in one transaction of
+ * its temporary schema (no lock of the store). A server: one JSON parameter a statement (its round trips
+ * are what costs); it refuses to merge one key twice in a statement (a file that gives a key twice, in
+ * letters its collation folds alike — SQLite takes them one after the other): those rows then one by one.
+ */
+function stager(db: StoreDb, t: Staged): (rows: readonly unknown[]) => void {
+  const width = t.columns.length;
+  const into = `INSERT INTO ${stagedName(db, t)} (${t.columns.join(', ')})`;
+  if (onServer(db)) {
+    const types = new Map(declared(t.table).columns.map((c) => [c.name, c.type]));
+    const json = rowsOfJson(
+      db,
+      t.columns.map((n) => [n, types.get(n) ?? 'text'] as const),
+    );
+    const insert = db.prepare(`${into} SELECT * FROM (${json}) AS v WHERE true ON CONFLICT ${onConflict(t)}`);
+    return (values) => {
+      const rows = Array.from({ length: values.length / width }, (_, i) => values.slice(i * width, (i + 1) * width));
+      try {
+        insert.run(JSON.stringify(rows));
+      } catch (e) {
+        if (!(e instanceof PostgresError) || e.sqlstate !== '21000') throw e;
+        for (const row of rows) insert.run(JSON.stringify([row]));
+      }
+    };
+  }
+  const values = (n: number) => Array.from({ length: n }, () => `(${t.columns.map(() => '?').join(', ')})`).join(', ');
+  const many = db.prepare(`${into} VALUES ${values(SQLITE_ROWS)} ON CONFLICT ${onConflict(t)}`);
+  const one = db.prepare(`${into} VALUES ${values(1)} ON CONFLICT ${onConflict(t)}`);
+  const step = SQLITE_ROWS * width;
+  return db.transaction((flat: readonly unknown[]) => {
+    let i = 0;
+    for (; i + step <= flat.length; i += step) many.run(flat.slice(i, i + step));
+    for (; i < flat.length; i += width) one.run(flat.slice(i, i + width));
+  });
+}
+
+/** A file's rows staged: each kind of row by its own method; `settle`, `swap` and `clear` when it is read. */
 export interface CatalogueStage {
-  item(r: {
-    readonly type: string;
-    readonly no: string;
-    readonly name: string;
-    readonly nameKey: string;
-    readonly categoryId: number | null;
-  }): void;
+  item(
+    r: { readonly type: string; readonly no: string; readonly name: string; readonly categoryId: number | null },
+    nameKey: string,
+  ): void;
   colour(r: {
     readonly id: number;
     readonly name: string;
@@ -218,86 +223,106 @@ export interface CatalogueStage {
    * Stages what waits to fill a statement, and drops the staged rows the catalogue holds as they are:
    * before the swap's transaction, which neither may hold up.
    */
-  settle(source: string): void;
+  settle(): void;
   /** Merges what is staged (settled) into the catalogue, in the caller's transaction (`swapTransaction`). */
-  swap(source: string): void;
+  swap(): void;
   /** Empties the staging tables (after a swap, a cancel, a failure). */
   clear(): void;
 }
 
 /**
- * Stages a file's rows on `db`'s own connection: its staging tables made when they are not there, and
- * emptied. Outside any transaction: the statements write no table of the store, so they take no lock.
+ * Stages a file's rows (from `source`) on `db`'s own connection: its staging tables made when they are
+ * not there, and emptied. Outside any transaction: the statements write no table of the store.
  */
-export function openStage(db: StoreDb): CatalogueStage {
+export function openStage(db: StoreDb, source: string): CatalogueStage {
   for (const kind of KINDS) db.exec(createSql(db, STAGED[kind]));
-  const buffers = new Map<Kind, unknown[][]>(KINDS.map((k) => [k, []]));
+  // Each kind's rows waiting for a statement, their values one after another.
+  const buffers = Object.fromEntries(KINDS.map((k) => [k, [] as unknown[]])) as Record<Kind, unknown[]>;
   const staged = new Set<Kind>();
-  const inserts = new Map<Kind, StoreStatement>();
+  const stagers = new Map<Kind, (values: readonly unknown[]) => void>();
   const flush = (kind: Kind) => {
-    const rows = buffers.get(kind) ?? [];
-    if (rows.length === 0) return;
-    buffers.set(kind, []);
-    let insert = inserts.get(kind);
-    if (insert === undefined) inserts.set(kind, (insert = db.prepare(insertSql(db, STAGED[kind]))));
-    stageRows(insert, rows);
+    const values = buffers[kind];
+    if (values.length === 0) return;
+    buffers[kind] = [];
+    let stage = stagers.get(kind);
+    if (stage === undefined) stagers.set(kind, (stage = stager(db, STAGED[kind])));
+    stage(values);
     staged.add(kind);
   };
-  const add = (kind: Kind, row: unknown[]) => {
-    const rows = buffers.get(kind) ?? [];
-    rows.push(row);
-    buffers.set(kind, rows);
-    if (rows.length >= STAGE_ROWS) flush(kind);
+  const added = (kind: Kind) => {
+    if (buffers[kind].length >= STAGE_ROWS * STAGED[kind].columns.length) flush(kind);
   };
   const clear = () => {
-    for (const kind of KINDS) buffers.set(kind, []);
+    for (const kind of KINDS) buffers[kind] = [];
     for (const kind of KINDS) db.exec(`DELETE FROM ${stagedName(db, STAGED[kind])}`);
     staged.clear();
   };
   clear();
   return {
-    item: (r) => add('item', [r.type, r.no, r.name, r.nameKey, r.categoryId]),
-    colour: (r) => add('colour', [r.id, r.name, r.nameKey, r.rgb]),
-    category: (r) => add('category', [r.id, r.name]),
-    translation: (r) => {
-      if (r.kind === 'element') add('element', [r.elementId, r.numbering, r.no, r.colour]);
-      else if (r.kind === 'part-number') add('partNumber', [r.rebrickable, r.numbering, r.no]);
-      else if (r.kind === 'colour-translation') add('colourTranslation', [r.numbering, r.key, r.bricklinkId]);
-      else add('relationship', [r.relType, r.child, r.parent]);
+    item: (r, nameKey) => {
+      buffers.item.push(r.type, r.no, r.name, nameKey, r.categoryId, source);
+      added('item');
     },
-    settle: (source) => {
+    colour: (r) => {
+      buffers.colour.push(r.id, r.name, r.nameKey, source, r.rgb);
+      added('colour');
+    },
+    category: (r) => {
+      buffers.category.push(r.id, r.name, source);
+      added('category');
+    },
+    translation: (r) => {
+      if (r.kind === 'element') buffers.element.push(r.elementId, r.numbering, r.no, r.colour, source);
+      else if (r.kind === 'part-number') buffers.partNumber.push(r.rebrickable, r.numbering, r.no, source);
+      else if (r.kind === 'colour-translation')
+        buffers.colourTranslation.push(r.numbering, r.key, r.bricklinkId, source);
+      else buffers.relationship.push(r.relType, r.child, r.parent, source);
+      added(KIND_OF[r.kind]);
+    },
+    settle: () => {
       for (const kind of KINDS) flush(kind);
       for (const kind of KINDS) {
         const t: Staged = STAGED[kind];
-        if (!staged.has(kind) || t.same === null) continue;
-        const table = stagedName(db, t);
+        if (!staged.has(kind) || t.same === null || isEmpty(db, t.table)) continue;
         // The staging table by its own name in the subquery: SQLite's DELETE takes no alias.
-        db.prepare(`DELETE FROM ${table} WHERE EXISTS (${t.same.replaceAll('{s}', t.name)})`).run({ source });
+        db.prepare(`DELETE FROM ${stagedName(db, t)} WHERE EXISTS (${t.same.replaceAll('{s}', stagedTable(t))})`).run({
+          source,
+        });
       }
     },
-    swap: (source) => {
-      if (KINDS.some((k) => (buffers.get(k) ?? []).length > 0)) throw new Error('swap before settle');
-      for (const kind of KINDS) {
-        if (!staged.has(kind)) continue;
-        const t: Staged = STAGED[kind];
-        for (const sql of t.swap) db.prepare(sql.replaceAll('{s}', stagedName(db, t))).run({ source });
-      }
+    swap: () => {
+      if (KINDS.some((k) => buffers[k].length > 0)) throw new Error('swap before settle');
+      for (const kind of KINDS) if (staged.has(kind)) swapKind(db, STAGED[kind], source);
     },
     clear,
   };
 }
 
+function isEmpty(db: StoreDb, table: TableName): boolean {
+  return db.prepare(`SELECT NOT EXISTS (SELECT 1 FROM ${table})`).pluck().get() === 1;
+}
+
 /**
- * Stages rows in one statement. A server refuses to merge one key twice in a statement (a file that gives
- * a key twice, in letters its collation folds: SQLite takes them one after the other): then one by one.
+ * Swaps one kind's staged rows in. Into an empty SQLite table (a first load) they are copied whole —
+ * SQLite's transfer of a table to another of its very shape, without a lookup a row — with its declared
+ * indexes made after, by one sort each; else merged row by row.
  */
-function stageRows(insert: StoreStatement, rows: readonly unknown[][]): void {
-  try {
-    insert.run(JSON.stringify(rows));
-  } catch (e) {
-    if (!(e instanceof PostgresError) || e.sqlstate !== '21000') throw e;
-    for (const row of rows) insert.run(JSON.stringify([row]));
+function swapKind(db: StoreDb, t: Staged, source: string): void {
+  const from = stagedName(db, t);
+  if (!onServer(db) && t.table !== 'colour' && isEmpty(db, t.table)) {
+    // Only an index as declared is made again (one otherwise made is left as it is, and the copy is row by row).
+    const decl = declared(t.table);
+    const present = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?");
+    const asDeclared = (present.all(t.table) as { name: string; sql: string | null }[]).filter((i) => {
+      const index = decl.indexes.find((d) => d.name === i.name);
+      return index !== undefined && indexSql(decl, index) === i.sql;
+    });
+    for (const i of asDeclared) db.exec(`DROP INDEX ${i.name}`);
+    db.exec(`INSERT INTO ${t.table} SELECT * FROM ${from}`);
+    for (const i of asDeclared) db.exec(i.sql ?? '');
+    return;
   }
+  for (const sql of t.swap) db.prepare(sql.replaceAll('{s}', from)).run({ source });
 }
 
 /**
