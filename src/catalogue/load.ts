@@ -472,10 +472,11 @@ class MergeRun {
     const { db } = this;
     const write = (records: readonly CatalogueRecord[]): void => {
       // A piece of `every` rows at most between progress reports (and chances to cancel).
-      for (let at = 0; at < records.length; at += this.every) {
-        const piece = records.slice(at, at + this.every);
-        for (const r of piece) this.stage(stage, r);
-        this.step(piece.length);
+      for (let at = 0; at < records.length; ) {
+        const end = Math.min(records.length, at + this.every);
+        for (let i = at; i < end; i++) this.stage(stage, records[i] as CatalogueRecord);
+        this.step(end - at);
+        at = end;
       }
     };
     return Object.assign(write, {

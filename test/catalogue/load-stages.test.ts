@@ -11,6 +11,7 @@ import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
+import { dataVersion } from '../../src/store/data-version.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
 import { openStore } from '../../src/store/open.ts';
 import { PostgresDatabase } from '../../src/store/postgres/database.ts';
@@ -43,6 +44,35 @@ function impatientDesk(stores: Stores, location: string): { write(value: string)
 }
 
 describeEachStore('a catalogue load and the other desks (issue 61 §2)', (stores) => {
+  // A server's swap only: declared on that store (a SQLite swap holds the lock, as the next test allows).
+  if (stores.kind === 'postgres')
+    it("on a server a file's swap takes no writer lock: it commits while another desk holds the lock and writes, unseen before its COMMIT; the data version moves after it", async () => {
+      const location = stores.location();
+      const store = await openStore(location);
+      onTestFinished(() => store.close());
+      const db = store.db as PostgresDatabase;
+      // Another desk: a write transaction of its own, holding the writer lock (and the data version's row).
+      const other = PostgresDatabase.connect(location, { busyTimeoutMs: 300, tablesWithId: TABLES_WITH_ID });
+      onTestFinished(() => other.close());
+      const reader = await openStore(location, { readOnly: true });
+      onTestFinished(() => reader.close());
+      const categories = () => reader.db.prepare('SELECT count(*) FROM category').pluck().get();
+      const version = dataVersion(reader.db);
+      other.exec('BEGIN IMMEDIATE');
+      other.prepare("INSERT INTO setting (key, value) VALUES ('test.other-desk', 'a')").run();
+      db.withoutWriterLock(() => {
+        db.prepare("INSERT INTO category (id, name, source) VALUES (1, 'Brick', 'test')").run();
+        db.prepare("INSERT INTO setting (key, value) VALUES ('test.swap', 'b')").run();
+        expect(categories()).toBe(0);
+        // The other desk writes on, and commits, while the swap is open.
+        other.prepare("UPDATE setting SET value = 'c' WHERE key = 'test.other-desk'").run();
+        other.exec('COMMIT');
+        other.prepare("UPDATE setting SET value = 'd' WHERE key = 'test.other-desk'").run();
+      });
+      expect(categories()).toBe(1);
+      expect(dataVersion(reader.db)).toBeGreaterThan(version);
+    });
+
   it("another desk's small write passes at every step of a file's merge, without waiting for the file", async () => {
     const location = stores.location();
     const store = await openStore(location);
