@@ -17,6 +17,7 @@ import { growStore, type GrownStore } from '../test/helpers/grown-store.ts';
 import { files } from '../test/helpers/catalogue-files.ts';
 import { partsCsv } from './data.ts';
 import { importDocument } from './import.bench.ts';
+import { benchLoadWait } from './load-wait.bench.ts';
 import { median, percentile, type BenchRow } from './report.ts';
 
 const RUNS = 5;
@@ -46,26 +47,30 @@ const REPO = path.resolve(HERE, '..');
  * every commit as a shop's does): the same 10,000-line import as the SQLite store's, four desks placing
  * lines by hand at once, and claims across four desks.
  */
-/** The PostgreSQL rows by name: `npm run bench -- postgres:desks` runs only that one. */
-export const POSTGRES_ROWS = ['import', 'colours', 'desks', 'claims'] as const;
+/**
+ * The PostgreSQL rows by name: `npm run bench -- postgres:desks` runs only that one. `load-wait` is two
+ * rows: a desk's longest wait while a catalogue loads, on this server and on a SQLite store.
+ */
+export const POSTGRES_ROWS = ['import', 'colours', 'desks', 'claims', 'load-wait'] as const;
 export type PostgresRow = (typeof POSTGRES_ROWS)[number];
 
 export async function benchPostgres(only: readonly PostgresRow[] = POSTGRES_ROWS): Promise<BenchRow[]> {
   const parts = partsCsv();
   const server = await startPostgres({ durable: true });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-'));
-  const rows: Record<PostgresRow, () => Promise<BenchRow>> = {
+  const rows: Record<PostgresRow, () => Promise<BenchRow | BenchRow[]>> = {
     import: () => importOnBoth(server, dir, parts),
     colours: () => coloursIntoBigStore(server, dir, parts),
     desks: () => desksPlacing(server, dir, parts),
     claims: () => claimsAcrossDesks(server),
+    'load-wait': () => benchLoadWait(server, dir),
   };
   try {
     const out: BenchRow[] = [];
     for (const row of POSTGRES_ROWS) {
       if (!only.includes(row)) continue;
       settle(server);
-      out.push(await rows[row]());
+      out.push(...[await rows[row]()].flat());
     }
     return out;
   } finally {
@@ -218,7 +223,11 @@ async function coloursIntoBigStore(server: PostgresServer, dir: string, parts: P
 }
 
 /** A desk as a process of its own (`postgres-desk.ts`): started, then told `go`; its one JSON line. */
-function startDesk(args: readonly string[]): { child: ChildProcess; ready: Promise<void>; out: Promise<unknown> } {
+export function startDesk(args: readonly string[]): {
+  child: ChildProcess;
+  ready: Promise<void>;
+  out: Promise<unknown>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'postgres-desk.ts'), ...args], {
     cwd: REPO,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -2,10 +2,13 @@
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
  * the groups named (catalogue-load, suggest, quality, elements, round-trip, agreement, import, claims, upgrade, open, answers, lists, screens,
- * compare, postgres, growth); `postgres:desks` (or `:import`, `:colours`, `:claims`) only that PostgreSQL row;
- * `growth:sqlite` or `growth:postgres` only that engine's rows of the growth group.
+ * compare, load-wait, postgres, growth); `postgres:desks` (or `:import`, `:colours`, `:claims`, `:load-wait`) only that
+ * PostgreSQL row; `growth:sqlite` or `growth:postgres` only that engine's rows of the growth group.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { benchAgreement } from './agreement.bench.ts';
 import { benchAnswers } from './answers.bench.ts';
 import { benchCatalogueLoad } from './catalogue-load.bench.ts';
@@ -15,6 +18,7 @@ import { benchElements } from './elements.bench.ts';
 import { benchGrowth, type Engine } from './growth.bench.ts';
 import { benchRoundTrip } from './round-trip.bench.ts';
 import { benchImport } from './import.bench.ts';
+import { benchLoadWait } from './load-wait.bench.ts';
 import { benchLists } from './lists.bench.ts';
 import { benchOpen } from './open.bench.ts';
 import { benchPostgres, POSTGRES_ROWS, type PostgresRow } from './postgres.bench.ts';
@@ -23,7 +27,7 @@ import { benchQuality } from './quality.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
 import { benchSuggest } from './suggest.bench.ts';
 import { benchUpgrade } from './upgrade.bench.ts';
-import { hasPostgres, NEEDS_POSTGRES } from '../test/helpers/postgres.ts';
+import { hasPostgres, NEEDS_POSTGRES, startPostgres } from '../test/helpers/postgres.ts';
 
 function hasSqliteShell(): boolean {
   try {
@@ -49,6 +53,7 @@ const GROUPS = [
   'lists',
   'screens',
   'compare',
+  'load-wait',
   'postgres',
   'growth',
 ] as const;
@@ -129,10 +134,25 @@ if (runs('screens')) {
   else for (const row of screens) print(row);
 }
 if (runs('compare')) for (const row of await benchCompare()) print(row);
+// The load-wait rows go with `postgres` (both stores); asked by name, or the whole bench without a server, here.
+if (asked.includes('load-wait') || (asked.length === 0 && !hasPostgres())) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-'));
+  const server = hasPostgres() ? await startPostgres({ durable: true }) : null;
+  try {
+    for (const row of await benchLoadWait(server, dir)) print(row);
+    if (server === null) console.log(`PostgreSQL store's load-wait row: skipped, ${NEEDS_POSTGRES}\n`);
+  } finally {
+    server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 if (runs('postgres')) {
   if (hasPostgres())
     for (const row of await benchPostgres(
-      asked.includes('postgres') || postgresRows.length === 0 ? POSTGRES_ROWS : (postgresRows as PostgresRow[]),
+      (asked.includes('postgres') || postgresRows.length === 0
+        ? POSTGRES_ROWS
+        : (postgresRows as PostgresRow[])
+      ).filter((r) => r !== 'load-wait' || !asked.includes('load-wait')),
     ))
       print(row);
   else console.log(`PostgreSQL store: skipped, its server is not installed: ${NEEDS_POSTGRES}\n`);

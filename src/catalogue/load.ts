@@ -9,10 +9,10 @@ import { foldName } from '../placement/fold.ts';
 import { askToPlaceAgain, linesWaiting, placeNextBatch, placingAgain } from '../placement/place-lines.ts';
 import type { PlacingScope } from '../store/line-placements.ts';
 import { reasonOf } from '../reasons.ts';
-import { catalogueWriters, inKeyOrder, inStrictKeyOrder, ITEM_BATCH, startLoadingItems } from '../store/catalogue.ts';
+import { analyzeCatalogue, catalogueWriters } from '../store/catalogue.ts';
+import { openStage, swapTransaction, type CatalogueStage } from '../store/catalogue-stage.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import {
-  beginWriteTransaction,
   hasColours,
   hasColourTable,
   placedLinesByOrder,
@@ -86,9 +86,9 @@ const TALLY_OF = {
 } as const satisfies Record<TranslationRecord['kind'], keyof TranslationTally>;
 
 /**
- * After a merge, in its transaction: the unplaced lines are asked to be placed again, and when these are
- * the catalogue's first colours (or its first colour table), the lines placed with their colour
- * unchecked (or in another numbering) too. They are placed after the merge commits (`placeAfterMerge`).
+ * After a merge, in its transaction (a file's swap): the unplaced lines are asked to be placed again, and
+ * when these are the catalogue's first colours (or its first colour table), the lines placed with their
+ * colour unchecked (or in another numbering) too. They are placed after it commits (`placeAfterMerge`).
  */
 function askAfterMerge(db: StoreDb, had: { colours: boolean; colourTable: boolean }): void {
   const scope: PlacingScope[] = ['unplaced'];
@@ -254,10 +254,13 @@ function mergers(db: StoreDb) {
 
 /**
  * The catalogue job (SPEC §5): reads every file whole first (a bad file refuses the load before anything
- * is written), then merges each file in one transaction with progress, which also records the lines
- * to place again; those are placed after the merges, in transactions of a few batches (`placeAfterMerge`). When
- * staff cancel, the file being merged is rolled back and the job stops. With a reader thread (the app's), a single file is read there while this thread writes what it
- * has read (`read-stream.ts`): a bad row then rolls back the rows written before it, so nothing is kept.
+ * is written), then merges each file: its rows staged apart as they are counted, with progress and a
+ * chance to cancel, then swapped into the catalogue in one short transaction, which also records the
+ * lines to place again (issue 61 §2, ADR 0034: no desk waits for the staging, and no reader sees a part
+ * of a file). Those lines are placed after the swaps, in transactions of a few batches
+ * (`placeAfterMerge`). When staff cancel, the file being staged is dropped and the job stops. With a
+ * reader thread (the app's), a single file is read there while this thread stages what it has read
+ * (`read-stream.ts`): a bad row then drops the rows staged before it, so nothing is kept.
  * At most one per store (catalogue-job.json): a second one is refused as `busy` while the first one's owner lives.
  */
 export async function loadCatalogue(
@@ -287,9 +290,8 @@ export async function loadCatalogue(
       let cancelled = !run.progress(0);
       for (const file of parsed) {
         if (cancelled) break;
-        cancelled = !run.inTransaction(() => {
-          const write = run.file(file.source);
-          write(file.records, 'any');
+        cancelled = !run.merged(file.source, (write) => {
+          write(file.records);
           write.end();
         });
         if (!cancelled) cancelled = !run.progress(0);
@@ -332,9 +334,9 @@ function finishFailed(job: CatalogueJob, e: unknown): void {
 }
 
 /**
- * One file read on the reader thread and written here as its rows arrive, in one transaction (opened by
- * hand: it spans the waits for the thread). Null when the thread stopped before the file was read: the
- * transaction is rolled back, and the caller reads the file on this thread.
+ * One file read on the reader thread and staged here as its rows arrive, then swapped in (`MergeRun.file`).
+ * Null when the thread stopped before the file was read: what was staged is dropped, and the caller reads
+ * the file on this thread.
  */
 async function mergeStreamed(
   run: MergeRun,
@@ -342,12 +344,10 @@ async function mergeStreamed(
   reader: ReaderThread,
   options: LoadOptions,
 ): Promise<{ files: LoadResult['files']; cancelled: boolean } | null> {
-  const { db } = run;
   const stream = reader.stream(file, options.type);
   const kept = run.keep();
   let end: Extract<StreamMessage, { kind: 'end' }>;
-  // BEGIN IMMEDIATE, as the one-thread path's transaction: see `MergeRun.inTransaction`.
-  const transaction = beginWriteTransaction(db);
+  let stage: CatalogueStage | null = null;
   try {
     const first = await stream.next();
     if (first.kind === 'error') throw new BrickWorkError(first.error.code, first.error.message);
@@ -362,18 +362,19 @@ async function mergeStreamed(
         break;
       }
       if (m.kind !== 'rows') continue;
-      write ??= run.file(m.source);
-      write(m.records, m.distinctKeys ? 'distinct' : 'sorted');
+      if (write === null) ({ write, stage } = run.fileWithStage(m.source));
+      write(m.records);
     }
-    (write ?? run.file(end.source)).end();
-    transaction.commit();
+    if (write === null) ({ write, stage } = run.fileWithStage(end.source));
+    write.end();
   } catch (e) {
-    transaction.rollback();
     stream.cancel();
     run.restore(kept);
     if (e instanceof ReaderStopped) return null;
     if (e instanceof Cancelled) return { files: [], cancelled: true };
     throw e;
+  } finally {
+    stage?.clear();
   }
   run.total = run.done;
   run.progress(0);
@@ -382,27 +383,20 @@ async function mergeStreamed(
 
 class Cancelled extends Error {}
 
-/**
- * Writes a file's records as they come, then `end`s it. `order`: each call's items are in key order
- * already (`sorted`), and with no key twice (`distinct`), or in any order.
- */
-type FileWriter = ((records: readonly CatalogueRecord[], order: ItemOrder) => void) & { end(): void };
-type ItemOrder = 'any' | 'sorted' | 'distinct';
-type Item = Extract<CatalogueRecord, { kind: 'item' }>;
+/** Stages a file's records as they come, then `end` swaps them in (`MergeRun.file`). */
+type FileWriter = ((records: readonly CatalogueRecord[]) => void) & { end(): void };
 
 /**
- * What a load has written so far and told of: the counts, the progress (every `progressEvery` rows, and a
- * chance to cancel), and how a file's records are merged (`store/catalogue.ts`: insert or update by key).
+ * What a load has merged so far and told of: the counts, the progress (every `progressEvery` rows, and a
+ * chance to cancel), and how a file's records are merged (staged, then swapped in: `file`).
  */
 class MergeRun {
   readonly counts = { item: 0, colour: 0, category: 0 };
   readonly tally: Record<keyof TranslationTally, number> = { ...NO_TRANSLATIONS };
   total = 0;
   done = 0;
-  /** The saved lines the files' merges placed, and those placed before that they unplaced (committed files only: see `restore`). */
+  /** The saved lines the files' merges placed, and those placed before that they unplaced (swapped files only: see `restore`). */
   readonly changed: { placed: number[]; unplaced: number[] } = { placed: [], unplaced: [] };
-  private readonly merge: ReturnType<typeof mergers>;
-  private readonly writers: ReturnType<typeof catalogueWriters>;
   private readonly every: number;
 
   constructor(
@@ -410,8 +404,6 @@ class MergeRun {
     private readonly job: CatalogueJob,
     private readonly options: LoadOptions,
   ) {
-    this.merge = mergers(db);
-    this.writers = catalogueWriters(db);
     this.every = options.progressEvery ?? 10_000;
   }
 
@@ -435,7 +427,7 @@ class MergeRun {
     };
   }
 
-  /** After a file was rolled back: its rows were never written. */
+  /** After a file was dropped: its rows never reached the catalogue. */
   restore(kept: ReturnType<MergeRun['keep']>): void {
     Object.assign(this.counts, kept.counts);
     Object.assign(this.tally, kept.tally);
@@ -445,72 +437,80 @@ class MergeRun {
   }
 
   /**
-   * One file's transaction: merged whole or not at all (a cancel or a crash rolls its rows back), with the
-   * lines it asks to place again recorded in it, so no moment exists — whenever the process dies — where
-   * the catalogue answers a line that still has a reason and is not said to wait. BEGIN IMMEDIATE: a transaction that has read can't
-   * wait for the write lock (SQLite answers SQLITE_BUSY at once, whatever the busy timeout), so one that
-   * starts deferred fails whenever another process is writing at that moment; this one waits its turn.
-   * False when staff cancelled (rolled back).
+   * One file merged whole or not at all: `fn` stages its rows and swaps them in (`file`). A cancel drops
+   * what was staged (false); a crash takes it with the process. Its staging tables are emptied after.
    */
-  inTransaction(fn: () => void): boolean {
+  merged(source: string, fn: (write: FileWriter) => void): boolean {
     const kept = this.keep();
+    const { write, stage } = this.fileWithStage(source);
     try {
-      this.db.transaction(fn).immediate();
+      fn(write);
       return true;
     } catch (e) {
       if (!(e instanceof Cancelled)) throw e;
       this.restore(kept);
       return false;
+    } finally {
+      stage.clear();
     }
   }
 
-  /** A writer for one file's records, in the caller's transaction. */
-  file(source: string): FileWriter {
+  /** `file`, and its stage (to empty after). */
+  fileWithStage(source: string): { write: FileWriter; stage: CatalogueStage } {
+    const stage = openStage(this.db, source);
+    return { write: this.file(stage), stage };
+  }
+
+  /**
+   * A writer for one file's records: each staged apart as it comes (no lock of the store: other desks
+   * write meanwhile), counted, with progress. `end` swaps them into the catalogue in one transaction
+   * (`swapTransaction`: BEGIN IMMEDIATE on SQLite, as short as the rows take to merge; on a server, no
+   * writer lock), which also records the lines to place again, so no moment exists — whenever the
+   * process dies — where the catalogue answers a line that still has a reason and is not said to wait.
+   */
+  private file(stage: CatalogueStage): FileWriter {
     const { db } = this;
-    const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
-    const itemsLoaded = startLoadingItems(db);
-    // Items many to a statement, in key order (`store/catalogue.ts`); colours, categories and the
-    // translation tables' rows one by one. Sorted items that don't fill a statement wait for the next
-    // call's (a piece's rows rarely fill their last one, and one by one they cost twice as much).
-    let unsorted: Item[] = [];
-    let waiting: Item[] = [];
-    const write = (records: readonly CatalogueRecord[], order: ItemOrder): void => {
-      const items: Item[] = [];
-      for (const r of records) {
-        if (r.kind === 'item') {
-          items.push(r);
-          this.counts.item += 1;
-          continue;
-        }
-        this.merge(r, source);
-        if (r.kind === 'colour' || r.kind === 'category') this.counts[r.kind] += 1;
-        else this.tally[TALLY_OF[r.kind]] += 1;
-        this.step(1);
+    const write = (records: readonly CatalogueRecord[]): void => {
+      // A piece of `every` rows at most between progress reports (and chances to cancel).
+      for (let at = 0; at < records.length; ) {
+        const end = Math.min(records.length, at + this.every);
+        for (let i = at; i < end; i++) this.stage(stage, records[i] as CatalogueRecord);
+        this.step(end - at);
+        at = end;
       }
-      if (order === 'any') {
-        unsorted = unsorted.length === 0 ? items : unsorted.concat(items);
-        return;
-      }
-      const all = waiting.length === 0 ? items : waiting.concat(items);
-      // Still distinct with the rows that waited (fewer than a statement) before these: checked up to the first of these.
-      const distinct = order === 'distinct' && inStrictKeyOrder(all, 0, waiting.length + 1);
-      const whole = all.length - (all.length % ITEM_BATCH);
-      this.writeItems(all, source, whole, distinct);
-      waiting = all.slice(whole);
     };
     return Object.assign(write, {
       end: () => {
-        this.writeItems(waiting, source);
-        this.writeItems(inKeyOrder(unsorted), source);
-        itemsLoaded();
-        bumpCatalogueGeneration(db);
-        askAfterMerge(db, had);
+        stage.settle();
+        swapTransaction(db, () => {
+          const had = { colours: hasColours(db), colourTable: hasColourTable(db) };
+          stage.swap();
+          analyzeCatalogue(db);
+          bumpCatalogueGeneration(db);
+          askAfterMerge(db, had);
+        });
       },
     });
   }
 
+  private stage(stage: CatalogueStage, r: CatalogueRecord): void {
+    if (r.kind === 'item') {
+      stage.item(r, nameKeyOf(r));
+      this.counts.item += 1;
+    } else if (r.kind === 'colour') {
+      stage.colour({ ...r, nameKey: foldName(r.name) });
+      this.counts.colour += 1;
+    } else if (r.kind === 'category') {
+      stage.category(r);
+      this.counts.category += 1;
+    } else {
+      stage.translation(r);
+      this.tally[TALLY_OF[r.kind]] += 1;
+    }
+  }
+
   /**
-   * Places again the lines the committed merges asked for (and any a dead load left waiting), in
+   * Places again the lines the swapped files asked for (and any a dead load left waiting), in
    * transactions of a few batches; the bar counts on after the files' rows while they are (issue 45).
    */
   async placeAgain(): Promise<void> {
@@ -526,15 +526,6 @@ class MergeRun {
     );
     for (const id of changed.placed) this.changed.placed.push(id);
     for (const id of changed.unplaced) this.changed.unplaced.push(id);
-  }
-
-  /** Writes sorted[0, to); `distinct`: they are in key order with no key twice. */
-  private writeItems(sorted: readonly Item[], source: string, to = sorted.length, distinct = false): void {
-    for (let i = 0; i < to; i += this.every) {
-      const chunk = sorted.slice(i, Math.min(to, i + this.every));
-      this.writers.items(chunk, source, nameKeyOf, distinct);
-      this.step(chunk.length);
-    }
   }
 
   private step(n: number): void {

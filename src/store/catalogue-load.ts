@@ -1,7 +1,7 @@
 /**
  * What a catalogue load (`src/catalogue/load.ts`) asks the store besides its merges
  * (`catalogue.ts`): whether colours were there before, the saved lines it could place, what it did to
- * them by order, and the write transaction a streamed file is merged in.
+ * them by order.
  */
 import type { StoreDb } from './db.ts';
 import { idsOfJson } from './dialect.ts';
@@ -57,19 +57,4 @@ export function unplacedLinesByOrder(
 function savedLinesOf(db: StoreDb): string {
   return `FROM (${idsOfJson(db)}) j JOIN order_line l ON l.id = j.value
          JOIN document d ON d.id = l.document_id AND d.state = 'imported' JOIN shop_order o ON o.id = d.order_id`;
-}
-
-/**
- * A write transaction opened by hand (BEGIN IMMEDIATE: it waits its turn for the write lock), for work
- * that spans waits a `db.transaction` function can't: a file merged as another thread reads it.
- */
-export function beginWriteTransaction(db: StoreDb): { commit(): void; rollback(): void } {
-  db.exec('BEGIN IMMEDIATE');
-  return {
-    commit: () => db.exec('COMMIT'),
-    // Nothing to do when the store ended it already (a failed COMMIT, a server's lost connection).
-    rollback: () => {
-      if (db.inTransaction) db.exec('ROLLBACK');
-    },
-  };
 }

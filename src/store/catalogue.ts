@@ -235,10 +235,15 @@ export function loadingItems<T>(db: StoreDb, load: () => T): T {
 const ANALYZE_CATALOGUE =
   'ANALYZE catalogue_item, colour, element_code, part_number, colour_translation, part_relationship';
 
+/** After a load, on a server: the catalogue's statistics read again (`ANALYZE_CATALOGUE`). */
+export function analyzeCatalogue(db: StoreDb): void {
+  if (onServer(db)) db.exec(ANALYZE_CATALOGUE);
+}
+
 /** `loadingItems` for a load written piece by piece: call what it returns when the last item is written. */
 export function startLoadingItems(db: StoreDb): () => void {
   // A server keeps its indexes up as it goes; SQLite's first load is faster without this one.
-  if (onServer(db)) return () => void db.exec(ANALYZE_CATALOGUE);
+  if (onServer(db)) return () => analyzeCatalogue(db);
   const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM catalogue_item)').pluck().get() === 1;
   const indexed =
     db

@@ -6,7 +6,9 @@
  * reason the catalogue now answers, the store is intact. A second loader sometimes starts at the same
  * time: refused as Busy while the first one lives, never after it died. The dead owner's catalogue
  * job is then recovered — as the app's start and `jobs recover` do, or by a new load taking over — and
- * the load is finished. Reuses the approach of test/catalogue/load-kill.test.ts.
+ * the load is finished. Meanwhile another desk (a process of its own) writes a setting every few ms: none
+ * of its writes may be refused (issue 61 §2: a load never holds the shop), and the longest is said. Reuses
+ * the approach of test/catalogue/load-kill.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -147,11 +149,43 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
     }
   };
 
+  /** Another desk's small writes in each store while its loads run (issue 61 §2): none refused, the longest kept. */
+  let longestWrite = 0;
+  let writes = 0;
+  let refused = 0;
+  const deskWrites = (storePath: string, round: number) => {
+    const stop = path.join(path.dirname(storePath), 'stop-writes');
+    const w = startWorker(o.bundles, 'small-writes-worker', [storePath, stop]);
+    all.push(w);
+    return async () => {
+      fs.writeFileSync(stop, '');
+      await w.closed;
+      for (const l of w.lines.filter((x) => x.startsWith('refused '))) {
+        refused += 1;
+        problems.push(`catalogue store ${round}: a desk's small write was refused while loads ran (${l})`);
+      }
+      const [, n, ms] = w.lines.find((x) => x.startsWith('end '))?.split(' ') ?? [];
+      writes += Number(n ?? 0);
+      longestWrite = Math.max(longestWrite, Number(ms ?? 0));
+      const crash = crashOf(w);
+      if (crash) problems.push(crash);
+    };
+  };
+  /** Where the kills struck: before the file was staged, while it was, after its swap (placing lines again). */
+  const struck = { before: 0, staging: 0, swapped: 0 };
+  const noteStrike = (w: SoakProcess) => {
+    if (!w.killed) return;
+    if (w.lines.some((l) => l.startsWith('merged '))) struck.swapped += 1;
+    else if (w.lines.some((l) => l.startsWith('staged '))) struck.staging += 1;
+    else struck.before += 1;
+  };
+
   for (let round = 0; kills < o.kills; round++) {
     const storePath = path.join(dir, `store-${round}`, 'brick-work.sqlite');
     fs.mkdirSync(path.dirname(storePath));
     fs.copyFileSync(template, storePath);
     const loaders: SoakProcess[] = [];
+    const stopWrites = deskWrites(storePath, round);
 
     if (round === 0) {
       // One load to the end, unkilled: how long a load takes here.
@@ -161,6 +195,7 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
       const [from, to] = [timeOf(w, 'ready'), timeOf(w, 'end')];
       if (from !== null && to !== null) loadMs = Number(to - from) / 1e6;
       judge(loaders, inspect(storePath, 'after a whole load'), 'store 0');
+      await stopWrites();
       continue;
     }
 
@@ -202,6 +237,7 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
         }
       }
       await Promise.all(attempt.map((w) => w.closed));
+      attempt.forEach(noteStrike);
       inspect(storePath, `in store ${round}, killed ${at}`);
     }
 
@@ -235,6 +271,7 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
       }
     }
     judge(loaders, inspect(storePath, `in store ${round}, at the end`), `store ${round}`);
+    await stopWrites();
     const end = readCatalogueJob(catalogueJobPath(storePath));
     if (end.status === 'ok' && end.record.state === 'running')
       problems.push(`catalogue store ${round}: catalogue-job.json still says running with every loader gone`);
@@ -251,7 +288,10 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
     ownerLost: 0,
     integrity,
     problems,
-    notes: `${all.length} loaders of ${n} parts, a whole load ${Math.round(loadMs)} ms, ${recoveries} jobs recovered`,
+    notes:
+      `${all.length} processes (loaders of ${n} parts, and a desk writing beside them), a whole load ${Math.round(loadMs)} ms, ${recoveries} jobs recovered; ` +
+      `kills before the file was staged ${struck.before}, while it was ${struck.staging}, after its swap ${struck.swapped}; ` +
+      `the desk's ${writes} small writes: the longest ${longestWrite} ms, ${refused} refused`,
     ms: performance.now() - t0,
   };
 }

@@ -19,6 +19,7 @@ export const WORKER_NAMES = [
   'lookup-worker',
   'upgrade-worker',
   'desk-worker',
+  'small-writes-worker',
 ] as const;
 export type WorkerName = (typeof WORKER_NAMES)[number];
 

@@ -6,6 +6,8 @@
  *   claimed T             it holds the store's catalogue job: the job's first time stamp, taken under the
  *                         write lock the moment it claims (its clock's first reading in loadCatalogue)
  *   start T               it has read the file and reports its first progress
+ *   staged D T            D of the file's rows merged so far, not yet in the catalogue (its transaction
+ *                         not committed, or its rows staged apart: issue 61 §2)
  *   merged T              the file is merged (committed); its lines are placed again next, the job not yet ended
  *   lines D N T           with a third argument `lines`: D of the N lines the merge asked for placed again (committed;
  *                         a batch to a transaction)
@@ -60,6 +62,8 @@ try {
       if (p.total !== null && p.done === p.total && p.total > 0 && !merged) {
         merged = p.done;
         say(`merged ${now()}`);
+      } else if (merged === 0 && p.done > 0 && p.total !== null && p.done < p.total) {
+        say(`staged ${p.done} ${now()}`);
       } else if (merged !== 0 && p.total !== null && sayLines)
         say(`lines ${p.done - merged} ${p.total - merged} ${now()}`);
     },

@@ -124,6 +124,8 @@ export class PostgresDatabase implements StoreDb {
   private depth = 0;
   private closed = false;
   private locked = false;
+  /** The open transaction's writes take no writer lock (`withoutWriterLock`). */
+  private lockFree = false;
   /** What waits to go with the next round trip, in order. */
   private queued: Queued[] = [];
   /** The open transaction has sent something (its BEGIN is on the server). */
@@ -400,6 +402,40 @@ export class PostgresDatabase implements StoreDb {
     }) as unknown as StoreTransaction<F>;
   }
 
+  /**
+   * Runs `fn` in a transaction whose writes take no writer lock (ADR 0034: a catalogue file's swap), for
+   * rows no desk writes: the server shows them to no other session before COMMIT, so desks neither wait
+   * for it nor see a part of it. Its writes leave the data version's one row alone, which every writer's
+   * transaction updates first (its statement triggers, told `brick_work.changing`): holding that row would
+   * hold every desk, and a look-up waiting for a catalogue row this holds while holding that row would be
+   * a deadlock. The version moves after COMMIT instead, in a transaction of its own under the lock. Row
+   * locks are waited for up to the busy timeout, as the writer lock is.
+   */
+  withoutWriterLock<T>(fn: () => T): T {
+    if (this.depth !== 0) throw new Error('withoutWriterLock inside a transaction');
+    this.queue({
+      statement: {
+        sql: `BEGIN; SET LOCAL lock_timeout = '${Math.max(1, Math.round(this.busyTimeoutMs))}ms'; SET LOCAL brick_work.changing = 'yes'`,
+        params: [],
+      },
+      control: 'begin',
+    });
+    this.depth = 1;
+    this.sent = false;
+    this.lockFree = true;
+    let result: T;
+    try {
+      result = fn();
+    } catch (e) {
+      this.end('ROLLBACK');
+      throw e;
+    }
+    this.end('COMMIT');
+    // A write of no row: its statement trigger moves the data version and tells the desks, as any write's.
+    this.transaction(() => this.write('UPDATE setting SET value = value WHERE false', []))();
+    return result;
+  }
+
   close(): void {
     this.closed = true;
     this.queued = [];
@@ -487,7 +523,7 @@ export class PostgresDatabase implements StoreDb {
 
   /** A write that waits for the next round trip, after the writer lock (queued first, the first time). */
   private queueWrite(text: string, values: readonly unknown[], name: string | undefined): Queued {
-    if (!this.locked) this.lock();
+    if (!this.locked && !this.lockFree) this.lock();
     const q: Queued = { statement: { sql: text, params: values, ...(name === undefined ? {} : { name }) } };
     this.queue(q);
     return q;
@@ -509,6 +545,7 @@ export class PostgresDatabase implements StoreDb {
     const { sent, queued } = this;
     this.depth = 0;
     this.locked = false;
+    this.lockFree = false;
     this.sent = false;
     this.queued = [];
     if (how === 'ROLLBACK') {

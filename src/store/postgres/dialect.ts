@@ -22,10 +22,24 @@ export interface PostgresStatement {
 
 /** Whether a statement writes (and so takes the store's one writer lock first, as SQLite's writers do). */
 export function isWrite(sql: string): boolean {
+  if (ownTablesOnly(sql)) return false;
   return (
     /^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i.test(sql) ||
     // A statement of several writes in one (`WITH step AS (INSERT …) INSERT …`, a round trip saved).
     (/^\s*WITH\b/i.test(sql) && /\b(INSERT|UPDATE|DELETE)\b/i.test(unquoted(sql)))
+  );
+}
+
+/**
+ * Whether a statement writes only the session's own temporary tables (`pg_temp`: a catalogue file's
+ * staged rows, ADR 0034): no other session sees them, so they are no write of the store and take no
+ * writer lock.
+ */
+function ownTablesOnly(sql: string): boolean {
+  return (
+    (/^\s*CREATE\s+TEMP(ORARY)?\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?[a-z_][a-z0-9_]*\s*\(/i.test(sql) ||
+      /^\s*(INSERT\s+INTO|DELETE\s+FROM|TRUNCATE(\s+TABLE)?)\s+pg_temp\.[a-z_][a-z0-9_]*(\s|\(|$)/i.test(sql)) &&
+    !sql.includes(';')
   );
 }
 

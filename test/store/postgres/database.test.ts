@@ -52,6 +52,22 @@ describe('the dialect', () => {
     expect(both).toMatchObject({ writes: true, returnsId: false });
     expect(toPostgres("WITH s AS (SELECT 'insert' AS deleted FROM job) SELECT * FROM s", ids).writes).toBe(false);
   });
+
+  it("a write of the session's own temporary tables is no write of the store (ADR 0034: a catalogue file staged)", () => {
+    for (const sql of [
+      'CREATE TEMP TABLE IF NOT EXISTS staged_colour (id bigint PRIMARY KEY)',
+      'INSERT INTO pg_temp.staged_colour (id) SELECT * FROM (SELECT 1) AS v WHERE true ON CONFLICT DO NOTHING',
+      'DELETE FROM pg_temp.staged_colour',
+      'DELETE FROM pg_temp.staged_colour WHERE EXISTS (SELECT 1 FROM colour c WHERE c.id = staged_colour.id)',
+    ])
+      expect(toPostgres(sql).writes, sql).toBe(false);
+    for (const sql of [
+      'INSERT INTO colour (id) SELECT id FROM pg_temp.staged_colour',
+      'CREATE TABLE staged_colour (id bigint)',
+      'DELETE FROM pg_temp.staged_colour; DELETE FROM colour',
+    ])
+      expect(toPostgres(sql).writes, sql).toBe(true);
+  });
 });
 
 describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL store connection'))(
