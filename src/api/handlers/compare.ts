@@ -25,7 +25,7 @@ const lotOf = (r: CompareRow): NumberedLine | null =>
  * group asks the catalogue once, not once a group.
  */
 function rowShower(d: ReadDeps, rows: readonly CompareRow[]): (rows: readonly CompareRow[]) => CompareRowView[] {
-  const names = rowNamer(d.db, rows);
+  const names = rowNamer(d.db, rows, d.catalogueNames());
   // Each lot's number by the rule its lines' is read by, as the compare's exports write it (issue 60 §4).
   const shownNo = d.numberShower(rows.map(lotOf).filter((l) => l !== null));
   return (shown) =>

@@ -53,10 +53,9 @@ function faultOf(e: unknown): BridgeFault {
       message,
     );
   // Where the password tried came from, for the words of a login refused (libpq names its file too).
-  const login = passwordFound !== null && (code === NO_PASSWORD || code?.startsWith('28') === true);
-  const password = login
-    ? { password: { from: passwordFound.from, file: passwordFound.file, ignored: passwordFound.ignored } }
-    : {};
+  const found = passwordFound;
+  const login = found !== null && (code === NO_PASSWORD || code?.startsWith('28') === true);
+  const password = login ? { password: { from: found.from, file: found.file, ignored: found.ignored } } : {};
   return { code, message, connection, ...password };
 }
 
