@@ -138,16 +138,17 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
   // Counting the items by source and the translation tables reads them whole (tens of ms): once per
   // catalogue generation, which every writer of the catalogue moves, not at every look at the screen.
   let countsSeen: (ReturnType<ServiceDeps['catalogueCounts']> & { generation: number }) | null = null;
-  // What the catalogue alone answers (items' numbers, the placement rule's questions), kept for its generation.
+  // What the catalogue alone answers (items' numbers and names, the placement rule's questions), kept for its generation.
   let answersFor: {
     generation: number;
     answers: ReturnType<typeof catalogueAnswers>;
     numbers: ReturnType<typeof numbersMemo>;
+    names: Map<string, string | null>;
   } | null = null;
   const kept = () => {
     const generation = catalogueGeneration(db);
     if (answersFor?.generation !== generation)
-      answersFor = { generation, answers: catalogueAnswers(), numbers: numbersMemo() };
+      answersFor = { generation, answers: catalogueAnswers(), numbers: numbersMemo(), names: new Map() };
     return answersFor;
   };
   const inCatalogue = partNumbers(db);
@@ -196,6 +197,7 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
     }),
     numberShower: (lines) => numberShower(db, lines, shopNumbering(), kept().numbers),
     catalogueAnswers: () => kept().answers,
+    catalogueNames: () => kept().names,
     shopNumbering: () => shopNumbering(),
     exported: async (name, content) => ({
       name,

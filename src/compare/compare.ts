@@ -6,6 +6,7 @@
  * Money is exact: ten-thousandths of the currency unit, as the store keeps it.
  */
 import { saidOf, type Said } from '../catalogue/item-numbers.ts';
+import { numberingOfFormat } from '../numberings.ts';
 import { foldName } from '../placement/fold.ts';
 import type { GivenLine, LineToCompare } from '../store/lines.ts';
 
@@ -242,8 +243,24 @@ class KeySums {
       return acc;
     }
     const acc = this.placedAcc(line, type, no, condition);
-    if (!acc.mixed && line[GIVEN_NO] !== null) hear(acc, line, type);
+    if (!acc.mixed && line[GIVEN_NO] !== null && this.speaks(line[DOCUMENT_FORMAT])) hear(acc, line, type);
     return acc;
+  }
+
+  private lastFormat: string | null = null;
+  private lastSpeaks = false;
+
+  /**
+   * Whether a line's document speaks a numbering, its words then heard (`saidOf`): a plain CSV list says
+   * nothing. Asked again only when the format changes from the line before (a side's lines come a
+   * document at a time).
+   */
+  private speaks(format: string | null): boolean {
+    if (format !== this.lastFormat) {
+      this.lastFormat = format;
+      this.lastSpeaks = numberingOfFormat(format ?? '') !== null;
+    }
+    return this.lastSpeaks;
   }
 
   private placedAcc(line: CompareLine, type: string, no: string, condition: Acc['condition']): Acc {
@@ -304,7 +321,10 @@ function hear(acc: Acc, line: CompareLine, type: string): void {
   );
   if (said === null) return;
   if (acc.said === null) acc.said = said;
-  else if (acc.said.numbering !== said.numbering || acc.said.no.toLowerCase() !== said.no.toLowerCase()) {
+  else if (
+    acc.said.numbering !== said.numbering ||
+    (acc.said.no !== said.no && acc.said.no.toLowerCase() !== said.no.toLowerCase())
+  ) {
     acc.said = null;
     acc.mixed = true;
   } else if (acc.said.byName && !said.byName) acc.said = said; // found by name only while every line was

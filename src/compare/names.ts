@@ -16,13 +16,19 @@ export interface RowNames {
 
 /**
  * Names for `rows` (the rows about to be shown or exported): their items' names read in one statement,
- * their colours' once each. Asked for another row, it reads that one's name alone.
+ * their colours' once each. Asked for another row, it reads that one's name alone. `known`: names read
+ * before (the service's, while the catalogue's generation holds), asked no more and added to.
  */
-export function rowNamer(db: ReadableDb, rows: readonly CompareRow[]): (row: CompareRow) => RowNames {
-  const names = itemNames(
-    db,
-    rows.flatMap((r) => (r.item === null ? [] : [r.item])),
-  );
+export function rowNamer(
+  db: ReadableDb,
+  rows: readonly CompareRow[],
+  known: Map<string, string | null> = new Map(),
+): (row: CompareRow) => RowNames {
+  const names = known;
+  const asked = rows.flatMap((r) => (r.item === null || names.has(itemKey(r.item.type, r.item.no)) ? [] : [r.item]));
+  // The catalogue has no name for an item it lacks: remembered as none, not asked again.
+  for (const i of asked) names.set(itemKey(i.type, i.no), null);
+  for (const [key, name] of itemNames(db, asked)) names.set(key, name);
   const colour = colourNameReader(db);
   const colours = new Map<number, { name: string; rgb: string | null } | null>();
   const colourOf = (id: number) => {

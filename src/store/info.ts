@@ -3,12 +3,12 @@ import { nativeOptions } from './native.ts';
 import { readablePlace, whyUnwritable } from './access.ts';
 import { APP_VERSION } from '../version.ts';
 import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
-import { formatVersion } from './schema-version.ts';
+import { compareVersions, formatVersion } from './schema-version.ts';
 import { CURRENT_SCHEMA } from './upgrades/index.ts';
 import type { StoreDb } from './db.ts';
 import { APPLICATION_ID } from './application-id.ts';
 import { isServerAddress, storeName } from '../store-location.ts';
-import { foreignDatabase, lookAtServer } from './postgres/open.ts';
+import { foreignDatabase, lookAtServer, SERVER_BORN_AT } from './postgres/open.ts';
 
 /** Row counts reported by `store info`, by the name staff read, for the tables a store of any version has. */
 const COUNTED_TABLES = {
@@ -38,6 +38,8 @@ export interface StoreInfo {
   readonly readOnly: string | null;
   /** Set when it was read from a private snapshot copy, as SQLite could not read it in place. */
   readonly snapshot: boolean;
+  /** A store on a PostgreSQL server (SPEC §14), which begins at 4.2 and has its own upgrades. */
+  readonly onServer: boolean;
 }
 
 /**
@@ -62,6 +64,7 @@ function inspectAt(storePath: string, readFrom: string, snapshot: boolean): Stor
     appVersion: APP_VERSION,
     readOnly: whyUnwritable(storePath),
     snapshot,
+    onServer: false,
   };
   if (file.kind === 'missing' || file.kind === 'empty') {
     return { ...base, exists: file.kind === 'empty', schema: null, applicationId: null, status: 'none', counts: {} };
@@ -108,6 +111,7 @@ function inspectServer(url: string): StoreInfo {
     appVersion: APP_VERSION,
     readOnly: null,
     snapshot: false,
+    onServer: true,
   };
   try {
     if (found.kind === 'empty') {
@@ -119,7 +123,8 @@ function inspectServer(url: string): StoreInfo {
       exists: true,
       schema: formatVersion(found.version),
       applicationId: APPLICATION_ID,
-      status: statusOf(found.version),
+      // Older than a server store's first schema, no upgrade takes it (`openServerStore` refuses it).
+      status: compareVersions(found.version, SERVER_BORN_AT) < 0 ? 'too-old' : statusOf(found.version),
       counts: countRows(found.db, new Set(Object.values(COUNTED_TABLES))),
     };
   } finally {

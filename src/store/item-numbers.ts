@@ -13,6 +13,19 @@ function pairsOf(numbers: Iterable<string>): [string, string][] {
   return [...new Set(numbers)].filter(storable).map((no) => ['', no]);
 }
 
+/**
+ * Whether Rebrickable's cross-references hold any number of `numbering`, and whether any element table is
+ * loaded: a shop without them is asked nothing of them (a question of hundreds of numbers costs about a
+ * millisecond; this one, a look at an index).
+ */
+function anyCrossReferences(db: ReadableDb, numbering: 'bricklink' | 'ldraw'): boolean {
+  return db.prepare('SELECT EXISTS (SELECT 1 FROM part_number WHERE numbering = ?)').pluck().get(numbering) === 1;
+}
+
+function anyElements(db: ReadableDb): boolean {
+  return db.prepare('SELECT EXISTS (SELECT 1 FROM element_code)').pluck().get() === 1;
+}
+
 /** Each item's source (`bricklink:Parts.txt`, `rebrickable:parts.csv`, `bricklink-api`), by `type\tno` as asked. */
 export function itemSources(db: ReadableDb, items: readonly { type: string; no: string }[]): Map<string, string> {
   const pairs = [...new Map(items.map((i) => [`${i.type}\t${i.no}`, [i.type, i.no] as [string, string]])).values()];
@@ -33,6 +46,7 @@ export function crossReferencedFrom(
   numbering: 'bricklink' | 'ldraw',
   rebrickable: Iterable<string>,
 ): { from: string; to: string }[] {
+  if (!anyCrossReferences(db, numbering)) return [];
   return forPairs<{ b: string; no: string }>(
     db,
     pairsOf(rebrickable),
@@ -48,6 +62,7 @@ export function crossReferencedTo(
   numbering: 'bricklink' | 'ldraw',
   numbers: Iterable<string>,
 ): { from: string; to: string }[] {
+  if (!anyCrossReferences(db, numbering)) return [];
   return forPairs<{ b: string; no: string }>(
     db,
     pairsOf(numbers),
@@ -68,6 +83,7 @@ export function sharedElements(
   numbers: Iterable<string>,
 ): { from: string; to: string; elements: number }[] {
   const other = from === 'bricklink' ? 'rebrickable' : 'bricklink';
+  if (!anyElements(db)) return [];
   return forPairs<{ b: string; no: string; n: number | string }>(
     db,
     pairsOf(numbers),
@@ -85,6 +101,7 @@ export function listedInElements(
   numbering: 'bricklink' | 'rebrickable',
   numbers: Iterable<string>,
 ): Set<string> {
+  if (!anyElements(db)) return new Set();
   const found = forPairs<{ b: string }>(
     db,
     pairsOf(numbers),

@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { COMPARE_GROUPS, type CompareGroup } from '../../compare-kinds.ts';
 import { compareSides, type CompareRow } from '../../compare/compare.ts';
-import { exportDifference, numberedLot } from '../../compare/exports.ts';
+import { exportDifference } from '../../compare/exports.ts';
 import { rowNamer } from '../../compare/names.ts';
-import { lineNumbers } from '../../catalogue/item-numbers.ts';
+import { lineNumbers, type NumberedLine } from '../../catalogue/item-numbers.ts';
 import { colourIdsFromBrickLink } from '../../store/item-numbers.ts';
 import { readSide } from '../../compare/sides.ts';
 import { formatMoneyE4 } from '../../documents/values.ts';
@@ -16,34 +16,44 @@ import { type ReadDeps, fileOnWriter, onWriter, type KeptCompare, type PartialCa
 /** How many compares are kept for their pages and exports: a screen shows one; a second tab, maybe one more. */
 const COMPARES_KEPT = 2;
 
-function rowViews(d: ReadDeps, names: ReturnType<typeof rowNamer>, rows: readonly CompareRow[]): CompareRowView[] {
+/** A placed row as its number is asked (`numberedLot`), without a copy of the row. */
+const lotOf = (r: CompareRow): NumberedLine | null =>
+  r.item === null ? null : { type: r.item.type, no: r.item.no, said: r.said };
+
+/**
+ * How `rows` are shown: their names and numbers read for all of them at once — a compare's page of every
+ * group asks the catalogue once, not once a group.
+ */
+function rowShower(d: ReadDeps, rows: readonly CompareRow[]): (rows: readonly CompareRow[]) => CompareRowView[] {
+  const names = rowNamer(d.db, rows, d.catalogueNames());
   // Each lot's number by the rule its lines' is read by, as the compare's exports write it (issue 60 §4).
-  const shownNo = d.numberShower(rows.flatMap((r) => (r.item === null ? [] : [numberedLot({ ...r, item: r.item })])));
-  return rows.map((r) => {
-    const sums = {
-      condition: r.condition,
-      left: r.left,
-      right: r.right,
-      difference: r.difference,
-      leftUnitPrice: r.leftUnitPriceE4 === null ? null : formatMoneyE4(r.leftUnitPriceE4),
-      rightUnitPrice: r.rightUnitPriceE4 === null ? null : formatMoneyE4(r.rightUnitPriceE4),
-    };
-    if (r.item === null) return { ...sums, item: null, given: r.given };
-    const n = names(r);
-    const number = shownNo(numberedLot({ ...r, item: r.item }));
-    return {
-      ...sums,
-      item: {
-        ...r.item,
-        shown: number.shown,
-        ...(number.sharedWith.length === 0 ? {} : { sharedWith: number.sharedWith }),
-        name: n.name,
-        colourName: n.colourName,
-        colourRgb: n.colourRgb,
-      },
-      given: null,
-    };
-  });
+  const shownNo = d.numberShower(rows.map(lotOf).filter((l) => l !== null));
+  return (shown) =>
+    shown.map((r) => {
+      const sums = {
+        condition: r.condition,
+        left: r.left,
+        right: r.right,
+        difference: r.difference,
+        leftUnitPrice: r.leftUnitPriceE4 === null ? null : formatMoneyE4(r.leftUnitPriceE4),
+        rightUnitPrice: r.rightUnitPriceE4 === null ? null : formatMoneyE4(r.rightUnitPriceE4),
+      };
+      if (r.item === null) return { ...sums, item: null, given: r.given };
+      const n = names(r);
+      const number = shownNo({ type: r.item.type, no: r.item.no, said: r.said });
+      return {
+        ...sums,
+        item: {
+          ...r.item,
+          shown: number.shown,
+          ...(number.sharedWith.length === 0 ? {} : { sharedWith: number.sharedWith }),
+          name: n.name,
+          colourName: n.colourName,
+          colourRgb: n.colourRgb,
+        },
+        given: null,
+      };
+    });
 }
 
 function kept(d: ReadDeps, compareId: string): KeptCompare {
@@ -73,8 +83,8 @@ export const COMPARE_CALLS = {
       const n = shownOf(g);
       return n === undefined ? r[g] : r[g].slice(0, n);
     };
-    const names = rowNamer(d.db, COMPARE_GROUPS.flatMap(page));
-    const shown = (g: CompareGroup) => rowViews(d, names, page(g));
+    const views = rowShower(d, COMPARE_GROUPS.flatMap(page));
+    const shown = (g: CompareGroup) => views(page(g));
     const counts = Object.fromEntries(COMPARE_GROUPS.map((g) => [g, r[g].length])) as Record<CompareGroup, number>;
     return {
       compareId,
@@ -99,7 +109,7 @@ export const COMPARE_CALLS = {
   }),
   'compare.rows': onWriter((d) => ({ compareId, group, from, count }) => {
     const rows = kept(d, compareId).result[group].slice(from, from + count);
-    return rowViews(d, rowNamer(d.db, rows), rows);
+    return rowShower(d, rows)(rows);
   }),
   'compare.export': fileOnWriter((d) => async ({ compareId, as, accept }) => {
     const k = kept(d, compareId);

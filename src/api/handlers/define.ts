@@ -95,6 +95,8 @@ export interface ServiceDeps {
    * holds: for a lookup that reads a list of lines (`catalogueLookup`'s snapshot).
    */
   catalogueAnswers(): CatalogueAnswers;
+  /** Items' names (by `itemKey`) the screens were shown, kept while the catalogue's generation holds. */
+  catalogueNames(): Map<string, string | null>;
   /** The numbering the shop sells in (the `numbering` setting, or the CLI's choice). */
   shopNumbering(): Numbering;
   /** A file made for staff: saved through the app's dialog, or given back to the page. */

@@ -1,4 +1,10 @@
-import { copyStoreTo, storeFacts, upgradeStoreAt, type StoreInfo } from '../../app/store-commands.ts';
+import {
+  copyStoreTo,
+  SERVER_FIRST_SCHEMA,
+  storeFacts,
+  upgradeStoreAt,
+  type StoreInfo,
+} from '../../app/store-commands.ts';
 import { storeFromOption } from '../../app/store-place.ts';
 import { APP_NAME } from '../../version.ts';
 import { UsageError, type ShellCommand } from '../command.ts';
@@ -12,7 +18,11 @@ function describeStatus(info: StoreInfo): string {
     case 'too-new':
       return `newer than this brick-work (${info.appVersion}, schema ${info.appSchema}) can read`;
     case 'too-old':
-      return `too old for this brick-work (${info.appVersion}) to upgrade`;
+      // Not `store upgrade`, which refuses it: a server store is made at 4.2, and a file is brought there by copy.
+      return info.onServer
+        ? `too old: a store on a server begins at ${SERVER_FIRST_SCHEMA}, and no brick-work upgrades one marked older; ` +
+            'it was left as it is. A store file of an older schema goes to a server with `brick-work store copy --from FILE --to postgres://…`'
+        : `too old for this brick-work (${info.appVersion}) to upgrade`;
     case 'none':
       return 'no store yet: the first command that writes makes it';
   }

@@ -1,5 +1,6 @@
 /** What the PostgreSQL bridge's caller and its thread say to each other (ADR 0027). */
 import type { MessagePort } from 'node:worker_threads';
+import type { PasswordFrom } from './password.ts';
 
 /** One statement for the thread to run. */
 export interface BridgeStatement {
@@ -34,9 +35,15 @@ export interface BridgeFault {
   readonly message: string;
   /** The connection is gone or could not be made: `store-unreachable`, not a bug. */
   readonly connection: boolean;
+  /** Where the connection's password came from (`password.ts`), for the words of a login refused. */
+  readonly password?: {
+    readonly from: PasswordFrom | null;
+    readonly file: string;
+    readonly ignored: string | null;
+  };
 }
 
-export type FromBridge =
+export type FromBridge = (
   | {
       readonly ok: true;
       readonly rows: readonly Record<string, unknown>[];
@@ -46,7 +53,11 @@ export type FromBridge =
       /** Which of the thread's connections answered (1, 2, … as it connects again): a new one is a new session. */
       readonly connection: number;
     }
-  | { readonly ok: false; readonly fault: BridgeFault };
+  | { readonly ok: false; readonly fault: BridgeFault }
+) & {
+  /** libpq's warnings the thread met (a password file it ignored), for the caller to print as psql does. */
+  readonly warnings?: readonly string[];
+};
 
 export interface BridgeData {
   readonly url: string;
@@ -57,5 +68,5 @@ export interface BridgeData {
   readonly port: MessagePort;
 }
 
-/** A login the server asked a password of, with none to give (our code: pg gives none). */
+/** A login the server asked a password of, with none to give (our code). */
 export const NO_PASSWORD = 'brick-work:no-password';

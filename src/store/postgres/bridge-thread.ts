@@ -17,6 +17,7 @@ import {
   type FromBridge,
   type ToBridge,
 } from './bridge-messages.ts';
+import { givePassword, type FoundPassword } from './password.ts';
 import { TransactionGuard } from './transaction-guard.ts';
 
 const data = workerData as BridgeData;
@@ -45,16 +46,33 @@ const CONNECTION_CODES = new Set([
 function faultOf(e: unknown): BridgeFault {
   const err = e as { code?: unknown; message?: unknown };
   const message = typeof err?.message === 'string' ? err.message : String(e);
-  // The server asks for a password and none was found (PGPASSWORD, ~/.pgpass, the address): pg says so
-  // in words of its own, with no code.
-  const code =
-    typeof err?.code === 'string' ? err.code : /client password must be a string/i.test(message) ? NO_PASSWORD : null;
+  const code = typeof err?.code === 'string' ? err.code : null;
   const connection =
     (code !== null && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) ||
     /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|does not support SSL/i.test(
       message,
     );
-  return { code, message, connection };
+  // Where the password tried came from, for the words of a login refused (libpq names its file too).
+  const found = passwordFound;
+  const login = found !== null && (code === NO_PASSWORD || code?.startsWith('28') === true);
+  const password = login ? { password: { from: found.from, file: found.file, ignored: found.ignored } } : {};
+  return { code, message, connection, ...password };
+}
+
+/** The password of the connection made last, as found (`password.ts`). */
+let passwordFound: FoundPassword | null = null;
+/** libpq's warnings not yet said: given with the next answer, for the caller to print (this thread's stderr may be lost). */
+let warnings: string[] = [];
+const warned = new Set<string>();
+
+/** Gives `c` the password libpq would, keeping what was found for the words of a refusal and its warning. */
+function withPassword(c: pg.Client): void {
+  const found = givePassword(data.url, c, process.env);
+  passwordFound = found;
+  if (found.warning !== null && !warned.has(found.warning)) {
+    warned.add(found.warning);
+    warnings.push(found.warning);
+  }
 }
 
 let client: pg.Client | null = null;
@@ -90,6 +108,7 @@ async function connect(): Promise<pg.Client> {
   };
   c.on('error', lost);
   c.on('end', () => lost(new Error('Connection terminated')));
+  withPassword(c);
   await c.connect();
   // A desk cut off from the network is dead to the others within about 5 s (SPEC §14): the server probes
   // an idle session after 2 s, once a second, and ends it after 2 probes unanswered (a socket: ignored).
@@ -165,7 +184,9 @@ port.on('message', (m: ToBridge) => {
   void answer(m)
     .then(undefined, (e: unknown): FromBridge => ({ ok: false, fault: faultOf(e) }))
     .then((reply) => {
-      port.postMessage(reply);
+      const said = warnings;
+      warnings = [];
+      port.postMessage(said.length === 0 ? reply : { ...reply, warnings: said });
       Atomics.store(signal, 0, 1);
       Atomics.notify(signal, 0);
     });

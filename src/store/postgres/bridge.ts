@@ -172,6 +172,8 @@ export class PostgresBridge {
         `it did not answer within ${Math.round(this.timeoutMs / 1000)} seconds`,
       );
     }
+    // As libpq does, to stderr: written here, as the thread's own stderr may not be flushed before an exit.
+    for (const warning of reply.warnings ?? []) process.stderr.write(`${warning}\n`);
     if (!reply.ok) throw this.refusal(reply.fault);
     this.lastConnection = `${this.threads}.${reply.connection}`;
     return reply;
@@ -179,13 +181,16 @@ export class PostgresBridge {
 
   private refusal(fault: BridgeFault): Error {
     if (fault.connection) return storeUnreachable(serverName(this.url), words(fault));
-    if (fault.code === NO_PASSWORD)
+    if (fault.code === NO_PASSWORD) {
+      const ignored = fault.password?.ignored ?? null;
       return new BrickWorkError(
         'store-unreachable',
-        `The shop's server (${serverName(this.url)}) asks for this desk's password, and none was given. Nothing was changed; give it in Settings → Shop server on the app, or in PGPASSWORD or ~/.pgpass (as psql reads them) for the command line — never in the address, where every user of the computer can see it.`,
+        `The shop's server (${serverName(this.url)}) asks for this desk's password, and none was given${ignored === null ? '' : ` (${ignored})`}. Nothing was changed; give it in Settings → Shop server on the app, or in PGPASSWORD or ~/.pgpass (as psql reads them) for the command line — never in the address, where every user of the computer can see it.`,
       );
+    }
     return (
-      serverRefusal(fault.code, fault.message, serverName(this.url)) ?? new PostgresError(fault.code, fault.message)
+      serverRefusal(fault.code, fault.message, serverName(this.url), fault.password) ??
+      new PostgresError(fault.code, fault.message)
     );
   }
 }

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { storeName } from '../../store-location.ts';
 import { applicationName } from './application-name.ts';
+import { givePassword } from './password.ts';
 
 export const CHANGED_CHANNEL = 'brick_work_changed';
 
@@ -44,6 +45,8 @@ export function listenForWrites(
   const connect = () => {
     if (stopped) return;
     const c = new pg.Client({ connectionString: url, application_name: applicationName(), keepAlive: true });
+    // The password the desk's own connection has (libpq's rules); a warning was said there.
+    givePassword(url, c, process.env);
     client = c;
     c.on('notification', (n) => {
       if (n.channel === CHANGED_CHANNEL) onNotice();

@@ -23,7 +23,9 @@ import { POSTGRES_UPGRADES, type PostgresUpgrade } from './upgrades.ts';
 
 /** The oldest server brick-work's statements are written for (nondeterministic collations, PL/pgSQL's forms). */
 export const OLDEST_SERVER = 130000;
-const BORN_AT: SchemaVersion = { major: 4, minor: 2 };
+/** The schema a store on a server is made at: none is older, and none older is upgraded. */
+export const SERVER_BORN_AT: SchemaVersion = { major: 4, minor: 2 };
+const BORN_AT = SERVER_BORN_AT;
 
 export interface ServerStoreOptions extends PostgresConnectOptions {
   readonly readOnly?: boolean;

@@ -6,10 +6,39 @@
  * is a bug, and stays one.
  */
 import { BrickWorkError, quote, storeUnreachable } from '../../errors.ts';
+import type { PasswordFrom } from './password.ts';
 
 const SETTINGS = 'Settings → Shop server (or --db)';
 
-export function serverRefusal(sqlstate: string | null, message: string, where: string): BrickWorkError | null {
+/** Where the login's password came from (`password.ts`), when known. */
+export interface PasswordTried {
+  readonly from: PasswordFrom | null;
+  readonly file: string;
+}
+
+/**
+ * Where to look at the password of a login refused. Never `--db`, which takes no password; the file named as
+ * libpq names it ("password retrieved from file").
+ */
+function passwordWords(tried: PasswordTried | undefined): string {
+  switch (tried?.from) {
+    case 'file':
+      return `the password: it was read from ${tried.file}, as psql reads it`;
+    case 'PGPASSWORD':
+      return 'the password in PGPASSWORD';
+    case 'address':
+      return 'the password kept with the address (Settings → Shop server)';
+    default:
+      return 'the password (given in Settings → Shop server on the app, or in PGPASSWORD or ~/.pgpass for the command line)';
+  }
+}
+
+export function serverRefusal(
+  sqlstate: string | null,
+  message: string,
+  where: string,
+  password?: PasswordTried,
+): BrickWorkError | null {
   const said = quote(message);
   const server = `The shop's server (${where})`;
   switch (sqlstate) {
@@ -22,7 +51,7 @@ export function serverRefusal(sqlstate: string | null, message: string, where: s
     case '28P01': // invalid_password
       return new BrickWorkError(
         'store-unreachable',
-        `${server} refused this desk's login (${said}). Nothing was changed; check the user and password in ${SETTINGS}.`,
+        `${server} refused this desk's login (${said}). Nothing was changed; check the user in the address, and ${passwordWords(password)}.`,
       );
     case '53300': // too_many_connections
     case '53400': // configuration_limit_exceeded

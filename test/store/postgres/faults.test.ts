@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../../src/clock.ts';
 import { confirmImport } from '../../../src/documents/import.ts';
 import { openStore } from '../../../src/store/open.ts';
@@ -132,7 +132,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     });
     expect(await answer(db('no_such_user:sesame'), 'orders')).toMatchObject({
       code: 'store-unreachable',
-      message: expect.stringMatching(/refused this desk's login .*check the user and password/),
+      message: expect.stringMatching(/refused this desk's login .*check the user .*and the password/),
     });
     server.sql(name, 'CREATE ROLE limited LOGIN CONNECTION LIMIT 0');
     expect(await answer(db('limited'), 'orders')).toMatchObject({
@@ -209,5 +209,78 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     expect(inAddress.code).toBe(2);
     expect(inAddress.json.error.code).toBe('invalid-argument');
     expect(inAddress.stderr).toMatch(/--db holds a password.*PGPASSWORD or ~\/\.pgpass/);
+  });
+
+  // Issue 61, §5: libpq's rules, all of them (fe-connect.c: connectOptions2, passwordFromFile; fe-auth.c).
+  describe('as libpq reads a password', () => {
+    let url: string;
+    let home: string;
+    let pgpass: string;
+    beforeAll(async () => {
+      server.createDatabase('libpq');
+      (await openStore(server.url('libpq'))).close();
+    });
+    beforeEach(() => {
+      server.askPasswords('sesame');
+      url = server.url('libpq');
+      home = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-home-'));
+      pgpass = path.join(home, '.pgpass');
+    });
+    afterEach(() => {
+      server.askPasswords(null);
+      fs.rmSync(home, { recursive: true, force: true });
+    });
+
+    it('a ~/.pgpass that group or others may read is ignored, with the warning psql gives, and the refusal says why', async () => {
+      fs.writeFileSync(pgpass, `127.0.0.1:${server.port}:libpq:brick_work:sesame\n`);
+      fs.chmodSync(pgpass, 0o644);
+      const loose = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: undefined });
+      expect(loose.code).toBe(1);
+      expect(loose.json.error.code).toBe('store-unreachable');
+      expect(loose.stderr).toContain(
+        `WARNING: password file "${pgpass}" has group or world access; permissions should be u=rw (0600) or less`,
+      );
+      expect(loose.json.error.message).toMatch(
+        /none was given.*was not read: others on this computer may read it.*chmod 600/,
+      );
+      expect(loose.stdout + loose.stderr).not.toContain('sesame');
+      expect(loose.stderr.split('WARNING').length).toBe(2);
+      // Only its owner may read it: read as libpq does (comments, the first line that fits, `*`), no warning.
+      fs.writeFileSync(
+        pgpass,
+        `# the shop\n127.0.0.1:1:*:*:nope\n*:${server.port}:*:brick_work:sesame\n*:*:*:*:later\n`,
+      );
+      fs.chmodSync(pgpass, 0o600);
+      const tight = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: undefined });
+      expect(tight.code, tight.stderr).toBe(0);
+      expect(tight.stderr).not.toContain('WARNING');
+    });
+
+    it('PGPASSWORD set but empty is no password, as psql takes it: ~/.pgpass is read; without one, none was given', async () => {
+      const empty = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: '' });
+      expect(empty.code).toBe(1);
+      expect(empty.json.error).toMatchObject({
+        code: 'store-unreachable',
+        message: expect.stringMatching(/asks for this desk's password, and none was given/),
+      });
+      fs.writeFileSync(pgpass, `127.0.0.1:${server.port}:libpq:brick_work:sesame\n`, { mode: 0o600 });
+      const fromFile = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: '' });
+      expect(fromFile.code, fromFile.stdout + fromFile.stderr).toBe(0);
+    });
+
+    it("a wrong password's words say where to give the right one, never --db, and name the file it came from", async () => {
+      const wrong = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: 'open-sesame' });
+      expect(wrong.json.error.code).toBe('store-unreachable');
+      const message: string = wrong.json.error.message;
+      expect(message).toMatch(/refused this desk's login/);
+      expect(message).toMatch(/PGPASSWORD/);
+      expect(message).not.toMatch(/--db/);
+      expect(wrong.stdout + wrong.stderr).not.toContain('open-sesame');
+      // From the password file: named, as libpq adds "password retrieved from file".
+      fs.writeFileSync(pgpass, `127.0.0.1:${server.port}:libpq:brick_work:open-sesame\n`, { mode: 0o600 });
+      const fromFile = await cliJson(['--db', url, 'orders'], { HOME: home, PGPASSWORD: undefined });
+      expect(fromFile.json.error.message).toContain(`the password: it was read from ${pgpass}`);
+      expect(fromFile.json.error.message).not.toMatch(/--db/);
+    });
   });
 });

@@ -223,6 +223,23 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'opening a store on a Postgr
       for (const out of [empty.stdout, made.stdout, made.stderr, info.stdout]) expect(out).not.toContain('sesame');
     });
 
+    // Issue 61, §5: what `store info` advises, `store upgrade` does.
+    it('store info of a server store marked 4.1 does not advise a store upgrade, which refuses it', async () => {
+      const name = fresh();
+      (await openStore(server.url(name))).close();
+      server.sql(name, 'UPDATE brick_work_meta SET schema_version = 401');
+      const env = { BRICK_WORK_DB: server.url(name) };
+      const info = await cliJson(['store', 'info'], env);
+      expect(info.code).toBe(0);
+      expect(info.json).toMatchObject({ schema: '4.1', status: 'too-old', onServer: true });
+      const text = await cli(['store', 'info'], env);
+      expect(text.stdout).toMatch(/schema\s+4\.1 \(.*a store on a server begins at 4\.2/);
+      expect(text.stdout).not.toMatch(/store upgrade|open it read-write/);
+      const upgrade = await cliJson(['store', 'upgrade'], env);
+      expect(upgrade.json.error).toMatchObject({ code: 'store-too-old' });
+      expect(server.sql(name, 'SELECT schema_version FROM brick_work_meta')).toBe('401');
+    });
+
     it('four desks opening a new store at once make it once', async () => {
       const name = fresh();
       const url = server.url(name);
