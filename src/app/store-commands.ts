@@ -13,7 +13,6 @@ import { inspectStore, type StoreInfo } from '../store/info.ts';
 import type { Store } from '../store/open.ts';
 import { formatVersion } from '../store/schema-version.ts';
 import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
-import { SERVER_BORN_AT } from '../store/postgres/open.ts';
 import { openForCommand } from './open-for-command.ts';
 import { recoverDeadOwners, type Recovery } from './recovery.ts';
 import { apiUrlOf, loadColoursFromApi } from './work.ts';
@@ -25,8 +24,7 @@ type Log = (line: string) => void;
 /** The schema this brick-work reads and writes, as "4.2". */
 const APP_SCHEMA = formatVersion(CURRENT_SCHEMA);
 
-/** The schema a store on a server is made at, as "4.2": none older is upgraded there. */
-export const SERVER_FIRST_SCHEMA = formatVersion(SERVER_BORN_AT);
+export { SERVER_FIRST_SCHEMA } from '../store/info.ts';
 
 /** Opens the store as `mode` says, runs `fn`, and closes it whatever happens. */
 async function withStoreAt<T>(

@@ -472,7 +472,7 @@ class MergeRun {
     const { db } = this;
     const write = (records: readonly CatalogueRecord[]): void => {
       // A piece of `every` rows at most between progress reports (and chances to cancel).
-      for (let at = 0; at < records.length; ) {
+      for (let at = 0; at < records.length;) {
         const end = Math.min(records.length, at + this.every);
         for (let i = at; i < end; i++) this.stage(stage, records[i] as CatalogueRecord);
         this.step(end - at);

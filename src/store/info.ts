@@ -23,6 +23,9 @@ const COUNTED_TABLES = {
   handPlacements: 'hand_placement',
 } as const;
 
+/** The schema a store on a server is made at, as "4.2": none older is upgraded there. */
+export const SERVER_FIRST_SCHEMA = formatVersion(SERVER_BORN_AT);
+
 export interface StoreInfo {
   readonly path: string;
   readonly exists: boolean;
