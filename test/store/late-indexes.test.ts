@@ -21,6 +21,7 @@ const LATE = [
   'order_line_by_colour_name',
   'undo_step_by_state',
   'undo_change_by_row',
+  'colour_placement_by_colour',
 ];
 
 function indexes(db: StoreDb): string[] {

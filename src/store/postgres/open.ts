@@ -147,6 +147,7 @@ const LATE_SERVER_INDEXES: readonly (readonly [TableName, string])[] = [
   ['order_line', 'order_line_by_colour_name'],
   ['undo_step', 'undo_step_by_state'],
   ['undo_change', 'undo_change_by_row'],
+  ['colour_placement', 'colour_placement_by_colour'],
 ];
 
 /**

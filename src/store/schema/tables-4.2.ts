@@ -295,6 +295,7 @@ export const TABLES_4_2 = [
           where: "numbering = 'bricklink-id'",
         },
         { name: 'colour_placement_by_name', columns: ['given_name_key'], unique: true, where: "numbering = 'name'" },
+        { name: 'colour_placement_by_colour', columns: ['colour_id'] },
       ],
     },
   ),

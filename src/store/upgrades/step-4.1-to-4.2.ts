@@ -247,6 +247,8 @@ export const LATE_INDEXES_4_2: readonly string[] = [
   // A desk's Undo and Redo, and the redo list a new step drops; the steps that changed a row.
   'CREATE INDEX undo_step_by_state ON undo_step (state, id)',
   'CREATE INDEX undo_change_by_row ON undo_change (table_name, row_id)',
+  // A colour's memories: what SQLite's foreign-key check of a colour the catalogue writes looks for.
+  'CREATE INDEX colour_placement_by_colour ON colour_placement (colour_id)',
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */

@@ -182,6 +182,7 @@ CREATE TABLE colour_placement (
 );
 CREATE UNIQUE INDEX colour_placement_by_id ON colour_placement (given_colour_id) WHERE numbering = 'bricklink-id';
 CREATE UNIQUE INDEX colour_placement_by_name ON colour_placement (given_name_key) WHERE numbering = 'name';
+CREATE INDEX colour_placement_by_colour ON colour_placement (colour_id);
 CREATE TABLE colour_swatch (
   colour_id bigint PRIMARY KEY REFERENCES colour (id),
   rgb text NOT NULL CHECK (length(rgb) = 6 AND rgb !~ '[^0-9A-F]')
