@@ -43,9 +43,11 @@ export const ORDERS_CALLS = {
     return { order, documents: documentsShown(d.db, documentsOfOrder(d.db, orderId), historyAt) };
   }),
   'lines.list': reads((d) => ({ orderId, unplacedOnly }) => {
-    // One snapshot: each question asked once however many lines ask it, the catalogue's kept while it holds.
-    const lookup = catalogueLookup(d.db, [], undefined, d.catalogueAnswers());
     const lines = orderLines(d.db, orderId, { unplacedOnly: unplacedOnly === true });
+    // One snapshot: each question asked once however many lines ask it, the catalogue's kept while it holds;
+    // on a server, the lines' answers read ahead (a round trip a question would be one a line).
+    const toPlace = lines.map((l) => ({ given: l.given, remarks: l.remarks }));
+    const lookup = catalogueLookup(d.db, toPlace, undefined, d.catalogueAnswers());
     return lineViews(d, lineFacts(d.db, lines, lookup));
   }),
   'lines.get': reads((d) => ({ lineId }) => {
