@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { APP_NAME } from '../version.ts';
 import { isServerAddress } from '../store-location.ts';
+import { addressHoldsPassword } from './postgres/address.ts';
 
 export const STORE_FILE_NAME = 'brick-work.sqlite';
 
@@ -25,16 +26,8 @@ export function userDataDir(
  * shows it to every user of the computer (`ps`). PostgreSQL's own ways keep it out of sight (SPEC §14).
  */
 export function passwordOnCommandLine(dbOption: string): string | null {
-  if (!isServerAddress(dbOption)) return null;
-  let password: string;
-  try {
-    password = new URL(dbOption).password;
-  } catch {
-    return null; // the open says what is wrong with the address
-  }
-  return password === ''
-    ? null
-    : '--db holds a password, which every user of this computer can see in its list of processes: leave it out of the address and give it in PGPASSWORD or ~/.pgpass, as psql reads them (nothing was opened)';
+  if (!isServerAddress(dbOption) || !addressHoldsPassword(dbOption)) return null;
+  return '--db holds a password, which every user of this computer can see in its list of processes: leave it out of the address (its user part and its password= alike) and give it in PGPASSWORD or ~/.pgpass, as psql reads them (nothing was opened)';
 }
 
 /** `--db FILE`, else `BRICK_WORK_DB`, else the user-data folder's `brick-work.sqlite`. */

@@ -41,6 +41,8 @@ const CONNECTION_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
+  // A socket folder's file that is not there (the folder is checked before: `address.ts`).
+  'ENOENT',
 ]);
 
 function faultOf(e: unknown): BridgeFault {

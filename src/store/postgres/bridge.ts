@@ -198,6 +198,7 @@ export class PostgresBridge {
 /** A lost or refused connection in words. */
 function words(fault: BridgeFault): string {
   if (fault.code === 'ECONNREFUSED') return 'nothing answers at that address (is the server running?)';
+  if (fault.code === 'ENOENT') return "no server's socket is in that folder (is the server running on this computer?)";
   if (fault.code === 'ENOTFOUND' || fault.code === 'EAI_AGAIN') return 'that server name is not known on this network';
   // 57P01 is both a server shutting down and an administrator ending this one connection.
   if (fault.code === '57P01') return 'the server ended the connection (it is restarting, or an administrator ended it)';
