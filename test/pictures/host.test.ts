@@ -19,15 +19,21 @@ import { setSetting } from '../../src/store/settings.ts';
 import { startHost } from '../helpers/browser.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A body that is a PNG by its bytes (its signature), then words a test reads back (`words`). */
+const pic = (words: string) => Buffer.concat([PNG_SIGNATURE, Buffer.from(words)]);
+const words = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(PNG_SIGNATURE.length));
+
 describe('pictures through the browser host', () => {
   const asked: string[] = [];
   let slowMs = 0;
   const pictures = http.createServer((req, res) => {
     asked.push(req.url ?? '');
     setTimeout(() => {
-      if (req.url === '/ItemImage/PN/5/3001.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end('red 3001');
+      if (req.url === '/ItemImage/PN/5/3001.png')
+        res.writeHead(200, { 'Content-Type': 'image/png' }).end(pic('red 3001'));
       else if (req.url === '/ItemImage/PN/0/3001.png')
-        res.writeHead(200, { 'Content-Type': 'image/png' }).end('usual 3001');
+        res.writeHead(200, { 'Content-Type': 'image/png' }).end(pic('usual 3001'));
       else res.writeHead(404).end();
     }, slowMs);
   });
@@ -117,14 +123,15 @@ describe('pictures through the browser host', () => {
       from: 'bricklink',
       inColour: true,
     });
-    expect(new TextDecoder().decode(again.value.pictures[0].bytes)).toBe('red 3001');
+    expect(words(again.value.pictures[0].bytes)).toBe('red 3001');
     // None in colour 11 on the server: the item's usual picture, said to be not in that colour.
     expect(again.value.pictures[1]).toMatchObject({ state: 'ready', from: 'bricklink', inColour: false });
-    expect(new TextDecoder().decode(again.value.pictures[1].bytes)).toBe('usual 3001');
+    expect(words(again.value.pictures[1].bytes)).toBe('usual 3001');
     expect((await call('pictures.status', {})).value).toMatchObject({
       network: true,
       fetched: 3,
       failed: 0,
+      refused: 0,
       cached: 2,
       missing: 1,
     });

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { PicturesStatusView, SettingsView } from '../../../src/api/contract.ts';
 import { call } from '../../state/call.ts';
 import { useSettings } from '../../state/settings.ts';
-import { count } from '../../format.ts';
+import { picturesStatusWords } from '../../pictures-words.ts';
 import { Field } from './ShopCard.tsx';
 
 /** A setting that is on or off, chosen from a list (its "off" in the words that say what it means). */
@@ -59,9 +59,7 @@ export function PicturesCard({ settings: s }: { settings: SettingsView | null })
             onSave={(v) => void set('picture-cache-mb', v)}
           />
           <p className="muted" data-testid="pictures-status">
-            {status === null
-              ? 'Pictures are shown in the app and the browser host.'
-              : `${count(status.cached)} picture${status.cached === 1 ? '' : 's'} kept (${(status.bytes / 1_000_000).toFixed(1)} MB); this start fetched ${count(status.fetched)}, ${count(status.failed)} failed, ${count(status.waiting)} on their way.`}{' '}
+            {status === null ? 'Pictures are shown in the app and the browser host.' : picturesStatusWords(status)}{' '}
             <button onClick={() => void call('pictures.clear', {}).then(setStatus, () => undefined)}>
               Clear pictures
             </button>
