@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PicturesStatusView } from '../src/api/contract.ts';
-import { picturesStatusWords } from '../renderer/pictures-words.ts';
+import { picturesInMemoryWords, picturesStatusWords } from '../renderer/pictures-words.ts';
 
 const status: PicturesStatusView = {
   network: true,
@@ -12,10 +12,16 @@ const status: PicturesStatusView = {
   cached: 2,
   missing: 1,
   bytes: 2_500_000,
+  inMemory: null,
 };
 
 describe("the pictures card's words (Settings, issue 62 §4)", () => {
-  it('counts the answers refused, with the last one’s why', () => {
+  it('says that pictures are kept in memory, and why; refused answers counted, with the last one’s why', () => {
+    expect(picturesInMemoryWords(status)).toBeNull();
+    const why = '/shop/shop.pictures.sqlite is not a picture cache, left as it is';
+    expect(picturesInMemoryWords({ ...status, inMemory: why })).toBe(
+      `Pictures are kept in memory for this start: ${why}.`,
+    );
     expect(picturesStatusWords(status)).toBe(
       '2 pictures kept (2.5 MB); this start fetched 3, 0 failed, 0 on their way.',
     );

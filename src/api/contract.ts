@@ -780,6 +780,8 @@ export interface PicturesStatusView {
   readonly cached: number;
   readonly missing: number;
   readonly bytes: number;
+  /** Why pictures are kept in memory for this start (the cache's file left as it is); null: in its file. */
+  readonly inMemory: string | null;
 }
 
 export type EventName = keyof ApiEvents;

@@ -20,7 +20,8 @@ import { setSetting } from '../../src/store/settings.ts';
 import { PictureCache, pictureCacheFile } from '../../src/store/picture-cache.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { serviceFor } from '../helpers/service.ts';
+import { sha256, tempDir } from '../helpers/temp.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A body that is a PNG by its bytes (its signature), then words a test reads back (`words`). */
@@ -288,7 +289,7 @@ describe('the picture cache and its fetcher', () => {
     expect(server.asked.length).toBe(asked + 1);
   });
 
-  it('past its cap the cache lets the pictures shown longest ago go; clear empties it; a file not a cache is set aside', () => {
+  it('past its cap the cache lets the pictures shown longest ago go; clear empties it', () => {
     const file = path.join(tempDir(), 'pictures.sqlite');
     const cache = PictureCache.open(file, 3_500);
     onTestFinished(() => cache.close());
@@ -305,13 +306,6 @@ describe('the picture cache and its fetcher', () => {
     expect(cache.stats().pictures).toBe(1);
     cache.clear();
     expect(cache.stats()).toEqual({ pictures: 0, missing: 0, bytes: 0 });
-
-    const foreign = path.join(tempDir(), 'not-a-cache.sqlite');
-    fs.writeFileSync(foreign, 'somebody else’s file');
-    const other = PictureCache.open(foreign, 1_000_000);
-    other.put('x', kb('x'), 1);
-    other.close();
-    expect(fs.readFileSync(`${foreign}.bad`, 'utf8')).toBe('somebody else’s file');
   });
 });
 
@@ -461,5 +455,141 @@ describe('a hostile picture server', () => {
     lastAway.fetcher.answer(away);
     await until(() => lastAway.ready.includes(away));
     expect(lastAway.fetcher.counts()).toMatchObject({ refused: 1, lastRefused: sentAway });
+  });
+});
+
+/**
+ * What sits at the picture cache's path and is not a picture cache is never touched (issue 62 §4): not
+ * opened, checkpointed, renamed, nor given a -wal or -shm. Pictures then run from memory, Settings saying so.
+ */
+describe("the picture cache's path holding something else", () => {
+  /** Each file under `dir` whose name starts with `name`, by its path, with its bytes' hash (a folder: its files). */
+  const snapshot = (dir: string, name: string): Record<string, string> =>
+    Object.fromEntries(
+      fs
+        .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.startsWith(name))
+        .sort()
+        .map((f) => {
+          const at = path.join(dir, f);
+          return [f, fs.statSync(at).isDirectory() ? 'folder' : sha256(at)];
+        }),
+    );
+
+  const server = standIn({ '/ItemImage/PN/88/4073.png': pic('png of 4073 in 88') });
+  let base = '';
+  beforeAll(async () => {
+    base = await server.start();
+  });
+  afterAll(() => server.stop());
+
+  /** The app's pictures over a store at `dir/shop.sqlite`, on their own thread; the contract's status. */
+  async function picturesOf(dir: string) {
+    const storePath = path.join(dir, 'shop.sqlite');
+    const store = await openStore(storePath);
+    onTestFinished(() => store.close());
+    const told: number[] = [];
+    const pictures = startPictures({
+      db: store.db,
+      storePath,
+      onReady: () => told.push(1),
+      thread: { nativeBinding: null },
+    });
+    onTestFinished(() => pictures.close());
+    const service = serviceFor(store.db, storePath, { pictures });
+    const status = async () => {
+      const r = await service.call('pictures.status', {});
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    };
+    // Pictures still come, from memory.
+    const url = `${base}/ItemImage/PN/88/4073.png`;
+    expect(pictures.answers([url])).toEqual([{ state: 'waiting' }]);
+    await until(() => told.length > 0);
+    const [answer] = pictures.answers([url]);
+    expect(answer?.state === 'ready' && words(answer.bytes)).toBe('png of 4073 in 88');
+    return status();
+  }
+
+  it('a folder at its path is left as it is', async () => {
+    const dir = tempDir();
+    const folder = path.join(dir, 'shop.pictures.sqlite');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'holiday.jpg'), 'somebody’s photo');
+    const before = snapshot(dir, 'shop.pictures.sqlite');
+    const status = await picturesOf(dir);
+    expect(snapshot(dir, 'shop.pictures.sqlite')).toEqual(before);
+    expect(status.inMemory).toBe(`${folder} is a folder, left as it is`);
+  });
+
+  it('a brick-work store at its path is left as it is', async () => {
+    const dir = tempDir();
+    const store = path.join(tempDir(), 'brick-work.sqlite');
+    (await openStore(store)).close();
+    const file = path.join(dir, 'shop.pictures.sqlite');
+    fs.copyFileSync(store, file);
+    if (fs.existsSync(`${store}-wal`)) fs.copyFileSync(`${store}-wal`, `${file}-wal`);
+    const before = snapshot(dir, 'shop.pictures.sqlite');
+    const status = await picturesOf(dir);
+    expect(snapshot(dir, 'shop.pictures.sqlite')).toEqual(before);
+    expect(status.inMemory).toBe(`${file} is not a picture cache, left as it is`);
+  });
+
+  it("another application's SQLite file with a WAL not yet checkpointed, and a file of text, are left as they are", async () => {
+    const dir = tempDir();
+    const theirs = path.join(tempDir(), 'theirs.sqlite');
+    const db = new Database(theirs);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma(`application_id = ${0x12345678}`);
+    db.exec("CREATE TABLE t (x); INSERT INTO t VALUES ('theirs')");
+    const file = path.join(dir, 'shop.pictures.sqlite');
+    // Copied while it is open: the file and a WAL that holds its last commit, as a process left them.
+    fs.copyFileSync(theirs, file);
+    fs.copyFileSync(`${theirs}-wal`, `${file}-wal`);
+    db.close();
+    const before = snapshot(dir, 'shop.pictures.sqlite');
+    expect(Object.keys(before)).toEqual(['shop.pictures.sqlite', 'shop.pictures.sqlite-wal']);
+    const status = await picturesOf(dir);
+    expect(snapshot(dir, 'shop.pictures.sqlite')).toEqual(before);
+    expect(status.inMemory).toBe(`${file} is not a picture cache, left as it is`);
+
+    const text = tempDir();
+    fs.writeFileSync(path.join(text, 'shop.pictures.sqlite'), 'somebody else’s file');
+    const beforeText = snapshot(text, 'shop.pictures.sqlite');
+    const textStatus = await picturesOf(text);
+    expect(snapshot(text, 'shop.pictures.sqlite')).toEqual(beforeText);
+    expect(textStatus.inMemory).toBe(
+      `${path.join(text, 'shop.pictures.sqlite')} is not a picture cache, left as it is`,
+    );
+  });
+
+  it("its own cache, the app's only: kept in its file, and said so", async () => {
+    const dir = tempDir();
+    expect((await picturesOf(dir)).inMemory).toBeNull();
+    expect(Object.keys(snapshot(dir, 'shop.pictures.sqlite'))).toContain('shop.pictures.sqlite');
+  });
+});
+
+describe('a picture cache an earlier build made', () => {
+  it('its mark still in its WAL (marked last, the app stopped before a checkpoint): still the cache, opened in its file', () => {
+    const theirs = path.join(tempDir(), 'earlier.pictures.sqlite');
+    const db = new Database(theirs);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec(`CREATE TABLE picture (url TEXT PRIMARY KEY, type TEXT, bytes BLOB, size INTEGER NOT NULL,
+               fetched_at INTEGER NOT NULL, shown_at INTEGER NOT NULL)`);
+    db.prepare('INSERT INTO picture VALUES (?, ?, ?, ?, 1, 1)').run('u', 'image/png', pic('kept'), 13);
+    db.pragma(`application_id = ${0x42524b50}`);
+    const file = path.join(tempDir(), 'shop.pictures.sqlite');
+    fs.copyFileSync(theirs, file);
+    fs.copyFileSync(`${theirs}-wal`, `${file}-wal`);
+    db.close();
+    const cache = PictureCache.open(file, 1_000_000);
+    onTestFinished(() => cache.close());
+    expect(cache.file).toBe(file);
+    const kept = cache.peek('u')?.picture?.bytes;
+    expect(kept && words(kept)).toBe('kept');
+    expect(cache.heldInMemory).toBeNull();
   });
 });

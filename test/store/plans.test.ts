@@ -295,6 +295,7 @@ describeEachStore('every statement a call runs is answered by an index (issue 61
         answers: (urls) => urls.map(() => ({ state: 'waiting' as const })),
         counts: () => ({ fetched: 0, failed: 0, refused: 0, lastRefused: null, waiting: 0 }),
         cached: () => ({ pictures: 0, missing: 0, bytes: 0 }),
+        inMemory: () => null,
         clear: () => {},
       },
     });

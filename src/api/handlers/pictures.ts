@@ -19,6 +19,7 @@ function status(p: PicturePort | null | undefined): PicturesStatusView {
     cached: cached.pictures,
     missing: cached.missing,
     bytes: cached.bytes,
+    inMemory: p?.inMemory() ?? null,
   };
 }
 
