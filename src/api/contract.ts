@@ -757,7 +757,8 @@ export interface ApiEvents {
 export type PictureView =
   | {
       readonly state: 'ready';
-      readonly type: string;
+      /** PNG, JPEG, GIF or WebP, by the picture's bytes. */
+      readonly type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
       readonly bytes: Uint8Array;
       readonly from: 'bricklink' | 'rebrickable';
       /** In the item's colour (false: the item's default picture, said so). */
@@ -771,11 +772,16 @@ export interface PicturesStatusView {
   readonly network: boolean;
   readonly fetched: number;
   readonly failed: number;
+  /** Answers refused: not a picture, or sent to another host; `lastRefused` says why of the last. */
+  readonly refused: number;
+  readonly lastRefused: string | null;
   readonly waiting: number;
   /** Pictures the cache holds, answers that there is none, and its size in bytes. */
   readonly cached: number;
   readonly missing: number;
   readonly bytes: number;
+  /** Why pictures are kept in memory for this start (the cache's file left as it is); null: in its file. */
+  readonly inMemory: string | null;
 }
 
 export type EventName = keyof ApiEvents;

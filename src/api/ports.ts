@@ -116,6 +116,8 @@ export interface PicturePort {
   answers(urls: readonly string[]): PictureAnswer[];
   counts(): PictureCounts;
   cached(): PictureCacheStats;
+  /** Why pictures are kept in memory for this start (the cache's file left as it is); null: in the file. */
+  inMemory(): string | null;
   clear(): void;
 }
 

@@ -2,23 +2,31 @@
  * The fetching of pictures (SPEC §15, issue 48): what is wanted is fetched a few at a time, the last asked
  * first (what the worker looks at now), with a timeout and no cookies; each one is kept (or kept as "no
  * such picture") and told. In the app and the browser host this runs on a thread of its own
- * (`fetch-thread.ts`), never on the thread that answers calls.
+ * (`fetch-thread.ts`), never on the thread that answers calls. Each address is fetched by `fetch-picture.ts`.
  */
+import { fetchPicture } from './fetch-picture.ts';
+import type { PictureType } from './signature.ts';
 
 export interface FetchQueueOptions {
   /** Keeps what came for `url` (null: the server has no such picture). */
-  readonly keep: (url: string, picture: { bytes: Uint8Array; type: string } | null) => void;
-  /** Told once each address wanted is done: kept (a picture, or none), or failed. */
+  readonly keep: (url: string, picture: { bytes: Uint8Array; type: PictureType } | null) => void;
+  /** Told once each address wanted is done: kept (a picture, or none), failed, or refused. */
   readonly told: (url: string, outcome: FetchOutcome) => void;
   readonly fetch?: typeof fetch;
   /** Fetches at once, at most. */
   readonly concurrency?: number;
   readonly timeoutMs?: number;
-  /** A picture larger than this is not one (refused, counted as failed). */
+  /** A picture larger than this is not one (given up, counted as failed). */
   readonly maxBytes?: number;
 }
 
-export type FetchOutcome = 'kept' | 'failed';
+export type FetchOutcome =
+  /** A picture, or the server's word that it has none. */
+  | { readonly kind: 'kept' }
+  /** Not reached, not in time, an error, or too big: asked again later. */
+  | { readonly kind: 'failed' }
+  /** Not a picture, or sent to another host: not kept; `why` in a worker's words. */
+  | { readonly kind: 'refused'; readonly why: string };
 
 export class FetchQueue {
   private readonly queue: string[] = [];
@@ -66,55 +74,24 @@ export class FetchQueue {
     const controller = new AbortController();
     this.controllers.add(controller);
     const timer = setTimeout(() => controller.abort(), this.o.timeoutMs ?? 10_000);
-    let outcome: FetchOutcome = 'kept';
+    let outcome: FetchOutcome;
     try {
-      // No cookies are sent or kept: Node's fetch has no cookie jar, and credentials are omitted.
-      const response = await (this.o.fetch ?? fetch)(url, { signal: controller.signal, credentials: 'omit' });
-      if (response.status === 404 || response.status === 410) {
-        await response.body?.cancel();
-        if (!this.stopped) this.o.keep(url, null);
-      } else if (!response.ok) {
-        await response.body?.cancel();
-        throw new Error(`HTTP ${response.status}`);
-      } else {
-        const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
-        if (!type.startsWith('image/')) throw new Error(`not a picture (${type || 'no type'})`);
-        const bytes = await readCapped(response, this.o.maxBytes ?? 2_000_000);
-        if (!this.stopped) this.o.keep(url, { bytes, type });
+      const got = await fetchPicture(url, {
+        fetch: this.o.fetch ?? fetch,
+        signal: controller.signal,
+        maxBytes: this.o.maxBytes ?? 2_000_000,
+      });
+      if (got.kind === 'refused') outcome = got;
+      else {
+        if (!this.stopped) this.o.keep(url, got.kind === 'picture' ? { bytes: got.bytes, type: got.type } : null);
+        outcome = { kind: 'kept' };
       }
     } catch {
-      outcome = 'failed';
+      outcome = { kind: 'failed' };
     } finally {
       clearTimeout(timer);
       this.controllers.delete(controller);
     }
     if (!this.stopped) this.o.told(url, outcome);
   }
-}
-
-/** The body, refused past `max` bytes (read no further). */
-async function readCapped(response: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > max) throw new Error('too big');
-  const reader = response.body?.getReader();
-  if (reader === undefined) return new Uint8Array();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
-      throw new Error('too big');
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

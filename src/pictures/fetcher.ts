@@ -2,13 +2,16 @@
  * Pictures answered (SPEC §15, issue 48): asked for by what is on screen, answered at once from the cache —
  * never a wait — while what is not there (or too old) is wanted from the fetching (`fetch-queue.ts`, on a
  * thread of its own in the app). Each one fetched is told (`onReady`), so the screens show it when it
- * comes. Failures are quiet for staff (a placeholder) and counted for whoever looks.
+ * comes. Failures are quiet for staff (a placeholder) and counted for whoever looks; so are refusals (not
+ * a picture, or sent to another host), the last one's why with them. What the cache holds is answered as
+ * a picture only by its bytes (a cache an earlier build filled may hold anything a server sent).
  */
-import type { PictureCache } from '../store/picture-cache.ts';
+import type { CachedPicture, PictureCache } from '../store/picture-cache.ts';
 import { FetchQueue, type FetchOutcome } from './fetch-queue.ts';
+import { pictureType, type PictureType } from './signature.ts';
 
 export type PictureAnswer =
-  | { readonly state: 'ready'; readonly bytes: Uint8Array; readonly type: string }
+  | { readonly state: 'ready'; readonly bytes: Uint8Array; readonly type: PictureType }
   /** Being fetched: the screens show a placeholder until `onReady` names it. */
   | { readonly state: 'waiting' }
   /** No picture, and why, in a worker's words; `missing`: the server says it has none (not a failure). */
@@ -51,12 +54,16 @@ export interface PictureFetcherOptions extends FetchOptions {
 }
 
 const DAY_MS = 86_400_000;
-/** An address that failed is not asked again before this (a server down is not asked at every look). */
+/** An address that failed or was refused is not asked again before this (not at every look). */
 const RETRY_AFTER_MS = 60_000;
+const UNREACHED = 'the picture server could not be reached';
 
 export interface PictureCounts {
   readonly fetched: number;
   readonly failed: number;
+  /** Answers that were not pictures, or sent elsewhere; `lastRefused` says why of the last. */
+  readonly refused: number;
+  readonly lastRefused: string | null;
   readonly waiting: number;
 }
 
@@ -80,9 +87,12 @@ export function localFetches(
 export class PictureFetcher {
   /** Wanted and not yet told. */
   private readonly pending = new Set<string>();
-  private readonly failedAt = new Map<string, number>();
+  /** When each address last failed or was refused, and the placeholder's why. */
+  private readonly failedAt = new Map<string, { readonly at: number; readonly why: string }>();
   private fetched = 0;
   private failed = 0;
+  private refused = 0;
+  private lastRefused: string | null = null;
   private stopped = false;
   private readonly fetches: PictureFetches;
 
@@ -105,11 +115,11 @@ export class PictureFetcher {
     const shown: string[] = [];
     const out = this.o.cache.batch(() =>
       urls.map((url): PictureAnswer => {
-        const kept = this.o.cache.peek(url);
+        const kept = pictureOf(this.o.cache.peek(url));
         if (kept !== null) shown.push(url);
         const old = kept !== null && now - kept.fetchedAt > maxAgeMs;
         const failed = this.failedAt.get(url);
-        const retry = failed === undefined || now - failed >= RETRY_AFTER_MS;
+        const retry = failed === undefined || now - failed.at >= RETRY_AFTER_MS;
         if ((kept === null || old) && network && !this.stopped && retry) {
           wanted.push(url);
           this.pending.add(url);
@@ -120,8 +130,7 @@ export class PictureFetcher {
             : { state: 'ready', bytes: kept.picture.bytes, type: kept.picture.type };
         }
         if (!network) return { state: 'none', why: 'network pictures are off (Settings), and none is kept' };
-        if (failed !== undefined && !this.pending.has(url))
-          return { state: 'none', why: 'the picture server could not be reached' };
+        if (failed !== undefined && !this.pending.has(url)) return { state: 'none', why: failed.why };
         return { state: 'waiting' };
       }),
     );
@@ -132,7 +141,13 @@ export class PictureFetcher {
   }
 
   counts(): PictureCounts {
-    return { fetched: this.fetched, failed: this.failed, waiting: this.pending.size };
+    return {
+      fetched: this.fetched,
+      failed: this.failed,
+      refused: this.refused,
+      lastRefused: this.lastRefused,
+      waiting: this.pending.size,
+    };
   }
 
   /** The cap in bytes; a smaller one takes effect at once. */
@@ -156,12 +171,16 @@ export class PictureFetcher {
   private told(url: string, outcome: FetchOutcome): void {
     if (this.stopped) return;
     this.pending.delete(url);
-    if (outcome === 'kept') {
+    if (outcome.kind === 'kept') {
       this.fetched += 1;
       this.failedAt.delete(url);
+    } else if (outcome.kind === 'refused') {
+      this.refused += 1;
+      this.lastRefused = outcome.why;
+      this.failedAt.set(url, { at: this.now(), why: outcome.why });
     } else {
       this.failed += 1;
-      this.failedAt.set(url, this.now());
+      this.failedAt.set(url, { at: this.now(), why: UNREACHED });
     }
     this.o.onReady(url);
   }
@@ -169,4 +188,15 @@ export class PictureFetcher {
   private now(): number {
     return this.o.now?.() ?? Date.now();
   }
+}
+
+/** What the cache holds for an address, its type by its bytes; a kept answer that is no picture is none kept. */
+function pictureOf(kept: CachedPicture | null): {
+  readonly picture: { readonly bytes: Uint8Array; readonly type: PictureType } | null;
+  readonly fetchedAt: number;
+} | null {
+  if (kept === null) return null;
+  if (kept.picture === null) return { picture: null, fetchedAt: kept.fetchedAt };
+  const type = pictureType(kept.picture.bytes);
+  return type === null ? null : { picture: { bytes: kept.picture.bytes, type }, fetchedAt: kept.fetchedAt };
 }

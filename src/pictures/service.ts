@@ -15,14 +15,15 @@ import type { FromPicturesThread, PicturesThreadData, ToPicturesThread } from '.
 import { localFetches, PictureFetcher, type PictureFetches } from './fetcher.ts';
 
 /**
- * The cache beside the store; where that can't be written (a store opened for reading from a folder that
- * can't be written), one in memory for this start: pictures are never worth refusing to start for.
+ * The cache beside the store; where something else sits at its path (left as it is), or it can't be
+ * opened or made (a store opened for reading from a folder that can't be written), one in memory for this
+ * start, said in Settings: pictures are never worth refusing to start for.
  */
 function openCache(file: string, capBytes: number): PictureCache {
   try {
     return PictureCache.open(file, capBytes);
   } catch {
-    return PictureCache.open(':memory:', capBytes);
+    return PictureCache.inMemory(capBytes, `${file} can't be opened or made`);
   }
 }
 
@@ -84,7 +85,7 @@ export function startPictures(o: {
   let current = read();
   const file = pictureCacheFile(o.storePath);
   const cache = openCache(file, current.capBytes);
-  // A cache held in memory (its folder can't be written) is this thread's alone.
+  // A cache held in memory (something else at its path, or its folder can't be written) is this thread's alone.
   const thread = o.thread && cache.file !== ':memory:' ? o.thread : null;
   let told: ReturnType<typeof setTimeout> | null = null;
   const fetcher = new PictureFetcher({
@@ -116,6 +117,7 @@ export function startPictures(o: {
     },
     counts: () => fetcher.counts(),
     cached: () => cache.stats(),
+    inMemory: () => cache.heldInMemory,
     clear: () => fetcher.clear(),
     close: () => {
       if (told !== null) clearTimeout(told);

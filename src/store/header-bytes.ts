@@ -25,6 +25,16 @@ export function headerFromBytes(file: string): HeaderBytes | null {
   return { userVersion: page1.readInt32BE(60), applicationId: page1.readInt32BE(68) };
 }
 
+/**
+ * Page 1's application id and user version as the main file holds them, its `-wal` not read: 100 bytes
+ * read, whatever the size of a WAL beside it.
+ */
+export function mainFileHeader(file: string): HeaderBytes | null {
+  const page1 = readAt(file, 0, 100);
+  if (page1 === null || page1.length < 100) return null;
+  return { userVersion: page1.readInt32BE(60), applicationId: page1.readInt32BE(68) };
+}
+
 function readAt(file: string, position: number, length: number): Buffer | null {
   let fd: number;
   try {

@@ -3,11 +3,13 @@
  * pictures are not shop data, and are never copied with it. Each picture is kept with when it was
  * fetched (older than the setting's days, it is fetched again when shown) and when it was last shown;
  * past the size cap, the longest unshown go first. An answer that there is no such picture is kept too,
- * so it is not asked again at every look (until it is as old).
+ * so it is not asked again at every look (until it is as old). Whatever else sits at the cache's path is
+ * never touched (issue 62 §4): the cache is then held in memory for this start, and says why.
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { headerFromBytes, mainFileHeader } from './header-bytes.ts';
 import { nativeOptions } from './native.ts';
 import { userDataDir } from './paths.ts';
 import { isServerAddress } from '../store-location.ts';
@@ -28,6 +30,11 @@ export interface PictureCacheStats {
   readonly bytes: number;
 }
 
+/** Thrown by `made` where the file proves not to be a picture cache once open (it is then left as it is). */
+class NotACache extends Error {}
+/** Thrown by `made` where a picture cache of ours fails its check. */
+class Damaged extends Error {}
+
 export class PictureCache {
   private readonly db: Database.Database;
 
@@ -35,26 +42,39 @@ export class PictureCache {
     db: Database.Database,
     /** The size cap, in bytes. */
     private capBytes: number,
+    /** Why this cache is held in memory rather than in its file; null: in its file (or asked for in memory). */
+    readonly heldInMemory: string | null = null,
   ) {
     this.db = db;
   }
 
   /**
-   * Opens (or makes) the cache at `file`. A file that is not a picture cache, or is damaged, is set aside
-   * (renamed `.bad`) and a new cache made: what it held can always be fetched again. `:memory:`: a cache
-   * for this process only.
+   * Opens (or makes) the cache at `file`. What sits there and is not a picture cache — a folder, another
+   * application's file, a brick-work store — is told by its bytes and never opened (opening a store would
+   * checkpoint its WAL and make its `-shm`): the cache is then held in memory, saying why. A picture cache
+   * found damaged is set aside (renamed `.bad`) and a new one made: what it held can always be fetched
+   * again. `:memory:`: a cache for this process only.
    */
   static open(file: string, capBytes: number): PictureCache {
     if (file === ':memory:') return new PictureCache(PictureCache.made(file), capBytes);
+    const other = notACache(file);
+    if (other !== null) return PictureCache.inMemory(capBytes, other);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     try {
       return new PictureCache(PictureCache.made(file), capBytes);
-    } catch {
+    } catch (e) {
+      if (e instanceof NotACache) return PictureCache.inMemory(capBytes, foreign(file));
+      if (!isDamage(e)) throw e;
       for (const end of ['', '-wal', '-shm']) fs.rmSync(`${file}.bad${end}`, { force: true });
       if (fs.existsSync(file)) fs.renameSync(file, `${file}.bad`);
       for (const end of ['-wal', '-shm']) fs.rmSync(`${file}${end}`, { force: true });
       return new PictureCache(PictureCache.made(file), capBytes);
     }
+  }
+
+  /** A cache for this process only, held in memory because of `why` (said in Settings). */
+  static inMemory(capBytes: number, why: string): PictureCache {
+    return new PictureCache(PictureCache.made(':memory:'), capBytes, why);
   }
 
   /** A second connection to the cache another connection made at `file` (the pictures' thread's). */
@@ -79,7 +99,9 @@ export class PictureCache {
     try {
       const id = db.pragma('application_id', { simple: true }) as number;
       const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
-      if (id !== CACHE_APPLICATION_ID && (id !== 0 || tables > 0)) throw new Error('not a picture cache');
+      if (id !== CACHE_APPLICATION_ID && (id !== 0 || tables > 0)) throw new NotACache();
+      // Marked first, before anything else is written: a start cut short leaves a file known as ours.
+      if (id !== CACHE_APPLICATION_ID) db.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
       db.pragma('journal_mode = WAL');
       // Pictures can always be fetched again: a power cut may lose the last few, never the file.
       db.pragma('synchronous = NORMAL');
@@ -93,8 +115,7 @@ export class PictureCache {
                  shown_at INTEGER NOT NULL
                );
                CREATE INDEX IF NOT EXISTS picture_shown ON picture (shown_at);`);
-      db.pragma(`application_id = ${CACHE_APPLICATION_ID}`);
-      if ((db.pragma('quick_check', { simple: true }) as string) !== 'ok') throw new Error('damaged');
+      if ((db.pragma('quick_check', { simple: true }) as string) !== 'ok') throw new Damaged();
       return db;
     } catch (e) {
       db.close();
@@ -185,6 +206,48 @@ export class PictureCache {
     const drop = this.db.prepare('DELETE FROM picture WHERE url = ?');
     this.db.transaction(() => gone.forEach((u) => drop.run(u)))();
   }
+}
+
+/** A WAL read whole to find a cache's mark no larger than this (a cache's is a few MB; a store's may be GBs). */
+const WAL_READ_MAX = 16_000_000;
+
+/**
+ * Why what sits at `file` is not a picture cache to open, told by its bytes, nothing opened; null: a
+ * picture cache, or nothing yet (no file, or an empty one with no WAL beside it: nothing to lose). The
+ * main file's header says: this build marks a cache before it is a WAL's. A cache an earlier build made
+ * (marked last) may hold its mark in its WAL still: looked for there where the main file has none (or is
+ * empty) and the WAL is small.
+ */
+function notACache(file: string): string | null {
+  const stat = statOf(file);
+  if (stat?.isDirectory()) return `${file} is a folder, left as it is`;
+  if (stat !== null && !stat.isFile()) return `${file} is not a file, left as it is`;
+  const wal = statOf(`${file}-wal`)?.size ?? 0;
+  const empty = stat === null || stat.size === 0;
+  if (empty && wal === 0) return null;
+  const id = empty ? 0 : mainFileHeader(file)?.applicationId;
+  if (id === CACHE_APPLICATION_ID) return null;
+  const marked =
+    id === 0 && wal > 0 && wal <= WAL_READ_MAX && headerFromBytes(file)?.applicationId === CACHE_APPLICATION_ID;
+  return marked ? null : foreign(file);
+}
+
+function statOf(file: string): fs.Stats | null {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function foreign(file: string): string {
+  return `${file} is not a picture cache, left as it is`;
+}
+
+/** A picture cache that fails its check, or that SQLite finds damaged or no database. */
+function isDamage(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return e instanceof Damaged || code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';
 }
 
 /** The cache's file: beside a store file; for a store on a server, in the app's own folder. */

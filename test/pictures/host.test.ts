@@ -2,7 +2,8 @@
  * Pictures through the browser host (issue 48, SPEC §15): a real host process over a store whose picture
  * server is a stand-in on loopback. A picture not kept is answered at once (waiting), fetched meanwhile,
  * told by `pictures.ready` on the event stream, then answered with its bytes; the host answers other calls
- * while its picture server is slow; the settings turn network pictures off.
+ * while its picture server is slow; the settings turn network pictures off. A brick-work store sitting at
+ * the picture cache's path is left as it is (issue 62 §4): pictures come from memory, and the status says so.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,6 +19,12 @@ import { openStore } from '../../src/store/open.ts';
 import { setSetting } from '../../src/store/settings.ts';
 import { startHost } from '../helpers/browser.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
+import { sha256 } from '../helpers/temp.ts';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A body that is a PNG by its bytes (its signature), then words a test reads back (`words`). */
+const pic = (words: string) => Buffer.concat([PNG_SIGNATURE, Buffer.from(words)]);
+const words = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(PNG_SIGNATURE.length));
 
 describe('pictures through the browser host', () => {
   const asked: string[] = [];
@@ -25,15 +32,18 @@ describe('pictures through the browser host', () => {
   const pictures = http.createServer((req, res) => {
     asked.push(req.url ?? '');
     setTimeout(() => {
-      if (req.url === '/ItemImage/PN/5/3001.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end('red 3001');
+      if (req.url === '/ItemImage/PN/5/3001.png')
+        res.writeHead(200, { 'Content-Type': 'image/png' }).end(pic('red 3001'));
       else if (req.url === '/ItemImage/PN/0/3001.png')
-        res.writeHead(200, { 'Content-Type': 'image/png' }).end('usual 3001');
+        res.writeHead(200, { 'Content-Type': 'image/png' }).end(pic('usual 3001'));
       else res.writeHead(404).end();
     }, slowMs);
   });
   let base = '';
   let store = '';
   let dir = '';
+  /** A store whose picture cache's path holds a brick-work store (a copy of `store`). */
+  let shop = '';
   beforeAll(async () => {
     base = await new Promise<string>((resolve) =>
       pictures.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(pictures.address() as AddressInfo).port}`)),
@@ -55,6 +65,9 @@ describe('pictures through the browser host', () => {
     );
     setSetting(s.db, 'picture-url', base);
     s.close();
+    fs.mkdirSync(path.join(dir, 'shop'));
+    shop = path.join(dir, 'shop', 'shop.sqlite');
+    for (const to of [shop, path.join(dir, 'shop', 'shop.pictures.sqlite')]) fs.copyFileSync(store, to);
   });
   afterAll(() => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -62,8 +75,8 @@ describe('pictures through the browser host', () => {
     pictures.close();
   });
 
-  async function started() {
-    const { url, child } = await startHost(store);
+  async function started(at = store) {
+    const { url, child } = await startHost(at);
     onTestFinished(() => void child.kill('SIGTERM'));
     const origin = new URL(url).origin;
     const token = /token=([\w-]+)/.exec(url)?.[1] ?? '';
@@ -117,16 +130,18 @@ describe('pictures through the browser host', () => {
       from: 'bricklink',
       inColour: true,
     });
-    expect(new TextDecoder().decode(again.value.pictures[0].bytes)).toBe('red 3001');
+    expect(words(again.value.pictures[0].bytes)).toBe('red 3001');
     // None in colour 11 on the server: the item's usual picture, said to be not in that colour.
     expect(again.value.pictures[1]).toMatchObject({ state: 'ready', from: 'bricklink', inColour: false });
-    expect(new TextDecoder().decode(again.value.pictures[1].bytes)).toBe('usual 3001');
+    expect(words(again.value.pictures[1].bytes)).toBe('usual 3001');
     expect((await call('pictures.status', {})).value).toMatchObject({
       network: true,
       fetched: 3,
       failed: 0,
+      refused: 0,
       cached: 2,
       missing: 1,
+      inMemory: null,
     });
     // Kept: a second look asks the server nothing.
     const before = asked.length;
@@ -163,5 +178,27 @@ describe('pictures through the browser host', () => {
     const kept = await call('pictures.get', { items: [{ type: 'P', no: '3001', colour: 5 }] });
     expect(kept.value.pictures[0]).toMatchObject({ state: 'ready' });
     expect((await call('settings.set', { key: 'pictures', value: 'on' })).ok).toBe(true);
+  });
+
+  it("a brick-work store at the picture cache's path is left as it is: pictures come from memory, the status says why", async () => {
+    const cachePath = path.join(dir, 'shop', 'shop.pictures.sqlite');
+    const hash = sha256(cachePath);
+    const { call, events } = await started(shop);
+    const items = [{ type: 'P', no: '3001', colour: 5 }];
+    expect((await call('pictures.get', { items })).value.pictures[0]).toEqual({ state: 'waiting' });
+    await until(() => events.includes('pictures.ready'));
+    const got = await call('pictures.get', { items });
+    expect(got.value.pictures[0]).toMatchObject({ state: 'ready', type: 'image/png' });
+    expect(words(got.value.pictures[0].bytes)).toBe('red 3001');
+    // Byte for byte as it was; no -wal, -shm or .bad beside it.
+    expect(fs.readdirSync(path.dirname(cachePath)).filter((f) => f.startsWith('shop.pictures'))).toEqual([
+      'shop.pictures.sqlite',
+    ]);
+    expect(sha256(cachePath)).toBe(hash);
+    expect((await call('pictures.status', {})).value).toMatchObject({
+      fetched: 1,
+      cached: 1,
+      inMemory: `${cachePath} is not a picture cache, left as it is`,
+    });
   });
 });

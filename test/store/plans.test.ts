@@ -293,8 +293,9 @@ describeEachStore('every statement a call runs is answered by an index (issue 61
         bases: () => ({ bricklink: 'https://img.bricklink.com', rebrickable: 'https://cdn.rebrickable.com' }),
         network: () => false,
         answers: (urls) => urls.map(() => ({ state: 'waiting' as const })),
-        counts: () => ({ fetched: 0, failed: 0, waiting: 0 }),
+        counts: () => ({ fetched: 0, failed: 0, refused: 0, lastRefused: null, waiting: 0 }),
         cached: () => ({ pictures: 0, missing: 0, bytes: 0 }),
+        inMemory: () => null,
         clear: () => {},
       },
     });

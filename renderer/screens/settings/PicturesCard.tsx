@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { PicturesStatusView, SettingsView } from '../../../src/api/contract.ts';
 import { call } from '../../state/call.ts';
 import { useSettings } from '../../state/settings.ts';
-import { count } from '../../format.ts';
+import { picturesInMemoryWords, picturesStatusWords } from '../../pictures-words.ts';
 import { Field } from './ShopCard.tsx';
 
 /** A setting that is on or off, chosen from a list (its "off" in the words that say what it means). */
@@ -22,7 +22,8 @@ function OnOff(props: { id: string; label: string; value: string; off: string; o
 
 /**
  * Pictures of items (SPEC §15): fetched from the network or not (a metered connection), how long one is
- * kept before it is fetched again, the cache's cap and what it holds, and "Clear pictures".
+ * kept before it is fetched again, the cache's cap and what it holds (in memory, where its file's path holds
+ * something else), and "Clear pictures".
  */
 export function PicturesCard({ settings: s }: { settings: SettingsView | null }) {
   const set = useSettings((st) => st.set);
@@ -59,13 +60,16 @@ export function PicturesCard({ settings: s }: { settings: SettingsView | null })
             onSave={(v) => void set('picture-cache-mb', v)}
           />
           <p className="muted" data-testid="pictures-status">
-            {status === null
-              ? 'Pictures are shown in the app and the browser host.'
-              : `${count(status.cached)} picture${status.cached === 1 ? '' : 's'} kept (${(status.bytes / 1_000_000).toFixed(1)} MB); this start fetched ${count(status.fetched)}, ${count(status.failed)} failed, ${count(status.waiting)} on their way.`}{' '}
+            {status === null ? 'Pictures are shown in the app and the browser host.' : picturesStatusWords(status)}{' '}
             <button onClick={() => void call('pictures.clear', {}).then(setStatus, () => undefined)}>
               Clear pictures
             </button>
           </p>
+          {status !== null && status.inMemory !== null ? (
+            <p className="muted" data-testid="pictures-in-memory">
+              {picturesInMemoryWords(status)}
+            </p>
+          ) : null}
         </>
       ) : null}
     </div>

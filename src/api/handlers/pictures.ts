@@ -11,7 +11,7 @@ import { reads, type PartialCallTable } from './define.ts';
 const NO_PICTURES = 'pictures are shown in the app and the browser host';
 
 function status(p: PicturePort | null | undefined): PicturesStatusView {
-  const counts = p?.counts() ?? { fetched: 0, failed: 0, waiting: 0 };
+  const counts = p?.counts() ?? { fetched: 0, failed: 0, refused: 0, lastRefused: null, waiting: 0 };
   const cached = p?.cached() ?? { pictures: 0, missing: 0, bytes: 0 };
   return {
     network: p?.network() ?? false,
@@ -19,6 +19,7 @@ function status(p: PicturePort | null | undefined): PicturesStatusView {
     cached: cached.pictures,
     missing: cached.missing,
     bytes: cached.bytes,
+    inMemory: p?.inMemory() ?? null,
   };
 }
 
