@@ -639,3 +639,34 @@ describe('files that are not documents at all say what they are (issue 10)', () 
     });
   }
 });
+
+describe('UTF-16 and UTF-32 text are named as what they are, with a byte order mark or without (issue 62 §5)', () => {
+  const list = 'number,quantity\n3001,2\n';
+  const xml = '<?xml version="1.0"?>\n<INVENTORY><ITEM><ITEMID>3001</ITEMID></ITEM></INVENTORY>\n';
+  /** `text` in UTF-32, each character four bytes, little- or big-endian. */
+  const utf32 = (text: string, bigEndian: boolean): Buffer => {
+    const chars = [...text];
+    const b = Buffer.alloc(chars.length * 4);
+    chars.forEach((c, i) =>
+      bigEndian ? b.writeUInt32BE(c.codePointAt(0) ?? 0, i * 4) : b.writeUInt32LE(c.codePointAt(0) ?? 0, i * 4),
+    );
+    return b;
+  };
+  const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
+  const cases: [string, Uint8Array, 'UTF-16' | 'UTF-32'][] = [
+    ['le-bom.csv', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), utf32(list, false)]), 'UTF-32'],
+    ['be-bom.csv', Buffer.concat([Buffer.from([0, 0, 0xfe, 0xff]), utf32(list, true)]), 'UTF-32'],
+    ['le.xml', utf32(xml, false), 'UTF-32'],
+    ['be.csv', utf32(list, true), 'UTF-32'],
+    ['le16-bom.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(list, 'utf16le')]), 'UTF-16'],
+    ['be16.xml', utf16be(xml), 'UTF-16'],
+    ['le16.csv', Buffer.from(list, 'utf16le'), 'UTF-16'],
+  ];
+  for (const [name, bytes, encoding] of cases) {
+    it(`${name}: ${encoding}, as a document and as a catalogue file`, () => {
+      const message = `${name}: the file is ${encoding} text; save it as UTF-8`;
+      expect(readRefusal(name, bytes).message).toBe(message);
+      expect(refusalOf(() => readCatalogueFile(file(name, bytes), { type: 'P' })).message).toBe(message);
+    });
+  }
+});
