@@ -202,6 +202,30 @@ const BAD: { name: string; content: string | Uint8Array; reason: RegExp }[] = [
     content: Buffer.from('number,name,quantity\r3001,x,1\r3003,Br\u00e9ck,1\r', 'latin1'),
     reason: /^cr-latin1\.csv, line 3, column 8: byte 0xE9 is not UTF-8 text/,
   },
+  // Issue 62 §5: a field given twice, saying two things, is refused; reading one would drop the other unseen.
+  {
+    name: 'twice-itemid.xml',
+    content:
+      '<INVENTORY>\n<ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><ITEMID>3003</ITEMID><QTY>2</QTY></ITEM>\n</INVENTORY>',
+    reason:
+      /^twice-itemid\.xml: line 2: <ITEMID> is given twice in one item \("3001" and "3003"\); an item gives each field once, so which is meant can't be told$/,
+  },
+  {
+    name: 'twice-qty-order.xml',
+    content: orderXml([{ id: '79', lines: [{ no: '3001', qty: 2 }] }]).replace(
+      '<QTY>2</QTY>',
+      '<QTY>2</QTY><QTY>20</QTY>',
+    ),
+    reason: /^twice-qty-order\.xml: line \d+: <QTY> is given twice in one item \("2" and "20"\)/,
+  },
+  {
+    name: 'twice-colour.bsx',
+    content: bsx([{ no: '3001', colour: 5 }]).replace(
+      '<ColorID>5</ColorID>',
+      '<ColorID>5</ColorID><ColorID>11</ColorID>',
+    ),
+    reason: /^twice-colour\.bsx: line \d+: <ColorID> is given twice in one item \("5" and "11"\)/,
+  },
 ];
 
 describe('bad files are refused with their reason, and the store stays exactly as it was', () => {
