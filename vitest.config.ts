@@ -42,6 +42,7 @@ const INTEGRATION = [
   'test/store/copy.test.ts',
   'test/store/postgres/**/*.test.ts',
   'test/store/trouble.test.ts',
+  'test/store/left-untouched.test.ts',
   'test/store/upgrade-kill.test.ts',
 ];
 

@@ -139,3 +139,22 @@ function stamps(storePath: string): string {
     })
     .join('|');
 }
+
+/**
+ * A private copy of the store to read (`snapshotOf`). `orInPlace`: when another process kept writing
+ * while it was copied, the store is read in place instead — a live writer's `-shm` is not rebuilt by a
+ * reader, and a copy taken mid-write could mix two moments — and so it is when no copy can be made.
+ */
+export function steadyCopy(storePath: string, orInPlace: boolean): ReadablePlace {
+  let copy: ReturnType<typeof snapshotOf>;
+  try {
+    copy = snapshotOf(storePath);
+  } catch (e) {
+    // No room for a copy (a full temporary folder): in place, as any reader would.
+    if (orInPlace) return readablePlace(storePath);
+    throw e;
+  }
+  if (copy.steady || !orInPlace) return copy;
+  copy.dispose();
+  return readablePlace(storePath);
+}

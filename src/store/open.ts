@@ -6,7 +6,7 @@ import type { StoreDb } from './db.ts';
 import { isServerAddress } from '../store-location.ts';
 import { EmptyServerDatabase, openServerStore, type OpenedServerStore } from './postgres/open.ts';
 import { nativeOptions } from './native.ts';
-import { readablePlace, snapshotOf, whyUnwritable } from './access.ts';
+import { readablePlace, steadyCopy, whyUnwritable } from './access.ts';
 import { checkOnCopy, hasWalBeside, quickCheck } from './soundness.ts';
 import { inspectFile, needsUpgradeError, refusalFor, statusOf } from './inspect.ts';
 import { createSchema, prepareStore, type Progress, type UpgradeReport } from './upgrade-runner.ts';
@@ -201,25 +201,6 @@ function openReadOnly(
     place.dispose();
     throw e;
   }
-}
-
-/**
- * A private copy of the store to read. `orInPlace`: when another process kept writing while it was
- * copied, the store is read in place instead — a live writer's `-shm` is not rebuilt by a reader, and a
- * copy taken mid-write could mix two moments.
- */
-function steadyCopy(storePath: string, orInPlace: boolean): ReturnType<typeof readablePlace> {
-  let copy: ReturnType<typeof snapshotOf>;
-  try {
-    copy = snapshotOf(storePath);
-  } catch (e) {
-    // No room for a copy (a full temporary folder): in place, as any reader would.
-    if (orInPlace) return readablePlace(storePath);
-    throw e;
-  }
-  if (copy.steady || !orInPlace) return copy;
-  copy.dispose();
-  return readablePlace(storePath);
 }
 
 function memoryStore(unwritable: string | null = null): Store {

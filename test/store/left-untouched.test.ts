@@ -1,0 +1,127 @@
+/**
+ * Issue 62 §5: what lies beside a store is left as it was. A store refused as another application's or
+ * of another version gets no `-wal` or `-shm` made beside it ("left untouched"). The real CLI in child
+ * processes, on files each test makes.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { BrickWorkError } from '../../src/errors.ts';
+import { openStore } from '../../src/store/open.ts';
+import { APPLICATION_ID } from '../../src/store/application-id.ts';
+import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
+import { sha256, tempDir } from '../helpers/temp.ts';
+
+/** The names in a folder and the bytes of each file: what must not change. */
+function folderState(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .sort()
+      .map((name) => [name, sha256(path.join(dir, name))]),
+  );
+}
+
+/** Runs `statements` in a child that is killed before it closes: its commits stay in the -wal. */
+function commitToWalAndDie(file: string, statements: readonly string[]): void {
+  const script = `
+    const Database = require('better-sqlite3');
+    const db = new Database(process.argv[1]);
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    for (const s of JSON.parse(process.argv[2])) db.exec(s);
+    process.kill(process.pid, 'SIGKILL');`;
+  spawnSync(process.execPath, ['-e', script, file, JSON.stringify(statements)], { cwd: REPO_ROOT });
+  expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(0);
+}
+
+async function openRefusal(file: string, readOnly: boolean): Promise<BrickWorkError> {
+  try {
+    (await openStore(file, { readOnly })).close();
+  } catch (e) {
+    if (e instanceof BrickWorkError) return e;
+    throw e;
+  }
+  throw new Error(`${file} was opened`);
+}
+
+describe('a refused store gets no -wal or -shm beside it: "left untouched" is true (issue 62 §5)', () => {
+  /** A SQLite file in WAL mode, as applications keep theirs, with these header values; closed. */
+  function walFile(file: string, header: { applicationId: number; userVersion: number }): void {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`application_id = ${header.applicationId}`);
+    db.pragma(`user_version = ${header.userVersion}`);
+    db.exec("CREATE TABLE notes (x); INSERT INTO notes VALUES ('not a brick-work store')");
+    db.close();
+  }
+
+  const cases = [
+    { name: "another application's file", header: { applicationId: 0x4d504258, userVersion: 7 }, code: 'not-a-store' },
+    { name: 'a file with no application id', header: { applicationId: 0, userVersion: 3 }, code: 'not-a-store' },
+    {
+      name: 'a file with no application id or version',
+      header: { applicationId: 0, userVersion: 0 },
+      code: 'not-a-store',
+    },
+    {
+      name: 'a store of schema 4.3',
+      header: { applicationId: APPLICATION_ID, userVersion: 403 },
+      code: 'store-too-new',
+    },
+    {
+      name: 'a store of schema 4.0',
+      header: { applicationId: APPLICATION_ID, userVersion: 400 },
+      code: 'store-too-old',
+    },
+  ] as const;
+
+  for (const c of cases) {
+    it(`${c.name}: refused by every command and open, nothing made beside it`, async () => {
+      const shop = path.join(tempDir(), 'shop');
+      fs.mkdirSync(shop);
+      const file = path.join(shop, 'brick-work.sqlite');
+      walFile(file, c.header);
+      const before = folderState(shop);
+      expect(Object.keys(before)).toEqual(['brick-work.sqlite']);
+
+      for (const command of [['orders'], ['settings', 'currency', 'EUR'], ['store', 'upgrade']]) {
+        const r = await cliJson(['--db', file, ...command]);
+        expect(r.code, command.join(' ')).toBe(1);
+        expect(r.json.error.code).toBe(c.code);
+        expect(r.json.error.message).toContain('left untouched');
+        expect(folderState(shop), command.join(' ')).toEqual(before);
+      }
+      // store info reads any brick-work store, whatever its version; another application's it refuses.
+      const info = await cliJson(['--db', file, 'store', 'info']);
+      expect(info.code).toBe(c.code === 'not-a-store' ? 1 : 0);
+      expect(folderState(shop)).toEqual(before);
+      for (const readOnly of [false, true]) expect((await openRefusal(file, readOnly)).code).toBe(c.code);
+      expect(folderState(shop)).toEqual(before);
+    });
+  }
+
+  it("another application's file whose last commit is still in its -wal: refused by the WAL's header, no -shm made", async () => {
+    const shop = path.join(tempDir(), 'shop');
+    fs.mkdirSync(shop);
+    const file = path.join(shop, 'brick-work.sqlite');
+    walFile(file, { applicationId: 0, userVersion: 0 });
+    // The file alone reads as an application's file with no id; its WAL makes it another application's.
+    commitToWalAndDie(file, ['PRAGMA application_id = 1297105496', "INSERT INTO notes VALUES ('in the WAL')"]);
+    fs.rmSync(`${file}-shm`);
+    const before = folderState(shop);
+    expect(Object.keys(before)).toEqual(['brick-work.sqlite', 'brick-work.sqlite-wal']);
+
+    for (const command of [['orders'], ['settings', 'currency', 'EUR'], ['store', 'info']]) {
+      const r = await cliJson(['--db', file, ...command]);
+      expect(r.code, command.join(' ')).toBe(1);
+      expect(r.json.error.code).toBe('not-a-store');
+      expect(r.json.error.message).toContain('application id 0x4D504258');
+      expect(folderState(shop), command.join(' ')).toEqual(before);
+    }
+    for (const readOnly of [false, true]) expect((await openRefusal(file, readOnly)).code).toBe('not-a-store');
+    expect(folderState(shop)).toEqual(before);
+  });
+});
