@@ -64,11 +64,14 @@ export function inspectStore(storePath: string): StoreInfo {
 }
 
 /**
- * Where `store info` reads the file, changing nothing beside it (issue 62): a private copy when it is a
- * store this build refuses (left untouched: no `-wal`/`-shm` made beside it). A copy that another
- * process's writes keep moving is given up for the file in place, as the CLI's reads do.
+ * Where `store info` reads the file, changing nothing beside it (issue 62): a private copy while a `-wal`
+ * or `-shm` lies beside it (SQLite's first reader in place would rebuild the `-shm`, of a store perhaps
+ * damaged: its files stay byte for byte), or when it is a store this build refuses (left untouched: no
+ * `-wal`/`-shm` made beside it). A copy that another process's writes keep moving is given up for the
+ * file in place, as the CLI's reads do.
  */
 function placeToRead(storePath: string): ReadablePlace {
+  if (fs.existsSync(`${storePath}-wal`) || fs.existsSync(`${storePath}-shm`)) return steadyCopy(storePath, true);
   const file = inspectFile(storePath);
   if (file.kind === 'store' && refusalFor(storePath, file) !== null) return steadyCopy(storePath, true);
   return readablePlace(storePath);

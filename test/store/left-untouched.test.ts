@@ -1,7 +1,8 @@
 /**
- * Issue 62 §5: what lies beside a store is left as it was. A store refused as another application's or
- * of another version gets no `-wal` or `-shm` made beside it ("left untouched"). The real CLI in child
- * processes, on files each test makes.
+ * Issue 62 §5: what lies beside a store is left as it was. `store info` on a damaged store with its WAL
+ * pending rewrites no `-shm`; a store refused as another application's or of another version gets no
+ * `-wal` or `-shm` made beside it ("left untouched"). The real CLI in child processes, on files each test
+ * makes.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import { BrickWorkError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/open.ts';
 import { APPLICATION_ID } from '../../src/store/application-id.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
+import { inventoryXml } from '../helpers/documents.ts';
 import { sha256, tempDir } from '../helpers/temp.ts';
 
 /** The names in a folder and the bytes of each file: what must not change. */
@@ -22,6 +24,24 @@ function folderState(dir: string): Record<string, string> {
       .sort()
       .map((name) => [name, sha256(path.join(dir, name))]),
   );
+}
+
+/** A store made by the CLI, holding one imported order of two lines; closed, so all in the main file. */
+async function storeWithOrder(dir: string): Promise<string> {
+  const shop = path.join(dir, 'shop');
+  fs.mkdirSync(shop);
+  const file = path.join(shop, 'brick-work.sqlite');
+  const doc = path.join(dir, 'order.xml');
+  fs.writeFileSync(
+    doc,
+    inventoryXml([
+      { no: '3001', colour: 5, qty: 4 },
+      { no: '3003', qty: 2 },
+    ]),
+  );
+  const r = await cliJson(['--db', file, 'import', doc]);
+  expect(r.code, r.stderr).toBe(0);
+  return file;
 }
 
 /** Runs `statements` in a child that is killed before it closes: its commits stay in the -wal. */
@@ -46,6 +66,37 @@ async function openRefusal(file: string, readOnly: boolean): Promise<BrickWorkEr
   }
   throw new Error(`${file} was opened`);
 }
+
+describe('store info reads a private copy, as the other reads do (issue 62 §5)', () => {
+  it('a damaged store with its WAL pending: its file, -wal and -shm stay byte for byte', async () => {
+    const dir = tempDir();
+    const file = await storeWithOrder(dir);
+    const probe = new Database(file, { readonly: true });
+    const root = probe.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'order_line'").pluck().get() as number;
+    const pageSize = probe.pragma('page_size', { simple: true }) as number;
+    probe.close();
+    // Two commits left in the WAL by a process killed before it closed, its -shm beside them.
+    commitToWalAndDie(
+      file,
+      ['first', 'second'].map(
+        (r) =>
+          `INSERT INTO shop_order (reference, currency, created_at) VALUES ('${r}', 'USD', '2026-01-01T00:00:00.000Z')`,
+      ),
+    );
+    expect(fs.existsSync(`${file}-shm`)).toBe(true);
+    // Then the order lines' page is overwritten in the main file.
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (root - 1) * pageSize);
+    fs.closeSync(fd);
+    const shop = path.dirname(file);
+    const before = folderState(shop);
+
+    const info = await cliJson(['--db', file, 'store', 'info']);
+    if (info.code === 0) expect(info.json).toMatchObject({ schema: '4.2', counts: { orders: 3 } });
+    else expect(info.json.error.code).toBe('store-damaged');
+    expect(folderState(shop)).toEqual(before);
+  });
+});
 
 describe('a refused store gets no -wal or -shm beside it: "left untouched" is true (issue 62 §5)', () => {
   /** A SQLite file in WAL mode, as applications keep theirs, with these header values; closed. */
