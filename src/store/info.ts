@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { nativeOptions } from './native.ts';
-import { readablePlace, steadyCopy, whyUnwritable, type ReadablePlace } from './access.ts';
+import {
+  readablePlace,
+  steadyCopy,
+  strayJournal,
+  strayJournalReason,
+  whyUnwritable,
+  type ReadablePlace,
+} from './access.ts';
 import { APP_VERSION } from '../version.ts';
 import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
 import { compareVersions, formatVersion } from './schema-version.ts';
@@ -53,9 +60,10 @@ export interface StoreInfo {
  */
 export function inspectStore(storePath: string): StoreInfo {
   if (isServerAddress(storePath)) return inspectServer(storePath);
-  const place = placeToRead(storePath);
+  const journal = strayJournal(storePath);
+  const place = placeToRead(storePath, journal !== null);
   try {
-    const readOnly = whyUnwritable(storePath);
+    const readOnly = journal !== null ? strayJournalReason(journal) : whyUnwritable(storePath);
     // Said only when SQLite could not have read it in place: a copy taken not to change the files is no news.
     return inspectAt(storePath, place.path, { readOnly, snapshot: place.snapshot && !folderWritable(storePath) });
   } finally {
@@ -66,11 +74,12 @@ export function inspectStore(storePath: string): StoreInfo {
 /**
  * Where `store info` reads the file, changing nothing beside it (issue 62): a private copy while a `-wal`
  * or `-shm` lies beside it (SQLite's first reader in place would rebuild the `-shm`, of a store perhaps
- * damaged: its files stay byte for byte), or when it is a store this build refuses (left untouched: no
- * `-wal`/`-shm` made beside it). A copy that another process's writes keep moving is given up for the
- * file in place, as the CLI's reads do.
+ * damaged: its files stay byte for byte), or a stray journal (SQLite would not read it), or when it is a
+ * store this build refuses (left untouched: no `-wal`/`-shm` made beside it). A copy that another
+ * process's writes keep moving is given up for the file in place, as the CLI's reads do.
  */
-function placeToRead(storePath: string): ReadablePlace {
+function placeToRead(storePath: string, strayJournalBeside: boolean): ReadablePlace {
+  if (strayJournalBeside) return steadyCopy(storePath, false);
   if (fs.existsSync(`${storePath}-wal`) || fs.existsSync(`${storePath}-shm`)) return steadyCopy(storePath, true);
   const file = inspectFile(storePath);
   if (file.kind === 'store' && refusalFor(storePath, file) !== null) return steadyCopy(storePath, true);

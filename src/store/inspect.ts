@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { join as pathJoin } from 'node:path';
 import Database from 'better-sqlite3';
 import { headerFromBytes, page1HoldsSchema, type HeaderBytes } from './header-bytes.ts';
+import { strayJournal } from './access.ts';
 import { nativeOptions } from './native.ts';
 import type { StoreDb } from './db.ts';
 import { BrickWorkError, quote } from '../errors.ts';
@@ -137,9 +138,10 @@ export function inspectFile(path: string): FileKind {
   // a -shm beside another application's file, or a store this build can't open (issue 62).
   const refused = bytes === null ? null : refusedByBytes(path, bytes);
   if (refused !== null) return refused;
-  // With a WAL or its index beside it, a brick-work store is told by its bytes too: a SQLite connection
-  // would rebuild the -shm (the read-write open then checks the store on a copy, damage included).
-  if (existedBefore.wal || existedBefore.shm) {
+  // With a WAL, its index or a stray journal beside it, a brick-work store is told by its bytes too: a
+  // SQLite connection would rebuild the -shm, or refuse the journal (the read-write open then checks the
+  // store on a copy, damage included).
+  if (existedBefore.wal || existedBefore.shm || strayJournal(path) !== null) {
     if (bytes !== null && bytes.applicationId === APPLICATION_ID)
       return { kind: 'store', version: fromUserVersion(bytes.userVersion) };
   }

@@ -1,8 +1,8 @@
 /**
  * Issue 62 §5: what lies beside a store is left as it was. `store info` on a damaged store with its WAL
  * pending rewrites no `-shm`; a store refused as another application's or of another version gets no
- * `-wal` or `-shm` made beside it ("left untouched"). The real CLI in child processes, on files each test
- * makes.
+ * `-wal` or `-shm` made beside it ("left untouched"); a stray `-journal` is named, with what to do, and
+ * reads go on. The real CLI in child processes, on files each test makes.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -174,5 +174,55 @@ describe('a refused store gets no -wal or -shm beside it: "left untouched" is tr
     }
     for (const readOnly of [false, true]) expect((await openRefusal(file, readOnly)).code).toBe('not-a-store');
     expect(folderState(shop)).toEqual(before);
+  });
+});
+
+describe('a stray -journal beside the store is named, with what to do; reads go on (issue 62 §5)', () => {
+  it('reads answer from a private copy, writes are refused in words, and the store and the journal stay as they were', async () => {
+    const dir = tempDir();
+    const file = await storeWithOrder(dir);
+    const journal = `${file}-journal`;
+    // Not empty, and its first byte not zero: SQLite would take it for a write cut short.
+    fs.writeFileSync(journal, 'These bytes were copied here by some other program.\n'.repeat(40));
+    const shop = path.dirname(file);
+    const before = folderState(shop);
+
+    const orders = await cliJson(['--db', file, 'orders']);
+    expect(orders.code, orders.stderr).toBe(0);
+    expect(orders.json.orders).toHaveLength(1);
+    const lines = await cliJson(['--db', file, 'lines', String(orders.json.orders[0].id)]);
+    expect(lines.json.lines).toHaveLength(2);
+
+    const info = await cliJson(['--db', file, 'store', 'info']);
+    expect(info.code, info.stderr).toBe(0);
+    expect(info.json).toMatchObject({
+      schema: '4.2',
+      counts: { orders: 1, lines: 2 },
+      readOnly:
+        `${journal} lies beside it, a rollback journal, which SQLite never writes beside a brick-work store ` +
+        '(its changes go to its -wal): move that file out of the folder, keeping it until you know where it came from',
+    });
+
+    const message =
+      `This store (${file}) can't be written while ${journal} lies beside it. That is a rollback journal, ` +
+      'which SQLite never writes beside a brick-work store (its changes go to its -wal): another program left it ' +
+      'there, or it was copied along. Opened to write, SQLite would copy its pages into the store. Nothing was ' +
+      'changed; commands that only read still work. To write again, move that file out of the folder (keep it ' +
+      'until you know where it came from), then try again.';
+    for (const command of [
+      ['settings', 'currency', 'EUR'],
+      ['store', 'upgrade'],
+    ]) {
+      const r = await cliJson(['--db', file, ...command]);
+      expect(r.code, command.join(' ')).toBe(1);
+      expect(r.json.error).toEqual({ code: 'read-only-store', message });
+    }
+    expect(folderState(shop)).toEqual(before);
+
+    // Moved away, the store is written again, and the journal was never applied to it.
+    fs.renameSync(journal, path.join(dir, 'kept-journal'));
+    const write = await cliJson(['--db', file, 'settings', 'currency', 'EUR']);
+    expect(write.code, write.stderr).toBe(0);
+    expect((await cliJson(['--db', file, 'orders'])).json.orders).toHaveLength(1);
   });
 });
