@@ -27,6 +27,7 @@ const INTEGRATION = [
   'test/electron/packaged-imports.test.ts',
   'test/electron/packaged-app.test.ts',
   'test/cli/too-big.test.ts',
+  'test/cli/closed-pipe.test.ts',
   'test/host/start-words.test.ts',
   'test/catalogue/lookup-refused-at-once.test.ts',
   'test/electron/packaging-build.test.ts',
@@ -41,6 +42,7 @@ const INTEGRATION = [
   'test/store/copy.test.ts',
   'test/store/postgres/**/*.test.ts',
   'test/store/trouble.test.ts',
+  'test/store/left-untouched.test.ts',
   'test/store/upgrade-kill.test.ts',
 ];
 

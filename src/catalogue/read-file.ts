@@ -2,7 +2,7 @@ import { CATALOGUE_FILE_LIMIT, tooBig } from '../file-limits.ts';
 import zlib from 'node:zlib';
 import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv, type CsvTable } from '../text/csv.ts';
-import { decodeText } from '../text/decode.ts';
+import { decodeText, wideEncoding } from '../text/decode.ts';
 import { parseError, parseErrorAt } from '../text/position.ts';
 import { isBrickLinkItemsHeader, readBrickLinkTab } from './formats/bricklink-tab.ts';
 import { readBrickLinkXml } from './formats/bricklink-xml.ts';
@@ -41,12 +41,11 @@ export function unzipped(file: NamedContent): Uint8Array {
 
 /**
  * A catalogue file is text, and text holds no NUL: one says the file is damaged (and a server's text
- * can't store it). UTF-16, which is full of them, is left to `decodeText` to name.
+ * can't store it). UTF-16 and UTF-32, which are full of them, are left to `decodeText` to name.
  */
 function withoutNul(name: string, bytes: Uint8Array): Uint8Array {
   const at = bytes.indexOf(0);
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (at < 0 || utf16) return bytes;
+  if (at < 0 || wideEncoding(bytes) !== null) return bytes;
   const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
   let line = 1;
   for (let i = bytes.indexOf(0x0a); i >= 0 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { BrickWorkError } from '../errors.ts';
 import { nativeOptions } from './native.ts';
 
 /**
@@ -58,7 +59,7 @@ export interface ReadablePlace {
 }
 
 /** A WAL-mode SQLite file: its header's read and write versions (bytes 18 and 19) are 2. */
-function isWalFile(file: string): boolean {
+export function isWalFile(file: string): boolean {
   let fd: number | undefined;
   try {
     if (!fs.statSync(file).isFile()) return false;
@@ -138,4 +139,66 @@ function stamps(storePath: string): string {
       return s ? `${s.size}:${s.mtimeNs}` : '-';
     })
     .join('|');
+}
+
+/**
+ * A private copy of the store to read (`snapshotOf`). `orInPlace`: when another process kept writing
+ * while it was copied, the store is read in place instead — a live writer's `-shm` is not rebuilt by a
+ * reader, and a copy taken mid-write could mix two moments — and so it is when no copy can be made.
+ */
+export function steadyCopy(storePath: string, orInPlace: boolean): ReadablePlace {
+  let copy: ReturnType<typeof snapshotOf>;
+  try {
+    copy = snapshotOf(storePath);
+  } catch (e) {
+    // No room for a copy (a full temporary folder): in place, as any reader would.
+    if (orInPlace) return readablePlace(storePath);
+    throw e;
+  }
+  if (copy.steady || !orInPlace) return copy;
+  copy.dispose();
+  return readablePlace(storePath);
+}
+
+/**
+ * A rollback journal beside a WAL store (issue 62): SQLite writes none beside a store in WAL mode, as
+ * brick-work's are, so one there was left by another program or copied along — yet SQLite takes it for
+ * a write cut short, whatever database it came from: a read-only connection refuses to read
+ * (SQLITE_READONLY_ROLLBACK), a read-write one copies its pages into the store. Such a store is read
+ * from a private copy (never with the journal) and not written while the journal is there. Its path, or
+ * null: no journal, one SQLite ignores (empty, or its first byte zero), or a rollback-journal store's own.
+ */
+export function strayJournal(storePath: string): string | null {
+  const journal = `${storePath}-journal`;
+  let fd: number | undefined;
+  try {
+    if (!fs.statSync(journal).isFile() || !isWalFile(storePath)) return null;
+    fd = fs.openSync(journal, 'r');
+    const first = Buffer.alloc(1);
+    return fs.readSync(fd, first, 0, 1, 0) === 1 && first[0] !== 0 ? journal : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** What a stray journal is, for "why it can't be written" (`store info`). */
+export function strayJournalReason(journal: string): string {
+  return (
+    `${journal} lies beside it, a rollback journal, which SQLite never writes beside a brick-work store ` +
+    `(its changes go to its -wal): move that file out of the folder, keeping it until you know where it came from`
+  );
+}
+
+/** The refusal of a write to a store with a stray journal beside it: what the file is, and what to do. */
+export function strayJournalRefusal(storePath: string, journal: string): BrickWorkError {
+  return new BrickWorkError(
+    'read-only-store',
+    `This store (${storePath}) can't be written while ${journal} lies beside it. That is a rollback journal, ` +
+      'which SQLite never writes beside a brick-work store (its changes go to its -wal): another program left it ' +
+      'there, or it was copied along. Opened to write, SQLite would copy its pages into the store. Nothing was ' +
+      'changed; commands that only read still work. To write again, move that file out of the folder (keep it ' +
+      'until you know where it came from), then try again.',
+  );
 }

@@ -35,6 +35,19 @@ export function mainFileHeader(file: string): HeaderBytes | null {
   return { userVersion: page1.readInt32BE(60), applicationId: page1.readInt32BE(68) };
 }
 
+/**
+ * Whether page 1 as last committed lists any schema object (a table, an index): from its b-tree header
+ * (the 8 or 12 bytes after the file header), a leaf's cell count, or an interior page (more than one page
+ * of them). A SQLite file that lists none is empty. Null when the bytes can't tell.
+ */
+export function page1HoldsSchema(file: string): boolean | null {
+  const page1 = walPage1(`${file}-wal`, 108) ?? readAt(file, 0, 108);
+  if (page1 === null || page1.length < 108) return null;
+  if (page1[100] === 0x05) return true;
+  if (page1[100] === 0x0d) return page1.readUInt16BE(103) > 0;
+  return null;
+}
+
 function readAt(file: string, position: number, length: number): Buffer | null {
   let fd: number;
   try {
@@ -51,8 +64,8 @@ function readAt(file: string, position: number, length: number): Buffer | null {
   }
 }
 
-/** The newest committed copy of page 1 in a WAL (its first 100 bytes), or null: no WAL, or none there. */
-export function walPage1(wal: string): Buffer | null {
+/** The newest committed copy of page 1 in a WAL (its first `length` bytes), or null: no WAL, or none there. */
+export function walPage1(wal: string, length = 100): Buffer | null {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(wal);
@@ -77,7 +90,7 @@ export function walPage1(wal: string): Buffer | null {
     sum = checksum(bytes, at, 8, bigEndian, sum);
     sum = checksum(bytes, at + 24, pageSize, bigEndian, sum);
     if (sum[0] !== bytes.readUInt32BE(at + 16) || sum[1] !== bytes.readUInt32BE(at + 20)) break;
-    if (bytes.readUInt32BE(at) === 1) page1 = bytes.subarray(at + 24, at + 24 + 100);
+    if (bytes.readUInt32BE(at) === 1) page1 = bytes.subarray(at + 24, at + 24 + Math.min(length, pageSize));
     if (bytes.readUInt32BE(at + 4) !== 0) committed = page1; // a commit frame: what it holds is the store now
   }
   return committed;

@@ -1,6 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { nativeOptions } from './native.ts';
-import { readablePlace, whyUnwritable } from './access.ts';
+import {
+  readablePlace,
+  steadyCopy,
+  strayJournal,
+  strayJournalReason,
+  whyUnwritable,
+  type ReadablePlace,
+} from './access.ts';
 import { APP_VERSION } from '../version.ts';
 import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
 import { compareVersions, formatVersion } from './schema-version.ts';
@@ -51,22 +60,52 @@ export interface StoreInfo {
  */
 export function inspectStore(storePath: string): StoreInfo {
   if (isServerAddress(storePath)) return inspectServer(storePath);
-  const place = readablePlace(storePath);
+  const journal = strayJournal(storePath);
+  const place = placeToRead(storePath, journal !== null);
   try {
-    return inspectAt(storePath, place.path, place.snapshot);
+    const readOnly = journal !== null ? strayJournalReason(journal) : whyUnwritable(storePath);
+    // Said only when SQLite could not have read it in place: a copy taken not to change the files is no news.
+    return inspectAt(storePath, place.path, { readOnly, snapshot: place.snapshot && !folderWritable(storePath) });
   } finally {
     place.dispose();
   }
 }
 
-function inspectAt(storePath: string, readFrom: string, snapshot: boolean): StoreInfo {
+/**
+ * Where `store info` reads the file, changing nothing beside it (issue 62): a private copy while a `-wal`
+ * or `-shm` lies beside it (SQLite's first reader in place would rebuild the `-shm`, of a store perhaps
+ * damaged: its files stay byte for byte), or a stray journal (SQLite would not read it), or when it is a
+ * store this build refuses (left untouched: no `-wal`/`-shm` made beside it). A copy that another
+ * process's writes keep moving is given up for the file in place, as the CLI's reads do.
+ */
+function placeToRead(storePath: string, strayJournalBeside: boolean): ReadablePlace {
+  if (strayJournalBeside) return steadyCopy(storePath, false);
+  if (fs.existsSync(`${storePath}-wal`) || fs.existsSync(`${storePath}-shm`)) return steadyCopy(storePath, true);
+  const file = inspectFile(storePath);
+  if (file.kind === 'store' && refusalFor(storePath, file) !== null) return steadyCopy(storePath, true);
+  return readablePlace(storePath);
+}
+
+function folderWritable(storePath: string): boolean {
+  try {
+    fs.accessSync(path.dirname(storePath), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function inspectAt(
+  storePath: string,
+  readFrom: string,
+  how: { readonly readOnly: string | null; readonly snapshot: boolean },
+): StoreInfo {
   const file = inspectFile(readFrom);
   const base = {
     path: storePath,
     appSchema: formatVersion(CURRENT_SCHEMA),
     appVersion: APP_VERSION,
-    readOnly: whyUnwritable(storePath),
-    snapshot,
+    ...how,
     onServer: false,
   };
   if (file.kind === 'missing' || file.kind === 'empty') {

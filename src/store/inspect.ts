@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { join as pathJoin } from 'node:path';
 import Database from 'better-sqlite3';
-import { headerFromBytes } from './header-bytes.ts';
+import { headerFromBytes, page1HoldsSchema, type HeaderBytes } from './header-bytes.ts';
+import { strayJournal } from './access.ts';
 import { nativeOptions } from './native.ts';
 import type { StoreDb } from './db.ts';
 import { BrickWorkError, quote } from '../errors.ts';
@@ -132,10 +133,15 @@ export function inspectFile(path: string): FileKind {
   // not make is never replaced).
   if (!header.sqlite) return { kind: 'not-sqlite', detail: 'it does not start like a SQLite file' };
   const existedBefore = { wal: fs.existsSync(`${path}-wal`), shm: fs.existsSync(`${path}-shm`) };
-  // With a WAL or its index beside it, a brick-work store is told by its bytes: a SQLite connection would
-  // rebuild the -shm (the read-write open then checks the store on a copy, damage included).
-  if (existedBefore.wal || existedBefore.shm) {
-    const bytes = headerFromBytes(path);
+  const bytes = headerFromBytes(path);
+  // A file to refuse is told by its bytes: SQLite's read-only connection would leave an empty -wal and
+  // a -shm beside another application's file, or a store this build can't open (issue 62).
+  const refused = bytes === null ? null : refusedByBytes(path, bytes);
+  if (refused !== null) return refused;
+  // With a WAL, its index or a stray journal beside it, a brick-work store is told by its bytes too: a
+  // SQLite connection would rebuild the -shm, or refuse the journal (the read-write open then checks the
+  // store on a copy, damage included).
+  if (existedBefore.wal || existedBefore.shm || strayJournal(path) !== null) {
     if (bytes !== null && bytes.applicationId === APPLICATION_ID)
       return { kind: 'store', version: fromUserVersion(bytes.userVersion) };
   }
@@ -156,6 +162,22 @@ export function inspectFile(path: string): FileKind {
   } finally {
     db?.close();
   }
+}
+
+/**
+ * What a file's bytes alone say of one brick-work refuses, whatever the rest holds: another application's
+ * (an application id not ours; with none, a user version or tables all the same), or a store of a version
+ * this build can't open. Null when SQLite must look: an empty SQLite file, or a store this build opens.
+ */
+function refusedByBytes(file: string, bytes: HeaderBytes): FileKind | null {
+  if (bytes.applicationId === APPLICATION_ID) {
+    const version = fromUserVersion(bytes.userVersion);
+    const status = statusOf(version);
+    return status === 'too-new' || status === 'too-old' ? { kind: 'store', version } : null;
+  }
+  if (bytes.applicationId !== 0 || bytes.userVersion !== 0 || page1HoldsSchema(file) === true)
+    return { kind: 'foreign', applicationId: bytes.applicationId };
+  return null;
 }
 
 export function statusOf(version: SchemaVersion): StoreStatus {

@@ -6,7 +6,7 @@ import type { StoreDb } from './db.ts';
 import { isServerAddress } from '../store-location.ts';
 import { EmptyServerDatabase, openServerStore, type OpenedServerStore } from './postgres/open.ts';
 import { nativeOptions } from './native.ts';
-import { readablePlace, snapshotOf, whyUnwritable } from './access.ts';
+import { readablePlace, steadyCopy, strayJournal, strayJournalRefusal, whyUnwritable } from './access.ts';
 import { checkOnCopy, hasWalBeside, quickCheck } from './soundness.ts';
 import { inspectFile, needsUpgradeError, refusalFor, statusOf } from './inspect.ts';
 import { createSchema, prepareStore, type Progress, type UpgradeReport } from './upgrade-runner.ts';
@@ -80,7 +80,8 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * Either way a file of another application, a newer or a too-old store is refused before anything
  * touches it, and so is a folder or a damaged file (`store-damaged`).
  * A read-write open of a store that can't be written (the file, its folder or the disk is read-only)
- * gives a read-only store instead, with `unwritable` saying why (SPEC §11).
+ * gives a read-only store instead, with `unwritable` saying why (SPEC §11). One with a stray rollback
+ * journal beside it is refused for writing, and read from a private copy (`strayJournal`).
  */
 export async function openStore(storePath: string, options: OpenOptions = {}): Promise<Store> {
   if (isServerAddress(storePath)) return openOnServer(storePath, options);
@@ -97,6 +98,9 @@ export async function openStore(storePath: string, options: OpenOptions = {}): P
   const file = inspectFile(storePath);
   const refusal = refusalFor(storePath, file);
   if (refusal) throw refusal;
+  // Never handed to SQLite to write while a stray journal lies beside it: it would apply the journal.
+  const journal = file.kind === 'store' ? strayJournal(storePath) : null;
+  if (journal !== null) throw strayJournalRefusal(storePath, journal);
 
   // A store known damaged is never written (SPEC §11) — not even by the checkpoint a closing connection
   // does: with a WAL beside it, it is checked on a copy before any read-write connection opens it.
@@ -168,7 +172,13 @@ function openReadOnly(
   damaged = false,
   fromCopy: boolean | 'if-steady' = false,
 ): Store {
-  const place = fromCopy === false ? readablePlace(storePath) : steadyCopy(storePath, fromCopy === 'if-steady');
+  // A stray journal beside it: SQLite would not read it in place (it would want to apply the journal).
+  const place =
+    strayJournal(storePath) !== null
+      ? steadyCopy(storePath, false)
+      : fromCopy === false
+        ? readablePlace(storePath)
+        : steadyCopy(storePath, fromCopy === 'if-steady');
   try {
     const file = inspectFile(place.path);
     const refusal = refusalFor(storePath, file);
@@ -201,25 +211,6 @@ function openReadOnly(
     place.dispose();
     throw e;
   }
-}
-
-/**
- * A private copy of the store to read. `orInPlace`: when another process kept writing while it was
- * copied, the store is read in place instead — a live writer's `-shm` is not rebuilt by a reader, and a
- * copy taken mid-write could mix two moments.
- */
-function steadyCopy(storePath: string, orInPlace: boolean): ReturnType<typeof readablePlace> {
-  let copy: ReturnType<typeof snapshotOf>;
-  try {
-    copy = snapshotOf(storePath);
-  } catch (e) {
-    // No room for a copy (a full temporary folder): in place, as any reader would.
-    if (orInPlace) return readablePlace(storePath);
-    throw e;
-  }
-  if (copy.steady || !orInPlace) return copy;
-  copy.dispose();
-  return readablePlace(storePath);
 }
 
 function memoryStore(unwritable: string | null = null): Store {

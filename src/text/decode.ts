@@ -8,8 +8,8 @@ import { decodeSingleByte, singleByteEncoding } from './single-byte.ts';
  * where the first one is — never guessed.
  */
 export function decodeText(bytes: Uint8Array, fileName: string): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) throw parseError(fileName, 'the file is UTF-16 text; save it as UTF-8');
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) throw parseError(fileName, 'the file is UTF-16 text; save it as UTF-8');
+  const wide = wideEncoding(bytes);
+  if (wide !== null) throw parseError(fileName, `the file is ${wide} text; save it as UTF-8`);
   const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = hasBom ? bytes.subarray(3) : bytes;
 
@@ -40,6 +40,25 @@ export function decodeText(bytes: Uint8Array, fileName: string): string {
     column,
     `byte 0x${byte} is not UTF-8 text, and the file does not declare another encoding; save it as UTF-8`,
   );
+}
+
+/**
+ * UTF-16 or UTF-32, told by its byte order mark, or without one by the zero bytes around its first two
+ * characters when they are plain ASCII text (as XML 1.0's appendix F tells them): text brick-work does not
+ * read, named as what it is. UTF-32's marks are tested first: little-endian UTF-32's begins with UTF-16's.
+ */
+export function wideEncoding(b: Uint8Array): 'UTF-16' | 'UTF-32' | null {
+  const [b0, b1, b2, b3] = [b[0], b[1], b[2], b[3]];
+  if (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0) return 'UTF-32';
+  if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) return 'UTF-32';
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) return 'UTF-16';
+  const text = (c: number | undefined) =>
+    c !== undefined && (c === 0x09 || c === 0x0a || c === 0x0d || (c >= 0x20 && c < 0x7f));
+  if (text(b0) && b1 === 0 && b2 === 0 && b3 === 0) return 'UTF-32';
+  if (b0 === 0 && b1 === 0 && b2 === 0 && text(b3)) return 'UTF-32';
+  if (text(b0) && b1 === 0 && text(b2) && b3 === 0) return 'UTF-16';
+  if (b0 === 0 && text(b1) && b2 === 0 && text(b3)) return 'UTF-16';
+  return null;
 }
 
 /** The `encoding` of a leading `<?xml … ?>` declaration, read as ASCII. */

@@ -293,6 +293,8 @@ export function childText(el: XmlElement, name: string): string | null {
 /**
  * Streams the records of a big file: for each element named `record`, the trimmed text of each of its
  * child elements, by name. For catalogue downloads (CATALOG/ITEM) that are too big to hold as a tree.
+ * A field in `once` given twice in a record, saying two things, is refused where the second ends: keeping
+ * either would drop the other unseen (issue 62).
  */
 export function forEachRecord(
   source: string,
@@ -300,6 +302,7 @@ export function forEachRecord(
   record: string,
   onRecord: (fields: Record<string, string>, offset: number) => void,
   onRoot?: (name: string) => void,
+  once: ReadonlySet<string> = new Set(),
 ): void {
   let depth = 0;
   let recordDepth = -1;
@@ -320,9 +323,20 @@ export function forEachRecord(
         value = '';
       }
     },
-    close(name) {
+    close(name, offset) {
       if (recordDepth !== -1 && depth === recordDepth + 1 && field !== null) {
-        fields[field] = value.trim();
+        const text = value.trim();
+        const before = once.has(field) ? fields[field] : undefined;
+        if (before !== undefined && before !== text) {
+          const { line, column } = lineColumn(source, offset);
+          throw parseErrorAt(
+            fileName,
+            line,
+            column,
+            `<${field}> is given twice in one <${record}> ("${quote(before)}" and "${quote(text)}"), so which is meant can't be told`,
+          );
+        }
+        fields[field] = text;
         field = null;
       } else if (depth === recordDepth && name === record) {
         onRecord(fields, recordOffset);

@@ -137,5 +137,22 @@ describe('catalogue files (SPEC §5)', () => {
       ).message,
     ).toContain('"Z" is not a BrickLink item type');
     expect(refusal(() => read('parts.csv', gzip('x').subarray(0, 8))).message).toContain('gzip data');
+    // Issue 62 §5: a field given twice, saying two things, is refused; keeping one would drop the other unseen.
+    expect(
+      refusal(() =>
+        read(
+          'Parts.xml',
+          '<CATALOG>\n<ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID>\n<ITEMID>3003</ITEMID><ITEMNAME>x</ITEMNAME></ITEM></CATALOG>',
+        ),
+      ).message,
+    ).toBe(
+      'Parts.xml, line 3, column 13: <ITEMID> is given twice in one <ITEM> ("3001" and "3003"), so which is meant can\'t be told',
+    );
+    // Alike, nothing is lost; a field not read is not looked at.
+    const alike = read(
+      'Parts.xml',
+      '<CATALOG><ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><ITEMID>3001</ITEMID><ITEMNAME>x</ITEMNAME><ITEMDIMX>1</ITEMDIMX><ITEMDIMX>2</ITEMDIMX></ITEM></CATALOG>',
+    );
+    expect(alike.records).toEqual([{ kind: 'item', type: 'P', no: '3001', name: 'x', categoryId: null }]);
   });
 });

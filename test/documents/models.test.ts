@@ -180,6 +180,13 @@ describe('a BrickLink Studio model (.io)', () => {
     // Saying 1 kB while holding 30 MB: unpacked no further than the kilobyte it states, and refused.
     const liar = zipFile([{ name: 'model.ldr', data: new Uint8Array(30 * 1024 * 1024).fill(0x30), statedSize: 1024 }]);
     expect(refusal('liar.io', liar)).toBe('liar.io: its model could not be unpacked (the archive is damaged)');
+    // Encrypted under Studio's own password, its size a lie: damaged, not "another password" (issue 62 §5).
+    const oldLiar = zipFile([
+      { name: 'model.ldr', data: new Uint8Array(30 * 1024).fill(0x30), password: 'soho0909', statedSize: 1024 },
+    ]);
+    expect(refusal('old liar.io', oldLiar)).toBe(
+      'old liar.io: its model could not be unpacked (the archive is damaged)',
+    );
     const many = zipFile(Array.from({ length: 10_001 }, (_, i) => ({ name: `p${i}.dat`, data: '' })));
     expect(refusal('many.io', many)).toBe(
       'many.io holds 10,001 entries, more than the 10,000 a Studio model may; nothing was unpacked.',

@@ -703,6 +703,18 @@ describeEachStore('6. depth and size of XML', () => {
     expect(readRefusalMessage('nested.xml', nested)).toMatch(/^nested\.xml, line 1, column \d+: <ITEMID> is nested/);
   });
 
+  it('a field given twice alike loses nothing, and reads; given twice unlike, it is refused (issue 62 §5)', () => {
+    const twice = (second: string) =>
+      `<INVENTORY><ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><ITEMID>${second}</ITEMID><QTY>1</QTY></ITEM></INVENTORY>`;
+    expect(readDocumentFile(file('alike.xml', twice(' 3001 ')))[0]?.lines.map((l) => l.given.no)).toEqual(['3001']);
+    expect(readRefusalMessage('unlike.xml', twice('3003'))).toMatch(
+      /^unlike\.xml: line 1: <ITEMID> is given twice in one item \("3001" and "3003"\)/,
+    );
+    // A field brick-work does not read is listed as not read, whatever it holds.
+    const unread = `<INVENTORY><ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><NOTIFY>Y</NOTIFY><NOTIFY>N</NOTIFY></ITEM></INVENTORY>`;
+    expect(readDocumentFile(file('unread.xml', unread))[0]?.reading.notRead).toEqual(['NOTIFY']);
+  });
+
   it('real documents nest four levels: a BrickStore file with its GuiState still reads', () => {
     const bsx = `<!DOCTYPE BrickStoreXML>\n<BrickStoreXML><Inventory><Item><ItemID>3001</ItemID><ColorID>5</ColorID><Qty>1</Qty></Item></Inventory>
 <GuiState Application="BrickStore" Version="2"><ItemList><ColumnLayout><Column><Width>40</Width></Column></ColumnLayout></ItemList></GuiState></BrickStoreXML>`;

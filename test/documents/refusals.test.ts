@@ -202,6 +202,30 @@ const BAD: { name: string; content: string | Uint8Array; reason: RegExp }[] = [
     content: Buffer.from('number,name,quantity\r3001,x,1\r3003,Br\u00e9ck,1\r', 'latin1'),
     reason: /^cr-latin1\.csv, line 3, column 8: byte 0xE9 is not UTF-8 text/,
   },
+  // Issue 62 §5: a field given twice, saying two things, is refused; reading one would drop the other unseen.
+  {
+    name: 'twice-itemid.xml',
+    content:
+      '<INVENTORY>\n<ITEM><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><ITEMID>3003</ITEMID><QTY>2</QTY></ITEM>\n</INVENTORY>',
+    reason:
+      /^twice-itemid\.xml: line 2: <ITEMID> is given twice in one item \("3001" and "3003"\); an item gives each field once, so which is meant can't be told$/,
+  },
+  {
+    name: 'twice-qty-order.xml',
+    content: orderXml([{ id: '79', lines: [{ no: '3001', qty: 2 }] }]).replace(
+      '<QTY>2</QTY>',
+      '<QTY>2</QTY><QTY>20</QTY>',
+    ),
+    reason: /^twice-qty-order\.xml: line \d+: <QTY> is given twice in one item \("2" and "20"\)/,
+  },
+  {
+    name: 'twice-colour.bsx',
+    content: bsx([{ no: '3001', colour: 5 }]).replace(
+      '<ColorID>5</ColorID>',
+      '<ColorID>5</ColorID><ColorID>11</ColorID>',
+    ),
+    reason: /^twice-colour\.bsx: line \d+: <ColorID> is given twice in one item \("5" and "11"\)/,
+  },
 ];
 
 describe('bad files are refused with their reason, and the store stays exactly as it was', () => {
@@ -636,6 +660,37 @@ describe('files that are not documents at all say what they are (issue 10)', () 
       expect(refusal.code).toBe('parse-error');
       expect(refusal.message).toMatch(message);
       expect(refusal.message).not.toMatch(/UTF-8|byte 0x/);
+    });
+  }
+});
+
+describe('UTF-16 and UTF-32 text are named as what they are, with a byte order mark or without (issue 62 §5)', () => {
+  const list = 'number,quantity\n3001,2\n';
+  const xml = '<?xml version="1.0"?>\n<INVENTORY><ITEM><ITEMID>3001</ITEMID></ITEM></INVENTORY>\n';
+  /** `text` in UTF-32, each character four bytes, little- or big-endian. */
+  const utf32 = (text: string, bigEndian: boolean): Buffer => {
+    const chars = [...text];
+    const b = Buffer.alloc(chars.length * 4);
+    chars.forEach((c, i) =>
+      bigEndian ? b.writeUInt32BE(c.codePointAt(0) ?? 0, i * 4) : b.writeUInt32LE(c.codePointAt(0) ?? 0, i * 4),
+    );
+    return b;
+  };
+  const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
+  const cases: [string, Uint8Array, 'UTF-16' | 'UTF-32'][] = [
+    ['le-bom.csv', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), utf32(list, false)]), 'UTF-32'],
+    ['be-bom.csv', Buffer.concat([Buffer.from([0, 0, 0xfe, 0xff]), utf32(list, true)]), 'UTF-32'],
+    ['le.xml', utf32(xml, false), 'UTF-32'],
+    ['be.csv', utf32(list, true), 'UTF-32'],
+    ['le16-bom.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(list, 'utf16le')]), 'UTF-16'],
+    ['be16.xml', utf16be(xml), 'UTF-16'],
+    ['le16.csv', Buffer.from(list, 'utf16le'), 'UTF-16'],
+  ];
+  for (const [name, bytes, encoding] of cases) {
+    it(`${name}: ${encoding}, as a document and as a catalogue file`, () => {
+      const message = `${name}: the file is ${encoding} text; save it as UTF-8`;
+      expect(readRefusal(name, bytes).message).toBe(message);
+      expect(refusalOf(() => readCatalogueFile(file(name, bytes), { type: 'P' })).message).toBe(message);
     });
   }
 });

@@ -5,6 +5,18 @@ import { isItemType } from '../../item-types.ts';
 import { rgbOrNull, type CatalogueFile, type CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';
 
+/** The fields read of an `ITEM`: none may be given twice, saying two things. */
+const READ_ONCE: ReadonlySet<string> = new Set([
+  'ITEMTYPE',
+  'ITEMID',
+  'ITEMNAME',
+  'CATEGORY',
+  'CATEGORYNAME',
+  'COLOR',
+  'COLORNAME',
+  'COLORRGB',
+]);
+
 /**
  * BrickLink's XML catalogue downloads (SPEC §5): `CATALOG` of `ITEM`s, each an item (`ITEMTYPE`,
  * `ITEMID`, `ITEMNAME`, `CATEGORY`), a colour (`COLOR`, `COLORNAME`) or a category (`CATEGORY`,
@@ -67,6 +79,7 @@ export function readBrickLinkXml(name: string, text: string): CatalogueFile {
         );
       }
     },
+    READ_ONCE,
   );
   const what = kind === 'colour' ? 'colours' : kind === 'category' ? 'categories' : 'items';
   return { name, format: `BrickLink ${what} XML`, source: `bricklink:${name}`, records };

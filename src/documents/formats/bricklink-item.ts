@@ -1,7 +1,7 @@
 import type { XmlElement } from '../../text/xml.ts';
 import type { ParsedLine } from '../model.ts';
 import { limited, parseCondition, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
-import { field, refuseMarkupInFields, unescapeTwice } from './xml-fields.ts';
+import { field, refuseMarkupInFields, refuseRepeatedFields, unescapeTwice } from './xml-fields.ts';
 
 /** The fields of a BrickLink `ITEM` every reader of one reads (quantity and price are each reader's), and what each is read as. */
 export const BRICKLINK_ITEM_FIELDS = {
@@ -13,6 +13,15 @@ export const BRICKLINK_ITEM_FIELDS = {
   // The lot's description (a seller's words on its condition, a minifigure's parts): kept in the remarks.
   DESCRIPTION: 'remarks (Description: …)',
 } as const;
+
+/** Every field of an `ITEM` some reader reads: none may be given twice, saying two things. */
+const READ_ONCE: ReadonlySet<string> = new Set([
+  ...Object.keys(BRICKLINK_ITEM_FIELDS),
+  'QTY',
+  'MINQTY',
+  'PRICE',
+  'MAXPRICE',
+]);
 
 /** REMARKS, then DESCRIPTION as "Description: …": both are staff's words on the lot. */
 function remarksOf(item: XmlElement): string | null {
@@ -34,6 +43,7 @@ export function brickLinkItemLine(
   values: { quantity: string | null; price: string | null; quantityIfMissing: number | null },
 ): ParsedLine {
   refuseMarkupInFields(item, fileName, line);
+  refuseRepeatedFields(item, READ_ONCE, fileName, line);
   return {
     position,
     given: {

@@ -10,7 +10,7 @@ import {
   parseQuantity,
   textOrNull,
 } from '../values.ts';
-import { childrenNamed, field, itemFields, refuseMarkupInFields } from './xml-fields.ts';
+import { childrenNamed, field, itemFields, refuseMarkupInFields, refuseRepeatedFields } from './xml-fields.ts';
 
 /** The fields of a BrickStore item brick-work reads, and what it reads each as. */
 const READ = {
@@ -24,6 +24,7 @@ const READ = {
   Condition: 'condition',
   Remarks: 'remarks',
 };
+const READ_ONCE: ReadonlySet<string> = new Set(Object.keys(READ));
 
 /**
  * BrickStore `.bsx` (SPEC §8): `BrickStoreXML`/`Inventory`/`Item` with ItemID, ItemTypeID, ColorID,
@@ -39,6 +40,7 @@ export function readBrickStore(root: XmlElement, fileName: string, lineOf: (offs
   const lines: ParsedLine[] = items.map((item, i) => {
     const line = lineOf(item.offset);
     refuseMarkupInFields(item, fileName, line);
+    refuseRepeatedFields(item, READ_ONCE, fileName, line);
     return {
       position: i + 1,
       given: {

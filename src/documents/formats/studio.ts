@@ -51,16 +51,20 @@ export function readStudioModel(content: Uint8Array, fileName: string): ParsedDo
       `${fileName}: its model would unpack to ${MB(model.header.size)}, over the ${MB(DOCUMENT_SIZE_LIMIT)} a document may be; nothing was unpacked.`,
     );
   let bytes: Buffer | null;
+  let wrongPassword = false;
   try {
     // Unpacked no further than its stated size (adm-zip's inflate is capped there), and checked by its CRC.
     bytes = zip.readFile(model, model.header.encrypted ? STUDIO_PASSWORD : undefined);
-  } catch {
+  } catch (e) {
+    // adm-zip says so only when the password's check byte fails; past it, a size or CRC that does not hold
+    // is a damaged archive, whatever the password (issue 62).
+    wrongPassword = e instanceof Error && /Wrong Password/i.test(e.message);
     bytes = null;
   }
   if (bytes === null)
     throw parseError(
       fileName,
-      model.header.encrypted
+      wrongPassword
         ? "its model is encrypted with a password other than Studio's, so it can't be read"
         : 'its model could not be unpacked (the archive is damaged)',
     );

@@ -1,3 +1,4 @@
+import { quote } from '../../errors.ts';
 import { parseError } from '../../text/position.ts';
 import { childText, type XmlElement } from '../../text/xml.ts';
 
@@ -45,6 +46,32 @@ export function refuseMarkupInFields(item: XmlElement, fileName: string, line: n
       throw parseError(
         fileName,
         `line ${line}: <${child.name}> holds markup (<${inner.name}>) where its value belongs; a field holds text only`,
+      );
+  }
+}
+
+/**
+ * A field an item gives twice, saying two things (`<ITEMID>3001</ITEMID><ITEMID>3003</ITEMID>`): which
+ * is meant can't be told, and reading the first would drop the other unseen (issue 62) — refused, saying
+ * where. Only the fields in `read`, the ones the reader reads: one it leaves is listed as not read.
+ */
+export function refuseRepeatedFields(
+  item: XmlElement,
+  read: ReadonlySet<string>,
+  fileName: string,
+  line: number,
+): void {
+  const first = new Map<string, string>();
+  for (const child of item.children) {
+    if (!read.has(child.name)) continue;
+    const text = child.text.trim();
+    const before = first.get(child.name);
+    if (before === undefined) first.set(child.name, text);
+    else if (before !== text)
+      throw parseError(
+        fileName,
+        `line ${line}: <${child.name}> is given twice in one item ("${quote(before)}" and "${quote(text)}"); ` +
+          "an item gives each field once, so which is meant can't be told",
       );
   }
 }
