@@ -27,6 +27,7 @@ const INTEGRATION = [
   'test/electron/packaged-imports.test.ts',
   'test/electron/packaged-app.test.ts',
   'test/cli/too-big.test.ts',
+  'test/cli/hostile-models.test.ts',
   'test/host/start-words.test.ts',
   'test/catalogue/lookup-refused-at-once.test.ts',
   'test/electron/packaging-build.test.ts',

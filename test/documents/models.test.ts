@@ -1,16 +1,22 @@
 /**
  * Models as parts lists (issue 49, SPEC §8): LDraw `.ldr`/`.mpd` and BrickLink Studio `.io` files read
  * into lines per (part, colour), submodels expanded with their counts multiplied, and the caps that keep a
- * hostile file from costing more than a refusal.
+ * hostile file from costing more than a refusal: an archive's directory checked before anything is built
+ * from it (issue 62).
  */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MODEL_PART_LIMIT } from '../../src/documents/formats/ldraw.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
+import type { BrickWorkError } from '../../src/errors.ts';
 import { file } from '../helpers/documents.ts';
+import { manyEntriesIo, slashNamesIo, use } from '../helpers/hostile-models.ts';
+import { needs } from '../helpers/needs.ts';
+import { findProgram } from '../helpers/programs.ts';
+import { tempDir } from '../helpers/temp.ts';
 import { zipFile } from '../helpers/zip.ts';
-
-/** A type-1 line: `file` in `colour`, where it stands being no part of the count. */
-const use = (colour: number | string, name: string) => `1 ${colour} 0 0 0 1 0 0 0 1 0 0 0 1 ${name}`;
 
 /** Each line as (number, colour as given, quantity, remarks). */
 const linesOf = (name: string, content: string | Uint8Array) => {
@@ -185,4 +191,97 @@ describe('a BrickLink Studio model (.io)', () => {
       'many.io holds 10,001 entries, more than the 10,000 a Studio model may; nothing was unpacked.',
     );
   });
+});
+
+/** What `name` is refused with: its code and words. */
+const refused = (name: string, content: string | Uint8Array): { code: string; message: string } => {
+  try {
+    readDocumentFile(file(name, content));
+  } catch (e) {
+    return { code: (e as BrickWorkError).code, message: (e as Error).message };
+  }
+  throw new Error('not refused');
+};
+
+/** `read()`'s answer and how long it took, in milliseconds. */
+const timed = <T>(read: () => T): { answer: T; ms: number } => {
+  const t = performance.now();
+  const answer = read();
+  return { answer, ms: performance.now() - t };
+};
+
+describe('a Studio file’s directory is checked before anything is built from it (issue 62 §1)', () => {
+  it('four entries named with 32,767 "x/" each (525 kB): refused at once, naming the name’s length', () => {
+    const io = slashNamesIo();
+    expect(io.byteLength).toBeLessThan(600_000);
+    const { answer, ms } = timed(() => refused('slashes.io', io));
+    expect(answer).toEqual({
+      code: 'too-big',
+      message:
+        "slashes.io holds an entry whose name is 65,534 bytes long, more than the 1,024 a Studio model's entry names may be; nothing was unpacked.",
+    });
+    expect(ms).toBeLessThan(1_000);
+    // A name of a path's length is read as any other.
+    const long = zipFile([
+      { name: 'model.ldr', data: use(4, '3001.dat') },
+      { name: `${'CustomParts/'.repeat(84)}x.dat`, data: '' },
+    ]);
+    expect(linesOf('long.io', long)).toEqual([['3001', 'LDraw colour 4', 1, 'LDraw part 3001']]);
+  });
+
+  it('65,001 entries: refused from the directory’s end, before an entry is read', () => {
+    const crowd = manyEntriesIo(65_001);
+    const { answer, ms } = timed(() => refused('crowd.io', crowd));
+    expect(answer).toEqual({
+      code: 'too-big',
+      message: 'crowd.io holds 65,001 entries, more than the 10,000 a Studio model may; nothing was unpacked.',
+    });
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('a model whose sizes lie is damaged, whether or not it is encrypted; the same name twice is refused', () => {
+    const lying = (password?: string) =>
+      zipFile([
+        {
+          name: 'model.ldr',
+          data: new Uint8Array(30 * 1024 * 1024).fill(0x30),
+          statedSize: 1024,
+          ...(password === undefined ? {} : { password }),
+        },
+      ]);
+    expect(refusal('liar.io', lying('soho0909'))).toBe(
+      'liar.io: its model could not be unpacked (the archive is damaged)',
+    );
+    expect(refusal('liar.io', lying())).toBe('liar.io: its model could not be unpacked (the archive is damaged)');
+    const twice = zipFile([
+      { name: 'model.ldr', data: use(4, '3001.dat') },
+      { name: 'model.ldr', data: use(1, '3003.dat') },
+    ]);
+    expect(refusal('twice.io', twice)).toBe(
+      'twice.io: it is not a Studio model that can be read: its archive holds model.ldr twice',
+    );
+  });
+
+  it.runIf(needs(findProgram('zip') !== null, "Info-ZIP's zip", 'a .io made by another ZIP writer'))(
+    'made by another writer (Info-ZIP, sizes after the data and the password checked by the time): read, plain or encrypted',
+    () => {
+      const dir = tempDir();
+      fs.writeFileSync(
+        path.join(dir, 'model.ldr'),
+        [use(4, '3001.dat'), use(4, '3001.dat'), use(71, '3023.dat')].join('\r\n'),
+      );
+      const expected = [
+        ['3001', 'LDraw colour 4', 2, 'LDraw part 3001'],
+        ['3023', 'LDraw colour 71', 1, 'LDraw part 3023'],
+      ];
+      for (const [name, args] of [
+        ['plain.io', []],
+        // Info-ZIP encrypts with its sizes after the data (flag bit 3): its password is checked by the time.
+        ['old.io', ['-P', 'soho0909']],
+      ] as const) {
+        execFileSync(findProgram('zip') as string, ['-q', '-X', ...args, name, 'model.ldr'], { cwd: dir });
+        expect(linesOf(name, fs.readFileSync(path.join(dir, name)))).toEqual(expected);
+      }
+    },
+  );
 });
