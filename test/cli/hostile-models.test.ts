@@ -1,5 +1,5 @@
 /**
- * Issue 62 §1 and §2's `.io` row: Studio files that are small files and large work are refused at once, the
+ * Issue 62 §1 and §2's `.io` row: models that are small files and large work are refused at once, the
  * CLI's peak memory under the 200 MB bar (measured in the child, as too-big.test.ts does). Each child
  * runs with its heap capped at 512 MB, so that what took gigabytes before stops there instead of taking
  * the machine's memory; a child that stays under 200 MB never meets the cap.
@@ -42,6 +42,9 @@ describe('small hostile models: refused at once, within 200 MB (issue 62 §1, §
     const files: [name: string, words: RegExp][] = [
       ['slashes.io', /^slashes\.io holds an entry whose name is 65,534 bytes long/],
       ['crowd.io', /^crowd\.io holds 65,001 entries, more than the 10,000/],
+      ['reused.io', /^reused\.io holds more than 1,000,000 parts/],
+      ['colours.io', /^colours\.io holds more than 1,000,000 parts/],
+      ['flat.ldr', /^flat\.ldr has more than 200,000 lines that place a part or a submodel/],
     ];
     for (const [name, words] of files) {
       const r = await importMeasured(db, path.join(dir, name));

@@ -1,6 +1,7 @@
 /**
  * Models that are small files and large work (issue 62 §1), made by the tests as the issue's probe made
- * them: Studio files whose directory would unfold to gigabytes.
+ * them: Studio files whose directory or model would unfold to gigabytes, and a model of more lines than a
+ * document may have.
  */
 import { zipFile } from './zip.ts';
 
@@ -24,4 +25,25 @@ export function manyEntriesIo(n: number): Uint8Array {
     { name: 'model.ldr', data: SMALL_MODEL },
     ...Array.from({ length: n - 1 }, (_, i) => ({ name: `CustomParts/p${i}.dat`, data: '' })),
   ]);
+}
+
+/** An MPD whose main model uses `sub.ldr` in each of `colours` (once each, `times` over), `sub.ldr` holding `parts` distinct parts in colour 16. */
+export function submodelMpd(parts: number, colours: readonly number[], times = 1): string {
+  return [
+    '0 FILE main.ldr',
+    ...Array.from({ length: times }, () => colours.map((c) => use(c, 'sub.ldr'))).flat(),
+    '0 NOFILE',
+    '0 FILE sub.ldr',
+    ...Array.from({ length: parts }, (_, i) => use(16, `p${i}.dat`)),
+    '0 NOFILE',
+    '',
+  ].join('\r\n');
+}
+
+/** A Studio file holding `model` as its model.ldr. */
+export const studioFile = (model: string): Uint8Array => zipFile([{ name: 'model.ldr', data: model }]);
+
+/** A plain model of `n` distinct parts, one line each (480,000 of them are 19 MB). */
+export function distinctPartsLdr(n: number): string {
+  return Array.from({ length: n }, (_, i) => use(4, `${i}.dat`)).join('\n');
 }
