@@ -12,6 +12,12 @@ const MiB = 1024 * 1024;
 
 /** An order document (or a compare side): the largest real order is far smaller. */
 export const DOCUMENT_SIZE_LIMIT = 20 * MiB;
+/**
+ * The most lines one document may have (SPEC §11): CSV rows, XML items, a model's parts in their colours.
+ * Twenty megabytes of `3001,1` are 2.5 million lines, which would take gigabytes to hold; the readers stop
+ * as soon as they pass this.
+ */
+export const DOCUMENT_LINE_LIMIT = 200_000;
 /** A catalogue file (BrickLink's full items XML is tens of MB), and what a gzipped one unpacks to. */
 export const CATALOGUE_FILE_LIMIT = 256 * MiB;
 

@@ -23,7 +23,7 @@ export interface CoreOptions {
   readonly storePath: string;
   readonly workerUrl: URL;
   /**
-   * The service threads' script (writes, import previews, suggestions: `src/app/service-thread.ts`).
+   * The service threads' script (writes, previews and compares, suggestions: `src/app/service-thread.ts`).
    * Default: beside the runner thread's — `service-thread.ts` beside a checkout's
    * `src/app/runner-thread.ts`, `service-thread.js` beside a built `runner-thread.js`.
    */
@@ -52,7 +52,7 @@ export interface Core {
   readonly service: ApiService;
   /** The job runner thread's host; null on a store that can't be written (SPEC §11). */
   readonly jobs: JobHost | null;
-  /** The service threads (writer, suggestions); null on a store that can't be written, where every call runs on the main thread. */
+  /** The service threads (writer, reader, suggestions); null on a store that can't be written, where every call runs on the main thread. */
   readonly threads: ServiceThreads | null;
   /** Set when the store can't be written and was opened for reading: why, and whether from a snapshot copy. */
   readonly readOnly: { readonly reason: string; readonly snapshot: boolean; readonly damaged: boolean } | null;
@@ -185,8 +185,8 @@ interface CoreParts {
 }
 
 /**
- * The job runner thread and, off the main thread, every write (and its wait for the write lock), the
- * import preview and suggestions (SPEC §11). `onWrite` is told when the writer thread says it changed the store.
+ * The job runner thread and, off the main thread, every write (and its wait for the write lock), a file's
+ * preview and a compare (on a reader thread, never the writer's), and suggestions (SPEC §11). `onWrite` is told when the writer thread says it changed the store.
  */
 function startThreads(parts: CoreParts & { readonly onWrite: () => void }): { jobs: JobHost; threads: ServiceThreads } {
   const { options, store, desk, clock, damage, emit } = parts;

@@ -5,9 +5,9 @@ import type { CallName, EventName, Result } from '../api/contract.ts';
 
 /**
  * The service threads of the app and the browser host (see service-threads.ts): the writer runs the
- * writing calls and the import preview; the suggestion thread holds the suggestion index.
+ * writing calls; the reader, a file's preview and a compare; the suggestion thread holds the suggestion index.
  */
-export type ServiceThreadRole = 'writer' | 'suggest';
+export type ServiceThreadRole = 'writer' | 'reader' | 'suggest';
 
 export interface ServiceThreadData {
   readonly role: ServiceThreadRole;

@@ -1,8 +1,10 @@
 /**
  * A service thread of the app and the browser host (SPEC §11): the contract's service over a store
  * connection of its own, off the thread that answers the screens.
- * - The writer (`role: 'writer'`) runs every writing call and the import preview, one at a time: a wait
- *   for the write lock (another process's, up to the busy timeout) and a long import happen here.
+ * - The writer (`role: 'writer'`) runs every writing call, one at a time: a wait for the write lock
+ *   (another process's, up to the busy timeout) and a long import happen here.
+ * - The reader (`role: 'reader'`, a read-only connection) reads the files staff give, one at a time: an
+ *   import's preview and a compare, kept here for their pages. Nothing a file costs holds up a write.
  * - The suggestion thread (`role: 'suggest'`, a read-only connection) holds the suggestion index, built
  *   when the main thread asks (at the start, and after the catalogue changes), and answers suggestions.
  */
@@ -49,8 +51,8 @@ const damage = new DamageMark(data.damage);
 useNativeBinding(data.nativeBinding);
 let store: Store | null = null;
 try {
-  // The suggestion thread only reads; the writer's read-write open waits for the write lock here, if it must.
-  store = await openStore(data.storePath, { readOnly: data.role === 'suggest', quickCheck: false });
+  // The reader and the suggestion thread only read; the writer's read-write open waits for the write lock here, if it must.
+  store = await openStore(data.storePath, { readOnly: data.role !== 'writer', quickCheck: false });
 } catch (e) {
   // Nothing keeps the thread alive after this: it ends, and the main thread answers its calls with this.
   post({ type: 'failed', error: toErrorValue(e, data.storePath) });
@@ -58,7 +60,7 @@ try {
 
 if (store !== null) serve(store);
 
-/** Whether this thread's call `name` writes (a writer's call: not an import's preview, not a read). */
+/** Whether this thread's call `name` writes (a writer's call, not a read). */
 function writes(name: CallName): boolean {
   return data.role === 'writer' && WRITING_CALLS.has(name) && damage.found() === null;
 }

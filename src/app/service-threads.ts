@@ -53,13 +53,15 @@ export const WAITING_SAID_MS = 300;
 
 /**
  * The main thread's side of the service threads (SPEC §11: no write, no wait for the write lock and no
- * long import on the thread that answers the screens). `dispatch` sends each call that `threadOf` puts
- * elsewhere to its thread and relays its answer; what the threads emit is relayed as the core's events.
+ * long import on the thread that answers the screens; no file's preview on the writer, issue 62).
+ * `dispatch` sends each call that `threadOf` puts elsewhere to its thread and relays its answer; what the
+ * threads emit is relayed as the core's events.
  * It keeps the suggestion index fresh: built at the start, and again after the catalogue changes;
  * meanwhile suggestions answer at once, not ready.
  */
 export class ServiceThreads implements CallDispatcher {
   private readonly writer: Lane;
+  private readonly reader: Lane;
   private readonly suggest: Lane;
   /** The cancel flags of the import previews and confirms under way. */
   private readonly imports = new Set<Int32Array>();
@@ -76,6 +78,7 @@ export class ServiceThreads implements CallDispatcher {
   constructor(private readonly options: ServiceThreadsOptions) {
     const onMessage = (m: FromServiceThread) => this.onMessage(m);
     this.writer = new Lane('writer', options, onMessage);
+    this.reader = new Lane('reader', options, onMessage);
     this.suggest = new Lane('suggest', options, onMessage);
     this.refreshIndex();
   }
@@ -87,10 +90,11 @@ export class ServiceThreads implements CallDispatcher {
     if (thread === 'suggest') return this.suggestionsReady ? this.suggest.call(name, args, null) : null;
     // The keychain is read again for it, and the writer told before the call (one port, in order).
     if (readsCredentials(name)) this.tellCredentials(readCredentials(this.options.credentials));
-    if (name !== 'import.preview' && name !== 'import.confirm') return this.writer.call(name, args, null);
+    const lane = thread === 'reader' ? this.reader : this.writer;
+    if (name !== 'import.preview' && name !== 'import.confirm') return lane.call(name, args, null);
     const flag = new Int32Array(new SharedArrayBuffer(4));
     this.imports.add(flag);
-    return this.writer.call(name, args, flag.buffer as SharedArrayBuffer).finally(() => this.imports.delete(flag));
+    return lane.call(name, args, flag.buffer as SharedArrayBuffer).finally(() => this.imports.delete(flag));
   }
 
   /** Stops the import previews and confirms under way before they write; whether there was one. */
@@ -99,7 +103,7 @@ export class ServiceThreads implements CallDispatcher {
     return this.imports.size > 0;
   }
 
-  /** Imports (previews and confirms) under way on the writer thread. */
+  /** Imports under way: previews on the reader thread, confirms on the writer. */
   get importsUnderWay(): number {
     return this.imports.size;
   }
@@ -113,18 +117,18 @@ export class ServiceThreads implements CallDispatcher {
     return this.suggestionsReady ? null : this.index.failed;
   }
 
-  /** Both threads have opened the store (or failed to): for tests and the bench. */
+  /** The threads have opened the store (or failed to): for tests and the bench. */
   async whenReady(): Promise<void> {
-    await Promise.all([this.writer.whenReady(), this.suggest.whenReady()]);
+    await Promise.all([this.writer.whenReady(), this.reader.whenReady(), this.suggest.whenReady()]);
   }
 
   provideCredentials(credentials: Credentials): void {
     this.tellCredentials({ credentials, refused: null });
   }
 
-  /** This desk was renamed: both threads write and read as the new name, and start as it again. */
+  /** This desk was renamed: the threads write and read as the new name, and start as it again. */
   tellDesk(desk: string): void {
-    for (const lane of [this.writer, this.suggest]) lane.renamed(desk);
+    for (const lane of [this.writer, this.reader, this.suggest]) lane.renamed(desk);
     this.options.renameRunner?.(desk);
   }
 
@@ -196,9 +200,16 @@ export class ServiceThreads implements CallDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.index.later) clearTimeout(this.index.later);
-    await Promise.all([this.writer.stop(), this.suggest.stop()]);
+    await Promise.all([this.writer.stop(), this.reader.stop(), this.suggest.stop()]);
   }
 }
+
+/** Each thread as a message names it. */
+const THREAD_WORDS: Readonly<Record<ServiceThreadRole, string>> = {
+  writer: 'writing',
+  reader: 'reading',
+  suggest: 'suggestion',
+};
 
 /** One service thread, started again when it has stopped (its store could not be opened, or it failed). */
 class Lane {
@@ -277,7 +288,7 @@ class Lane {
       // thread, and an index it was building is asked for again.
       const error: ErrorValue = failure ?? {
         code: 'interrupted',
-        message: `brick-work's ${this.role === 'writer' ? 'writing' : 'suggestion'} thread stopped while it worked on this and has been started again: look whether it was done, then try again.`,
+        message: `brick-work's ${THREAD_WORDS[this.role]} thread stopped while it worked on this and has been started again: look whether it was done, then try again.`,
       };
       this.answerAll(worker, error);
       if (this.role === 'suggest') this.onMessage({ type: 'index-failed', error });

@@ -1,4 +1,4 @@
-import { DOCUMENT_SIZE_LIMIT, tooBig } from '../file-limits.ts';
+import { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT, tooBig } from '../file-limits.ts';
 import path from 'node:path';
 import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv } from '../text/csv.ts';
@@ -14,13 +14,7 @@ import { readLdrawModel } from './formats/ldraw.ts';
 import { readStudioModel } from './formats/studio.ts';
 import type { ColourNumbering, ParsedDocument } from './model.ts';
 
-export { DOCUMENT_SIZE_LIMIT };
-
-/**
- * The most lines (CSV rows, XML items) one document may have (SPEC §11). Twenty megabytes of `3001,1`
- * are 2.5 million lines, which would take gigabytes to hold; the readers stop as soon as they pass this.
- */
-export const DOCUMENT_LINE_LIMIT = 200_000;
+export { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT };
 
 /** C0 control characters other than tab, LF and CR, and DEL: no document field may hold one (SPEC §11). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  fileOnWriter,
-  onWriter,
+  fileOnReader,
+  onReader,
   outsideStore,
   reads,
   startsWork,
@@ -37,8 +37,8 @@ describe("a read-only call's handler is given the store to read, typed", () => {
     expect(entry.writes).toBe(false);
   });
 
-  it('the same for the other traits that do not write: on the writer thread, on the suggestion thread', () => {
-    const preview = onWriter<'compare.run'>((d) => () => {
+  it('the same for the other traits that do not write: on the reader thread, on the suggestion thread', () => {
+    const preview = onReader<'compare.run'>((d) => () => {
       // @ts-expect-error a compare writes nothing
       d.db.exec('DELETE FROM document_line');
       throw new Error('never called');
@@ -60,8 +60,8 @@ describe("a read-only call's handler is given the store to read, typed", () => {
     expect(entry.writes).toBe(true);
   });
 
-  it('so do the traits of the file made on the writer thread and of calls outside the store; work that writes gets the writer', () => {
-    const file = fileOnWriter<'compare.export'>((d) => () => {
+  it('so do the traits of the file made on the reader thread and of calls outside the store; work that writes gets the writer', () => {
+    const file = fileOnReader<'compare.export'>((d) => () => {
       // @ts-expect-error a compare's export writes nothing to the store
       d.db.exec('DELETE FROM shop_order');
       throw new Error('never called');

@@ -97,7 +97,7 @@ describe('compare in the app', () => {
       expect(rest).toEqual(all[g]);
     }
 
-    // An export is made on the writer thread and offered through the save dialog here, with what it leaves out.
+    // An export is made on the reader thread and offered through the save dialog here, with what it leaves out.
     const wanted = await ok(
       call<{ name: string; savedTo: string | null; note?: string }>('compare.export', {
         compareId: first.compareId,

@@ -11,7 +11,7 @@ import { formatMoneyE4 } from '../../documents/values.ts';
 import { BrickWorkError } from '../../errors.ts';
 import type { CompareRowView } from '../contract.ts';
 import { fileNamePart } from '../views.ts';
-import { type ReadDeps, fileOnWriter, onWriter, type KeptCompare, type PartialCallTable } from './define.ts';
+import { type ReadDeps, fileOnReader, onReader, type KeptCompare, type PartialCallTable } from './define.ts';
 
 /** How many compares are kept for their pages and exports: a screen shows one; a second tab, maybe one more. */
 const COMPARES_KEPT = 2;
@@ -67,9 +67,9 @@ function kept(d: ReadDeps, compareId: string): KeptCompare {
 const labelPart = (label: string) => fileNamePart(label.replace(/^(order|document|file) /, ''));
 
 export const COMPARE_CALLS = {
-  // On the writer thread, as an import's preview: a file side is read and placed, which takes time, and
+  // On the reader thread, as an import's preview: a file side is read and placed, which takes time, and
   // the result is kept there for its pages and exports.
-  'compare.run': onWriter((d) => ({ left, right, prices, first, sameFirst }) => {
+  'compare.run': onReader((d) => ({ left, right, prices, first, sameFirst }) => {
     const a = readSide(d.db, left, d.compareHooks('left'));
     const b = readSide(d.db, right, d.compareHooks('right'));
     const withoutCondition = !a.givesConditions() || !b.givesConditions();
@@ -107,11 +107,11 @@ export const COMPARE_CALLS = {
       },
     };
   }),
-  'compare.rows': onWriter((d) => ({ compareId, group, from, count }) => {
+  'compare.rows': onReader((d) => ({ compareId, group, from, count }) => {
     const rows = kept(d, compareId).result[group].slice(from, from + count);
     return rowShower(d, rows)(rows);
   }),
-  'compare.export': fileOnWriter((d) => async ({ compareId, as, accept }) => {
+  'compare.export': fileOnReader((d) => async ({ compareId, as, accept }) => {
     const k = kept(d, compareId);
     const file = exportDifference(
       k.result,
@@ -130,7 +130,7 @@ export const COMPARE_CALLS = {
       rebrickable: 'missing (Rebrickable).csv',
     }[as];
     const name = `${labelPart(k.left)} vs ${labelPart(k.right)} – ${what}`;
-    // On the writer thread there is no save dialog: the screens' thread offers the file (`savesFile`).
+    // On the reader thread there is no save dialog: the screens' thread offers the file (`savesFile`).
     const saved = await d.exported(name, file.content);
     const counted = { ...saved, rows: file.rows, leftOut: file.leftOut, shared: file.shared };
     return file.note === null ? counted : { ...counted, note: file.note };

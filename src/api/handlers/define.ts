@@ -23,8 +23,11 @@ import type {
 } from '../contract.ts';
 import type { ServiceContext } from '../ports.ts';
 
-/** Where a call runs in the app and the browser host (SPEC §11): the screens' thread, the writer, the suggestion thread. */
-export type Thread = 'main' | 'writer' | 'suggest';
+/**
+ * Where a call runs in the app and the browser host (SPEC §11): the screens' thread, the writer, the reader
+ * (a file read and planned: an import's preview, a compare), the suggestion thread.
+ */
+export type Thread = 'main' | 'writer' | 'reader' | 'suggest';
 
 export type Handler<K extends CallName> = (
   args: ApiCalls[K]['args'],
@@ -131,11 +134,14 @@ export const reads = trait(false, 'main');
 export const writes = trait(true, 'writer');
 /** A call that starts background work that writes (the job runner thread does): refused like a write, answered here. */
 export const startsWork = trait(true, 'main');
-/** A read that belongs to the writer thread (an import's preview: long, and kept there for its pages). */
-export const onWriter = trait(false, 'writer');
-/** A file made on the writer thread from what is kept there, saved through the app's dialog by the screens' thread. */
-export const fileOnWriter = <K extends CallName>(make: (d: ReadDeps) => Handler<K>): Entry<K> => ({
-  ...onWriter(make),
+/**
+ * A read of a file staff give (an import's preview, a compare): long, and kept on its thread for its pages.
+ * Never on the writer (issue 62): what a file costs to read holds up no write.
+ */
+export const onReader = trait(false, 'reader');
+/** A file made on the reader thread from what is kept there, saved through the app's dialog by the screens' thread. */
+export const fileOnReader = <K extends CallName>(make: (d: ReadDeps) => Handler<K>): Entry<K> => ({
+  ...onReader(make),
   savesFile: true,
 });
 /** The same registration, for a call that reads the desk's BrickLink credentials. */

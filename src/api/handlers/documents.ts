@@ -23,7 +23,7 @@ import {
   previewView,
   stepView,
 } from '../views.ts';
-import { onWriter, reads, writes, type PartialCallTable } from './define.ts';
+import { onReader, reads, writes, type PartialCallTable } from './define.ts';
 
 /**
  * An exported file with what it wrote and what it left out (SPEC §8): every saved line accounted for, and
@@ -57,7 +57,7 @@ function preview(db: ReadableDb, doc: PlannedDocument): PreviewDocumentView {
 const PREVIEWS_KEPT = 2;
 
 export const DOCUMENTS_CALLS = {
-  'import.preview': onWriter((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
+  'import.preview': onReader((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
     const plan = planImport(
       d.db,
       { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
@@ -74,7 +74,7 @@ export const DOCUMENTS_CALLS = {
       refusal: plan.refusal,
     };
   }),
-  'import.previewLines': onWriter((d) => ({ previewId, document, from, count }) => {
+  'import.previewLines': onReader((d) => ({ previewId, document, from, count }) => {
     const doc = d.previews.get(previewId)?.[document];
     if (doc === undefined) {
       throw new BrickWorkError('not-found', 'That preview is no longer kept: preview the file again to see its lines.');

@@ -38,8 +38,9 @@ export const WRITING_CALLS: ReadonlySet<CallName> = new Set(
 
 /**
  * Which thread runs a call in the app and the browser host (SPEC §11: the thread that answers the screens
- * never writes, nor waits for the write lock): writes and the import preview on the writer thread, in turn;
- * suggestions on the suggestion thread, which holds the index; reads on the main thread.
+ * never writes, nor waits for the write lock): writes on the writer thread, in turn; a file's preview and a
+ * compare on the reader thread (never the writer's: issue 62); suggestions on the suggestion thread, which
+ * holds the index; reads on the main thread.
  */
 export function threadOf(name: CallName): Thread {
   return CALL_TABLE[name].thread;
