@@ -28,6 +28,8 @@ const INTEGRATION = [
   'test/electron/packaged-app.test.ts',
   'test/cli/too-big.test.ts',
   'test/cli/closed-pipe.test.ts',
+  'test/cli/hostile-catalogue-files.test.ts',
+  'test/host/hostile-catalogue.test.ts',
   'test/host/start-words.test.ts',
   'test/catalogue/lookup-refused-at-once.test.ts',
   'test/electron/packaging-build.test.ts',
