@@ -29,6 +29,7 @@ const INTEGRATION = [
   'test/cli/too-big.test.ts',
   'test/cli/closed-pipe.test.ts',
   'test/cli/hostile-catalogue-files.test.ts',
+  'test/cli/hostile-documents.test.ts',
   'test/host/hostile-catalogue.test.ts',
   'test/host/start-words.test.ts',
   'test/catalogue/lookup-refused-at-once.test.ts',
