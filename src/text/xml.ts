@@ -108,7 +108,8 @@ export function decodeEntities(text: string, onControl?: (index: number, ref: st
  * while it calls out, so a call within a call can't overwrite its own.
  */
 const UNITS = new Uint16Array(16 * 1024);
-const UTF16 = new TextDecoder('utf-16le');
+// A U+FEFF a reference stands for is a character like any other, never a BOM to drop.
+const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true });
 
 /** The value of a digit (hex or decimal), or -1. */
 function digit(c: number, hex: boolean): number {

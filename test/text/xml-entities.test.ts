@@ -39,6 +39,7 @@ describe("XML's references (issue 62)", () => {
       'lt',
       'quot',
       '1F9F1',
+      'FEFF',
       '10FFFF',
       '110000',
       'D800',
@@ -60,6 +61,7 @@ describe("XML's references (issue 62)", () => {
     expect(decodeEntities('a &amp;&lt;b&gt; &#x1F9F1;&#65;&#x41; &nbsp; & &valueOf; &#0;')).toBe(
       'a &<b> 🧱AA &nbsp; & &valueOf; &#0;',
     );
+    expect(decodeEntities('&#xFEFF;a')).toBe('\uFEFFa');
   });
 
   it('millions of references make one string of what they stand for', () => {
