@@ -100,6 +100,20 @@ describe('a JSON catalogue file is read as it unpacks (issue 62, §2)', () => {
     });
   });
 
+  it('JSON in UTF-16 or UTF-32, with or without a mark, is named as that text', async () => {
+    const text = '{"results": []}';
+    for (const [content, wide] of [
+      [Buffer.from(text, 'utf16le'), 'UTF-16'],
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'UTF-16'],
+      [Buffer.from([...text].flatMap((c) => [c.charCodeAt(0), 0, 0, 0])), 'UTF-32'],
+    ] as const) {
+      expect(await refusedBoth({ name: 'colours.json', content })).toEqual({
+        code: 'parse-error',
+        message: `colours.json: the file is ${wide} text; save it as UTF-8`,
+      });
+    }
+  });
+
   it('JSON that is not the colour list is refused as before', async () => {
     expect(await refusedBoth(json('inventory.json', '[{"id": 1, "name": "x", "external_ids": {}}]'))).toEqual({
       code: 'parse-error',
