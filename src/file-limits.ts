@@ -45,6 +45,14 @@ export function tooBig(name: string, purpose: FilePurpose, size: number | null):
   );
 }
 
+/** The refusal of a gzipped file that unpacks to more than its cap: unpacking stops as it passes the cap. */
+export function tooBigUnpacked(name: string, purpose: FilePurpose): BrickWorkError {
+  return new BrickWorkError(
+    'too-big',
+    `${name} unpacks to more than the ${megabytes(FILE_LIMITS[purpose])} ${WHAT[purpose]} may be, so unpacking stopped there; it was not read.`,
+  );
+}
+
 /**
  * A file's content, read only when it fits: a file's size is checked before a byte is read; what has no
  * size (a device, a pipe, /proc) is read to a private temporary file up to the cap, never held beyond a

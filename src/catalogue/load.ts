@@ -20,9 +20,9 @@ import {
   unplacedSavedLines,
 } from '../store/catalogue-load.ts';
 import type { ItemType } from '../item-types.ts';
-import { readCatalogueFile, type NamedContent } from './read-file.ts';
+import { readCatalogue, type NamedContent } from './read-file.ts';
 import { ReaderStopped, type ReaderThread, type StreamMessage } from './read-stream.ts';
-import type { CatalogueRecord, TranslationRecord } from './records.ts';
+import type { CatalogueFile, CatalogueRecord, TranslationRecord } from './records.ts';
 import type { Source } from './source.ts';
 
 export interface LoadOptions {
@@ -285,7 +285,8 @@ export async function loadCatalogue(
       outcome = await mergeStreamed(run, only, options.reader, options);
     }
     if (outcome === null) {
-      const parsed = files.map((f) => readCatalogueFile(f, { type: options.type }));
+      const parsed: CatalogueFile[] = [];
+      for (const f of files) parsed.push(await readCatalogue(f, { type: options.type }));
       run.total = parsed.reduce((n, f) => n + f.records.length, 0);
       let cancelled = !run.progress(0);
       for (const file of parsed) {

@@ -4,16 +4,24 @@ import type { ItemType } from '../item-types.ts';
 import { foldName } from '../placement/fold.ts';
 import { parseCsv, type CsvDelimiter } from '../text/csv.ts';
 import { inKeyOrder, inStrictKeyOrder } from '../store/catalogue.ts';
-import { readCatalogueFile, readCatalogueTable, unzipped, type NamedContent } from './read-file.ts';
+import {
+  isJsonFile,
+  readCatalogueTable,
+  readJsonCatalogue,
+  readPlainCatalogue,
+  unpacked,
+  type NamedContent,
+} from './read-file.ts';
 import type { CatalogueRecord } from './records.ts';
 
 /**
  * A catalogue file read on the reader thread while the catalogue job writes what it has read so far
  * (SPEC §12: parsing on a second thread while the writer inserts). A delimited file is read piece by piece,
  * each piece's rows sent as soon as they are read — its items' names folded and in key order — so the
- * job's own thread only writes. XML, JSON and the cross-references are read whole, then sent in parts.
+ * job's own thread only writes. JSON is read as it unpacks; XML and the cross-references are read whole;
+ * each is then sent in parts.
  * Every row still comes from one check of the whole file: a bad row ends the stream with the message
- * `readCatalogueFile` gives (its line counted in the whole file), and the job rolls back what it wrote.
+ * `readCatalogue` gives (its line counted in the whole file), and the job rolls back what it wrote.
  */
 
 /**
@@ -74,10 +82,12 @@ export async function streamFile(
   stopped: () => boolean = () => false,
 ): Promise<void> {
   try {
-    const bytes = unzipped(file);
-    const plan = delimited(bytes);
+    // JSON is read as it unpacks, never whole (issue 62); any other file is unpacked first.
+    const json = await isJsonFile(file);
+    const bytes = json ? null : await unpacked(file);
+    const plan = bytes === null ? null : delimited(bytes);
     if (plan === null) {
-      const whole = readCatalogueFile({ name: file.name, content: bytes }, { type });
+      const whole = bytes === null ? await readJsonCatalogue(file) : readPlainCatalogue(file.name, bytes, { type });
       send({ kind: 'start', estimatedRows: whole.records.length });
       for (let i = 0; i < whole.records.length && !stopped(); i += ROWS_A_MESSAGE)
         send({ kind: 'rows', source: whole.source, ...prepared(whole.records.slice(i, i + ROWS_A_MESSAGE)) });
@@ -89,7 +99,7 @@ export async function streamFile(
     let line = plan.firstLine;
     let rows = 0;
     let head: { format: string; source: string } | null = null;
-    while (at < bytes.byteLength) {
+    while (at < plan.buf.byteLength) {
       if (stopped()) return;
       const end = pieceEnd(plan.buf, at, rows === 0 ? FIRST_PIECE_BYTES : PIECE_BYTES);
       // The whole file is valid UTF-8 (`delimited`) and a piece ends at an LF, so no check is needed here.
@@ -109,7 +119,7 @@ export async function streamFile(
     }
     if (head === null || rows === 0) {
       // A header and no rows: read whole, it says what such a file is (or loads nothing).
-      const whole = readCatalogueFile({ name: file.name, content: bytes }, { type });
+      const whole = readPlainCatalogue(file.name, plan.buf, { type });
       send({ kind: 'end', name: whole.name, format: whole.format, source: whole.source, rows: whole.records.length });
       return;
     }

@@ -2,6 +2,7 @@ import { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT, tooBig } from '../file-limits
 import path from 'node:path';
 import { BrickWorkError, quote } from '../errors.ts';
 import { parseCsv } from '../text/csv.ts';
+import { JsonReader, type JsonHandler } from '../text/json-stream.ts';
 import { decodeText } from '../text/decode.ts';
 import { lineColumn, lineIndex, parseError, parseErrorAt } from '../text/position.ts';
 import { parseXmlTree, XML_DEPTH_LIMIT } from '../text/xml.ts';
@@ -114,12 +115,35 @@ function notAListText(text: string, fileName: string): BrickWorkError | null {
   return null;
 }
 
+/** Nested deeper than this, text that reads as JSON so far is JSON: no list nests at all. */
+const JSON_DEPTH = 64;
+class NestedDeep extends Error {}
+
+/**
+ * Whether the text is JSON: read a token at a time, nothing built (issue 62: `JSON.parse` built what a
+ * 20 MB file of brackets nests, a gigabyte of arrays).
+ */
 function isJson(text: string): boolean {
+  let depth = 0;
+  const deeper = () => {
+    if (++depth > JSON_DEPTH) throw new NestedDeep();
+  };
+  const checked: JsonHandler = {
+    openObject: deeper,
+    openArray: deeper,
+    close: () => void depth--,
+    key: () => undefined,
+    scalar: () => undefined,
+  };
+  const reader = new JsonReader('', checked, { maxDepth: JSON_DEPTH + 1, maxToken: text.length });
   try {
-    JSON.parse(text);
+    reader.write(text);
+    reader.end();
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    if (e instanceof NestedDeep) return true;
+    if (e instanceof BrickWorkError) return false;
+    throw e;
   }
 }
 

@@ -17,7 +17,14 @@ export interface XmlHandler {
   text?(text: string): void;
 }
 
-const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** XML's five entities, as written after the `&`, and the characters they stand for. */
+const PREDEFINED: readonly { readonly written: string; readonly code: number }[] = [
+  { written: 'amp;', code: '&'.charCodeAt(0) },
+  { written: 'lt;', code: '<'.charCodeAt(0) },
+  { written: 'gt;', code: '>'.charCodeAt(0) },
+  { written: 'quot;', code: '"'.charCodeAt(0) },
+  { written: 'apos;', code: "'".charCodeAt(0) },
+];
 const NAME = /[A-Za-z_:][-A-Za-z0-9_.:]*/y;
 
 /** The XML name starting exactly at `at`, or null. */
@@ -35,17 +42,81 @@ function isControlCharacter(cp: number): boolean {
  * Replaces XML's five entities and character references; leaves anything else (a bare `&`, `&nbsp;`) as
  * written. `onControl`, when given, is called with the index in `text` of a reference to a control
  * character (`&#1;`, `&#x0;`), before it would be decoded; without it such references decode as before.
+ * The text is built in parts, the characters references stand for gathered thousands to a string: a
+ * field of millions of references costs about its own text, not an object each (issue 62: an 18 MB
+ * field of them took 531 MB).
  */
 export function decodeEntities(text: string, onControl?: (index: number, ref: string) => void): string {
-  if (text.indexOf('&') === -1) return text;
-  return text.replace(/&(#x[0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z]{2,8});/g, (whole, ref: string, index: number) => {
-    if (ref.startsWith('#')) {
-      const cp = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      if (onControl !== undefined && isControlCharacter(cp)) onControl(index, whole);
-      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : whole;
+  let amp = text.indexOf('&');
+  if (amp === -1) return text;
+  const parts: string[] = [];
+  /** Code units in `UNITS` not yet in `parts`. */
+  let units = 0;
+  /** Where the text not yet in `parts` (or `UNITS`) starts. */
+  let copied = 0;
+  const flush = () => {
+    if (units === 0) return;
+    parts.push(UTF16.decode(UNITS.subarray(0, units)));
+    units = 0;
+  };
+  // Nothing is made for a reference (no match, no slice, no array): a bomb of them leaves no garbage.
+  for (; amp !== -1; amp = text.indexOf('&', amp + 1)) {
+    let cp: number;
+    let end: number;
+    if (text.charCodeAt(amp + 1) === 0x23 /* # */) {
+      const hex = text.charCodeAt(amp + 2) === 0x78; /* x */
+      const from = hex ? amp + 3 : amp + 2;
+      cp = 0;
+      end = from;
+      for (let d = digit(text.charCodeAt(end), hex); d >= 0 && end - from < (hex ? 6 : 7);) {
+        cp = cp * (hex ? 16 : 10) + d;
+        d = digit(text.charCodeAt(++end), hex);
+      }
+      if (end === from || text.charCodeAt(end) !== 0x3b /* ; */) continue;
+      if (onControl !== undefined && isControlCharacter(cp)) {
+        flush(); // `UNITS` is free while it runs
+        onControl(amp, text.slice(amp, end + 1));
+      }
+      // Not a character: left as written.
+      if (!(cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff))) continue;
+    } else {
+      let entity: (typeof PREDEFINED)[number] | undefined;
+      for (const e of PREDEFINED) if (text.startsWith(e.written, amp + 1)) entity = e;
+      if (entity === undefined) continue;
+      cp = entity.code;
+      end = amp + entity.written.length;
     }
-    return PREDEFINED[ref] ?? whole;
-  });
+    if (amp > copied) {
+      flush();
+      parts.push(text.slice(copied, amp));
+    }
+    if (units >= UNITS.length - 1) flush();
+    if (cp > 0xffff) {
+      UNITS[units++] = 0xd800 + ((cp - 0x10000) >> 10);
+      UNITS[units++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+    } else UNITS[units++] = cp;
+    copied = end + 1;
+    amp = end;
+  }
+  flush();
+  if (copied < text.length) parts.push(text.slice(copied));
+  return parts.length === 1 ? (parts[0] as string) : parts.join('');
+}
+
+/**
+ * The characters references stand for, gathered before they are made text: `decodeEntities` holds none
+ * while it calls out, so a call within a call can't overwrite its own.
+ */
+const UNITS = new Uint16Array(16 * 1024);
+// A U+FEFF a reference stands for is a character like any other, never a BOM to drop.
+const UTF16 = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+/** The value of a digit (hex or decimal), or -1. */
+function digit(c: number, hex: boolean): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (hex && c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  if (hex && c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  return -1;
 }
 
 export interface XmlOptions {
@@ -233,9 +304,9 @@ export interface XmlElement {
 
 export interface XmlTreeOptions extends XmlOptions {
   /**
-   * At most `max` children named one of `names` in any one element (a document's lines): past it the
-   * reader stops at once and throws what `refuse` makes of the count and the offset of that child, so a
-   * huge file is never held whole as a tree.
+   * At most `max` children named one of `names` in any one element (a document's lines): they are
+   * counted in a first read that keeps nothing, which stops at the first one past it and throws what
+   * `refuse` makes of the count and the offset of that child, so such a file is never held as a tree.
    */
   readonly childLimit?: {
     readonly names: readonly string[];
@@ -247,21 +318,23 @@ export interface XmlTreeOptions extends XmlOptions {
 }
 
 export function parseXmlTree(source: string, fileName: string, options: XmlTreeOptions = {}): XmlElement {
+  const limit = options.childLimit;
+  // Counted before the tree is built: a file past the limit is refused holding only its text (issue 62:
+  // 200,001 items took 334 MB as a tree before the 200,001st was met).
+  if (limit !== undefined) countChildren(source, fileName, options, limit);
   const stack: XmlElement[] = [];
   // Beside `stack`: how many limited children each open element has so far.
   const counts: number[] = [];
-  const limit = options.childLimit;
   let root: XmlElement | undefined;
   parseXml(
     source,
     fileName,
     {
       open(name, attributes, offset) {
-        if (limit !== undefined && counts.length > 0 && limit.names.includes(name)) {
+        if (limit?.onChild !== undefined && counts.length > 0 && limit.names.includes(name)) {
           const count = (counts[counts.length - 1] ?? 0) + 1;
-          if (count > limit.max) throw limit.refuse(count, offset);
           counts[counts.length - 1] = count;
-          limit.onChild?.(count, offset);
+          limit.onChild(count, offset);
         }
         const el: XmlElement = { name, attributes, children: [], text: '', offset };
         stack.at(-1)?.children.push(el);
@@ -282,6 +355,37 @@ export function parseXmlTree(source: string, fileName: string, options: XmlTreeO
   );
   if (root === undefined) throw new Error('unreachable: parseXml found no element');
   return root;
+}
+
+/**
+ * Reads the structure only (no text is decoded, no element kept) to refuse a file with more than
+ * `limit.max` of the limited children in one element, at the first one past it.
+ */
+function countChildren(
+  source: string,
+  fileName: string,
+  options: XmlOptions,
+  limit: NonNullable<XmlTreeOptions['childLimit']>,
+): void {
+  const counts: number[] = [];
+  parseXml(
+    source,
+    fileName,
+    {
+      open(name, _attributes, offset) {
+        if (counts.length > 0 && limit.names.includes(name)) {
+          const count = (counts[counts.length - 1] ?? 0) + 1;
+          if (count > limit.max) throw limit.refuse(count, offset);
+          counts[counts.length - 1] = count;
+        }
+        counts.push(0);
+      },
+      close() {
+        counts.pop();
+      },
+    },
+    options,
+  );
 }
 
 /** The trimmed text of the first child element named `name`, or null. */

@@ -1,6 +1,7 @@
 import { BrickWorkError, quote } from '../../errors.ts';
 import { colourNameKey } from '../../placement/fold.ts';
 import type { CsvTable } from '../../text/csv.ts';
+import { JsonReader, JsonRefusal, type JsonHandler } from '../../text/json-stream.ts';
 import { parseError } from '../../text/position.ts';
 import {
   RELATIONSHIP_TYPES,
@@ -77,80 +78,257 @@ function relationshipType(value: string | undefined, file: string, line: number)
   return v as RelationshipType;
 }
 
+/** A colour of Rebrickable's list as its JSON gives it; only `id`, `name` and `external_ids` are checked. */
 interface ApiColour {
   readonly id: number;
   readonly name: string;
-  readonly external_ids?: Readonly<
-    Record<
-      string,
-      { readonly ext_ids?: readonly (number | null)[]; readonly ext_descrs?: readonly (readonly string[])[] }
-    >
-  >;
+  readonly external_ids: unknown;
 }
 
-function isApiColourList(value: unknown): value is { results: ApiColour[] } {
-  if (typeof value !== 'object' || value === null) return false;
-  const results = (value as { results?: unknown }).results;
-  return (
-    Array.isArray(results) &&
-    results.length > 0 &&
-    results.every(
-      (c: unknown) =>
-        typeof c === 'object' &&
-        c !== null &&
-        Number.isInteger((c as ApiColour).id) &&
-        typeof (c as ApiColour).name === 'string' &&
-        typeof (c as ApiColour).external_ids === 'object',
-    )
-  );
-}
+/** How deep Rebrickable's colour list nests (results, a colour, its external ids, a system, its names: 7), with room. */
+const COLOUR_LIST_DEPTH = 32;
+/**
+ * The most text one colour of the list may take (its names and ids in four systems are a few KB), and so
+ * the most one string may hold: what the reader keeps at any time is one colour, whatever the file's size.
+ */
+const COLOUR_BYTES = 1024 * 1024;
 
 /**
  * Rebrickable's colour list as its API gives it (`/api/v3/lego/colors/`, each colour with its BrickLink,
  * LDraw and LEGO ids and names): the colour table. A Rebrickable, LDraw or LEGO id, or a name in any of
  * their words ("BRICK YELLOW", "Trans_Black", BrickLink's older names), is translated to one BrickLink id;
  * one that two colours claim, or that BrickLink has no colour for, to none (null).
+ *
+ * Read as its text comes (`write`, then `end`): one colour of "results" is built at a time and taken into
+ * the table; everything else is only checked as JSON (issue 62), to a depth of 32.
  */
-export function readRebrickableColourTable(name: string, text: string): CatalogueFile | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
+export function colourTableReader(name: string): {
+  write(text: string): void;
+  /** The line and column just after what was written (`JsonReader.where`). */
+  where(): { line: number; column: number };
+  end(): CatalogueFile;
+} {
+  const table = new ColourTable();
+  const shape = new ColourListShape((colour) => table.take(colour));
+  const reader = new JsonReader(name, shape, { maxDepth: COLOUR_LIST_DEPTH, maxToken: COLOUR_BYTES });
+  return {
+    write: (text) => reader.write(text),
+    where: () => reader.where(),
+    end() {
+      reader.end();
+      if (!shape.isColourList()) {
+        throw new BrickWorkError(
+          'parse-error',
+          `${name} is a JSON file, but not Rebrickable's colour list with its external ids (an object whose "results" are colours with "id", "name" and "external_ids").`,
+        );
+      }
+      return {
+        name,
+        format: 'Rebrickable colours with external ids (colour table)',
+        source: `rebrickable:${name}`,
+        records: table.records(),
+      };
+    },
+  };
+}
+
+/** The colour table of a whole text (`colourTableReader`). */
+export function readRebrickableColourTable(name: string, text: string): CatalogueFile {
+  const reader = colourTableReader(name);
+  reader.write(text);
+  return reader.end();
+}
+
+/**
+ * Follows the JSON's shape: an object whose "results" member is an array of colours. Each colour is
+ * built (`ValueBuilder`) and handed on as it closes; any other member is passed over unbuilt.
+ */
+class ColourListShape implements JsonHandler {
+  private depth = 0;
+  /** The root object's member whose value comes next. */
+  private member: string | null = null;
+  private results = 0;
+  private colours = 0;
+  private inResults = false;
+  private wrong = false;
+  private colour: ValueBuilder | null = null;
+
+  constructor(private readonly onColour: (colour: ApiColour) => void) {}
+
+  isColourList(): boolean {
+    return !this.wrong && this.results === 1 && this.colours > 0;
   }
-  if (!isApiColourList(value)) {
-    throw new BrickWorkError(
-      'parse-error',
-      `${name} is a JSON file, but not Rebrickable's colour list with its external ids (an object whose "results" are colours with "id", "name" and "external_ids").`,
-    );
+
+  openObject(): void {
+    if (this.colour !== null) this.colour.openObject();
+    else if (this.depth === 0) this.member = null;
+    else if (this.depth === 1 && this.member === 'results') this.wrong = true;
+    else if (this.depth === 2 && this.inResults) {
+      this.colour = new ValueBuilder(COLOUR_BYTES);
+      this.colour.openObject();
+    }
+    this.depth++;
   }
-  const ids = (c: ApiColour, system: string) =>
-    (c.external_ids?.[system]?.ext_ids ?? []).filter((x): x is number => Number.isInteger(x));
-  const names = (c: ApiColour, system: string) => (c.external_ids?.[system]?.ext_descrs ?? []).flat();
-  const rows = new Map<string, { numbering: ColourVocabulary; key: string; bricklinkId: number | null }>();
-  const claim = (numbering: ColourVocabulary, key: string, bricklinkId: number | null) => {
+
+  openArray(): void {
+    if (this.colour !== null) this.colour.openArray();
+    else if (this.depth === 0) this.wrong = true;
+    else if (this.depth === 1 && this.member === 'results') {
+      this.inResults = true;
+      this.results++;
+    } else if (this.depth === 2 && this.inResults) this.wrong = true;
+    this.depth++;
+  }
+
+  close(): void {
+    this.depth--;
+    if (this.colour !== null) {
+      if (this.depth > 2) {
+        this.colour.close();
+        return;
+      }
+      const colour = this.colour.value();
+      this.colour = null;
+      if (isApiColour(colour)) {
+        this.colours++;
+        this.onColour(colour);
+      } else this.wrong = true;
+    } else if (this.depth === 1 && this.inResults) this.inResults = false;
+  }
+
+  key(key: string): void {
+    if (this.colour !== null) this.colour.key(key);
+    else if (this.depth === 1) this.member = key;
+  }
+
+  scalar(value: string | number | boolean | null): void {
+    if (this.colour !== null) this.colour.scalar(value);
+    else if (
+      this.depth === 0 ||
+      (this.depth === 1 && this.member === 'results') ||
+      (this.depth === 2 && this.inResults)
+    )
+      this.wrong = true;
+  }
+}
+
+/** One value of a JSON file built as its reader tells it, refused past `maxChars` of content. */
+class ValueBuilder implements JsonHandler {
+  private root: unknown = undefined;
+  /** The open containers, innermost last, each with the member name its next value goes under. */
+  private readonly open: { container: Record<string, unknown> | unknown[]; key: string }[] = [];
+  private size = 0;
+
+  constructor(private readonly maxChars: number) {}
+
+  value(): unknown {
+    return this.root;
+  }
+
+  openObject(): void {
+    // No prototype: a member named "__proto__" is a member like any other.
+    const object = Object.create(null) as Record<string, unknown>;
+    this.add(object, 0);
+    this.open.push({ container: object, key: '' });
+  }
+
+  openArray(): void {
+    const array: unknown[] = [];
+    this.add(array, 0);
+    this.open.push({ container: array, key: '' });
+  }
+
+  close(): void {
+    this.open.pop();
+  }
+
+  key(key: string): void {
+    const top = this.open.at(-1);
+    if (top !== undefined) top.key = key;
+    this.count(withoutNul(key).length);
+  }
+
+  scalar(value: string | number | boolean | null): void {
+    this.add(value, typeof value === 'string' ? withoutNul(value).length : 0);
+  }
+
+  private add(value: unknown, chars: number): void {
+    // A value's own cost, whatever its content: a million empty arrays take memory too.
+    this.count(chars + 8);
+    const top = this.open.at(-1);
+    if (top === undefined) this.root = value;
+    else if (Array.isArray(top.container)) top.container.push(value);
+    else top.container[top.key] = value;
+  }
+
+  private count(chars: number): void {
+    this.size += chars;
+    if (this.size > this.maxChars)
+      throw new JsonRefusal(
+        `a colour of "results" is larger than ${(this.maxChars / 1024 / 1024).toLocaleString('en-US')} MB; no colour of Rebrickable's list is more than a few KB`,
+        'too-big',
+      );
+  }
+}
+
+/** A catalogue file's text holds no NUL (a server's text can't store one), escaped in JSON or not. */
+function withoutNul(text: string): string {
+  if (text.includes('\u0000'))
+    throw new JsonRefusal('a string of the JSON holds a NUL character (\\u0000), which no catalogue file holds');
+  return text;
+}
+
+function isApiColour(value: unknown): value is ApiColour {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const c = value as Partial<Record<keyof ApiColour, unknown>>;
+  return Number.isInteger(c.id) && typeof c.name === 'string' && typeof c.external_ids === 'object';
+}
+
+/** The colour table's rows as colours are taken: an id or name two colours claim translates to none. */
+class ColourTable {
+  private readonly rows = new Map<string, { numbering: ColourVocabulary; key: string; bricklinkId: number | null }>();
+
+  take(c: ApiColour): void {
+    const bricklink = ids(c, 'BrickLink')[0] ?? null;
+    this.claim('rebrickable', String(c.id), bricklink);
+    for (const id of ids(c, 'LDraw')) this.claim('ldraw', String(id), bricklink);
+    for (const id of ids(c, 'LEGO')) this.claim('lego', String(id), bricklink);
+    for (const n of [c.name, ...names(c, 'LEGO'), ...names(c, 'LDraw'), ...names(c, 'BrickLink')])
+      this.claim('name', colourNameKey(n), bricklink);
+  }
+
+  records(): TranslationRecord[] {
+    return [...this.rows.values()].map((r) => ({ kind: 'colour-translation' as const, ...r }));
+  }
+
+  private claim(numbering: ColourVocabulary, key: string, bricklinkId: number | null): void {
     if (key === '') return;
     const k = `${numbering}\u0000${key}`;
-    const had = rows.get(k);
+    const had = this.rows.get(k);
     // Two colours that claim one id or name: it can't be told which, so it translates to none.
-    if (had !== undefined && had.bricklinkId !== bricklinkId) rows.set(k, { ...had, bricklinkId: null });
-    else rows.set(k, { numbering, key, bricklinkId });
-  };
-  for (const c of value.results) {
-    const bricklink = ids(c, 'BrickLink')[0] ?? null;
-    claim('rebrickable', String(c.id), bricklink);
-    for (const id of ids(c, 'LDraw')) claim('ldraw', String(id), bricklink);
-    for (const id of ids(c, 'LEGO')) claim('lego', String(id), bricklink);
-    for (const n of [c.name, ...names(c, 'LEGO'), ...names(c, 'LDraw'), ...names(c, 'BrickLink')])
-      claim('name', colourNameKey(n), bricklink);
+    if (had !== undefined && had.bricklinkId !== bricklinkId) this.rows.set(k, { ...had, bricklinkId: null });
+    else this.rows.set(k, { numbering, key, bricklinkId });
   }
-  const records: TranslationRecord[] = [...rows.values()].map((r) => ({ kind: 'colour-translation', ...r }));
-  return {
-    name,
-    format: 'Rebrickable colours with external ids (colour table)',
-    source: `rebrickable:${name}`,
-    records,
-  };
+}
+
+/** A system's entry of a colour's external ids (`{ ext_ids: [...], ext_descrs: [[...]] }`), or null. */
+function externalOf(c: ApiColour, system: string): Record<string, unknown> | null {
+  const all = c.external_ids;
+  if (typeof all !== 'object' || all === null || Array.isArray(all)) return null;
+  const entry = (all as Record<string, unknown>)[system];
+  return typeof entry === 'object' && entry !== null && !Array.isArray(entry)
+    ? (entry as Record<string, unknown>)
+    : null;
+}
+
+function ids(c: ApiColour, system: string): number[] {
+  const list = externalOf(c, system)?.['ext_ids'];
+  return Array.isArray(list) ? list.filter((x): x is number => Number.isInteger(x)) : [];
+}
+
+function names(c: ApiColour, system: string): string[] {
+  const list = externalOf(c, system)?.['ext_descrs'];
+  return Array.isArray(list) ? list.flat().filter((n): n is string => typeof n === 'string') : [];
 }
 
 const CROSSREF = /^\s*"([^"]+)"\s*:\s*\((.*)\),?\s*$/;
