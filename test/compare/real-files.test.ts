@@ -377,8 +377,9 @@ describeEachStore('compare on real documents (issue 28)', () => {
     expect(view.unplaced.every((r) => r.item === null && (r.right === 0 || readBackUnplaced.has(keyOfRow(r))))).toBe(
       true,
     );
+    // A row's left is its pieces: a lot of 0 pieces (BrickStore files keep them) alone in its key counts none.
     expect(view.unplaced.filter((r) => r.left > 0).length).toBe(
-      new Set(lines.filter((l) => l.placed === null).map(keyOfLine)).size,
+      new Set(lines.filter((l) => l.placed === null && l.quantity > 0).map(keyOfLine)).size,
     );
 
     const exports = {
