@@ -3,9 +3,8 @@
  * read-write (upgrading, with its backup) for one that writes — refused in words before it tries when the
  * store can't be written. What the open did is told on the log (stderr).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { damagedStore, readOnlyStore } from '../errors.ts';
+import { folderWritable } from '../store/access.ts';
 import { openStore, type Store } from '../store/open.ts';
 import { upgradeNotice } from './context.ts';
 
@@ -25,14 +24,4 @@ export async function openForCommand(
   const upgraded = upgradeNotice(store);
   if (upgraded !== null) log(upgraded);
   return store;
-}
-
-/** Whether SQLite could make its files beside the store: a copy read only for want of that is said. */
-function folderWritable(storePath: string): boolean {
-  try {
-    fs.accessSync(path.dirname(storePath), fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -74,6 +74,16 @@ export function isWalFile(file: string): boolean {
   }
 }
 
+/** Whether SQLite could make its files (`-wal`, `-shm`) beside the store. */
+export function folderWritable(storePath: string): boolean {
+  try {
+    fs.accessSync(path.dirname(storePath), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Where `storePath` can be read from. A WAL store needs its `-shm` index: in a folder SQLite can't write,
  * with no `-shm` there, even a read-only connection fails its first read (SQLITE_READONLY_DIRECTORY).
@@ -84,12 +94,8 @@ export function isWalFile(file: string): boolean {
 export function readablePlace(storePath: string): ReadablePlace {
   const inPlace: ReadablePlace = { path: storePath, snapshot: false, dispose: () => {} };
   if (!isWalFile(storePath)) return inPlace;
-  try {
-    fs.accessSync(path.dirname(storePath), fs.constants.W_OK);
-    return inPlace;
-  } catch {
-    // A folder we can't write: SQLite can't make the -shm in it either. See whether it needs to.
-  }
+  // A folder we can't write: SQLite can't make the -shm in it either. See whether it needs to.
+  if (folderWritable(storePath)) return inPlace;
   let db: Database.Database | undefined;
   try {
     db = new Database(storePath, { ...nativeOptions(), readonly: true, fileMustExist: true });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { nativeOptions } from './native.ts';
 import {
+  folderWritable,
   readablePlace,
   steadyCopy,
   strayJournal,
@@ -84,15 +84,6 @@ function placeToRead(storePath: string, strayJournalBeside: boolean): ReadablePl
   const file = inspectFile(storePath);
   if (file.kind === 'store' && refusalFor(storePath, file) !== null) return steadyCopy(storePath, true);
   return readablePlace(storePath);
-}
-
-function folderWritable(storePath: string): boolean {
-  try {
-    fs.accessSync(path.dirname(storePath), fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function inspectAt(
