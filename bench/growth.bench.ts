@@ -18,7 +18,7 @@ import { growStore, loadGrownCatalogue, ORDER_LINES } from '../test/helpers/grow
 import { startPostgres, type PostgresServer } from '../test/helpers/postgres.ts';
 import { serviceFor } from '../test/helpers/service.ts';
 import { partsCsv } from './data.ts';
-import { BAR_MS, DESK_RUNS, DESKS, LINES_PER_DESK, placingAtOnce, settle, type Placing } from './postgres.bench.ts';
+import { BAR_MS, DESK_RUNS, DESKS, desksRuns, LINES_PER_DESK } from './postgres.bench.ts';
 import { collectGarbage, median, percentile, type BenchRow } from './report.ts';
 
 const SIZES = [10_000, 100_000, 1_000_000] as const;
@@ -234,16 +234,9 @@ function rowsOf(engine: Engine, sizes: readonly AtSize[], ranOn: string): BenchR
 
 /** Four desks placing lines at once on a copy of the server store of a million lines (issue 61 §1). */
 async function desksAtAMillion(server: PostgresServer, dir: string, base: string, lines: number): Promise<BenchRow> {
-  const runs: Placing[] = [];
-  for (let run = 1; run <= DESK_RUNS; run++) {
-    settle(server, [base]);
-    runs.push(await placingAtOnce(server, dir, base, DESKS, run));
-  }
-  const p99s = runs.map((r) => percentile(r.times, 0.99));
-  const p99 = median(p99s);
-  const chosen = runs[p99s.indexOf(p99)] ?? runs[0];
+  const { runs, p99s, p99, chosen } = await desksRuns(server, dir, base);
   return {
-    name: `cost as the store grows, PostgreSQL: ${DESKS} desks placing lines by hand at once at ${lines.toLocaleString('en')} lines, p99 per call (p50 ${percentile(chosen?.times ?? [0], 0.5).toFixed(1)} ms)`,
+    name: `cost as the store grows, PostgreSQL: ${DESKS} desks placing lines by hand at once at ${lines.toLocaleString('en')} lines, p99 per call (p50 ${percentile(chosen.times, 0.5).toFixed(1)} ms)`,
     ranOn: `${DESKS} processes, each placing ${LINES_PER_DESK} lines of one order as the desks row does, on a copy of the grown store; the median of ${DESK_RUNS} runs' p99 (${p99s.map(ms).join(', ')} ms)`,
     measuredMs: p99,
     baselineName: 'the 50 ms bar',
@@ -252,7 +245,7 @@ async function desksAtAMillion(server: PostgresServer, dir: string, base: string
     check: {
       what: 'every line placed exactly once, the tally right (every run)',
       ok: runs.every((r) => r.ok),
-      detail: runs.find((r) => !r.ok)?.detail ?? chosen?.detail ?? '',
+      detail: runs.find((r) => !r.ok)?.detail ?? chosen.detail,
     },
   };
 }

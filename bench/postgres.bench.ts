@@ -287,6 +287,24 @@ function copyOfStore(server: PostgresServer, base: string, name: string): string
 }
 
 /**
+ * `DESK_RUNS` runs of `DESKS` desks placing at once on copies of `base`. The p99 of a thousand calls is their
+ * tenth slowest, which a moment of the two cores' scheduling moves: the run of the median p99 is the one told
+ * (each run on a store of its own, as the colours row does).
+ */
+export async function desksRuns(server: PostgresServer, dir: string, base: string) {
+  const runs: Placing[] = [];
+  for (let run = 1; run <= DESK_RUNS; run++) {
+    settle(server, [base]);
+    runs.push(await placingAtOnce(server, dir, base, DESKS, run));
+  }
+  const p99s = runs.map((r) => percentile(r.times, 0.99));
+  const p99 = median(p99s);
+  const chosen = runs[p99s.indexOf(p99)] ?? runs[0];
+  if (chosen === undefined) throw new Error('no run of the desks');
+  return { runs, p99s, p99, chosen };
+}
+
+/**
  * `desks` desks (processes) placing the lines of one order by hand at once, each its share of
  * `DESKS × LINES_PER_DESK` lines, every call timed, on a copy of the store `base`; then each line checked
  * placed once, by one step.
@@ -417,17 +435,7 @@ async function desksPlacing(server: PostgresServer, dir: string, parts: Parts): 
     made.close();
   }
   const alone = await placingAtOnce(server, dir, base, 1);
-  // The p99 of a thousand calls is their tenth slowest, which a moment of the two cores' scheduling moves:
-  // the median of three runs, each on a store of its own (as the colours row does).
-  const runs: Placing[] = [];
-  for (let run = 1; run <= DESK_RUNS; run++) {
-    settle(server, [base]);
-    runs.push(await placingAtOnce(server, dir, base, DESKS, run));
-  }
-  const p99s = runs.map((r) => percentile(r.times, 0.99));
-  const p99 = median(p99s);
-  const chosen = runs[p99s.indexOf(p99)] ?? runs[0];
-  if (chosen === undefined) throw new Error('no run of the desks');
+  const { runs, p99s, p99, chosen } = await desksRuns(server, dir, base);
   const { times, firstCalls } = chosen;
   const ok = runs.every((r) => r.ok);
   const detail = runs.find((r) => !r.ok)?.detail ?? chosen.detail;
