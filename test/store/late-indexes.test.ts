@@ -56,6 +56,27 @@ describeEachStore('the indexes added to 4.2 reach every store (issue 61 §1)', (
     store.close();
   });
 
+  // A file gains its late tables from ensureLateTables (the schema tests); a server store from its open.
+  if (stores.kind === 'postgres')
+    it('a server store made before the late tables gains them at its next open, empty', async () => {
+      const location = stores.location();
+      const tables = ['undo_step_desk', 'job_owner_desk', 'hand_placement_teaching'];
+      const present = (db: StoreDb) =>
+        db
+          .prepare('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename')
+          .pluck()
+          .all()
+          .filter((t) => tables.includes(t as string));
+      const made = await openStore(location);
+      for (const t of tables) made.db.exec(`DROP TABLE ${t}`);
+      expect(present(made.db)).toEqual([]);
+      made.close();
+      const store = await openStore(location);
+      expect(present(store.db)).toEqual([...tables].sort());
+      expect(store.db.prepare('SELECT count(*) FROM hand_placement_teaching').pluck().get()).toBe(0);
+      store.close();
+    });
+
   // A copy goes between a file and a server: its test is the server half's.
   if (stores.kind === 'postgres')
     it('a copy of a store made before them has them, either way', async () => {

@@ -137,6 +137,13 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
   }
 }
 
+/** Tables declared in 4.2 after stores of it existed on servers, by name, with what makes them. */
+const LATE_SERVER_TABLES: readonly (readonly [string, string])[] = [
+  ['undo_step_desk', UNDO_STEP_DESK],
+  ['job_owner_desk', JOB_OWNER_DESK],
+  ['hand_placement_teaching', HAND_PLACEMENT_TEACHING],
+];
+
 /** Indexes declared in 4.2 after stores of it existed on servers, by table (issue 61 §1's answer each read by an index). */
 const LATE_SERVER_INDEXES: readonly (readonly [TableName, string])[] = [
   ['element_code', 'element_code_by_item'],
@@ -155,14 +162,18 @@ const LATE_SERVER_INDEXES: readonly (readonly [TableName, string])[] = [
  * file). Only the tables' owner may add one; a desk whose login is not is slower at those reads, no more.
  */
 function ensureServerIndexes(db: PostgresDatabase): void {
-  // Asked first, in one read: an index made again (IF NOT EXISTS) still waits for the other desks' writes.
+  // Asked first, in one read: a table or index made again (IF NOT EXISTS) still waits for the other desks' writes.
   const made = new Set(
-    db.prepare('SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()').pluck().all() as string[],
+    db
+      .prepare(
+        `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()
+         UNION ALL SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`,
+      )
+      .pluck()
+      .all() as string[],
   );
   const late = [
-    UNDO_STEP_DESK,
-    JOB_OWNER_DESK,
-    HAND_PLACEMENT_TEACHING,
+    ...LATE_SERVER_TABLES.filter(([table]) => !made.has(table)).map(([, sql]) => sql),
     ...LATE_SERVER_INDEXES.filter(([, index]) => !made.has(index)).map(([table, index]) =>
       declaredIndexSql(table, index, { ifNotExists: true }),
     ),
