@@ -7,7 +7,7 @@ import type { Result } from '../src/api/contract.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { SYSTEM_CLOCK } from '../src/clock.ts';
 import { COMPARE_GROUPS } from '../src/compare-kinds.ts';
-import { compareSides, type CompareRow } from '../src/compare/compare.ts';
+import { comparePages, type CompareRow } from '../src/compare/compare.ts';
 import { rowNamer } from '../src/compare/names.ts';
 import { readSide, type SideSpec } from '../src/compare/sides.ts';
 import { confirmImport } from '../src/documents/import.ts';
@@ -214,9 +214,9 @@ async function benchSize(
   const db = store.db;
   try {
     const { sides, importS } = await compareStore(db, storePath, n, parts, colours);
-    // Reading both sides: every line of each read from the store and made, and held (the call itself sums
-    // them as they come and holds none).
-    const readBoth = () => [[...readSide(db, sides.left).lines()], [...readSide(db, sides.right).lines()]] as const;
+    // Reading both sides: every line of each read from the store and made, a page at a time as the call
+    // reads them, and held (the call itself sums each page and holds none).
+    const readBoth = () => [[...readSide(db, sides.left).pages()], [...readSide(db, sides.right).pages()]] as const;
     const runOn = (service: ReturnType<typeof serviceFor>) => async () => {
       const r = (await service.call('compare.run', { ...sides, first: FIRST, sameFirst: 0 })) as Result<{
         counts: Record<string, number>;
@@ -265,14 +265,14 @@ async function benchSize(
       callMs.push(performance.now() - t);
     }
     // The call's parts apart, for a row that misses its bar: the engine, and naming the rows shown. After
-    // the calls, not between them: the engine fed arrays here (the app feeds it the store's rows as they
+    // the calls, not between them: the engine fed pages held here (the app feeds it the store's pages as they
     // come) and the bench's own naming would shape how the call's code is compiled, which the app's does not.
     for (let i = 0; i < size.runs; i++) {
       collectGarbage();
       const [a, b] = readBoth();
       collectGarbage();
       let t = performance.now();
-      const result = compareSides(a, b);
+      const result = comparePages(a, b);
       compareMs.push(performance.now() - t);
       t = performance.now();
       // As the screen asks: the first rows of each group that differs (the lines that agree are hidden at first).
@@ -324,7 +324,7 @@ async function benchSize(
         name: `compare two ${count}-line orders: compare.run as the Compare screen asks it (first: ${FIRST}, the lines that agree hidden), median`,
         ranOn,
         measuredMs: callMedian,
-        baselineName: 'reading both sides alone (readSide of each order, every line made and held)',
+        baselineName: 'reading both sides alone (readSide of each order, every page of lines made and held)',
         baselineMs: median(readMs),
         maxRatio: MAX_RATIO,
         check: {

@@ -170,17 +170,39 @@ export function compareKey(line: CompareLine, withCondition = true): string {
 export function compareSides(
   left: Iterable<CompareLine>,
   right: Iterable<CompareLine>,
-  options: {
-    readonly prices?: boolean;
-    /**
-     * Condition is no part of the keys: one side gives none on any line (a model, a wanted list), and
-     * "new" or "used" on the other is nothing it could differ by.
-     */
-    readonly withoutCondition?: boolean;
-  } = {},
+  options: CompareOptions = {},
+): CompareResult {
+  const asPage = (lines: Iterable<CompareLine>) => [Array.isArray(lines) ? (lines as CompareLine[]) : [...lines]];
+  return comparePages(asPage(left), asPage(right), options);
+}
+
+export interface CompareOptions {
+  readonly prices?: boolean;
+  /**
+   * Condition is no part of the keys: one side gives none on any line (a model, a wanted list), and
+   * "new" or "used" on the other is nothing it could differ by.
+   */
+  readonly withoutCondition?: boolean;
+}
+
+/**
+ * `compareSides` of two sides read a page of lines at a time (`Side.pages`): each page is summed and
+ * dropped, so that nothing but the keys' sums outlives it.
+ */
+export function comparePages(
+  left: Iterable<readonly CompareLine[]>,
+  right: Iterable<readonly CompareLine[]>,
+  options: CompareOptions = {},
 ): CompareResult {
   const keys = new KeySums(options.withoutCondition !== true);
-  for (const l of left) {
+  for (const page of left) sumLeft(keys, page);
+  for (const page of right) sumRight(keys, page);
+  return groupRows(keys.rows, options.prices === true);
+}
+
+function sumLeft(keys: KeySums, lines: readonly CompareLine[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as CompareLine;
     const acc = keys.of(l);
     const quantity = l[QUANTITY];
     const price = l[UNIT_PRICE_E4];
@@ -191,7 +213,11 @@ export function compareSides(
       acc.p0 += quantity;
     }
   }
-  for (const l of right) {
+}
+
+function sumRight(keys: KeySums, lines: readonly CompareLine[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as CompareLine;
     const acc = keys.of(l);
     const quantity = l[QUANTITY];
     const price = l[UNIT_PRICE_E4];
@@ -202,7 +228,6 @@ export function compareSides(
       acc.p1 += quantity;
     }
   }
-  return groupRows(keys.rows, options.prices === true);
 }
 
 /**

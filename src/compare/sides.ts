@@ -8,7 +8,7 @@ import { BrickWorkError } from '../errors.ts';
 import { planImport, type ImportHooks } from '../documents/import.ts';
 import type { ColourNumbering } from '../reading.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';
-import { linesGiveConditions, linesToCompare } from '../store/lines.ts';
+import { linePagesToCompare, linesGiveConditions } from '../store/lines.ts';
 import { getOrder } from '../store/orders.ts';
 import { compareLine, givesConditions, type CompareLine } from './compare.ts';
 
@@ -27,9 +27,11 @@ export interface Side {
   /** The currency its prices are in, where it names one. */
   readonly currency: string | null;
   /**
-   * Its lines, read anew on each call: an order's or a document's straight from the store, one at a
-   * time (a compare sums them as they come and keeps none), a file's as its preview placed them.
+   * Its lines, read anew on each call, a page at a time: an order's or a document's straight from the
+   * store (a compare sums each page and keeps none), a file's as its preview placed them, in one page.
    */
+  pages(): Iterable<readonly CompareLine[]>;
+  /** The same lines one by one. */
   lines(): Iterable<CompareLine>;
   /** Whether any of its lines gives a condition (a model or a wanted list gives none). */
   givesConditions(): boolean;
@@ -42,7 +44,7 @@ export function readSide(db: ReadableDb, spec: SideSpec, hooks: ImportHooks = {}
     return {
       label: `order ${order.reference}`,
       currency: order.currency,
-      lines: () => linesToCompare(db, { orderId: order.id }),
+      ...pagesOf(() => linePagesToCompare(db, { orderId: order.id })),
       givesConditions: () => linesGiveConditions(db, { orderId: order.id }),
     };
   }
@@ -51,7 +53,7 @@ export function readSide(db: ReadableDb, spec: SideSpec, hooks: ImportHooks = {}
     return {
       label: `document ${doc.key} (order ${doc.orderReference})`,
       currency: doc.currency ?? getOrder(db, doc.orderId).currency,
-      lines: () => linesToCompare(db, { documentId: doc.id }),
+      ...pagesOf(() => linePagesToCompare(db, { documentId: doc.id })),
       givesConditions: () => linesGiveConditions(db, { documentId: doc.id }),
     };
   }
@@ -89,7 +91,18 @@ export function readSide(db: ReadableDb, spec: SideSpec, hooks: ImportHooks = {}
   return {
     label: `file ${spec.file.name}`,
     currency: plan.documents.find((d) => d.parsed.header.currency !== null)?.parsed.header.currency ?? null,
+    pages: () => [lines],
     lines: () => lines,
     givesConditions: () => givesConditions(lines),
+  };
+}
+
+/** A side's pages, and its lines one by one from them. */
+function pagesOf(pages: () => Iterable<readonly CompareLine[]>): Pick<Side, 'pages' | 'lines'> {
+  return {
+    pages,
+    *lines() {
+      for (const page of pages()) yield* page;
+    },
   };
 }

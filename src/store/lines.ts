@@ -259,24 +259,44 @@ const TO_COMPARE = `SELECT l.given_type, l.given_no, l.given_name, l.given_colou
   l.item_type, l.item_no, l.colour_id, l.quantity, l.unit_price_e4, l.condition, d.format, l.placed_by
   FROM order_line l JOIN document d ON d.id = l.document_id`;
 
+/** Lines per page of a compare's read: few statements at 200,000 lines, little held at once. */
+const COMPARE_PAGE = 4_096;
+
 /**
  * The saved lines of an order, or one document's lines, as a compare reads them: only the columns it
- * matches by, no names (the rows shown are named apart), one at a time as the compare sums them — at
+ * matches by, no names (the rows shown are named apart), a page at a time in the documents' order — at
  * 200,000 lines building the full `LineView`s took eight times as long as the query, and holding every
- * line (and every row before it) cost the collector more than the compare itself.
+ * line (and every row before it) cost the collector more than the compare itself. Pages, not a row at a
+ * time: one call into the engine per page reads the rows faster, and summing an array is quicker than
+ * summing an iterator (issue 61 §6). Each page is a range of positions of one document, found by its index.
  */
-export function linesToCompare(
+export function* linePagesToCompare(
   db: ReadableDb,
   side: { orderId: number } | { documentId: number },
-): IterableIterator<LineToCompare> {
-  return (
+  pageSize = COMPARE_PAGE,
+): Generator<readonly LineToCompare[]> {
+  const documents =
     'orderId' in side
-      ? db
-          .prepare(`${TO_COMPARE} WHERE d.order_id = ? AND d.state = 'imported' ORDER BY d.id, l.position`)
-          .raw()
-          .iterate(side.orderId)
-      : db.prepare(`${TO_COMPARE} WHERE l.document_id = ? ORDER BY l.position`).raw().iterate(side.documentId)
-  ) as IterableIterator<LineToCompare>;
+      ? (db
+          .prepare(`SELECT id FROM document WHERE order_id = ? AND state = 'imported' ORDER BY id`)
+          .pluck()
+          .all(side.orderId) as number[])
+      : [side.documentId];
+  const span = db.prepare<[number, number], { first: number | null; last: number | null }>(
+    `SELECT (SELECT min(position) FROM order_line WHERE document_id = ?) AS first,
+            (SELECT max(position) FROM order_line WHERE document_id = ?) AS last`,
+  );
+  const page = db
+    .prepare(`${TO_COMPARE} WHERE l.document_id = ? AND l.position >= ? AND l.position < ? ORDER BY l.position`)
+    .raw();
+  for (const id of documents) {
+    const { first, last } = span.get(id, id) ?? { first: null, last: null };
+    if (first === null || last === null) continue;
+    for (let from = first; from <= last; from += pageSize) {
+      const rows = page.all(id, from, from + pageSize) as LineToCompare[];
+      if (rows.length > 0) yield rows;
+    }
+  }
 }
 
 /** Whether any saved line of an order (or of one document) gives a condition: one look, no line read. */

@@ -5,7 +5,16 @@ import { compareSides } from '../../src/compare/compare.ts';
 import { readSide } from '../../src/compare/sides.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { csv, file } from '../helpers/documents.ts';
-import { dumpRows, insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
+import {
+  dumpRows,
+  insertColour,
+  insertDocument,
+  insertItem,
+  insertLine,
+  insertOrder,
+  storeWithCatalogue,
+} from '../helpers/store-builder.ts';
+import { linePagesToCompare } from '../../src/store/lines.ts';
 import { sha256 } from '../helpers/temp.ts';
 import { describeEachStore } from '../helpers/stores.ts';
 
@@ -82,5 +91,37 @@ describeEachStore('the sides of a compare', () => {
     expect(() => readSide(db, { kind: 'file', file: file('model.io', new Uint8Array([0x50, 0x4b, 3, 4])) })).toThrow(
       expect.objectContaining({ code: 'parse-error' }),
     );
+  });
+});
+
+// Issue 61 §6: a saved side is read a page at a time (a range of one document's positions); every line
+// comes once, in the documents' order and each document's order, whatever gaps its positions have.
+describeEachStore('a saved side, read in pages', () => {
+  it('every line of the order once, in order, no page longer than asked; an undone document left out', async () => {
+    const { db } = await storeWithCatalogue();
+    const orderId = insertOrder(db, { reference: 'paged' });
+    const first = insertDocument(db, { orderId, key: 'first' });
+    const undone = insertDocument(db, { orderId, key: 'undone', state: 'undone' });
+    const second = insertDocument(db, { orderId, key: 'second' });
+    const positions = { [first]: [1, 2, 3, 4, 7, 8, 100, 101], [undone]: [1, 2], [second]: [6, 5, 4, 3, 2, 1] };
+    for (const [doc, at] of Object.entries(positions))
+      for (const position of at)
+        insertLine(db, { documentId: Number(doc), position, given: { no: `${doc}-${position}` }, quantity: 1 });
+    const given = (pages: Iterable<readonly (readonly unknown[])[]>) => [...pages].map((p) => p.map((l) => l[1]));
+
+    const pages = given(linePagesToCompare(db, { orderId }, 3));
+    expect(pages.every((p) => p.length > 0 && p.length <= 3)).toBe(true);
+    const inOrder = [
+      ...[1, 2, 3, 4, 7, 8, 100, 101].map((at) => `${first}-${at}`),
+      ...[1, 2, 3, 4, 5, 6].map((at) => `${second}-${at}`),
+    ];
+    expect(pages.flat()).toEqual(inOrder);
+    // One page is one document's: a page never runs from one document into the next.
+    expect(pages.every((p) => p.every((no) => String(no).split('-')[0] === String(p[0]).split('-')[0]))).toBe(true);
+    expect(given(linePagesToCompare(db, { documentId: undone }, 1)).flat()).toEqual([`${undone}-1`, `${undone}-2`]);
+    // The side as the compare reads it: the same lines, in pages of the store's own size.
+    const side = readSide(db, { kind: 'order', orderId });
+    expect([...side.lines()].map((l) => l[1])).toEqual(inOrder);
+    expect([...side.pages()].flat().map((l) => l[1])).toEqual(inOrder);
   });
 });

@@ -1,7 +1,7 @@
 /** Compare (SPEC §13): two sides by what their lines are; a read that writes nothing. */
 import { randomUUID } from 'node:crypto';
 import { COMPARE_GROUPS, type CompareGroup } from '../../compare-kinds.ts';
-import { compareSides, type CompareRow } from '../../compare/compare.ts';
+import { comparePages, type CompareRow } from '../../compare/compare.ts';
 import { exportDifference } from '../../compare/exports.ts';
 import { rowNamer } from '../../compare/names.ts';
 import { lineNumbers, type NumberedLine } from '../../catalogue/item-numbers.ts';
@@ -73,7 +73,7 @@ export const COMPARE_CALLS = {
     const a = readSide(d.db, left, d.compareHooks('left'));
     const b = readSide(d.db, right, d.compareHooks('right'));
     const withoutCondition = !a.givesConditions() || !b.givesConditions();
-    const r = compareSides(a.lines(), b.lines(), { prices: prices === true, withoutCondition });
+    const r = comparePages(a.pages(), b.pages(), { prices: prices === true, withoutCondition });
     const compareId = randomUUID();
     d.compares.set(compareId, { result: r, left: a.label, right: b.label });
     for (const old of d.compares.keys()) if (d.compares.size > COMPARES_KEPT) d.compares.delete(old);
