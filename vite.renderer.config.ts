@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { screensStamp } from './scripts/screens-stamp.ts';
 
 const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'renderer');
 
@@ -9,7 +10,8 @@ const here = path.join(path.dirname(fileURLToPath(import.meta.url)), 'renderer')
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [react()],
+  // The stamp says what the build was made from: `npm run serve` builds again only when that changed.
+  plugins: [react(), screensStamp()],
   build: {
     outDir: path.join(here, '..', 'dist', 'renderer'),
     emptyOutDir: true,

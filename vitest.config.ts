@@ -14,6 +14,7 @@ const INTEGRATION = [
   'test/jobs/dead-desk-taken-up.test.ts',
   'test/app/waiting.test.ts',
   'test/host/start-under-lock.test.ts',
+  'test/host/screens-build.test.ts',
   'test/catalogue/load-cut.test.ts',
   'test/catalogue/other-desk-progress.test.ts',
   'test/catalogue/load-kill.test.ts',
