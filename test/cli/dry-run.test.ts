@@ -47,3 +47,41 @@ describeEachStore('a dry run of a duplicate (issue 60 §4)', () => {
     expect(dry.stderr).toMatch(/already imported/);
   });
 });
+
+// Issue 64 §5: a script sees what a person sees. An import refused until its warnings are acknowledged
+// prints, with --json, the preview it would need to read (the same shape as a dry run's) beside the error.
+describeEachStore('an import that needs its warnings acknowledged (issue 64 §5)', () => {
+  it('prints the preview beside the error, dry run or not, and imports nothing until accepted', async () => {
+    const { dbPath } = await storeWithCatalogue();
+    const dir = tempDir();
+    const list = path.join(dir, 'list.csv');
+    // No quantity column, and a bare colour column whose numbering is guessed: two warnings.
+    fs.writeFileSync(list, 'number,name,color\n3001,Brick 2 x 4,5\nx999,Mystery part,5\n');
+    for (const dry of [['--dry-run'], []]) {
+      const r = await cliJson(['--db', dbPath, 'import', list, ...dry]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.json.error.code).toBe('needs-acknowledgement');
+      expect(r.json.documents).toHaveLength(1);
+      expect(r.json.documents[0].warnings.map((w: { code: string }) => w.code).sort()).toEqual([
+        'colour-numbering-guessed',
+        'no-quantity-column',
+      ]);
+      expect(r.json.documents[0].lines.map((l: PreviewLineView) => l.placed?.no ?? l.reason?.code)).toEqual([
+        '3001',
+        'number-not-in-catalogue',
+      ]);
+      expect(r.json.documents[0].colourNumbering).toMatchObject({ numbering: 'bricklink', how: 'guessed' });
+    }
+    expect((await cliJson(['--db', dbPath, 'orders'])).json.orders ?? []).toHaveLength(0);
+    const accepted = await cliJson([
+      '--db',
+      dbPath,
+      'import',
+      list,
+      '--accept',
+      'no-quantity-column,colour-numbering-guessed',
+    ]);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.json.imports[0].lines).toMatchObject({ total: 2, placed: 1, unplaced: 1 });
+  });
+});

@@ -1,5 +1,5 @@
 import type { ImportPreviewView } from '../../api/contract.ts';
-import type { ErrorCode } from '../../errors.ts';
+import { BrickWorkError, type ErrorCode } from '../../errors.ts';
 import { COLOUR_NUMBERING_NAMES, type ColourNumbering, type WarningCode } from '../../reading.ts';
 import { numberArg, RefusalWithResult, type CliApi, type ContractCommand } from '../command.ts';
 
@@ -115,7 +115,16 @@ export const importDocument: ContractCommand = {
       }
       return { json: whole, text: previewText(whole) };
     }
-    const imports = await api.call('import.confirm', request);
+    const imports = await api.call('import.confirm', request).catch(async (e: unknown) => {
+      // Refused until its warnings are acknowledged: a script gets the preview a person would read before
+      // accepting (with --json, beside the error, as a dry run's), not the error alone (issue 64 §5).
+      if (!(e instanceof BrickWorkError) || e.code !== 'needs-acknowledgement') throw e;
+      throw new RefusalWithResult(
+        e.code,
+        e.message,
+        await wholePreview(api, await api.call('import.preview', request)),
+      );
+    });
     const text = imports
       .map(
         (r) =>
