@@ -10,7 +10,14 @@ export const EXPORT_ACKNOWLEDGEMENTS = ['no-bricklink-number', 'no-rebrickable-n
 export type ExportAcknowledgement = (typeof EXPORT_ACKNOWLEDGEMENTS)[number];
 
 /** Why a saved line is not in an export. */
-export const LEFT_OUT_REASONS = ['unplaced', 'no-number', 'no-colour-number', 'not-a-part'] as const;
+export const LEFT_OUT_REASONS = [
+  'unplaced',
+  'no-number',
+  'no-colour-number',
+  'not-a-part',
+  /** A lot of 0 pieces in BrickLink's XML: BrickLink takes no lot of none (issue 64 §4). */
+  'no-quantity',
+] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 
 /** Reasons the export needs acknowledged before it leaves the line out: its target does not number it. */

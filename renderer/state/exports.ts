@@ -27,7 +27,7 @@ export const TARGET_NAMES: Readonly<Record<ExportTarget, string>> = {
   rebrickable: 'Rebrickable CSV',
 };
 
-/** An order's export waiting for staff: lines its target does not number, which it would leave out. */
+/** An order's export waiting for staff: lines its target does not number, which it would leave out; or nothing it would write. */
 export interface ExportReview {
   readonly orderId: number;
   readonly preview: ExportPreviewView;
@@ -75,7 +75,8 @@ export const useExports = create<ExportState>((set, get) => ({
     const includeUnplaced = get().includeUnplaced;
     const preview = await attempt(() => call('export.preview', { orderId, to: target, includeUnplaced }));
     if (preview === null) return 'failed';
-    if (preview.needs !== null) {
+    // Lines it can't name wait for staff; an export that would write nothing is said, not written (issue 64 §4).
+    if (preview.needs !== null || preview.rows === 0) {
       set({ orderId, review: { orderId, preview } });
       return 'review';
     }

@@ -21,14 +21,16 @@ import {
 } from '../catalogue/item-numbers.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import type { ExportTarget, LeftOutLine, LeftOutReason, SharedNumberLine } from '../export-kinds.ts';
-import { bricklinkColour, inventoryXml, type XmlItem } from '../exports/bricklink-xml.ts';
+import { bricklinkColour, inventoryXml, priceTag, type XmlItem } from '../exports/bricklink-xml.ts';
 import { csvCell } from '../exports/csv-cell.ts';
 import {
+  bricklinkPriceE4,
   leftOutNote,
   leftOutText,
   rebrickableColour,
   refuseUnacknowledged,
   sharedNote,
+  unpricedNote,
   sharedRemark,
 } from '../exports/plan.ts';
 import { rebrickableCsvOf } from '../exports/rebrickable-csv.ts';
@@ -181,8 +183,7 @@ export function exportDifference(
     }
   }
   refuseUnacknowledged({ target, leftOut }, accept, 'lot');
-  const notes = [leftOutNote(leftOut, 'lot'), sharedNote(shared, target, 'lot')].filter((n) => n !== null);
-  const note = notes.length === 0 ? null : notes.join(' ');
+  const note = differenceNote(target, leftOut, shared, as === 'upload' ? written.map((w) => w.row) : []);
   if (target === 'rebrickable') {
     return {
       content: rebrickableCsvOf(written.map((w) => ({ no: w.no, colour: w.colour, quantity: -w.row.difference }))),
@@ -205,10 +206,23 @@ export function exportDifference(
       : [
           ...head,
           ['QTY', String(r.difference)],
-          ['PRICE', formatMoneyE4(r.rightUnitPriceE4 ?? r.leftUnitPriceE4 ?? 0)],
+          ['PRICE', priceTag(bricklinkPriceE4(r.rightUnitPriceE4 ?? r.leftUnitPriceE4))],
           ['CONDITION', r.condition ?? 'N'],
           ['REMARKS', remarks],
         ];
   });
   return { content: inventoryXml(items), rows: items.length, note, leftOut, shared };
+}
+
+/** What an export of the difference says beside its file: the lots it left out, those under shared numbers, an upload's lots without a price. */
+function differenceNote(
+  target: ExportTarget,
+  leftOut: readonly LeftOutLine[],
+  shared: readonly SharedNumberLine[],
+  uploaded: readonly CompareRow[],
+): string | null {
+  const prices = uploaded.map((r) => bricklinkPriceE4(r.rightUnitPriceE4 ?? r.leftUnitPriceE4));
+  const notes = [leftOutNote(leftOut, 'lot'), sharedNote(shared, target, 'lot'), unpricedNote(prices, target)];
+  const said = notes.filter((n) => n !== null);
+  return said.length === 0 ? null : said.join(' ');
 }

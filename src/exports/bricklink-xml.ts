@@ -28,8 +28,10 @@ export function bricklinkColour(colour: number | null): string {
 /**
  * The BrickLink XML mass upload (`INVENTORY`) of an order's saved lines (SPEC §8), for the shop's
  * BrickLink store, in BrickLink's numbers: each lot with `QTY`, `PRICE` and `CONDITION` as BrickLink's
- * "Mass Inventory Upload" requires them (a line without a price is written at 0, one without a condition
- * as new: BrickLink's verification shows both before anything is listed), its remarks kept. Refused
+ * "Mass Inventory Upload" requires them — a lot of 0 pieces left out and said, a price in BrickLink's
+ * thousandths, none written for a lot without one (never 0.00: the export's note says how many lots BrickLink
+ * will ask a price of), one without a condition as new — its own remarks and description kept, what the
+ * readers noted for themselves not. Refused
  * (`needs-acknowledgement`) while lines have no known BrickLink number and `accept` does not hold
  * `no-bricklink-number`; the plan says what was left out.
  */
@@ -45,11 +47,20 @@ export function bricklinkXml(
     ['ITEMID', r.no],
     ['COLOR', bricklinkColour(r.colour)],
     ['QTY', String(r.quantity)],
-    ['PRICE', formatMoneyE4(r.unitPriceE4 ?? 0)],
+    ['PRICE', priceTag(r.unitPriceE4)],
     ['CONDITION', r.condition ?? 'N'],
+    ['DESCRIPTION', r.description],
     ['REMARKS', r.remarks],
   ]);
   return { content: inventoryXml(items), plan };
+}
+
+/**
+ * A `PRICE` as BrickLink takes it (the plan's `bricklinkPriceE4`: thousandths, never 0); null: no price, so
+ * no tag — BrickLink's upload refuses 0.00, and its verification asks for a missing one.
+ */
+export function priceTag(e4: number | null): string | null {
+  return e4 === null ? null : formatMoneyE4(e4);
 }
 
 /** One `ITEM`'s fields in order; a field whose value is null is left out. */

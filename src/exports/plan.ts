@@ -2,6 +2,7 @@ import type { ReadableDb } from '../store/db.ts';
 import { shownTime } from '../clock.ts';
 import { catalogueName, lineNumbers, NUMBERING_NAMES, saidOf, type NumberedLine } from '../catalogue/item-numbers.ts';
 import { numberingOfFormat } from '../numberings.ts';
+import { remarksToWrite } from '../placement/rule.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import {
   needsAcknowledging,
@@ -32,7 +33,21 @@ export interface ExportRow {
   readonly quantity: number;
   readonly unitPriceE4: number | null;
   readonly condition: 'N' | 'U' | null;
+  /** The document's own remarks, without what the readers noted for themselves (`remarksToWrite`). */
   readonly remarks: string | null;
+  /** The description a BrickLink order gave the lot (its `DESCRIPTION`), to go back as one. */
+  readonly description: string | null;
+}
+
+/**
+ * A unit price as BrickLink takes it (issue 64 §4): in thousandths of the currency (ten-thousandths
+ * rounded, half up), as ten-thousandths; null where there is none, or none left once rounded: a lot is
+ * never written at 0, which BrickLink's upload refuses (a set's inventory gives no prices at all).
+ */
+export function bricklinkPriceE4(e4: number | null): number | null {
+  if (e4 === null) return null;
+  const rounded = Math.round(e4 / 10) * 10;
+  return rounded > 0 ? rounded : null;
 }
 
 export interface ExportPlan {
@@ -92,6 +107,8 @@ export function leftOutText(reason: LeftOutReason, target: ExportTarget, detail 
       return `${name} has no known id for this colour`;
     case 'not-a-part':
       return `${name}'s part lists hold parts only`;
+    case 'no-quantity':
+      return `0 pieces: ${name} lists no lot of none`;
   }
 }
 
@@ -164,17 +181,28 @@ export function planOrderExport(
       reason,
       text: leftOutText(reason, target, detail),
     });
-  const row = (l: LineView, type: string, no: string, colour: number | null, remarks = l.remarks) =>
+  // What goes back is the document's own words: the readers' notes stay here (issue 64 §4).
+  const written = (l: LineView) => remarksToWrite(l.remarks);
+  /** Writes `l` as a row, unless BrickLink takes no such lot; whether it was written. */
+  const row = (l: LineView, type: string, no: string, colour: number | null, remarks = written(l).remarks) => {
+    // BrickLink takes no lot of 0 pieces: it is left out, and said (issue 64 §4).
+    if (target === 'bricklink' && l.quantity === 0) {
+      leave(l, 'no-quantity');
+      return false;
+    }
     rows.push({
       line: l.id,
       type,
       no,
       colour,
       quantity: l.quantity,
-      unitPriceE4: l.unitPriceE4,
+      unitPriceE4: target === 'bricklink' ? bricklinkPriceE4(l.unitPriceE4) : l.unitPriceE4,
       condition: l.condition,
       remarks,
+      description: written(l).description,
     });
+    return true;
+  };
 
   for (const l of lines) {
     const ownWord = numberingOfFormat(formats.get(l.documentId) ?? '') === target;
@@ -205,8 +233,8 @@ export function planOrderExport(
       else {
         // BrickLink's lot never goes under a number two catalogue items share without saying which.
         const item = catalogueName({ no: p.no, catalogue: numbers.numbers.get(p.type, p.no).catalogue });
-        shared.push({ line: l.id, where: where(l), no, quantity: l.quantity, item, others: sharedWith });
-        row(l, p.type, no, colour, sharedRemark(l.remarks, item, sharedWith));
+        if (row(l, p.type, no, colour, sharedRemark(written(l).remarks, item, sharedWith)))
+          shared.push({ line: l.id, where: where(l), no, quantity: l.quantity, item, others: sharedWith });
       }
     }
   }
@@ -268,7 +296,24 @@ export function leftOutNote(leftOut: readonly LeftOutLine[], unit: 'line' | 'lot
     'no-number': 'without a known number',
     'no-colour-number': 'without a known colour id',
     'not-a-part': 'not parts',
+    'no-quantity': 'of 0 pieces',
   };
   const parts = [...counts].map(([reason, n]) => `${n} ${words[reason as LeftOutReason]}`);
   return `${leftOut.length} ${unit}${leftOut.length === 1 ? ' is' : 's are'} left out (${parts.join(', ')}).`;
+}
+
+/**
+ * What a BrickLink upload will ask of the lots written without a price (issue 64 §4), in one sentence; null
+ * when every lot has one, or the target is not BrickLink's. Its verification asks a price of each before
+ * anything is listed; 0.00 it refuses, so none is made up here.
+ */
+export function unpricedNote(
+  prices: readonly (number | null)[],
+  target: ExportTarget,
+  unit: 'line' | 'lot' = 'lot',
+): string | null {
+  const n = prices.filter((p) => p === null).length;
+  if (n === 0 || target !== 'bricklink') return null;
+  const all = n === prices.length;
+  return `${all ? (n === 1 ? 'Its' : `All ${n}`) : n} ${unit}${n === 1 ? '' : 's'} ${n === 1 ? 'has' : 'have'} no price: BrickLink's mass upload asks a price of each before it lists ${n === 1 ? 'it' : 'them'} (a wanted list needs none).`;
 }

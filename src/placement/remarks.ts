@@ -51,3 +51,43 @@ const PAB_REMARK = /^PAB Element ID, Design ID, Color - Itemname: (\d{4,9}), \d{
 
 /** Reads back what `otherNumberingColour` wrote. */
 export const OTHER_NUMBERING_COLOUR = new RegExp(`^(${OTHER_COLOUR_NUMBERINGS.join('|')}) colour (\\d{1,9})$`, 'i');
+
+/**
+ * What the readers wrote into a line's remarks for themselves (issue 64 §4), each as its writer above or
+ * in the readers spells it: the LDraw part and ids a list or model gave, an element id beside a number,
+ * a list's spare mark, a colour's name beside another numbering's number, a model's notes, and why a
+ * colour was read by its number or its name. They help the rule and staff here; they are no shop's words.
+ */
+const READER_NOTES: readonly RegExp[] = [
+  /^LDraw part \S+$/, // ldrawPartRemark
+  /^LDraw \S+$/, // a list's LDraw id column
+  /^Element \d{4,9}$/, // elementRemark
+  /^Spare$/, // a list's spare column
+  /^colour [^;·]+$/, // a colour name beside another numbering's colour number (csv.ts)
+  /^(?:a part the model holds|a submodel the file names but does not hold)$/, // ldraw.ts
+  /: placed by the (?:name|number)\b/, // given-colours.ts
+];
+
+/** How a BrickLink order's `DESCRIPTION` is kept after its `REMARKS` (bricklink-item.ts). */
+export const DESCRIPTION_LABEL = 'Description: ';
+
+/**
+ * A line's remarks as they go back out (issue 64 §4): the document's own words without what the readers
+ * noted for themselves, and the description a BrickLink order gave apart (BrickLink's `DESCRIPTION`).
+ */
+export function remarksToWrite(remarks: string | null): { remarks: string | null; description: string | null } {
+  if (remarks === null) return { remarks: null, description: null };
+  // The description is always last, and may hold anything: cut at its label first.
+  const at = remarks.startsWith(DESCRIPTION_LABEL) ? 0 : remarks.lastIndexOf(`; ${DESCRIPTION_LABEL}`);
+  const description = at < 0 ? null : remarks.slice(at + (at === 0 ? 0 : 2) + DESCRIPTION_LABEL.length) || null;
+  const rest = at < 0 ? remarks : remarks.slice(0, at);
+  const isNote = (text: string) => READER_NOTES.some((note) => note.test(text.trim()));
+  // The shop's words as they are, character for character: only whole notes are taken out.
+  const own = rest.split('; ').flatMap((part) => {
+    const pieces = part.split(' · ');
+    const kept = pieces.filter((piece) => !isNote(piece));
+    if (kept.length === pieces.length) return part === '' ? [] : [part];
+    return kept.length === 0 ? [] : [kept.join(' · ')];
+  });
+  return { remarks: own.length === 0 ? null : own.join('; '), description };
+}

@@ -246,12 +246,14 @@ export function checkColour(given: Pick<GivenItem, 'colourId' | 'colourName'>, l
 }
 
 export {
+  DESCRIPTION_LABEL,
   elementIdBeside,
   elementRemark,
   ldrawBeside,
   ldrawPartRemark,
   OTHER_COLOUR_NUMBERINGS,
   otherNumberingColour,
+  remarksToWrite,
 } from './remarks.ts';
 
 /**

@@ -111,18 +111,24 @@ describeEachStore('exports (SPEC §8)', () => {
         l.remarks,
       ]),
     ).toEqual(
-      placed.map((l) => [
-        l.placed?.type,
-        l.placed?.no,
-        // BrickLink's XML always has COLOR: 0 for an item without a colour.
-        l.placed?.colour ?? 0,
-        l.quantity,
-        l.unitPriceE4,
-        l.condition,
-        l.remarks,
-      ]),
+      // BrickLink takes no lot of 0 pieces (issue 64 §4): left out, and said.
+      placed
+        .filter((l) => l.quantity > 0)
+        .map((l) => [
+          l.placed?.type,
+          l.placed?.no,
+          // BrickLink's XML always has COLOR: 0 for an item without a colour.
+          l.placed?.colour ?? 0,
+          l.quantity,
+          // A price in BrickLink's thousandths (0.0825 → 0.083).
+          l.unitPriceE4 === 825 ? 830 : l.unitPriceE4,
+          l.condition,
+          l.remarks,
+        ]),
     );
-    expect(doc?.lines).toHaveLength(2);
+    expect(placed.map((l) => l.unitPriceE4)).toContain(825);
+    expect(doc?.lines).toHaveLength(1);
+    expect(bricklinkXml(db, r?.order.id ?? 0).plan.leftOut.map((l) => l.reason)).toEqual(['no-quantity', 'unplaced']);
   });
 
   it('export summary and export bricklink through the CLI, to stdout or to a file', async () => {

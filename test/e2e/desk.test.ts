@@ -268,18 +268,28 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
       .waitFor();
     await expect.poll(() => row(1).locator('.c-placed').textContent()).toContain('P 6141');
 
-    // Point 6: the order's BrickLink XML, from the order's own screen, named after the order.
-    // 6141 is Rebrickable's number and nothing loaded gives BrickLink's: the export asks first, naming
-    // the lines it would leave out (issue 43), and goes on without them when staff say so.
+    // Point 6: the order's BrickLink XML, from the order's own screen. 6141 is Rebrickable's number and
+    // nothing loaded gives BrickLink's; the minifig is unplaced: every line would be left out, so nothing is
+    // written and none is offered — said, with each line's reason (issues 43, 64 §4).
     await page.getByTestId('order-export').click();
     const review = page.getByTestId('export-review');
     await review.waitFor();
     expect(await page.getByTestId('export-review-lines').textContent()).toContain('P 6141');
+    expect(await page.getByTestId('export-review-nothing').textContent()).toContain(
+      'Nothing to write: every line of PAB.bsx is left out of the BrickLink XML',
+    );
+    expect(await page.getByTestId('export-review-confirm').count()).toBe(0);
+    // Its document named once above its lines, each line by its place there (issue 64 §4).
+    expect(await page.getByTestId('left-out-document').allTextContents()).toEqual(['PAB.bsx']);
+    expect(
+      await page.getByTestId('export-review-lines').locator('tbody tr:not(.group) td:first-child').allTextContents(),
+    ).toEqual(['#1', '#2', '#3']);
     await shot('export-review');
-    const download = page.waitForEvent('download');
-    await page.getByTestId('export-review-confirm').click();
-    expect((await download).suggestedFilename()).toBe('PAB – BrickLink.xml');
-    expect(await page.getByTestId('export-left-out').textContent()).toContain('BrickLink has no known number');
+    // Close has the focus: Enter closes it, nothing downloaded.
+    const close = page.getByTestId('export-review-cancel');
+    await expect.poll(() => close.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await review.waitFor({ state: 'detached' });
     await tab('Orders').click();
     await page.locator('tr.clickable', { hasText: 'PAB.bsx' }).click();
 

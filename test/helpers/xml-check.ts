@@ -46,8 +46,9 @@ export function strictXmlProblem(text: string): string | null {
  * What BrickLink's help pages require of an XML file it imports ("Importing items on BrickLink with XML",
  * "Mass Inventory Upload", wanted lists), as a list of problems (empty: none): no XML declaration; an
  * `INVENTORY` root of `ITEM`s; each item with `ITEMTYPE`, `ITEMID` and `COLOR` (0 for items without a
- * colour: sets, minifigures, books, …); a mass upload's `QTY`, `PRICE` and `CONDITION` N/U; a
- * wanted list's `MINQTY` and `CONDITION` N/U/X.
+ * colour: sets, minifigures, books, …); a mass upload's `QTY` of at least 1, its `PRICE` (where given) above
+ * 0 in at most thousandths, and `CONDITION` N/U; a wanted list's `MINQTY` and `CONDITION` N/U/X; and no
+ * remarks that carry what brick-work's readers noted for themselves (issue 64 §4).
  */
 export function bricklinkXmlProblems(text: string, kind: 'upload' | 'wanted'): string[] {
   const problems: string[] = [];
@@ -65,11 +66,17 @@ export function bricklinkXmlProblems(text: string, kind: 'upload' | 'wanted'): s
     if (colour === undefined || !/^\d+$/.test(colour)) problems.push(`${at}: COLOR ${colour ?? 'missing'}`);
     else if (type !== 'P' && type !== 'G' && colour !== '0')
       problems.push(`${at}: a ${type} item with COLOR ${colour}`);
+    // What the readers noted for themselves never goes back (issue 64 §4); a description goes as DESCRIPTION.
+    const remarks = field('REMARKS') ?? '';
+    if (/(?:^|; | · )(?:LDraw part |Element \d|Description: )/.test(remarks))
+      problems.push(`${at}: REMARKS carry a reader's note: ${remarks}`);
     if (kind === 'upload') {
       const qty = field('QTY');
-      if (qty === undefined || !/^\d+$/.test(qty)) problems.push(`${at}: QTY ${qty ?? 'missing'}`);
+      if (qty === undefined || !/^[1-9]\d*$/.test(qty)) problems.push(`${at}: QTY ${qty ?? 'missing'}`);
+      // A price in BrickLink's thousandths, never 0.00; a lot without one has no PRICE (its verification asks).
       const price = field('PRICE');
-      if (price === undefined || !/^\d*\.?\d+$/.test(price)) problems.push(`${at}: PRICE ${price ?? 'missing'}`);
+      if (price !== undefined && (!/^\d*\.?\d{1,3}$/.test(price) || Number(price) <= 0))
+        problems.push(`${at}: PRICE ${price}`);
       if (!['N', 'U'].includes(field('CONDITION') ?? ''))
         problems.push(`${at}: CONDITION ${field('CONDITION') ?? 'missing'}`);
     } else {

@@ -5,7 +5,7 @@ import { confirmImport, planImport, type PlannedDocument } from '../../documents
 import { takeBack } from '../../documents/take-back.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
-import { leftOutNote, planOrderExport, sharedNote, type ExportPlan } from '../../exports/plan.ts';
+import { leftOutNote, planOrderExport, sharedNote, unpricedNote, type ExportPlan } from '../../exports/plan.ts';
 import type { DocumentView, ExportFileView, PreviewDocumentView } from '../contract.ts';
 import { rebrickableCsv } from '../../exports/rebrickable-csv.ts';
 import { needsAcknowledging, NO_NUMBER_CODES } from '../../export-kinds.ts';
@@ -30,7 +30,14 @@ import { onReader, reads, writes, type PartialCallTable } from './define.ts';
  * each written under a number that names several catalogue items named.
  */
 function withLeftOut(saved: ExportFileView, plan: ExportPlan): ExportFileView {
-  const notes = [leftOutNote(plan.leftOut), sharedNote(plan.shared, plan.target)].filter((n) => n !== null);
+  const notes = [
+    leftOutNote(plan.leftOut),
+    sharedNote(plan.shared, plan.target),
+    unpricedNote(
+      plan.rows.map((r) => r.unitPriceE4),
+      plan.target,
+    ),
+  ].filter((n) => n !== null);
   return {
     ...saved,
     rows: plan.rows.length,

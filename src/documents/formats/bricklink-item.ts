@@ -1,3 +1,4 @@
+import { DESCRIPTION_LABEL } from '../../placement/rule.ts';
 import type { XmlElement } from '../../text/xml.ts';
 import type { ParsedLine } from '../model.ts';
 import { limited, parseCondition, parseMoneyE4, parseOptionalId, parseQuantity, textOrNull } from '../values.ts';
@@ -28,7 +29,7 @@ function remarksOf(item: XmlElement): string | null {
   const remarks = textOrNull(unescapeTwice(field(item, 'REMARKS')));
   const description = textOrNull(unescapeTwice(field(item, 'DESCRIPTION')));
   if (description === null) return remarks;
-  return [remarks, `Description: ${description}`].filter((t) => t !== null).join('; ');
+  return [remarks, `${DESCRIPTION_LABEL}${description}`].filter((t) => t !== null).join('; ');
 }
 
 /**
