@@ -26,6 +26,7 @@ import type {
   WarningCode,
 } from './model.ts';
 import { readDocumentFile } from './read-document.ts';
+import { counted } from '../words.ts';
 
 /**
  * Import (SPEC §8) in two steps: `planImport` is the preview (it writes nothing) and `confirmImport`
@@ -172,7 +173,7 @@ function pairLines(doc: ParsedDocument, old: DocumentRow, oldLines: readonly Lin
     const positions = fewer + 1 === more ? `position ${more}` : `positions ${fewer + 1}–${more}`;
     throw new BrickWorkError(
       'lines-do-not-pair',
-      `${quote(old.key)} was undone with ${oldLines.length} lines and this file has ${doc.lines.length}: lines pair by position, so ${positions} ` +
+      `${quote(old.key)} was undone with ${counted(oldLines.length, 'line')} and this file has ${doc.lines.length}: lines pair by position, so ${positions} ` +
         `${fewer + 1 === more ? 'has' : 'have'} no partner. Import the file as a new document instead (--as-new); the undone one stays undone.`,
     );
   }

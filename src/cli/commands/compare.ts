@@ -1,3 +1,4 @@
+import { counted } from '../../words.ts';
 import { acknowledgements, leftOutLines, sharedLines } from './exports.ts';
 import { numberText } from './orders.ts';
 import type { ArgsOf, CompareRowView, CompareView } from '../../api/contract.ts';
@@ -26,8 +27,8 @@ function text(v: CompareView): string {
     rows.length === 0 ? [] : [`${title} (${rows.length}):`, ...rows.map((r) => `  ${line(r)}`)];
   const t = v.totals;
   return [
-    `Left:  ${v.left.label}: ${t.left.lots} lots, ${t.left.pieces} pieces`,
-    `Right: ${v.right.label}: ${t.right.lots} lots, ${t.right.pieces} pieces`,
+    `Left:  ${v.left.label}: ${counted(t.left.lots, 'lot')}, ${counted(t.left.pieces, 'piece')}`,
+    `Right: ${v.right.label}: ${counted(t.right.lots, 'lot')}, ${counted(t.right.pieces, 'piece')}`,
     ...group('Only left', v.onlyLeft, (r) => `${named(r)}: ${r.left}`),
     ...group('Only right', v.onlyRight, (r) => `${named(r)}: ${r.right}`),
     ...group(
@@ -37,8 +38,8 @@ function text(v: CompareView): string {
     ),
     ...group('Price differs', v.priceDiffers, (r) => `${named(r)}: ${r.leftUnitPrice} → ${r.rightUnitPrice}`),
     ...group('Unplaced, listed apart', v.unplaced, (r) => `${named(r)}: ${r.left} → ${r.right}`),
-    `Same: ${v.same.length} lots.`,
-    `Missing on the right: ${t.missing} pieces (${t.missingValue}); extra on the right: ${t.extra} pieces (${t.extraValue}).`,
+    `Same: ${counted(v.same.length, 'lot')}.`,
+    `Missing on the right: ${counted(t.missing, 'piece')} (${t.missingValue}); extra on the right: ${counted(t.extra, 'piece')} (${t.extraValue}).`,
   ].join('\n');
 }
 

@@ -1,6 +1,7 @@
 import type { ImportPreviewView } from '../../api/contract.ts';
 import { BrickWorkError, type ErrorCode } from '../../errors.ts';
 import { COLOUR_NUMBERING_NAMES, type ColourNumbering, type WarningCode } from '../../reading.ts';
+import { counted } from '../../words.ts';
 import { numberArg, RefusalWithResult, type CliApi, type ContractCommand } from '../command.ts';
 
 /** How a preview read a document, in words: the numbering of its colour numbers, the columns it did not read, its warnings. */
@@ -33,7 +34,7 @@ function previewText(plan: ImportPreviewView): string {
             ? ` into a new order ${d.target.reference}`
             : ` into order ${d.target.reference}`;
       return [
-        `${d.revival ? 'Would revive' : 'Would import'} ${d.key}${where}: ${d.counts.total} lines, ${d.counts.placed} placed, ${d.counts.unplaced} unplaced.`,
+        `${d.revival ? 'Would revive' : 'Would import'} ${d.key}${where}: ${counted(d.counts.total, 'line')}, ${d.counts.placed} placed, ${d.counts.unplaced} unplaced.`,
         ...readingText(d),
       ].join('\n');
     })
@@ -129,7 +130,7 @@ export const importDocument: ContractCommand = {
       .map(
         (r) =>
           `${r.revived ? 'Revived' : 'Imported'} ${r.document.key} into order ${r.order.reference} (#${r.order.id}, ${r.order.currency}): ` +
-          `${r.lines.total} lines, ${r.lines.placed} placed, ${r.lines.unplaced} unplaced.`,
+          `${counted(r.lines.total, 'line')}, ${r.lines.placed} placed, ${r.lines.unplaced} unplaced.`,
       )
       .join('\n');
     return { json: { imports }, text };

@@ -19,7 +19,7 @@ export const orders: ContractCommand = {
                 `#${String(o.id).padEnd(5)} ${o.reference.padEnd(28)} ${(o.counterparty ?? '').padEnd(20)} ${o.currency} ` +
                 (o.state === 'undone'
                   ? `taken back on ${shownTime(o.undoneAt)}; import the file again to revive it`
-                  : `${String(o.lines).padStart(6)} lines ${String(o.unplaced).padStart(5)} unplaced`),
+                  : `${String(o.lines).padStart(6)} ${o.lines === 1 ? 'line ' : 'lines'} ${String(o.unplaced).padStart(5)} unplaced`),
             )
             .join('\n');
     return { json: { orders: list }, text };

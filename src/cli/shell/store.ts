@@ -1,3 +1,4 @@
+import { counted } from '../../words.ts';
 import {
   copyStoreTo,
   SERVER_FIRST_SCHEMA,
@@ -96,7 +97,7 @@ export const storeCopy: ShellCommand = {
     const width = Math.max(...report.tables.map((t) => t.table.length));
     const text = [
       `Copied ${report.from} to ${report.to} in ${(report.ms / 1000).toFixed(1)} s: ${report.rows} rows in ` +
-        `${report.tables.length} tables, each table checked row for row, and the tallies of ${report.tallies} documents.`,
+        `${report.tables.length} tables, each table checked row for row, and the tallies of ${counted(report.tallies, 'document')}.`,
       ...(report.upgradedFrom === null
         ? []
         : [
