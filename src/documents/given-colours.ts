@@ -104,7 +104,8 @@ function disagreementWarning(disagreeing: readonly Disagreement[], rule: ColourR
     code: 'colour-number-and-name-disagree',
     message:
       `${one ? 'One line gives' : `${disagreeing.length.toLocaleString('en-US')} lines give`} a colour number and a colour name that are different colours in ${where} ` +
-      `(line ${first.line.sourceLine}: ${number} is ${first.numberName}, the name says "${quote(first.name)}"); ` +
+      // The document's lot, as the screens number its lines, not a line of the file's text (issue 64 §3).
+      `(lot ${first.line.position}: ${number} is ${first.numberName}, the name says "${quote(first.name)}"); ` +
       (rule.decides === 'name'
         ? `${one ? 'it is' : 'they are'} placed by the name.`
         : `the file keeps BrickLink's numbers, so ${one ? 'it is' : 'they are'} placed by the number (the name may be one the colour had before BrickLink renamed it).`),

@@ -251,7 +251,7 @@ describeEachStore('issue 60 §3: a colour numbering is read from the whole file'
     expect(read.doc.warnings.map((w) => [w.code, w.message])).toEqual([
       [
         'colour-number-and-name-disagree',
-        'One line gives a colour number and a colour name that are different colours in LDraw\'s numbering (line 19: LDraw 4 is Red, the name says "Blue"); it is placed by the name.',
+        'One line gives a colour number and a colour name that are different colours in LDraw\'s numbering (lot 18: LDraw 4 is Red, the name says "Blue"); it is placed by the name.',
       ],
     ]);
     expectWarningTrue(read.doc, odd);

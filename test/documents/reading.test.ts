@@ -341,7 +341,7 @@ describeEachStore('2. the colour numbering a file speaks is read, shown, never g
     expect(doc.warnings.map((w) => [w.code, w.message])).toEqual([
       [
         'colour-number-and-name-disagree',
-        'One line gives a colour number and a colour name that are different colours in BrickLink\'s table (line 3: 1 is White, the name says "Blue"); it is placed by the name.',
+        'One line gives a colour number and a colour name that are different colours in BrickLink\'s table (lot 2: 1 is White, the name says "Blue"); it is placed by the name.',
       ],
     ]);
     expect(p.refusal?.code).toBe('needs-acknowledgement');
@@ -372,7 +372,7 @@ describeEachStore('2. the colour numbering a file speaks is read, shown, never g
     expect(doc.warnings.map((w) => [w.code, w.message])).toEqual([
       [
         'colour-number-and-name-disagree',
-        'One line gives a colour number and a colour name that are different colours in BrickLink\'s table (line 14: 13 is Trans-Brown, the name says "Trans-Black"); ' +
+        'One line gives a colour number and a colour name that are different colours in BrickLink\'s table (lot 2: 13 is Trans-Brown, the name says "Trans-Black"); ' +
           "the file keeps BrickLink's numbers, so it is placed by the number (the name may be one the colour had before BrickLink renamed it).",
       ],
     ]);
