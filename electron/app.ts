@@ -6,6 +6,7 @@ import { storeFileIn } from '../src/app/store-place.ts';
 import { APP_NAME } from '../src/version.ts';
 import { serverUrl, storeName } from '../src/store-location.ts';
 import type { ShopServerConfig, ShopServerPort } from '../src/api/ports.ts';
+import { followAppearance, windowBackground } from './appearance.ts';
 import { safeStorageCredentials, safeStorageShopServer } from './credentials.ts';
 import { fileDeskName } from './desk-name.ts';
 import { fileDialogs } from './dialogs.ts';
@@ -19,7 +20,7 @@ import { lockDown, lockDownApp, lockDownSession, showWhenReady, webPreferences }
 /** The parts of Electron the app uses: the real module in the app, a stand-in in the unit tests. */
 export type ElectronDeps = Pick<
   typeof Electron,
-  'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'safeStorage' | 'screen' | 'session'
+  'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'nativeTheme' | 'safeStorage' | 'screen' | 'session'
 >;
 
 export interface AppPaths {
@@ -48,7 +49,7 @@ export async function startApp(
   paths: AppPaths,
   log: (line: string) => void,
 ): Promise<{ window: Electron.BrowserWindow; core: Core }> {
-  const { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session } = electron;
+  const { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, safeStorage, screen, session } = electron;
   const page = appPage(paths.rendererIndex);
   lockDownApp(app, page);
   lockDownSession(session.defaultSession, page);
@@ -67,8 +68,11 @@ export async function startApp(
     minHeight: MIN_SIZE.height,
     show: false,
     title: APP_NAME,
+    // The page's own ground, light or dark as the system is (Electron's default is white).
+    backgroundColor: windowBackground(nativeTheme),
     webPreferences: webPreferences(paths.preload),
   });
+  followAppearance(nativeTheme, window);
   // Maximising shows a window: done as it is shown, not before its page is ready.
   if (place.maximized) window.once('ready-to-show', () => window.maximize());
   keepWindowPlace(window, userData);

@@ -24,6 +24,8 @@ export function fakeElectron(options: {
   messageBoxAnswer?: number;
   /** The screens attached (their work areas); one 1440×900 screen by default. */
   workAreas?: { x: number; y: number; width: number; height: number }[];
+  /** The system's appearance at the start: dark or (by default) light. */
+  dark?: boolean;
 }) {
   /** The keychain: set `refuses` to have it deny every read and write, as macOS's does on Deny or when locked. */
   const keychain = { refuses: false };
@@ -74,6 +76,7 @@ export function fakeElectron(options: {
       for (const fn of this.events.get(event) ?? []) fn({ preventDefault: () => (prevented = true) });
       return prevented;
     }
+    setBackgroundColor = vi.fn();
     show = vi.fn(() => (this.visible = true));
     focus = vi.fn();
     restore = vi.fn(() => (this.minimized = false));
@@ -100,9 +103,27 @@ export function fakeElectron(options: {
     getPath: (name: string) => (name === 'userData' ? options.userData : ''),
     getAppPath: () => options.appPath,
   };
+  /** The system's appearance; `switchTo` changes it as staff do in System Settings (nativeTheme's `updated`). */
+  const nativeTheme = {
+    shouldUseDarkColors: options.dark ?? false,
+    listeners: [] as Handler[],
+    on: vi.fn((event: string, fn: Handler) => {
+      if (event === 'updated') nativeTheme.listeners.push(fn);
+      return nativeTheme;
+    }),
+    removeListener: vi.fn((event: string, fn: Handler) => {
+      if (event === 'updated') nativeTheme.listeners = nativeTheme.listeners.filter((l) => l !== fn);
+      return nativeTheme;
+    }),
+    switchTo(dark: boolean) {
+      nativeTheme.shouldUseDarkColors = dark;
+      for (const fn of nativeTheme.listeners) fn();
+    },
+  };
   const electron = {
     app,
     BrowserWindow,
+    nativeTheme,
     dialog: {
       showOpenDialog: vi.fn(async () => ({
         canceled: options.pick == null,
@@ -149,6 +170,7 @@ export function fakeElectron(options: {
     electron: electron as unknown as ElectronDeps,
     keychain,
     app,
+    nativeTheme,
     handlers,
     contentsEvents,
     webContents,
