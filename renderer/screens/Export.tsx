@@ -2,7 +2,6 @@ import { useShallow } from 'zustand/react/shallow';
 import { count } from '../format.ts';
 import { useExports } from '../state/exports.ts';
 import { ExportReview, LeftOutTable } from './export/ExportReview.tsx';
-import { useOrders } from '../state/orders.ts';
 import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 
 export function Export() {
@@ -12,11 +11,13 @@ export function Export() {
       orderId: s.orderId,
       includeUnplaced: s.includeUnplaced,
       review: s.review,
+      orders: s.orders,
     })),
   );
   const actions = useExports.getState();
-  const { orders, loadOrders } = useOrders(useShallow((s) => ({ orders: s.orders, loadOrders: s.loadOrders })));
-  useReloadOnChange(loadOrders);
+  // Every order, whatever the Orders screen is searching for (issue 64 §2).
+  useReloadOnChange(actions.loadOrders);
+  const orders = ex.orders;
   const withLines = orders.filter((o) => o.lines > 0);
   const orderId = ex.orderId;
   const review = ex.review;

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ExportFileView, ExportPreviewView } from '../../src/api/contract.ts';
+import type { ExportFileView, ExportPreviewView, OrderView } from '../../src/api/contract.ts';
 import type { ExportTarget } from '../../src/export-kinds.ts';
 import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
@@ -35,6 +35,12 @@ export interface ExportReview {
 
 interface ExportState {
   last: ExportFileView | null;
+  /**
+   * The orders this screen offers: every order, its own list — never the Orders screen's search, which
+   * would narrow it behind the worker's back (issue 64 §2).
+   */
+  orders: readonly OrderView[];
+  loadOrders(): Promise<void>;
   /** The order the Export screen exports. */
   orderId: number | null;
   /** Unplaced lines go as their document gave them, where it speaks the target's numbering (SPEC §8). */
@@ -56,6 +62,11 @@ interface ExportState {
 
 export const useExports = create<ExportState>((set, get) => ({
   last: null,
+  orders: [],
+  async loadOrders() {
+    const orders = await attempt(() => call('orders.list', { query: '' }));
+    if (orders !== null) set({ orders });
+  },
   orderId: null,
   includeUnplaced: false,
   review: null,
