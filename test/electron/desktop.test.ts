@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { askToQuitDuringWork, closeCoreOnQuit, configureApp, startApp } from '../../electron/app.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../../electron/channels.ts';
-import { bringBack, closingQuits, documentsFromOutside } from '../../electron/desktop.ts';
+import { bringBack, bringBackOnActivate, closingQuits, documentsFromOutside } from '../../electron/desktop.ts';
 import { menuTemplate } from '../../electron/menu.ts';
 import { documentsInArgv } from '../../electron/opened-documents.ts';
 import { DEFAULT_SIZE, keepWindowPlace, MIN_SIZE, windowPlace } from '../../electron/window-place.ts';
@@ -287,6 +287,56 @@ describe('documents from outside the window', () => {
     bringBack(null); // no window yet: nothing to do, and no error
   });
 
+});
+
+describe('the Dock icon clicked, or the app chosen in Spotlight (macOS’s activate)', () => {
+  function activating() {
+    const fake = fakeElectron({ userData: '/x', appPath: '/x' });
+    const made: { window: any } = { window: null };
+    bringBackOnActivate(fake.electron.app, () => made.window);
+    const activate = () => {
+      for (const [event, fn] of (fake.app.on as any).mock.calls) if (event === 'activate') fn({}, false);
+    };
+    return { fake, made, activate };
+  }
+
+  it('brings back the minimised window: restored and in front', () => {
+    const { fake, made, activate } = activating();
+    const window = (made.window = new fake.electron.BrowserWindow({ width: 1200, height: 800 }) as any);
+    window.visible = true;
+    window.minimized = true;
+    activate();
+    expect(window.restore).toHaveBeenCalledTimes(1);
+    expect(window.minimized).toBe(false);
+    expect(window.focus).toHaveBeenCalled();
+  });
+
+  it('shows a hidden window; one already in front is only focused', () => {
+    const { fake, made, activate } = activating();
+    const window = (made.window = new fake.electron.BrowserWindow({ width: 1200, height: 800 }) as any);
+    activate();
+    expect(window.show).toHaveBeenCalledTimes(1);
+    activate();
+    expect(window.show).toHaveBeenCalledTimes(1);
+    expect(window.restore).not.toHaveBeenCalled();
+    expect(window.focus).toHaveBeenCalledTimes(2);
+  });
+
+  it('before the start has made its window, or once the quit has closed it, does nothing', () => {
+    const { fake, made, activate } = activating();
+    expect(() => activate()).not.toThrow();
+    const window = (made.window = new fake.electron.BrowserWindow({ width: 1200, height: 800 }) as any);
+    window.isDestroyed = () => true;
+    activate();
+    expect(window.show).not.toHaveBeenCalled();
+    expect(window.focus).not.toHaveBeenCalled();
+  });
+
+  it('main.ts brings back the window of the start that succeeded', () => {
+    const main = fs.readFileSync(path.join(REPO_ROOT, 'electron', 'main.ts'), 'utf8');
+    expect(main).toMatch(/bringBackOnActivate\(app, \(\) => started\)/);
+    expect(main).toMatch(/\(\{ core, window \}\) => \{\s*started = window;/);
+  });
 });
 
 describe('⌘Q while work is under way', () => {
