@@ -287,6 +287,11 @@ describe('documents from outside the window', () => {
     bringBack(null); // no window yet: nothing to do, and no error
   });
 
+  it('a model or a part list named on a command line (a file association, a second start) is a document too', () => {
+    expect(
+      documentsInArgv(['brick-work', '/m/Falcon.io', '/m/tower.MPD', '/m/car.ldr', '/m/wall.dat', '/m/l.tsv']),
+    ).toEqual(['/m/Falcon.io', '/m/tower.MPD', '/m/car.ldr', '/m/wall.dat', '/m/l.tsv']);
+  });
 });
 
 describe('the Dock icon clicked, or the app chosen in Spotlight (macOS’s activate)', () => {

@@ -1,17 +1,43 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { electronNativeBinding } from '../../electron/native.ts';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_KINDS } from '../../src/document-kinds.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
   main: string;
   scripts: Record<string, string>;
   build: Record<string, any>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
+
+const require = createRequire(import.meta.url);
+
+/** electron-builder's own packager methods, run on a stand-in packager made of a build configuration. */
+function standInPackager(build: Record<string, any>, os: 'mac' | 'win' | 'linux') {
+  // Through the package's entry: platformPackager.js first would meet its require cycle half-made.
+  const { PlatformPackager } = require('app-builder-lib');
+  const p = PlatformPackager.prototype;
+  return {
+    config: build,
+    platformSpecificBuildOptions: build[os] ?? {},
+    appInfo: { productName: build['productName'], sanitizedProductName: build['productName'], version: pkg.version },
+    platform: { buildConfigurationKey: os },
+    expandArtifactNamePattern: p.expandArtifactNamePattern,
+    artifactPatternConfig: p.artifactPatternConfig,
+    computeArtifactName: p.computeArtifactName,
+    expandMacro: p.expandMacro,
+    /** The document types the app declares: electron-builder's `fileAssociations` (the build's, then the platform's). */
+    get fileAssociations(): { ext: string | string[]; rank?: string; role?: string; name?: string }[] {
+      return Object.getOwnPropertyDescriptor(p, 'fileAssociations')!.get!.call(this);
+    },
+  };
+}
 
 describe('packaging (electron-builder; the builds themselves need the internet, so the configuration is checked here)', () => {
   const b = pkg.build;
@@ -113,6 +139,31 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
 
   it('opens BrickStore documents from Finder and Explorer: .bsx is associated, as an editor that does not claim it first (issue 44)', () => {
     expect(b.fileAssociations).toEqual([expect.objectContaining({ ext: 'bsx', role: 'Editor', rank: 'Alternate' })]);
+  });
+
+  it('the Mac app declares every kind of document brick-work reads, so any can be dropped on its Dock icon (issue 63 §4)', () => {
+    const extensions = (os: 'mac' | 'win' | 'linux') =>
+      standInPackager(b, os)
+        .fileAssociations.flatMap((a) => [a.ext].flat())
+        .sort();
+    expect(extensions('mac')).toEqual([...DOCUMENT_EXTENSIONS].sort());
+    // An alternate handler, never Finder's default for a .csv, .xml or .txt.
+    for (const a of standInPackager(b, 'mac').fileAssociations) expect(a.rank, String(a.ext)).toBe('Alternate');
+    // Off the Mac only .bsx: Windows' installer makes an association the files' default opener (it sets
+    // the extension's class), which would take .csv from the spreadsheet and .txt from the editor.
+    expect(extensions('win')).toEqual(['bsx']);
+    expect(extensions('linux')).toEqual(['bsx']);
+  });
+
+  it('the kinds of document name every reader src/documents/read-document.ts reads with, so a new format is not forgotten', () => {
+    const reader = fs.readFileSync(path.join(REPO_ROOT, 'src', 'documents', 'read-document.ts'), 'utf8');
+    const used = [...reader.matchAll(/import \{([^}]*)\} from '\.\/formats\/[^']+'/g)]
+      .flatMap((m) => m[1]!.split(','))
+      .map((n) => n.trim())
+      .filter((n) => /^read[A-Z]/.test(n));
+    expect(used.length).toBeGreaterThanOrEqual(7);
+    expect(DOCUMENT_KINDS.flatMap((k) => k.readers).sort()).toEqual(used.sort());
+    for (const kind of DOCUMENT_KINDS) expect(kind.extensions.length, kind.name).toBeGreaterThan(0);
   });
 
   it('installs without needing more than the npm registry: no install script rebuilds for Electron', () => {
