@@ -24,6 +24,7 @@ const INTEGRATION = [
   'test/electron/built-app.test.ts',
   'test/exports/round-trip.test.ts',
   'test/electron/check-electron.test.ts',
+  'test/electron/notarization.test.ts',
   'test/electron/native-electron.test.ts',
   'test/electron/packaged-imports.test.ts',
   'test/electron/packaged-app.test.ts',

@@ -39,6 +39,25 @@ function standInPackager(build: Record<string, any>, os: 'mac' | 'win' | 'linux'
   };
 }
 
+/** The file electron-builder's dmg target makes for an arch (its DmgTarget, stopped as it names the file). */
+async function dmgFileName(build: Record<string, any>, arch: 'arm64' | 'x64'): Promise<string> {
+  const { DmgTarget } = require('dmg-builder/out/dmg.js');
+  const { Arch } = require('builder-util');
+  const named: { file: string | null } = { file: null };
+  const packager = {
+    ...standInPackager(build, 'mac'),
+    info: {
+      emitArtifactBuildStarted: async ({ file }: { file: string }) => {
+        named.file = file;
+        throw new Error('named'); // nothing is built
+      },
+    },
+  };
+  await new DmgTarget(packager, '/release').build('/release/mac/brick-work.app', Arch[arch]).catch(() => {});
+  if (named.file === null) throw new Error('the dmg target named no file');
+  return path.basename(named.file);
+}
+
 describe('packaging (electron-builder; the builds themselves need the internet, so the configuration is checked here)', () => {
   const b = pkg.build;
 
@@ -134,7 +153,27 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
       /electron-builder --mac --publish never -c\.forceCodeSigning=true$/,
     );
     expect(pkg.scripts['dist:mac']).not.toMatch(/forceCodeSigning/);
-    expect(pkg.scripts['dist:mac:release']?.replace(' -c.forceCodeSigning=true', '')).toBe(pkg.scripts['dist:mac']);
+    // The same build, after the notarization check (test/electron/notarization.test.ts).
+    expect(
+      pkg.scripts['dist:mac:release']
+        ?.replace(' -c.forceCodeSigning=true', '')
+        .replace(/^node scripts\/check-notarization\.mjs && /, ''),
+    ).toBe(pkg.scripts['dist:mac']);
+  });
+
+  it('names both dmgs by their arch, as the README does (electron-builder leaves its default arch, x64, out unless artifactName is set)', async () => {
+    expect(await dmgFileName(b, 'arm64')).toBe(`brick-work-${pkg.version}-arm64.dmg`);
+    expect(await dmgFileName(b, 'x64')).toBe(`brick-work-${pkg.version}-x64.dmg`);
+    // What the configuration made before issue 63: the x64 dmg without its arch.
+    const { dmg: _dmg, ...withoutName } = b;
+    expect(await dmgFileName(withoutName, 'x64')).toBe(`brick-work-${pkg.version}.dmg`);
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    for (const arch of ['arm64', 'x64']) expect(readme).toContain(`release/brick-work-${pkg.version}-${arch}.dmg`);
+  });
+
+  it('names the oldest macOS it runs on: 12, Electron 45’s', () => {
+    expect(b['mac'].minimumSystemVersion).toBe('12.0');
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')).toMatch(/macOS 12 \(Monterey\) or later/);
   });
 
   it('opens BrickStore documents from Finder and Explorer: .bsx is associated, as an editor that does not claim it first (issue 44)', () => {
