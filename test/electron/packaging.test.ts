@@ -216,7 +216,16 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'better_sqlite3.node'), '');
     expect(electronNativeBinding(root, '140', 'darwin', 'arm64')).toBe(path.join(dir, 'better_sqlite3.node'));
-    expect(electronNativeBinding(root, '140', 'darwin', 'x64')).toBeNull();
+    // Only another arch's binary (what an x64 Node.js under Rosetta builds, issue 63): never loaded, said plainly.
+    expect(() => electronNativeBinding(root, '140', 'darwin', 'x64')).toThrow(
+      'The SQLite library was built for Electron on darwin-arm64, but this Electron runs as darwin-x64 (a Node.js of the other arch built it',
+    );
+    const rosetta = tempDir();
+    fs.mkdirSync(path.join(rosetta, 'native', 'electron-v140-darwin-x64'), { recursive: true });
+    fs.writeFileSync(path.join(rosetta, 'native', 'electron-v140-darwin-x64', 'better_sqlite3.node'), '');
+    expect(() => electronNativeBinding(rosetta, '140', 'darwin', 'arm64')).toThrow(
+      /built for Electron on darwin-x64, but this Electron runs as darwin-arm64 .*an x64 Node\.js under Rosetta.*Run {2}npm start {2}again/,
+    );
     const packaged = path.join(root, 'Resources', 'app.asar');
     const unpacked = path.join(root, 'Resources', 'app.asar.unpacked', 'native', 'electron-v140-win32-x64');
     fs.mkdirSync(unpacked, { recursive: true });
