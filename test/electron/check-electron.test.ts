@@ -203,3 +203,35 @@ describe('npm start and npm run dist on a Node.js without require(esm) (Electron
     expect(readme).toMatch(/Node\.js 22\.12 or later, or 20\.19 or later/);
   });
 });
+
+describe('the README’s Mac set-up leaves a supported Node.js on the PATH (Homebrew’s node@22 is keg-only)', () => {
+  it('its PATH line, run as written, puts node@22 first for every new shell: `node -v` answers from it', () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const line = /^echo .*node@22.* >> ~\/\.zprofile$/m.exec(readme)?.[0];
+    expect(line).toBeDefined();
+    expect(readme).toContain(`${line}\nsource ~/.zprofile\nnode -v`);
+    // A Mac stood in: a home, and Homebrew's `brew` answering where its keg-only node@22 is (not linked).
+    const home = tempDir();
+    const keg = path.join(home, 'homebrew', 'opt', 'node@22');
+    const brewBin = path.join(home, 'homebrew', 'bin');
+    fs.mkdirSync(path.join(keg, 'bin'), { recursive: true });
+    fs.mkdirSync(brewBin, { recursive: true });
+    fs.writeFileSync(path.join(keg, 'bin', 'node'), '#!/bin/sh\necho v22.12.0\n', { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(brewBin, 'brew'),
+      `#!/bin/sh\n[ "$1 $2" = "--prefix node@22" ] && echo ${JSON.stringify(keg)} && exit 0\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    const written = spawnSync('bash', ['-c', line!], {
+      env: { HOME: home, PATH: `${brewBin}:/usr/bin:/bin` },
+      encoding: 'utf8',
+    });
+    expect(written.status, written.stderr).toBe(0);
+    // A new terminal, without brew on its PATH: the profile names the keg itself.
+    const shell = spawnSync('bash', ['-c', '. "$HOME/.zprofile" && command -v node && node -v'], {
+      env: { HOME: home, PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
+    expect(shell.stdout).toBe(`${path.join(keg, 'bin', 'node')}\nv22.12.0\n`);
+  });
+});
