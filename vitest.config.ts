@@ -25,6 +25,8 @@ const INTEGRATION = [
   'test/electron/built-app.test.ts',
   'test/exports/round-trip.test.ts',
   'test/electron/check-electron.test.ts',
+  'test/electron/notarization.test.ts',
+  'test/cli/sqlite-not-built.test.ts',
   'test/electron/native-electron.test.ts',
   'test/electron/packaged-imports.test.ts',
   'test/electron/packaged-app.test.ts',

@@ -90,6 +90,7 @@ export async function startApp(
       importDocument: () => send('import'),
       compare: () => send('compare'),
       search: () => send('search'),
+      settings: () => send('settings'),
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   };

@@ -1,7 +1,8 @@
 /**
  * The desktop's ways with one window (issue 44, macOS conventions, which Windows and Linux share where
- * they have them): a second start brings the window back (restored if minimised); documents arrive from
- * Finder or a file association; closing the window is quitting, which asks first while work is under way.
+ * they have them): a second start, or a click on the Dock icon, brings the window back (restored if
+ * minimised); documents arrive from Finder or a file association; closing the window is quitting, which
+ * asks first while work is under way.
  */
 import type { App, BrowserWindow } from 'electron';
 import { documentsInArgv, DocumentOpener } from './opened-documents.ts';
@@ -12,6 +13,17 @@ export function bringBack(window: BrowserWindow | null | undefined): void {
   if (window.isMinimized()) window.restore();
   if (!window.isVisible()) window.show();
   window.focus();
+}
+
+/**
+ * macOS's `activate` (the Dock icon clicked, the app chosen in Spotlight or the app switcher): the window
+ * comes back, restored if it was minimised, shown if hidden. Only the window of a finished start: one
+ * still starting shows itself when its page is ready, and a failed start's is never shown. There is no
+ * window to open anew: closing it quits the app (`closingQuits`), so a running app always has it — and
+ * while the quit is under way it is destroyed or about to be, and left alone.
+ */
+export function bringBackOnActivate(app: Pick<App, 'on'>, window: () => BrowserWindow | null | undefined): void {
+  app.on('activate', () => bringBack(window()));
 }
 
 /**

@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
 import type { FileDialogs } from '../src/api/ports.ts';
+import { DOCUMENT_EXTENSIONS } from '../src/document-kinds.ts';
 import { BrickWorkError } from '../src/errors.ts';
 import { readFileWithin, type FilePurpose } from '../src/file-limits.ts';
 import { writeFileAtomically } from '../src/files.ts';
-
-/** What an order document may be called (the open dialog's filter, the file association, a drop). */
-export const DOCUMENT_EXTENSIONS: readonly string[] = ['bsx', 'xml', 'csv', 'txt', 'tsv', 'ldr', 'mpd', 'io'];
 
 /**
  * A file staff chose (the dialog, Finder), read whole: refused in words when it is over the cap for what

@@ -9,7 +9,7 @@ import type { Core } from '../src/app/core.ts';
 import { toErrorValue } from '../src/errors.ts';
 import { storeFileIn } from '../src/app/store-place.ts';
 import { afterFailedStart, askToQuitDuringWork, closeCoreOnQuit, configureApp, startApp } from './app.ts';
-import { closingQuits, documentsFromOutside } from './desktop.ts';
+import { bringBackOnActivate, closingQuits, documentsFromOutside } from './desktop.ts';
 import { sendEvent } from './ipc.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -38,9 +38,13 @@ if (!app.requestSingleInstanceLock()) {
     workerUrl: new URL('./runner-thread.js', import.meta.url),
     serviceWorkerUrl: new URL('./service-thread.js', import.meta.url),
   };
+  // The window of the start that succeeded: what a click on the Dock icon brings back.
+  let started: electron.BrowserWindow | null = null;
+  bringBackOnActivate(app, () => started);
   const start = (): Promise<Core | null> =>
     startApp(electron, paths, log).then(
       ({ core, window }) => {
+        started = window;
         closingQuits(window, app, decided);
         opened.ready((document) => sendEvent(window, 'document.opened', document));
         return core;

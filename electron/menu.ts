@@ -7,12 +7,15 @@ export interface MenuActions {
   importDocument(): void;
   compare(): void;
   search(): void;
+  /** The Settings screen: the app menu's Settings… (⌘,) on a Mac, File › Settings… elsewhere. */
+  settings(): void;
 }
 
 /**
  * The app's menu: Undo ⌘Z and Redo ⇧⌘Z (Ctrl on Windows and Linux), each naming what it will undo,
  * rebuilt whenever the history moves; ⌘O opens a document (the app's dialog, on the Import screen); the
- * Window menu minimises with ⌘M.
+ * Window menu minimises with ⌘M. On a Mac the app menu is a Mac app's: About, Settings… (⌘,), Services,
+ * Hide, Hide Others, Show All, Quit.
  *
  * Undo and Redo stay enabled even when the history has nothing: on macOS a text field undoes its typing
  * only through the Edit menu's item for ⌘Z (Electron has no other way for that key), so it must always
@@ -26,6 +29,12 @@ export function menuTemplate(
   actions: MenuActions,
 ): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
+  const settings: MenuItemConstructorOptions = {
+    label: 'Settings…',
+    accelerator: 'CmdOrCtrl+,',
+    click: actions.settings,
+  };
+  const separator: MenuItemConstructorOptions = { type: 'separator' };
   return [
     ...(mac
       ? [
@@ -34,8 +43,13 @@ export function menuTemplate(
             submenu: [
               { role: 'about' },
               { type: 'separator' },
+              settings,
+              { type: 'separator' },
+              { role: 'services' },
+              { type: 'separator' },
               { role: 'hide' },
               { role: 'hideOthers' },
+              { role: 'unhide' },
               { type: 'separator' },
               { role: 'quit' },
             ],
@@ -48,6 +62,8 @@ export function menuTemplate(
         { label: 'Import a document…', accelerator: 'CmdOrCtrl+O', click: actions.importDocument },
         { label: 'Compare two lists…', click: actions.compare },
         { type: 'separator' },
+        // Settings live in the app menu on a Mac; elsewhere, here.
+        ...(mac ? [] : [settings, separator]),
         mac ? { role: 'close' } : { role: 'quit' },
       ],
     },

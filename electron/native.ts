@@ -37,6 +37,33 @@ export function electronNativeBinding(
       `The SQLite library built for this Electron (ABI ${abi}, ${platform}-${arch}) is not the right one: ` +
         `${refused.join('; ')}. Run  npm start  (or  npm run dist) again to build it.`,
     );
+  const otherArch = builtForOtherArch(appRoot, abi, platform, arch);
+  if (otherArch !== null)
+    throw new BrickWorkError(
+      'internal',
+      `The SQLite library was built for Electron on ${platform}-${otherArch}, but this Electron runs as ` +
+        `${platform}-${arch} (a Node.js of the other arch built it: an x64 Node.js under Rosetta, on Apple silicon). ` +
+        `Run  npm start  again: it builds for Electron's own arch.`,
+    );
+  return null;
+}
+
+/** The arch of a binary built for this ABI and platform but another arch (none for this one), or null. */
+function builtForOtherArch(appRoot: string, abi: string, platform: string, arch: string): string | null {
+  const prefix = `electron-v${abi}-${platform}-`;
+  for (const root of [appRoot.replace(/app\.asar$/, 'app.asar.unpacked'), appRoot]) {
+    const folder = path.join(root, 'native');
+    if (!fs.existsSync(folder)) continue;
+    const other = fs
+      .readdirSync(folder)
+      .find(
+        (name) =>
+          name.startsWith(prefix) &&
+          name !== `${prefix}${arch}` &&
+          fs.existsSync(path.join(folder, name, 'better_sqlite3.node')),
+      );
+    if (other !== undefined) return other.slice(prefix.length);
+  }
   return null;
 }
 

@@ -40,6 +40,7 @@ api.onEvent((name, payload) => {
         void useImport.getState().pick();
       },
       compareScreen: () => useApp.getState().go('compare'),
+      settingsScreen: () => useApp.getState().go('settings'),
       events: window,
       editingText: () => isTextField(document.activeElement as HTMLElement | null),
       // The focused field's own undo history, as the browser's Edit menu uses it (still Chromium's way for this).

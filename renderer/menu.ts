@@ -15,6 +15,8 @@ export interface MenuTargets {
   /** ⌘O (File › Import a document…): the Import screen with the app's open dialog. */
   readonly openDocument: () => unknown;
   readonly compareScreen: () => unknown;
+  /** Settings… (⌘, on a Mac): the Settings screen. */
+  readonly settingsScreen: () => unknown;
   readonly events: EventTarget;
   /** Whether a text field has the focus (`isTextField(document.activeElement)`); none when left out. */
   readonly editingText?: () => boolean;
@@ -28,6 +30,7 @@ export function followMenuCommand(command: string, to: MenuTargets): void {
   else if (command === 'redo') void to.redo();
   else if (command === 'import') void to.openDocument();
   else if (command === 'compare') void to.compareScreen();
+  else if (command === 'settings') void to.settingsScreen();
   else if (command === 'search') to.events.dispatchEvent(new Event(SEARCH_THE_CATALOGUE));
 }
 

@@ -34,10 +34,23 @@ if (run.status === 0 && binaryThere(dir)) process.exit(0);
 
 fail(
   `the Electron binary is not installed, and Electron's installer could not fetch it from GitHub (${why(run)}).\n` +
-    'On a machine that reaches GitHub, npm start fetches it by itself; behind a proxy, set HTTPS_PROXY, or point\n' +
-    "ELECTRON_MIRROR at a mirror of Electron's releases, and run npm start again.\n" +
+    "On a machine that reaches GitHub, npm start fetches it by itself. Behind a proxy, Electron's downloader uses\n" +
+    'one only when ELECTRON_GET_USE_PROXY is set:\n' +
+    "  ELECTRON_GET_USE_PROXY=1 HTTPS_PROXY=http://proxy.example:3128 npm start   (your proxy's address)\n" +
+    proxyIgnored() +
+    "Or point ELECTRON_MIRROR at a mirror of Electron's releases, and run npm start again.\n" +
     'Without it, run the same app in a browser:  npm run serve',
 );
+
+/**
+ * A line for a proxy set here that the downloader did not use: @electron/get 5 routes its requests
+ * through HTTPS_PROXY/HTTP_PROXY (undici's EnvHttpProxyAgent) only when ELECTRON_GET_USE_PROXY is set.
+ */
+function proxyIgnored() {
+  const named = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].find((n) => process.env[n]);
+  if (named === undefined || process.env.ELECTRON_GET_USE_PROXY) return '';
+  return `(${named} is set here, but without ELECTRON_GET_USE_PROXY the downloader did not use it.)\n`;
+}
 
 /** Whether the electron package in `folder` has its binary. */
 function binaryThere(folder) {

@@ -10,7 +10,8 @@
 // headers. Both run in a scratch copy of the package, with the user's npm_config_* settings left out
 // (npm exports them under `npm start`: a `nodedir` there would build against Node's headers).
 //
-//   node scripts/native-electron.mjs                 this machine's arch
+//   node scripts/native-electron.mjs                 Electron's arch (as Electron itself says: an x64 Node.js
+//                                                    under Rosetta on Apple silicon gets an arm64 Electron)
 //   node scripts/native-electron.mjs --arch arm64,x64
 //   node scripts/native-electron.mjs --dist          every arch the package's electron-builder targets name
 //                                                    for this platform (`npm run dist`: a Mac makes arm64 and x64)
@@ -30,8 +31,9 @@ const electronVersion = JSON.parse(fs.readFileSync(path.join(electronDir, 'packa
 const sqliteDir = path.dirname(require.resolve('better-sqlite3/package.json'));
 const sqliteVersion = JSON.parse(fs.readFileSync(path.join(sqliteDir, 'package.json'), 'utf8')).version;
 const platform = process.platform;
+const electron = electronItself();
+const abi = electron.abi;
 const arches = archesWanted(process.argv.slice(2));
-const abi = electronAbi();
 
 for (const arch of arches) {
   // An earlier Electron's binary for this platform and arch is never loaded again: leave none to be packaged.
@@ -81,7 +83,12 @@ for (const arch of arches) {
 }
 fs.rmSync(path.join(root, '.native-build'), { recursive: true, force: true });
 
-/** The arches asked for: `--arch a,b`, `--dist` (the electron-builder targets' for this platform), else this machine's. */
+/**
+ * The arches asked for: `--arch a,b`, `--dist` (the electron-builder targets' for this platform), else
+ * the arch Electron runs as — the one `electron .` will look for (electron/native.ts). Electron's
+ * installer fetches arm64 on Apple silicon even for an x64 Node.js under Rosetta (a Homebrew migrated
+ * from an Intel Mac): a binary for Node's arch would not be found, and the app would not start.
+ */
 function archesWanted(args) {
   const at = args.indexOf('--arch');
   if (at >= 0) {
@@ -89,7 +96,13 @@ function archesWanted(args) {
     if (list.length === 0) fail('--arch needs a list, e.g. --arch arm64,x64');
     return list;
   }
-  if (!args.includes('--dist')) return [process.arch];
+  if (!args.includes('--dist')) {
+    if (electron.arch !== process.arch)
+      console.log(
+        `native: this Node.js is ${process.arch} (under Rosetta?) but Electron is ${electron.arch}: building for Electron's ${electron.arch}`,
+      );
+    return [electron.arch];
+  }
   const config = pkg.build?.[{ darwin: 'mac', win32: 'win', linux: 'linux' }[platform]] ?? {};
   const targets = Array.isArray(config.target) ? config.target : config.target ? [config.target] : [];
   const named = new Set();
@@ -101,8 +114,8 @@ function archesWanted(args) {
   return named.size === 0 ? [process.arch] : [...named];
 }
 
-/** Electron's ABI, asked of Electron itself (running as Node), so it can't be wrong. */
-function electronAbi() {
+/** Electron's ABI and arch, asked of Electron itself (running as Node), so they can't be wrong. */
+function electronItself() {
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   const pathFile = path.join(electronDir, 'path.txt');
   const name = fs.existsSync(pathFile) ? fs.readFileSync(pathFile, 'utf8').trim() : null;
@@ -119,7 +132,7 @@ function electronAbi() {
     );
   let out;
   try {
-    out = execFileSync(binary, ['-p', 'process.versions.modules'], {
+    out = execFileSync(binary, ['-p', 'process.versions.modules + " " + process.arch'], {
       env: { ...cleanEnv(), ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -127,9 +140,10 @@ function electronAbi() {
     fail(`the Electron binary (${binary}) did not start: ${String(e.message).split('\n')[0]}`);
   }
   const found = out.toString().trim();
-  if (!/^\d+$/.test(found))
-    fail(`the Electron binary (${binary}) did not tell its ABI (it said "${found.slice(0, 80)}")`);
-  return found;
+  const said = /^(\d+) ([a-z0-9_]+)$/.exec(found);
+  if (said === null)
+    fail(`the Electron binary (${binary}) did not tell its ABI and arch (it said "${found.slice(0, 80)}")`);
+  return { abi: said[1], arch: said[2] };
 }
 
 /** Whether native/… holds a binary for exactly this Electron, better-sqlite3 and arch, of the ABI it says. */

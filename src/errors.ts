@@ -216,6 +216,12 @@ export function storeTrouble(e: unknown, storePath: string | null = null): Brick
   return null;
 }
 
+/** How better-sqlite3 (its `bindings` package) says it has no binary: npm never built it. */
+const NO_SQLITE_BINARY = 'Could not locate the bindings file.';
+const NOT_BUILT =
+  'brick-work’s SQLite library (better-sqlite3) is not built for this Node.js (npm install --ignore-scripts ' +
+  'skips building it). In the checkout, run  npm rebuild better-sqlite3  (or npm install without --ignore-scripts).';
+
 /**
  * Anything thrown, as a value fit to show: our refusals as they are, the store's own troubles (busy,
  * read-only, damaged, disk full) in plain words, and only the truly unexpected as `internal`.
@@ -224,6 +230,7 @@ export function toErrorValue(e: unknown, storePath: string | null = null): Error
   if (isBrickWorkError(e)) return e.toValue();
   const trouble = storeTrouble(e, storePath);
   if (trouble !== null) return trouble.toValue();
+  if (e instanceof Error && e.message.startsWith(NO_SQLITE_BINARY)) return { code: 'internal', message: NOT_BUILT };
   const detail = e instanceof Error ? e.message : String(e);
   return { code: 'internal', message: `Something went wrong inside brick-work: ${quote(detail)}` };
 }

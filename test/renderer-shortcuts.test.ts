@@ -104,14 +104,15 @@ describe("the app menu's commands", () => {
         redo: () => done.push('redo'),
         openDocument: () => done.push('import'),
         compareScreen: () => done.push('compare'),
+        settingsScreen: () => done.push('settings'),
         events,
       },
     };
   };
-  it('undo, redo, import and compare do what they say, and "Search the catalogue" asks the search box to take the focus', () => {
+  it('undo, redo, import, compare and settings do what they say, and "Search the catalogue" asks the search box to take the focus', () => {
     const { done, to } = targets();
-    for (const command of ['undo', 'redo', 'import', 'compare', 'search', 'no-such-command'])
+    for (const command of ['undo', 'redo', 'import', 'compare', 'settings', 'search', 'no-such-command'])
       followMenuCommand(command, to);
-    expect(done).toEqual(['undo', 'redo', 'import', 'compare', 'search box focused']);
+    expect(done).toEqual(['undo', 'redo', 'import', 'compare', 'settings', 'search box focused']);
   });
 });

@@ -720,8 +720,8 @@ export interface ApiEvents {
     readonly content: Uint8Array | null;
     readonly problem: string | null;
   };
-  /** A command chosen from the app's menu (or its shortcut): Undo, Redo, Import…, Search the catalogue. */
-  'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'compare' | 'search' };
+  /** A command chosen from the app's menu (or its shortcut): Undo, Redo, Import…, Compare, Search the catalogue, Settings…. */
+  'menu.command': { readonly command: 'undo' | 'redo' | 'import' | 'compare' | 'search' | 'settings' };
   /**
    * How far an import preview or confirm has come, by phase: reading the file, placing its lines,
    * writing them (a confirm; Cancel works until it writes). `done` and `total` count lines, except while

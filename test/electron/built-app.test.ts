@@ -83,6 +83,10 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
     expect(Object.values(report.loads)).toEqual([true, false, false]);
   });
 
+  it('a click on the Dock icon (activate) brings back the minimised window: restored, in front, no second window', () => {
+    expect(report.activate).toEqual({ minimized: false, focused: true, windows: 1 });
+  });
+
   it('the built preload needs nothing but electron, and exposes the contract as window.brickWork only', () => {
     expect(report.required).toEqual(['electron']);
     expect(report.exposed).toEqual(['brickWork']);

@@ -1,5 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.ts';
@@ -86,6 +88,75 @@ describe('npm start without the Electron binary', () => {
   });
 });
 
+describe('npm start behind a proxy (Electron’s downloader, @electron/get 5, uses one only when ELECTRON_GET_USE_PROXY is set)', () => {
+  /**
+   * The check with Electron's real installer and downloader, in a copy of the electron package with no
+   * binary (so it runs whether or not this machine has one), fetching from a mirror whose name can never
+   * resolve (.invalid): nothing is downloaded, wherever this runs. A proxy on 127.0.0.1 notes each
+   * tunnel it is asked for and refuses it.
+   */
+  async function behindAProxy(env: NodeJS.ProcessEnv) {
+    const electron = path.join(REPO_ROOT, 'node_modules', 'electron');
+    const dir = tempDir('brick-work-electron-');
+    for (const f of ['install.js', 'package.json', 'checksums.json'])
+      fs.copyFileSync(path.join(electron, f), path.join(dir, f));
+    const tunnels: string[] = [];
+    const proxy = http.createServer((_req, res) => res.writeHead(403).end());
+    proxy.on('connect', (req, socket) => {
+      tunnels.push(req.url ?? '');
+      socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const address = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const base = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !/^(https?_proxy|no_proxy|electron_|npm_config_electron|npm_package_config_electron)/i.test(k),
+      ),
+    );
+    try {
+      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'check-electron.mjs')], {
+        cwd: REPO_ROOT,
+        env: {
+          ...base,
+          NODE_PATH: path.join(REPO_ROOT, 'node_modules'), // the copy's install.js finds @electron/get there
+          BRICK_WORK_ELECTRON_DIR: dir,
+          ELECTRON_MIRROR: 'https://electron-mirror.invalid/',
+          electron_config_cache: tempDir('brick-work-electron-cache-'),
+          ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace('PROXY', address)])),
+        },
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const status = await new Promise<number | null>((r) => child.on('close', r));
+      return { status, stderr, tunnels, binary: fs.existsSync(path.join(dir, 'dist')) };
+    } finally {
+      proxy.close();
+    }
+  }
+
+  it('the words the check gives (ELECTRON_GET_USE_PROXY=1 and HTTPS_PROXY) reach the proxy', async () => {
+    const r = await behindAProxy({ ELECTRON_GET_USE_PROXY: '1', HTTPS_PROXY: 'PROXY' });
+    expect([...new Set(r.tunnels)]).toEqual(['electron-mirror.invalid:443']);
+    expect(r.status).toBe(1);
+    expect(r.binary).toBe(false);
+    expect(r.stderr).toContain('  ELECTRON_GET_USE_PROXY=1 HTTPS_PROXY=http://proxy.example:3128 npm start');
+    expect(r.stderr).not.toMatch(/is set here, but without ELECTRON_GET_USE_PROXY/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('HTTPS_PROXY alone reaches nothing, and the check says why', async () => {
+    const r = await behindAProxy({ HTTPS_PROXY: 'PROXY' });
+    expect(r.tunnels).toEqual([]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      '(HTTPS_PROXY is set here, but without ELECTRON_GET_USE_PROXY the downloader did not use it.)',
+    );
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('ELECTRON_GET_USE_PROXY=1 HTTPS_PROXY=http://proxy.example:3128 npm start');
+    expect(readme).not.toMatch(/set `HTTPS_PROXY` or/);
+  });
+});
+
 describe('npm start and npm run dist on a Node.js without require(esm) (Electron 45’s installer needs it)', () => {
   /** The check, run by a Node.js that says it is `version` (process.version is all the check reads). */
   const checkAs = (script: string, version: string, env: NodeJS.ProcessEnv = {}) =>
@@ -130,5 +201,37 @@ describe('npm start and npm run dist on a Node.js without require(esm) (Electron
     expect(pkg.engines.node).toBe('^20.19 || >=22.12');
     const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
     expect(readme).toMatch(/Node\.js 22\.12 or later, or 20\.19 or later/);
+  });
+});
+
+describe('the README’s Mac set-up leaves a supported Node.js on the PATH (Homebrew’s node@22 is keg-only)', () => {
+  it('its PATH line, run as written, puts node@22 first for every new shell: `node -v` answers from it', () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const line = /^echo .*node@22.* >> ~\/\.zprofile$/m.exec(readme)?.[0];
+    expect(line).toBeDefined();
+    expect(readme).toContain(`${line}\nsource ~/.zprofile\nnode -v`);
+    // A Mac stood in: a home, and Homebrew's `brew` answering where its keg-only node@22 is (not linked).
+    const home = tempDir();
+    const keg = path.join(home, 'homebrew', 'opt', 'node@22');
+    const brewBin = path.join(home, 'homebrew', 'bin');
+    fs.mkdirSync(path.join(keg, 'bin'), { recursive: true });
+    fs.mkdirSync(brewBin, { recursive: true });
+    fs.writeFileSync(path.join(keg, 'bin', 'node'), '#!/bin/sh\necho v22.12.0\n', { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(brewBin, 'brew'),
+      `#!/bin/sh\n[ "$1 $2" = "--prefix node@22" ] && echo ${JSON.stringify(keg)} && exit 0\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    const written = spawnSync('bash', ['-c', line!], {
+      env: { HOME: home, PATH: `${brewBin}:/usr/bin:/bin` },
+      encoding: 'utf8',
+    });
+    expect(written.status, written.stderr).toBe(0);
+    // A new terminal, without brew on its PATH: the profile names the keg itself.
+    const shell = spawnSync('bash', ['-c', '. "$HOME/.zprofile" && command -v node && node -v'], {
+      env: { HOME: home, PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
+    expect(shell.stdout).toBe(`${path.join(keg, 'bin', 'node')}\nv22.12.0\n`);
   });
 });

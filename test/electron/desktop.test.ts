@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { askToQuitDuringWork, closeCoreOnQuit, configureApp, startApp } from '../../electron/app.ts';
-import { CALL_CHANNEL } from '../../electron/channels.ts';
-import { bringBack, closingQuits, documentsFromOutside } from '../../electron/desktop.ts';
+import { CALL_CHANNEL, EVENT_CHANNEL } from '../../electron/channels.ts';
+import { bringBack, bringBackOnActivate, closingQuits, documentsFromOutside } from '../../electron/desktop.ts';
 import { menuTemplate } from '../../electron/menu.ts';
 import { documentsInArgv } from '../../electron/opened-documents.ts';
 import { DEFAULT_SIZE, keepWindowPlace, MIN_SIZE, windowPlace } from '../../electron/window-place.ts';
@@ -17,6 +17,9 @@ import { followMenuCommand } from '../../renderer/menu.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { fakeElectron } from './fake-electron.ts';
+
+/** A menu item as the app's menu template makes it (Electron's MenuItemConstructorOptions). */
+type MenuItemConstructorOptions = ReturnType<typeof menuTemplate>[number];
 
 const WORKER = new URL('../../src/app/runner-thread.ts', import.meta.url);
 const closing: (() => Promise<void>)[] = [];
@@ -119,7 +122,74 @@ describe('the window’s size and place', () => {
 });
 
 describe('the menu', () => {
-  const actions = { undo() {}, redo() {}, importDocument() {}, compare() {}, search() {} };
+  const actions = { undo() {}, redo() {}, importDocument() {}, compare() {}, search() {}, settings() {} };
+
+  it('has a Mac app menu: About, Settings… ⌘, , Services, Hide, Hide Others, Show All, Quit', () => {
+    const chosen: string[] = [];
+    const app = menuTemplate(
+      'darwin',
+      { undo: null, redo: null },
+      { ...actions, settings: () => chosen.push('settings') },
+    )[0]!;
+    expect(app.label).toBe('brick-work');
+    const items = app.submenu as MenuItemConstructorOptions[];
+    expect(items.map((i) => i.role ?? i.label ?? i.type)).toEqual([
+      'about',
+      'separator',
+      'Settings…',
+      'separator',
+      'services',
+      'separator',
+      'hide',
+      'hideOthers',
+      'unhide',
+      'separator',
+      'quit',
+    ]);
+    const settings = items.find((i) => i.label === 'Settings…')!;
+    expect(settings.accelerator).toBe('CmdOrCtrl+,');
+    (settings.click as () => void)();
+    expect(chosen).toEqual(['settings']);
+    // Windows and Linux have no app menu: Settings… is in File, before Quit.
+    const file = menuTemplate('linux', { undo: null, redo: null }, actions).find((m) => m.label === 'File')!;
+    expect((file.submenu as MenuItemConstructorOptions[]).map((i) => i.role ?? i.label ?? i.type)).toEqual([
+      'Import a document…',
+      'Compare two lists…',
+      'separator',
+      'Settings…',
+      'separator',
+      'quit',
+    ]);
+  });
+
+  it('Settings… opens the Settings screen, as the other menu items open theirs (menu.command)', async () => {
+    const userData = userDataDir();
+    const fake = fakeElectron({ userData, appPath: path.dirname(userData) });
+    await startWith(fake, path.dirname(userData));
+    const all = fake.menus.at(-1) as MenuItemConstructorOptions[];
+    const settings = all
+      .flatMap((m) => m.submenu as MenuItemConstructorOptions[])
+      .find((i) => i.label === 'Settings…')!;
+    (settings.click as () => void)();
+    expect(fake.sent.filter(([c, n]) => c === EVENT_CHANNEL && n === 'menu.command').map(([, , p]) => p)).toEqual([
+      { command: 'settings' },
+    ]);
+    // The page's side: the Settings screen.
+    const done: string[] = [];
+    followMenuCommand('settings', {
+      undo: () => done.push('undo'),
+      redo: () => done.push('redo'),
+      openDocument: () => done.push('open'),
+      compareScreen: () => done.push('compare'),
+      settingsScreen: () => done.push('settings screen'),
+      events: new EventTarget(),
+    });
+    expect(done).toEqual(['settings screen']);
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'renderer', 'main.tsx'), 'utf8')).toMatch(
+      /settingsScreen: \(\) => useApp\.getState\(\)\.go\('settings'\)/,
+    );
+  });
+
   it('has a Window menu: Minimize ⌘M, Zoom and Bring All to Front on a Mac; Minimize and Close elsewhere', () => {
     const mac = menuTemplate('darwin', { undo: null, redo: null }, actions).find((m) => m.label === 'Window');
     expect(mac).toMatchObject({ role: 'windowMenu' });
@@ -150,6 +220,7 @@ describe('the menu', () => {
       redo: () => done.push('redo'),
       openDocument: () => done.push('open'),
       compareScreen: () => done.push('compare'),
+      settingsScreen: () => done.push('settings'),
       events: new EventTarget(),
     });
     expect(done).toEqual(['open']);
@@ -214,6 +285,62 @@ describe('documents from outside the window', () => {
     expect(window.focus).toHaveBeenCalled();
     expect(delivered).toEqual(['order.csv']);
     bringBack(null); // no window yet: nothing to do, and no error
+  });
+
+  it('a model or a part list named on a command line (a file association, a second start) is a document too', () => {
+    expect(
+      documentsInArgv(['brick-work', '/m/Falcon.io', '/m/tower.MPD', '/m/car.ldr', '/m/wall.dat', '/m/l.tsv']),
+    ).toEqual(['/m/Falcon.io', '/m/tower.MPD', '/m/car.ldr', '/m/wall.dat', '/m/l.tsv']);
+  });
+});
+
+describe('the Dock icon clicked, or the app chosen in Spotlight (macOS’s activate)', () => {
+  function activating() {
+    const fake = fakeElectron({ userData: '/x', appPath: '/x' });
+    const made: { window: any } = { window: null };
+    bringBackOnActivate(fake.electron.app, () => made.window);
+    const activate = () => {
+      for (const [event, fn] of (fake.app.on as any).mock.calls) if (event === 'activate') fn({}, false);
+    };
+    return { fake, made, activate };
+  }
+
+  it('brings back the minimised window: restored and in front', () => {
+    const { fake, made, activate } = activating();
+    const window = (made.window = new fake.electron.BrowserWindow({ width: 1200, height: 800 }) as any);
+    window.visible = true;
+    window.minimized = true;
+    activate();
+    expect(window.restore).toHaveBeenCalledTimes(1);
+    expect(window.minimized).toBe(false);
+    expect(window.focus).toHaveBeenCalled();
+  });
+
+  it('shows a hidden window; one already in front is only focused', () => {
+    const { fake, made, activate } = activating();
+    const window = (made.window = new fake.electron.BrowserWindow({ width: 1200, height: 800 }) as any);
+    activate();
+    expect(window.show).toHaveBeenCalledTimes(1);
+    activate();
+    expect(window.show).toHaveBeenCalledTimes(1);
+    expect(window.restore).not.toHaveBeenCalled();
+    expect(window.focus).toHaveBeenCalledTimes(2);
+  });
+
+  it('before the start has made its window, or once the quit has closed it, does nothing', () => {
+    const { fake, made, activate } = activating();
+    expect(() => activate()).not.toThrow();
+    const window = (made.window = new fake.electron.BrowserWindow({ width: 1200, height: 800 }) as any);
+    window.isDestroyed = () => true;
+    activate();
+    expect(window.show).not.toHaveBeenCalled();
+    expect(window.focus).not.toHaveBeenCalled();
+  });
+
+  it('main.ts brings back the window of the start that succeeded', () => {
+    const main = fs.readFileSync(path.join(REPO_ROOT, 'electron', 'main.ts'), 'utf8');
+    expect(main).toMatch(/bringBackOnActivate\(app, \(\) => started\)/);
+    expect(main).toMatch(/\(\{ core, window \}\) => \{\s*started = window;/);
   });
 });
 

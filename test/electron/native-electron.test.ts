@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { electronNativeBinding } from '../../electron/native.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -32,7 +33,12 @@ function standInCheckout(parent: string) {
   write(path.join(nm, 'electron', 'package.json'), JSON.stringify({ name: 'electron', version: '45.5.0' }));
   write(path.join(nm, 'electron', 'path.txt'), 'electron');
   write(path.join(nm, 'electron', 'index.js'), "module.exports = require('path').join(__dirname, 'dist', 'electron');");
-  write(path.join(nm, 'electron', 'dist', 'electron'), '#!/bin/sh\necho 150\n', 0o755);
+  // Asked its ABI and arch, it says 150 (Electron 45's) and this machine's arch, or FAKE_ELECTRON_ARCH.
+  write(
+    path.join(nm, 'electron', 'dist', 'electron'),
+    `#!/bin/sh\necho "150 \${FAKE_ELECTRON_ARCH:-${process.arch}}"\n`,
+    0o755,
+  );
   // better-sqlite3: sources, and the binary npm built for Node in its build/ (not to be copied).
   const sqlite = path.join(nm, 'better-sqlite3');
   write(path.join(sqlite, 'package.json'), JSON.stringify({ name: 'better-sqlite3', version: '12.11.1' }));
@@ -59,14 +65,16 @@ function standInCheckout(parent: string) {
   return { root, log };
 }
 
-/** Runs the script (as `platform`, when given) with only the given npm_config_* in its environment. */
-function run(root: string, args: string[], env: NodeJS.ProcessEnv = {}, platform?: string) {
+/** Runs the script (as `platform` and `arch`, when given) with only the given npm_config_* in its environment. */
+function run(root: string, args: string[], env: NodeJS.ProcessEnv = {}, platform?: string, arch?: string) {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^npm_config_|^ELECTRON_|^FAKE_/i.test(k)),
   );
-  const as = platform
-    ? ['--import', `data:text/javascript,Object.defineProperty(process,'platform',{value:'${platform}'});`]
-    : [];
+  const facts = [
+    ...(platform ? [`Object.defineProperty(process,'platform',{value:'${platform}'});`] : []),
+    ...(arch ? [`Object.defineProperty(process,'arch',{value:'${arch}'});`] : []),
+  ];
+  const as = facts.length > 0 ? ['--import', `data:text/javascript,${facts.join('')}`] : [];
   return spawnSync(process.execPath, [...as, path.join(root, 'scripts', 'native-electron.mjs'), ...args], {
     cwd: root,
     env: { ...base, ...env },
@@ -224,6 +232,28 @@ describe('building better-sqlite3 for Electron (scripts/native-electron.mjs, sta
     const linux = standInCheckout(tempDir());
     expect(run(linux.root, ['--dist'], {}, 'linux').status).toBe(0);
     expect(fs.readdirSync(path.join(linux.root, 'native'))).toEqual(['electron-v150-linux-x64']);
+  });
+
+  it('an x64 Node.js under Rosetta with an arm64 Electron (Apple silicon): builds for Electron’s arm64, where the app looks, and says so in one line', () => {
+    const { root, log } = standInCheckout(tempDir());
+    const r = run(root, [], { FAKE_ELECTRON_ARCH: 'arm64' }, 'darwin', 'x64');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => /Rosetta/.test(l))).toEqual([
+      "native: this Node.js is x64 (under Rosetta?) but Electron is arm64: building for Electron's arm64",
+    ]);
+    const gyp = logOf(log).filter((l) => l.tool === 'node-gyp');
+    expect(gyp.map((l) => l.argv.find((a) => a.startsWith('--arch=')))).toEqual(['--arch=arm64']);
+    expect(fs.readdirSync(path.join(root, 'native'))).toEqual(['electron-v150-darwin-arm64']);
+    // What Electron's main process looks for (its own process.arch): found.
+    expect(electronNativeBinding(root, '150', 'darwin', 'arm64')).toBe(
+      path.join(root, 'native', 'electron-v150-darwin-arm64', 'better_sqlite3.node'),
+    );
+    // Node and Electron alike: nothing said.
+    const same = standInCheckout(tempDir());
+    const quiet = run(same.root, [], { FAKE_ELECTRON_ARCH: 'arm64' }, 'darwin', 'arm64');
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stdout).not.toMatch(/Rosetta/);
+    expect(fs.readdirSync(path.join(same.root, 'native'))).toEqual(['electron-v150-darwin-arm64']);
   });
 
   it('says plainly when Electron’s binary is not there, and names no download', () => {

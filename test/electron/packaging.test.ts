@@ -1,17 +1,62 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { electronNativeBinding } from '../../electron/native.ts';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_KINDS } from '../../src/document-kinds.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
   main: string;
   scripts: Record<string, string>;
   build: Record<string, any>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
+
+const require = createRequire(import.meta.url);
+
+/** electron-builder's own packager methods, run on a stand-in packager made of a build configuration. */
+function standInPackager(build: Record<string, any>, os: 'mac' | 'win' | 'linux') {
+  // Through the package's entry: platformPackager.js first would meet its require cycle half-made.
+  const { PlatformPackager } = require('app-builder-lib');
+  const p = PlatformPackager.prototype;
+  return {
+    config: build,
+    platformSpecificBuildOptions: build[os] ?? {},
+    appInfo: { productName: build['productName'], sanitizedProductName: build['productName'], version: pkg.version },
+    platform: { buildConfigurationKey: os },
+    expandArtifactNamePattern: p.expandArtifactNamePattern,
+    artifactPatternConfig: p.artifactPatternConfig,
+    computeArtifactName: p.computeArtifactName,
+    expandMacro: p.expandMacro,
+    /** The document types the app declares: electron-builder's `fileAssociations` (the build's, then the platform's). */
+    get fileAssociations(): { ext: string | string[]; rank?: string; role?: string; name?: string }[] {
+      return Object.getOwnPropertyDescriptor(p, 'fileAssociations')!.get!.call(this);
+    },
+  };
+}
+
+/** The file electron-builder's dmg target makes for an arch (its DmgTarget, stopped as it names the file). */
+async function dmgFileName(build: Record<string, any>, arch: 'arm64' | 'x64'): Promise<string> {
+  const { DmgTarget } = require('dmg-builder/out/dmg.js');
+  const { Arch } = require('builder-util');
+  const named: { file: string | null } = { file: null };
+  const packager = {
+    ...standInPackager(build, 'mac'),
+    info: {
+      emitArtifactBuildStarted: async ({ file }: { file: string }) => {
+        named.file = file;
+        throw new Error('named'); // nothing is built
+      },
+    },
+  };
+  await new DmgTarget(packager, '/release').build('/release/mac/brick-work.app', Arch[arch]).catch(() => {});
+  if (named.file === null) throw new Error('the dmg target named no file');
+  return path.basename(named.file);
+}
 
 describe('packaging (electron-builder; the builds themselves need the internet, so the configuration is checked here)', () => {
   const b = pkg.build;
@@ -108,11 +153,56 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
       /electron-builder --mac --publish never -c\.forceCodeSigning=true$/,
     );
     expect(pkg.scripts['dist:mac']).not.toMatch(/forceCodeSigning/);
-    expect(pkg.scripts['dist:mac:release']?.replace(' -c.forceCodeSigning=true', '')).toBe(pkg.scripts['dist:mac']);
+    // The same build, after the notarization check (test/electron/notarization.test.ts).
+    expect(
+      pkg.scripts['dist:mac:release']
+        ?.replace(' -c.forceCodeSigning=true', '')
+        .replace(/^node scripts\/check-notarization\.mjs && /, ''),
+    ).toBe(pkg.scripts['dist:mac']);
+  });
+
+  it('names both dmgs by their arch, as the README does (electron-builder leaves its default arch, x64, out unless artifactName is set)', async () => {
+    expect(await dmgFileName(b, 'arm64')).toBe(`brick-work-${pkg.version}-arm64.dmg`);
+    expect(await dmgFileName(b, 'x64')).toBe(`brick-work-${pkg.version}-x64.dmg`);
+    // What the configuration made before issue 63: the x64 dmg without its arch.
+    const { dmg: _dmg, ...withoutName } = b;
+    expect(await dmgFileName(withoutName, 'x64')).toBe(`brick-work-${pkg.version}.dmg`);
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    for (const arch of ['arm64', 'x64']) expect(readme).toContain(`release/brick-work-${pkg.version}-${arch}.dmg`);
+  });
+
+  it('names the oldest macOS it runs on: 12, Electron 45’s', () => {
+    expect(b['mac'].minimumSystemVersion).toBe('12.0');
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')).toMatch(/macOS 12 \(Monterey\) or later/);
   });
 
   it('opens BrickStore documents from Finder and Explorer: .bsx is associated, as an editor that does not claim it first (issue 44)', () => {
     expect(b.fileAssociations).toEqual([expect.objectContaining({ ext: 'bsx', role: 'Editor', rank: 'Alternate' })]);
+  });
+
+  it('the Mac app declares every kind of document brick-work reads, so any can be dropped on its Dock icon (issue 63 §4)', () => {
+    const extensions = (os: 'mac' | 'win' | 'linux') =>
+      standInPackager(b, os)
+        .fileAssociations.flatMap((a) => [a.ext].flat())
+        .sort();
+    expect(extensions('mac')).toEqual([...DOCUMENT_EXTENSIONS].sort());
+    // An alternate handler, never Finder's default for a .csv, .xml or .txt.
+    for (const a of standInPackager(b, 'mac').fileAssociations) expect(a.rank, String(a.ext)).toBe('Alternate');
+    // Off the Mac only .bsx: Windows' installer makes an association the files' default opener (it sets
+    // the extension's class), which would take .csv from the spreadsheet and .txt from the editor.
+    expect(extensions('win')).toEqual(['bsx']);
+    expect(extensions('linux')).toEqual(['bsx']);
+  });
+
+  it('the kinds of document name every reader src/documents/read-document.ts reads with, so a new format is not forgotten', () => {
+    const reader = fs.readFileSync(path.join(REPO_ROOT, 'src', 'documents', 'read-document.ts'), 'utf8');
+    const used = [...reader.matchAll(/import \{([^}]*)\} from '\.\/formats\/[^']+'/g)]
+      .flatMap((m) => m[1]!.split(','))
+      .map((n) => n.trim())
+      .filter((n) => /^read[A-Z]/.test(n));
+    expect(used.length).toBeGreaterThanOrEqual(7);
+    expect(DOCUMENT_KINDS.flatMap((k) => k.readers).sort()).toEqual(used.sort());
+    for (const kind of DOCUMENT_KINDS) expect(kind.extensions.length, kind.name).toBeGreaterThan(0);
   });
 
   it('installs without needing more than the npm registry: no install script rebuilds for Electron', () => {
@@ -126,7 +216,16 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'better_sqlite3.node'), '');
     expect(electronNativeBinding(root, '140', 'darwin', 'arm64')).toBe(path.join(dir, 'better_sqlite3.node'));
-    expect(electronNativeBinding(root, '140', 'darwin', 'x64')).toBeNull();
+    // Only another arch's binary (what an x64 Node.js under Rosetta builds, issue 63): never loaded, said plainly.
+    expect(() => electronNativeBinding(root, '140', 'darwin', 'x64')).toThrow(
+      'The SQLite library was built for Electron on darwin-arm64, but this Electron runs as darwin-x64 (a Node.js of the other arch built it',
+    );
+    const rosetta = tempDir();
+    fs.mkdirSync(path.join(rosetta, 'native', 'electron-v140-darwin-x64'), { recursive: true });
+    fs.writeFileSync(path.join(rosetta, 'native', 'electron-v140-darwin-x64', 'better_sqlite3.node'), '');
+    expect(() => electronNativeBinding(rosetta, '140', 'darwin', 'arm64')).toThrow(
+      /built for Electron on darwin-x64, but this Electron runs as darwin-arm64 .*an x64 Node\.js under Rosetta.*Run {2}npm start {2}again/,
+    );
     const packaged = path.join(root, 'Resources', 'app.asar');
     const unpacked = path.join(root, 'Resources', 'app.asar.unpacked', 'native', 'electron-v140-win32-x64');
     fs.mkdirSync(unpacked, { recursive: true });

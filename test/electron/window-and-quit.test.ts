@@ -183,6 +183,7 @@ describe('Undo and Redo: the typing in a text field, else the app’s step', () 
         importDocument() {},
         compare() {},
         search() {},
+        settings() {},
       },
     );
     expect(named.find((m) => m.label === 'Edit')!.submenu).toEqual(
@@ -198,6 +199,7 @@ describe('Undo and Redo: the typing in a text field, else the app’s step', () 
       redo: () => done.push('app redo'),
       openDocument: () => done.push('import'),
       compareScreen: () => done.push('compare'),
+      settingsScreen: () => done.push('settings'),
       events: new EventTarget(),
       editingText: () => isTextField(focused),
       editText: (command: 'undo' | 'redo') => done.push(`field ${command}`),

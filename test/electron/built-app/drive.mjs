@@ -37,6 +37,8 @@ const until = async (what, test, ms = 20_000) => {
 
 const standIn = await import('electron');
 await import(pathToFileURL(path.join(built, 'main.js')).href);
+// macOS may send `activate` as the app launches, before any window: nothing to bring back yet.
+standIn.app.emit('activate', {}, false);
 standIn.app.becomeReady();
 await until('the window to load its page', () => standIn.record.windows[0]?.loaded);
 if (standIn.record.errorBoxes.length > 0) throw new Error(JSON.stringify(standIn.record.errorBoxes));
@@ -89,6 +91,16 @@ report.loads = Object.fromEntries(
     'https://example.com/x.js',
   ].map((u) => [u, standIn.wouldLoad(u)]),
 );
+
+// Minimised to the Dock, then the Dock icon clicked (macOS's activate): the window comes back.
+const shownWindow = standIn.BrowserWindow.getAllWindows()[0];
+shownWindow.minimize();
+standIn.app.emit('activate', {}, false);
+report.activate = {
+  minimized: shownWindow.isMinimized(),
+  focused: shownWindow.focused === true,
+  windows: standIn.record.windows.length,
+};
 
 // ⌘Q: before-quit, no window-all-closed.
 const wal = path.join(standIn.app.getPath('userData'), 'brick-work.sqlite-wal');

@@ -105,17 +105,26 @@ export class BrowserWindow extends EventEmitter {
   show() {
     this.shown = true;
   }
-  focus() {}
+  focus() {
+    this.focused = true;
+  }
   isVisible() {
     return this.shown;
   }
+  /** Minimised to the Dock (the test says when), as Electron's window keeps it until restored. */
+  minimize() {
+    this.minimized = true;
+    this.focused = false;
+  }
   isMinimized() {
-    return false;
+    return this.minimized === true;
   }
   isMaximized() {
     return false;
   }
-  restore() {}
+  restore() {
+    this.minimized = false;
+  }
   maximize() {}
   getNormalBounds() {
     return { x: this.options.x ?? 0, y: this.options.y ?? 0, width: this.options.width, height: this.options.height };
