@@ -126,6 +126,9 @@ export class BrowserWindow extends EventEmitter {
     this.minimized = false;
   }
   maximize() {}
+  setBackgroundColor(colour) {
+    this.backgroundColor = colour;
+  }
   getNormalBounds() {
     return { x: this.options.x ?? 0, y: this.options.y ?? 0, width: this.options.width, height: this.options.height };
   }
@@ -136,6 +139,9 @@ export class BrowserWindow extends EventEmitter {
     return windows;
   }
 }
+
+/** The system's appearance: light, as this machine has no other (electron/appearance.ts follows it). */
+export const nativeTheme = Object.assign(new EventEmitter(), { shouldUseDarkColors: false });
 
 export const dialog = {
   showErrorBox: (title, message) => record.errorBoxes.push({ title, message }),
@@ -201,4 +207,4 @@ export const rendererElectron = {
   },
 };
 
-export default { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session };
+export default { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, safeStorage, screen, session };
