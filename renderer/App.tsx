@@ -52,6 +52,34 @@ function NoticeOrders(props: { orders: readonly JobOrderLines[] }) {
   );
 }
 
+/** The last thing said, with a way to close it (it also goes a few seconds after staff's next action). */
+function Notice({
+  notice,
+  showHistory,
+}: {
+  notice: NonNullable<ReturnType<typeof useApp.getState>['notice']>;
+  showHistory: (step?: number) => void;
+}) {
+  return (
+    <div className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="notice">
+      {notice.text}
+      {notice.step !== undefined ? (
+        // A refusal naming another desk's step (SPEC §8): shown where it is, in the history.
+        <button className="link" onClick={() => showHistory(notice.step)} data-testid="notice-show-step">
+          Show step {notice.step} in the history
+        </button>
+      ) : null}
+      <NoticeOrders orders={notice.orders ?? []} />
+      <button
+        className="link notice-dismiss"
+        onClick={() => useApp.getState().dismissNotice()}
+        aria-label="Dismiss this notice"
+        data-testid="notice-dismiss"
+      />
+    </div>
+  );
+}
+
 const TABS: [Screen, string][] = [
   ['orders', 'Orders'],
   ['import', 'Import'],
@@ -187,22 +215,7 @@ export function App() {
         </div>
       ) : null}
       <WaitingLine />
-      {notice ? (
-        <div
-          className={`notice ${notice.kind}`}
-          role={notice.kind === 'error' ? 'alert' : 'status'}
-          data-testid="notice"
-        >
-          {notice.text}
-          {notice.step !== undefined ? (
-            // A refusal naming another desk's step (SPEC §8): shown where it is, in the history.
-            <button className="link" onClick={() => showHistory(notice.step)} data-testid="notice-show-step">
-              Show step {notice.step} in the history
-            </button>
-          ) : null}
-          <NoticeOrders orders={notice.orders ?? []} />
-        </div>
-      ) : null}
+      {notice ? <Notice notice={notice} showHistory={showHistory} /> : null}
       <HistoryPanel />
       <main>
         {screen === 'orders' ? <Orders /> : null}

@@ -20,8 +20,8 @@ function deskOf(step: HistoryStepView, mine: string): string {
  * shown and focused when the panel is opened from that refusal). Read again whenever the store changes.
  */
 export function HistoryPanel() {
-  const { panel, revision, hide } = useApp(
-    useShallow((s) => ({ panel: s.historyPanel, revision: s.revision, hide: s.hideHistory })),
+  const { panel, revision, hide, said } = useApp(
+    useShallow((s) => ({ panel: s.historyPanel, revision: s.revision, hide: s.hideHistory, said: s.said })),
   );
   const [read, setRead] = useState<{ steps: readonly HistoryStepView[]; desk: string } | null>(null);
   const named = useRef<HTMLTableRowElement | null>(null);
@@ -99,6 +99,24 @@ export function HistoryPanel() {
           </tbody>
         </table>
       )}
+      <SaidLately said={said} />
     </section>
+  );
+}
+
+/** What this window said lately, newest first: a notice gone from the top is still here (issue 64 §2). */
+function SaidLately(props: { said: ReturnType<typeof useApp.getState>['said'] }) {
+  if (props.said.length === 0) return null;
+  return (
+    <details className="said-lately" data-testid="said-lately" open>
+      <summary>Said lately on this desk ({props.said.length})</summary>
+      <ul>
+        {props.said.map((s, i) => (
+          <li key={`${s.at}-${i}`} className={s.kind === 'error' ? 'error-text' : undefined}>
+            <span className="muted">{since(new Date(s.at).toISOString())}</span> {s.text}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

@@ -16,7 +16,10 @@ interface AppState {
   platform: Platform;
   store: StoreView | null;
   history: { undo: StepView | null; redo: StepView | null };
-  /** The last thing that happened, in plain words: a refusal or a note. */
+  /**
+   * The last thing that happened, in plain words: a refusal or a note. It stays until read: dismissed, or
+   * a few seconds after staff's next action (`clearNotice`), never at the moment focus moves (issue 64 §2).
+   */
   notice: {
     kind: 'error' | 'info';
     text: string;
@@ -25,7 +28,13 @@ interface AppState {
     orders?: readonly JobOrderLines[];
     /** A history step the refusal names (another desk's, `step-conflict`): the notice offers to show it. */
     step?: number;
+    /** Staff moved on: it goes once `NOTICE_LINGERS_MS` have passed (unless another takes its place). */
+    fading?: boolean;
   } | null;
+  /** What was said lately, newest first (the History panel lists them), each with when. */
+  said: readonly { readonly kind: 'error' | 'info'; readonly text: string; readonly at: number }[];
+  /** Staff closed the notice: it goes now. */
+  dismissNotice(): void;
   /**
    * A write this desk asked for waits for another desk's work (the core's `store.waiting`, issue 61 §3):
    * what it says, shown until every call asked before it was said has its answer.
@@ -47,10 +56,19 @@ interface AppState {
   redo(): Promise<void>;
   say(text: string, orders?: readonly JobOrderLines[]): void;
   fail(e: unknown): ErrorValue;
-  /** Staff moved on (another screen, another line): what was said about before goes. */
+  /** Staff moved on (another screen, another line): what was said goes a few seconds later, read by then. */
   clearNotice(): void;
   /** The store changed (`reason` as the event says); a store found damaged is shown as such at once. */
   changed(reason?: string): void;
+}
+
+/** How long a notice stays once staff moved on: long enough to read a sentence while typing on. */
+export const NOTICE_LINGERS_MS = 6_000;
+/** How many of what was said the History panel lists. */
+const SAID_KEPT = 50;
+
+function kept(said: AppState['said'], kind: 'error' | 'info', text: string): AppState['said'] {
+  return [{ kind, text, at: Date.now() }, ...said].slice(0, SAID_KEPT);
 }
 
 export const useApp = create<AppState>((set, get) => ({
@@ -59,6 +77,7 @@ export const useApp = create<AppState>((set, get) => ({
   store: null,
   history: { undo: null, redo: null },
   notice: null,
+  said: [],
   historyPanel: null,
   waiting: null,
   waitingFor(message) {
@@ -69,8 +88,11 @@ export const useApp = create<AppState>((set, get) => ({
   revision: 0,
   showHistory: (step) => set({ historyPanel: { step: step ?? null } }),
   hideHistory: () => set({ historyPanel: null }),
-  go: (screen, by = 'staff') =>
-    set((s) => (s.screen === screen ? {} : by === 'app' ? { screen } : { screen, notice: null })),
+  go(screen, by = 'staff') {
+    if (get().screen === screen) return;
+    set({ screen });
+    if (by === 'staff') get().clearNotice();
+  },
   async start() {
     const store = await attempt(() => call('store.info', {}));
     if (store !== null) {
@@ -110,18 +132,32 @@ export const useApp = create<AppState>((set, get) => ({
     else await get().refreshHistory();
   },
   say: (text, orders) =>
-    set({ notice: orders && orders.length > 0 ? { kind: 'info', text, orders } : { kind: 'info', text } }),
-  clearNotice: () => set((s) => (s.notice === null ? {} : { notice: null })),
+    set((s) => ({
+      notice: orders && orders.length > 0 ? { kind: 'info', text, orders } : { kind: 'info', text },
+      said: kept(s.said, 'info', text),
+    })),
+  clearNotice() {
+    const notice = get().notice;
+    if (notice === null || notice.fading === true) return;
+    set({ notice: { ...notice, fading: true } });
+    // The same notice, still fading: another said since takes its place and is not touched.
+    setTimeout(() => {
+      const now = get().notice;
+      if (now !== null && now.text === notice.text && now.fading === true) set({ notice: null });
+    }, NOTICE_LINGERS_MS);
+  },
+  dismissNotice: () => set({ notice: null }),
   fail(e) {
     const error = messageOf(e);
-    set({
+    set((s) => ({
       notice: {
         kind: 'error',
         text: error.message,
         code: error.code,
         ...(error.step === undefined ? {} : { step: error.step }),
       },
-    });
+      said: kept(s.said, 'error', error.message),
+    }));
     return error;
   },
   changed(reason) {
