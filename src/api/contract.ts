@@ -367,6 +367,8 @@ export interface CatalogueJobView {
   /** The desk that started it, on a shop server (its words name it); null on a file or before desks. */
   readonly desk: string | null;
   readonly alive: boolean;
+  /** Whether this app runs it (its job runner): a desk's own load is never shown as another's (issue 64 §2). */
+  readonly ownedHere: boolean;
   readonly progress: { readonly done: number; readonly total: number | null };
   readonly error: string | null;
   readonly files: readonly string[];

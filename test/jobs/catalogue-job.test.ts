@@ -85,7 +85,10 @@ describe('catalogue-job.json (SPEC §4)', () => {
     // A live one is running, as before.
     fs.writeFileSync(file, JSON.stringify(staleRecord(identityOf())));
     const live = await serviceFor(db, storePath).call('catalogue.status', {});
-    expect(live.ok && live.value.job).toEqual(expect.objectContaining({ state: 'running', alive: true, error: null }));
+    // Run by this very process: its own load, never "another desk's" (issue 64 §2).
+    expect(live.ok && live.value.job).toEqual(
+      expect.objectContaining({ state: 'running', alive: true, ownedHere: true, error: null }),
+    );
   });
 
   it('refuses a new job as Busy while a live owner in another process runs one; after that owner is killed, it starts', async () => {
@@ -102,6 +105,9 @@ describe('catalogue-job.json (SPEC §4)', () => {
     expect(refusal).toBeInstanceOf(BrickWorkError);
     expect((refusal as BrickWorkError).code).toBe('busy');
     expect((refusal as BrickWorkError).message).toContain(`pid ${holder.pid}`);
+    // Another process's load is another's: the card says Busy, naming it.
+    const status = await serviceFor(db, storePath).call('catalogue.status', {});
+    expect(status.ok && status.value.job).toEqual(expect.objectContaining({ alive: true, ownedHere: false }));
 
     holder.kill('SIGKILL');
     await exited(holder);

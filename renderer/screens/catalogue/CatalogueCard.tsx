@@ -58,7 +58,8 @@ export function CatalogueCard() {
   const s = c.status;
   const job = s?.job ?? null;
   const running = job?.state === 'running' && job.alive;
-  const busyElsewhere = running && c.live === null;
+  // Another desk's (or process's) load only: this desk's own is its own, whatever arrived first (issue 64 §2).
+  const busyElsewhere = running && !job.ownedHere;
   return (
     <div className="card">
       <h3>Catalogue</h3>
@@ -96,6 +97,8 @@ export function CatalogueCard() {
       </div>
       {c.live ? (
         <ProgressBar done={c.live.done} total={c.live.total} label="Loading the catalogue" unit="rows" />
+      ) : running && !busyElsewhere ? (
+        <ProgressBar done={job.progress.done} total={job.progress.total} label="Loading the catalogue" unit="rows" />
       ) : busyElsewhere ? (
         <ProgressBar
           done={job.progress.done}

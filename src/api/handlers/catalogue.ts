@@ -20,6 +20,7 @@ import type { ReadableDb } from '../../store/db.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { checkColour, colourOf, elementIdBeside, memoryFor, placeItem } from '../../placement/rule.ts';
 import { DEFAULT_SUGGESTION_LIMIT, suggestIn } from '../../suggest/catalogue-index.ts';
+import { ownerPlace } from '../../store/owners.ts';
 import { withoutRepeats } from '../views.ts';
 import {
   type ReadDeps,
@@ -192,6 +193,7 @@ export const CATALOGUE_CALLS = {
               kind: job.record.kind,
               owner: job.record.owner,
               alive: job.alive === true,
+              ownedHere: job.alive === true && ownerPlace(d.db, job.record.owner).here,
               progress: job.record.progress,
               error: orphaned ? orphanedLoad(loaderWords(job.record)) : job.record.error,
               desk: job.record.desk ?? null,
