@@ -12,11 +12,14 @@ export function FilePicker(props: {
   readonly accept?: string;
   readonly disabled?: boolean;
   readonly primary?: boolean;
+  /** False: Ctrl+O (⌘O) passes it by (a picker beside the screen's own work, e.g. more catalogue files). */
+  readonly shortcut?: boolean;
 }) {
   const input = useRef<HTMLInputElement>(null);
+  const shortcut = props.shortcut !== false;
   useEffect(() => {
     const el = input.current;
-    if (el === null) return;
+    if (el === null || !shortcut) return;
     shown.push(el);
     if (openWhenShown) {
       openWhenShown = false;
@@ -25,7 +28,7 @@ export function FilePicker(props: {
     return () => {
       shown.splice(shown.indexOf(el), 1);
     };
-  }, []);
+  }, [shortcut]);
   return (
     <>
       <button

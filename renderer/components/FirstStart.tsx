@@ -7,6 +7,58 @@ import { useCatalogue } from '../state/catalogue.ts';
 import { call } from '../state/call.ts';
 import { useReloadOnChange } from '../hooks/reload-on-change.ts';
 
+/** The translation tables (SPEC §5), each with what it adds to the placement rule, and the files that give it. */
+const TABLES: readonly {
+  readonly what: string;
+  readonly count: (t: CatalogueStatusView['translations']) => number;
+  readonly adds: string;
+  readonly from: string;
+}[] = [
+  {
+    what: 'element ids',
+    count: (t) => t.elementIds,
+    adds: 'place a line that gives a LEGO element id, on its item and colour',
+    from: 'BrickLink’s codes (codes.txt) or Rebrickable’s elements.csv',
+  },
+  {
+    what: 'part translations',
+    count: (t) => t.partTranslations,
+    adds: 'place BrickLink and LDraw numbers on a catalogue in another numbering',
+    from: 'Rebrickable’s part cross-references',
+  },
+  {
+    what: 'colour translations',
+    count: (t) => t.colourTranslations,
+    adds: 'read Rebrickable, LDraw and LEGO colours as BrickLink’s',
+    from: 'Rebrickable’s colour list',
+  },
+  {
+    what: 'relationships',
+    count: (t) => t.relationships,
+    adds: 'suggest alternates, other moulds and prints for a number the catalogue lacks',
+    from: 'Rebrickable’s part_relationships.csv',
+  },
+];
+
+/**
+ * Once a catalogue is loaded, what else is: each translation table held, and what each one missing would
+ * add (issue 64 §2) — not a done step that forgets them.
+ */
+function LoadedTables({ status }: { status: CatalogueStatusView }) {
+  return (
+    <ul className="tables" data-testid="first-start-loaded">
+      {TABLES.map((t) => {
+        const n = t.count(status.translations);
+        return (
+          <li key={t.what} className={n > 0 ? 'done' : ''}>
+            {n > 0 ? `${count(n)} ${t.what}: they ${t.adds}.` : `No ${t.what} yet: ${t.from} would ${t.adds}.`}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 /**
  * The first start (SPEC §9): an empty store shows the two steps — load a catalogue, then import a
  * document — with a button for each, until both are done.
@@ -36,6 +88,18 @@ export function FirstStart({ orders }: { orders: number }) {
                   gives.
                 </span>
               ) : null}
+              <LoadedTables status={status} />
+              <div className="row">
+                <FilePicker
+                  label="Load more catalogue files…"
+                  testId="first-start-more"
+                  multiple
+                  // Once a catalogue is loaded, Ctrl+O opens a document: the guide's next step.
+                  shortcut={false}
+                  disabled={live !== null}
+                  onFiles={(files) => void load(files)}
+                />
+              </div>
             </>
           ) : (
             <>
