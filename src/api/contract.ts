@@ -408,7 +408,14 @@ export interface CatalogueStatusView {
 export interface RememberedPlacementView {
   readonly id: number;
   readonly given: { readonly type: string; readonly no: string | null; readonly name: string | null };
-  readonly item: { readonly type: string; readonly no: string; readonly name: string | null };
+  readonly item: {
+    readonly type: string;
+    readonly no: string;
+    readonly name: string | null;
+    /** Its number as staff read it, the shop numbering first (as `PlacedView.shown`, issue 64 §3). */
+    readonly shown?: string;
+    readonly sharedWith?: readonly string[];
+  };
   readonly createdAt: string;
 }
 

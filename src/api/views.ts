@@ -150,9 +150,20 @@ function swatchOf(c: ColourInfo | undefined): { colourName: string | null; colou
   return { colourName: c?.name ?? null, colourRgb: c?.rgb ?? null };
 }
 
-/** A planned line as a preview shows it; `colours` holds those of `previewColourIds` the catalogue knows. */
-export function previewLineView(l: PlannedLine, colours: ReadonlyMap<number, ColourInfo>): PreviewLineView {
+/** How a preview's placed lines' numbers are shown: the shop numbering first, as on every other screen. */
+export type PreviewNumbers = (l: PlannedLine) => ShownNumber | null;
+
+/**
+ * A planned line as a preview shows it; `colours` holds those of `previewColourIds` the catalogue knows,
+ * `numbers` how its item's number reads in the shop numbering (issue 64 §3).
+ */
+export function previewLineView(
+  l: PlannedLine,
+  colours: ReadonlyMap<number, ColourInfo>,
+  numbers: PreviewNumbers = () => null,
+): PreviewLineView {
   const given = l.given.colourId === null || l.given.colourId === 0 ? undefined : colours.get(l.given.colourId);
+  const number = l.placement.item === null ? null : numbers(l);
   return {
     position: l.position,
     given: l.given,
@@ -166,6 +177,8 @@ export function previewLineView(l: PlannedLine, colours: ReadonlyMap<number, Col
             colour: l.placement.colourId,
             ...swatchOf(l.placement.colourId === null ? undefined : colours.get(l.placement.colourId)),
             via: 'via' in l.placement ? (l.placement.via ?? null) : null,
+            shown: number?.shown ?? l.placement.item.no,
+            ...(number === null || number.sharedWith.length === 0 ? {} : { sharedWith: number.sharedWith }),
           },
     givenColour: given === undefined ? null : { name: given.name, rgb: given.rgb },
     reason: reasonOf(l.placement.reason),
@@ -181,6 +194,7 @@ export function previewView(
   d: PlannedDocument,
   colours: ReadonlyMap<number, ColourInfo>,
   duplicateOf: DocumentView | null,
+  numbers: PreviewNumbers = () => null,
 ): PreviewDocumentView {
   const t = d.target;
   return {
@@ -208,7 +222,7 @@ export function previewView(
             undoneAt: d.revival.document.undoneAt,
             pairs: d.revival.pairs,
           },
-    lines: firstPage(d).map((l) => previewLineView(l, colours)),
+    lines: firstPage(d).map((l) => previewLineView(l, colours, numbers)),
     counts: d.counts,
     columns: { read: d.parsed.reading.read, notRead: d.parsed.reading.notRead },
     colourNumbering:

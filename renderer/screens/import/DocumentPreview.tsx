@@ -1,3 +1,4 @@
+import { ItemNo } from '../../components/ItemNo.tsx';
 import { useState } from 'react';
 import type { PreviewDocumentView, PreviewLineView } from '../../../src/api/contract.ts';
 import { Colour } from '../../components/Colour.tsx';
@@ -42,7 +43,14 @@ function PreviewTable({ lines }: { lines: readonly PreviewLineView[] }) {
             <td>
               {l.placed ? (
                 <>
-                  {l.placed.type} {l.placed.no}
+                  {/* In the shop numbering first, as every other screen shows a number (issue 64 §3). */}
+                  <ItemNo
+                    type={l.placed.type}
+                    no={l.placed.no}
+                    shown={l.placed.shown}
+                    sharedWith={l.placed.sharedWith}
+                    compact
+                  />
                   {l.placed.via ? <em className="tag via"> {l.placed.via}</em> : null}
                   {l.placed.colour !== null ? (
                     <>

@@ -1,9 +1,14 @@
+import { ItemNo } from '../../components/ItemNo.tsx';
 import type { ReactNode } from 'react';
 import { Picture } from '../../components/Picture.tsx';
 import { useSettings } from '../../state/settings.ts';
 
 /** A remembered item: its picture, number and name. */
-function ItemWithPicture({ item }: { item: { type: string; no: string; name: string | null } }) {
+function ItemWithPicture({
+  item,
+}: {
+  item: { type: string; no: string; name: string | null; shown?: string; sharedWith?: readonly string[] };
+}) {
   return (
     <>
       <Picture
@@ -11,7 +16,8 @@ function ItemWithPicture({ item }: { item: { type: string; no: string; name: str
         size={28}
         label={`${item.type} ${item.no}`}
       />
-      {`${item.type} ${item.no} ${item.name ?? ''}`}
+      {/* In the shop numbering first, as every other screen shows a number (issue 64 §3). */}
+      <ItemNo type={item.type} no={item.no} shown={item.shown} sharedWith={item.sharedWith} compact /> {item.name ?? ''}
     </>
   );
 }

@@ -2,6 +2,7 @@
 import { newestStep } from '../../undo/history.ts';
 import { randomUUID } from 'node:crypto';
 import { confirmImport, planImport, type PlannedDocument } from '../../documents/import.ts';
+import { saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
 import { takeBack } from '../../documents/take-back.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { bricklinkXml } from '../../exports/bricklink-xml.ts';
@@ -20,10 +21,11 @@ import {
   firstPage,
   previewColourIds,
   previewLineView,
+  type PreviewNumbers,
   previewView,
   stepView,
 } from '../views.ts';
-import { onReader, reads, writes, type PartialCallTable } from './define.ts';
+import { onReader, reads, writes, type PartialCallTable, type ReadDeps } from './define.ts';
 
 /**
  * An exported file with what it wrote and what it left out (SPEC §8): every saved line accounted for, and
@@ -52,12 +54,38 @@ export function documentsShown(db: ReadableDb, rows: readonly DocumentRow[], his
   return documentViews(rows, sameFileOfImported(db, rows), historyAt);
 }
 
-/** A planned document's preview, with what it shows read here: its first page's colours, the document it repeats. */
-function preview(db: ReadableDb, doc: PlannedDocument): PreviewDocumentView {
-  const colours = coloursOf(db, previewColourIds(firstPage(doc)));
-  if (doc.duplicateOf === null) return previewView(doc, colours, null);
-  const historyAt = newestStep(db);
-  return previewView(doc, colours, documentsShown(db, [doc.duplicateOf], historyAt)[0] ?? null);
+/**
+ * How `lines` of `doc` read in the shop numbering, each by what its document called it (`saidOf`), as the
+ * line table shows them once imported (issue 64 §3): the numbers of a page read at once.
+ */
+function previewNumbers(
+  d: ReadDeps,
+  doc: PlannedDocument,
+  lines: readonly PlannedDocument['lines'][number][],
+): PreviewNumbers {
+  const numbered = (l: PlannedDocument['lines'][number]): NumberedLine | null => {
+    const item = l.placement.item;
+    if (item === null) return null;
+    return {
+      type: item.type,
+      no: item.no,
+      said: saidOf(doc.parsed.format, l.given, { type: item.type, by: l.placement.by }),
+    };
+  };
+  const shown = d.numberShower(lines.map(numbered).filter((n) => n !== null));
+  return (l) => {
+    const n = numbered(l);
+    return n === null ? null : shown(n);
+  };
+}
+
+/** A planned document's preview, with what it shows read here: its first page's colours and numbers, the document it repeats. */
+function preview(d: ReadDeps, doc: PlannedDocument): PreviewDocumentView {
+  const colours = coloursOf(d.db, previewColourIds(firstPage(doc)));
+  const numbers = previewNumbers(d, doc, firstPage(doc));
+  if (doc.duplicateOf === null) return previewView(doc, colours, null, numbers);
+  const historyAt = newestStep(d.db);
+  return previewView(doc, colours, documentsShown(d.db, [doc.duplicateOf], historyAt)[0] ?? null, numbers);
 }
 
 /** How many previews are kept for their pages: a screen shows one at a time; a second tab, maybe one more. */
@@ -77,7 +105,7 @@ export const DOCUMENTS_CALLS = {
     return {
       previewId,
       fileName: plan.fileName,
-      documents: plan.documents.map((doc) => preview(d.db, doc)),
+      documents: plan.documents.map((doc) => preview(d, doc)),
       refusal: plan.refusal,
     };
   }),
@@ -88,7 +116,8 @@ export const DOCUMENTS_CALLS = {
     }
     const lines = doc.lines.slice(from, from + count);
     const colours = coloursOf(d.db, previewColourIds(lines));
-    return lines.map((l) => previewLineView(l, colours));
+    const numbers = previewNumbers(d, doc, lines);
+    return lines.map((l) => previewLineView(l, colours, numbers));
   }),
   'import.confirm': writes((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
     const results = confirmImport(

@@ -33,11 +33,22 @@ export const HISTORY_CALLS = {
     d.changed('redo');
     return stepView(step);
   }),
-  'placements.list': reads((d) => () => ({
-    items: itemMemories(d.db),
-    colours: colourMemories(d.db),
-    names: taughtNames(d.db),
-  })),
+  'placements.list': reads((d) => () => {
+    const items = itemMemories(d.db);
+    // Each remembered item's number in the shop numbering first, as the line table shows it (issue 64 §3).
+    const shown = d.numberShower(items.map((m) => ({ type: m.item.type, no: m.item.no })));
+    return {
+      items: items.map((m) => {
+        const n = shown({ type: m.item.type, no: m.item.no });
+        return {
+          ...m,
+          item: { ...m.item, shown: n.shown, ...(n.sharedWith.length === 0 ? {} : { sharedWith: n.sharedWith }) },
+        };
+      }),
+      colours: colourMemories(d.db),
+      names: taughtNames(d.db),
+    };
+  }),
   'placements.forget': writes((d) => ({ kind, id, seen }) => {
     const step = forgetMemory(d.db, kind, id, d.clock, seen);
     d.changed('forgot a placement');
