@@ -395,7 +395,34 @@ function planDocuments(
   return {
     fileName: request.file.name,
     documents,
-    refusal: documents.find((d) => d.refusal !== null)?.refusal ?? needsAcknowledgement(documents),
+    refusal: planRefusal(documents),
+  };
+}
+
+/** How many documents a refusal of several names before "and N more". */
+const NAMED_AT_MOST = 5;
+
+/**
+ * What refuses a plan: the first refusal of any document — several documents imported already, in one
+ * sentence that lists them (a year's orders again is one refusal, not one each: issue 64 §3) — else
+ * `needs-acknowledgement` naming the warnings not acknowledged.
+ */
+function planRefusal(documents: readonly PlannedDocument[]): ErrorValue | null {
+  const refused = documents.filter((d) => d.refusal !== null);
+  const first = refused[0]?.refusal ?? null;
+  const duplicates = documents.filter((d) => d.refusal?.code === 'duplicate-document' && d.duplicateOf !== null);
+  if (duplicates.length < 2 || first?.code !== 'duplicate-document') return first ?? needsAcknowledgement(documents);
+  const named = duplicates
+    .slice(0, NAMED_AT_MOST)
+    .map((d) => quote(d.parsed.key))
+    .join(', ');
+  const more = duplicates.length > NAMED_AT_MOST ? ` and ${duplicates.length - NAMED_AT_MOST} more` : '';
+  const all = duplicates.length === documents.length ? 'All' : `${duplicates.length} of the`;
+  return {
+    code: 'duplicate-document',
+    message:
+      `${all} ${documents.length} documents of this file were already imported: ${named}${more}. ` +
+      "Take those imports back first to import them again (each one's preview offers it).",
   };
 }
 

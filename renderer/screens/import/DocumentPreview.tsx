@@ -79,10 +79,13 @@ export function DocumentPreview({
   doc,
   previewId,
   index,
+  refusalSaid = false,
 }: {
   doc: PreviewDocumentView;
   previewId: string;
   index: number;
+  /** Its refusal is said once above, for every document it refuses: here only its few words. */
+  refusalSaid?: boolean;
 }) {
   // The preview brings its first lines; more come page by page (a 200,000-line answer would stall the screens).
   const [more, setMore] = useState<readonly PreviewLineView[]>([]);
@@ -120,9 +123,13 @@ export function DocumentPreview({
         </dd>
       </dl>
       {doc.refusal ? (
-        <p className="refusal" role="alert">
-          {doc.refusal.message}
-        </p>
+        refusalSaid ? (
+          <p className="refusal">Refused: {doc.refusal.code.replace(/-/g, ' ')} (said above).</p>
+        ) : (
+          <p className="refusal" role="alert">
+            {doc.refusal.message}
+          </p>
+        )
       ) : null}
       {/* A duplicate: take the earlier import back here, and the preview then offers to revive it. */}
       {doc.duplicateOf ? (

@@ -41,7 +41,8 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
   const blocked = importBlocked(preview, im.acknowledged);
   const confirm = () =>
     void im.confirm().then((results) => {
-      const first = results?.[0];
+      // The first order that needs work: a file of many orders opens where the unplaced lines are (issue 64 §3).
+      const first = results?.find((r) => r.lines.unplaced > 0) ?? results?.[0];
       // Only an import waited on here opens its order: one that ends while the worker is at work elsewhere
       // moves nothing under their hands (its notice offers to open it).
       if (first && useApp.getState().screen === 'import') {
