@@ -217,7 +217,7 @@ export function App() {
       <WaitingLine />
       {notice ? <Notice notice={notice} showHistory={showHistory} /> : null}
       <HistoryPanel />
-      <main>
+      <main tabIndex={-1}>
         {screen === 'orders' ? <Orders /> : null}
         {screen === 'import' ? <Import /> : null}
         {screen === 'compare' ? <Compare /> : null}

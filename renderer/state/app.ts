@@ -62,6 +62,9 @@ interface AppState {
   changed(reason?: string): void;
 }
 
+/** What had the focus when the History panel opened. */
+let historyOpenedFrom: Element | null = null;
+
 /** How long a notice stays once staff moved on: long enough to read a sentence while typing on. */
 export const NOTICE_LINGERS_MS = 6_000;
 /** How many of what was said the History panel lists. */
@@ -86,8 +89,21 @@ export const useApp = create<AppState>((set, get) => ({
     if (calls.size > 0) set({ waiting: { message, calls } });
   },
   revision: 0,
-  showHistory: (step) => set({ historyPanel: { step: step ?? null } }),
-  hideHistory: () => set({ historyPanel: null }),
+  showHistory(step) {
+    // Where the worker was, to go back to when it closes (issue 64 §1); opened again, it keeps the first.
+    if (get().historyPanel === null) historyOpenedFrom = document.activeElement;
+    set({ historyPanel: { step: step ?? null } });
+  },
+  hideHistory() {
+    set({ historyPanel: null });
+    const back = historyOpenedFrom;
+    historyOpenedFrom = null;
+    // Back where the worker was, once the panel is gone; the page's start when that is gone too.
+    setTimeout(() => {
+      if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
+      else document.querySelector<HTMLElement>('main')?.focus();
+    }, 0);
+  },
   go(screen, by = 'staff') {
     if (get().screen === screen) return;
     set({ screen });

@@ -249,11 +249,17 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the third walk'))('the desk
     await page.keyboard.press('Tab');
     const rows = page.locator('table[aria-label="Order list"] tbody tr');
     const isFocused = (i: number) => rows.nth(i).evaluate((el) => el === el.ownerDocument.activeElement);
-    await expect.poll(() => isFocused(0)).toBe(true);
-    await page.keyboard.press('ArrowDown');
-    await expect.poll(() => isFocused(1)).toBe(true);
+    // Tab reaches the list's row the worker was last on (Small.bsx's, which they came back from: issue 64 §1).
+    const focusedRow = () => rows.evaluateAll((all) => all.findIndex((r) => r === r.ownerDocument.activeElement));
+    await expect.poll(focusedRow).toBeGreaterThanOrEqual(0);
+    const from = await focusedRow();
+    expect(await rows.nth(from).textContent()).toContain('Small.bsx');
+    const count = await rows.count();
+    const to = from + 1 < count ? from + 1 : from - 1;
+    await page.keyboard.press(to > from ? 'ArrowDown' : 'ArrowUp');
+    await expect.poll(() => isFocused(to)).toBe(true);
     await page.keyboard.press('Tab');
-    expect(await isFocused(2)).toBe(false);
+    expect(await focusedRow()).toBe(-1);
     expect(await rows.evaluateAll((all) => all.filter((r) => r.getAttribute('tabindex') === '0').length)).toBe(1);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { UndoneTag } from '../../components/Documents.tsx';
 import { FirstStart } from '../../components/FirstStart.tsx';
@@ -8,13 +8,14 @@ import { useOrders } from '../../state/orders.ts';
 
 /** The orders, searchable by reference or counterparty; the first-start guide on an empty store (SPEC §9). */
 export function OrderList() {
-  const { orders, query, setQuery, loadOrders, open } = useOrders(
+  const { orders, query, setQuery, loadOrders, open, returnTo } = useOrders(
     useShallow((s) => ({
       orders: s.orders,
       query: s.query,
       setQuery: s.setQuery,
       loadOrders: s.loadOrders,
       open: s.open,
+      returnTo: s.returnTo,
     })),
   );
   useReloadOnChange(loadOrders);
@@ -27,6 +28,14 @@ export function OrderList() {
     setAt(next);
     body.current?.querySelectorAll<HTMLTableRowElement>('tr')[next]?.focus();
   };
+  // Back from an order: the focus on its row, where the worker came from (issue 64 §1).
+  useEffect(() => {
+    if (returnTo === null) return;
+    const index = orders.findIndex((o) => o.id === returnTo);
+    if (index < 0) return;
+    useOrders.getState().returned();
+    moveTo(index);
+  });
   return (
     <section className="screen" aria-label="Orders">
       <div className="toolbar">

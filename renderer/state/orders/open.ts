@@ -33,8 +33,11 @@ export const openOrder: OrdersSlice<OpenOrder> = (set, get) => ({
     if (get().orderId === orderId && get().selectedLine === null && first !== undefined)
       await get().select(first.id, 'app');
   },
+  returnTo: null,
+  returned: () => set({ returnTo: null }),
   close: () =>
-    set({
+    set((st) => ({
+      returnTo: st.orderId,
       orderId: null,
       order: null,
       lines: [],
@@ -42,7 +45,7 @@ export const openOrder: OrdersSlice<OpenOrder> = (set, get) => ({
       selectedLine: null,
       suggestions: null,
       search: NO_SEARCH,
-    }),
+    })),
   async reload() {
     const { orderId, unplacedOnly } = get();
     if (orderId === null) return get().loadOrders();

@@ -44,6 +44,10 @@ export interface OpenOrder {
   /** `by`: staff opened it (what was said before goes), or the app did after an import (it stays). */
   open(orderId: number, by?: 'staff' | 'app'): Promise<void>;
   close(): void;
+  /** The order the worker just left (← Orders): the orders list gives it the focus (issue 64 §1). */
+  returnTo: number | null;
+  /** The list has given it the focus. */
+  returned(): void;
   reload(): Promise<void>;
   setUnplacedOnly(on: boolean): Promise<void>;
 }

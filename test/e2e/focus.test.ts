@@ -1,0 +1,80 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildScreens, hasChromium, launchBrowser, NEEDS_CHROMIUM, startHost } from '../helpers/browser.ts';
+import { files } from '../helpers/catalogue-files.ts';
+import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
+import { orderXml } from '../helpers/documents.ts';
+import { needs } from '../helpers/needs.ts';
+
+/** What has the focus, as a worker would name it: its test id, else its tag and text. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const at = document.activeElement;
+    if (at === null || at === document.body) return 'the page';
+    return (
+      at.getAttribute('data-testid') ?? `${at.tagName.toLowerCase()}: ${(at.textContent ?? '').trim().slice(0, 40)}`
+    );
+  });
+
+/** Issue 64 §1: after each move, the focus is where the next keystroke is meant to go, never the page's body. */
+describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the focus walk'))('focus that stays (issue 64 §1)', () => {
+  let dir: string;
+  let host: ChildProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    buildScreens();
+    dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'focus-'));
+    const db = path.join(dir, 'brick-work.sqlite');
+    const write = (name: string, text: string) => {
+      fs.writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const run = async (args: string[]) => {
+      const r = await cliJson(['--db', db, ...args]);
+      if (r.code !== 0) throw new Error(`${args.join(' ')}: ${JSON.stringify(r.json)}`);
+    };
+    await run([
+      'catalogue',
+      'import',
+      write('parts.csv', files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])),
+    ]);
+    for (const id of ['8001', '8002', '8003'])
+      await run(['import', write(`${id}.xml`, orderXml([{ id, seller: `s${id}`, lines: [{ no: 'x9', colour: 5 }] }]))]);
+    const started = await startHost(db);
+    host = started.child;
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.goto(started.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    host?.kill('SIGTERM');
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('← Orders lands on the order the worker left; closing History goes back where it was opened from', async () => {
+    const row = page.locator('tr.clickable', { hasText: '8002' });
+    await row.click();
+    await page.getByRole('heading', { name: /Order 8002/ }).waitFor();
+    await page.getByRole('button', { name: '← Orders' }).click();
+    await expect.poll(() => focused(page)).toMatch(/^tr: 8002/);
+    // ↓ from there goes on to the next order, as the worker expects of the row they are on.
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focused(page)).toMatch(/^tr: 8001|^tr: 8003/);
+
+    await page.getByRole('button', { name: 'History' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('history-panel').waitFor();
+    // The panel takes the focus once it has read the history (its heading), so that Escape reaches it.
+    await expect.poll(() => focused(page)).toMatch(/^h2: History/);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('history-panel').waitFor({ state: 'detached' });
+    await expect.poll(() => focused(page)).toBe('history-open');
+  });
+});
