@@ -68,6 +68,17 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the focus walk'))('focus th
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => focused(page)).toMatch(/^tr: 8001|^tr: 8003/);
 
+    // The table comes before destructive buttons: a Tab from Find in lines reaches the lines, never
+    // "Take back this import", even with the documents open above them.
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /Order 800/ }).waitFor();
+    await page.getByTestId('documents').locator('summary').click();
+    await page.getByTestId('find-lines').focus();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => focused(page)).toBe('line-table');
+    await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'focus-documents-above.png') });
+    await page.getByRole('button', { name: '← Orders' }).click();
+
     await page.getByRole('button', { name: 'History' }).focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('history-panel').waitFor();

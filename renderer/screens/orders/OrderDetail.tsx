@@ -61,7 +61,6 @@ export function OrderDetail() {
         suggestions (or, for a line whose colour is unknown, to its colour) · Enter places the line · / searches the
         catalogue · Esc leaves the search
       </p>
-      <OrderDocuments documents={documents} />
       <div className="order-body">
         <div className={pictures ? 'lines with-pictures' : 'lines'} ref={table}>
           <div className="line-head">
@@ -85,6 +84,13 @@ export function OrderDetail() {
         </div>
         <SidePanel line={line} lines={lines} table={table} />
       </div>
+      {/* After the lines in the tab order (a Tab from the search reaches the table, not a take-back), shown
+          above them (styles.css: .order-documents) — issue 64 §1. */}
+      {documents.length > 0 ? (
+        <div className="order-documents">
+          <OrderDocuments documents={documents} />
+        </div>
+      ) : null}
     </section>
   );
 }
