@@ -4,6 +4,7 @@ import { count, plural, when } from '../format.ts';
 import { useApp } from '../state/app.ts';
 import { useDocuments } from '../state/documents.ts';
 import { READ_ONLY_TITLE } from '../store-banner.ts';
+import { focusNext } from '../focus-next.ts';
 
 /**
  * An order's documents and "Take back this import" (SPEC §8, §9): any imported document can be taken
@@ -19,10 +20,13 @@ export function TakeBack({
   doc,
   onDone,
   label = 'Take back this import',
+  focusAfter = ['[data-testid="line-table"]', '[data-testid="order-back"]', 'main'],
 }: {
   doc: DocumentView;
   onDone?: () => void;
   label?: string;
+  /** Where the work goes on once it is taken back (first found): by default the order's lines, else the way back to the list. */
+  focusAfter?: readonly string[];
 }) {
   const [asking, setAsking] = useState(false);
   // The next thing to do is to confirm or not (issue 47): the focus goes to the question, one Tab from its button.
@@ -37,7 +41,10 @@ export function TakeBack({
   const go = (wholeFile: boolean) =>
     void takeBack(doc, wholeFile).then((r) => {
       setAsking(false);
-      if (r) onDone?.();
+      if (!r) return;
+      onDone?.();
+      // The work goes on where it was (issue 64 §1), never on the page's body.
+      focusNext(focusAfter);
     });
   if (!asking) {
     return (
@@ -163,7 +170,9 @@ export function UndoneOrder({
   return (
     <section className="screen order" aria-label="Order">
       <div className="toolbar">
-        <button onClick={onBack}>← Orders</button>
+        <button onClick={onBack} data-testid="order-back">
+          ← Orders
+        </button>
         <OrderHeading order={order} />
       </div>
       <p className="banner undone" role="status" data-testid="order-undone">

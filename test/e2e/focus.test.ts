@@ -77,7 +77,13 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the focus walk'))('focus th
     await page.keyboard.press('Tab');
     await expect.poll(() => focused(page)).toBe('line-table');
     await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'focus-documents-above.png') });
-    await page.getByRole('button', { name: '← Orders' }).click();
+    // Taking back its one import: the order is undone, and the focus is on the way back to the list.
+    await page.getByTestId('take-back').click();
+    await page.getByTestId('take-back-only').click();
+    await page.getByTestId('order-undone').waitFor();
+    await expect.poll(() => focused(page)).toBe('order-back');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatch(/^tr: 800/);
 
     await page.getByRole('button', { name: 'History' }).focus();
     await page.keyboard.press('Enter');

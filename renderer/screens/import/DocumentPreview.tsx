@@ -137,6 +137,8 @@ export function DocumentPreview({
           doc={doc.duplicateOf}
           label="Take back that import"
           onDone={() => void useImport.getState().refresh()}
+          // Then the preview offers to revive it: the next key is Import (Revive).
+          focusAfter={['[data-testid="confirm-import"]:not([disabled])', 'main']}
         />
       ) : null}
       <Reading doc={doc} />
