@@ -119,7 +119,10 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the compare walk'))('the Co
     });
     await chooser.setFiles(arrived());
     await expect.poll(() => page.getByTestId('compare-right').locator('select').inputValue()).toBe('file');
-    await page.getByTestId('compare-run').focus();
+    // The file chosen, the focus is on the next step, Compare (issue 64 §1): Enter runs it.
+    await expect
+      .poll(() => page.getByTestId('compare-run').evaluate((el) => el === el.ownerDocument.activeElement))
+      .toBe(true);
     await page.keyboard.press('Enter');
     await page.getByTestId('compare-totals').waitFor();
     await shot('compared');

@@ -83,9 +83,16 @@ export function SidePicker(props: {
         onFiles={(files) => {
           const f = files[0];
           if (f)
-            void fileArg(f).then((file) =>
-              choose(side, { arg: { kind: 'file', file }, label: `file ${file.name}`, orderId: null }),
-            );
+            void fileArg(f).then((file) => {
+              choose(side, { arg: { kind: 'file', file }, label: `file ${file.name}`, orderId: null });
+              // Chosen: on to the next step (issue 64 §1), the other side while it is empty, else Compare.
+              const other = side === 'left' ? 'right' : 'left';
+              const next =
+                useCompare.getState()[other] === null
+                  ? `[data-testid="compare-${other}"] select`
+                  : '[data-testid="compare-run"]';
+              setTimeout(() => document.querySelector<HTMLElement>(next)?.focus(), 0);
+            });
         }}
       />
     </fieldset>
