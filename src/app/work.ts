@@ -28,6 +28,7 @@ import type { JobControl } from '../api/ports.ts';
 import type { ErrorValue } from '../errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
 import { connectionOwner } from '../store/owners.ts';
+import { catalogueHeld } from '../store/catalogue.ts';
 import { JobRunner, type JobOutcome } from '../jobs/runner.ts';
 import type { DamageMark } from '../store/damage.ts';
 import { getSetting } from '../store/settings.ts';
@@ -51,7 +52,8 @@ export async function runCatalogueLoad(
   options: Omit<LoadOptions, 'me'> & { readonly me?: OwnerIdentity },
 ): Promise<CatalogueLoadDone> {
   const result = await loadCatalogue(db, storePath, files, { ...options, me: options.me ?? connectionOwner(db) });
-  return { result, summary: catalogueLoadSummary(result), orders: ordersTouched(result) };
+  // Said beside the rows read: what the catalogue holds now, the Catalogue card's counts (issue 64 §2).
+  return { result, summary: catalogueLoadSummary(result, catalogueHeld(db)), orders: ordersTouched(result) };
 }
 
 /** BrickLink's API base URL: `BRICKLINK_API_URL` where the environment gives one (the CLI, SPEC §5), else the store's setting. */

@@ -9,7 +9,7 @@ import { foldName } from '../placement/fold.ts';
 import { askToPlaceAgain, linesWaiting, placeNextBatch, placingAgain } from '../placement/place-lines.ts';
 import type { PlacingScope } from '../store/line-placements.ts';
 import { reasonOf } from '../reasons.ts';
-import { analyzeCatalogue, catalogueWriters } from '../store/catalogue.ts';
+import { analyzeCatalogue, catalogueWriters, type CatalogueHeld } from '../store/catalogue.ts';
 import { openStage, swapTransaction, type CatalogueStage } from '../store/catalogue-stage.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
 import {
@@ -183,19 +183,28 @@ export function catalogueLoadSummary(
     readonly unplacedByOrder?: readonly UnplacedByOrder[];
     readonly unplacedBefore?: number;
   },
+  /**
+   * What the catalogue holds after it (`catalogueHeld`): where a kind's rows read are not what it holds
+   * now (a file's rows repeat an id, or name one the catalogue had), both are said, each with its
+   * meaning, and the second is the Catalogue card's count (issue 64 §2).
+   */
+  held?: CatalogueHeld,
 ): string {
   const t = r.translations ?? NO_TRANSLATIONS;
   const n = (x: number) => x.toLocaleString('en-US');
-  const some = (x: number, one: string, many: string) => (x === 0 ? '' : `${n(x)} ${x === 1 ? one : many}`);
+  const inAll = (x: number, kind: keyof CatalogueHeld) =>
+    held === undefined || held[kind] === x ? '' : ` (${n(held[kind])} in the catalogue now)`;
+  const some = (x: number, one: string, many: string, kind?: keyof CatalogueHeld) =>
+    x === 0 ? '' : `${n(x)} ${x === 1 ? one : many}${kind === undefined ? '' : inAll(x, kind)}`;
   const lines = (x: number) => `${n(x)} line${x === 1 ? '' : 's'}`;
   const loaded = [
-    some(r.items, 'item', 'items'),
-    some(r.colours, 'colour', 'colours'),
-    some(r.categories, 'category', 'categories'),
-    some(t.elements, 'element id', 'element ids'),
-    some(t.partNumbers, 'part translation', 'part translations'),
-    some(t.colourTranslations, 'colour translation', 'colour translations'),
-    some(t.relationships, 'relationship', 'relationships'),
+    some(r.items, 'item', 'items', 'items'),
+    some(r.colours, 'colour', 'colours', 'colours'),
+    some(r.categories, 'category', 'categories', 'categories'),
+    some(t.elements, 'element id', 'element ids', 'elementIds'),
+    some(t.partNumbers, 'part translation', 'part translations', 'partTranslations'),
+    some(t.colourTranslations, 'colour translation', 'colour translations', 'colourTranslations'),
+    some(t.relationships, 'relationship', 'relationships', 'relationships'),
   ]
     .filter(Boolean)
     .join(', ');

@@ -314,6 +314,25 @@ export function colourAndCategoryCounts(db: ReadableDb): { colours: number; cate
     .get() as { colours: number; categories: number };
 }
 
+/**
+ * What the catalogue holds of each kind a load counts, as its status shows it: items, colours and
+ * categories, and the translation tables (`translationCounts`). Counted once, after a load.
+ */
+export function catalogueHeld(db: StoreDb): CatalogueHeld {
+  const items = db.prepare('SELECT count(*) FROM catalogue_item').pluck().get() as number;
+  return { items, ...colourAndCategoryCounts(db), ...translationCounts(db) };
+}
+
+export interface CatalogueHeld {
+  readonly items: number;
+  readonly colours: number;
+  readonly categories: number;
+  readonly elementIds: number;
+  readonly colourTranslations: number;
+  readonly partTranslations: number;
+  readonly relationships: number;
+}
+
 /** Whether the catalogue has this part number (a prepared question, asked many times). */
 export function partNumbers(db: StoreDb): (no: string) => boolean {
   const part = db.prepare("SELECT 1 FROM catalogue_item WHERE item_type = 'P' AND item_no = ?").pluck();

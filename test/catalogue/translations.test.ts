@@ -2,6 +2,8 @@ import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { catalogueLoadSummary, loadCatalogue } from '../../src/catalogue/load.ts';
+import { runCatalogueLoad } from '../../src/app/work.ts';
+import { catalogueHeld } from '../../src/store/catalogue.ts';
 import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, gzip, TABLES } from '../helpers/catalogue-files.ts';
@@ -103,5 +105,14 @@ describeEachStore('the translation tables (issue 24, point 1)', () => {
       ok: true,
       value: { translations: { elementIds: 4, colourTranslations: 3, partTranslations: 3, relationships: 3 } },
     });
+    // Issue 64 §2: the load's words and the Catalogue card agree. Rows read, and where they are not what
+    // the catalogue holds (an element id in both tables, a colour's several numberings), the card's count
+    // beside them, with its meaning.
+    expect(catalogueLoadSummary(first, catalogueHeld(db))).toBe(
+      'Loaded 5 element ids (4 in the catalogue now), 7 part translations (3 in the catalogue now), ' +
+        '20 colour translations (3 in the catalogue now), 3 relationships.',
+    );
+    const again = await runCatalogueLoad(db, file, [{ name: 'codes.txt', content: bytes(TABLES.codes) }], options);
+    expect(again.summary).toMatch(/^Loaded \d+ element ids? \(4 in the catalogue now\)\.$/);
   });
 });

@@ -12,8 +12,15 @@ import { needs } from '../helpers/needs.ts';
 /** What has the focus, as a worker would name it: its test id, else its tag and text. */
 const focused = (page: Page) =>
   page.evaluate(() => {
-    const at = document.activeElement;
-    if (at === null || at === document.body) return 'the page';
+    // In the page (this file is type-checked without the DOM's types).
+    interface El {
+      tagName: string;
+      textContent: string | null;
+      getAttribute(name: string): string | null;
+    }
+    const doc = (globalThis as unknown as { document: { activeElement: El | null; body: El } }).document;
+    const at = doc.activeElement;
+    if (at === null || at === doc.body) return 'the page';
     return (
       at.getAttribute('data-testid') ?? `${at.tagName.toLowerCase()}: ${(at.textContent ?? '').trim().slice(0, 40)}`
     );
