@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chromiumPath, chromiumPlaces } from './helpers/browser.ts';
+import { platformOf } from '../renderer/shortcuts.ts';
+import { chromiumPath, chromiumPlaces, e2eUserAgent, MAC_USER_AGENT } from './helpers/browser.ts';
+import { REPO_ROOT } from './helpers/cli.ts';
 import { NEEDS_CHROMIUM, NEEDS_POSTGRES } from './helpers/needs.ts';
 
 const CHROME = '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome';
@@ -38,5 +42,31 @@ describe('where the browser tests find Chromium', () => {
     expect(NEEDS_CHROMIUM).toMatch(/apt-get install -y chromium.*Google Chrome.*BRICK_WORK_CHROMIUM/);
     expect(NEEDS_CHROMIUM).not.toMatch(/--cask chromium/);
     expect(NEEDS_POSTGRES).toMatch(/apt-get install -y postgresql.*brew install postgresql/);
+  });
+});
+
+// Issue 63 §1: the pages of the browser tests may be a Mac's (the simulated Mac run), which take ⌘ for Ctrl.
+describe('the browser tests as a Mac’s page', () => {
+  it('BRICK_WORK_E2E_UA=mac gives the pages a Mac’s user agent, which the app takes as a Mac’s; unset, the browser’s own', () => {
+    expect(e2eUserAgent({ BRICK_WORK_E2E_UA: 'mac' })).toBe(MAC_USER_AGENT);
+    expect(platformOf(MAC_USER_AGENT)).toBe('mac');
+    expect(e2eUserAgent({})).toBeUndefined();
+    expect(e2eUserAgent({ BRICK_WORK_E2E_UA: '' })).toBeUndefined();
+    expect(() => e2eUserAgent({ BRICK_WORK_E2E_UA: 'macos' })).toThrow('BRICK_WORK_E2E_UA is "macos"');
+  });
+
+  it('no browser test presses Ctrl or ⌘ itself: pressShortcut presses what the page expects', () => {
+    const walk = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) =>
+          e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+        );
+    const own = path.join(REPO_ROOT, 'test', 'e2e', 'shortcut-keys.test.ts'); // presses Ctrl to show it does nothing on a Mac
+    const pressing = [...walk(path.join(REPO_ROOT, 'test')), ...walk(path.join(REPO_ROOT, 'bench'))]
+      .filter((f) => f !== own)
+      .filter((f) => /\.press\(\s*['"`](?:Control|Meta|ControlOrMeta)\+/.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(REPO_ROOT, f));
+    expect(pressing).toEqual([]);
   });
 });

@@ -44,10 +44,29 @@ export function hasChromium(): boolean {
   return chromiumPath() !== null;
 }
 
-export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/** Chrome's user agent on a Mac, as the page reads it (renderer/shortcuts.ts: ⌘ for Ctrl). */
+export const MAC_USER_AGENT =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36';
+
+/**
+ * The user agent the browser tests give their pages: a Mac's with `BRICK_WORK_E2E_UA=mac` (the simulated
+ * Mac run, scripts/simulated-mac.sh), else the browser's own (undefined).
+ */
+export function e2eUserAgent(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const asked = env['BRICK_WORK_E2E_UA'];
+  if (asked === undefined || asked === '') return undefined;
+  if (asked === 'mac') return MAC_USER_AGENT;
+  throw new Error(`BRICK_WORK_E2E_UA is "${asked}": it may only be "mac", or unset for the browser's own`);
+}
+
+export async function launchBrowser({ userAgent = e2eUserAgent() }: { userAgent?: string } = {}): Promise<{
+  context: BrowserContext;
+  close(): Promise<void>;
+}> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
+    ...(userAgent === undefined ? {} : { userAgent }),
     headless: true,
     args: [
       '--no-sandbox',
