@@ -39,6 +39,7 @@ const INTEGRATION = [
   'test/host/start-words.test.ts',
   'test/catalogue/lookup-refused-at-once.test.ts',
   'test/electron/packaging-build.test.ts',
+  'test/ci-workflow.test.ts',
   'test/electron/shop-server.test.ts',
   'test/identity/liveness.test.ts',
   'test/jobs/catalogue-job.test.ts',

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/cli.ts';
 import { needs, NEEDS_CHROMIUM, NEEDS_POSTGRES } from './helpers/needs.ts';
-import { findProgram, HOMEBREW_BINS } from './helpers/programs.ts';
+import { findProgram, HOMEBREW_BINS, NEEDS_FAKETIME, workingFaketime } from './helpers/programs.ts';
 import { tempDir } from './helpers/temp.ts';
 
 /** Every .ts file under `dir`. */
@@ -72,4 +72,24 @@ describe('the programs a test needs', () => {
     expect(findProgram('brick-work-no-such-program', {})).toBeNull();
     expect(HOMEBREW_BINS).toEqual(['/opt/homebrew/bin', '/usr/local/bin']);
   });
+
+  // Issue 63 §1: macOS's SIP strips faketime's library from the system's own programs, which then run as if it
+  // worked; the check runs node, as the tests do, and asks it the time.
+  it('faketime counts only where it moves node’s clock: one that runs the program with its clock untouched does not', () => {
+    const dir = tempDir();
+    const standIn = path.join(dir, 'faketime');
+    // Runs what it is given, the clock untouched: as a Mac runs /usr/bin/true under faketime.
+    fs.writeFileSync(standIn, '#!/bin/sh\nshift 2\nexec "$@"\n', { mode: 0o755 });
+    expect(workingFaketime(standIn)).toBeNull();
+    expect(workingFaketime(path.join(dir, 'gone'))).toBeNull();
+    expect(workingFaketime(null)).toBeNull();
+  });
+
+  const faketime = findProgram('faketime');
+  it.runIf(needs(faketime !== null, NEEDS_FAKETIME, 'the faketime check on a real faketime'))(
+    'a real faketime, which moves node’s clock, counts',
+    () => {
+      expect(workingFaketime(faketime)).toBe(faketime);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -6,21 +6,11 @@ import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { buildStore, insertJob, insertJobOwner } from '../helpers/store-builder.ts';
 import { sha256, tempDir } from '../helpers/temp.ts';
 import { needs } from '../helpers/needs.ts';
-import { findProgram } from '../helpers/programs.ts';
+import { NEEDS_FAKETIME, workingFaketime } from '../helpers/programs.ts';
 import { anotherLife } from '../helpers/owners.ts';
 
-/** Debian's faketime, or Homebrew's libfaketime on a Mac; null where it is missing or does not work. */
-function faketime(): string | null {
-  const program = findProgram('faketime');
-  if (program === null) return null;
-  try {
-    execFileSync(program, ['-f', '+1d', 'true']);
-    return program;
-  } catch {
-    return null;
-  }
-}
-const FAKETIME = faketime();
+/** Debian's faketime, or Homebrew's libfaketime on a Mac, where it moves node's clock. */
+const FAKETIME = workingFaketime();
 
 /** A 4.2 store with a job for each kind of owner. */
 function storeWithJobs(): {
@@ -128,31 +118,28 @@ describe('brick-work jobs …', () => {
     expect(sha256(file)).toBe(hash);
   });
 
-  it.runIf(
-    needs(
-      FAKETIME !== null,
-      'faketime (Debian: apt-get install -y faketime; macOS: brew install libfaketime)',
-      'liveness under faketime',
-    ),
-  )('gives the same liveness answers under faketime a year ahead and a year behind (faketime)', async () => {
-    const { file } = storeWithJobs();
-    const run = (shift: string | null) =>
-      new Promise<string>((resolve, reject) => {
-        const args = [path.join(REPO_ROOT, 'bin', 'brick-work.js'), '--json', '--db', file, 'jobs'];
-        const child =
-          shift === null
-            ? spawn(process.execPath, args)
-            : spawn(FAKETIME ?? 'faketime', ['-f', shift, process.execPath, ...args]);
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('error', reject);
-        child.on('close', () => resolve(out));
-      });
-    const answers = async (shift: string | null) =>
-      (JSON.parse(await run(shift)).jobs as { id: number; alive: boolean | null }[]).map((j) => [j.id, j.alive]);
-    const now = await answers(null);
-    expect(now.map(([, a]) => a)).toEqual([null, true, false, false]);
-    expect(await answers('+365d')).toEqual(now);
-    expect(await answers('-365d')).toEqual(now);
-  });
+  it.runIf(needs(FAKETIME !== null, NEEDS_FAKETIME, 'liveness under faketime'))(
+    'gives the same liveness answers under faketime a year ahead and a year behind (faketime)',
+    async () => {
+      const { file } = storeWithJobs();
+      const run = (shift: string | null) =>
+        new Promise<string>((resolve, reject) => {
+          const args = [path.join(REPO_ROOT, 'bin', 'brick-work.js'), '--json', '--db', file, 'jobs'];
+          const child =
+            shift === null
+              ? spawn(process.execPath, args)
+              : spawn(FAKETIME ?? 'faketime', ['-f', shift, process.execPath, ...args]);
+          let out = '';
+          child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          child.on('error', reject);
+          child.on('close', () => resolve(out));
+        });
+      const answers = async (shift: string | null) =>
+        (JSON.parse(await run(shift)).jobs as { id: number; alive: boolean | null }[]).map((j) => [j.id, j.alive]);
+      const now = await answers(null);
+      expect(now.map(([, a]) => a)).toEqual([null, true, false, false]);
+      expect(await answers('+365d')).toEqual(now);
+      expect(await answers('-365d')).toEqual(now);
+    },
+  );
 });

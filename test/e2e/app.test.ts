@@ -8,6 +8,7 @@ import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
 import { files, TABLES } from '../helpers/catalogue-files.ts';
 import { needs } from '../helpers/needs.ts';
+import { pressShortcut } from '../helpers/shortcut-keys.ts';
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
 
@@ -121,10 +122,10 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the whole app in a browser'
       await shot('5-order-fixed-by-hand');
 
       // Undo and redo it, with the keyboard shortcuts.
-      await page.keyboard.press('Control+z');
+      await pressShortcut(page, 'undo');
       await expect.poll(() => page.locator('.line-row.unplaced').count()).toBe(2);
       expect(await notice().textContent()).toContain('Undone: Hand placement of 3001old');
-      await page.keyboard.press('Control+Shift+z');
+      await pressShortcut(page, 'redo');
       await expect.poll(() => page.locator('.line-row.unplaced').count()).toBe(1);
       expect(await notice().textContent()).toContain('Redone: Hand placement');
       await shot('6-undo-redo');

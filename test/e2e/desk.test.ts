@@ -22,6 +22,7 @@ import { files } from '../helpers/catalogue-files.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { bsx } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
+import { pressShortcut } from '../helpers/shortcut-keys.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'desk');
 
@@ -134,10 +135,10 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
       [paths.pab, /Order PAB\.bsx/],
       [paths.market, /Order Market Street\.bsx/],
     ] as const) {
-      // Ctrl+O opens a document from a screen without a file picker of its own (the Orders), as in the app.
+      // Ctrl+O (⌘O on a Mac) opens a document from a screen without a file picker of its own (the Orders), as in the app.
       await tab('Orders').click();
       await page.locator('body').click({ position: { x: 5, y: 300 } });
-      await (await fileChooserFrom(page, () => page.keyboard.press('Control+o'))).setFiles(file);
+      await (await fileChooserFrom(page, () => pressShortcut(page, 'open'))).setFiles(file);
       await page.getByTestId('preview').waitFor();
       await page.getByTestId('confirm-import').click();
       await page.getByRole('heading', { name: heading }).waitFor();
@@ -262,7 +263,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
     expect(await notice().textContent()).toContain('moved 1 line the old memory had placed');
     // One Undo takes it all back.
     await page.getByTestId('line-table').focus();
-    await page.keyboard.press('Control+z');
+    await pressShortcut(page, 'undo');
     await notice()
       .filter({ hasText: /^Undone: Hand placement/ })
       .waitFor();

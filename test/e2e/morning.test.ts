@@ -19,6 +19,7 @@ import { files } from '../helpers/catalogue-files.ts';
 import { FIRST_SUGGESTIONS, p95, SCROLL_FRAMES } from '../helpers/in-page.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 import { needs } from '../helpers/needs.ts';
+import { pressShortcut } from '../helpers/shortcut-keys.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'morning');
 
@@ -500,14 +501,15 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the morning walk'))(
       await expect.poll(() => page.locator('.counts').textContent()).toBe(orderCounts);
       await shot('order-revived');
 
-      // 11. Undo and redo with the keyboard: Ctrl+Z takes the revival back, Ctrl+Y (Windows and Linux) puts it back.
+      // 11. Undo and redo with the keyboard: Ctrl+Z (⌘Z) takes the revival back, Ctrl+Y (Windows and Linux; ⇧⌘Z on a
+      // Mac) puts it back.
       await page.getByTestId('line-table').focus();
-      await page.keyboard.press('Control+z');
+      await pressShortcut(page, 'undo');
       await notice()
         .filter({ hasText: /^Undone: Revival of Inventory for 10190-1 Market Street\.bsx/ })
         .waitFor();
       await page.getByTestId('order-undone').waitFor();
-      await page.keyboard.press('Control+y');
+      await pressShortcut(page, 'redo (Ctrl+Y)');
       await notice()
         .filter({ hasText: /^Redone: Revival/ })
         .waitFor();

@@ -16,9 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScreens } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { driveBuiltApp } from '../helpers/drive-built-app.ts';
-import { linuxAppDir, packageForLinux, standInElectronDist } from '../helpers/electron-builder.ts';
+import { linuxAppDir, machineArch, packageForLinux, standInElectronDist } from '../helpers/electron-builder.ts';
 
 const require = createRequire(import.meta.url);
+const ARCH = machineArch();
 const asar = require('@electron/asar') as { extractAll(archive: string, dest: string): void };
 
 describe('the package electron-builder makes of the real build starts and works', () => {
@@ -56,7 +57,7 @@ describe('the package electron-builder makes of the real build starts and works'
     // The SQLite binary the packaged app loads, as scripts/native-electron.mjs leaves it: here built for
     // the Node that stands in for Electron (its ABI), so the packaged app can open its store.
     const abi = process.versions.modules;
-    const native = path.join(project, 'native', `electron-v${abi}-${process.platform}-${process.arch}`);
+    const native = path.join(project, 'native', `electron-v${abi}-${process.platform}-${ARCH}`);
     fs.mkdirSync(native, { recursive: true });
     fs.copyFileSync(
       path.join(REPO_ROOT, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
@@ -65,11 +66,12 @@ describe('the package electron-builder makes of the real build starts and works'
     fs.writeFileSync(path.join(native, 'built-from.json'), JSON.stringify({ abi }));
 
     const out = path.join(dir, 'out');
-    packaging = packageForLinux(project, { electronDist: standInElectronDist(dir), out, archs: ['x64'] });
+    // Packaged for this machine's arch, which the binary above is built for (arm64 on Apple silicon).
+    packaging = packageForLinux(project, { electronDist: standInElectronDist(dir), out, archs: [ARCH] });
     if (packaging.status !== 0) return;
 
     // As Electron reads it: the asar's files, and the unpacked ones beside them.
-    const resources = path.join(linuxAppDir(out, 'x64'), 'resources');
+    const resources = path.join(linuxAppDir(out, ARCH), 'resources');
     installed = path.join(dir, 'installed');
     asar.extractAll(path.join(resources, 'app.asar'), installed);
     fs.cpSync(path.join(resources, 'app.asar.unpacked'), installed, { recursive: true });

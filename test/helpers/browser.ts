@@ -7,23 +7,30 @@ import { builtForRun, hostArgs } from './built.ts';
 import { REPO_ROOT } from './cli.ts';
 import { lines } from './workers.ts';
 
-/** Where a Chromium is looked for, in order, after `BRICK_WORK_CHROMIUM`: Debian's, then a Mac's (Homebrew's cask, Chrome). */
-export const CHROMIUM_PLACES = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium',
-  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-  '/opt/homebrew/bin/chromium',
-] as const;
+/**
+ * Where a Chromium is looked for after `BRICK_WORK_CHROMIUM`, in order. On a Mac Google Chrome first:
+ * Homebrew's Chromium cask is an unsigned, quarantined snapshot that macOS calls "damaged" (issue 63).
+ * Elsewhere Debian's.
+ */
+export function chromiumPlaces(platform: NodeJS.Platform = process.platform): readonly string[] {
+  return platform === 'darwin'
+    ? [
+        '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+        '/Applications/Chromium.app/Contents/MacOS/Chromium',
+        '/opt/homebrew/bin/chromium',
+      ]
+    : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+}
 
-/** The Chromium the browser tests drive: `BRICK_WORK_CHROMIUM`, else the first of `CHROMIUM_PLACES` there; null: none. */
+/** The Chromium the browser tests drive: `BRICK_WORK_CHROMIUM`, else the first of `chromiumPlaces` there; null: none. */
 export function chromiumPath(
   env: NodeJS.ProcessEnv = process.env,
   exists: (file: string) => boolean = fs.existsSync,
+  platform: NodeJS.Platform = process.platform,
 ): string | null {
   const chosen = env['BRICK_WORK_CHROMIUM'];
   if (chosen) return exists(chosen) ? chosen : null;
-  return CHROMIUM_PLACES.find((p) => exists(p)) ?? null;
+  return chromiumPlaces(platform).find((p) => exists(p)) ?? null;
 }
 
 /** Chromium (Debian's in CI), driven by playwright-core: headless, a fresh profile, no background networking. */
@@ -37,10 +44,29 @@ export function hasChromium(): boolean {
   return chromiumPath() !== null;
 }
 
-export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/** Chrome's user agent on a Mac, as the page reads it (renderer/shortcuts.ts: ⌘ for Ctrl). */
+export const MAC_USER_AGENT =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36';
+
+/**
+ * The user agent the browser tests give their pages: a Mac's with `BRICK_WORK_E2E_UA=mac` (the simulated
+ * Mac run, scripts/simulated-mac.sh), else the browser's own (undefined).
+ */
+export function e2eUserAgent(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const asked = env['BRICK_WORK_E2E_UA'];
+  if (asked === undefined || asked === '') return undefined;
+  if (asked === 'mac') return MAC_USER_AGENT;
+  throw new Error(`BRICK_WORK_E2E_UA is "${asked}": it may only be "mac", or unset for the browser's own`);
+}
+
+export async function launchBrowser({ userAgent = e2eUserAgent() }: { userAgent?: string } = {}): Promise<{
+  context: BrowserContext;
+  close(): Promise<void>;
+}> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
+    ...(userAgent === undefined ? {} : { userAgent }),
     headless: true,
     args: [
       '--no-sandbox',

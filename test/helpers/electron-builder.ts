@@ -26,14 +26,41 @@ export function standInElectronDist(dir: string): string {
   return electronDist;
 }
 
-/** Packages `project` (its package.json's `build`) for Linux as folders, one per arch, into `out`. */
+/** The archs brick-work is packaged for, as electron-builder names them. */
+export type Arch = 'x64' | 'arm64';
+
+/**
+ * This machine's arch, which scripts/native-electron.mjs builds better-sqlite3 for: a package of this
+ * machine's build is for it (x64 on Intel, arm64 on Apple silicon).
+ */
+export function machineArch(arch: string = process.arch): Arch {
+  if (arch === 'x64' || arch === 'arm64') return arch;
+  throw new Error(`brick-work is packaged for x64 and arm64, not for this machine's ${arch}`);
+}
+
+/**
+ * Node's options that make a child's `process.platform` another build machine's. electron-builder expands
+ * `${platform}` in the package's files to the platform it runs on (not the one it packages for), so a
+ * test of what a Mac's build ships makes electron-builder take itself to be on a Mac.
+ */
+function onPlatform(platform: NodeJS.Platform): string[] {
+  if (platform === process.platform) return [];
+  const code = `Object.defineProperty(process, 'platform', { value: ${JSON.stringify(platform)} });`;
+  return ['--import', `data:text/javascript,${encodeURIComponent(code)}`];
+}
+
+/**
+ * Packages `project` (its package.json's `build`) for Linux as folders, one per arch, into `out`, on this
+ * machine or as on a build machine of another `platform`.
+ */
 export function packageForLinux(
   project: string,
-  options: { electronDist: string; out: string; archs: readonly ('x64' | 'arm64')[] },
+  options: { electronDist: string; out: string; archs: readonly Arch[]; platform?: NodeJS.Platform },
 ): ReturnType<typeof spawnSync> {
   return spawnSync(
     process.execPath,
     [
+      ...onPlatform(options.platform ?? process.platform),
       require.resolve('electron-builder/cli.js'),
       '--linux',
       'dir',
@@ -48,6 +75,6 @@ export function packageForLinux(
 }
 
 /** The folder electron-builder makes for an arch's unpacked Linux app. */
-export function linuxAppDir(out: string, arch: 'x64' | 'arm64'): string {
+export function linuxAppDir(out: string, arch: Arch): string {
   return path.join(out, arch === 'x64' ? 'linux-unpacked' : 'linux-arm64-unpacked');
 }

@@ -4,7 +4,7 @@ export const NEEDS_POSTGRES =
 
 /** What the browser tests need, in the words a skipped one prints. */
 export const NEEDS_CHROMIUM =
-  'Chromium (Debian: apt-get install -y chromium; macOS: brew install --cask chromium; or BRICK_WORK_CHROMIUM=its path)';
+  'Chromium or Google Chrome (Debian: apt-get install -y chromium; macOS: Google Chrome in /Applications, brew install --cask google-chrome; or BRICK_WORK_CHROMIUM=its path)';
 
 /** What CI always has (`.ci/run` installs them): a test there that lacks one fails instead of skipping. */
 const CI_HAS: readonly string[] = [NEEDS_POSTGRES, NEEDS_CHROMIUM];

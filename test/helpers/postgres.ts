@@ -1,46 +1,24 @@
 /**
  * A real PostgreSQL server for a test file (issue 29, SPEC §14): a cluster made in a temporary folder with
- * Debian's `initdb` and started with `pg_ctl` on a free port of 127.0.0.1, its socket in that folder.
+ * `initdb` and started with `pg_ctl` on a free port of 127.0.0.1, its socket in that folder, every program
+ * from the one folder `postgresBinDir` finds (Debian's, Homebrew's keg-only one: psql too).
  * PostgreSQL refuses to run as root, so as root both run as the unprivileged `postgres` user. Stopped
  * (immediately) and removed when the file's tests are done. Absent binaries: `hasPostgres()` is false and
  * the tests that need it say so (`needs`).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PostgresBridge } from '../../src/store/postgres/bridge.ts';
-
-/**
- * The folder of PostgreSQL's server programs: Debian's versioned one, Homebrew's (`postgresql@N`, on Apple
- * Silicon or Intel), else whatever `initdb` is on the PATH.
- */
-function binDir(): string | null {
-  /** The newest `<root>/<prefix>N/bin` holding initdb. */
-  const newest = (root: string, prefix: string) => {
-    if (!fs.existsSync(root)) return null;
-    const versions = fs
-      .readdirSync(root)
-      .filter((v) => v.startsWith(prefix) && fs.existsSync(path.join(root, v, 'bin', 'initdb')))
-      .sort((a, b) => Number(b.slice(prefix.length)) - Number(a.slice(prefix.length)));
-    return versions[0] === undefined ? null : path.join(root, versions[0], 'bin');
-  };
-  const found =
-    newest('/usr/lib/postgresql', '') ??
-    newest('/opt/homebrew/opt', 'postgresql@') ??
-    newest('/usr/local/opt', 'postgresql@');
-  if (found !== null) return found;
-  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  return onPath === '' ? null : path.dirname(onPath);
-}
-
 import { NEEDS_POSTGRES } from './needs.ts';
+import { postgresBinDir } from './postgres-programs.ts';
 
 export { NEEDS_POSTGRES };
 
 export function hasPostgres(): boolean {
-  return binDir() !== null;
+  return postgresBinDir() !== null;
 }
 
 function freePort(): Promise<number> {
@@ -131,7 +109,7 @@ function pgCtlStop(cluster: Cluster): void {
 
 /** A new cluster in a new folder of the temporary folder (short: its socket path has a length limit), started. */
 async function newCluster(durable: boolean): Promise<Cluster> {
-  const bin = binDir();
+  const bin = postgresBinDir();
   if (bin === null) throw new Error(`PostgreSQL is not installed: ${NEEDS_POSTGRES}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-pg-'));
   fs.chmodSync(dir, 0o777);
@@ -144,7 +122,7 @@ async function newCluster(durable: boolean): Promise<Cluster> {
 
 function psql(cluster: Cluster, database: string, statement: string, password: string | null = null): string {
   return execFileSync(
-    'psql',
+    path.join(cluster.bin, 'psql'),
     [
       '-h',
       '127.0.0.1',

@@ -16,6 +16,7 @@ import { bytes, files } from '../helpers/catalogue-files.ts';
 import { linePlacementNow, replaceLinePlacement } from '../../src/store/lines.ts';
 import { bumpCatalogueGeneration, catalogueGeneration } from '../../src/store/settings.ts';
 import { csv, file } from '../helpers/documents.ts';
+import { postgresProgram } from '../helpers/postgres-programs.ts';
 import { describeEachStore, newStoreLocation, storeKind } from '../helpers/stores.ts';
 
 /** A new store of the suite's kind, holding part 3001 and one document of `rows` (number, quantity). */
@@ -75,7 +76,7 @@ describeEachStore('a line placement swapped in one statement', (stores) => {
       const [lineId, twin] = db.prepare('SELECT id FROM order_line ORDER BY position').pluck().all() as number[];
       const generation = catalogueGeneration(db);
       // Another desk's load: holds the writer lock, moves the catalogue's generation, commits 1.5 s later.
-      const load = spawn('psql', [
+      const load = spawn(postgresProgram('psql'), [
         location,
         '-v',
         'ON_ERROR_STOP=1',

@@ -4,6 +4,7 @@ import { PostgresDatabase } from '../../../src/store/postgres/database.ts';
 import { toPostgres } from '../../../src/store/postgres/dialect.ts';
 import { needs } from '../../helpers/needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from '../../helpers/postgres.ts';
+import { postgresProgram } from '../../helpers/postgres-programs.ts';
 
 // Issue 29 (ADR 0027): SQLite's statements as PostgreSQL reads them.
 describe('the dialect', () => {
@@ -315,7 +316,8 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'the PostgreSQL store connec
         // B's thread waits for the lock, so the cut comes from another process, a moment later.
         const cutter = spawn('sh', [
           '-c',
-          `sleep 0.5; psql -h 127.0.0.1 -p ${server.port} -U brick_work -d cut_waiting -Atc 'SELECT pg_terminate_backend(${pid})'`,
+          `sleep 0.5; exec "$0" -h 127.0.0.1 -p ${server.port} -U brick_work -d cut_waiting -Atc 'SELECT pg_terminate_backend(${pid})'`,
+          postgresProgram('psql'),
         ]);
         const add = (kind: string) => b.transaction(() => b.prepare('INSERT INTO job (kind) VALUES (?)').run(kind));
         expect(() => add('cut').immediate()).toThrow(expect.objectContaining({ code: 'store-unreachable' }));
