@@ -1,9 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildScreens, hasChromium, launchBrowser, NEEDS_CHROMIUM, startHost } from '../helpers/browser.ts';
+import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { orderXml } from '../helpers/documents.ts';
@@ -29,8 +28,7 @@ const focused = (page: Page) =>
 /** Issue 64 §1: after each move, the focus is where the next keystroke is meant to go, never the page's body. */
 describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the focus walk'))('focus that stays (issue 64 §1)', () => {
   let dir: string;
-  let host: ChildProcess;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let app: Awaited<ReturnType<typeof openApp>>;
   let page: Page;
 
   beforeAll(async () => {
@@ -52,16 +50,12 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the focus walk'))('focus th
     ]);
     for (const id of ['8001', '8002', '8003'])
       await run(['import', write(`${id}.xml`, orderXml([{ id, seller: `s${id}`, lines: [{ no: 'x9', colour: 5 }] }]))]);
-    const started = await startHost(db);
-    host = started.child;
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(started.url);
+    app = await openApp(db);
+    page = app.page;
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    host?.kill('SIGTERM');
+    await app?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
