@@ -181,15 +181,24 @@ export function planOrderExport(
       reason,
       text: leftOutText(reason, target, detail),
     });
-  // What goes back is the document's own words: the readers' notes stay here (issue 64 §4).
-  const written = (l: LineView) => remarksToWrite(l.remarks);
-  /** Writes `l` as a row, unless BrickLink takes no such lot; whether it was written. */
-  const row = (l: LineView, type: string, no: string, colour: number | null, remarks = written(l).remarks) => {
+  /**
+   * Writes `l` as a row, unless BrickLink takes no such lot; whether it was written. `shared`: the number
+   * names other catalogue items too, and its remarks say which it is.
+   */
+  const row = (
+    l: LineView,
+    type: string,
+    no: string,
+    colour: number | null,
+    shared?: { readonly item: string; readonly others: readonly string[] },
+  ) => {
     // BrickLink takes no lot of 0 pieces: it is left out, and said (issue 64 §4).
     if (target === 'bricklink' && l.quantity === 0) {
       leave(l, 'no-quantity');
       return false;
     }
+    // What goes back is the document's own words: the readers' notes stay here (issue 64 §4).
+    const own = remarksToWrite(l.remarks);
     rows.push({
       line: l.id,
       type,
@@ -198,8 +207,8 @@ export function planOrderExport(
       quantity: l.quantity,
       unitPriceE4: target === 'bricklink' ? bricklinkPriceE4(l.unitPriceE4) : l.unitPriceE4,
       condition: l.condition,
-      remarks,
-      description: written(l).description,
+      remarks: shared === undefined ? own.remarks : sharedRemark(own.remarks, shared.item, shared.others),
+      description: own.description,
     });
     return true;
   };
@@ -233,7 +242,7 @@ export function planOrderExport(
       else {
         // BrickLink's lot never goes under a number two catalogue items share without saying which.
         const item = catalogueName({ no: p.no, catalogue: numbers.numbers.get(p.type, p.no).catalogue });
-        if (row(l, p.type, no, colour, sharedRemark(written(l).remarks, item, sharedWith)))
+        if (row(l, p.type, no, colour, { item, others: sharedWith }))
           shared.push({ line: l.id, where: where(l), no, quantity: l.quantity, item, others: sharedWith });
       }
     }
