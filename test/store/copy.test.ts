@@ -530,7 +530,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       const there = await cli(['store', 'copy', '--from', source, '--to', url], { PGPASSWORD: secret });
       expect(there.code, there.stderr).toBe(0);
       expect(there.stdout).toMatch(
-        /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 26 tables/,
+        /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 28 tables/,
       );
       expect(there.stdout).toMatch(/\n {2}order_line +8\n/);
       expect(there.stderr).toContain('copying order_line: 8 rows');

@@ -18,7 +18,14 @@ import {
 import { TABLES_WITH_ID } from '../schema/tables-4.2.ts';
 import { CURRENT_SCHEMA } from '../upgrades/index.ts';
 import { PostgresDatabase, type PostgresConnectOptions } from './database.ts';
-import { HAND_PLACEMENT_TEACHING, JOB_OWNER_DESK, SCHEMA_4_2, UNDO_STEP_DESK } from './schema-4.2.ts';
+import {
+  HAND_PLACEMENT_TEACHING,
+  JOB_OWNER_DESK,
+  SCHEMA_4_2,
+  STOCK_LOT,
+  STOCK_ORDER,
+  UNDO_STEP_DESK,
+} from './schema-4.2.ts';
 import { POSTGRES_UPGRADES, type PostgresUpgrade } from './upgrades.ts';
 
 /** The oldest server brick-work's statements are written for (nondeterministic collations, PL/pgSQL's forms). */
@@ -142,6 +149,8 @@ const LATE_SERVER_TABLES: readonly (readonly [string, string])[] = [
   ['undo_step_desk', UNDO_STEP_DESK],
   ['job_owner_desk', JOB_OWNER_DESK],
   ['hand_placement_teaching', HAND_PLACEMENT_TEACHING],
+  ['stock_order', STOCK_ORDER],
+  ['stock_lot', STOCK_LOT],
 ];
 
 /** Indexes declared in 4.2 after stores of it existed on servers, by table (issue 61 §1's answer each read by an index). */
@@ -155,6 +164,7 @@ const LATE_SERVER_INDEXES: readonly (readonly [TableName, string])[] = [
   ['undo_step', 'undo_step_by_state'],
   ['undo_change', 'undo_change_by_row'],
   ['colour_placement', 'colour_placement_by_colour'],
+  ['order_line', 'order_line_by_document_item'],
 ];
 
 /**

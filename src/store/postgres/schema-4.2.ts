@@ -34,6 +34,10 @@ export const JOB_OWNER_DESK = postgresTable(declared('job_owner_desk'), { ifNotE
 /** How each remembered hand placement was taught (SPEC §6 step 2); made too at the open of a server store born before it. */
 export const HAND_PLACEMENT_TEACHING = postgresTable(declared('hand_placement_teaching'), { ifNotExists: true });
 
+/** Which order is the stock, and what its lots keep (SPEC §16); made too at the open of a server store born before them. */
+export const STOCK_ORDER = postgresTable(declared('stock_order'), { ifNotExists: true });
+export const STOCK_LOT = postgresTable(declared('stock_lot'), { ifNotExists: true });
+
 export const SCHEMA_4_2 = `
 CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 

@@ -134,6 +134,8 @@ export const TABLES_4_2 = [
           columns: ['given_colour_name'],
           where: 'coalesce(given_colour_id, 0) = 0 AND given_colour_name IS NOT NULL',
         },
+        // A document's lines of one item and colour: the stock's lots a pick or put-away list asks for (SPEC §16).
+        { name: 'order_line_by_document_item', columns: ['document_id', 'item_type', 'item_no', 'colour_id'] },
       ],
     },
   ),
@@ -407,6 +409,23 @@ export const TABLES_4_2 = [
     },
     { indexes: [{ name: 'hand_placement_teaching_by_placement', columns: ['placement_id', 'id'] }] },
   ),
+  // Which order is the shop's stock (SPEC §16): one per store, made by its first stock import. Each stock
+  // import is a document of that order, its lots the document's lines.
+  table(
+    'stock_order',
+    {
+      id: integer({ primaryKey, check: 'id = 1' }),
+      order_id: integer({ notNull, references: ['shop_order', 'id'] }),
+    },
+    { unique: [['order_id']] },
+  ),
+  // What a stock lot keeps beyond its line (SPEC §16): its location as given, and BrickLink's lot id.
+  // Written with the lines and, like them, kept when their import is undone: never an undo step's row.
+  table('stock_lot', {
+    line_id: integer({ primaryKey, references: ['order_line', 'id'] }),
+    location: text(),
+    lot_id: text(),
+  }),
   // The catalogue job's state (SPEC §14): a SQLite store keeps it in catalogue-job.json beside the file.
   table(
     'catalogue_job_state',

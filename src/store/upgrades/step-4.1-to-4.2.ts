@@ -225,6 +225,27 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
       )`,
     indexes: ['CREATE INDEX hand_placement_teaching_by_placement ON hand_placement_teaching (placement_id, id)'],
   },
+  {
+    // Which order is the shop's stock (SPEC §16): one per store, made by its first stock import.
+    name: 'stock_order',
+    table: `CREATE TABLE stock_order (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        order_id INTEGER NOT NULL REFERENCES shop_order (id),
+        UNIQUE (order_id)
+      )`,
+    indexes: [],
+  },
+  {
+    // What a stock lot keeps beyond its line (SPEC §16): its location as given, and BrickLink's lot id.
+    // Written with the lines and kept, as they are, when their import is undone: no undo step's row.
+    name: 'stock_lot',
+    table: `CREATE TABLE stock_lot (
+        line_id INTEGER PRIMARY KEY REFERENCES order_line (id),
+        location TEXT,
+        lot_id TEXT
+      )`,
+    indexes: [],
+  },
 ];
 
 /**
@@ -249,6 +270,8 @@ export const LATE_INDEXES_4_2: readonly string[] = [
   'CREATE INDEX undo_change_by_row ON undo_change (table_name, row_id)',
   // A colour's memories: what SQLite's foreign-key check of a colour the catalogue writes looks for.
   'CREATE INDEX colour_placement_by_colour ON colour_placement (colour_id)',
+  // A document's lines of one item and colour: the stock's lots a pick or put-away list asks for (SPEC §16).
+  'CREATE INDEX order_line_by_document_item ON order_line (document_id, item_type, item_no, colour_id)',
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */

@@ -3,6 +3,8 @@ import {
   HAND_PLACEMENT_TEACHING,
   JOB_OWNER_DESK,
   SCHEMA_4_2,
+  STOCK_LOT,
+  STOCK_ORDER,
   UNDO_STEP_DESK,
 } from '../../../src/store/postgres/schema-4.2.ts';
 
@@ -13,7 +15,8 @@ describe('the PostgreSQL schema text', () => {
   it('is the committed postgres-4.2.sql', async () => {
     const text =
       `${SCHEMA_4_2.trim()}\n\n` +
-      `-- Made too at the open of a server store born before these tables.\n${UNDO_STEP_DESK}\n${JOB_OWNER_DESK}\n${HAND_PLACEMENT_TEACHING}\n`;
+      `-- Made too at the open of a server store born before these tables.\n${UNDO_STEP_DESK}\n${JOB_OWNER_DESK}\n${HAND_PLACEMENT_TEACHING}\n` +
+      `${STOCK_ORDER}\n${STOCK_LOT}\n`;
     await expect(text).toMatchFileSnapshot('./postgres-4.2.sql');
   });
 });

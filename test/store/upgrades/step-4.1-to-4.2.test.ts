@@ -44,6 +44,8 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
       'part_number',
       'part_relationship',
       'setting',
+      'stock_lot',
+      'stock_order',
       'taught_name',
       'undo_step_catalogue',
       'undo_step_desk',
