@@ -37,6 +37,15 @@ const importArgs = shape({
   colourNumbering: optional(nullable(oneOf(...COLOUR_NUMBERINGS))),
 });
 
+/** The stock's import (SPEC §16): an import's, and where each lot's location is read from. */
+const stockImportArgs = shape({
+  file,
+  /** `remarks` (the default) or the title of a column (an XML field) of the file. */
+  locationFrom: optional(nullable(text(100))),
+  acknowledge: optional(codesOf(WARNING_CODES, 'warning codes')),
+  colourNumbering: optional(nullable(oneOf(...COLOUR_NUMBERINGS))),
+});
+
 /** An order's export (SPEC §8): what staff acknowledge leaving out, and whether unplaced lines go as given. */
 const orderExportArgs = shape({
   orderId: id,
@@ -91,6 +100,9 @@ export const CALL_ARGUMENTS = {
     count: whole(1, 5_000, '1 to 5,000'),
   }),
   'import.cancel': none,
+  'stock.preview': stockImportArgs,
+  'stock.import': stockImportArgs,
+  'stock.info': none,
   'documents.list': shape({ orderId: optional(id) }),
   'documents.takeBack': shape({
     documentId: id,

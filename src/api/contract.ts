@@ -309,6 +309,51 @@ export interface ImportResultView {
   readonly revived: boolean;
 }
 
+/** The shop's stock (SPEC §16): its current document, what it holds, and where its lots are. */
+export interface StockInfoView {
+  /** The stock order (its lines are the stock's lots: `lines.list` shows them, unplaced ones with their reasons). */
+  readonly orderId: number;
+  readonly documentId: number;
+  readonly fileName: string;
+  readonly importedAt: string;
+  /** The desk that imported it; null: before desks were named. */
+  readonly desk: string | null;
+  readonly lots: number;
+  readonly pieces: number;
+  readonly unplaced: number;
+  /** Different locations among its lots. */
+  readonly locations: number;
+  readonly lotsWithoutLocation: number;
+  /** Lots with BrickLink's lot id (a Mass Update needs it). */
+  readonly lotsWithLotId: number;
+}
+
+/** A stock document the import replaced, or would. */
+export interface StockDocumentView {
+  readonly documentId: number;
+  readonly fileName: string;
+  readonly importedAt: string;
+}
+
+/** The stock's preview: the import's, with what it keeps of each lot and the stock it replaces. */
+export interface StockPreviewView extends ImportPreviewView {
+  readonly stock: {
+    /** `remarks`, or the column its locations are read from. */
+    readonly locationFrom: string;
+    readonly locations: number;
+    readonly lotsWithoutLocation: number;
+    readonly lotsWithLotId: number;
+    readonly replaces: StockDocumentView | null;
+  };
+}
+
+export interface StockImportView {
+  readonly imported: ImportResultView;
+  /** The stock it replaced (taken back in the same undo step). */
+  readonly replaced: readonly StockDocumentView[];
+  readonly stock: StockInfoView;
+}
+
 export interface StepView {
   readonly id: number;
   readonly kind: string;
@@ -588,6 +633,18 @@ export interface ApiResults {
    * read and place; a confirm that has begun writing finishes (or rolls back). `cancelled`: whether one was under way.
    */
   'import.cancel': { cancelled: boolean };
+  /**
+   * The stock's import preview (SPEC §16): the file read as the stock, each lot placed or its reason, its
+   * warnings, its locations; writes nothing. Its other lines come by `import.previewLines`.
+   */
+  'stock.preview': StockPreviewView;
+  /**
+   * Imports the file as the stock: the stock order's new document, replacing the current stock in the same
+   * undo step. Refused as an import is, and (`duplicate-document`) when the file is the stock already.
+   */
+  'stock.import': StockImportView;
+  /** The current stock; null when there is none (never imported, or its import taken back). */
+  'stock.info': StockInfoView | null;
   /** The documents of one order, or of every order, with their state (SPEC §10 `documents`). */
   'documents.list': readonly DocumentView[];
   /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */

@@ -12,7 +12,7 @@ import { documentLines, type LineView } from '../store/lines.ts';
 import { getOrder, type OrderRow } from '../store/orders.ts';
 import { getSetting } from '../store/settings.ts';
 import { NOW, UNDOABLE_TABLES, type Value } from '../undo/changes.ts';
-import { recordStep } from '../undo/history.ts';
+import { recordStep, type StepKind } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import { listColours } from '../store/colours.ts';
 import { colourReader, colourTable, type ColourReader } from './colour-reader.ts';
@@ -21,6 +21,7 @@ import type {
   ColourNumbering,
   DocumentReading,
   DocumentWarning,
+  KeptColumn,
   ParsedDocument,
   ParsedLine,
   WarningCode,
@@ -44,6 +45,23 @@ export interface ImportRequest {
   readonly acknowledge?: readonly WarningCode[];
   /** Staff's choice of the numbering of the list's colour numbers; else the reader's. */
   readonly colourNumbering?: ColourNumbering | null;
+  /** A column read beside each line as given (SPEC §16: a stock lot's location). */
+  readonly keep?: KeptColumn | null;
+  /** The key of the file's documents, instead of the reader's (the stock's is its content's: SPEC §16). */
+  readonly key?: string;
+  /** A new order's reference where the file gives none, instead of the document's key. */
+  readonly newOrderReference?: string;
+}
+
+/** The file's documents as the request reads them: its kept column, its numbering, its key. */
+function readRequested(
+  request: ImportRequest,
+  colourNumbering: ColourNumbering | null,
+  onProgress?: (done: number, total: number) => void,
+): ParsedDocument[] {
+  const parsed = readDocumentFile(request.file, { colourNumbering, keep: request.keep ?? null, onProgress });
+  const key = request.key;
+  return key === undefined ? parsed : parsed.map((d) => ({ ...d, key }));
 }
 
 export type ImportTarget =
@@ -199,12 +217,9 @@ export function planImport(db: ReadableDb, request: ImportRequest, hooks: Import
   try {
     stopIfCancelled(hooks, request.file.name);
     hooks.onProgress?.('reading', 0, null);
-    parsed = readDocumentFile(request.file, {
-      colourNumbering: request.colourNumbering ?? null,
-      onProgress: (done, total) => {
-        stopIfCancelled(hooks, request.file.name);
-        hooks.onProgress?.('reading', done, total);
-      },
+    parsed = readRequested(request, request.colourNumbering ?? null, (done, total) => {
+      stopIfCancelled(hooks, request.file.name);
+      hooks.onProgress?.('reading', done, total);
     });
   } catch (e) {
     if (isCancellation(e)) throw e;
@@ -267,7 +282,7 @@ function findTarget(
     const h = doc.header;
     to.target = {
       kind: 'new',
-      reference: h.reference ?? doc.key,
+      reference: h.reference ?? request.newOrderReference ?? doc.key,
       counterparty: h.counterparty,
       counterpartyRole: h.counterpartyRole,
       currency: h.currency ?? getSetting(db, 'currency'),
@@ -324,7 +339,7 @@ function readColours(
   const byNames = guessed ? colourNumberingByNames(firstRead.lines, reader) : null;
   const asRead =
     byNames === 'rebrickable' || byNames === 'ldraw'
-      ? (readDocumentFile(request.file, { colourNumbering: byNames })[index] ?? firstRead)
+      ? (readRequested(request, byNames)[index] ?? firstRead)
       : firstRead;
   // BrickStore (and BrickStock) wrote BrickLink's ids from its own catalogue: there the number is the colour.
   const keepsIds = asRead.format === 'brickstore' || asRead.format === 'brickstock';
@@ -433,6 +448,24 @@ export interface ImportResult {
   readonly revived: boolean;
 }
 
+/** A document as its import wrote it: what it planned, its lines' ids by position, and the result. */
+export interface WrittenDocument {
+  readonly planned: PlannedDocument;
+  readonly lineIds: readonly number[];
+  readonly result: ImportResult;
+}
+
+/**
+ * What a caller writes in an import's own transaction and undo step, and how the step is named (the
+ * stock's import: its lots' locations, and the stock it replaces taken back, SPEC §16).
+ */
+export interface ImportStepExtra {
+  /** Written after the documents, under the same write lock. */
+  readonly write: (db: StoreDb, rec: StepRecorder, written: readonly WrittenDocument[]) => void;
+  readonly kind: StepKind;
+  readonly label: string;
+}
+
 const ORDER_COLUMNS = UNDOABLE_TABLES.shop_order;
 
 /** An order line's columns, as an import writes them: every column undo knows for a line (one list). */
@@ -467,7 +500,7 @@ function writeNew(
   target: ImportTarget,
   now: string,
   wrote: () => void = () => {},
-): ImportResult {
+): WrittenDocument {
   // Undo of an import marks the document undone; its order and lines stay (SPEC §8), so the step records
   // the document's state and nothing for the rows it brought.
   let order: { id: number; reference: string; currency: string };
@@ -503,7 +536,7 @@ function writeNew(
     },
     { state: 'undone', undone_at: NOW },
   );
-  rec.insertAllKept(
+  const lineIds = rec.insertAllKept(
     'order_line',
     LINE_COLUMNS,
     (function* () {
@@ -512,10 +545,14 @@ function writeNew(
     wrote,
   );
   return {
-    document: { id: documentId, key: doc.parsed.key, state: 'imported' },
-    order,
-    lines: doc.counts,
-    revived: false,
+    planned: doc,
+    lineIds,
+    result: {
+      document: { id: documentId, key: doc.parsed.key, state: 'imported' },
+      order,
+      lines: doc.counts,
+      revived: false,
+    },
   };
 }
 
@@ -526,7 +563,7 @@ function writeRevival(
   order: OrderRow,
   now: string,
   wrote: () => void = () => {},
-): ImportResult {
+): WrittenDocument {
   const h = doc.parsed.header;
   rec.update('document', revival.document.id, {
     state: 'imported',
@@ -543,10 +580,14 @@ function writeRevival(
     wrote();
   });
   return {
-    document: { id: revival.document.id, key: doc.parsed.key, state: 'imported' },
-    order: { id: order.id, reference: order.reference, currency: order.currency },
-    lines: doc.counts,
-    revived: true,
+    planned: doc,
+    lineIds: revival.pairs.map((p) => p.lineId),
+    result: {
+      document: { id: revival.document.id, key: doc.parsed.key, state: 'imported' },
+      order: { id: order.id, reference: order.reference, currency: order.currency },
+      lines: doc.counts,
+      revived: true,
+    },
   };
 }
 
@@ -556,6 +597,7 @@ export function confirmImport(
   request: ImportRequest,
   clock: Clock,
   hooks: ImportHooks = {},
+  extra: ImportStepExtra | null = null,
 ): ImportResult[] {
   // Read and placed before the write transaction, so that the write lock is held only while writing
   // and a cancel comes before anything is written. `data_version` moves when another connection commits.
@@ -585,13 +627,16 @@ export function confirmImport(
       if (++written % PROGRESS_EVERY === 0) hooks.onProgress?.('writing', written, total);
     };
     hooks.onProgress?.('writing', 0, total);
-    const value = plan.documents.map((doc) => {
+    const documents = plan.documents.map((doc) => {
       const target = doc.target as ImportTarget;
       if (doc.revival !== null && target.kind === 'order')
         return writeRevival(rec, doc, doc.revival, target.order, now, wrote);
       return writeNew(db, rec, doc, target, now, wrote);
     });
+    extra?.write(db, rec, documents);
     hooks.onProgress?.('writing', total, total);
+    const value = documents.map((w) => w.result);
+    if (extra !== null) return { value, kind: extra.kind, label: extra.label };
     const revivals = value.filter((r) => r.revived).length;
     const label =
       value.length === 1

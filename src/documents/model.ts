@@ -57,6 +57,22 @@ export interface ParsedLine {
    * what the import reads the list's numbering by, and checks each against the other by (SPEC §8).
    */
   readonly listedColour?: { readonly number: number; readonly name: string | null };
+  /** BrickLink's lot id, where the file gives one (a store's inventory download, BrickStore's LotID). */
+  readonly lotId?: string | null;
+  /** The column the read was asked to keep (`KeptColumn`), as the file gives it, trimmed; null where empty. */
+  readonly kept?: string | null;
+}
+
+/**
+ * A column read beside each line as the file gives it, for what it is to the caller (SPEC §16: a stock
+ * lot's location): the format's remarks field, or a column — an XML field — named by its title, matched
+ * regardless of case and spaces. A title the file does not have is refused, naming those it has.
+ */
+export interface KeptColumn {
+  /** `remarks`: the format's remarks field (REMARKS, Remarks, a Remarks or Comments column); else a title. */
+  readonly column: string;
+  /** What it is read as, in the preview's words ("location"). */
+  readonly as: string;
 }
 
 export { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';

@@ -13,7 +13,7 @@ import { readBrickStore } from './formats/brickstore.ts';
 import { readCsvDocument } from './formats/csv.ts';
 import { readLdrawModel } from './formats/ldraw.ts';
 import { readStudioModel } from './formats/studio.ts';
-import type { ColourNumbering, ParsedDocument } from './model.ts';
+import type { ColourNumbering, KeptColumn, ParsedDocument } from './model.ts';
 
 export { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT };
 
@@ -158,6 +158,8 @@ export function readDocumentFile(
     readonly onProgress?: (done: number, total: number) => void;
     /** Staff's choice of the numbering of a CSV list's colour numbers (SPEC §8). */
     readonly colourNumbering?: ColourNumbering | null;
+    /** A column read beside each line as given (SPEC §16: a stock lot's location), where the format has columns. */
+    readonly keep?: KeptColumn | null;
   } = {},
 ): ParsedDocument[] {
   const fileName = path.basename(file.name.replace(/\\/g, '/'));
@@ -213,10 +215,10 @@ export function readDocumentFile(
       case 'ORDER':
         return readBrickLinkOrders(root, fileName, lineOf);
       case 'INVENTORY':
-        return [readBrickLinkXml(root, fileName, lineOf)];
+        return [readBrickLinkXml(root, fileName, lineOf, options.keep ?? null)];
       case 'BrickStoreXML':
       case 'BrickStockXML':
-        return [readBrickStore(root, fileName, lineOf)];
+        return [readBrickStore(root, fileName, lineOf, options.keep ?? null)];
       default:
         throw new BrickWorkError(
           'parse-error',
@@ -230,5 +232,7 @@ export function readDocumentFile(
   });
   progress?.(text.length, text.length);
   if (isBrickLinkOrdersCsv(table.header)) return readBrickLinkOrdersCsv(table, fileName);
-  return [readCsvDocument(table, fileName, { colourNumbering: options.colourNumbering ?? null })];
+  return [
+    readCsvDocument(table, fileName, { colourNumbering: options.colourNumbering ?? null, keep: options.keep ?? null }),
+  ];
 }

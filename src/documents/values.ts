@@ -14,6 +14,8 @@ export const FIELD_LIMITS = {
   reference: { what: 'order reference', max: 100 },
   counterparty: { what: 'counterparty', max: 200 },
   currency: { what: 'currency', max: 3 },
+  lotId: { what: 'lot id', max: 40 },
+  kept: { what: 'chosen column', max: 2_000 },
 } as const;
 
 export type LimitedField = keyof typeof FIELD_LIMITS;

@@ -5,7 +5,7 @@
  */
 import type { ReadableDb, StoreDb } from './db.ts';
 
-export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back';
+export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back' | 'stock-import';
 
 export interface StepInfo {
   readonly id: number;

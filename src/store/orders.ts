@@ -74,10 +74,16 @@ function summaryOf(r: readonly unknown[]): OrderSummary {
   };
 }
 
-/** Every order with its counts; `savedOnly` leaves out orders without saved lines (as the summary export does). */
+/**
+ * Every order with its counts; `savedOnly` leaves out orders without saved lines (as the summary export
+ * does). The stock is no order (SPEC §16): left out, by its one row's key, never by reading lines.
+ */
 export function listOrders(db: ReadableDb, options: { savedOnly?: boolean } = {}): OrderSummary[] {
   const rows = db
-    .prepare(`${SUMMARY} GROUP BY o.id ${options.savedOnly ? 'HAVING sum(t.lines) > 0' : ''} ORDER BY o.id`)
+    .prepare(
+      `${SUMMARY} WHERE NOT EXISTS (SELECT 1 FROM stock_order s WHERE s.order_id = o.id)
+        GROUP BY o.id ${options.savedOnly ? 'HAVING sum(t.lines) > 0' : ''} ORDER BY o.id`,
+    )
     .raw()
     .all() as unknown[][];
   return rows.map(summaryOf);

@@ -303,6 +303,7 @@ describe('each document field has a maximum length (SPEC §11)', () => {
       line: 8,
     },
     { field: 'remarks', name: 'remarks.bsx', doc: (v) => bsx([{ no: '3001', remarks: v }]), line: 5 },
+    { field: 'lotId', name: 'lot.csv', doc: (v) => csv(['number', 'lot id'], [['3001', v]]), line: 2 },
     { field: 'reference', name: 'reference.xml', doc: (v) => orderXml([{ id: v, lines: [{ no: '3001' }] }]), line: 3 },
     {
       field: 'counterparty',
@@ -328,6 +329,8 @@ describe('each document field has a maximum length (SPEC §11)', () => {
       reference: 100,
       counterparty: 200,
       currency: 3,
+      lotId: 40,
+      kept: 2_000,
     });
   });
 

@@ -231,6 +231,13 @@ describe('the Electron main process (electron mocked)', () => {
         (r) => expect(r.error).toMatchObject({ code: 'store-unreachable' }),
       ],
       ['shopServer.forget', {}, (r) => expect(r.value).toMatchObject({ chosen: null })],
+      ['stock.info', {}, (r) => expect(r.value).toBeNull()],
+      [
+        'stock.preview',
+        { file, locationFrom: 'remarks' },
+        (r) => expect(r.value.stock).toMatchObject({ locationFrom: 'remarks', replaces: null }),
+      ],
+      ['stock.import', { file }, (r) => expect(r.value.stock).toMatchObject({ lots: 2 })],
     ];
     expect(new Set(calls.map(([n]) => n))).toEqual(new Set(CALL_NAMES));
     for (const [name, args, check] of calls) {
@@ -247,7 +254,7 @@ describe('the Electron main process (electron mocked)', () => {
     // The Edit menu names what Undo will take back.
     const edit = fake.menus.at(-1).find((m: { label: string }) => m.label === 'Edit');
     expect(edit.submenu[0]).toMatchObject({
-      label: 'Undo Import of Market Street.bsx',
+      label: 'Undo Import of the stock from Market Street.bsx',
       accelerator: 'CmdOrCtrl+Z',
       enabled: true,
     });

@@ -22,6 +22,7 @@ export const GROWING = [
   'hand_placement_teaching',
   'colour_placement',
   'taught_name',
+  'stock_lot',
 ] as const;
 
 export interface Prepared {

@@ -11,6 +11,7 @@ import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';
+import { stockLotsForOrder, stockLotsOf } from '../../src/store/stock.ts';
 import { lookupStarter } from '../../src/app/work.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { bsx, file } from '../helpers/documents.ts';
@@ -232,6 +233,25 @@ async function driveEveryCall(
   const [imported] = await call('import.confirm', { file: doc });
   await call('import.cancel', {});
   if (imported !== undefined) await call('documents.takeBack', { documentId: imported.document.id });
+
+  // The stock (SPEC §16): imported, replaced by a newer file, and its lots read as the pick and put-away lists read them.
+  const stock = (bin: string) =>
+    file(
+      'inventory.bsx',
+      bsx([
+        { no: '3001', colour, remarks: bin },
+        { no: 'plan-x', name: 'Plan part', remarks: 'B2' },
+      ]),
+    );
+  await call('stock.info', {});
+  await call('stock.preview', { file: stock('A1') });
+  await call('stock.import', { file: stock('A1') });
+  await call('stock.import', { file: stock('A10') });
+  await call('stock.info', {});
+  rec.during('stock lots');
+  stockLotsOf(db, { itemType: 'P', itemNo: '3001', colourId: colour });
+  stockLotsOf(db, { itemType: 'P', itemNo: '3001' });
+  stockLotsForOrder(db, order.id);
 
   await call('export.summary', {});
   await call('export.bricklink', { orderId: order.id, accept: ['no-bricklink-number', 'no-rebrickable-number'] });

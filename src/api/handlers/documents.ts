@@ -80,7 +80,7 @@ function previewNumbers(
 }
 
 /** A planned document's preview, with what it shows read here: its first page's colours and numbers, the document it repeats. */
-function preview(d: ReadDeps, doc: PlannedDocument): PreviewDocumentView {
+export function preview(d: ReadDeps, doc: PlannedDocument): PreviewDocumentView {
   const colours = coloursOf(d.db, previewColourIds(firstPage(doc)));
   const numbers = previewNumbers(d, doc, firstPage(doc));
   if (doc.duplicateOf === null) return previewView(doc, colours, null, numbers);
@@ -91,6 +91,15 @@ function preview(d: ReadDeps, doc: PlannedDocument): PreviewDocumentView {
 /** How many previews are kept for their pages: a screen shows one at a time; a second tab, maybe one more. */
 const PREVIEWS_KEPT = 2;
 
+/** Keeps a preview's planned documents for their other lines (`import.previewLines`), and names it. */
+export function keepPreview(d: ReadDeps, documents: readonly PlannedDocument[]): string {
+  // Kept for its other lines: the last few previews, on this thread.
+  const previewId = randomUUID();
+  d.previews.set(previewId, documents);
+  for (const old of d.previews.keys()) if (d.previews.size > PREVIEWS_KEPT) d.previews.delete(old);
+  return previewId;
+}
+
 export const DOCUMENTS_CALLS = {
   'import.preview': onReader((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
     const plan = planImport(
@@ -98,12 +107,8 @@ export const DOCUMENTS_CALLS = {
       { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
       d.importHooks('preview', file.name),
     );
-    // Kept for its other lines (`import.previewLines`): the last few previews, on this thread.
-    const previewId = randomUUID();
-    d.previews.set(previewId, plan.documents);
-    for (const old of d.previews.keys()) if (d.previews.size > PREVIEWS_KEPT) d.previews.delete(old);
     return {
-      previewId,
+      previewId: keepPreview(d, plan.documents),
       fileName: plan.fileName,
       documents: plan.documents.map((doc) => preview(d, doc)),
       refusal: plan.refusal,

@@ -14,6 +14,7 @@ import { ORDERS_CALLS } from './orders.ts';
 import { PICTURES_CALLS } from './pictures.ts';
 import { SETTINGS_CALLS } from './settings.ts';
 import { SHOP_SERVER_CALLS } from './shop-server.ts';
+import { STOCK_CALLS } from './stock.ts';
 import { STORE_CALLS } from './store.ts';
 
 /** The typed command map: every call once (the compiler says when one is missing). */
@@ -29,6 +30,7 @@ export const CALL_TABLE: CallTable = {
   ...SHOP_SERVER_CALLS,
   ...COMPARE_CALLS,
   ...PICTURES_CALLS,
+  ...STOCK_CALLS,
 };
 
 /** The calls that write to the store (or start a job that does): refused up front on a store that can't be written. */

@@ -13,6 +13,8 @@ export const BRICKLINK_ITEM_FIELDS = {
   REMARKS: 'remarks',
   // The lot's description (a seller's words on its condition, a minifigure's parts): kept in the remarks.
   DESCRIPTION: 'remarks (Description: …)',
+  // A store's inventory download gives each lot's id: kept, for BrickLink's Mass Update (SPEC §16).
+  LOTID: 'BrickLink lot id',
 } as const;
 
 /** Every field of an `ITEM` some reader reads: none may be given twice, saying two things. */
@@ -41,10 +43,17 @@ export function brickLinkItemLine(
   position: number,
   fileName: string,
   line: number,
-  values: { quantity: string | null; price: string | null; quantityIfMissing: number | null },
+  values: {
+    quantity: string | null;
+    price: string | null;
+    quantityIfMissing: number | null;
+    /** The field read beside the line as given (`KeptColumn`), where one is asked for. */
+    kept?: string;
+  },
 ): ParsedLine {
   refuseMarkupInFields(item, fileName, line);
   refuseRepeatedFields(item, READ_ONCE, fileName, line);
+  const lotId = limited(textOrNull(field(item, 'LOTID')), 'lotId', fileName, line);
   return {
     position,
     given: {
@@ -59,5 +68,9 @@ export function brickLinkItemLine(
     condition: parseCondition(field(item, 'CONDITION'), fileName, line),
     remarks: limited(remarksOf(item), 'remarks', fileName, line),
     sourceLine: line,
+    ...(lotId === null ? {} : { lotId }),
+    ...(values.kept === undefined
+      ? {}
+      : { kept: limited(textOrNull(unescapeTwice(field(item, values.kept))), 'kept', fileName, line) }),
   };
 }

@@ -105,6 +105,8 @@ const COLUMN_TITLES = {
   // its number does not (SPEC §6 step 3), and a list whose only number it is places by it (csv.ts).
   ldrawId: ['LDraw ID', 'LDraw No', 'LDraw Part'],
   elementId: ['Element ID', 'Element', 'Element No', 'Element Number', 'LEGO Element ID'],
+  // BrickLink's id of a lot in a store's inventory, kept for its Mass Update (SPEC §16).
+  lotId: ['Lot ID', 'LotID', 'Lot No', 'Lot Number', 'BrickLink Lot ID'],
 } satisfies Record<string, readonly string[]>;
 
 export type CsvField = keyof typeof COLUMN_TITLES;
@@ -127,6 +129,7 @@ export const FIELD_WORDS: Readonly<Record<CsvField, string>> = {
   spare: 'spare (in the remarks)',
   ldrawId: 'LDraw number (in the remarks)',
   elementId: 'LEGO element id (in the remarks; it places a line its number does not)',
+  lotId: 'BrickLink lot id',
 };
 
 /** A column title as matched: lower case, without spaces and underscores (`Part_No`, `part no`, `PartNo` alike). */

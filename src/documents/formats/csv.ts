@@ -10,6 +10,7 @@ import {
   type ColourNumberingHow,
   type DocumentReading,
   type DocumentWarning,
+  type KeptColumn,
   type ParsedDocument,
   type ParsedLine,
 } from '../model.ts';
@@ -28,6 +29,26 @@ import { withoutStudioTotals } from './studio-totals.ts';
 export interface CsvReadOptions {
   /** Staff's choice of the numbering the list's colour numbers are in (SPEC §8); else the reader's. */
   readonly colourNumbering?: ColourNumbering | null;
+  /** A column read beside each line as given (SPEC §16: a stock lot's location). */
+  readonly keep?: KeptColumn | null;
+}
+
+/**
+ * The column a kept column names: the list's remarks column for `remarks` (-1 when it has none: nothing
+ * kept), else the column of that title, matched as titles are; refused naming the columns there when none is.
+ */
+function keptColumnIndex(header: readonly string[], remarks: number, keep: KeptColumn, fileName: string): number {
+  const wanted = columnKey(keep.column);
+  if (wanted === 'remarks') return remarks;
+  const index = header.findIndex((title) => columnKey(title) === wanted);
+  if (index >= 0) return index;
+  throw new BrickWorkError(
+    'invalid-argument',
+    `${fileName} has no column "${quote(keep.column)}" to read the ${keep.as} from; its columns are ${header
+      .map((t) => t.trim())
+      .filter((t) => t !== '')
+      .join(', ')}.`,
+  );
 }
 
 /** Rebrickable's part lists, by their exact columns: `Part,Color,Quantity` or the older `Part,Color,Num`, either with `Is Spare`. */
@@ -89,6 +110,8 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       `${fileName} is not a part list brick-work knows: its first row ("${quote(table.header.slice(0, 6).join(', '))}") names no number or name column. ${UNDERSTOOD_COLUMNS}`,
     );
   }
+  const keep = options.keep ?? null;
+  const keptAt = keep === null ? null : keptColumnIndex(table.header, at.remarks, keep, fileName);
   const decimalComma = table.delimiter === ';';
   const cell = (cells: readonly string[], i: number) => (i < 0 ? null : textOrNull(cells[i]));
 
@@ -145,6 +168,7 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
     );
     const type = limited(cell(cells, at.type), 'type', fileName, line);
     const listedNumber = colourNumberOf(colourNumber, numbering.numbering, fileName, line);
+    const lotId = limited(cell(cells, at.lotId), 'lotId', fileName, line);
     return {
       position: i + 1,
       given: {
@@ -159,6 +183,8 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
       condition: parseCondition(cell(cells, at.condition), fileName, line),
       remarks,
       sourceLine: line,
+      ...(lotId === null ? {} : { lotId }),
+      ...(keptAt === null ? {} : { kept: limited(cell(cells, keptAt), 'kept', fileName, line) }),
       ...(listedNumber === null
         ? {}
         : { listedColour: { number: listedNumber, name: colourTextIsNumber ? null : colourText } }),
@@ -167,6 +193,10 @@ export function readCsvDocument(table: CsvTable, fileName: string, options: CsvR
 
   const warnings = warningsOf(table.header, at, colourNumbers > 0 && numbering.how === 'guessed', bareColumn);
   const used = columnsUsed(at, titled, elementsAreNumbers, colourNumbers > 0 ? bareColumn : null);
+  if (keep !== null && keptAt !== null && keptAt >= 0) {
+    const words = used.get(keptAt);
+    used.set(keptAt, words === undefined ? keep.as : `${words}; ${keep.as}`);
+  }
   const reading: DocumentReading = {
     ...columnsReport(table.header, used, (index) => rows.some((r) => (r.cells[index] ?? '').trim() !== '')),
     colourNumbering: colourNumbers > 0 ? numbering : null,

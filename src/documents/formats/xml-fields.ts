@@ -1,6 +1,8 @@
-import { quote } from '../../errors.ts';
+import { BrickWorkError, quote } from '../../errors.ts';
 import { parseError } from '../../text/position.ts';
 import { childText, type XmlElement } from '../../text/xml.ts';
+import type { DocumentReading, KeptColumn } from '../model.ts';
+import { columnKey } from './csv-columns.ts';
 
 /** The children of `el` named `name`. */
 export function childrenNamed(el: XmlElement, name: string): XmlElement[] {
@@ -74,4 +76,42 @@ export function refuseRepeatedFields(
           "an item gives each field once, so which is meant can't be told",
       );
   }
+}
+
+/**
+ * The item field a kept column names (`KeptColumn`): the format's remarks field for `remarks`, else the
+ * field whose name matches the title regardless of case and spaces; refused in words naming the fields
+ * the items have when none does.
+ */
+export function keptField(
+  items: readonly XmlElement[],
+  keep: KeptColumn,
+  remarksField: string,
+  fileName: string,
+): string {
+  if (columnKey(keep.column) === 'remarks') return remarksField;
+  const names = new Set<string>();
+  for (const item of items) for (const child of item.children) names.add(child.name);
+  const wanted = columnKey(keep.column);
+  const found = [...names].find((n) => columnKey(n) === wanted);
+  if (found !== undefined) return found;
+  throw new BrickWorkError(
+    'invalid-argument',
+    `${fileName} has no field "${quote(keep.column)}" to read the ${keep.as} from; its items have ${[...names].join(', ')}.`,
+  );
+}
+
+/**
+ * A reading's columns with the kept one among those read, as what it is kept as: beside what the reader
+ * reads it as already ("remarks; location"), or out of those not read.
+ */
+export function withKept(
+  columns: Pick<DocumentReading, 'read' | 'notRead'>,
+  title: string,
+  as: string,
+): Pick<DocumentReading, 'read' | 'notRead'> {
+  const read = columns.read.some((c) => c.title === title)
+    ? columns.read.map((c) => (c.title === title ? { title, as: `${c.as}; ${as}` } : c))
+    : [...columns.read, ...(columns.notRead.includes(title) ? [{ title, as }] : [])];
+  return { read, notRead: columns.notRead.filter((t) => t !== title) };
 }

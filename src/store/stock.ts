@@ -1,0 +1,191 @@
+/**
+ * The shop's stock in the store (SPEC §16): which order is the stock (`stock_order`, one per store), its
+ * current document (the stock order's imported one; a newer import takes the older back in the same
+ * step), and what each stock lot keeps beyond its line (`stock_lot`: its location as given and
+ * BrickLink's lot id). A stock lot is an order line of the current stock document, so placement, hand
+ * fixes, memories and Undo treat it as any line.
+ */
+import type { ReadableDb, StoreDb } from './db.ts';
+import { onServer } from './dialect.ts';
+import { insertFromJson, SERVER_BATCH } from './insert-rows.ts';
+
+/** The stock order's id, or null before the first stock import. */
+export function stockOrderId(db: ReadableDb): number | null {
+  const id = db.prepare('SELECT order_id FROM stock_order WHERE id = 1').pluck().get() as number | undefined;
+  return id ?? null;
+}
+
+/** Marks `orderId` as the stock: once, at the first stock import (the row stays, as the order does). */
+export function markStockOrder(db: StoreDb, orderId: number): void {
+  db.prepare('INSERT INTO stock_order (id, order_id) VALUES (1, ?)').run(orderId);
+}
+
+/** The current stock document: the newest imported document of the stock order; null when there is none. */
+export function currentStockDocumentId(db: ReadableDb): number | null {
+  const id = db
+    .prepare(
+      `SELECT max(d.id) FROM stock_order s JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
+        WHERE s.id = 1`,
+    )
+    .pluck()
+    .get() as number | null | undefined;
+  return id ?? null;
+}
+
+/** Every imported document of the stock order: the stock a new import replaces (one, unless taken apart by hand). */
+export function importedStockDocumentIds(db: ReadableDb): number[] {
+  return db
+    .prepare(
+      `SELECT d.id FROM stock_order s JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
+        WHERE s.id = 1 ORDER BY d.id`,
+    )
+    .pluck()
+    .all() as number[];
+}
+
+/** What a stock lot keeps beyond its line. */
+export interface NewStockLot {
+  readonly lineId: number;
+  /** As the file gave it, trimmed; null where it gave none. */
+  readonly location: string | null;
+  readonly lotId: string | null;
+}
+
+/**
+ * Writes the stock lots' locations and lot ids, in the transaction that wrote their lines. Insert-only:
+ * a document's rows stay when it is undone, as its lines do. A server store takes a thousand a statement.
+ */
+export function insertStockLots(db: StoreDb, rows: readonly NewStockLot[]): void {
+  if (rows.length === 0) return;
+  const values = rows.map((r) => ({ line_id: r.lineId, location: r.location, lot_id: r.lotId }));
+  if (onServer(db)) {
+    const insert = db.prepare(insertFromJson('stock_lot', ['line_id', 'location', 'lot_id']));
+    for (let i = 0; i < values.length; i += SERVER_BATCH) insert.run(JSON.stringify(values.slice(i, i + SERVER_BATCH)));
+    return;
+  }
+  const insert = db.prepare('INSERT INTO stock_lot (line_id, location, lot_id) VALUES (?, ?, ?)');
+  for (const v of values) insert.run(v.line_id, v.location, v.lot_id);
+}
+
+/** A lot of the current stock, as the pick and put-away lists read it. */
+export interface StockLotRow {
+  readonly lineId: number;
+  readonly position: number;
+  /** The catalogue's item and colour it is placed on (a stock lot read for an item is placed). */
+  readonly itemType: string;
+  readonly itemNo: string;
+  readonly colourId: number | null;
+  readonly quantity: number;
+  readonly condition: 'N' | 'U' | null;
+  readonly unitPriceE4: number | null;
+  readonly location: string | null;
+  readonly lotId: string | null;
+}
+
+const LOT_COLUMNS = `l.id AS lineId, l.position, l.item_type AS itemType, l.item_no AS itemNo,
+  l.colour_id AS colourId, l.quantity, l.condition, l.unit_price_e4 AS unitPriceE4, k.location,
+  k.lot_id AS lotId`;
+
+/**
+ * The current stock's lots of one item — in one colour where `colourId` is given (null: the lots without
+ * a colour), else in every colour — in the file's order. Read by the stock document's lines of that item
+ * (`order_line_by_document_item`), never the stock whole.
+ */
+export function stockLotsOf(
+  db: ReadableDb,
+  item: { readonly itemType: string; readonly itemNo: string; readonly colourId?: number | null },
+): StockLotRow[] {
+  const colour =
+    item.colourId === undefined ? '' : item.colourId === null ? 'AND l.colour_id IS NULL' : 'AND l.colour_id = ?';
+  const args: unknown[] = [item.itemType, item.itemNo];
+  if (item.colourId !== undefined && item.colourId !== null) args.push(item.colourId);
+  return db
+    .prepare(
+      `SELECT ${LOT_COLUMNS}
+         FROM stock_order s
+         JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
+         JOIN order_line l ON l.document_id = d.id AND l.item_type = ? AND l.item_no = ? ${colour}
+         LEFT JOIN stock_lot k ON k.line_id = l.id
+        WHERE s.id = 1
+        ORDER BY d.id, l.position`,
+    )
+    .all(...args) as StockLotRow[];
+}
+
+/**
+ * Every lot of the current stock of an item and colour that a placed saved line of order `orderId` has
+ * (whatever its condition: a pick list says what is there only in another condition), in one query: the
+ * order's lines by their documents, the stock's lots of each by the stock document's lines of that item.
+ */
+export function stockLotsForOrder(db: ReadableDb, orderId: number): StockLotRow[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT ${LOT_COLUMNS}
+         FROM document od
+         JOIN order_line o ON o.document_id = od.id AND o.item_no IS NOT NULL
+         JOIN stock_order s ON s.id = 1
+         JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
+         JOIN order_line l ON l.document_id = d.id AND l.item_type = o.item_type AND l.item_no = o.item_no
+                          AND coalesce(l.colour_id, -1) = coalesce(o.colour_id, -1)
+         LEFT JOIN stock_lot k ON k.line_id = l.id
+        WHERE od.order_id = ? AND od.state = 'imported'
+        ORDER BY l.id`,
+    )
+    .all(orderId) as StockLotRow[];
+}
+
+/** The current stock as its card shows it (SPEC §16). */
+export interface StockSummary {
+  readonly orderId: number;
+  readonly documentId: number;
+  readonly fileName: string;
+  readonly importedAt: string;
+  /** The desk whose import it was; null when made before desks were named. */
+  readonly desk: string | null;
+  readonly lots: number;
+  readonly pieces: number;
+  readonly unplaced: number;
+  /** How many different locations its lots are in. */
+  readonly locations: number;
+  readonly lotsWithoutLocation: number;
+  readonly lotsWithLotId: number;
+}
+
+/** The current stock with its counts; null when there is none (never imported, or its import undone). */
+export function stockSummary(db: ReadableDb): StockSummary | null {
+  const head = db
+    .prepare(
+      `SELECT d.id AS documentId, d.order_id AS orderId, d.file_name AS fileName, d.imported_at AS importedAt,
+              coalesce(t.lines, 0) AS lots, coalesce(t.quantity, 0) AS pieces,
+              coalesce(t.lines, 0) - coalesce(t.placed, 0) AS unplaced
+         FROM document d LEFT JOIN document_tally t ON t.document_id = d.id
+        WHERE d.id = ?`,
+    )
+    .get(currentStockDocumentId(db)) as
+    Omit<StockSummary, 'desk' | 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'> | undefined;
+  if (head === undefined) return null;
+  // The stock document's lines, by their document: one stock's, not the store's.
+  const where = db
+    .prepare(
+      `SELECT count(DISTINCT k.location) AS locations, count(*) - count(k.location) AS lotsWithoutLocation,
+              count(k.lot_id) AS lotsWithLotId
+         FROM order_line l LEFT JOIN stock_lot k ON k.line_id = l.id
+        WHERE l.document_id = ?`,
+    )
+    .get(head.documentId) as Pick<StockSummary, 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'>;
+  // The desk of the step that imported it: the first that wrote its document's row.
+  const desk = db
+    .prepare(
+      `SELECT k.desk FROM undo_change c JOIN undo_step_desk k ON k.step_id = c.step_id
+        WHERE c.table_name = 'document' AND c.row_id = ? ORDER BY c.step_id LIMIT 1`,
+    )
+    .pluck()
+    .get(head.documentId) as string | undefined;
+  return {
+    ...head,
+    desk: desk ?? null,
+    locations: Number(where.locations),
+    lotsWithoutLocation: Number(where.lotsWithoutLocation),
+    lotsWithLotId: Number(where.lotsWithLotId),
+  };
+}
