@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/electron/packaged-imports.test.ts',
   'test/electron/packaged-app.test.ts',
   'test/cli/too-big.test.ts',
+  'test/cli/stock.test.ts',
   'test/cli/closed-pipe.test.ts',
   'test/cli/hostile-models.test.ts',
   'test/cli/hostile-catalogue-files.test.ts',

@@ -11,6 +11,7 @@ import { jobsCancel, jobsList } from './commands/jobs.ts';
 import { documents, lines, orders, takeBack } from './commands/orders.ts';
 import { place, placements, placementsForget } from './commands/placements.ts';
 import { settings } from './commands/settings.ts';
+import { stockImport, stockInfo } from './commands/stock.ts';
 import { suggest } from './commands/suggest.ts';
 
 /**
@@ -25,6 +26,8 @@ export const COMMANDS: readonly Command[] = [
   catalogueLookup,
   catalogueColours,
   importDocument,
+  stockImport,
+  stockInfo,
   compare,
   orders,
   lines,

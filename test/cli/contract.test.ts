@@ -145,6 +145,19 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect((await counted('settings', ['settings'])).code).toBe(0);
       expect((await counted('settings', ['settings', 'currency', 'EUR'])).code).toBe(0);
       expect((await counted('take-back', ['take-back', '1'])).code).toBe(0);
+      // The stock (SPEC §16): a list of more lots than a preview's first page, its bins in a column.
+      const stock = path.join(dir, 'stock.csv');
+      fs.writeFileSync(
+        stock,
+        csv(
+          ['Part', 'Color ID', 'Qty', 'Bin'],
+          Array.from({ length: 260 }, (_, i) => ['3001', 5, i + 1, `A${i + 1}`]),
+        ),
+      );
+      const stockDry = await counted('stock import', ['stock', 'import', stock, '--location-from', 'Bin', '--dry-run']);
+      expect(stockDry.json.documents[0].lines).toHaveLength(260);
+      expect((await counted('stock import', ['stock', 'import', stock, '--location-from', 'Bin'])).code).toBe(0);
+      expect((await counted('stock info', ['stock', 'info'])).json.stock).toMatchObject({ lots: 260, locations: 260 });
 
       for (const command of COMMANDS) {
         if (isShellCommand(command)) continue;

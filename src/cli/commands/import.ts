@@ -23,7 +23,7 @@ const HOW = {
   guessed: 'guessed: --colours chooses',
 } as const;
 
-function previewText(plan: ImportPreviewView): string {
+export function previewText(plan: ImportPreviewView): string {
   return plan.documents
     .map((d) => {
       // No target: the document is refused before one was found (a duplicate, say), as said below.
@@ -42,7 +42,7 @@ function previewText(plan: ImportPreviewView): string {
 }
 
 /** A preview with every line of every document: the answer brings the first page, the rest are asked page by page. */
-async function wholePreview(api: CliApi, plan: ImportPreviewView): Promise<ImportPreviewView> {
+export async function wholePreview<P extends ImportPreviewView>(api: CliApi, plan: P): Promise<P> {
   const documents = [];
   for (const [index, d] of plan.documents.entries()) {
     const lines = [...d.lines];
@@ -61,8 +61,29 @@ async function wholePreview(api: CliApi, plan: ImportPreviewView): Promise<Impor
   return { ...plan, documents };
 }
 
+/**
+ * A dry run's preview that will refuse is a refusal on the command line, as the confirm would be: the
+ * preview (`text`) is said first, each warning once; then why it would not import (with --json: beside
+ * the whole preview).
+ */
+export function refuseDryRun(api: CliApi, whole: ImportPreviewView, text: string): void {
+  if (!whole.refusal) return;
+  for (const line of text.split('\n')) api.progress(line.trim());
+  if (whole.refusal.code === 'needs-acknowledgement') {
+    const open = [
+      ...new Set(whole.documents.flatMap((d) => d.warnings.filter((w) => !w.acknowledged).map((w) => w.code))),
+    ];
+    throw new RefusalWithResult(
+      'needs-acknowledgement',
+      `The import would be refused until the ${open.length === 1 ? 'warning above is' : 'warnings above are'} acknowledged: --accept ${open.join(',')}.`,
+      whole,
+    );
+  }
+  throw new RefusalWithResult(whole.refusal.code as ErrorCode, whole.refusal.message, whole);
+}
+
 /** `--accept a,b`: the warning codes acknowledged (checked by the contract's argument checks). */
-function acceptedCodes(value: unknown): WarningCode[] | undefined {
+export function acceptedCodes(value: unknown): WarningCode[] | undefined {
   if (typeof value !== 'string') return undefined;
   return value
     .split(',')
@@ -98,22 +119,7 @@ export const importDocument: ContractCommand = {
     if (options['dry-run'] === true) {
       // A script gets every line, with its placement or its reason, whether or not the import would be refused.
       const whole = await wholePreview(api, await api.call('import.preview', request));
-      // A preview that will refuse is a refusal on the command line, as the confirm would be; the preview is
-      // said first, each warning once; then why it would not import (with --json: beside the whole preview).
-      if (whole.refusal) {
-        for (const line of previewText(whole).split('\n')) api.progress(line.trim());
-        if (whole.refusal.code === 'needs-acknowledgement') {
-          const open = [
-            ...new Set(whole.documents.flatMap((d) => d.warnings.filter((w) => !w.acknowledged).map((w) => w.code))),
-          ];
-          throw new RefusalWithResult(
-            'needs-acknowledgement',
-            `The import would be refused until the ${open.length === 1 ? 'warning above is' : 'warnings above are'} acknowledged: --accept ${open.join(',')}.`,
-            whole,
-          );
-        }
-        throw new RefusalWithResult(whole.refusal.code as ErrorCode, whole.refusal.message, whole);
-      }
+      refuseDryRun(api, whole, previewText(whole));
       return { json: whole, text: previewText(whole) };
     }
     const imports = await api.call('import.confirm', request).catch(async (e: unknown) => {
