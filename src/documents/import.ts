@@ -11,6 +11,7 @@ import { importedDocument, undoneDocument, type DocumentRow } from '../store/doc
 import { documentLines, type LineView } from '../store/lines.ts';
 import { getOrder, type OrderRow } from '../store/orders.ts';
 import { getSetting } from '../store/settings.ts';
+import { stockOrderId } from '../store/stock.ts';
 import { NOW, UNDOABLE_TABLES, type Value } from '../undo/changes.ts';
 import { recordStep, type StepKind } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
@@ -51,6 +52,8 @@ export interface ImportRequest {
   readonly key?: string;
   /** A new order's reference where the file gives none, instead of the document's key. */
   readonly newOrderReference?: string;
+  /** The stock's own import (`stock/import.ts`): the only one that goes into the stock order (SPEC §16). */
+  readonly intoStock?: boolean;
 }
 
 /** The file's documents as the request reads them: its kept column, its numbering, its key. */
@@ -276,6 +279,12 @@ function findTarget(
     to.revival = { document: undone, pairs: pairLines(doc, undone, to.oldLines) };
   } else if (request.orderId != null) {
     const order = getOrder(db, request.orderId);
+    if (request.intoStock !== true && order.id === stockOrderId(db)) {
+      throw new BrickWorkError(
+        'invalid-argument',
+        `Order ${quote(order.reference)} (#${order.id}) is the shop's stock: a file goes into it only as the whole stock, which replaces the one before (Import the stock, or brick-work stock import FILE).`,
+      );
+    }
     headerMismatch(doc, order);
     to.target = { kind: 'order', order };
   } else {

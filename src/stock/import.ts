@@ -16,6 +16,7 @@ import {
   type ImportResult,
   type WrittenDocument,
 } from '../documents/import.ts';
+import { columnKey } from '../documents/formats/csv-columns.ts';
 import type { ColourNumbering, WarningCode } from '../documents/model.ts';
 import { BrickWorkError, quote, type ErrorValue } from '../errors.ts';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
@@ -50,7 +51,7 @@ export interface StockImportRequest {
  * location column makes it another.
  */
 export function stockKey(content: Uint8Array, locationFrom: string): string {
-  const hash = createHash('sha256').update(`${locationFrom.trim().toLowerCase()}\u0000`).update(content);
+  const hash = createHash('sha256').update(`${columnKey(locationFrom)}\u0000`).update(content);
   return `stock:${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -72,6 +73,7 @@ function asImport(db: ReadableDb, request: StockImportRequest): ImportRequest {
     keep: { column: locationFrom, as: 'location' },
     key: stockKey(request.file.content, locationFrom),
     newOrderReference: STOCK_REFERENCE,
+    intoStock: true,
   };
 }
 

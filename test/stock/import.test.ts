@@ -255,3 +255,19 @@ describeEachStore('a newer stock import replaces the stock, with Undo', () => {
     expect(third.stock.documentId).not.toBe(first.stock.documentId);
   });
 });
+
+it('an order document is not imported into the stock order: the stock is replaced whole, by a stock import', async () => {
+  const { service } = await shop();
+  const done = await ok(service.call('stock.import', { file: FIRST }));
+  const into = await refused(
+    service.call('import.confirm', {
+      file: file('order.xml', inventoryXml([{ no: '3001', colour: 5, qty: 2 }])),
+      orderId: done.stock.orderId,
+    }),
+  );
+  expect(into).toEqual({
+    code: 'invalid-argument',
+    message: `Order Stock (#${done.stock.orderId}) is the shop's stock: a file goes into it only as the whole stock, which replaces the one before (Import the stock, or brick-work stock import FILE).`,
+  });
+  expect(await stockInfo(service)).toMatchObject({ documentId: done.stock.documentId, lots: 5 });
+});
