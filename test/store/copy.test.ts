@@ -69,7 +69,7 @@ const call = async (service: ReturnType<typeof serviceFor>, name: string, args: 
 
 /**
  * A 4.2 store as a shop leaves it: a catalogue with its translation tables, orders with lines placed
- * and unplaced, a hand placement with a taught name and a colour placement, an undo history whose
+ * and unplaced, the stock, a hand placement with a taught name and a colour placement, an undo history whose
  * newest step is undone, jobs with owners, answers, a call budget and settings. Texts that sort
  * differently by locale, by case and byte by byte. Every table holds rows.
  */
@@ -135,6 +135,10 @@ async function shopStore(location: string): Promise<void> {
         ]),
       ),
     });
+    // The shop's stock: its order, a lot with its bin and lot id (SPEC §16).
+    await call(service, 'stock.import', {
+      file: file('inventory.bsx', bsx([{ no: '3003', colour: 11, qty: 30, remarks: 'B-1-10' }])),
+    });
     const lines = await call(service, 'lines.list', { orderId: second.order.id });
     const unplaced = lines.find((l: any) => l.placed === null && l.given.no === 'x777');
     // By hand, under a name that differs from the item's: a remembered placement and a taught name.
@@ -160,7 +164,7 @@ async function shopStore(location: string): Promise<void> {
     const empty = tableNames(db).filter((t) => t !== 'catalogue_job_state' && rowCount(db, t) === 0);
     expect(empty, 'every table of the shop store holds rows').toEqual([]);
     expect(db.prepare("SELECT count(*) FROM undo_step WHERE state = 'undone'").pluck().get()).toBe(1);
-    expect(talliedDocuments(db)).toBe(3);
+    expect(talliedDocuments(db)).toBe(4);
   } finally {
     store.close();
   }
@@ -247,7 +251,7 @@ describe('store copy between two SQLite files (no server needed)', () => {
     });
     raw.close();
     const copy = path.join(dir, 'copy.sqlite');
-    expect((await copyStore(source, copy)).tallies).toBe(2);
+    expect((await copyStore(source, copy)).tallies).toBe(3);
     expect(await rowsAt(copy)).toEqual(await rowsAt(source));
   });
 
@@ -308,7 +312,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       expect(there.upgradedFrom).toBeNull();
       expect(there.tables.map((t) => t.table)).toContain('order_line');
       expect(there.tables.find((t) => t.table === 'order_line')?.rows).toBe(rows['order_line']?.length);
-      expect(there.tallies).toBe(3);
+      expect(there.tallies).toBe(4);
       expect(told).toContain('checking the copy: every table row for row, and the tally');
       expect(await rowsAt(url)).toEqual(rows);
 
@@ -464,7 +468,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       );
       await expect(copyStore(source, url)).rejects.toMatchObject({
         code: 'store-damaged',
-        message: expect.stringContaining('its shop_order holds 3 rows as the source does, but not the same ones'),
+        message: expect.stringContaining('its shop_order holds 4 rows as the source does, but not the same ones'),
       });
       const left = await openStore(url, { readOnly: true });
       expect(rowCount(left.db, 'shop_order') + rowCount(left.db, 'order_line')).toBe(0);
@@ -510,7 +514,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       expect(rowCount(left.db, 'order_line') + rowCount(left.db, 'catalogue_item')).toBe(0);
       left.close();
       const report = await copyStore(source, url);
-      expect(report.tables.find((t) => t.table === 'order_line')?.rows).toBe(40_000 + 8);
+      expect(report.tables.find((t) => t.table === 'order_line')?.rows).toBe(40_000 + 9);
     }, 60_000);
 
     it('through the CLI: exit 0, progress on stderr, the summary on stdout and in --json, never the password', async () => {
@@ -532,8 +536,8 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       expect(there.stdout).toMatch(
         /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 28 tables/,
       );
-      expect(there.stdout).toMatch(/\n {2}order_line +8\n/);
-      expect(there.stderr).toContain('copying order_line: 8 rows');
+      expect(there.stdout).toMatch(/\n {2}order_line +9\n/);
+      expect(there.stderr).toContain('copying order_line: 9 rows');
 
       const back = await cliJson(['store', 'copy', '--from', url, '--to', path.join(dir, 'back.sqlite')]);
       expect(back.code).toBe(0);
@@ -541,9 +545,9 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
         from: expect.stringMatching(/^127\.0\.0\.1:\d+\/copy_\d+$/),
         to: path.join(dir, 'back.sqlite'),
         upgradedFrom: null,
-        tallies: 3,
+        tallies: 4,
       });
-      expect(back.json.tables).toContainEqual({ table: 'order_line', rows: 8 });
+      expect(back.json.tables).toContainEqual({ table: 'order_line', rows: 9 });
 
       const refused = await cliJson(['store', 'copy', '--from', source, '--to', url]);
       expect(refused.code).toBe(1);
