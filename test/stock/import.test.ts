@@ -271,3 +271,28 @@ it('an order document is not imported into the stock order: the stock is replace
   });
   expect(await stockInfo(service)).toMatchObject({ documentId: done.stock.documentId, lots: 5 });
 });
+
+it('the import’s rules hold for the stock: a list’s warnings refuse it until acknowledged, and nothing is written meanwhile', async () => {
+  const { db, service } = await shop();
+  // No quantity column, and colour numbers whose numbering the list does not say.
+  const list = file('bins.csv', csv(['Part', 'Color', 'Bin'], [['3001', 5, 'K-3']]));
+  const preview = await ok(service.call('stock.preview', { file: list, locationFrom: 'Bin' }));
+  expect(preview.documents[0]?.warnings.map((w) => w.code).sort()).toEqual([
+    'colour-numbering-guessed',
+    'no-quantity-column',
+  ]);
+  expect(preview.refusal?.code).toBe('needs-acknowledgement');
+  expect((await refused(service.call('stock.import', { file: list, locationFrom: 'Bin' }))).code).toBe(
+    'needs-acknowledgement',
+  );
+  expect(await stockInfo(service)).toBeNull();
+  const done = await ok(
+    service.call('stock.import', {
+      file: list,
+      locationFrom: 'Bin',
+      acknowledge: ['no-quantity-column', 'colour-numbering-guessed'],
+    }),
+  );
+  expect(done.stock).toMatchObject({ lots: 1, pieces: 1, unplaced: 0, locations: 1 });
+  expect(stockLotsOf(db, { itemType: 'P', itemNo: '3001', colourId: 5 }).map((l) => l.location)).toEqual(['K-3']);
+});
