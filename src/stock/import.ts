@@ -51,7 +51,9 @@ export interface StockImportRequest {
  * location column makes it another.
  */
 export function stockKey(content: Uint8Array, locationFrom: string): string {
-  const hash = createHash('sha256').update(`${columnKey(locationFrom)}\u0000`).update(content);
+  const hash = createHash('sha256')
+    .update(`${columnKey(locationFrom)}\u0000`)
+    .update(content);
   return `stock:${hash.digest('hex').slice(0, 16)}`;
 }
 
