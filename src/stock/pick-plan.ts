@@ -1,5 +1,5 @@
 import { compareText, lineApart, lotsByItemColour, stockItemColourKey, unplacedApart } from './items.ts';
-import { compareLocations } from './natural-order.ts';
+import { sortByLocation } from './natural-order.ts';
 import type {
   Condition,
   LineApart,
@@ -25,11 +25,6 @@ import type {
 /** An entry's key, as a mark names it: the order line and the stock lot. */
 export function pickEntryKey(line: number, lot: number): string {
   return `${line}:${lot}`;
-}
-
-/** Lots in walking order; lots in one bin stay in the order given (sort is stable). */
-function walkingOrder(lots: readonly StockLot[]): StockLot[] {
-  return [...lots].sort((a, b) => compareLocations(a.location, b.location));
 }
 
 const otherOf = (c: Condition): Condition => (c === 'N' ? 'U' : 'N');
@@ -83,7 +78,14 @@ function shortfallOf(
  * last stop, where the picker sees it with the pieces in hand.
  */
 export function planPick(lines: readonly OrderLine[], lots: readonly StockLot[]): PickPlan {
-  const groups = new Map([...lotsByItemColour(lots)].map(([k, g]) => [k, walkingOrder(g)]));
+  const groups = lotsByItemColour(lots);
+  // A group is put in walking order when a line first asks for it: the stock may hold many more items.
+  const walks = new Map<string, StockLot[]>();
+  const walkOf = (k: string) => {
+    const walk = walks.get(k) ?? sortByLocation(groups.get(k) ?? [], (l) => l.location);
+    walks.set(k, walk);
+    return walk;
+  };
   const left = new Map(lots.map((l) => [l.lot, Math.max(0, l.quantity)]));
   const entries: PickEntry[] = [];
   const missing: PickMissing[] = [];
@@ -100,7 +102,7 @@ export function planPick(lines: readonly OrderLine[], lots: readonly StockLot[])
       nothingAsked.push(lineApart(line));
       continue;
     }
-    const group = groups.get(stockItemColourKey(line.item)) ?? [];
+    const group = walkOf(stockItemColourKey(line.item));
     let need = line.quantity;
     const taken: PickEntry[] = [];
     for (const lot of lotsFor(line, group)) {
@@ -138,20 +140,21 @@ export function planPick(lines: readonly OrderLine[], lots: readonly StockLot[])
 
   // Walking order; in one bin, one item's lots together (a warehouse's pick by location, grouped by
   // product), then the order's order (the sort is stable).
-  entries.sort(
-    (a, b) =>
-      compareLocations(a.location, b.location) || compareText(stockItemColourKey(a.item), stockItemColourKey(b.item)),
+  const walk = sortByLocation(
+    entries,
+    (e) => e.location,
+    (a, b) => compareText(stockItemColourKey(a.item), stockItemColourKey(b.item)),
   );
   // A line's shortfall goes on its last stop: by then the picker has seen every lot it had.
   const seen = new Set<number>();
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i];
+  for (let i = walk.length - 1; i >= 0; i--) {
+    const e = walk[i];
     if (e === undefined || seen.has(e.line)) continue;
     seen.add(e.line);
     const short = shorts.get(e.line);
-    if (short !== undefined) entries[i] = { ...e, short };
+    if (short !== undefined) walk[i] = { ...e, short };
   }
-  return { entries, missing, nothingAsked, unplaced };
+  return { entries: walk, missing, nothingAsked, unplaced };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { compareText, lineApart, lotsByItemColour, stockItemColourKey, stockItemKey, unplacedApart } from './items.ts';
-import { compareLocations } from './natural-order.ts';
+import { compareLocations, sortByLocation } from './natural-order.ts';
 import type {
   LineApart,
   LocationSource,
@@ -78,8 +78,7 @@ function suggestion(
  * else the first in walking order of either condition (each entry names the lot it goes to); a lot whose
  * condition the stock does not say takes a line of either. Null: a new lot.
  */
-function lotFor(line: PlacedOrderLine, group: readonly StockLot[]): StockLot | null {
-  const walk = [...group].sort((a, b) => compareLocations(a.location, b.location));
+function lotFor(line: PlacedOrderLine, walk: readonly StockLot[]): StockLot | null {
   return (
     walk.find((l) => l.condition === line.condition) ??
     walk.find((l) => l.condition === null || line.condition === null) ??
@@ -97,8 +96,16 @@ export function planPutAway(input: PutAwayInput): PutAwayPlan {
   const ofItems = new Map<string, StockLot[]>();
   for (const l of input.lots) {
     const k = stockItemKey(l.item);
-    ofItems.set(k, [...(ofItems.get(k) ?? []), l]);
+    const same = ofItems.get(k);
+    if (same === undefined) ofItems.set(k, [l]);
+    else same.push(l);
   }
+  const walks = new Map<string, StockLot[]>();
+  const walkOf = (k: string) => {
+    const walk = walks.get(k) ?? sortByLocation(groups.get(k) ?? [], (l) => l.location);
+    walks.set(k, walk);
+    return walk;
+  };
   const after = new Map<number, number>();
   const entries: PutAwayEntry[] = [];
   const nothingReceived: LineApart[] = [];
@@ -121,7 +128,7 @@ export function planPutAway(input: PutAwayInput): PutAwayPlan {
       condition: line.condition,
       quantity: line.quantity,
     };
-    const lot = lotFor(line, groups.get(stockItemColourKey(line.item)) ?? []);
+    const lot = lotFor(line, walkOf(stockItemColourKey(line.item)));
     if (lot !== null) {
       const before = after.get(lot.lot) ?? lot.quantity;
       after.set(lot.lot, before + line.quantity);
@@ -138,9 +145,10 @@ export function planPutAway(input: PutAwayInput): PutAwayPlan {
       entries.push({ kind: 'new', ...base, ...suggestion(line, ofItems.get(stockItemKey(line.item)) ?? [], input) });
   }
   // Walking order, as the pick list's: one item's lines together in a bin, then the order's order.
-  entries.sort(
-    (a, b) =>
-      compareLocations(a.location, b.location) || compareText(stockItemColourKey(a.item), stockItemColourKey(b.item)),
+  const walk = sortByLocation(
+    entries,
+    (e) => e.location,
+    (a, b) => compareText(stockItemColourKey(a.item), stockItemColourKey(b.item)),
   );
-  return { entries, nothingReceived, unplaced };
+  return { entries: walk, nothingReceived, unplaced };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareLocations, locationSortKey } from '../../src/stock/natural-order.ts';
+import { compareLocations, locationSortKey, sortByLocation } from '../../src/stock/natural-order.ts';
 
 const sorted = (xs: readonly (string | null)[]) => [...xs].sort(compareLocations);
 
@@ -100,5 +100,24 @@ describe('natural order of locations (issue 65 §1)', () => {
       'x1y10',
       'Z',
     ]);
+  });
+
+  it('sorts things by their location as the comparator does, then by a tie-break, stably', () => {
+    const all = ['A10', 'a2', null, 'B-1-10', 'B 1 9', '', 'A01', 'A1', 'Ä3', '10', '9', 'A1', 'x1y10'];
+    const things = all.map((at, i) => ({ at, i }));
+    expect(sortByLocation(things, (t) => t.at).map((t) => t.at)).toEqual(sorted(all));
+    // Equal locations: by the tie-break, and where it says nothing, in the order given.
+    const byTieBreak = sortByLocation(
+      things,
+      (t) => t.at,
+      (a, b) => b.i - a.i,
+    );
+    expect(byTieBreak.filter((t) => t.at === 'A1').map((t) => t.i)).toEqual([11, 7]);
+    expect(byTieBreak.filter((t) => t.at === null || t.at === '').map((t) => t.i)).toEqual([5, 2]);
+    expect(
+      sortByLocation(things, (t) => t.at)
+        .filter((t) => t.at === 'A1')
+        .map((t) => t.i),
+    ).toEqual([7, 11]);
   });
 });
