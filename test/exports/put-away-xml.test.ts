@@ -147,6 +147,11 @@ describe('the put-away files (issue 65 §3)', () => {
     expect(files.leftOut).toEqual([]);
     expect(itemsOf(files.update!.content)).toEqual([{ LOTID: '9', QTY: '+2' }]);
     expect(files.upload).toBeNull();
+    // An export plan of another order (it says nothing of a new lot's line) is a fault, never a silent gap.
+    const { plan: other } = received();
+    expect(() => putAwayXml(other, { rows: [], leftOut: [], shared: [] }, { accept: ['no-bricklink-number'] })).toThrow(
+      /holds no word of line 4/,
+    );
   });
 
   it('says which item a new lot is where its BrickLink number names several, in DESCRIPTION: the remarks stay the location', () => {
