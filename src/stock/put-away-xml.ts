@@ -1,7 +1,7 @@
 import type { LeftOutLine, SharedNumberLine } from '../export-kinds.ts';
-import type { PutAwayNew, PutAwayPlan, PutAwayToLot } from '../stock/types.ts';
-import { bricklinkColour, inventoryXml, priceTag, type XmlItem } from './bricklink-xml.ts';
-import { leftOutText, refuseUnacknowledged, sharedRemark, type ExportPlan, type ExportRow } from './plan.ts';
+import type { PutAwayNew, PutAwayPlan, PutAwayToLot } from './types.ts';
+import { bricklinkColour, inventoryXml, priceTag, type XmlItem } from '../exports/bricklink-xml.ts';
+import { leftOutText, refuseUnacknowledged, sharedRemark, type ExportPlan, type ExportRow } from '../exports/plan.ts';
 
 /**
  * The put-away list written as BrickLink takes it (issue 65 §3, ADR 0035): a **Mass Update** for the lots

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
 import type { LeftOutLine, SharedNumberLine } from '../../src/export-kinds.ts';
 import type { ExportRow } from '../../src/exports/plan.ts';
-import { massUpdate, putAwayXml } from '../../src/exports/put-away-xml.ts';
+import { massUpdate, putAwayXml } from '../../src/stock/put-away-xml.ts';
 import { planPutAway } from '../../src/stock/put-away-plan.ts';
 import type { OrderLine, PutAwayToLot } from '../../src/stock/types.ts';
 import { parseXmlTree } from '../../src/text/xml.ts';
