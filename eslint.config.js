@@ -29,6 +29,7 @@ const LAYERS = [
   'hand',
   'exports',
   'compare',
+  'stock',
   'api',
   'app',
   'host',

@@ -73,7 +73,7 @@ const project = (
 ): TestProjectInlineConfiguration => ({ extends: true, test: { name, include, exclude, ...test } });
 
 /**
- * Two lanes (README): `npm run test:quick` (`--mode quick`: the unit project on SQLite, no browser, no
+ * Two lanes (docs/development.md): `npm run test:quick` (`--mode quick`: the unit project on SQLite, no browser, no
  * server, no kills; minutes) while working, and `npm test` (every project: real processes, PostgreSQL,
  * Chromium) before a submission and in CI.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tests as on a developer's Mac set up as the README says, simulated on Linux (issue 63):
+# The tests as on a developer's Mac set up as docs/mac.md says, simulated on Linux (issue 63):
 # - a PATH of Homebrew's shape only: <prefix>/bin holds the machine's programs but none of PostgreSQL's
 #   (no bare psql), and PostgreSQL's programs are only in the keg-only <prefix>/opt/postgresql@N/bin,
 #   linked to Debian's, with HOMEBREW_PREFIX set as `brew shellenv` sets it;

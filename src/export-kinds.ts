@@ -17,6 +17,8 @@ export const LEFT_OUT_REASONS = [
   'not-a-part',
   /** A lot of 0 pieces in BrickLink's XML: BrickLink takes no lot of none (issue 64 §4). */
   'no-quantity',
+  /** A put-away line into a stock lot that has no BrickLink lot id: a Mass Update names lots by it (issue 65 §3). */
+  'no-lot-id',
 ] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 

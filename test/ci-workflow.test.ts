@@ -59,7 +59,7 @@ describe('the GitHub workflow', () => {
     expect(theirs.said).toMatch(/matrix/);
   });
 
-  it('runs the project’s Linux lane (.ci/run on Debian) and a Mac’s on Apple silicon, set up as the README says', () => {
+  it('runs the project’s Linux lane (.ci/run on Debian) and a Mac’s on Apple silicon, set up as docs/mac.md says', () => {
     expect(job('linux')).toMatch(/run: bash \.ci\/run/);
     const mac = job('mac');
     expect(mac).toMatch(/runs-on: macos-latest\n/);

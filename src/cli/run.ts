@@ -20,7 +20,7 @@ export const EXIT_DONE = 0;
 export const EXIT_REFUSED = 1;
 export const EXIT_USAGE = 2;
 
-const GLOBAL_OPTIONS: OptionsConfig = {
+export const GLOBAL_OPTIONS: OptionsConfig = {
   db: { type: 'string' },
   json: { type: 'boolean' },
   // The desk this command works as (SPEC §8): its Undo takes back that desk's steps.
@@ -63,13 +63,17 @@ function findCommand(words: readonly string[]): Command | undefined {
   return best;
 }
 
-interface Parsed {
+export interface ParsedCommandLine {
   readonly command: Command;
   readonly args: string[];
   readonly options: OptionValues;
 }
 
-function parse(argv: readonly string[]): Parsed | 'help' | 'version' {
+/**
+ * The command an invocation names, its arguments and options, checked as a run checks them (bad usage is a
+ * `UsageError`) without opening any store: the README's check reads its commands with it.
+ */
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine | 'help' | 'version' {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: allOptions(), allowPositionals: true, strict: true, tokens: true });
@@ -117,9 +121,9 @@ async function runCommand(
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
-  let parsed: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parse(argv);
+    parsed = parseCommandLine(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.stderr(`${APP_NAME}: ${e.message}\n\n${usage()}\n`);

@@ -109,6 +109,8 @@ export function leftOutText(reason: LeftOutReason, target: ExportTarget, detail 
       return `${name}'s part lists hold parts only`;
     case 'no-quantity':
       return `0 pieces: ${name} lists no lot of none`;
+    case 'no-lot-id':
+      return `its stock lot has no ${name} lot id (the stock was imported from a file without one), and a Mass Update names a lot by it`;
   }
 }
 
@@ -306,6 +308,7 @@ export function leftOutNote(leftOut: readonly LeftOutLine[], unit: 'line' | 'lot
     'no-colour-number': 'without a known colour id',
     'not-a-part': 'not parts',
     'no-quantity': 'of 0 pieces',
+    'no-lot-id': 'into a lot without a BrickLink lot id',
   };
   const parts = [...counts].map(([reason, n]) => `${n} ${words[reason as LeftOutReason]}`);
   return `${leftOut.length} ${unit}${leftOut.length === 1 ? ' is' : 's are'} left out (${parts.join(', ')}).`;

@@ -2,7 +2,7 @@
  * better-sqlite3 is a native module, and Electron's ABI differs from Node's. The app keeps one binary
  * per ABI: `npm test` and the CLI load the one npm built for Node; the Electron main process (and its
  * runner thread) point every connection at the binary built for Electron with better-sqlite3's
- * `nativeBinding` option. No rebuild between the two, in either order (README, "better-sqlite3 and Electron").
+ * `nativeBinding` option. No rebuild between the two, in either order (docs/development.md, "better-sqlite3 and Electron").
  */
 let binding: string | null = null;
 

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
+import { buildScreens, fileChooserFrom, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { orderXml } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
+import { pressShortcut } from '../helpers/shortcut-keys.ts';
 
 /** What has the focus, as a worker would name it: its test id, else its tag and text. */
 const focused = (page: Page) =>
@@ -30,18 +31,21 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the focus walk'))('focus th
   let dir: string;
   let app: Awaited<ReturnType<typeof openApp>>;
   let page: Page;
+  let write: (name: string, text: string) => string;
+  let run: (args: string[]) => Promise<unknown>;
 
   beforeAll(async () => {
     buildScreens();
     dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'focus-'));
     const db = path.join(dir, 'brick-work.sqlite');
-    const write = (name: string, text: string) => {
+    write = (name: string, text: string) => {
       fs.writeFileSync(path.join(dir, name), text);
       return path.join(dir, name);
     };
-    const run = async (args: string[]) => {
+    run = async (args: string[]) => {
       const r = await cliJson(['--db', db, ...args]);
       if (r.code !== 0) throw new Error(`${args.join(' ')}: ${JSON.stringify(r.json)}`);
+      return r.json;
     };
     await run([
       'catalogue',
@@ -94,5 +98,43 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the focus walk'))('focus th
     await page.keyboard.press('Escape');
     await page.getByTestId('history-panel').waitFor({ state: 'detached' });
     await expect.poll(() => focused(page)).toBe('history-open');
+  });
+
+  it('choosing a file for a revival lands on Revive, or on "as a new document" when its lines no longer pair', async () => {
+    // An order taken back by another desk (the CLI), whose file the worker opens again to revive it.
+    const file = write('8004.xml', orderXml([{ id: '8004', seller: 's8004', lines: [{ no: 'x9', colour: 5 }] }]));
+    const imported = (await run(['import', file])) as { imports: { document: { id: number } }[] };
+    const documentId = imported.imports[0]?.document.id;
+    await run(['take-back', String(documentId)]);
+    await page.getByRole('button', { name: 'Orders' }).first().click();
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await (await fileChooserFrom(page, () => pressShortcut(page, 'open'))).setFiles(file);
+    await page.getByTestId('revival').waitFor();
+    await expect.poll(() => focused(page)).toBe('confirm-import');
+    await expect(page.getByTestId('confirm-import').textContent()).resolves.toBe('Revive');
+    await page.getByRole('button', { name: 'Clear' }).click();
+
+    // The same order with a line more: it can't be revived (its lines don't pair), so the next keystroke is
+    // the choice of importing it as a new document, never the page's body.
+    const longer = write(
+      '8004.xml',
+      orderXml([
+        {
+          id: '8004',
+          seller: 's8004',
+          lines: [
+            { no: 'x9', colour: 5 },
+            { no: '3001', colour: 5 },
+          ],
+        },
+      ]),
+    );
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await (await fileChooserFrom(page, () => pressShortcut(page, 'open'))).setFiles(longer);
+    await page.getByTestId('preview').waitFor();
+    await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'focus-revival-refused.png') });
+    await expect.poll(() => focused(page)).toBe('import-as-new');
+    await page.keyboard.press('Space');
+    await expect.poll(() => focused(page)).toBe('confirm-import');
   });
 });

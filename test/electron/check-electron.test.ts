@@ -151,9 +151,9 @@ describe('npm start behind a proxy (Electron’s downloader, @electron/get 5, us
     expect(r.stderr).toContain(
       '(HTTPS_PROXY is set here, but without ELECTRON_GET_USE_PROXY the downloader did not use it.)',
     );
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain('ELECTRON_GET_USE_PROXY=1 HTTPS_PROXY=http://proxy.example:3128 npm start');
-    expect(readme).not.toMatch(/set `HTTPS_PROXY` or/);
+    const setup = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'setup.md'), 'utf8');
+    expect(setup).toContain('ELECTRON_GET_USE_PROXY=1 HTTPS_PROXY=http://proxy.example:3128 npm start');
+    expect(setup).not.toMatch(/set `HTTPS_PROXY` or/);
   });
 });
 
@@ -204,12 +204,12 @@ describe('npm start and npm run dist on a Node.js without require(esm) (Electron
   });
 });
 
-describe('the README’s Mac set-up leaves a supported Node.js on the PATH (Homebrew’s node@22 is keg-only)', () => {
+describe('the Mac’s set-up (docs/mac.md) leaves a supported Node.js on the PATH (Homebrew’s node@22 is keg-only)', () => {
   it('its PATH line, run as written, puts node@22 first for every new shell: `node -v` answers from it', () => {
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    const line = /^echo .*node@22.* >> ~\/\.zprofile$/m.exec(readme)?.[0];
+    const mac = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'mac.md'), 'utf8');
+    const line = /^echo .*node@22.* >> ~\/\.zprofile$/m.exec(mac)?.[0];
     expect(line).toBeDefined();
-    expect(readme).toContain(`${line}\nsource ~/.zprofile\nnode -v`);
+    expect(mac).toContain(`${line}\nsource ~/.zprofile\nnode -v`);
     // A Mac stood in: a home, and Homebrew's `brew` answering where its keg-only node@22 is (not linked).
     const home = tempDir();
     const keg = path.join(home, 'homebrew', 'opt', 'node@22');

@@ -161,14 +161,14 @@ describe('packaging (electron-builder; the builds themselves need the internet, 
     ).toBe(pkg.scripts['dist:mac']);
   });
 
-  it('names both dmgs by their arch, as the README does (electron-builder leaves its default arch, x64, out unless artifactName is set)', async () => {
+  it('names both dmgs by their arch, as docs/mac.md does (electron-builder leaves its default arch, x64, out unless artifactName is set)', async () => {
     expect(await dmgFileName(b, 'arm64')).toBe(`brick-work-${pkg.version}-arm64.dmg`);
     expect(await dmgFileName(b, 'x64')).toBe(`brick-work-${pkg.version}-x64.dmg`);
     // What the configuration made before issue 63: the x64 dmg without its arch.
     const { dmg: _dmg, ...withoutName } = b;
     expect(await dmgFileName(withoutName, 'x64')).toBe(`brick-work-${pkg.version}.dmg`);
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    for (const arch of ['arm64', 'x64']) expect(readme).toContain(`release/brick-work-${pkg.version}-${arch}.dmg`);
+    const mac = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'mac.md'), 'utf8');
+    for (const arch of ['arm64', 'x64']) expect(mac).toContain(`release/brick-work-${pkg.version}-${arch}.dmg`);
   });
 
   it('names the oldest macOS it runs on: 12, Electron 45’s', () => {

@@ -38,6 +38,8 @@ export interface StandInOptions {
   readonly delayMs?: readonly [number, number];
   /** Stop the server when the test ends (default); false outside vitest (`npm run soak`), where the caller closes it. */
   readonly stopWithTest?: boolean;
+  /** The shop's store inventory, answered to `GET /inventories` as the API's JSON lots (SPEC §16). */
+  readonly inventory?: readonly unknown[];
 }
 
 /**
@@ -73,12 +75,6 @@ export async function startStandIn(
         ],
       });
     }
-    const m = /^\/api\/store\/v1\/items\/([A-Z_]+)\/([^/]+)$/.exec(url.pathname);
-    if (!m) return answer(404, { meta: { code: 404, message: 'NOT_FOUND', description: 'no such resource' } });
-    const key = `${m[1]}/${decodeURIComponent(m[2] ?? '')}`;
-    requests.push(key);
-    for (const w of waiting.splice(0)) w(key);
-
     const auth = String(req.headers.authorization ?? '');
     const fields = Object.fromEntries(
       [...auth.matchAll(/(\w+)="([^"]*)"/g)].map((f) => [f[1], decodeURIComponent(f[2] ?? '')]),
@@ -90,6 +86,18 @@ export async function startStandIn(
       nonce: fields['oauth_nonce'] ?? '',
       timestamp: fields['oauth_timestamp'] ?? '',
     }).signature;
+    if (url.pathname === '/api/store/v1/inventories' && options.inventory) {
+      requests.push('inventories');
+      if (fields['oauth_signature'] !== expected)
+        return answer(401, { meta: { code: 401, message: 'BAD_OAUTH_REQUEST', description: 'Invalid signature' } });
+      return answer(200, { meta: { code: 200, message: 'OK', description: 'OK' }, data: options.inventory });
+    }
+    const m = /^\/api\/store\/v1\/items\/([A-Z_]+)\/([^/]+)$/.exec(url.pathname);
+    if (!m) return answer(404, { meta: { code: 404, message: 'NOT_FOUND', description: 'no such resource' } });
+    const key = `${m[1]}/${decodeURIComponent(m[2] ?? '')}`;
+    requests.push(key);
+    for (const w of waiting.splice(0)) w(key);
+
     const reply = () => {
       if (failing === 'close') return void req.socket.destroy();
       if (failing === 500)

@@ -71,6 +71,8 @@ export function bricklinkXmlProblems(text: string, kind: 'upload' | 'wanted'): s
     if (/(?:^|; | · )(?:LDraw part |Element \d|Description: )/.test(remarks))
       problems.push(`${at}: REMARKS carry a reader's note: ${remarks}`);
     if (kind === 'upload') {
+      // A mass upload makes new lots: a lot id is the Mass Update's, which changes lots the store has.
+      if (field('LOTID') !== undefined) problems.push(`${at}: a LOTID in a mass upload`);
       const qty = field('QTY');
       if (qty === undefined || !/^[1-9]\d*$/.test(qty)) problems.push(`${at}: QTY ${qty ?? 'missing'}`);
       // A price in BrickLink's thousandths, never 0.00; a lot without one has no PRICE (its verification asks).
@@ -85,6 +87,39 @@ export function bricklinkXmlProblems(text: string, kind: 'upload' | 'wanted'): s
       if (!['N', 'U', 'X'].includes(field('CONDITION') ?? ''))
         problems.push(`${at}: CONDITION ${field('CONDITION') ?? 'missing'}`);
     }
+  });
+  return problems;
+}
+
+/**
+ * What BrickLink's help page "Mass Inventory Update" (help.asp?helpID=251) requires of the XML that
+ * changes lots a store already has, as a list of problems (empty: none): no XML declaration; an
+ * `INVENTORY` root of `ITEM`s; each with its `LOTID` (the one required tag: the lot's id, a number);
+ * a `QTY`, where given, as a change with its sign (`+12`, `-3`: "you can only add or subtract quantity,
+ * not set it"), and not 0; nothing that names an item (`ITEMID`, `ITEMTYPE`, `COLOR`: the lot id does);
+ * no empty tag (BrickLink reads one as a wrong file); and — brick-work's own rule, since the page does
+ * not say what two changes of one lot in one file do — each lot once.
+ */
+export function bricklinkMassUpdateProblems(text: string): string[] {
+  const problems: string[] = [];
+  if (/^\uFEFF?\s*<\?xml/.test(text)) problems.push('it starts with an XML declaration, which BrickLink refuses');
+  const root = parseXmlTree(text, 'update.xml');
+  if (root.name !== 'INVENTORY') problems.push(`its root is ${root.name}, not INVENTORY`);
+  if (root.children.length === 0) problems.push('it has no ITEM');
+  const seen = new Set<string>();
+  root.children.forEach((item, i) => {
+    const at = `item ${i + 1}`;
+    if (item.name !== 'ITEM') problems.push(`${at} is ${item.name}, not ITEM`);
+    const field = (name: string) => item.children.find((c) => c.name === name)?.text.trim();
+    const lot = field('LOTID');
+    if (lot === undefined || !/^[1-9]\d*$/.test(lot)) problems.push(`${at}: LOTID ${lot ?? 'missing'}`);
+    else if (seen.has(lot)) problems.push(`${at}: LOTID ${lot} a second time`);
+    else seen.add(lot);
+    const qty = field('QTY');
+    if (qty !== undefined && !/^[+-][1-9]\d*$/.test(qty)) problems.push(`${at}: QTY ${qty}, not a change (+N or -N)`);
+    for (const named of ['ITEMID', 'ITEMTYPE', 'COLOR'])
+      if (field(named) !== undefined) problems.push(`${at}: ${named} in a mass update (the lot id names the lot)`);
+    for (const c of item.children) if (c.text.trim() === '') problems.push(`${at}: an empty ${c.name}`);
   });
   return problems;
 }

@@ -27,18 +27,31 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
   // A document is read and previewed on a store that can't be written; importing it is off there, as Undo is.
   const readOnly = useApp((s) => s.store?.readOnly != null);
   useEffect(() => void loadOrders(), [loadOrders]);
-  // A file chosen and read: the next thing to do is Import (issue 47), where the focus goes — unless the
-  // worker is typing into a field meanwhile.
   const importButton = useRef<HTMLButtonElement>(null);
+  const asNewBox = useRef<HTMLInputElement>(null);
   const previewed = preview.previewId;
+  const revives = preview.documents.some((d) => d.revival !== null);
+  // An undone document whose lines no longer pair can't be revived: importing it as a new one is the way on.
+  const unpaired = preview.documents.some((d) => d.refusal?.code === 'lines-do-not-pair');
+  const blocked = importBlocked(preview, im.acknowledged);
+  // A file chosen and read: the focus goes where the next keystroke is meant to go (issues 47, 64 §1) —
+  // Import, or while Import is off, what turns it on: "as a new document", or the first warning to tick.
+  // Not while the worker is typing into a field meanwhile.
   useEffect(() => {
     const at = document.activeElement;
+    // (A box just ticked is no field being typed into: ticking "as a new document" moves on to Import.)
     const typing =
-      at instanceof HTMLInputElement || at instanceof HTMLSelectElement || at instanceof HTMLTextAreaElement;
-    if (previewed !== '' && !(typing && at.type !== 'file')) importButton.current?.focus();
+      (at instanceof HTMLInputElement && at.type !== 'file' && at.type !== 'checkbox') ||
+      at instanceof HTMLSelectElement ||
+      at instanceof HTMLTextAreaElement;
+    if (previewed === '' || typing) return;
+    const button = importButton.current;
+    if (button !== null && !button.disabled) button.focus();
+    else {
+      const unticked = document.querySelector<HTMLInputElement>('.warnings input[type="checkbox"]:not(:checked)');
+      (asNewBox.current ?? unticked)?.focus();
+    }
   }, [previewed]);
-  const revives = preview.documents.some((d) => d.revival !== null);
-  const blocked = importBlocked(preview, im.acknowledged);
   const confirm = () =>
     void im.confirm().then((results) => {
       // The first order that needs work: a file of many orders opens where the unplaced lines are (issue 64 §3).
@@ -73,10 +86,16 @@ export function TargetBar({ preview }: { preview: ImportPreviewView }) {
           </select>
         </label>
       )}
-      {revives || im.asNew ? (
+      {revives || unpaired || im.asNew ? (
         <label className="check">
-          <input type="checkbox" checked={im.asNew} onChange={(e) => void im.setAsNew(e.target.checked)} /> Import as a
-          new document (the undone one stays undone)
+          <input
+            ref={asNewBox}
+            type="checkbox"
+            data-testid="import-as-new"
+            checked={im.asNew}
+            onChange={(e) => void im.setAsNew(e.target.checked)}
+          />{' '}
+          Import as a new document (the undone one stays undone)
         </label>
       ) : null}
       <button

@@ -79,6 +79,17 @@ export class BrickLinkApi implements ItemFetcher {
     );
   }
 
+  /**
+   * The shop's whole store inventory (`GET /inventories`: every lot, whatever its status — a lot held for
+   * a sale is still on its shelf to be picked), as the API's JSON list; read by `storeInventoryLots`.
+   * One call, counted by the caller before it is sent, as every call is.
+   */
+  async fetchStoreInventory(): Promise<unknown> {
+    const { status, body } = await this.get<unknown>('/inventories', "the store's inventory");
+    if (status === 404) throw new BrickWorkError('source-error', "BrickLink gave no inventory for the shop's store.");
+    return body.data;
+  }
+
   /** A signed GET. 404 (by HTTP status or by `meta.code`) is an answer; other errors are refusals. */
   private async get<T>(pathname: string, what: string): Promise<{ status: 200 | 404; body: ApiEnvelope<T> }> {
     const url = `${this.baseUrl.replace(/\/$/, '')}${pathname}`;

@@ -183,7 +183,7 @@ export class PostgresDatabase implements StoreDb {
     ).rows as { start: number | null }[];
     // The server shows a session's start only to its own role (and pg_read_all_stats): a desk logged in
     // as another role sees NULL. Such a session may be the owner, so it is taken as alive — a job is
-    // never run twice for want of a privilege; it waits until that session ends (README: one role).
+    // never run twice for want of a privilege; it waits until that session ends (docs/several-desks.md: one role).
     return rows.some((r) => r.start === owner.startTicks || r.start === null);
   }
 

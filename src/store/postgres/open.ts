@@ -100,7 +100,7 @@ export function openServerStore(url: string, options: ServerStoreOptions = {}): 
         throw new BrickWorkError(
           'read-only-store',
           `The database ${storeName(url)} is empty, and ${unwritable}: brick-work can't make its store there. ` +
-            "Nothing was changed; ask whoever runs the server to give brick-work's login its rights (see the README).",
+            "Nothing was changed; ask whoever runs the server to give brick-work's login its rights (see docs/several-desks.md).",
         );
       }
       if (found.kind === 'store' && compareVersions(found.version, current) < 0) {

@@ -69,7 +69,7 @@ export function serverRefusal(
     case '42501': // insufficient_privilege
       return new BrickWorkError(
         'read-only-store',
-        `${server} does not let this desk's login do this (${said}). Nothing was changed; ask whoever runs the server to give brick-work's role its rights (see the README), then try again.`,
+        `${server} does not let this desk's login do this (${said}). Nothing was changed; ask whoever runs the server to give brick-work's role its rights (see docs/several-desks.md), then try again.`,
       );
     case '53200': // out_of_memory
     case '57014': // query_canceled: a statement time limit, or the server's administrator
