@@ -88,7 +88,8 @@ const LOT_COLUMNS = `l.id AS lineId, l.position, l.item_type AS itemType, l.item
 
 /**
  * The current stock's lots of one item — in one colour where `colourId` is given (null: the lots without
- * a colour), else in every colour — in the file's order. Read by the stock document's lines of that item
+ * a colour), else in every colour — in the file's order. `itemNo` is the catalogue's, as a placed line
+ * holds it (placement and hand fixes write the catalogue's own spelling), matched exactly, by the index. Read by the stock document's lines of that item
  * (`order_line_by_document_item`), never the stock whole.
  */
 export function stockLotsOf(

@@ -8,6 +8,7 @@ import { serviceFor } from '../helpers/service.ts';
 import { bsx, csv, file, inventoryXml } from '../helpers/documents.ts';
 import { insertColour, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { describeEachStore } from '../helpers/stores.ts';
+import { stockLotsOfOrder } from '../../src/stock/lots.ts';
 import { stockLotsForOrder, stockLotsOf } from '../../src/store/stock.ts';
 
 type Service = ReturnType<typeof serviceFor>;
@@ -208,6 +209,15 @@ it('stockLotsForOrder: every stock lot of an item and colour a placed line of th
       ),
     }),
   );
+  // As the pick and put-away plans take them.
+  expect(stockLotsOfOrder(db, order?.order.id ?? 0)[0]).toEqual({
+    lot: expect.any(Number),
+    lotId: '101',
+    item: { type: 'P', no: '3001', colour: 5 },
+    condition: 'N',
+    quantity: 40,
+    location: 'A10',
+  });
   const lots = stockLotsForOrder(db, order?.order.id ?? 0);
   expect(lots.map((l) => [l.itemNo, l.colourId, l.location, l.lotId])).toEqual([
     ['3001', 5, 'A10', '101'],
