@@ -11,6 +11,7 @@ import { DESK_CALLS } from './desk.ts';
 import { HISTORY_CALLS } from './history.ts';
 import { JOBS_CALLS } from './jobs.ts';
 import { ORDERS_CALLS } from './orders.ts';
+import { PICK_CALLS } from './pick.ts';
 import { PICTURES_CALLS } from './pictures.ts';
 import { SETTINGS_CALLS } from './settings.ts';
 import { SHOP_SERVER_CALLS } from './shop-server.ts';
@@ -31,6 +32,7 @@ export const CALL_TABLE: CallTable = {
   ...COMPARE_CALLS,
   ...PICTURES_CALLS,
   ...STOCK_CALLS,
+  ...PICK_CALLS,
 };
 
 /** The calls that write to the store (or start a job that does): refused up front on a store that can't be written. */
