@@ -132,6 +132,27 @@ it('walks the bins in natural order, a line from several bins first in walking o
   expect(l.progress).toEqual({ lots: 4, lotsDone: 0, pieces: 12, piecesDone: 0, text: '0 of 4 lots, 0 of 12 pieces' });
 });
 
+it('a line of 0 pieces has nothing to take: listed apart, never a stop', async () => {
+  const { service } = await shop();
+  await ok(service.call('stock.import', { file: STOCK }));
+  const [order] = await ok(
+    service.call('import.confirm', {
+      file: file(
+        'zero.xml',
+        inventoryXml([
+          { no: '3003', colour: 11, qty: 0 },
+          { no: '3001', colour: 5, qty: 1 },
+        ]),
+      ),
+    }),
+  );
+  const l = await list(service, order?.order.id ?? 0);
+  expect(walkOf(l)).toEqual(['A2: 1 × 3001']);
+  expect(l.nothingAsked).toEqual([
+    { line: expect.any(Number), position: 1, where: 'zero.xml #1', what: 'P 3003 Brick 2 x 2 (Black)', quantity: 0 },
+  ]);
+});
+
 it('is refused without a stock, for an order that is not there, and for the stock’s own order', async () => {
   const { service } = await shop();
   const [order] = await ok(service.call('import.confirm', { file: ORDER }));
