@@ -14,6 +14,7 @@ import { BrickWorkError, type ErrorCode } from '../errors.ts';
 import { writeFileAtomically } from '../files.ts';
 import type { Store } from '../store/open.ts';
 import { serviceContext } from './context.ts';
+import { keptPicturesOnly } from '../pictures/kept.ts';
 import { credentialsFromEnvironment } from './env-credentials.ts';
 import { openForCommand } from './open-for-command.ts';
 import { inProcessJobs, type InProcessResult } from './work.ts';
@@ -61,12 +62,14 @@ export function callsWrite(calls: readonly CallName[]): boolean {
 /** The service for one CLI command, over the store at `o.storePath`, opened at the first call. */
 export function openCliService(o: CliServiceOptions): CliService {
   const credentials = credentialsFromEnvironment(o.env);
-  let opened: { store: Store; service: ApiService } | null = null;
+  let opened: { store: Store; service: ApiService; pictures: { close(): void } } | null = null;
   let jobs: ReturnType<typeof inProcessJobs> | null = null;
 
   const open = async () => {
     if (opened !== null) return opened;
     const store = await openForCommand(o.storePath, o.mode, o.log);
+    // The pictures the app keeps, for a list on paper (`pick --html`, `--pdf`); none is fetched here.
+    const pictures = keptPicturesOnly({ db: store.db, storePath: o.storePath });
     const service = createApiService(
       serviceContext(store, o.storePath, {
         clock: SYSTEM_CLOCK,
@@ -88,10 +91,11 @@ export function openCliService(o: CliServiceOptions): CliService {
           },
         },
         emit: () => undefined,
+        pictures,
         ...o.choices(),
       }),
     );
-    opened = { store, service };
+    opened = { store, service, pictures };
     return opened;
   };
 
@@ -108,6 +112,7 @@ export function openCliService(o: CliServiceOptions): CliService {
     },
     pending: () => jobs?.pending() ?? null,
     close() {
+      opened?.pictures.close();
       opened?.store.close();
       opened = null;
     },
