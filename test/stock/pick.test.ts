@@ -330,5 +330,13 @@ describeEachStore('pick marks', () => {
       [a10.key, 2, 'front'],
     ]);
     for (const s of [service, back]) expect((await list(s, orderId)).progress.text).toBe('1 of 4 lots, 5 of 12 pieces');
+    // The back desk's Undo would take back a mark the front desk has set since: refused, naming that step.
+    const backUndo = (await ok(back.call('history.state', {}))).undo;
+    expect(backUndo?.label).toBe('Pick 1 × 3001 from A10');
+    expect((await refused(back.call('history.undo', { expectedStep: backUndo?.id ?? 0 }))).code).toBe('step-conflict');
+    // The front desk takes its own back: the back desk's mark of A10 as it was, 1.
+    const frontUndo = (await ok(service.call('history.state', {}))).undo;
+    await ok(service.call('history.undo', { expectedStep: frontUndo?.id ?? 0 }));
+    expect((await list(back, orderId)).entries[1]).toMatchObject({ picked: 1, pickedBy: 'back' });
   });
 });
