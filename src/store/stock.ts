@@ -152,6 +152,47 @@ export interface StockSummary {
   readonly lotsWithLotId: number;
 }
 
+/** What a stock document says of its lots beyond its tally, and the desk that imported it. */
+interface DocumentFacts {
+  readonly where: Pick<StockSummary, 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'>;
+  readonly desk: string | undefined;
+}
+
+/**
+ * A stock document's locations and lot ids never change once it is imported (its lines and their
+ * `stock_lot` rows are written once, and kept when it is taken back), nor does the step that imported it:
+ * read once a connection and document, not at every pick list (counting 50,000 lots' locations is most of
+ * what a pick list would cost). Asked only of a committed stock: every caller reads it after its import.
+ */
+const FACTS = new WeakMap<ReadableDb, Map<number, DocumentFacts>>();
+
+function documentFacts(db: ReadableDb, documentId: number): DocumentFacts {
+  const kept = FACTS.get(db) ?? new Map<number, DocumentFacts>();
+  FACTS.set(db, kept);
+  const known = kept.get(documentId);
+  if (known !== undefined) return known;
+  // The stock document's lines, by their document: one stock's, not the store's.
+  const where = db
+    .prepare(
+      `SELECT count(DISTINCT k.location) AS locations, count(*) - count(k.location) AS lotsWithoutLocation,
+              count(k.lot_id) AS lotsWithLotId
+         FROM order_line l LEFT JOIN stock_lot k ON k.line_id = l.id
+        WHERE l.document_id = ?`,
+    )
+    .get(documentId) as Pick<StockSummary, 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'>;
+  // The desk of the step that imported it: the first that wrote its document's row.
+  const desk = db
+    .prepare(
+      `SELECT k.desk FROM undo_change c JOIN undo_step_desk k ON k.step_id = c.step_id
+        WHERE c.table_name = 'document' AND c.row_id = ? ORDER BY c.step_id LIMIT 1`,
+    )
+    .pluck()
+    .get(documentId) as string | undefined;
+  const facts = { where, desk };
+  kept.set(documentId, facts);
+  return facts;
+}
+
 /** The current stock with its counts; null when there is none (never imported, or its import undone). */
 export function stockSummary(db: ReadableDb): StockSummary | null {
   const head = db
@@ -165,23 +206,7 @@ export function stockSummary(db: ReadableDb): StockSummary | null {
     .get(currentStockDocumentId(db)) as
     Omit<StockSummary, 'desk' | 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'> | undefined;
   if (head === undefined) return null;
-  // The stock document's lines, by their document: one stock's, not the store's.
-  const where = db
-    .prepare(
-      `SELECT count(DISTINCT k.location) AS locations, count(*) - count(k.location) AS lotsWithoutLocation,
-              count(k.lot_id) AS lotsWithLotId
-         FROM order_line l LEFT JOIN stock_lot k ON k.line_id = l.id
-        WHERE l.document_id = ?`,
-    )
-    .get(head.documentId) as Pick<StockSummary, 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'>;
-  // The desk of the step that imported it: the first that wrote its document's row.
-  const desk = db
-    .prepare(
-      `SELECT k.desk FROM undo_change c JOIN undo_step_desk k ON k.step_id = c.step_id
-        WHERE c.table_name = 'document' AND c.row_id = ? ORDER BY c.step_id LIMIT 1`,
-    )
-    .pluck()
-    .get(head.documentId) as string | undefined;
+  const { where, desk } = documentFacts(db, head.documentId);
   return {
     ...head,
     desk: desk ?? null,
