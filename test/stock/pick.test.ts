@@ -306,6 +306,25 @@ describeEachStore('pick marks', () => {
     expect((await list(service, orderId)).entries[2]).toMatchObject({ picked: 2, pickedBy: 'counter' });
   });
 
+  it('a mark of an entry the walk no longer has (a newer stock) counts nothing, and that entry can no longer be marked', async () => {
+    const { service } = await shop();
+    const orderId = await withOrder(service);
+    const a2 = (await list(service, orderId)).entries[0];
+    if (a2 === undefined) throw new Error('no A2');
+    await ok(service.call('pick.mark', { orderId, key: a2.key, picked: 3 }));
+    // The stock imported again: its lots are new lines, so the walk's entries are new ones.
+    await ok(
+      service.call('stock.import', {
+        file: file('inventory.xml', storeInventory([{ lot: '91', no: '3001', colour: 5, qty: 20, bin: 'Z9' }])),
+      }),
+    );
+    const now = await list(service, orderId);
+    expect(walkOf(now)).toEqual(['Z9: 10 × 3001']);
+    expect(now.entries[0]).toMatchObject({ picked: 0, pickedBy: null });
+    expect(now.progress).toMatchObject({ lotsDone: 0, piecesDone: 0 });
+    expect((await refused(service.call('pick.mark', { orderId, key: a2.key, picked: 1 }))).code).toBe('not-found');
+  });
+
   it('two desks marking the same entry: one row, the later mark’s count, never added up; each sees the other’s', async () => {
     const { db, dbPath, service } = await shop('front');
     const orderId = await withOrder(service);
