@@ -180,13 +180,16 @@ export function categoriesOfOrderItems(
 export function stockLotsOfCategory(db: ReadableDb, categoryId: number): StockLotRow[] {
   return db
     .prepare(
+      // CROSS JOIN: SQLite keeps this order — the category's items, then each one's lines in the stock — where
+      // it would otherwise read every line of the stock and look up each one's category.
       `SELECT ${LOT_COLUMNS}
-         FROM catalogue_item c
-         JOIN stock_order s ON s.id = 1
+         FROM stock_order s
          JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
-         JOIN order_line l ON l.document_id = d.id AND l.item_type = c.item_type AND l.item_no = c.item_no
+         CROSS JOIN catalogue_item c
+         CROSS JOIN order_line l
          LEFT JOIN stock_lot k ON k.line_id = l.id
-        WHERE c.category_id = ?
+        WHERE s.id = 1 AND c.category_id = ?
+          AND l.document_id = d.id AND l.item_type = c.item_type AND l.item_no = c.item_no
         ORDER BY l.id`,
     )
     .all(categoryId) as StockLotRow[];

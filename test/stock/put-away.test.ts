@@ -12,6 +12,7 @@ import { serviceFor } from '../helpers/service.ts';
 import { insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { describeEachStore } from '../helpers/stores.ts';
 import { bricklinkMassUpdateProblems, bricklinkXmlProblems } from '../helpers/xml-check.ts';
+import { explainable, postgresScans, recordStatements, sqliteScans } from '../helpers/plans.ts';
 
 type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
@@ -90,7 +91,7 @@ async function shop() {
 const itemsOf = (xml: string) =>
   parseXmlTree(xml, 'x.xml').children.map((item) => Object.fromEntries(item.children.map((c) => [c.name, c.text])));
 
-describeEachStore('the put-away list of an order coming in (issue 65 §3)', () => {
+describeEachStore('the put-away list of an order coming in (issue 65 §3)', (stores) => {
   it('is refused without a stock, and for the stock itself', async () => {
     const { service, orderId } = await shop();
     const none = await refused(service.call('putAway.list', { orderId }));
@@ -203,6 +204,39 @@ describeEachStore('the put-away list of an order coming in (issue 65 §3)', () =
     // A new lot without a location is written all the same, and said.
     const untyped = await ok(service.call('putAway.export', { orderId }));
     expect(untyped.upload?.note).toContain('1 lot without a location');
+  });
+
+  it("reads the stock's lots by item and by category through indexes, never the catalogue or the stock whole", async () => {
+    const { db, service, orderId } = await shop();
+    await ok(service.call('stock.import', { file: STOCK }));
+    const rec = recordStatements(db);
+    rec.during('putAway.list');
+    await ok(service.call('putAway.list', { orderId }));
+    const server = stores.kind === 'postgres';
+    // As the plan check of every call (test/store/plans.test.ts): whether an index can answer, whatever the size.
+    if (server) db.exec('SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off');
+    // (The documents are few here: the plan check on a grown store holds them to their indexes.)
+    const tables = ['catalogue_item', 'order_line', 'stock_lot'];
+    const statements = [...rec.prepared.values()].filter((p) => explainable(p.sql));
+    const byCategory = statements.find((p) => p.sql.includes('c.category_id = ?'));
+    if (byCategory === undefined) throw new Error('no lots were read by category');
+    if (!server) {
+      // The category's items first, each one's lots by the stock's index: not every lot of the stock, each
+      // looked up for its category (a SEARCH by the document alone, which the scan check does not see).
+      const plan = (
+        db.prepare(`EXPLAIN QUERY PLAN ${byCategory.sql}`).all(...(byCategory.args ?? [])) as { detail: string }[]
+      ).map((r) => r.detail);
+      const items = plan.findIndex((d) => /^SEARCH c USING .*catalogue_item_by_category/.test(d));
+      const lots = plan.findIndex((d) => /^SEARCH l USING INDEX order_line_by_document_item \(.*item_no=\?/.test(d));
+      expect({ plan, first: items >= 0 && lots > items }).toMatchObject({ first: true });
+    }
+    const scans = statements.flatMap((p) =>
+      (server ? postgresScans(db, p, tables) : sqliteScans(db, p, tables))
+        .filter(() => p.sql.includes('stock_order') || p.sql.includes('catalogue_item c'))
+        .map((scan) => `${scan.table}: ${scan.plan} in ${p.sql.replace(/\s+/g, ' ').slice(0, 120)}`),
+    );
+    if (server) db.exec('RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin');
+    expect(scans).toEqual([]);
   });
 
   it("is refused until a new lot's item without a BrickLink number is acknowledged, then leaves it out by name", async () => {
