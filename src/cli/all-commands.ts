@@ -11,7 +11,8 @@ import { jobsCancel, jobsList } from './commands/jobs.ts';
 import { documents, lines, orders, takeBack } from './commands/orders.ts';
 import { place, placements, placementsForget } from './commands/placements.ts';
 import { settings } from './commands/settings.ts';
-import { stockImport, stockInfo } from './commands/stock.ts';
+import { stockImport, stockInfo, stockLookup } from './commands/stock.ts';
+import { putAway } from './commands/put-away.ts';
 import { suggest } from './commands/suggest.ts';
 
 /**
@@ -28,6 +29,8 @@ export const COMMANDS: readonly Command[] = [
   importDocument,
   stockImport,
   stockInfo,
+  stockLookup,
+  putAway,
   compare,
   orders,
   lines,

@@ -87,7 +87,15 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
     });
 
     it('each contract command makes only the calls it names, and the calls of every command cover its declaration', async () => {
-      const standIn = await startStandIn({ 'P 3039': { name: 'Slope 45 2 x 2' } }); // stops when the test ends
+      const standIn = await startStandIn(
+        { 'P 3039': { name: 'Slope 45 2 x 2' } },
+        {
+          // The shop's store inventory, for `stock lookup`.
+          inventory: [
+            { inventory_id: 1, item: { no: '3001', type: 'PART' }, color_id: 5, quantity: 2, new_or_used: 'N' },
+          ],
+        },
+      ); // stops when the test ends
       const env = { ...CREDENTIALS_ENV, BRICKLINK_API_URL: standIn.url };
       expect((await counted('catalogue import', ['catalogue', 'import', path.join(dir, 'parts.csv')])).code).toBe(0);
       expect((await counted('import', ['import', path.join(dir, 'order.csv'), '--dry-run'])).code).toBe(0);
@@ -158,6 +166,27 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect(stockDry.json.documents[0].lines).toHaveLength(260);
       expect((await counted('stock import', ['stock', 'import', stock, '--location-from', 'Bin'])).code).toBe(0);
       expect((await counted('stock info', ['stock', 'info'])).json.stock).toMatchObject({ lots: 260, locations: 260 });
+      // Issue 65 put-away: an order against the stock, its files into a folder; the stock from BrickLink's API.
+      const putAwayList = await counted('put-away', ['put-away', '1']);
+      expect(putAwayList.code, putAwayList.stderr).toBe(0);
+      expect(putAwayList.json.order).toMatchObject({ id: 1 });
+      const putAwayOut = path.join(dir, 'put-away');
+      fs.mkdirSync(putAwayOut);
+      const putAwayFiles = await counted('put-away', [
+        'put-away',
+        '1',
+        '--export',
+        'bricklink',
+        '--out',
+        putAwayOut,
+        '--accept',
+        'no-bricklink-number',
+      ]);
+      // Order 1 was taken back above: nothing to write, as its other exports say.
+      expect(putAwayFiles.json.error.message).toContain('nothing to export');
+      const stockLookup = await counted('stock lookup', ['stock', 'lookup'], env);
+      expect(stockLookup.code, stockLookup.stderr).toBe(0);
+      expect(stockLookup.json.stock).toMatchObject({ lots: 1, lotsWithLotId: 1 });
 
       for (const command of COMMANDS) {
         if (isShellCommand(command)) continue;
