@@ -3,6 +3,7 @@
  * unplaced, in the order's order) against the current stock's lots of the same items in any colour, and,
  * for items the stock holds nothing of, its lots of the same catalogue category — planned by `planPutAway`.
  */
+import { shownTime } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import type { ReadableDb } from '../store/db.ts';
 import { orderLines, type LineView } from '../store/lines.ts';
@@ -63,7 +64,7 @@ export interface OrderPutAway {
 /**
  * The put-away list of order `orderId` against the current stock, with `typed` the locations staff typed
  * for new lots (by line id). Refused `not-found` for no such order, `no-stock` when there is no stock, and
- * in words for the stock's own order (its lots are the stock already).
+ * in words for the stock's own order (its lots are the stock already); `already-undone` for an order taken back.
  */
 export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMap<number, string>): OrderPutAway {
   const order = orderSummary(db, orderId);
@@ -71,6 +72,11 @@ export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMa
     throw new BrickWorkError(
       'invalid-argument',
       `Order ${order.reference} is the stock itself: received lots are put away from an order that comes in.`,
+    );
+  if (order.state === 'undone')
+    throw new BrickWorkError(
+      'already-undone',
+      `Order ${order.reference} (#${order.id}) was taken back on ${shownTime(order.undoneAt)}: none of its documents is imported, so there is nothing to put away. Import the file again to revive it.`,
     );
   const stock = stockSummary(db);
   if (stock === null) throw noStockYet();

@@ -167,14 +167,19 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect((await counted('stock import', ['stock', 'import', stock, '--location-from', 'Bin'])).code).toBe(0);
       expect((await counted('stock info', ['stock', 'info'])).json.stock).toMatchObject({ lots: 260, locations: 260 });
       // Issue 65 put-away: an order against the stock, its files into a folder; the stock from BrickLink's API.
-      const putAwayList = await counted('put-away', ['put-away', '1']);
-      expect(putAwayList.code, putAwayList.stderr).toBe(0);
-      expect(putAwayList.json.order).toMatchObject({ id: 1 });
+      // Order 1 was taken back above: nothing to put away, as its exports say.
+      expect((await counted('put-away', ['put-away', '1'])).json.error.code).toBe('already-undone');
+      const received = path.join(dir, 'received.csv');
+      fs.writeFileSync(received, csv(['number', 'name', 'quantity'], [['3001', 'Brick 2 x 4', 4]]));
+      expect((await counted('import', ['import', received])).code).toBe(0);
+      const receivedOrder = (await counted('orders', ['orders'])).json.orders.find(
+        (o: { reference: string }) => o.reference === 'received.csv',
+      );
       const putAwayOut = path.join(dir, 'put-away');
       fs.mkdirSync(putAwayOut);
       const putAwayFiles = await counted('put-away', [
         'put-away',
-        '1',
+        String(receivedOrder.id),
         '--export',
         'bricklink',
         '--out',
@@ -182,8 +187,10 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
         '--accept',
         'no-bricklink-number',
       ]);
-      // Order 1 was taken back above: nothing to write, as its other exports say.
-      expect(putAwayFiles.json.error.message).toContain('nothing to export');
+      expect(putAwayFiles.code, putAwayFiles.stderr).toBe(0);
+      // The stock holds 3001 in red in 260 bins; the line gives no colour: a new lot, where the item's other lots are.
+      expect(putAwayFiles.json.entries).toMatchObject([{ kind: 'new', location: 'A1', from: 'item' }]);
+      expect(putAwayFiles.json.export.note).toContain('Nothing is sent to BrickLink');
       const stockLookup = await counted('stock lookup', ['stock', 'lookup'], env);
       expect(stockLookup.code, stockLookup.stderr).toBe(0);
       expect(stockLookup.json.stock).toMatchObject({ lots: 1, lotsWithLotId: 1 });

@@ -102,6 +102,13 @@ describeEachStore('the put-away list of an order coming in (issue 65 §3)', (sto
     const itself = await refused(service.call('putAway.list', { orderId: stock.stock.orderId }));
     expect(itself.message).toContain('is the stock itself');
     expect((await refused(service.call('putAway.list', { orderId: 999_999 }))).code).toBe('not-found');
+    // An order taken back has nothing to put away, as its exports say.
+    const [doc] = await ok(service.call('documents.list', { orderId }));
+    await ok(service.call('documents.takeBack', { documentId: doc?.id ?? 0 }));
+    const gone = await refused(service.call('putAway.list', { orderId }));
+    expect(gone.code).toBe('already-undone');
+    expect(gone.message).toContain('nothing to put away');
+    expect((await refused(service.call('putAway.export', { orderId }))).code).toBe('already-undone');
   });
 
   it('puts each line into its lot (before → after), or a new lot with a location from the item, its category, or typed; every line accounted for', async () => {
