@@ -173,26 +173,33 @@ export function categoriesOfOrderItems(
 }
 
 /**
- * The current stock's lots of every item of one catalogue category: where a put-away list suggests a new
- * lot's location when the stock holds nothing of its item. By the category's items
- * (`catalogue_item_by_category`), then the stock document's lines of each (`order_line_by_document_item`).
+ * Where the current stock's lots of one catalogue category are: each location its lots have, with how many
+ * lots are there — what a put-away list suggests a new lot's bin from when the stock holds nothing of its
+ * item (a category's lots are thousands in a large stock: counted here, not carried out one by one). By the
+ * category's items (`catalogue_item_by_category`), then the stock document's lines of each
+ * (`order_line_by_document_item`).
  */
-export function stockLotsOfCategory(db: ReadableDb, categoryId: number): StockLotRow[] {
-  return db
+export function stockLocationsOfCategory(
+  db: ReadableDb,
+  categoryId: number,
+): { readonly location: string; readonly lots: number }[] {
+  const rows = db
     .prepare(
       // CROSS JOIN: SQLite keeps this order — the category's items, then each one's lines in the stock — where
       // it would otherwise read every line of the stock and look up each one's category.
-      `SELECT ${LOT_COLUMNS}
+      `SELECT k.location AS location, count(*) AS lots
          FROM stock_order s
          JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
          CROSS JOIN catalogue_item c
          CROSS JOIN order_line l
-         LEFT JOIN stock_lot k ON k.line_id = l.id
+         JOIN stock_lot k ON k.line_id = l.id
         WHERE s.id = 1 AND c.category_id = ?
           AND l.document_id = d.id AND l.item_type = c.item_type AND l.item_no = c.item_no
-        ORDER BY l.id`,
+          AND k.location IS NOT NULL
+        GROUP BY k.location`,
     )
-    .all(categoryId) as StockLotRow[];
+    .all(categoryId) as { location: string; lots: number | string }[];
+  return rows.map((r) => ({ location: r.location, lots: Number(r.lots) }));
 }
 
 /** The current stock as its card shows it (SPEC §16). */

@@ -15,7 +15,7 @@ import {
   categoriesOfOrderItems,
   stockLotsForOrder,
   stockLotsOf,
-  stockLotsOfCategory,
+  stockLocationsOfCategory,
   stockLotsOfOrderItems,
 } from '../../src/store/stock.ts';
 import { startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';
@@ -261,7 +261,7 @@ async function driveEveryCall(
   stockLotsForOrder(db, order.id);
   stockLotsOfOrderItems(db, order.id);
   categoriesOfOrderItems(db, order.id);
-  stockLotsOfCategory(db, 1);
+  stockLocationsOfCategory(db, 1);
   // The put-away list of an order coming in, its files, and the stock from BrickLink's API (a stand-in).
   await call('putAway.list', { orderId: order.id, locations: { [String(sample.byNumber.id)]: 'K1' } });
   await call('putAway.export', { orderId: order.id, accept: ['no-bricklink-number', 'no-rebrickable-number'] });
