@@ -5,6 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import type { PutAwayExportView, PutAwayListView } from '../../src/api/contract.ts';
+import { checkArguments } from '../../src/api/validate.ts';
 import { mostCommonLocation, STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
 import { busiestLocation } from '../../src/stock/put-away-list.ts';
 import { parseXmlTree } from '../../src/text/xml.ts';
@@ -287,4 +288,21 @@ it("a category's bin is the one most of its lots are in, as the plan chooses amo
     })),
   );
   expect(mostCommonLocation(lots)).toBe(busiestLocation(counts));
+});
+
+it("typed locations are checked as the contract's arguments: line ids written plainly, a location up to 100 characters", () => {
+  const check = (locations: unknown) => checkArguments('putAway.list', { orderId: 1, locations });
+  expect(check({ '12': 'B-3', '7': 'K & 1 <top>' })).toBeNull();
+  expect(check({})).toBeNull();
+  for (const key of ['0', '012', 'B2', '1.5', '-3', '99999999999999999'])
+    expect(check({ [key]: 'A1' }), key).toMatch(/not an order line id/);
+  // Own keys only, as JSON gives them from the renderer: `__proto__` is a key like any other, and refused.
+  expect(check(JSON.parse('{"__proto__": "A1"}'))).toMatch(/not an order line id/);
+  expect(check({ '1': 'x'.repeat(101) })).toMatch(/up to 100 characters/);
+  expect(check({ '1': 3 })).toMatch(/must be text/);
+  expect(check(['A1'])).toMatch(/must be an object/);
+  expect(check(Object.fromEntries(Array.from({ length: 5_001 }, (_, i) => [String(i + 1), 'A1'])))).toMatch(
+    /at most 5000 entries/,
+  );
+  expect(checkArguments('putAway.export', { orderId: 1, accept: ['no-bricklink-number'] })).toBeNull();
 });
