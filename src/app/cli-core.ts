@@ -5,6 +5,7 @@
  * runs in this process and `pending()` waits for it; no threads; no recovery unless told (`jobs recover`);
  * credentials from the environment; `--out` as the file port; stderr as the log.
  */
+import path from 'node:path';
 import type { ArgsOf, CallName, ResultOf } from '../api/contract.ts';
 import { credentialsRefusal } from '../api/credentials.ts';
 import { readsCredentials, WRITING_CALLS } from '../api/handlers/index.ts';
@@ -40,6 +41,8 @@ export interface CliServiceOptions {
   readonly log: (line: string) => void;
   /** `--out`: where a file the service saves is written; null when not given (nothing is saved). */
   readonly out: string | null;
+  /** `--out` names a folder: each file saved goes into it under its own name (`put-away --export`'s two files). */
+  readonly outIsFolder?: boolean;
   /** Read once the store is open, so that a bad choice is found after what the open finds (as it always was). */
   readonly choices: () => CliChoices;
   /** Told before each call, once the store is open (BRICK_WORK_DEBUG shows which calls a command makes). */
@@ -84,14 +87,17 @@ export function openCliService(o: CliServiceOptions): CliService {
         // The save dialog's counterpart is --out; there is nothing to pick from (files are named on the line).
         files: {
           pick: () => Promise.resolve(null),
-          save: (_name, content) => {
+          save: (name, content) => {
             if (o.out === null) return Promise.resolve(null);
-            writeFileAtomically(o.out, content);
-            return Promise.resolve(o.out);
+            const to = o.outIsFolder === true ? path.join(o.out, name) : o.out;
+            writeFileAtomically(to, content);
+            return Promise.resolve(to);
           },
         },
         emit: () => undefined,
         pictures,
+        // BRICKLINK_API_URL overrides the store's api-url for the CLI (a stand-in server, a test).
+        ...(o.env['BRICKLINK_API_URL'] ? { apiUrl: o.env['BRICKLINK_API_URL'] } : {}),
         ...o.choices(),
       }),
     );

@@ -13,6 +13,7 @@ import { JOBS_CALLS } from './jobs.ts';
 import { ORDERS_CALLS } from './orders.ts';
 import { PICK_CALLS } from './pick.ts';
 import { PICTURES_CALLS } from './pictures.ts';
+import { PUT_AWAY_CALLS } from './put-away.ts';
 import { SETTINGS_CALLS } from './settings.ts';
 import { SHOP_SERVER_CALLS } from './shop-server.ts';
 import { STOCK_CALLS } from './stock.ts';
@@ -33,6 +34,7 @@ export const CALL_TABLE: CallTable = {
   ...PICTURES_CALLS,
   ...STOCK_CALLS,
   ...PICK_CALLS,
+  ...PUT_AWAY_CALLS,
 };
 
 /** The calls that write to the store (or start a job that does): refused up front on a store that can't be written. */
