@@ -169,6 +169,14 @@ it('is refused without a stock, for an order that is not there, and for the stoc
   const own = await refused(service.call('pick.list', { orderId: stock.stock.orderId }));
   expect(own.code).toBe('invalid-argument');
   expect(own.message).toMatch(/^Order Stock is the stock itself/);
+  // An order taken back: nothing to pick, said so (as its put-away list and exports say).
+  const docs = await ok(service.call('documents.list', { orderId }));
+  await ok(service.call('documents.takeBack', { documentId: docs[0]?.id ?? 0 }));
+  const undone = await refused(service.call('pick.list', { orderId }));
+  expect(undone.code).toBe('already-undone');
+  expect(undone.message).toMatch(
+    /^Order order\.xml \(#\d+\) was taken back on .*: none of its documents is imported, so there is nothing to pick/,
+  );
 });
 
 it('on paper: the walk in order with the location, item, colour and take, a short note, the lines apart in words', async () => {
