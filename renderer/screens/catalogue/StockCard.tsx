@@ -33,14 +33,9 @@ function StockHolds({ s }: { s: StockInfoView }) {
       </p>
       <p className="muted" data-testid="stock-from">
         Imported {when(s.importedAt)} from {s.fileName}
-        {s.desk ? ` by ${s.desk}` : ''}. {count(s.lotsWithLotId)} of its lots have BrickLink’s lot id (a Mass Update
-        needs it).
+        {s.desk ? ` by the desk “${s.desk}”` : ''}. {count(s.lotsWithLotId)} of its lots have BrickLink’s lot id (a Mass
+        Update needs it).
       </p>
-      <div className="row">
-        <button data-testid="stock-open" onClick={() => void openStockLines(s)}>
-          {s.unplaced > 0 ? `Fix its ${plural(s.unplaced, 'unplaced lot')}` : 'Open the stock’s lots'}
-        </button>
-      </div>
     </>
   );
 }
@@ -65,6 +60,11 @@ export function StockCard() {
         <StockHolds s={st.info} />
       )}
       <div className="row">
+        {st.info ? (
+          <button data-testid="stock-open" onClick={() => st.info && void openStockLines(st.info)}>
+            {st.info.unplaced > 0 ? `Fix its ${plural(st.info.unplaced, 'unplaced lot')}` : 'Open the stock’s lots'}
+          </button>
+        ) : null}
         <FilePicker
           label={st.info ? 'Import a newer stock…' : 'Import the stock…'}
           testId="stock-file"
@@ -175,7 +175,15 @@ export function StockPreview() {
           data-testid="stock-confirm"
           disabled={blocked || st.busy || readOnly}
           title={readOnly ? READ_ONLY_TITLE : undefined}
-          onClick={() => void st.confirm().then((ok) => ok && document.querySelector<HTMLElement>('main')?.focus())}
+          // Imported: the card's next step (its lots) has the focus, never the page's body.
+          onClick={() =>
+            void st
+              .confirm()
+              .then(
+                (ok) =>
+                  ok && setTimeout(() => document.querySelector<HTMLElement>('[data-testid="stock-open"]')?.focus(), 0),
+              )
+          }
         >
           Import as the stock
         </button>

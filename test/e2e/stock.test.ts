@@ -1,0 +1,127 @@
+/**
+ * Issue 65 §4: the stock, picking and putting away on screen, in Chromium through the browser host — a
+ * stock imported from its card (a BrickLink inventory download with the bins in REMARKS), an order picked
+ * by keyboard alone, its list printed, and an incoming order put away and exported.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
+import { files } from '../helpers/catalogue-files.ts';
+import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
+import { orderXml } from '../helpers/documents.ts';
+import { needs } from '../helpers/needs.ts';
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'stock');
+
+/** The shop's inventory as BrickLink's store inventory download gives it: lot ids, the bin in REMARKS. */
+const INVENTORY = `<?xml version="1.0" encoding="UTF-8"?>
+<INVENTORY>
+<ITEM><LOTID>7001</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><COLOR>5</COLOR><QTY>40</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>A10</REMARKS></ITEM>
+<ITEM><LOTID>7002</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3001</ITEMID><COLOR>5</COLOR><QTY>3</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>A2</REMARKS></ITEM>
+<ITEM><LOTID>7003</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3003</ITEMID><COLOR>5</COLOR><QTY>10</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>B-1-10</REMARKS></ITEM>
+<ITEM><LOTID>7004</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3004</ITEMID><COLOR>5</COLOR><QTY>6</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>B-1-9</REMARKS></ITEM>
+<ITEM><LOTID>7005</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3020</ITEMID><COLOR>11</COLOR><QTY>8</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>C3</REMARKS></ITEM>
+</INVENTORY>
+`;
+
+describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-away screens'))(
+  'the stock, picking and putting away (issue 65 §4)',
+  () => {
+    let dir: string;
+    let app: Awaited<ReturnType<typeof openApp>>;
+    let page: Page;
+    let write: (name: string, text: string) => string;
+
+    beforeAll(async () => {
+      buildScreens();
+      fs.rmSync(SHOTS, { recursive: true, force: true });
+      fs.mkdirSync(SHOTS, { recursive: true });
+      dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'stock-'));
+      const db = path.join(dir, 'brick-work.sqlite');
+      write = (name: string, text: string) => {
+        fs.writeFileSync(path.join(dir, name), text);
+        return path.join(dir, name);
+      };
+      const run = async (args: string[]) => {
+        const r = await cliJson(['--db', db, ...args]);
+        if (r.code !== 0) throw new Error(`${args.join(' ')}: ${JSON.stringify(r.json)}`);
+      };
+      const parts = [
+        { no: '3001', name: 'Brick 2 x 4' },
+        { no: '3003', name: 'Brick 2 x 2' },
+        { no: '3004', name: 'Brick 1 x 2' },
+        { no: '3020', name: 'Plate 2 x 4' },
+      ];
+      await run(['catalogue', 'import', write('parts.csv', files.rebrickableParts(parts))]);
+      // Going out: 3001 from two bins (A2's 3 first, then A10), 3004 short, a number the catalogue lacks.
+      await run([
+        'import',
+        write(
+          'out.xml',
+          orderXml([
+            {
+              id: '9001',
+              buyer: 'a customer',
+              lines: [
+                { no: '3001', colour: 5, qty: 5 },
+                { no: '3003', colour: 5, qty: 4 },
+                { no: '3004', colour: 5, qty: 8 },
+                { no: 'x999', colour: 5, qty: 1 },
+              ],
+            },
+          ]),
+        ),
+      ]);
+      // Coming in: 3001 to its lots, 3020 in a colour the stock has not (a new lot beside its other colour).
+      await run([
+        'import',
+        write(
+          'in.xml',
+          orderXml([
+            {
+              id: '9002',
+              seller: 'another seller',
+              lines: [
+                { no: '3001', colour: 5, qty: 12 },
+                { no: '3020', colour: 5, qty: 4 },
+              ],
+            },
+          ]),
+        ),
+      ]);
+      app = await openApp(db);
+      page = app.page;
+    }, 180_000);
+
+    afterAll(async () => {
+      await app?.close();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+    it('imports the stock from its card: a preview first, then Import, and the card says what it holds', async () => {
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Catalogue & jobs' }).click();
+      const card = page.getByTestId('stock-card');
+      await card.getByTestId('stock-none').waitFor();
+      await page.getByTestId('stock-file').setInputFiles(write('inventory.xml', INVENTORY));
+      const keeps = page.getByTestId('stock-preview-keeps');
+      await keeps.waitFor();
+      expect(await keeps.textContent()).toBe(
+        'Locations from each lot’s remarks: 5 locations; 5 with BrickLink’s lot id. It is the first stock.',
+      );
+      // Read: the next key imports it.
+      await page.getByTestId('stock-confirm').and(page.locator(':focus')).waitFor();
+      await shot('01-stock-preview');
+      await page.keyboard.press('Enter');
+      await card.getByTestId('stock-holds').waitFor();
+      expect(await card.getByTestId('stock-holds').textContent()).toBe(
+        '5 lots, 67 pieces in 5 locations; 0 unplaced.',
+      );
+      expect(await card.getByTestId('stock-from').textContent()).toMatch(/^Imported .* from inventory\.xml/);
+      await shot('02-stock-card');
+    });
+  },
+);
