@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   /** A BrickLink items download whose kind of item neither its name nor the call gives (SPEC §5). */
   'needs-type',
   'no-credentials',
+  /** There is no current stock (issue 65): a pick or put-away list needs one imported first. */
+  'no-stock',
   /** A file over the size brick-work reads for what it is (SPEC §11): the cap and its size, nothing read. */
   'too-big',
   /** The computer's keychain would not give up a secret the desk stored (denied, locked, another signature). */

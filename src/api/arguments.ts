@@ -20,6 +20,7 @@ import {
   nullable,
   oneOf,
   optional,
+  recordOf,
   shape,
   text,
   variant,
@@ -47,6 +48,11 @@ const stockImportArgs = shape({
 });
 
 /** An order's export (SPEC §8): what staff acknowledge leaving out, and whether unplaced lines go as given. */
+// ── Issue 65 put-away (branch i65-putaway) ──
+/** Staff's typed locations for new lots of a put-away list, by order line id (`"12": "B-3"`). */
+const putAwayLocations = optional(recordOf(text(100), 5_000, 'an order line id'));
+// ── end of issue 65 put-away ──
+
 const orderExportArgs = shape({
   orderId: id,
   accept: optional(codesOf(EXPORT_ACKNOWLEDGEMENTS, 'acknowledgements')),
@@ -103,6 +109,15 @@ export const CALL_ARGUMENTS = {
   'stock.preview': stockImportArgs,
   'stock.import': stockImportArgs,
   'stock.info': none,
+  // ── Issue 65 put-away (branch i65-putaway) ──
+  'putAway.list': shape({ orderId: id, locations: putAwayLocations }),
+  'putAway.export': shape({
+    orderId: id,
+    locations: putAwayLocations,
+    accept: optional(codesOf(EXPORT_ACKNOWLEDGEMENTS, 'acknowledgements')),
+  }),
+  'stock.lookup': none,
+  // ── end of issue 65 put-away ──
   'documents.list': shape({ orderId: optional(id) }),
   'documents.takeBack': shape({
     documentId: id,

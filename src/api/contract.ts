@@ -354,6 +354,80 @@ export interface StockImportView {
   readonly stock: StockInfoView;
 }
 
+// ── Issue 65: the put-away list and the stock from BrickLink's API (branch i65-putaway) ─────────────────
+
+/** Where a list's lines stand, as staff read them; numbers in the shop numbering (d.numberShower), as every screen shows them. */
+export interface StockItemView {
+  readonly type: string;
+  /** The catalogue's number. */
+  readonly no: string;
+  /** The number as the shop numbering shows it (ShownNumber.shown). */
+  readonly shown: string;
+  /** The catalogue's name. */
+  readonly name: string | null;
+  /** Null: an item without colour. */
+  readonly colour: { readonly id: number; readonly name: string } | null;
+}
+export interface ListLineView {
+  readonly line: number;
+  readonly position: number;
+  readonly where: string;
+  readonly what: string;
+  readonly quantity: number;
+}
+export interface UnplacedListLineView extends ListLineView {
+  readonly reason: string;
+  readonly text: string;
+}
+
+export interface PutAwayEntryView {
+  readonly kind: 'existing' | 'new';
+  readonly line: number;
+  readonly position: number;
+  readonly where: string;
+  readonly item: StockItemView;
+  readonly condition: 'N' | 'U' | null;
+  readonly quantity: number;
+  readonly location: string | null;
+  /** existing: the lot, its BrickLink lot id, the stock's quantity before and after. */
+  readonly lot: number | null;
+  readonly lotId: string | null;
+  readonly before: number | null;
+  readonly after: number | null;
+  /** new: where the location comes from: typed, the item's other lots, its category's lots; null: none ("type one"). */
+  readonly from: 'typed' | 'item' | 'category' | null;
+}
+export interface PutAwayListView {
+  readonly order: { readonly id: number; readonly reference: string };
+  readonly stock: StockInfoView;
+  /** In walking order (new lots without a location last). */
+  readonly entries: readonly PutAwayEntryView[];
+  readonly nothingReceived: readonly ListLineView[];
+  readonly unplaced: readonly UnplacedListLineView[];
+  /** STOCK_UNCHANGED_NOTE: the stock in the store stays what was imported until the next import. */
+  readonly note: string;
+}
+export interface PutAwayExportView {
+  /** The Mass Update XML (existing lots), null when none. */
+  readonly update: ExportFileView | null;
+  /** The Mass Upload XML (new lots), null when none. */
+  readonly upload: ExportFileView | null;
+  /** Every line not in either, with its reason. */
+  readonly leftOut: readonly LeftOutView[];
+  readonly note: string;
+}
+/** The stock taken from BrickLink's API (`stock.lookup`): the import's answer, and what was fetched. */
+export interface StockLookupView extends StockImportView {
+  /** The download's name the stock's document has (`storeInventoryFileName`). */
+  readonly fileName: string;
+  /** Lots BrickLink's answer held. */
+  readonly fetched: number;
+  /** The day's look-up budget after this call (counted before it was sent). */
+  readonly budget: BudgetView;
+}
+
+// ── end of issue 65 put-away ───────────────────────────────────────────────────────────────────────────
+
 export interface StepView {
   readonly id: number;
   readonly kind: string;
@@ -645,6 +719,25 @@ export interface ApiResults {
   'stock.import': StockImportView;
   /** The current stock; null when there is none (never imported, or its import taken back). */
   'stock.info': StockInfoView | null;
+  // ── Issue 65 put-away (branch i65-putaway) ──
+  /**
+   * The put-away list of an order coming in (SPEC §16): each received line into the stock's lot of its item,
+   * colour and condition, or a new lot with a location suggested (the item's other lots, its category's) or
+   * typed (`locations`, by line id). Refused `no-stock` when there is no stock; reads only.
+   */
+  'putAway.list': PutAwayListView;
+  /**
+   * The put-away files (Mass Update for existing lots, Mass Upload for new ones), through the app's save
+   * dialog or the page's download; every line not in either in `leftOut`. Refused `needs-acknowledgement`
+   * as BrickLink exports are (`accept`). Nothing is sent to BrickLink.
+   */
+  'putAway.export': PutAwayExportView;
+  /**
+   * The shop's store inventory from BrickLink's API (one call, counted against the day's budget before it
+   * is sent), written as the inventory download and imported as the stock (locations from REMARKS).
+   */
+  'stock.lookup': StockLookupView;
+  // ── end of issue 65 put-away ──
   /** The documents of one order, or of every order, with their state (SPEC §10 `documents`). */
   'documents.list': readonly DocumentView[];
   /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */

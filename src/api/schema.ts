@@ -70,6 +70,24 @@ export const arrayOf =
     return null;
   };
 
+/**
+ * An object used as a map from ids to values (`{"12": "B-3"}`): at most `max` entries, each key a
+ * positive whole number written plainly (said as `key`), each value passing `check`.
+ */
+export const recordOf =
+  <T>(check: Check<T>, max: number, key: string): Check<Readonly<Record<string, T>>> =>
+  (v, at) => {
+    if (!isObject(v)) return `${at} must be an object`;
+    const keys = Object.keys(v);
+    if (keys.length > max) return `${at} must hold at most ${max} entries`;
+    for (const k of keys) {
+      if (!/^[1-9][0-9]{0,15}$/.test(k) || !Number.isSafeInteger(Number(k))) return `${at} has "${k}", not ${key}`;
+      const problem = check(v[k], `${at}.${k}`);
+      if (problem) return problem;
+    }
+    return null;
+  };
+
 /** A list of codes from `codes`, at most as many as there are (an empty list holds none). */
 export const codesOf = <const T extends readonly string[]>(codes: T, what: string): Check<readonly T[number][]> => {
   const code = oneOf(...codes);

@@ -12,6 +12,7 @@ import { HISTORY_CALLS } from './history.ts';
 import { JOBS_CALLS } from './jobs.ts';
 import { ORDERS_CALLS } from './orders.ts';
 import { PICTURES_CALLS } from './pictures.ts';
+import { PUT_AWAY_CALLS } from './put-away.ts';
 import { SETTINGS_CALLS } from './settings.ts';
 import { SHOP_SERVER_CALLS } from './shop-server.ts';
 import { STOCK_CALLS } from './stock.ts';
@@ -31,6 +32,7 @@ export const CALL_TABLE: CallTable = {
   ...COMPARE_CALLS,
   ...PICTURES_CALLS,
   ...STOCK_CALLS,
+  ...PUT_AWAY_CALLS,
 };
 
 /** The calls that write to the store (or start a job that does): refused up front on a store that can't be written. */
