@@ -9,6 +9,7 @@ import { useOrders } from '../../state/orders.ts';
 import { useStock } from '../../state/stock.ts';
 import { READ_ONLY_TITLE } from '../../store-banner.ts';
 import { DocumentPreview } from '../import/DocumentPreview.tsx';
+import { StockLookup } from './StockLookup.tsx';
 
 /** Opens the stock's lines as an order's: on its unplaced ones when some are, to fix them there. */
 async function openStockLines(s: StockInfoView): Promise<void> {
@@ -77,6 +78,7 @@ export function StockCard() {
           }}
         />
       </div>
+      <StockLookup />
     </div>
   );
 }
