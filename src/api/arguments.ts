@@ -118,6 +118,16 @@ export const CALL_ARGUMENTS = {
   }),
   'stock.lookup': none,
   // ── end of issue 65 put-away ──
+  'pick.list': shape({ orderId: id }),
+  // `picked` is absolute: the entry's pieces picked, 1 to its take.
+  'pick.mark': shape({ orderId: id, key: text(40), picked: count }),
+  'pick.unmark': shape({ orderId: id, key: text(40) }),
+  'pick.printable': shape({
+    orderId: id,
+    paper: oneOf('a4', 'letter'),
+    orientation: oneOf('portrait', 'landscape'),
+    pictures: bool,
+  }),
   'documents.list': shape({ orderId: optional(id) }),
   'documents.takeBack': shape({
     documentId: id,

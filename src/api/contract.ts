@@ -354,9 +354,7 @@ export interface StockImportView {
   readonly stock: StockInfoView;
 }
 
-// ── Issue 65: the put-away list and the stock from BrickLink's API (branch i65-putaway) ─────────────────
-
-/** Where a list's lines stand, as staff read them; numbers in the shop numbering (d.numberShower), as every screen shows them. */
+/** An item of a stock list as staff read it; its number in the shop numbering (`d.numberShower`), as every screen shows it. */
 export interface StockItemView {
   readonly type: string;
   /** The catalogue's number. */
@@ -368,6 +366,18 @@ export interface StockItemView {
   /** Null: an item without colour. */
   readonly colour: { readonly id: number; readonly name: string } | null;
 }
+
+/**
+ * What a line lacks (SPEC §16): below the order, none in stock, or only in the other condition; `text` in
+ * staff's words ("2 short (the bins hold 3 of 5)", "none in stock", "only used in stock: 4 in B-2").
+ */
+export interface ShortfallView {
+  readonly kind: 'short' | 'none' | 'other-condition';
+  readonly missing: number;
+  readonly text: string;
+}
+
+/** A line of an order a stock list accounts for apart from its walk. */
 export interface ListLineView {
   readonly line: number;
   readonly position: number;
@@ -375,9 +385,71 @@ export interface ListLineView {
   readonly what: string;
   readonly quantity: number;
 }
+
+/** An unplaced line, apart, with its reason (code and words). */
 export interface UnplacedListLineView extends ListLineView {
   readonly reason: string;
   readonly text: string;
+}
+
+/** One stop of a pick list's walk: take `take` pieces from one lot for one order line. */
+export interface PickEntryView {
+  /** `pickEntryKey(line, lot)`: what a mark names. */
+  readonly key: string;
+  readonly line: number;
+  readonly position: number;
+  readonly where: string;
+  readonly item: StockItemView;
+  readonly condition: 'N' | 'U' | null;
+  readonly location: string | null;
+  readonly lot: number;
+  readonly lotId: string | null;
+  readonly inLot: number;
+  readonly ordered: number;
+  readonly take: number;
+  /** On the line's last stop: what it still lacks; null: nothing. */
+  readonly short: ShortfallView | null;
+  /** The mark, 0..take. */
+  readonly picked: number;
+  /** The desk that marked it last; null: not marked. */
+  readonly pickedBy: string | null;
+}
+
+/** How far the picking is; `text`: "31 of 58 lots, 412 of 530 pieces". */
+export interface PickProgressView {
+  readonly lots: number;
+  readonly lotsDone: number;
+  readonly pieces: number;
+  readonly piecesDone: number;
+  readonly text: string;
+}
+
+/** An order's pick list against the current stock (SPEC §16), with every desk's marks. */
+export interface PickListView {
+  readonly order: { readonly id: number; readonly reference: string };
+  /** The stock it was made from. */
+  readonly stock: StockInfoView;
+  /** The walk, in walking order. */
+  readonly entries: readonly PickEntryView[];
+  /** Placed lines with nothing to take anywhere. */
+  readonly missing: readonly (ListLineView & { readonly item: StockItemView; readonly short: ShortfallView })[];
+  /** Lines of 0 pieces. */
+  readonly nothingAsked: readonly ListLineView[];
+  readonly unplaced: readonly UnplacedListLineView[];
+  readonly progress: PickProgressView;
+}
+
+/** A mark set or taken back: its undo step, the entry as it stands now, and the progress. */
+export interface PickMarkView {
+  readonly step: StepView;
+  readonly entry: PickEntryView;
+  readonly progress: PickProgressView;
+}
+
+/** A printable list (a pick list on paper): its name and the HTML the screens print. */
+export interface PrintableView {
+  readonly name: string;
+  readonly html: string;
 }
 
 export interface PutAwayEntryView {
@@ -738,6 +810,21 @@ export interface ApiResults {
    */
   'stock.lookup': StockLookupView;
   // ── end of issue 65 put-away ──
+  /**
+   * An order's pick list against the current stock (SPEC §16): the walk in walking order with every desk's
+   * marks, what is missing, and the unplaced lines apart. Refused `no-stock` when there is no stock, and in
+   * words for the stock's own order.
+   */
+  'pick.list': PickListView;
+  /**
+   * Marks an entry of the walk picked: `picked` pieces of its `take` (set, never added: a mark never
+   * double-counts). One undo step. An entry the walk no longer has is refused `not-found`.
+   */
+  'pick.mark': PickMarkView;
+  /** Takes an entry's mark back (picked 0). One undo step; an unmarked entry is refused in words. */
+  'pick.unmark': PickMarkView;
+  /** The pick list on paper: HTML the screens print, pictures from the picture cache only. */
+  'pick.printable': PrintableView;
   /** The documents of one order, or of every order, with their state (SPEC §10 `documents`). */
   'documents.list': readonly DocumentView[];
   /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */

@@ -232,6 +232,15 @@ describe('the Electron main process (electron mocked)', () => {
       ],
       ['shopServer.forget', {}, (r) => expect(r.value).toMatchObject({ chosen: null })],
       ['stock.info', {}, (r) => expect(r.value).toBeNull()],
+      // No stock yet: every pick call says so (SPEC §16).
+      ['pick.list', { orderId: 1 }, (r) => expect(r.error).toMatchObject({ code: 'no-stock' })],
+      ['pick.mark', { orderId: 1, key: '2:9', picked: 1 }, (r) => expect(r.error).toMatchObject({ code: 'no-stock' })],
+      ['pick.unmark', { orderId: 1, key: '2:9' }, (r) => expect(r.error).toMatchObject({ code: 'no-stock' })],
+      [
+        'pick.printable',
+        { orderId: 1, paper: 'a4', orientation: 'portrait', pictures: false },
+        (r) => expect(r.error).toMatchObject({ code: 'no-stock' }),
+      ],
       [
         'stock.preview',
         { file, locationFrom: 'remarks' },

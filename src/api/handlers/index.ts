@@ -11,6 +11,7 @@ import { DESK_CALLS } from './desk.ts';
 import { HISTORY_CALLS } from './history.ts';
 import { JOBS_CALLS } from './jobs.ts';
 import { ORDERS_CALLS } from './orders.ts';
+import { PICK_CALLS } from './pick.ts';
 import { PICTURES_CALLS } from './pictures.ts';
 import { PUT_AWAY_CALLS } from './put-away.ts';
 import { SETTINGS_CALLS } from './settings.ts';
@@ -33,6 +34,7 @@ export const CALL_TABLE: CallTable = {
   ...PICTURES_CALLS,
   ...STOCK_CALLS,
   ...PUT_AWAY_CALLS,
+  ...PICK_CALLS,
 };
 
 /** The calls that write to the store (or start a job that does): refused up front on a store that can't be written. */

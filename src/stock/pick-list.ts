@@ -1,0 +1,109 @@
+/**
+ * An order's pick list as the store holds it (issue 65 §2, SPEC §16): its saved lines (placed and
+ * unplaced, in the order's order: earlier lines take stock first) against the current stock's lots of
+ * the same items and colours, planned by `planPick`.
+ */
+import { BrickWorkError } from '../errors.ts';
+import type { ReadableDb } from '../store/db.ts';
+import { orderLines, type LineView } from '../store/lines.ts';
+import { orderSummary } from '../store/orders.ts';
+import { stockOrderId, stockSummary, type StockSummary } from '../store/stock.ts';
+import { stockLotsOfOrder } from './lots.ts';
+import { planPick } from './pick-plan.ts';
+import type { Condition, OrderLine, PickPlan, Shortfall } from './types.ts';
+
+/** What a saved line is, as staff read it: `P 3001 Brick 2 x 4 (Red)`, the catalogue's where placed. */
+export function lineWhat(l: LineView): string {
+  const type = l.placed?.type ?? l.given.type;
+  const no = l.placed?.no ?? l.given.no;
+  const name = l.placed?.name ?? l.given.name;
+  const colour = l.placed?.colourName ?? l.given.colourName;
+  const head = [type, no, name].filter((p) => p !== null && p !== '').join(' ');
+  return colour === null || colour === '' ? head : `${head} (${colour})`;
+}
+
+/** A saved line as the plans take it. */
+export function orderLineOf(l: LineView): OrderLine {
+  const base = {
+    line: l.id,
+    position: l.position,
+    where: `${l.documentKey} #${l.position}`,
+    what: lineWhat(l),
+    quantity: l.quantity,
+    condition: l.condition,
+  };
+  return l.placed === null
+    ? {
+        ...base,
+        item: null,
+        unplaced: { reason: l.reason?.code ?? 'other', text: l.reason?.text ?? 'not placed' },
+      }
+    : { ...base, item: { type: l.placed.type, no: l.placed.no, colour: l.placed.colour }, unplaced: null };
+}
+
+/** An order's pick list, with what it was made from. */
+export interface OrderPick {
+  readonly order: { readonly id: number; readonly reference: string };
+  readonly stock: StockSummary;
+  /** The order's saved lines, by id: their names, colours and numbers as the views show them. */
+  readonly lines: ReadonlyMap<number, LineView>;
+  readonly plan: PickPlan;
+}
+
+/**
+ * The pick list of order `orderId` against the current stock. Refused `not-found` for no such order,
+ * `no-stock` when there is no stock, and in words for the stock's own order (its lots are the stock).
+ */
+export function orderPick(db: ReadableDb, orderId: number): OrderPick {
+  const order = orderSummary(db, orderId);
+  if (stockOrderId(db) === orderId)
+    throw new BrickWorkError(
+      'invalid-argument',
+      `Order ${order.reference} is the stock itself: its lots are where orders are picked from. Pick an order that goes out.`,
+    );
+  const stock = stockSummary(db);
+  if (stock === null) throw noStock();
+  const saved = orderLines(db, orderId);
+  const plan = planPick(saved.map(orderLineOf), stockLotsOfOrder(db, orderId));
+  return {
+    order: { id: order.id, reference: order.reference },
+    stock,
+    lines: new Map(saved.map((l) => [l.id, l])),
+    plan,
+  };
+}
+
+export function noStock(): BrickWorkError {
+  return new BrickWorkError(
+    'no-stock',
+    "There is no stock yet: import the shop's inventory first (Catalogue & jobs → Stock, or `brick-work stock import FILE`).",
+  );
+}
+
+const conditionWord = (c: Condition): string => (c === 'N' ? 'new' : 'used');
+
+/**
+ * A shortfall in staff's words: "2 short (the bins hold 3 of 5)", "none in stock", "only used in stock:
+ * 4 in B-2"; where the other condition holds some, a short line says so too.
+ */
+export function shortfallText(s: Shortfall, ordered: number): string {
+  const other =
+    s.other === null
+      ? null
+      : `${s.other.quantity} ${conditionWord(s.other.condition)}` +
+        (s.other.locations.length === 0 ? '' : ` in ${s.other.locations.join(', ')}`);
+  switch (s.kind) {
+    case 'none':
+      return 'none in stock';
+    case 'other-condition':
+      return s.other === null || s.other.quantity === 0
+        ? `only ${s.other === null ? 'in another condition' : conditionWord(s.other.condition)} in stock, none left`
+        : `only ${conditionWord(s.other.condition)} in stock: ${s.other.quantity}` +
+            (s.other.locations.length === 0 ? '' : ` in ${s.other.locations.join(', ')}`);
+    case 'short': {
+      const held = Math.max(0, ordered - s.missing);
+      const words = `${s.missing} short (the bins hold ${held} of ${ordered})`;
+      return other === null ? words : `${words}; ${other} in stock`;
+    }
+  }
+}
