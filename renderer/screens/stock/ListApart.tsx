@@ -21,7 +21,8 @@ export function ListApart(props: {
       <ul>
         {props.lines.map((l) => (
           <li key={l.line}>
-            <span className="muted">{l.where}</span> {l.what} × {count(l.quantity)} — <span className="reason">{l.why}</span>
+            <span className="muted">{l.where}</span> {l.what} × {count(l.quantity)} —{' '}
+            <span className="reason">{l.why}</span>
           </li>
         ))}
       </ul>

@@ -147,8 +147,8 @@ export function PutAway({ reference, onBack }: { reference: string; onBack: () =
       {list ? (
         <>
           <p className="hint" data-testid="put-away-note">
-            {list.note} The files are BrickLink’s Mass Update (more of lots it has) and Mass Upload (new lots);
-            nothing is sent to BrickLink by itself.
+            {list.note} The files are BrickLink’s Mass Update (more of lots it has) and Mass Upload (new lots); nothing
+            is sent to BrickLink by itself.
           </p>
           {p.needs ? (
             <div className="card warn-card" role="alert" data-testid="put-away-needs">
