@@ -104,6 +104,8 @@ export interface ServiceContext {
   readonly damage?: DamageMark;
   /** The numbering items are shown in first, for this service only (the CLI's `--numbering`); absent: the store's setting. */
   readonly numbering?: 'bricklink' | 'rebrickable';
+  /** BrickLink's API base URL where the host overrides the store's `api-url` (the CLI's BRICKLINK_API_URL); absent: the setting. */
+  readonly apiUrl?: string;
   /** Pictures of items (SPEC §15): the app's and the browser host's; absent (the CLI), every picture is none. */
   readonly pictures?: PicturePort | null;
 }

@@ -88,6 +88,8 @@ export function openCliService(o: CliServiceOptions): CliService {
           },
         },
         emit: () => undefined,
+        // BRICKLINK_API_URL overrides the store's api-url for the CLI (a stand-in server, a test).
+        ...(o.env['BRICKLINK_API_URL'] ? { apiUrl: o.env['BRICKLINK_API_URL'] } : {}),
         ...o.choices(),
       }),
     );

@@ -135,6 +135,63 @@ export function stockLotsForOrder(db: ReadableDb, orderId: number): StockLotRow[
     .all(orderId) as StockLotRow[];
 }
 
+/**
+ * Every lot of the current stock of an item (in any colour and condition) that a placed saved line of order
+ * `orderId` has: where a put-away list puts each received line, and where it suggests a new lot's location
+ * from the item's other lots. One query, by the order's lines and the stock document's lines of each item.
+ */
+export function stockLotsOfOrderItems(db: ReadableDb, orderId: number): StockLotRow[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT ${LOT_COLUMNS}
+         FROM document od
+         JOIN order_line o ON o.document_id = od.id AND o.item_no IS NOT NULL
+         JOIN stock_order s ON s.id = 1
+         JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
+         JOIN order_line l ON l.document_id = d.id AND l.item_type = o.item_type AND l.item_no = o.item_no
+         LEFT JOIN stock_lot k ON k.line_id = l.id
+        WHERE od.order_id = ? AND od.state = 'imported'
+        ORDER BY l.id`,
+    )
+    .all(orderId) as StockLotRow[];
+}
+
+/** The catalogue's category of each item a placed saved line of order `orderId` has, where it gives one. */
+export function categoriesOfOrderItems(
+  db: ReadableDb,
+  orderId: number,
+): { readonly itemType: string; readonly itemNo: string; readonly categoryId: number }[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT c.item_type AS itemType, c.item_no AS itemNo, c.category_id AS categoryId
+         FROM document od
+         JOIN order_line o ON o.document_id = od.id AND o.item_no IS NOT NULL
+         JOIN catalogue_item c ON c.item_type = o.item_type AND c.item_no = o.item_no
+        WHERE od.order_id = ? AND od.state = 'imported' AND c.category_id IS NOT NULL`,
+    )
+    .all(orderId) as { itemType: string; itemNo: string; categoryId: number }[];
+}
+
+/**
+ * The current stock's lots of every item of one catalogue category: where a put-away list suggests a new
+ * lot's location when the stock holds nothing of its item. By the category's items
+ * (`catalogue_item_by_category`), then the stock document's lines of each (`order_line_by_document_item`).
+ */
+export function stockLotsOfCategory(db: ReadableDb, categoryId: number): StockLotRow[] {
+  return db
+    .prepare(
+      `SELECT ${LOT_COLUMNS}
+         FROM catalogue_item c
+         JOIN stock_order s ON s.id = 1
+         JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
+         JOIN order_line l ON l.document_id = d.id AND l.item_type = c.item_type AND l.item_no = c.item_no
+         LEFT JOIN stock_lot k ON k.line_id = l.id
+        WHERE c.category_id = ?
+        ORDER BY l.id`,
+    )
+    .all(categoryId) as StockLotRow[];
+}
+
 /** The current stock as its card shows it (SPEC §16). */
 export interface StockSummary {
   readonly orderId: number;

@@ -1,13 +1,166 @@
 /** The put-away list of an order coming in, its files for BrickLink, and the stock from BrickLink's API (SPEC §16). */
-import { BrickWorkError } from '../../errors.ts';
-import { reads, withCredentials, writes, type PartialCallTable } from './define.ts';
+import { saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
+import { leftOutNote, planOrderExport, sharedNote, unpricedNote } from '../../exports/plan.ts';
+import { STOCK_UNCHANGED_NOTE } from '../../stock/put-away-plan.ts';
+import { orderPutAway, type OrderPutAway } from '../../stock/put-away-list.ts';
+import { putAwayXml } from '../../stock/put-away-xml.ts';
+import { lookUpStock } from '../../stock/lookup.ts';
+import { counted } from '../../words.ts';
+import type { LineView } from '../../store/lines.ts';
+import { getSetting } from '../../store/settings.ts';
+import { stockSummary } from '../../store/stock.ts';
+import type { PutAwayEntryView, PutAwayListView, StockItemView } from '../contract.ts';
+import { missingCredentials } from '../credentials.ts';
+import { fileNamePart } from '../views.ts';
+import { reads, withCredentials, writes, type PartialCallTable, type ReadDeps } from './define.ts';
 
-const notYet = (): never => {
-  throw new BrickWorkError('internal', 'This call is not built yet.');
-};
+/** Staff's typed locations, by line id, as the plan takes them. */
+function typedOf(locations: Readonly<Record<string, string>> | undefined): Map<number, string> {
+  return new Map(Object.entries(locations ?? {}).map(([line, at]) => [Number(line), at]));
+}
+
+/** The lines' items as staff read them: each number in the shop numbering, the catalogue's name and colour. */
+function itemViews(d: ReadDeps, put: OrderPutAway): (line: number) => StockItemView {
+  const numbered = new Map<number, NumberedLine>();
+  for (const l of put.lines.values())
+    if (l.placed !== null)
+      numbered.set(l.id, { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) });
+  const shown = d.numberShower([...numbered.values()]);
+  return (line) => {
+    const l = put.lines.get(line);
+    const n = numbered.get(line);
+    if (l?.placed == null || n === undefined) throw new Error(`line ${line} is not a placed line of the order`);
+    return itemView(l as LineView & { placed: NonNullable<LineView['placed']> }, shown(n).shown);
+  };
+}
+
+function itemView(l: LineView & { placed: NonNullable<LineView['placed']> }, shown: string): StockItemView {
+  const p = l.placed;
+  // The catalogue's colour name; the document's where the catalogue has no colours; else its id.
+  const colourName =
+    p.colourName ?? (p.colour === l.given.colourId ? l.given.colourName : null) ?? `colour ${String(p.colour)}`;
+  return {
+    type: p.type,
+    no: p.no,
+    shown,
+    name: p.name,
+    colour: p.colour === null ? null : { id: p.colour, name: colourName },
+  };
+}
+
+/** The put-away list as the contract shows it. */
+export function putAwayListView(d: ReadDeps, put: OrderPutAway): PutAwayListView {
+  const item = itemViews(d, put);
+  const entries = put.plan.entries.map((e): PutAwayEntryView => ({
+    kind: e.kind,
+    line: e.line,
+    position: e.position,
+    where: e.where,
+    item: item(e.line),
+    condition: e.condition,
+    quantity: e.quantity,
+    location: e.location,
+    lot: e.kind === 'existing' ? e.lot : null,
+    lotId: e.kind === 'existing' ? e.lotId : null,
+    before: e.kind === 'existing' ? e.before : null,
+    after: e.kind === 'existing' ? e.after : null,
+    from: e.kind === 'new' ? e.from : null,
+  }));
+  return {
+    order: put.order,
+    stock: { ...put.stock },
+    entries,
+    nothingReceived: put.plan.nothingReceived.map((l) => ({ ...l })),
+    unplaced: put.plan.unplaced.map((l) => ({ ...l })),
+    note: STOCK_UNCHANGED_NOTE,
+  };
+}
 
 export const PUT_AWAY_CALLS = {
-  'putAway.list': reads(() => () => notYet()),
-  'putAway.export': reads(() => () => notYet()),
-  'stock.lookup': withCredentials(writes(() => () => notYet())),
+  'putAway.list': reads(
+    (d) =>
+      ({ orderId, locations }) =>
+        putAwayListView(d, orderPutAway(d.db, orderId, typedOf(locations))),
+  ),
+  // Writes nothing to the store: the files go to staff (the save dialog, the page's download), never to BrickLink.
+  'putAway.export': reads((d) => async ({ orderId, locations, accept }) => {
+    const put = orderPutAway(d.db, orderId, typedOf(locations));
+    const numbers = planOrderExport(d.db, orderId, 'bricklink');
+    const files = putAwayXml(put.plan, numbers, { accept: accept ?? [] });
+    const prices = new Map(numbers.rows.map((r) => [r.line, r.unitPriceE4]));
+    const name = `put-away ${fileNamePart(put.order.reference)}`;
+    const update =
+      files.update === null
+        ? null
+        : {
+            ...(await d.exported(`${name} mass update.xml`, files.update.content)),
+            rows: files.update.lots,
+            note:
+              `BrickLink Mass Update: adds ${counted(files.update.lines.length, 'line')} to ` +
+              `${counted(files.update.lots, 'lot')} the store has, by their lot ids.`,
+          };
+    const upload =
+      files.upload === null
+        ? null
+        : {
+            ...(await d.exported(`${name} mass upload.xml`, files.upload.content)),
+            rows: files.upload.lines.length,
+            note: [
+              `BrickLink Mass Upload: ${counted(files.upload.lines.length, 'new lot')}, each location in its remarks` +
+                (files.upload.withoutLocation.length === 0
+                  ? '.'
+                  : `; ${counted(files.upload.withoutLocation.length, 'lot')} without a location (none suggested or typed).`),
+              sharedNote(files.shared, 'bricklink'),
+              unpricedNote(
+                files.upload.lines.map((l) => prices.get(l) ?? null),
+                'bricklink',
+              ),
+            ]
+              .filter((n) => n !== null)
+              .join(' '),
+            ...(files.shared.length === 0 ? {} : { shared: files.shared }),
+          };
+    const left = leftOutNote(files.leftOut);
+    return {
+      update,
+      upload,
+      leftOut: files.leftOut,
+      note: [
+        ...(update === null && upload === null
+          ? ['Nothing to put away: no line goes into a lot or makes a new one.']
+          : []),
+        ...(left === null ? [] : [left]),
+        'Nothing is sent to BrickLink: give it the files (Inventory → Mass Update, Mass Upload).',
+        STOCK_UNCHANGED_NOTE,
+      ].join(' '),
+    };
+  }),
+  'stock.lookup': withCredentials(
+    writes((d) => async () => {
+      const credentials = d.ctx.credentials.get();
+      if (credentials === null) throw missingCredentials(d.ctx.credentials.whereToEnter);
+      let found;
+      try {
+        found = await lookUpStock(
+          d.db,
+          d.clock,
+          { credentials, url: d.ctx.apiUrl ?? getSetting(d.db, 'api-url') },
+          (name) => d.importHooks('confirm', name),
+        );
+      } finally {
+        // The call is counted even when BrickLink refuses it: Catalogue & jobs shows the budget as it is.
+        d.changed('stock import');
+      }
+      const stock = stockSummary(d.db);
+      if (stock === null) throw new Error('the stock just imported is not the stock');
+      return {
+        imported: found.imported,
+        replaced: found.replaced.map((r) => ({ documentId: r.id, fileName: r.fileName, importedAt: r.importedAt })),
+        stock: { ...stock },
+        fileName: found.fileName,
+        fetched: found.fetched,
+        budget: { ...found.budget },
+      };
+    }),
+  ),
 } satisfies PartialCallTable;

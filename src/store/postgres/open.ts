@@ -165,6 +165,7 @@ const LATE_SERVER_INDEXES: readonly (readonly [TableName, string])[] = [
   ['undo_change', 'undo_change_by_row'],
   ['colour_placement', 'colour_placement_by_colour'],
   ['order_line', 'order_line_by_document_item'],
+  ['catalogue_item', 'catalogue_item_by_category'],
 ];
 
 /**

@@ -49,7 +49,11 @@ export const TABLES_4_2 = [
     {
       primaryKey: ITEM_KEY,
       withoutRowid: true,
-      indexes: [{ name: 'catalogue_item_by_name_key', columns: ['name_key'] }],
+      indexes: [
+        { name: 'catalogue_item_by_name_key', columns: ['name_key'] },
+        // A category's items: where a put-away list suggests a new lot's bin from its category's lots (SPEC §16).
+        { name: 'catalogue_item_by_category', columns: ['category_id'] },
+      ],
     },
   ),
   table('shop_order', {

@@ -272,6 +272,8 @@ export const LATE_INDEXES_4_2: readonly string[] = [
   'CREATE INDEX colour_placement_by_colour ON colour_placement (colour_id)',
   // A document's lines of one item and colour: the stock's lots a pick or put-away list asks for (SPEC §16).
   'CREATE INDEX order_line_by_document_item ON order_line (document_id, item_type, item_no, colour_id)',
+  // A category's items: a put-away list's suggestion for a new lot from its category's stock lots (SPEC §16).
+  'CREATE INDEX catalogue_item_by_category ON catalogue_item (category_id)',
 ];
 
 /** Makes a late table in a store: the table, its first rows, then its indexes and triggers. */
