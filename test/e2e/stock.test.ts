@@ -12,6 +12,7 @@ import { files } from '../helpers/catalogue-files.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { orderXml } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
+import { STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'stock');
 
@@ -117,11 +118,47 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       await shot('01-stock-preview');
       await page.keyboard.press('Enter');
       await card.getByTestId('stock-holds').waitFor();
-      expect(await card.getByTestId('stock-holds').textContent()).toBe(
-        '5 lots, 67 pieces in 5 locations; 0 unplaced.',
-      );
+      expect(await card.getByTestId('stock-holds').textContent()).toBe('5 lots, 67 pieces in 5 locations; 0 unplaced.');
       expect(await card.getByTestId('stock-from').textContent()).toMatch(/^Imported .* from inventory\.xml/);
       await shot('02-stock-card');
+    });
+
+    /** Opens an order from the Orders screen by its reference. */
+    const openOrder = async (reference: string) => {
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Orders' }).click();
+      await page
+        .getByRole('table', { name: 'Order list' })
+        .getByRole('row', { name: new RegExp(reference) })
+        .click();
+      await page.getByRole('heading', { name: new RegExp(`Order ${reference}`) }).waitFor();
+    };
+
+    it('puts an incoming order away: each line to its lot or a new one, a location typed, and the two files', async () => {
+      await openOrder('9002');
+      await page.getByTestId('order-put-away').click();
+      const rows = page.getByTestId('put-away-entry');
+      await rows.first().waitFor();
+      expect(await page.getByTestId('put-away-note').textContent()).toContain(STOCK_UNCHANGED_NOTE);
+      // 3001 into its first lot in walking order; 3020 in colour 5 is new, beside its colour 11 in C3.
+      expect(await rows.count()).toBe(2);
+      const existing = page.locator('[data-testid="put-away-entry"][data-kind="existing"]');
+      expect(await existing.getByTestId('put-away-to-lot').textContent()).toMatch(/^A\d+ .*→/);
+      const typed = page.getByTestId('put-away-location');
+      expect(await typed.inputValue()).toBe('C3');
+      expect(await page.locator('[data-kind="new"]').textContent()).toContain('suggested: where its other colours are');
+      // A location typed over the suggestion, by keyboard: Tab reaches the field.
+      await typed.focus();
+      await typed.fill('C4');
+      await page.keyboard.press('Enter');
+      await page.locator('[data-kind="new"]', { hasText: 'as typed' }).waitFor();
+      await shot('05-put-away');
+      const downloads: string[] = [];
+      page.on('download', (d) => downloads.push(d.suggestedFilename()));
+      await page.getByTestId('put-away-export').click();
+      await expect.poll(() => downloads.length).toBe(2);
+      expect(await page.getByTestId('notice').textContent()).toMatch(/^Exported .*\.xml; Exported .*\.xml\./);
+      await page.getByTestId('put-away-back').click();
+      await page.getByTestId('order-pick').waitFor();
     });
   },
 );

@@ -61,7 +61,7 @@ function EntryRow({ e }: { e: PutAwayEntryView }) {
   return (
     <tr data-testid="put-away-entry" data-kind={e.kind}>
       <td className="num">{e.position}</td>
-      <td className="c-pic">
+      <td className="put-pic">
         <Picture of={pictureOf(e.item)} size={40} label={e.item.shown} />
       </td>
       <td>
@@ -126,7 +126,10 @@ export function PutAway({ reference, onBack }: { reference: string; onBack: () =
         <h2>Put away order {reference}</h2>
         {list ? (
           <span className="counts" data-testid="put-away-counts">
-            {plural(list.entries.length - news, 'line')} to their lots, {plural(news, 'new lot')}
+            {list.entries.length - news === 1
+              ? '1 line to its lot'
+              : `${count(list.entries.length - news)} lines to their lots`}
+            , {plural(news, 'new lot')}
           </span>
         ) : null}
         <button
