@@ -32,6 +32,7 @@ const INTEGRATION = [
   'test/electron/packaged-app.test.ts',
   'test/cli/too-big.test.ts',
   'test/cli/stock.test.ts',
+  'test/cli/pick.test.ts',
   'test/cli/closed-pipe.test.ts',
   'test/cli/hostile-models.test.ts',
   'test/cli/hostile-catalogue-files.test.ts',

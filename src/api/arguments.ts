@@ -128,6 +128,13 @@ export const CALL_ARGUMENTS = {
     orientation: oneOf('portrait', 'landscape'),
     pictures: bool,
   }),
+  'pick.file': shape({
+    orderId: id,
+    as: oneOf('csv', 'html', 'pdf'),
+    paper: optional(oneOf('a4', 'letter')),
+    orientation: optional(oneOf('portrait', 'landscape')),
+    pictures: optional(bool),
+  }),
   'documents.list': shape({ orderId: optional(id) }),
   'documents.takeBack': shape({
     documentId: id,

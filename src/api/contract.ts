@@ -500,6 +500,13 @@ export interface StockLookupView extends StockImportView {
 
 // ── end of issue 65 put-away ───────────────────────────────────────────────────────────────────────────
 
+/** The pick list as a file (the CLI's --csv, --html, --pdf): `base64`, its bytes so written (a PDF). */
+export interface PickFileView {
+  readonly name: string;
+  readonly content: string;
+  readonly base64: boolean;
+}
+
 export interface StepView {
   readonly id: number;
   readonly kind: string;
@@ -825,6 +832,11 @@ export interface ApiResults {
   'pick.unmark': PickMarkView;
   /** The pick list on paper: HTML the screens print, pictures from the picture cache only. */
   'pick.printable': PrintableView;
+  /**
+   * The pick list as a file, given back (not saved): CSV (every stop, then the missing and unplaced lines),
+   * or the printable list as HTML or PDF. Reads; pictures from the picture cache only.
+   */
+  'pick.file': PickFileView;
   /** The documents of one order, or of every order, with their state (SPEC §10 `documents`). */
   'documents.list': readonly DocumentView[];
   /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */

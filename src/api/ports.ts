@@ -1,6 +1,6 @@
 import type { PictureBases } from '../pictures/address.ts';
 import type { PictureAnswer, PictureCounts } from '../pictures/fetcher.ts';
-import type { PictureCacheStats } from '../store/picture-cache.ts';
+import type { CachedPicture, PictureCacheStats } from '../store/picture-cache.ts';
 /**
  * What the contract's service needs from whoever starts it (SPEC §1): the store, the clock, the job
  * runner, the credentials, the file dialogs, the events, the threads. The app, the browser host, the CLI
@@ -116,6 +116,11 @@ export interface PicturePort {
   readonly network: () => boolean;
   /** What there is for each address now, in order (never waits; what is missing is fetched meanwhile). */
   answers(urls: readonly string[]): PictureAnswer[];
+  /**
+   * The pictures the cache keeps for each address, in order (null: none kept), with nothing fetched: what a
+   * list on paper takes. Absent: none is kept.
+   */
+  kept?(urls: readonly string[]): (CachedPicture['picture'] | null)[];
   counts(): PictureCounts;
   cached(): PictureCacheStats;
   /** Why pictures are kept in memory for this start (the cache's file left as it is); null: in the file. */

@@ -9,6 +9,7 @@ import { historyCommand, redoCommand, undoCommand } from './commands/history.ts'
 import { importDocument } from './commands/import.ts';
 import { jobsCancel, jobsList } from './commands/jobs.ts';
 import { documents, lines, orders, takeBack } from './commands/orders.ts';
+import { pick } from './commands/pick.ts';
 import { place, placements, placementsForget } from './commands/placements.ts';
 import { settings } from './commands/settings.ts';
 import { stockImport, stockInfo } from './commands/stock.ts';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   importDocument,
   stockImport,
   stockInfo,
+  pick,
   compare,
   orders,
   lines,

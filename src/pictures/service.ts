@@ -115,6 +115,7 @@ export function startPictures(o: {
       if (current.capBytes !== before) fetcher.setCap(current.capBytes);
       return fetcher.answers(urls);
     },
+    kept: (urls) => cache.batch(() => urls.map((u) => cache.peek(u)?.picture ?? null)),
     counts: () => fetcher.counts(),
     cached: () => cache.stats(),
     inMemory: () => cache.heldInMemory,

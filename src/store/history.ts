@@ -5,7 +5,8 @@
  */
 import type { ReadableDb, StoreDb } from './db.ts';
 
-export type StepKind = 'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back' | 'stock-import';
+export type StepKind =
+  'import' | 'revival' | 'hand-placement' | 'forget-placement' | 'take-back' | 'stock-import' | 'pick-mark';
 
 export interface StepInfo {
   readonly id: number;

@@ -44,6 +44,7 @@ export const UNDOABLE_TABLES = {
   colour_placement: ['numbering', 'given_colour_id', 'given_name_key', 'colour_id', 'created_at'],
   taught_name: ['item_type', 'item_no', 'name', 'name_key', 'created_at'],
   hand_placement_teaching: ['placement_id', 'item_type', 'item_no', 'colour_id', 'desk', 'taught_at'],
+  pick_mark: ['order_id', 'entry_key', 'picked', 'desk', 'marked_at'],
 } as const;
 
 export type UndoableTable = keyof typeof UNDOABLE_TABLES;

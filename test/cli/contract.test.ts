@@ -158,6 +158,11 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect(stockDry.json.documents[0].lines).toHaveLength(260);
       expect((await counted('stock import', ['stock', 'import', stock, '--location-from', 'Bin'])).code).toBe(0);
       expect((await counted('stock info', ['stock', 'info'])).json.stock).toMatchObject({ lots: 260, locations: 260 });
+      // The pick list of order 1 (its document taken back above: nothing to take), its CSV, and marks the walk has not.
+      expect((await counted('pick', ['pick', '1'])).json.pick.entries).toEqual([]);
+      expect((await counted('pick', ['pick', '1', '--csv', path.join(dir, 'pick.csv')])).code).toBe(0);
+      expect((await counted('pick', ['pick', '1', '--mark', '1:1'])).json.error.code).toBe('not-found');
+      expect((await counted('pick', ['pick', '1', '--unmark', '1:1'])).json.error.code).toBe('not-found');
 
       for (const command of COMMANDS) {
         if (isShellCommand(command)) continue;

@@ -241,6 +241,7 @@ describe('the Electron main process (electron mocked)', () => {
         { orderId: 1, paper: 'a4', orientation: 'portrait', pictures: false },
         (r) => expect(r.error).toMatchObject({ code: 'no-stock' }),
       ],
+      ['pick.file', { orderId: 1, as: 'csv' }, (r) => expect(r.error).toMatchObject({ code: 'no-stock' })],
       [
         'stock.preview',
         { file, locationFrom: 'remarks' },

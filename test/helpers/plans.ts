@@ -23,6 +23,7 @@ export const GROWING = [
   'colour_placement',
   'taught_name',
   'stock_lot',
+  'pick_mark',
 ] as const;
 
 export interface Prepared {

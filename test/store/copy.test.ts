@@ -139,6 +139,10 @@ async function shopStore(location: string): Promise<void> {
     await call(service, 'stock.import', {
       file: file('inventory.bsx', bsx([{ no: '3003', colour: 11, qty: 30, remarks: 'B-1-10' }])),
     });
+    // A pick mark: Market Street's 2 × 3003 in Black, taken from that bin.
+    const going = (await call(service, 'orders.list', {})).find((o: any) => o.reference === 'Market Street.bsx');
+    const walk = await call(service, 'pick.list', { orderId: going.id });
+    await call(service, 'pick.mark', { orderId: going.id, key: walk.entries[0].key, picked: 2 });
     const lines = await call(service, 'lines.list', { orderId: second.order.id });
     const unplaced = lines.find((l: any) => l.placed === null && l.given.no === 'x777');
     // By hand, under a name that differs from the item's: a remembered placement and a taught name.
@@ -534,7 +538,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       const there = await cli(['store', 'copy', '--from', source, '--to', url], { PGPASSWORD: secret });
       expect(there.code, there.stderr).toBe(0);
       expect(there.stdout).toMatch(
-        /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 28 tables/,
+        /^Copied .*shop\.sqlite to 127\.0\.0\.1:\d+\/copy_\d+ in [\d.]+ s: \d+ rows in 29 tables/,
       );
       expect(there.stdout).toMatch(/\n {2}order_line +9\n/);
       expect(there.stderr).toContain('copying order_line: 9 rows');

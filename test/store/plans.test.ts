@@ -252,6 +252,17 @@ async function driveEveryCall(
   stockLotsOf(db, { itemType: 'P', itemNo: '3001', colourId: colour });
   stockLotsOf(db, { itemType: 'P', itemNo: '3001' });
   stockLotsForOrder(db, order.id);
+  // The pick list (SPEC §16): of a grown order, and of one whose line the stock holds, marked and taken back.
+  await call('pick.list', { orderId: order.id });
+  const [going] = await call('import.confirm', { file: file('pick.bsx', bsx([{ no: '3001', colour, qty: 1 }])) });
+  const picking = going?.order.id ?? 0;
+  const walk = await call('pick.list', { orderId: picking });
+  const stop = walk.entries[0];
+  if (stop === undefined) throw new Error('the pick list has no stop');
+  await call('pick.mark', { orderId: picking, key: stop.key, picked: 1 });
+  await call('pick.unmark', { orderId: picking, key: stop.key });
+  await call('pick.printable', { orderId: picking, paper: 'a4', orientation: 'portrait', pictures: true });
+  await call('pick.file', { orderId: picking, as: 'csv' });
 
   await call('export.summary', {});
   await call('export.bricklink', { orderId: order.id, accept: ['no-bricklink-number', 'no-rebrickable-number'] });

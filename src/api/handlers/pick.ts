@@ -1,11 +1,24 @@
 /** The pick list of an order going out (SPEC §16): its walk against the stock, its marks, on paper. */
 import { saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
-import { BrickWorkError } from '../../errors.ts';
+import { pictureKey, pictureSources } from '../../pictures/address.ts';
 import { orderPick, shortfallText, type OrderPick } from '../../stock/pick-list.ts';
+import { markPicked, unmarkPicked, type Marked, type ShownItem } from '../../stock/pick-marks.ts';
 import { pickProgress, pickProgressText } from '../../stock/pick-plan.ts';
+import { printableHtml } from '../../stock/print/html.ts';
+import { printablePdf } from '../../stock/print/pdf.ts';
 import type { PickMark, PickProgress, Shortfall } from '../../stock/types.ts';
 import type { LineView } from '../../store/lines.ts';
-import type { PickEntryView, PickListView, PickProgressView, ShortfallView, StockItemView } from '../contract.ts';
+import { pickMarksOfOrder } from '../../store/pick-marks.ts';
+import type {
+  PickEntryView,
+  PickListView,
+  PickMarkView,
+  PickProgressView,
+  ShortfallView,
+  StockItemView,
+} from '../contract.ts';
+import { pickCsv, pickPrintable } from '../pick-files.ts';
+import { fileNamePart, stepView } from '../views.ts';
 import { reads, writes, type PartialCallTable, type ReadDeps } from './define.ts';
 
 /** A mark as the views read it: how many, and the desk that set it. */
@@ -94,30 +107,93 @@ export function pickListView(d: ReadDeps, pick: OrderPick, marks: readonly MarkS
   };
 }
 
-const notYet = (_pick: OrderPick): never => {
-  throw new BrickWorkError('internal', 'Not built yet (issue 65 §2, under way on branch i65-pick).');
-};
+/** A saved placed line as its number is asked (`numberShower`). */
+function numberedOf(l: LineView): NumberedLine | null {
+  return l.placed === null
+    ? null
+    : { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) };
+}
+
+/** How a step's label names an entry's item: `3001`, as the shop numbering shows it. */
+const shownOf =
+  (d: ReadDeps): ShownItem =>
+  (entry, line) => {
+    const n = numberedOf(line);
+    return n === null ? entry.item.no : d.numberShower([n])(n).shown;
+  };
+
+/** The list after a mark, with the entry marked and the progress. */
+function markView(d: ReadDeps, m: Marked): PickMarkView {
+  const list = pickListView(d, m.pick, m.marks);
+  const entry = list.entries.find((e) => e.key === m.entry.key);
+  if (entry === undefined) throw new Error(`the entry ${m.entry.key} marked is not in its walk`);
+  return { step: stepView(m.step), entry, progress: list.progress };
+}
+
+/** An order's pick list with every desk's marks. */
+function listOf(d: ReadDeps, orderId: number): PickListView {
+  const pick = orderPick(d.db, orderId);
+  return pickListView(d, pick, pickMarksOfOrder(d.db, orderId));
+}
+
+/** The pictures the cache keeps for the walk's items in their colours (PNG only; none fetched). */
+function keptPictures(d: ReadDeps, list: PickListView): (entry: PickEntryView) => Uint8Array | null {
+  const port = d.ctx.pictures;
+  if (port === undefined || port === null || port.kept === undefined) return () => null;
+  const items = list.entries.map((e) => ({ type: e.item.type, no: e.item.no, colour: e.item.colour?.id ?? null }));
+  const sources = pictureSources(d.db, items, port.bases());
+  const urls = items.map((i) => {
+    const s = sources.get(pictureKey(i));
+    return s === undefined || s.url === null ? [] : [s.url, ...(s.usual === undefined ? [] : [s.usual])];
+  });
+  const asked = [...new Set(urls.flat())];
+  const kept = port.kept(asked);
+  const byUrl = new Map(asked.map((u, i) => [u, kept[i] ?? null]));
+  const png = (u: string) => {
+    const p = byUrl.get(u);
+    return p !== undefined && p !== null && p.type === 'image/png' ? p.bytes : null;
+  };
+  const byKey = new Map(
+    list.entries.map((e, i) => [e.key, (urls[i] ?? []).map(png).find((p) => p !== null) ?? null] as const),
+  );
+  return (e) => byKey.get(e.key) ?? null;
+}
+
+/** A pick list's file name: `pick list ORDER`. */
+const fileNameOf = (list: PickListView) => `pick list ${fileNamePart(list.order.reference)}`;
 
 export const PICK_CALLS = {
   'pick.list': reads(
     (d) =>
       ({ orderId }) =>
-        pickListView(d, orderPick(d.db, orderId), []),
+        listOf(d, orderId),
   ),
-  // A step (issue 65 §2): refused as pick.list is (no stock, no order, the stock's own); built next.
-  'pick.mark': writes(
-    (d) =>
-      ({ orderId }) =>
-        notYet(orderPick(d.db, orderId)),
-  ),
-  'pick.unmark': writes(
-    (d) =>
-      ({ orderId }) =>
-        notYet(orderPick(d.db, orderId)),
-  ),
-  'pick.printable': reads(
-    (d) =>
-      ({ orderId }) =>
-        notYet(orderPick(d.db, orderId)),
-  ),
+  'pick.mark': writes((d) => ({ orderId, key, picked }) => {
+    const m = markPicked(d.db, d.clock, { orderId, key, picked }, shownOf(d));
+    d.changed('pick mark');
+    return markView(d, m);
+  }),
+  'pick.unmark': writes((d) => ({ orderId, key }) => {
+    const m = unmarkPicked(d.db, d.clock, { orderId, key }, shownOf(d));
+    d.changed('pick mark');
+    return markView(d, m);
+  }),
+  'pick.printable': reads((d) => ({ orderId, paper, orientation, pictures }) => {
+    const list = listOf(d, orderId);
+    const printable = pickPrintable(list, pictures ? keptPictures(d, list) : () => null);
+    return { name: `${fileNameOf(list)}.html`, html: printableHtml(printable, { paper, orientation, pictures }) };
+  }),
+  'pick.file': reads((d) => ({ orderId, as, paper = 'a4', orientation = 'portrait', pictures = true }) => {
+    const list = listOf(d, orderId);
+    if (as === 'csv') return { name: `${fileNameOf(list)}.csv`, content: pickCsv(list), base64: false };
+    const printable = pickPrintable(list, pictures ? keptPictures(d, list) : () => null);
+    const layout = { paper, orientation, pictures };
+    return as === 'html'
+      ? { name: `${fileNameOf(list)}.html`, content: printableHtml(printable, layout), base64: false }
+      : {
+          name: `${fileNameOf(list)}.pdf`,
+          content: Buffer.from(printablePdf(printable, layout)).toString('base64'),
+          base64: true,
+        };
+  }),
 } satisfies PartialCallTable;

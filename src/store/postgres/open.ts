@@ -21,6 +21,7 @@ import { PostgresDatabase, type PostgresConnectOptions } from './database.ts';
 import {
   HAND_PLACEMENT_TEACHING,
   JOB_OWNER_DESK,
+  PICK_MARK,
   SCHEMA_4_2,
   STOCK_LOT,
   STOCK_ORDER,
@@ -151,6 +152,7 @@ const LATE_SERVER_TABLES: readonly (readonly [string, string])[] = [
   ['hand_placement_teaching', HAND_PLACEMENT_TEACHING],
   ['stock_order', STOCK_ORDER],
   ['stock_lot', STOCK_LOT],
+  ['pick_mark', PICK_MARK],
 ];
 
 /** Indexes declared in 4.2 after stores of it existed on servers, by table (issue 61 §1's answer each read by an index). */

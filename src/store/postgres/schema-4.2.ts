@@ -38,6 +38,9 @@ export const HAND_PLACEMENT_TEACHING = postgresTable(declared('hand_placement_te
 export const STOCK_ORDER = postgresTable(declared('stock_order'), { ifNotExists: true });
 export const STOCK_LOT = postgresTable(declared('stock_lot'), { ifNotExists: true });
 
+/** Each pick list entry's mark (SPEC §16); made too at the open of a server store born before it. */
+export const PICK_MARK = postgresTable(declared('pick_mark'), { ifNotExists: true });
+
 export const SCHEMA_4_2 = `
 CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 

@@ -430,6 +430,21 @@ export const TABLES_4_2 = [
     location: text(),
     lot_id: text(),
   }),
+  // How much of each entry of an order's pick list is picked (SPEC §16): one row an entry, whichever desk
+  // marked it last, so that two desks never add up. An undo step's row (a mark is taken back by Undo).
+  // The unique key leads with the order: it is the index an order's marks are read by.
+  table(
+    'pick_mark',
+    {
+      id: ID,
+      order_id: integer({ notNull, references: ['shop_order', 'id'] }),
+      entry_key: text({ notNull }),
+      picked: integer({ notNull, check: 'picked >= 0' }),
+      desk: text({ notNull }),
+      marked_at: text({ notNull }),
+    },
+    { unique: [['order_id', 'entry_key']] },
+  ),
   // The catalogue job's state (SPEC §14): a SQLite store keeps it in catalogue-job.json beside the file.
   table(
     'catalogue_job_state',

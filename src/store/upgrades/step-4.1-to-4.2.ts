@@ -246,6 +246,22 @@ export const LATE_TABLES_4_2: readonly LateTable[] = [
       )`,
     indexes: [],
   },
+  {
+    // How much of each entry of an order's pick list is picked (SPEC §16): one row an entry, whichever
+    // desk marked it last (two desks never add up); an undo step's row. Its unique key leads with the
+    // order: the index an order's marks are read by.
+    name: 'pick_mark',
+    table: `CREATE TABLE pick_mark (
+        id INTEGER PRIMARY KEY,
+        order_id INTEGER NOT NULL REFERENCES shop_order (id),
+        entry_key TEXT NOT NULL,
+        picked INTEGER NOT NULL CHECK (picked >= 0),
+        desk TEXT NOT NULL,
+        marked_at TEXT NOT NULL,
+        UNIQUE (order_id, entry_key)
+      )`,
+    indexes: [],
+  },
 ];
 
 /**

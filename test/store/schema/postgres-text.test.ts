@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   HAND_PLACEMENT_TEACHING,
   JOB_OWNER_DESK,
+  PICK_MARK,
   SCHEMA_4_2,
   STOCK_LOT,
   STOCK_ORDER,
@@ -16,7 +17,7 @@ describe('the PostgreSQL schema text', () => {
     const text =
       `${SCHEMA_4_2.trim()}\n\n` +
       `-- Made too at the open of a server store born before these tables.\n${UNDO_STEP_DESK}\n${JOB_OWNER_DESK}\n${HAND_PLACEMENT_TEACHING}\n` +
-      `${STOCK_ORDER}\n${STOCK_LOT}\n`;
+      `${STOCK_ORDER}\n${STOCK_LOT}\n${PICK_MARK}\n`;
     await expect(text).toMatchFileSnapshot('./postgres-4.2.sql');
   });
 });

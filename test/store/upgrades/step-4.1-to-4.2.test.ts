@@ -43,6 +43,7 @@ describe('upgrade step 4.1 → 4.2 on its own', () => {
       'lookup_answer',
       'part_number',
       'part_relationship',
+      'pick_mark',
       'setting',
       'stock_lot',
       'stock_order',
