@@ -121,6 +121,13 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       expect(await card.getByTestId('stock-holds').textContent()).toBe('5 lots, 67 pieces in 5 locations; 0 unplaced.');
       expect(await card.getByTestId('stock-from').textContent()).toMatch(/^Imported .* from inventory\.xml/);
       await shot('02-stock-card');
+      // Its lots open as an order's lines — with no Pick or Put away there: they are the stock.
+      await card.getByTestId('stock-open').and(page.locator(':focus')).waitFor();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: /Order Stock/ }).waitFor();
+      expect(await page.getByTestId('order-compare').count()).toBe(1);
+      expect(await page.getByTestId('order-pick').count()).toBe(0);
+      expect(await page.getByTestId('order-put-away').count()).toBe(0);
     });
 
     /** Opens an order from the Orders screen by its reference. */
@@ -132,6 +139,92 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
         .click();
       await page.getByRole('heading', { name: new RegExp(`Order ${reference}`) }).waitFor();
     };
+
+    /** The walk as shown: each stop's location and state. */
+    const walk = async () =>
+      page
+        .getByTestId('pick-row')
+        .evaluateAll((rows) =>
+          rows.map(
+            (r) => `${r.querySelector('.pick-location')?.textContent ?? ''}:${r.getAttribute('data-state') ?? ''}`,
+          ),
+        );
+    const progress = () => page.getByTestId('pick-progress').textContent();
+
+    it('picks an order by keyboard alone: Space, ↓, a part quantity by digits and Enter; the marks stay', async () => {
+      await openOrder('9001');
+      // Pick from the order's toolbar, by keyboard.
+      await page.getByTestId('order-pick').focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('pick-row').first().waitFor();
+      // The walk has the focus; A2 before A10, B-1-9 before B-1-10 (natural order).
+      await page.getByTestId('pick-walk').and(page.locator(':focus')).waitFor();
+      expect(await walk()).toEqual(['A2:open', 'A10:open', 'B-1-9:open', 'B-1-10:open']);
+      expect(await progress()).toBe('0 of 4 lots, 0 of 15 pieces');
+      // Short: the bins hold 6 of the 8 asked; the number the catalogue lacks is apart, with its reason.
+      expect(await page.getByTestId('pick-row').nth(2).textContent()).toContain('short');
+      expect(await page.getByTestId('pick-unplaced').textContent()).toContain('x999');
+      expect(await page.getByTestId('pick-stop-location').textContent()).toBe('A2');
+      await shot('03-picking-opened');
+
+      await page.keyboard.press('Space');
+      // At once: the row marked, and the next stop selected.
+      expect(await walk()).toEqual(['A2:picked', 'A10:open', 'B-1-9:open', 'B-1-10:open']);
+      expect(await page.getByTestId('pick-stop-location').textContent()).toBe('A10');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.getByTestId('pick-stop-location').textContent()).toBe('B-1-9');
+      await page.keyboard.press('4');
+      expect(await page.getByTestId('pick-typing').textContent()).toBe('4▏ of 6');
+      await page.keyboard.press('Enter');
+      expect(await walk()).toEqual(['A2:picked', 'A10:open', 'B-1-9:part', 'B-1-10:open']);
+      await expect.poll(progress).toBe('1 of 4 lots, 7 of 15 pieces');
+      // Answered by the core: the marks are steps of this desk's history.
+      await expect.poll(() => page.getByTestId('undo').textContent()).toMatch(/^Undo Pick 4 × /);
+      await shot('03-picking-marked');
+
+      // A mark survives a reload: the list read again from the store.
+      await page.reload();
+      await openOrder('9001');
+      await page.getByTestId('order-pick').click();
+      await page.getByTestId('pick-row').first().waitFor();
+      await expect.poll(walk).toEqual(['A2:picked', 'A10:open', 'B-1-9:part', 'B-1-10:open']);
+      expect(await progress()).toBe('1 of 4 lots, 7 of 15 pieces');
+
+      // Undo in the header takes the last mark back.
+      await page.getByTestId('undo').click();
+      await expect.poll(walk).toEqual(['A2:picked', 'A10:open', 'B-1-9:open', 'B-1-10:open']);
+      expect(await progress()).toBe('1 of 4 lots, 3 of 15 pieces');
+    });
+
+    it('prints the pick list from a hidden frame, its rows in walking order', async () => {
+      // The frame's print() recorded instead of a dialog (every frame the page makes from now on).
+      await page.addInitScript(() => {
+        const w = globalThis as unknown as {
+          top: Record<string, unknown>;
+          print: () => void;
+          document: { documentElement: { outerHTML: string } };
+        };
+        if (w.top !== (w as unknown)) w.print = () => void (w.top['printed'] = w.document.documentElement.outerHTML);
+      });
+      await page.reload();
+      await openOrder('9001');
+      await page.getByTestId('order-pick').click();
+      await page.getByTestId('pick-row').first().waitFor();
+      await page.getByRole('combobox', { name: 'Paper' }).selectOption('a4');
+      await page.getByTestId('pick-print').click();
+      const printed = await page
+        .waitForFunction(() => (globalThis as unknown as Record<string, unknown>)['printed'] as string | undefined)
+        .then((h) => h.jsonValue());
+      if (printed === undefined) throw new Error('nothing printed');
+      const at = ['A2', 'A10', 'B-1-9', 'B-1-10'].map((bin) => printed.indexOf(`>${bin}<`));
+      expect(at.every((i) => i > 0)).toBe(true);
+      expect([...at].sort((a, b) => a - b)).toEqual(at);
+      fs.writeFileSync(path.join(SHOTS, 'pick-list.html'), printed);
+      const paper = await app.browser.context.newPage();
+      await paper.setContent(printed);
+      await paper.screenshot({ path: path.join(SHOTS, '04-pick-list-printed.png'), fullPage: true });
+      await paper.close();
+    });
 
     it('puts an incoming order away: each line to its lot or a new one, a location typed, and the two files', async () => {
       await openOrder('9002');
