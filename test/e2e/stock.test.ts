@@ -220,6 +220,13 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       expect(at.every((i) => i > 0)).toBe(true);
       expect([...at].sort((a, b) => a - b)).toEqual(at);
       fs.writeFileSync(path.join(SHOTS, 'pick-list.html'), printed);
+      // The same list as CSV, downloaded.
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('pick-csv').click()]);
+      expect(csv.suggestedFilename()).toMatch(/\.csv$/);
+      const csvText = fs.readFileSync(await csv.path(), 'utf8');
+      const bins = ['A2', 'A10', 'B-1-9', 'B-1-10'].map((bin) => csvText.indexOf(`${bin},`));
+      expect(bins.every((i) => i >= 0)).toBe(true);
+      expect([...bins].sort((a, b) => a - b)).toEqual(bins);
       const paper = await app.browser.context.newPage();
       await paper.setContent(printed);
       await paper.screenshot({ path: path.join(SHOTS, '04-pick-list-printed.png'), fullPage: true });

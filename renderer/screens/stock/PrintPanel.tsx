@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { attempt, useApp } from '../../state/app.ts';
 import { call } from '../../state/call.ts';
+import { download } from '../../state/exports.ts';
 
 /**
  * Prints `html` from a hidden frame (its `srcdoc`, then its window's print()): in the app, Electron's own
@@ -45,6 +46,13 @@ export function PrintPanel({ orderId }: { orderId: number }) {
       setBusy(false);
     }
   };
+  // The same list as CSV, the page's download (in the app, Electron asks where to save it, as downloads go).
+  const saveCsv = async () => {
+    const file = await attempt(() => call('pick.file', { orderId, as: 'csv' }));
+    if (file === null) return;
+    download(file);
+    useApp.getState().say(`Saved ${file.name}.`);
+  };
   return (
     <span className="print-panel" data-testid="print-panel">
       <select aria-label="Paper" value={paper} onChange={(e) => setPaper(e.target.value as 'a4' | 'letter')}>
@@ -65,11 +73,13 @@ export function PrintPanel({ orderId }: { orderId: number }) {
       <button
         data-testid="pick-print"
         disabled={busy}
-        // The same list as CSV is the command line's (brick-work pick ORDER --csv FILE).
         title="The pick list on paper, in walking order, with a box to tick for each lot"
         onClick={() => void print()}
       >
         Print the pick list…
+      </button>
+      <button data-testid="pick-csv" onClick={() => void saveCsv()}>
+        Save as CSV
       </button>
     </span>
   );
