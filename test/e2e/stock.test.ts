@@ -34,13 +34,14 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
     let app: Awaited<ReturnType<typeof openApp>>;
     let page: Page;
     let write: (name: string, text: string) => string;
+    let db: string;
 
     beforeAll(async () => {
       buildScreens();
       fs.rmSync(SHOTS, { recursive: true, force: true });
       fs.mkdirSync(SHOTS, { recursive: true });
       dir = fs.mkdtempSync(path.join(REPO_ROOT, 'test-results', 'stock-'));
-      const db = path.join(dir, 'brick-work.sqlite');
+      db = path.join(dir, 'brick-work.sqlite');
       write = (name: string, text: string) => {
         fs.writeFileSync(path.join(dir, name), text);
         return path.join(dir, name);
@@ -194,6 +195,18 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       await page.getByTestId('undo').click();
       await expect.poll(walk).toEqual(['A2:picked', 'A10:open', 'B-1-9:open', 'B-1-10:open']);
       expect(await progress()).toBe('1 of 4 lots, 3 of 15 pieces');
+
+      // Another desk marks B-1-10 (the CLI, as desk SHOP-2): this screen shows it by itself, with the desk.
+      const key = await page.getByTestId('pick-row').nth(3).getAttribute('data-key');
+      const orders = await cliJson(['--db', db, 'orders']);
+      const order = (orders.json as { orders: { id: number; reference: string }[] }).orders.find(
+        (o) => o.reference === '9001',
+      );
+      const other = await cliJson(['--db', db, '--desk', 'SHOP-2', 'pick', String(order?.id), '--mark', String(key)]);
+      expect(other.code, other.stderr).toBe(0);
+      await expect.poll(walk).toEqual(['A2:picked', 'A10:open', 'B-1-9:open', 'B-1-10:picked']);
+      expect(await page.getByTestId('pick-row').nth(3).textContent()).toContain('SHOP-2');
+      expect(await progress()).toBe('2 of 4 lots, 7 of 15 pieces');
     });
 
     it('prints the pick list from a hidden frame, its rows in walking order', async () => {
