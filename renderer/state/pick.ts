@@ -58,6 +58,20 @@ export function progressOf(entries: readonly PickEntryView[]): PickProgressView 
   return { ...p, text: pickProgressText(p) };
 }
 
+/**
+ * The list read again, its stops that did not change kept as they were (the same objects): a reload after
+ * every mark (store.changed) draws only the rows that changed, and a key pressed meanwhile is not kept waiting.
+ */
+function keptFrom(before: PickListView | null, after: PickListView): PickListView {
+  if (before === null) return after;
+  const old = new Map(before.entries.map((e) => [e.key, e]));
+  const entries = after.entries.map((e) => {
+    const was = old.get(e.key);
+    return was !== undefined && JSON.stringify(was) === JSON.stringify(e) ? was : e;
+  });
+  return { ...after, entries };
+}
+
 /** The list with the marks not answered yet as pressed. */
 function withPending(list: PickListView): PickListView {
   if (pending.size === 0) return list;
@@ -133,7 +147,7 @@ export const usePick = create<PickState>((set, get) => {
       try {
         const list = await call('pick.list', { orderId });
         if (mine !== ticket || get().orderId !== orderId) return;
-        const shown = withPending(list);
+        const shown = withPending(keptFrom(get().list, list));
         const selected = get().selected;
         // The selected stop stays; a first open (or a stop gone) selects the first not picked yet.
         const keep = shown.entries.some((e) => e.key === selected)

@@ -16,6 +16,9 @@ import { STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'stock');
 
+/** A 500-stop walk, for the keys' answer times: part k1…k500, one in each of bins D-1…D-500. */
+const BIG = Array.from({ length: 500 }, (_, i) => i + 1);
+
 /** The shop's inventory as BrickLink's store inventory download gives it: lot ids, the bin in REMARKS. */
 const INVENTORY = `<?xml version="1.0" encoding="UTF-8"?>
 <INVENTORY>
@@ -24,6 +27,7 @@ const INVENTORY = `<?xml version="1.0" encoding="UTF-8"?>
 <ITEM><LOTID>7003</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3003</ITEMID><COLOR>5</COLOR><QTY>10</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>B-1-10</REMARKS></ITEM>
 <ITEM><LOTID>7004</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3004</ITEMID><COLOR>5</COLOR><QTY>6</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>B-1-9</REMARKS></ITEM>
 <ITEM><LOTID>7005</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>3020</ITEMID><COLOR>11</COLOR><QTY>8</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>C3</REMARKS></ITEM>
+${BIG.map((i) => `<ITEM><LOTID>${8000 + i}</LOTID><ITEMTYPE>P</ITEMTYPE><ITEMID>k${i}</ITEMID><COLOR>5</COLOR><QTY>1</QTY><PRICE>0.1</PRICE><CONDITION>N</CONDITION><REMARKS>D-${i}</REMARKS></ITEM>`).join('\n')}
 </INVENTORY>
 `;
 
@@ -55,6 +59,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
         { no: '3003', name: 'Brick 2 x 2' },
         { no: '3004', name: 'Brick 1 x 2' },
         { no: '3020', name: 'Plate 2 x 4' },
+        ...BIG.map((i) => ({ no: `k${i}`, name: `Tile ${i}` })),
       ];
       await run(['catalogue', 'import', write('parts.csv', files.rebrickableParts(parts))]);
       // Going out: 3001 from two bins (A2's 3 first, then A10), 3004 short, a number the catalogue lacks.
@@ -93,6 +98,15 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
           ]),
         ),
       ]);
+      await run([
+        'import',
+        write(
+          'big.xml',
+          orderXml([
+            { id: '9003', buyer: 'a big customer', lines: BIG.map((i) => ({ no: `k${i}`, colour: 5, qty: 1 })) },
+          ]),
+        ),
+      ]);
       app = await openApp(db);
       page = app.page;
     }, 180_000);
@@ -112,14 +126,16 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       const keeps = page.getByTestId('stock-preview-keeps');
       await keeps.waitFor();
       expect(await keeps.textContent()).toBe(
-        'Locations from each lot’s remarks: 5 locations; 5 with BrickLink’s lot id. It is the first stock.',
+        'Locations from each lot’s remarks: 505 locations; 505 with BrickLink’s lot id. It is the first stock.',
       );
       // Read: the next key imports it.
       await page.getByTestId('stock-confirm').and(page.locator(':focus')).waitFor();
       await shot('01-stock-preview');
       await page.keyboard.press('Enter');
       await card.getByTestId('stock-holds').waitFor();
-      expect(await card.getByTestId('stock-holds').textContent()).toBe('5 lots, 67 pieces in 5 locations; 0 unplaced.');
+      expect(await card.getByTestId('stock-holds').textContent()).toBe(
+        '505 lots, 567 pieces in 505 locations; 0 unplaced.',
+      );
       expect(await card.getByTestId('stock-from').textContent()).toMatch(/^Imported .* from inventory\.xml/);
       await shot('02-stock-card');
       // Its lots open as an order's lines — with no Pick or Put away there: they are the stock.
@@ -244,6 +260,44 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       await paper.setContent(printed);
       await paper.screenshot({ path: path.join(SHOTS, '04-pick-list-printed.png'), fullPage: true });
       await paper.close();
+    });
+
+    it('answers the picking keys at once on a 500-stop walk (under 50 ms)', async () => {
+      await openOrder('9003');
+      await page.getByTestId('order-pick').click();
+      await page.getByTestId('pick-row').first().waitFor();
+      expect(await progress()).toBe('0 of 500 lots, 0 of 500 pieces');
+      await page.getByTestId('pick-walk').and(page.locator(':focus')).waitFor();
+      // In the page: a key, then the time until the screen shows its answer (the selection moved, the row marked).
+      const times = (await page.evaluate(`(async () => {
+        const walk = document.querySelector('[data-testid="pick-walk"]');
+        const selected = () => document.querySelector('.pick-row.selected');
+        const shown = (done) => new Promise((resolve) => {
+          const check = () => (done() ? resolve() : setTimeout(check, 0));
+          check();
+        });
+        const out = { move: [], mark: [] };
+        for (let i = 0; i < 20; i++) {
+          const kind = i % 2 === 0 ? 'move' : 'mark';
+          const row = selected();
+          const key = kind === 'move' ? 'ArrowDown' : ' ';
+          const t0 = performance.now();
+          walk.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+          await shown(() => (kind === 'move' ? selected() !== row : row.getAttribute('data-state') === 'picked'));
+          out[kind].push(performance.now() - t0);
+          await new Promise((r) => setTimeout(r, 30));
+        }
+        return out;
+      })()`)) as { move: number[]; mark: number[] };
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Infinity;
+      console.log(
+        `picking keys on a 500-stop walk, median ms: move ${median(times.move).toFixed(1)}, mark ${median(times.mark).toFixed(1)}`,
+      );
+      expect(median(times.move)).toBeLessThan(50);
+      expect(median(times.mark)).toBeLessThan(50);
+      await expect.poll(progress).toBe('10 of 500 lots, 10 of 500 pieces');
+      await shot('06-picking-500');
+      await page.getByTestId('pick-back').click();
     });
 
     it('puts an incoming order away: each line to its lot or a new one, a location typed, and the two files', async () => {

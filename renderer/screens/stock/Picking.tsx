@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { PickEntryView } from '../../../src/api/contract.ts';
 import { Picture } from '../../components/Picture.tsx';
@@ -12,14 +12,12 @@ import { conditionWords, pictureOf, StockItem } from './StockItem.tsx';
 
 const rowId = (key: string) => `pick-${key.replace(/[^\w-]/g, '_')}`;
 
-/** One stop of the walk: where, what, how many to take, what is marked, what is short. */
-const StopRow = memo(function StopRow(props: {
-  e: PickEntryView;
-  selected: boolean;
-  typing: string | null;
-  onSelect: (key: string) => void;
-}) {
-  const { e, selected, typing } = props;
+/** One stop of the walk: where, what, how many to take, what is marked, what is short. Only the stops
+ * whose selection or typing changed draw again on a key (each follows its own), so a key answers at once
+ * on a walk of hundreds. */
+const StopRow = memo(function StopRow({ e }: { e: PickEntryView }) {
+  const selected = usePick((s) => s.selected === e.key);
+  const typing = usePick((s) => (s.selected === e.key ? s.typing : null));
   const done = e.picked >= e.take;
   const state = done ? 'picked' : e.picked > 0 ? 'part' : 'open';
   return (
@@ -31,7 +29,7 @@ const StopRow = memo(function StopRow(props: {
       data-testid="pick-row"
       data-key={e.key}
       data-state={state}
-      onClick={() => props.onSelect(e.key)}
+      onClick={() => usePick.getState().select(e.key)}
     >
       <span className="pick-tick" aria-hidden="true">
         {done ? '✓' : e.picked > 0 ? '◐' : ''}
@@ -43,7 +41,7 @@ const StopRow = memo(function StopRow(props: {
       </span>
       <span className="pick-take num">take {count(e.take)}</span>
       <span className="pick-picked num" data-testid="pick-picked">
-        {selected && typing !== null ? (
+        {typing !== null ? (
           <span className="pick-typing" data-testid="pick-typing">
             {typing}▏ of {count(e.take)}
           </span>
@@ -60,8 +58,9 @@ const StopRow = memo(function StopRow(props: {
 });
 
 /** The selected stop, large: its picture, its location, the item and how many to take; the progress beside. */
-function StopPanel({ e }: { e: PickEntryView | null }) {
+function StopPanel() {
   const progress = usePick((s) => s.list?.progress ?? null);
+  const e = usePick((s) => s.list?.entries.find((x) => x.key === s.selected) ?? null);
   return (
     <aside className="pick-stop" aria-label="The selected lot" data-testid="pick-stop">
       {progress ? (
@@ -113,9 +112,7 @@ export function Picking({ reference, onBack }: { reference: string; onBack: () =
       list: s.list,
       refusal: s.refusal,
       selected: s.selected,
-      typing: s.typing,
       reload: s.reload,
-      select: s.select,
     })),
   );
   useReloadOnChange(p.reload);
@@ -150,7 +147,9 @@ export function Picking({ reference, onBack }: { reference: string; onBack: () =
     if (handled) e.preventDefault();
   };
   const list = p.list;
-  const entry = list?.entries.find((e) => e.key === p.selected) ?? null;
+  // The rows as elements, made again only when the walk changes: a key that moves the selection draws two.
+  const entries = list?.entries;
+  const rows = useMemo(() => entries?.map((e) => <StopRow key={e.key} e={e} />), [entries]);
   return (
     <section className="screen picking" aria-label="Picking">
       <div className="toolbar">
@@ -182,18 +181,10 @@ export function Picking({ reference, onBack }: { reference: string; onBack: () =
               data-testid="pick-walk"
               onKeyDown={onKey}
             >
-              {list.entries.map((e) => (
-                <StopRow
-                  key={e.key}
-                  e={e}
-                  selected={e.key === p.selected}
-                  typing={e.key === p.selected ? p.typing : null}
-                  onSelect={p.select}
-                />
-              ))}
+              {rows}
               {list.entries.length === 0 ? <p className="empty">Nothing in the stock to take for this order.</p> : null}
             </div>
-            <StopPanel e={entry} />
+            <StopPanel />
           </div>
           <ListApart
             title="Missing: nothing to take"
