@@ -13,6 +13,9 @@ interface PickState {
   /** The order being picked; null: the screen is closed. */
   orderId: number | null;
   list: PickListView | null;
+  /** The walk's stops by key, and their keys in walking order (the same array while the walk is the same). */
+  byKey: ReadonlyMap<string, PickEntryView>;
+  keys: readonly string[];
   /** Why there is no list (no stock yet, the stock order itself): in words, on the screen. */
   refusal: ErrorValue | null;
   /** The selected stop's key (kept when the walk is read again). */
@@ -22,6 +25,11 @@ interface PickState {
   open(orderId: number): Promise<void>;
   close(): void;
   reload(): Promise<void>;
+  /**
+   * The store changed (a mark here or at another desk, Undo): read again once it has been quiet a moment,
+   * so that a run of keys is not kept waiting behind a reading after each of their marks.
+   */
+  reloadSoon(): void;
   move(by: number): void;
   select(key: string): void;
   /** Space: the selected stop's whole take marked, or its mark taken back when it has all of it. */
@@ -40,6 +48,9 @@ interface PickState {
 const pending = new Map<string, number>();
 /** Each entry's calls go in the order pressed (a mark, then its unmark, never the other way round). */
 let chain: Promise<unknown> = Promise.resolve();
+/** The quiet a reload after a change waits for (a worker's keys come faster than this). */
+const RELOAD_AFTER_MS = 250;
+let reloadTimer: ReturnType<typeof setTimeout> | null = null;
 /** Each list read: an older one's answer, come late, is not shown. */
 let ticket = 0;
 
@@ -72,6 +83,15 @@ function keptFrom(before: PickListView | null, after: PickListView): PickListVie
   return { ...after, entries };
 }
 
+const NO_LIST = { list: null, byKey: new Map<string, PickEntryView>(), keys: [] as readonly string[] };
+
+/** What the screen reads of a list: it, its stops by key, and its keys (kept while they are the same). */
+function showing(list: PickListView, keysBefore: readonly string[]): Pick<PickState, 'list' | 'byKey' | 'keys'> {
+  const keys = list.entries.map((e) => e.key);
+  const same = keys.length === keysBefore.length && keys.every((k, i) => k === keysBefore[i]);
+  return { list, byKey: new Map(list.entries.map((e) => [e.key, e])), keys: same ? keysBefore : keys };
+}
+
 /** The list with the marks not answered yet as pressed. */
 function withPending(list: PickListView): PickListView {
   if (pending.size === 0) return list;
@@ -96,7 +116,7 @@ function sendMark(
   if (orderId === null || list === null) return;
   const key = entry.key;
   pending.set(key, picked);
-  set({ list: withPending(list) });
+  set(showing(withPending(list), get().keys));
   chain = chain.then(async () => {
     try {
       const r =
@@ -107,7 +127,7 @@ function sendMark(
       const entries = now.entries.map((e) =>
         e.key === key ? { ...r.entry, picked: pending.get(key) ?? r.entry.picked } : e,
       );
-      set({ list: withPending({ ...now, entries, progress: r.progress }) });
+      set(showing(withPending({ ...now, entries, progress: r.progress }), get().keys));
     } catch (e) {
       if (pending.get(key) === picked) pending.delete(key);
       // Refused (the walk changed, another desk's mark): said in words, and the list read again as it stands.
@@ -126,19 +146,19 @@ export const usePick = create<PickState>((set, get) => {
   };
   return {
     orderId: null,
-    list: null,
+    ...NO_LIST,
     refusal: null,
     selected: null,
     typing: null,
     async open(orderId) {
       useApp.getState().clearNotice();
       pending.clear();
-      set({ orderId, list: null, refusal: null, selected: null, typing: null });
+      set({ orderId, ...NO_LIST, refusal: null, selected: null, typing: null });
       await get().reload();
     },
     close() {
       pending.clear();
-      set({ orderId: null, list: null, refusal: null, selected: null, typing: null });
+      set({ orderId: null, ...NO_LIST, refusal: null, selected: null, typing: null });
     },
     async reload() {
       const orderId = get().orderId;
@@ -153,10 +173,17 @@ export const usePick = create<PickState>((set, get) => {
         const keep = shown.entries.some((e) => e.key === selected)
           ? selected
           : ((shown.entries.find((e) => e.picked < e.take) ?? shown.entries[0])?.key ?? null);
-        set({ list: shown, refusal: null, selected: keep });
+        set({ ...showing(shown, get().keys), refusal: null, selected: keep });
       } catch (e) {
-        if (mine === ticket && get().orderId === orderId) set({ list: null, refusal: messageOf(e) });
+        if (mine === ticket && get().orderId === orderId) set({ ...NO_LIST, refusal: messageOf(e) });
       }
+    },
+    reloadSoon() {
+      if (reloadTimer !== null) clearTimeout(reloadTimer);
+      reloadTimer = setTimeout(() => {
+        reloadTimer = null;
+        void get().reload();
+      }, RELOAD_AFTER_MS);
     },
     move(by) {
       const { list, selected } = get();

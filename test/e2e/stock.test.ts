@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
+import { CONTRAST_CHECK, failureLines, type ContrastReport } from '../helpers/contrast.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
 import { orderXml } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
@@ -115,6 +116,21 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       await app?.close();
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
+
+    /** Every text on screen reads in the light and in the dark (WCAG contrast, as the appearance test measures). */
+    const readsInBothSchemes = async (screen: string) => {
+      const failed: string[] = [];
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForTimeout(100);
+        const report = (await page.evaluate(CONTRAST_CHECK)) as ContrastReport;
+        expect(report.checked).toBeGreaterThan(5);
+        failed.push(...failureLines(scheme, screen, report.failures));
+        if (scheme === 'dark') await shot(`${screen}-dark`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      expect(failed).toEqual([]);
+    };
 
     const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
@@ -297,6 +313,11 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       expect(median(times.mark)).toBeLessThan(50);
       await expect.poll(progress).toBe('10 of 500 lots, 10 of 500 pieces');
       await shot('06-picking-500');
+      // Typing a part quantity, in the light and the dark.
+      await page.keyboard.press('1');
+      await page.getByTestId('pick-typing').waitFor();
+      await readsInBothSchemes('07-picking');
+      await page.keyboard.press('Escape');
       await page.getByTestId('pick-back').click();
     });
 
@@ -319,6 +340,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       await page.keyboard.press('Enter');
       await page.locator('[data-kind="new"]', { hasText: 'as typed' }).waitFor();
       await shot('05-put-away');
+      await readsInBothSchemes('05-put-away');
       const downloads: string[] = [];
       page.on('download', (d) => downloads.push(d.suggestedFilename()));
       await page.getByTestId('put-away-export').click();

@@ -1,6 +1,5 @@
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { PickEntryView } from '../../../src/api/contract.ts';
 import { Picture } from '../../components/Picture.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { count } from '../../format.ts';
@@ -15,9 +14,11 @@ const rowId = (key: string) => `pick-${key.replace(/[^\w-]/g, '_')}`;
 /** One stop of the walk: where, what, how many to take, what is marked, what is short. Only the stops
  * whose selection or typing changed draw again on a key (each follows its own), so a key answers at once
  * on a walk of hundreds. */
-const StopRow = memo(function StopRow({ e }: { e: PickEntryView }) {
-  const selected = usePick((s) => s.selected === e.key);
-  const typing = usePick((s) => (s.selected === e.key ? s.typing : null));
+const StopRow = memo(function StopRow({ k }: { k: string }) {
+  const e = usePick((s) => s.byKey.get(k));
+  const selected = usePick((s) => s.selected === k);
+  const typing = usePick((s) => (s.selected === k ? s.typing : null));
+  if (e === undefined) return null;
   const done = e.picked >= e.take;
   const state = done ? 'picked' : e.picked > 0 ? 'part' : 'open';
   return (
@@ -60,7 +61,7 @@ const StopRow = memo(function StopRow({ e }: { e: PickEntryView }) {
 /** The selected stop, large: its picture, its location, the item and how many to take; the progress beside. */
 function StopPanel() {
   const progress = usePick((s) => s.list?.progress ?? null);
-  const e = usePick((s) => s.list?.entries.find((x) => x.key === s.selected) ?? null);
+  const e = usePick((s) => (s.selected === null ? null : (s.byKey.get(s.selected) ?? null)));
   return (
     <aside className="pick-stop" aria-label="The selected lot" data-testid="pick-stop">
       {progress ? (
@@ -112,10 +113,10 @@ export function Picking({ reference, onBack }: { reference: string; onBack: () =
       list: s.list,
       refusal: s.refusal,
       selected: s.selected,
-      reload: s.reload,
+      reloadSoon: s.reloadSoon,
     })),
   );
-  useReloadOnChange(p.reload);
+  useReloadOnChange(p.reloadSoon);
   const walk = useRef<HTMLDivElement>(null);
   const shown = p.list !== null;
   // Open: the walk has the focus, for the keys (never the page's body).
@@ -147,9 +148,9 @@ export function Picking({ reference, onBack }: { reference: string; onBack: () =
     if (handled) e.preventDefault();
   };
   const list = p.list;
-  // The rows as elements, made again only when the walk changes: a key that moves the selection draws two.
-  const entries = list?.entries;
-  const rows = useMemo(() => entries?.map((e) => <StopRow key={e.key} e={e} />), [entries]);
+  // The rows as elements, made again only when the walk's stops change: a key draws only the rows it changes.
+  const keys = usePick((s) => s.keys);
+  const rows = useMemo(() => keys.map((k) => <StopRow key={k} k={k} />), [keys]);
   return (
     <section className="screen picking" aria-label="Picking">
       <div className="toolbar">
