@@ -11,6 +11,7 @@ import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/b
 import { files } from '../helpers/catalogue-files.ts';
 import { CONTRAST_CHECK, failureLines, type ContrastReport } from '../helpers/contrast.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
+import { startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';
 import { orderXml } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
 import { STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
@@ -348,6 +349,61 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       expect(await page.getByTestId('notice').textContent()).toMatch(/^Exported .*\.xml; Exported .*\.xml\./);
       await page.getByTestId('put-away-back').click();
       await page.getByTestId('order-pick').waitFor();
+    });
+
+    it('takes the stock from BrickLink once the credentials are stored: one call, counted in the day’s budget', async () => {
+      // BrickLink's API as a stand-in answers the store's inventory: two lots, their bins in the remarks.
+      const standIn = await startStandIn(
+        {},
+        {
+          inventory: [
+            {
+              inventory_id: 9101,
+              item: { no: '3001', type: 'PART' },
+              color_id: 5,
+              quantity: 40,
+              new_or_used: 'N',
+              remarks: 'A10',
+            },
+            {
+              inventory_id: 9102,
+              item: { no: '3003', type: 'PART' },
+              color_id: 5,
+              quantity: 3,
+              new_or_used: 'U',
+              remarks: 'B-1-9',
+            },
+          ],
+        },
+      );
+      const set = await cliJson(['--db', db, 'settings', 'api-url', standIn.url]);
+      expect(set.code, set.stderr).toBe(0);
+      const tab = (name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name });
+      await tab('Catalogue & jobs').click();
+      await page.getByTestId('stock-holds').waitFor();
+      // Without credentials, not offered.
+      expect(await page.getByTestId('stock-lookup').count()).toBe(0);
+      await tab('Settings').click();
+      for (const [label, value] of [
+        ['Consumer key', TEST_CREDENTIALS.consumerKey],
+        ['Consumer secret', TEST_CREDENTIALS.consumerSecret],
+        ['Token', TEST_CREDENTIALS.token],
+        ['Token secret', TEST_CREDENTIALS.tokenSecret],
+      ] as const)
+        await page.getByLabel(label, { exact: true }).fill(value);
+      await page.getByRole('button', { name: 'Store the credentials' }).click();
+      await page.getByTestId('notice').filter({ hasText: 'The BrickLink credentials are stored.' }).waitFor();
+      await tab('Catalogue & jobs').click();
+      const take = page.getByTestId('stock-lookup');
+      await take.waitFor();
+      expect(await page.getByTestId('stock-lookup-budget').textContent()).toContain('5,000 left of 5,000');
+      await take.click();
+      await page.getByTestId('notice').filter({ hasText: 'The stock is now BrickLink’s store inventory' }).waitFor();
+      expect(standIn.requests).toEqual(['inventories']);
+      await expect
+        .poll(() => page.getByTestId('stock-holds').textContent())
+        .toBe('2 lots, 43 pieces in 2 locations; 0 unplaced.');
+      await expect.poll(() => page.getByTestId('stock-lookup-budget').textContent()).toContain('4,999 left of 5,000');
     });
   },
 );

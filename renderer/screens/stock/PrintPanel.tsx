@@ -51,7 +51,7 @@ export function PrintPanel({ orderId }: { orderId: number }) {
     const file = await attempt(() => call('pick.file', { orderId, as: 'csv' }));
     if (file === null) return;
     download(file);
-    useApp.getState().say(`Saved ${file.name}.`);
+    useApp.getState().say(`Exported ${file.name}.`);
   };
   return (
     <span className="print-panel" data-testid="print-panel">
