@@ -224,6 +224,18 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       await expect.poll(walk).toEqual(['A2:picked', 'A10:open', 'B-1-9:part', 'B-1-10:open']);
       expect(await progress()).toBe('1 of 4 lots, 7 of 15 pieces');
 
+      // More than the stop takes is said in words, nothing marked; Escape lets the typed number go.
+      await page.getByTestId('pick-walk').and(page.locator(':focus')).waitFor();
+      expect(await page.getByTestId('pick-stop-location').textContent()).toBe('A10');
+      await page.keyboard.press('9');
+      await page.keyboard.press('Enter');
+      expect(await page.getByRole('alert').textContent()).toContain(
+        'Only 2 to take from A10: type 1 to 2, or Space for all of them.',
+      );
+      await page.keyboard.press('Escape');
+      expect(await page.getByTestId('pick-typing').count()).toBe(0);
+      expect(await walk()).toEqual(['A2:picked', 'A10:open', 'B-1-9:part', 'B-1-10:open']);
+
       // Undo in the header takes the last mark back.
       await page.getByTestId('undo').click();
       await expect.poll(walk).toEqual(['A2:picked', 'A10:open', 'B-1-9:open', 'B-1-10:open']);
