@@ -42,9 +42,13 @@ export const useStock = create<StockState>((set, get) => ({
   preview: null,
   busy: false,
   async reload() {
-    const info = await attempt(() => call('stock.info', {}));
-    // A refusal is said (attempt); what was shown stays rather than saying "no stock".
-    if (info !== null || get().info === undefined) set({ info });
+    try {
+      // null: no stock (never imported, or its import taken back).
+      set({ info: await call('stock.info', {}) });
+    } catch (e) {
+      // A refusal is said; what was shown stays rather than saying "no stock".
+      useApp.getState().fail(e);
+    }
   },
   async choose(file) {
     set({ file: await fileArg(file), acknowledged: [], colourNumbering: null, preview: null });
