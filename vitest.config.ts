@@ -33,6 +33,7 @@ const INTEGRATION = [
   'test/cli/too-big.test.ts',
   'test/cli/stock.test.ts',
   'test/cli/pick.test.ts',
+  'test/cli/put-away.test.ts',
   'test/cli/closed-pipe.test.ts',
   'test/cli/hostile-models.test.ts',
   'test/cli/hostile-catalogue-files.test.ts',

@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark of SPEC §12 in one run, each printed with its ratio against its named
  * baseline and its bar. Exits 1 when a row misses its bar. `npm run bench -- answers suggest` runs only
  * the groups named (catalogue-load, suggest, quality, elements, round-trip, agreement, import, claims, upgrade, open, answers, lists, screens,
- * compare, load-wait, postgres, growth); `postgres:desks` (or `:import`, `:colours`, `:claims`, `:load-wait`) only that
+ * compare, load-wait, postgres, growth, stock); `postgres:desks` (or `:import`, `:colours`, `:claims`, `:load-wait`) only that
  * PostgreSQL row; `growth:sqlite` or `growth:postgres` only that engine's rows of the growth group.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +23,7 @@ import { benchLists } from './lists.bench.ts';
 import { benchOpen } from './open.bench.ts';
 import { benchPostgres, POSTGRES_ROWS, type PostgresRow } from './postgres.bench.ts';
 import { benchScreens } from './screens.bench.ts';
+import { benchStock } from './stock.bench.ts';
 import { benchQuality } from './quality.bench.ts';
 import { formatRow, missesTheBar, type BenchRow } from './report.ts';
 import { benchSuggest } from './suggest.bench.ts';
@@ -56,6 +57,7 @@ const GROUPS = [
   'load-wait',
   'postgres',
   'growth',
+  'stock',
 ] as const;
 const asked = process.argv.slice(2);
 const postgresRows = asked.flatMap((a) => (a.startsWith('postgres:') ? [a.slice('postgres:'.length)] : []));
@@ -168,6 +170,7 @@ if (runs('growth')) {
   }
   await benchGrowth(engines, print);
 }
+if (runs('stock')) await benchStock(print);
 
 const missed = rows.filter(missesTheBar);
 console.log(

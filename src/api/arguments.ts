@@ -109,15 +109,6 @@ export const CALL_ARGUMENTS = {
   'stock.preview': stockImportArgs,
   'stock.import': stockImportArgs,
   'stock.info': none,
-  // ── Issue 65 put-away (branch i65-putaway) ──
-  'putAway.list': shape({ orderId: id, locations: putAwayLocations }),
-  'putAway.export': shape({
-    orderId: id,
-    locations: putAwayLocations,
-    accept: optional(codesOf(EXPORT_ACKNOWLEDGEMENTS, 'acknowledgements')),
-  }),
-  'stock.lookup': none,
-  // ── end of issue 65 put-away ──
   'pick.list': shape({ orderId: id }),
   // `picked` is absolute: the entry's pieces picked, 1 to its take.
   'pick.mark': shape({ orderId: id, key: text(40), picked: count }),
@@ -135,6 +126,15 @@ export const CALL_ARGUMENTS = {
     orientation: optional(oneOf('portrait', 'landscape')),
     pictures: optional(bool),
   }),
+  // ── Issue 65 put-away (branch i65-putaway) ──
+  'putAway.list': shape({ orderId: id, locations: putAwayLocations }),
+  'putAway.export': shape({
+    orderId: id,
+    locations: putAwayLocations,
+    accept: optional(codesOf(EXPORT_ACKNOWLEDGEMENTS, 'acknowledgements')),
+  }),
+  'stock.lookup': none,
+  // ── end of issue 65 put-away ──
   'documents.list': shape({ orderId: optional(id) }),
   'documents.takeBack': shape({
     documentId: id,

@@ -354,7 +354,10 @@ export interface StockImportView {
   readonly stock: StockInfoView;
 }
 
-/** An item of a stock list as staff read it; its number in the shop numbering (`d.numberShower`), as every screen shows it. */
+// ── Issue 65: the stock's lists — the pick list (branch i65-pick), the put-away list and the stock from
+// BrickLink's API (branch i65-putaway) ────────────────────────────────────────────────────────────────
+
+/** Where a list's lines stand, as staff read them; numbers in the shop numbering (d.numberShower), as every screen shows them. */
 export interface StockItemView {
   readonly type: string;
   /** The catalogue's number. */
@@ -452,6 +455,13 @@ export interface PrintableView {
   readonly html: string;
 }
 
+/** The pick list as a file (the CLI's --csv, --html, --pdf): `base64`, its bytes so written (a PDF). */
+export interface PickFileView {
+  readonly name: string;
+  readonly content: string;
+  readonly base64: boolean;
+}
+
 export interface PutAwayEntryView {
   readonly kind: 'existing' | 'new';
   readonly line: number;
@@ -499,13 +509,6 @@ export interface StockLookupView extends StockImportView {
 }
 
 // ── end of issue 65 put-away ───────────────────────────────────────────────────────────────────────────
-
-/** The pick list as a file (the CLI's --csv, --html, --pdf): `base64`, its bytes so written (a PDF). */
-export interface PickFileView {
-  readonly name: string;
-  readonly content: string;
-  readonly base64: boolean;
-}
 
 export interface StepView {
   readonly id: number;
@@ -798,25 +801,6 @@ export interface ApiResults {
   'stock.import': StockImportView;
   /** The current stock; null when there is none (never imported, or its import taken back). */
   'stock.info': StockInfoView | null;
-  // ── Issue 65 put-away (branch i65-putaway) ──
-  /**
-   * The put-away list of an order coming in (SPEC §16): each received line into the stock's lot of its item,
-   * colour and condition, or a new lot with a location suggested (the item's other lots, its category's) or
-   * typed (`locations`, by line id). Refused `no-stock` when there is no stock; reads only.
-   */
-  'putAway.list': PutAwayListView;
-  /**
-   * The put-away files (Mass Update for existing lots, Mass Upload for new ones), through the app's save
-   * dialog or the page's download; every line not in either in `leftOut`. Refused `needs-acknowledgement`
-   * as BrickLink exports are (`accept`). Nothing is sent to BrickLink.
-   */
-  'putAway.export': PutAwayExportView;
-  /**
-   * The shop's store inventory from BrickLink's API (one call, counted against the day's budget before it
-   * is sent), written as the inventory download and imported as the stock (locations from REMARKS).
-   */
-  'stock.lookup': StockLookupView;
-  // ── end of issue 65 put-away ──
   /**
    * An order's pick list against the current stock (SPEC §16): the walk in walking order with every desk's
    * marks, what is missing, and the unplaced lines apart. Refused `no-stock` when there is no stock, and in
@@ -837,6 +821,25 @@ export interface ApiResults {
    * or the printable list as HTML or PDF. Reads; pictures from the picture cache only.
    */
   'pick.file': PickFileView;
+  // ── Issue 65 put-away (branch i65-putaway) ──
+  /**
+   * The put-away list of an order coming in (SPEC §16): each received line into the stock's lot of its item,
+   * colour and condition, or a new lot with a location suggested (the item's other lots, its category's) or
+   * typed (`locations`, by line id). Refused `no-stock` when there is no stock; reads only.
+   */
+  'putAway.list': PutAwayListView;
+  /**
+   * The put-away files (Mass Update for existing lots, Mass Upload for new ones), through the app's save
+   * dialog or the page's download; every line not in either in `leftOut`. Refused `needs-acknowledgement`
+   * as BrickLink exports are (`accept`). Nothing is sent to BrickLink.
+   */
+  'putAway.export': PutAwayExportView;
+  /**
+   * The shop's store inventory from BrickLink's API (one call, counted against the day's budget before it
+   * is sent), written as the inventory download and imported as the stock (locations from REMARKS).
+   */
+  'stock.lookup': StockLookupView;
+  // ── end of issue 65 put-away ──
   /** The documents of one order, or of every order, with their state (SPEC §10 `documents`). */
   'documents.list': readonly DocumentView[];
   /** Takes back an imported document as a new undo step (SPEC §8); `wholeFile`: with the other documents of its file. */

@@ -5,6 +5,7 @@
  * runs in this process and `pending()` waits for it; no threads; no recovery unless told (`jobs recover`);
  * credentials from the environment; `--out` as the file port; stderr as the log.
  */
+import path from 'node:path';
 import type { ArgsOf, CallName, ResultOf } from '../api/contract.ts';
 import { credentialsRefusal } from '../api/credentials.ts';
 import { readsCredentials, WRITING_CALLS } from '../api/handlers/index.ts';
@@ -14,6 +15,7 @@ import { BrickWorkError, type ErrorCode } from '../errors.ts';
 import { writeFileAtomically } from '../files.ts';
 import type { Store } from '../store/open.ts';
 import { serviceContext } from './context.ts';
+import { keptPicturesOnly } from '../pictures/kept.ts';
 import { credentialsFromEnvironment } from './env-credentials.ts';
 import { openForCommand } from './open-for-command.ts';
 import { inProcessJobs, type InProcessResult } from './work.ts';
@@ -39,6 +41,8 @@ export interface CliServiceOptions {
   readonly log: (line: string) => void;
   /** `--out`: where a file the service saves is written; null when not given (nothing is saved). */
   readonly out: string | null;
+  /** `--out` names a folder: each file saved goes into it under its own name (`put-away --export`'s two files). */
+  readonly outIsFolder?: boolean;
   /** Read once the store is open, so that a bad choice is found after what the open finds (as it always was). */
   readonly choices: () => CliChoices;
   /** Told before each call, once the store is open (BRICK_WORK_DEBUG shows which calls a command makes). */
@@ -61,12 +65,14 @@ export function callsWrite(calls: readonly CallName[]): boolean {
 /** The service for one CLI command, over the store at `o.storePath`, opened at the first call. */
 export function openCliService(o: CliServiceOptions): CliService {
   const credentials = credentialsFromEnvironment(o.env);
-  let opened: { store: Store; service: ApiService } | null = null;
+  let opened: { store: Store; service: ApiService; pictures: { close(): void } } | null = null;
   let jobs: ReturnType<typeof inProcessJobs> | null = null;
 
   const open = async () => {
     if (opened !== null) return opened;
     const store = await openForCommand(o.storePath, o.mode, o.log);
+    // The pictures the app keeps, for a list on paper (`pick --html`, `--pdf`); none is fetched here.
+    const pictures = keptPicturesOnly({ db: store.db, storePath: o.storePath });
     const service = createApiService(
       serviceContext(store, o.storePath, {
         clock: SYSTEM_CLOCK,
@@ -81,19 +87,21 @@ export function openCliService(o: CliServiceOptions): CliService {
         // The save dialog's counterpart is --out; there is nothing to pick from (files are named on the line).
         files: {
           pick: () => Promise.resolve(null),
-          save: (_name, content) => {
+          save: (name, content) => {
             if (o.out === null) return Promise.resolve(null);
-            writeFileAtomically(o.out, content);
-            return Promise.resolve(o.out);
+            const to = o.outIsFolder === true ? path.join(o.out, name) : o.out;
+            writeFileAtomically(to, content);
+            return Promise.resolve(to);
           },
         },
         emit: () => undefined,
+        pictures,
         // BRICKLINK_API_URL overrides the store's api-url for the CLI (a stand-in server, a test).
         ...(o.env['BRICKLINK_API_URL'] ? { apiUrl: o.env['BRICKLINK_API_URL'] } : {}),
         ...o.choices(),
       }),
     );
-    opened = { store, service };
+    opened = { store, service, pictures };
     return opened;
   };
 
@@ -110,6 +118,7 @@ export function openCliService(o: CliServiceOptions): CliService {
     },
     pending: () => jobs?.pending() ?? null,
     close() {
+      opened?.pictures.close();
       opened?.store.close();
       opened = null;
     },

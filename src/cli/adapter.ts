@@ -51,6 +51,7 @@ export function cliApi(
     env: io.env,
     log: shell.log,
     out: typeof options['out'] === 'string' ? path.resolve(options['out']) : null,
+    outIsFolder: command.outIsFolder === true,
     choices: () => ({ ...numberingOption(options), ...deskOption(options) }),
     // BRICK_WORK_DEBUG shows which contract calls a command makes (the test of the CLI's mapping reads it).
     onCall: io.env['BRICK_WORK_DEBUG'] ? (name) => io.stderr(`${APP_NAME}: call ${name}\n`) : undefined,

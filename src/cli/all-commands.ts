@@ -12,7 +12,8 @@ import { documents, lines, orders, takeBack } from './commands/orders.ts';
 import { pick } from './commands/pick.ts';
 import { place, placements, placementsForget } from './commands/placements.ts';
 import { settings } from './commands/settings.ts';
-import { stockImport, stockInfo } from './commands/stock.ts';
+import { stockImport, stockInfo, stockLookup } from './commands/stock.ts';
+import { putAway } from './commands/put-away.ts';
 import { suggest } from './commands/suggest.ts';
 
 /**
@@ -30,6 +31,8 @@ export const COMMANDS: readonly Command[] = [
   stockImport,
   stockInfo,
   pick,
+  stockLookup,
+  putAway,
   compare,
   orders,
   lines,

@@ -75,6 +75,8 @@ export interface ContractCommand extends CommandBase {
    * without it, whether any of `calls` writes.
    */
   readonly writes?: (args: readonly string[], options: OptionValues) => boolean;
+  /** Its `--out` names a folder that each file it saves goes into, under the file's own name (several files). */
+  readonly outIsFolder?: boolean;
   /** How it names the calls' fields where the CLI's usual words (`ORDER_ID`, `--step` …) don't fit. */
   readonly words?: Readonly<Record<string, string>>;
   run(api: CliApi, args: readonly string[], options: OptionValues): Promise<CommandOutput>;

@@ -38,6 +38,8 @@ export async function lookUpStock(
   const lots = storeInventoryLots(answer);
   const fileName = storeInventoryFileName(clock.now());
   const file = { name: fileName, content: new TextEncoder().encode(storeInventoryXml(lots)) };
+  // BrickLink's own numbers, colour ids and quantities, no names: nothing the reader would assume, so no
+  // warning to acknowledge (the call takes no `acknowledge`).
   const imported = confirmStockImport(db, { file, locationFrom: REMARKS }, clock, hooks(fileName));
   return { ...imported, fileName, fetched: lots.length, budget };
 }

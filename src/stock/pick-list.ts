@@ -5,41 +5,14 @@
  */
 import { BrickWorkError } from '../errors.ts';
 import type { ReadableDb } from '../store/db.ts';
+import { shownTime } from '../clock.ts';
 import { orderLines, type LineView } from '../store/lines.ts';
 import { orderSummary } from '../store/orders.ts';
 import { stockOrderId, stockSummary, type StockSummary } from '../store/stock.ts';
 import { stockLotsOfOrder } from './lots.ts';
 import { planPick } from './pick-plan.ts';
-import type { Condition, OrderLine, PickPlan, Shortfall } from './types.ts';
-
-/** What a saved line is, as staff read it: `P 3001 Brick 2 x 4 (Red)`, the catalogue's where placed. */
-export function lineWhat(l: LineView): string {
-  const type = l.placed?.type ?? l.given.type;
-  const no = l.placed?.no ?? l.given.no;
-  const name = l.placed?.name ?? l.given.name;
-  const colour = l.placed?.colourName ?? l.given.colourName;
-  const head = [type, no, name].filter((p) => p !== null && p !== '').join(' ');
-  return colour === null || colour === '' ? head : `${head} (${colour})`;
-}
-
-/** A saved line as the plans take it. */
-export function orderLineOf(l: LineView): OrderLine {
-  const base = {
-    line: l.id,
-    position: l.position,
-    where: `${l.documentKey} #${l.position}`,
-    what: lineWhat(l),
-    quantity: l.quantity,
-    condition: l.condition,
-  };
-  return l.placed === null
-    ? {
-        ...base,
-        item: null,
-        unplaced: { reason: l.reason?.code ?? 'other', text: l.reason?.text ?? 'not placed' },
-      }
-    : { ...base, item: { type: l.placed.type, no: l.placed.no, colour: l.placed.colour }, unplaced: null };
-}
+import { noStockYet, savedOrderLine } from './put-away-list.ts';
+import type { Condition, PickPlan, Shortfall } from './types.ts';
 
 /** An order's pick list, with what it was made from. */
 export interface OrderPick {
@@ -52,7 +25,8 @@ export interface OrderPick {
 
 /**
  * The pick list of order `orderId` against the current stock. Refused `not-found` for no such order,
- * `no-stock` when there is no stock, and in words for the stock's own order (its lots are the stock).
+ * `no-stock` when there is no stock, in words for the stock's own order (its lots are the stock), and
+ * `already-undone` for an order taken back (as the put-away list and every export are).
  */
 export function orderPick(db: ReadableDb, orderId: number): OrderPick {
   const order = orderSummary(db, orderId);
@@ -61,23 +35,21 @@ export function orderPick(db: ReadableDb, orderId: number): OrderPick {
       'invalid-argument',
       `Order ${order.reference} is the stock itself: its lots are where orders are picked from. Pick an order that goes out.`,
     );
+  if (order.state === 'undone')
+    throw new BrickWorkError(
+      'already-undone',
+      `Order ${order.reference} (#${order.id}) was taken back on ${shownTime(order.undoneAt)}: none of its documents is imported, so there is nothing to pick. Import the file again to revive it.`,
+    );
   const stock = stockSummary(db);
-  if (stock === null) throw noStock();
+  if (stock === null) throw noStockYet();
   const saved = orderLines(db, orderId);
-  const plan = planPick(saved.map(orderLineOf), stockLotsOfOrder(db, orderId));
+  const plan = planPick(saved.map(savedOrderLine), stockLotsOfOrder(db, orderId));
   return {
     order: { id: order.id, reference: order.reference },
     stock,
     lines: new Map(saved.map((l) => [l.id, l])),
     plan,
   };
-}
-
-export function noStock(): BrickWorkError {
-  return new BrickWorkError(
-    'no-stock',
-    "There is no stock yet: import the shop's inventory first (Catalogue & jobs → Stock, or `brick-work stock import FILE`).",
-  );
 }
 
 const conditionWord = (c: Condition): string => (c === 'N' ? 'new' : 'used');

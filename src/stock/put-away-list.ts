@@ -3,13 +3,14 @@
  * unplaced, in the order's order) against the current stock's lots of the same items in any colour, and,
  * for items the stock holds nothing of, its lots of the same catalogue category — planned by `planPutAway`.
  */
+import { shownTime } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import type { ReadableDb } from '../store/db.ts';
 import { orderLines, type LineView } from '../store/lines.ts';
 import { orderSummary } from '../store/orders.ts';
 import {
   categoriesOfOrderItems,
-  stockLotsOfCategory,
+  stockLocationsOfCategory,
   stockLotsOfOrderItems,
   stockOrderId,
   stockSummary,
@@ -17,6 +18,7 @@ import {
 } from '../store/stock.ts';
 import { stockItemKey } from './items.ts';
 import { planLot } from './lots.ts';
+import { compareLocations } from './natural-order.ts';
 import { planPutAway } from './put-away-plan.ts';
 import type { OrderLine, PutAwayPlan, StockLot } from './types.ts';
 
@@ -52,6 +54,22 @@ export function savedOrderLine(l: LineView): OrderLine {
     : { ...base, item: { type: l.placed.type, no: l.placed.no, colour: l.placed.colour }, unplaced: null };
 }
 
+/** The location most lots are in; a tie goes to the first in natural order, as `mostCommonLocation` decides. */
+export function busiestLocation(
+  counts: readonly { readonly location: string; readonly lots: number }[],
+): string | null {
+  let best: string | null = null;
+  let most = 0;
+  for (const { location, lots } of counts) {
+    const at = location.trim();
+    if (at !== '' && (lots > most || (lots === most && compareLocations(at, best) < 0))) {
+      best = at;
+      most = lots;
+    }
+  }
+  return best;
+}
+
 export interface OrderPutAway {
   readonly order: { readonly id: number; readonly reference: string };
   readonly stock: StockSummary;
@@ -63,7 +81,7 @@ export interface OrderPutAway {
 /**
  * The put-away list of order `orderId` against the current stock, with `typed` the locations staff typed
  * for new lots (by line id). Refused `not-found` for no such order, `no-stock` when there is no stock, and
- * in words for the stock's own order (its lots are the stock already).
+ * in words for the stock's own order (its lots are the stock already); `already-undone` for an order taken back.
  */
 export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMap<number, string>): OrderPutAway {
   const order = orderSummary(db, orderId);
@@ -72,20 +90,29 @@ export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMa
       'invalid-argument',
       `Order ${order.reference} is the stock itself: received lots are put away from an order that comes in.`,
     );
+  if (order.state === 'undone')
+    throw new BrickWorkError(
+      'already-undone',
+      `Order ${order.reference} (#${order.id}) was taken back on ${shownTime(order.undoneAt)}: none of its documents is imported, so there is nothing to put away. Import the file again to revive it.`,
+    );
   const stock = stockSummary(db);
   if (stock === null) throw noStockYet();
   const saved = orderLines(db, orderId);
   const lots = stockLotsOfOrderItems(db, orderId).map(planLot);
   const held = new Set(lots.map((l) => stockItemKey(l.item)));
-  // Only an item the stock holds nothing of asks its category; each category is read once.
-  const byCategory = new Map<number, StockLot[]>();
+  // Only an item the stock holds nothing of asks its category; each category is read once, as its bins
+  // counted by the store. The plan takes the bin most of them are in as one lot standing for them: what it
+  // would choose from them lot by lot (`mostCommonLocation`), without carrying thousands of lots here.
+  const byCategory = new Map<number, readonly StockLot[]>();
   const categoryLots = new Map<string, readonly StockLot[]>();
   for (const c of categoriesOfOrderItems(db, orderId)) {
-    const key = stockItemKey({ type: c.itemType, no: c.itemNo });
+    const item = { type: c.itemType, no: c.itemNo, colour: null };
+    const key = stockItemKey(item);
     if (held.has(key)) continue;
     let ofCategory = byCategory.get(c.categoryId);
     if (ofCategory === undefined) {
-      ofCategory = stockLotsOfCategory(db, c.categoryId).map(planLot);
+      const at = busiestLocation(stockLocationsOfCategory(db, c.categoryId));
+      ofCategory = at === null ? [] : [{ lot: 0, lotId: null, item, condition: null, quantity: 0, location: at }];
       byCategory.set(c.categoryId, ofCategory);
     }
     categoryLots.set(key, ofCategory);

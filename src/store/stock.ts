@@ -173,23 +173,33 @@ export function categoriesOfOrderItems(
 }
 
 /**
- * The current stock's lots of every item of one catalogue category: where a put-away list suggests a new
- * lot's location when the stock holds nothing of its item. By the category's items
- * (`catalogue_item_by_category`), then the stock document's lines of each (`order_line_by_document_item`).
+ * Where the current stock's lots of one catalogue category are: each location its lots have, with how many
+ * lots are there — what a put-away list suggests a new lot's bin from when the stock holds nothing of its
+ * item (a category's lots are thousands in a large stock: counted here, not carried out one by one). By the
+ * category's items (`catalogue_item_by_category`), then the stock document's lines of each
+ * (`order_line_by_document_item`).
  */
-export function stockLotsOfCategory(db: ReadableDb, categoryId: number): StockLotRow[] {
-  return db
+export function stockLocationsOfCategory(
+  db: ReadableDb,
+  categoryId: number,
+): { readonly location: string; readonly lots: number }[] {
+  const rows = db
     .prepare(
-      `SELECT ${LOT_COLUMNS}
-         FROM catalogue_item c
-         JOIN stock_order s ON s.id = 1
+      // CROSS JOIN: SQLite keeps this order — the category's items, then each one's lines in the stock — where
+      // it would otherwise read every line of the stock and look up each one's category.
+      `SELECT k.location AS location, count(*) AS lots
+         FROM stock_order s
          JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
-         JOIN order_line l ON l.document_id = d.id AND l.item_type = c.item_type AND l.item_no = c.item_no
-         LEFT JOIN stock_lot k ON k.line_id = l.id
-        WHERE c.category_id = ?
-        ORDER BY l.id`,
+         CROSS JOIN catalogue_item c
+         CROSS JOIN order_line l
+         JOIN stock_lot k ON k.line_id = l.id
+        WHERE s.id = 1 AND c.category_id = ?
+          AND l.document_id = d.id AND l.item_type = c.item_type AND l.item_no = c.item_no
+          AND k.location IS NOT NULL
+        GROUP BY k.location`,
     )
-    .all(categoryId) as StockLotRow[];
+    .all(categoryId) as { location: string; lots: number | string }[];
+  return rows.map((r) => ({ location: r.location, lots: Number(r.lots) }));
 }
 
 /** The current stock as its card shows it (SPEC §16). */
@@ -209,6 +219,47 @@ export interface StockSummary {
   readonly lotsWithLotId: number;
 }
 
+/** What a stock document says of its lots beyond its tally, and the desk that imported it. */
+interface DocumentFacts {
+  readonly where: Pick<StockSummary, 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'>;
+  readonly desk: string | undefined;
+}
+
+/**
+ * A stock document's locations and lot ids never change once it is imported (its lines and their
+ * `stock_lot` rows are written once, and kept when it is taken back), nor does the step that imported it:
+ * read once a connection and document, not at every pick list (counting 50,000 lots' locations is most of
+ * what a pick list would cost). Asked only of a committed stock: every caller reads it after its import.
+ */
+const FACTS = new WeakMap<ReadableDb, Map<number, DocumentFacts>>();
+
+function documentFacts(db: ReadableDb, documentId: number): DocumentFacts {
+  const kept = FACTS.get(db) ?? new Map<number, DocumentFacts>();
+  FACTS.set(db, kept);
+  const known = kept.get(documentId);
+  if (known !== undefined) return known;
+  // The stock document's lines, by their document: one stock's, not the store's.
+  const where = db
+    .prepare(
+      `SELECT count(DISTINCT k.location) AS locations, count(*) - count(k.location) AS lotsWithoutLocation,
+              count(k.lot_id) AS lotsWithLotId
+         FROM order_line l LEFT JOIN stock_lot k ON k.line_id = l.id
+        WHERE l.document_id = ?`,
+    )
+    .get(documentId) as Pick<StockSummary, 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'>;
+  // The desk of the step that imported it: the first that wrote its document's row.
+  const desk = db
+    .prepare(
+      `SELECT k.desk FROM undo_change c JOIN undo_step_desk k ON k.step_id = c.step_id
+        WHERE c.table_name = 'document' AND c.row_id = ? ORDER BY c.step_id LIMIT 1`,
+    )
+    .pluck()
+    .get(documentId) as string | undefined;
+  const facts = { where, desk };
+  kept.set(documentId, facts);
+  return facts;
+}
+
 /** The current stock with its counts; null when there is none (never imported, or its import undone). */
 export function stockSummary(db: ReadableDb): StockSummary | null {
   const head = db
@@ -222,23 +273,7 @@ export function stockSummary(db: ReadableDb): StockSummary | null {
     .get(currentStockDocumentId(db)) as
     Omit<StockSummary, 'desk' | 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'> | undefined;
   if (head === undefined) return null;
-  // The stock document's lines, by their document: one stock's, not the store's.
-  const where = db
-    .prepare(
-      `SELECT count(DISTINCT k.location) AS locations, count(*) - count(k.location) AS lotsWithoutLocation,
-              count(k.lot_id) AS lotsWithLotId
-         FROM order_line l LEFT JOIN stock_lot k ON k.line_id = l.id
-        WHERE l.document_id = ?`,
-    )
-    .get(head.documentId) as Pick<StockSummary, 'locations' | 'lotsWithoutLocation' | 'lotsWithLotId'>;
-  // The desk of the step that imported it: the first that wrote its document's row.
-  const desk = db
-    .prepare(
-      `SELECT k.desk FROM undo_change c JOIN undo_step_desk k ON k.step_id = c.step_id
-        WHERE c.table_name = 'document' AND c.row_id = ? ORDER BY c.step_id LIMIT 1`,
-    )
-    .pluck()
-    .get(head.documentId) as string | undefined;
+  const { where, desk } = documentFacts(db, head.documentId);
   return {
     ...head,
     desk: desk ?? null,

@@ -87,7 +87,15 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
     });
 
     it('each contract command makes only the calls it names, and the calls of every command cover its declaration', async () => {
-      const standIn = await startStandIn({ 'P 3039': { name: 'Slope 45 2 x 2' } }); // stops when the test ends
+      const standIn = await startStandIn(
+        { 'P 3039': { name: 'Slope 45 2 x 2' } },
+        {
+          // The shop's store inventory, for `stock lookup`.
+          inventory: [
+            { inventory_id: 1, item: { no: '3001', type: 'PART' }, color_id: 5, quantity: 2, new_or_used: 'N' },
+          ],
+        },
+      ); // stops when the test ends
       const env = { ...CREDENTIALS_ENV, BRICKLINK_API_URL: standIn.url };
       expect((await counted('catalogue import', ['catalogue', 'import', path.join(dir, 'parts.csv')])).code).toBe(0);
       expect((await counted('import', ['import', path.join(dir, 'order.csv'), '--dry-run'])).code).toBe(0);
@@ -158,11 +166,42 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect(stockDry.json.documents[0].lines).toHaveLength(260);
       expect((await counted('stock import', ['stock', 'import', stock, '--location-from', 'Bin'])).code).toBe(0);
       expect((await counted('stock info', ['stock', 'info'])).json.stock).toMatchObject({ lots: 260, locations: 260 });
-      // The pick list of order 1 (its document taken back above: nothing to take), its CSV, and marks the walk has not.
-      expect((await counted('pick', ['pick', '1'])).json.pick.entries).toEqual([]);
-      expect((await counted('pick', ['pick', '1', '--csv', path.join(dir, 'pick.csv')])).code).toBe(0);
-      expect((await counted('pick', ['pick', '1', '--mark', '1:1'])).json.error.code).toBe('not-found');
-      expect((await counted('pick', ['pick', '1', '--unmark', '1:1'])).json.error.code).toBe('not-found');
+      // Issue 65 put-away: an order against the stock, its files into a folder; the stock from BrickLink's API.
+      // Order 1 was taken back above: nothing to put away, as its exports say.
+      expect((await counted('put-away', ['put-away', '1'])).json.error.code).toBe('already-undone');
+      const received = path.join(dir, 'received.csv');
+      fs.writeFileSync(received, csv(['number', 'name', 'quantity'], [['3001', 'Brick 2 x 4', 4]]));
+      expect((await counted('import', ['import', received])).code).toBe(0);
+      const receivedOrder = (await counted('orders', ['orders'])).json.orders.find(
+        (o: { reference: string }) => o.reference === 'received.csv',
+      );
+      const putAwayOut = path.join(dir, 'put-away');
+      fs.mkdirSync(putAwayOut);
+      const putAwayFiles = await counted('put-away', [
+        'put-away',
+        String(receivedOrder.id),
+        '--export',
+        'bricklink',
+        '--out',
+        putAwayOut,
+        '--accept',
+        'no-bricklink-number',
+      ]);
+      expect(putAwayFiles.code, putAwayFiles.stderr).toBe(0);
+      // The stock holds 3001 in red in 260 bins; the line gives no colour: a new lot, where the item's other lots are.
+      expect(putAwayFiles.json.entries).toMatchObject([{ kind: 'new', location: 'A1', from: 'item' }]);
+      expect(putAwayFiles.json.export.note).toContain('Nothing is sent to BrickLink');
+      const stockLookup = await counted('stock lookup', ['stock', 'lookup'], env);
+      expect(stockLookup.code, stockLookup.stderr).toBe(0);
+      expect(stockLookup.json.stock).toMatchObject({ lots: 1, lotsWithLotId: 1 });
+      // The pick list: of order 1, taken back above (nothing to pick, as its exports say), and of the order
+      // received, its CSV, and marks of entries its walk has not.
+      expect((await counted('pick', ['pick', '1'])).json.error.code).toBe('already-undone');
+      const picking = String(receivedOrder.id);
+      expect((await counted('pick', ['pick', picking])).code).toBe(0);
+      expect((await counted('pick', ['pick', picking, '--csv', path.join(dir, 'pick.csv')])).code).toBe(0);
+      expect((await counted('pick', ['pick', picking, '--mark', '1:1'])).json.error.code).toBe('not-found');
+      expect((await counted('pick', ['pick', picking, '--unmark', '1:1'])).json.error.code).toBe('not-found');
 
       for (const command of COMMANDS) {
         if (isShellCommand(command)) continue;

@@ -6,6 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.ts';
+import { PictureCache, pictureCacheFile } from '../../src/store/picture-cache.ts';
+import { getSetting } from '../../src/store/settings.ts';
+import { png } from '../helpers/png.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { inventoryXml } from '../helpers/documents.ts';
 import { insertColour, insertItem } from '../helpers/store-builder.ts';
@@ -102,7 +105,24 @@ it('pick ORDER_ID: the walk in words, as CSV, HTML and PDF, and marks with Undo'
   const html = fs.readFileSync(htmlFile, 'utf8');
   expect(html).toContain('<title>Pick list: order order.xml</title>');
   expect(html).toContain('size: letter landscape');
+  expect(html).not.toContain('<img');
   expect(fs.readFileSync(pdfFile).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  // Pictures: those the app's picture cache keeps beside the store, none fetched (3001 in Red is kept).
+  const cache = PictureCache.open(pictureCacheFile(db), 50_000_000);
+  const kept = await openStore(db);
+  const base = getSetting(kept.db, 'picture-url');
+  kept.close();
+  cache.put(`${base}/ItemImage/PN/5/3001.png`, { bytes: png([200, 0, 0]), type: 'image/png' }, Date.now());
+  cache.close();
+  const pictured = await cli(['--db', db, 'pick', '1', '--html', htmlFile, '--pdf', pdfFile]);
+  expect(pictured.code, pictured.stderr).toBe(0);
+  expect(fs.readFileSync(htmlFile, 'utf8').match(/src="data:image\/png;base64,/g)).toHaveLength(2);
+  expect(
+    fs
+      .readFileSync(pdfFile)
+      .toString('latin1')
+      .match(/\/Subtype \/Image/g)?.length,
+  ).toBeGreaterThan(0);
   const bad = await cli(['--db', db, 'pick', '1', '--html', htmlFile, '--paper', 'a3']);
   expect(bad.code).toBe(2);
 

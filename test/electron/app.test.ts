@@ -248,6 +248,20 @@ describe('the Electron main process (electron mocked)', () => {
         (r) => expect(r.value.stock).toMatchObject({ locationFrom: 'remarks', replaces: null }),
       ],
       ['stock.import', { file }, (r) => expect(r.value.stock).toMatchObject({ lots: 2 })],
+      // Issue 65 put-away: the order against the stock (made of the same file), every line accounted for
+      // whether the catalogue load has placed them yet or not; its files, never sent.
+      [
+        'putAway.list',
+        { orderId: 1, locations: { '1': 'A1' } },
+        (r) => {
+          expect(r.value).toMatchObject({ order: { id: 1 }, stock: { lots: 2 } });
+          expect(r.value.entries.length + r.value.unplaced.length + r.value.nothingReceived.length).toBe(2);
+        },
+      ],
+      ['putAway.export', { orderId: 1 }, (r) => expect(r.value.note).toContain('Nothing is sent to BrickLink')],
+      // No call leaves this machine: the day's budget is set to none first, so the look-up is refused before.
+      ['settings.set', { key: 'daily-call-limit', value: '0' }, (r) => expect(r.ok).toBe(true)],
+      ['stock.lookup', {}, (r) => expect(r.error).toMatchObject({ code: 'budget-exhausted' })],
     ];
     expect(new Set(calls.map(([n]) => n))).toEqual(new Set(CALL_NAMES));
     for (const [name, args, check] of calls) {

@@ -132,6 +132,27 @@ it('walks the bins in natural order, a line from several bins first in walking o
   expect(l.progress).toEqual({ lots: 4, lotsDone: 0, pieces: 12, piecesDone: 0, text: '0 of 4 lots, 0 of 12 pieces' });
 });
 
+it('a line of 0 pieces has nothing to take: listed apart, never a stop', async () => {
+  const { service } = await shop();
+  await ok(service.call('stock.import', { file: STOCK }));
+  const [order] = await ok(
+    service.call('import.confirm', {
+      file: file(
+        'zero.xml',
+        inventoryXml([
+          { no: '3003', colour: 11, qty: 0 },
+          { no: '3001', colour: 5, qty: 1 },
+        ]),
+      ),
+    }),
+  );
+  const l = await list(service, order?.order.id ?? 0);
+  expect(walkOf(l)).toEqual(['A2: 1 × 3001']);
+  expect(l.nothingAsked).toEqual([
+    { line: expect.any(Number), position: 1, where: 'zero.xml #1', what: 'P 3003 Brick 2 x 2 (Black)', quantity: 0 },
+  ]);
+});
+
 it('is refused without a stock, for an order that is not there, and for the stock’s own order', async () => {
   const { service } = await shop();
   const [order] = await ok(service.call('import.confirm', { file: ORDER }));
@@ -285,6 +306,25 @@ describeEachStore('pick marks', () => {
     expect((await list(service, orderId)).entries[2]).toMatchObject({ picked: 2, pickedBy: 'counter' });
   });
 
+  it('a mark of an entry the walk no longer has (a newer stock) counts nothing, and that entry can no longer be marked', async () => {
+    const { service } = await shop();
+    const orderId = await withOrder(service);
+    const a2 = (await list(service, orderId)).entries[0];
+    if (a2 === undefined) throw new Error('no A2');
+    await ok(service.call('pick.mark', { orderId, key: a2.key, picked: 3 }));
+    // The stock imported again: its lots are new lines, so the walk's entries are new ones.
+    await ok(
+      service.call('stock.import', {
+        file: file('inventory.xml', storeInventory([{ lot: '91', no: '3001', colour: 5, qty: 20, bin: 'Z9' }])),
+      }),
+    );
+    const now = await list(service, orderId);
+    expect(walkOf(now)).toEqual(['Z9: 10 × 3001']);
+    expect(now.entries[0]).toMatchObject({ picked: 0, pickedBy: null });
+    expect(now.progress).toMatchObject({ lotsDone: 0, piecesDone: 0 });
+    expect((await refused(service.call('pick.mark', { orderId, key: a2.key, picked: 1 }))).code).toBe('not-found');
+  });
+
   it('two desks marking the same entry: one row, the later mark’s count, never added up; each sees the other’s', async () => {
     const { db, dbPath, service } = await shop('front');
     const orderId = await withOrder(service);
@@ -309,5 +349,13 @@ describeEachStore('pick marks', () => {
       [a10.key, 2, 'front'],
     ]);
     for (const s of [service, back]) expect((await list(s, orderId)).progress.text).toBe('1 of 4 lots, 5 of 12 pieces');
+    // The back desk's Undo would take back a mark the front desk has set since: refused, naming that step.
+    const backUndo = (await ok(back.call('history.state', {}))).undo;
+    expect(backUndo?.label).toBe('Pick 1 × 3001 from A10');
+    expect((await refused(back.call('history.undo', { expectedStep: backUndo?.id ?? 0 }))).code).toBe('step-conflict');
+    // The front desk takes its own back: the back desk's mark of A10 as it was, 1.
+    const frontUndo = (await ok(service.call('history.state', {}))).undo;
+    await ok(service.call('history.undo', { expectedStep: frontUndo?.id ?? 0 }));
+    expect((await list(back, orderId)).entries[1]).toMatchObject({ picked: 1, pickedBy: 'back' });
   });
 });

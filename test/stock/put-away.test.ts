@@ -5,13 +5,16 @@
  */
 import { expect, it } from 'vitest';
 import type { PutAwayExportView, PutAwayListView } from '../../src/api/contract.ts';
-import { STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
+import { checkArguments } from '../../src/api/validate.ts';
+import { mostCommonLocation, STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
+import { busiestLocation } from '../../src/stock/put-away-list.ts';
 import { parseXmlTree } from '../../src/text/xml.ts';
 import { file, orderXml } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { describeEachStore } from '../helpers/stores.ts';
 import { bricklinkMassUpdateProblems, bricklinkXmlProblems } from '../helpers/xml-check.ts';
+import { explainable, postgresScans, recordStatements, sqliteScans } from '../helpers/plans.ts';
 
 type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
@@ -90,7 +93,7 @@ async function shop() {
 const itemsOf = (xml: string) =>
   parseXmlTree(xml, 'x.xml').children.map((item) => Object.fromEntries(item.children.map((c) => [c.name, c.text])));
 
-describeEachStore('the put-away list of an order coming in (issue 65 §3)', () => {
+describeEachStore('the put-away list of an order coming in (issue 65 §3)', (stores) => {
   it('is refused without a stock, and for the stock itself', async () => {
     const { service, orderId } = await shop();
     const none = await refused(service.call('putAway.list', { orderId }));
@@ -101,6 +104,13 @@ describeEachStore('the put-away list of an order coming in (issue 65 §3)', () =
     const itself = await refused(service.call('putAway.list', { orderId: stock.stock.orderId }));
     expect(itself.message).toContain('is the stock itself');
     expect((await refused(service.call('putAway.list', { orderId: 999_999 }))).code).toBe('not-found');
+    // An order taken back has nothing to put away, as its exports say.
+    const [doc] = await ok(service.call('documents.list', { orderId }));
+    await ok(service.call('documents.takeBack', { documentId: doc?.id ?? 0 }));
+    const gone = await refused(service.call('putAway.list', { orderId }));
+    expect(gone.code).toBe('already-undone');
+    expect(gone.message).toContain('nothing to put away');
+    expect((await refused(service.call('putAway.export', { orderId }))).code).toBe('already-undone');
   });
 
   it('puts each line into its lot (before → after), or a new lot with a location from the item, its category, or typed; every line accounted for', async () => {
@@ -205,6 +215,41 @@ describeEachStore('the put-away list of an order coming in (issue 65 §3)', () =
     expect(untyped.upload?.note).toContain('1 lot without a location');
   });
 
+  it("reads the stock's lots by item and by category through indexes, never the catalogue or the stock whole", async () => {
+    const { db, service, orderId } = await shop();
+    await ok(service.call('stock.import', { file: STOCK }));
+    const rec = recordStatements(db);
+    rec.during('putAway.list');
+    await ok(service.call('putAway.list', { orderId }));
+    const server = stores.kind === 'postgres';
+    // As the plan check of every call (test/store/plans.test.ts): whether an index can answer, whatever the size.
+    if (server) db.exec('SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off');
+    // (The documents are few here: the plan check on a grown store holds them to their indexes.)
+    const tables = ['catalogue_item', 'order_line', 'stock_lot'];
+    const statements = [...rec.prepared.values()].filter((p) => explainable(p.sql));
+    const byCategory = statements.find((p) => p.sql.includes('c.category_id = ?'));
+    if (byCategory === undefined) throw new Error('no lots were read by category');
+    if (!server) {
+      // The category's items first, each one's lots by the stock's index: not every lot of the stock, each
+      // looked up for its category (a SEARCH by the document alone, which the scan check does not see).
+      const plan = (
+        db.prepare(`EXPLAIN QUERY PLAN ${byCategory.sql}`).all(...(byCategory.args ?? [])) as { detail: string }[]
+      ).map((r) => r.detail);
+      const items = plan.findIndex((d) => /^SEARCH c USING .*catalogue_item_by_category/.test(d));
+      const lots = plan.findIndex((d) =>
+        /^SEARCH l USING (COVERING )?INDEX order_line_by_document_item \(.*item_no=\?/.test(d),
+      );
+      expect({ plan, first: items >= 0 && lots > items }).toEqual({ plan, first: true });
+    }
+    const scans = statements.flatMap((p) =>
+      (server ? postgresScans(db, p, tables) : sqliteScans(db, p, tables))
+        .filter(() => p.sql.includes('stock_order') || p.sql.includes('catalogue_item c'))
+        .map((scan) => `${scan.table}: ${scan.plan} in ${p.sql.replace(/\s+/g, ' ').slice(0, 120)}`),
+    );
+    if (server) db.exec('RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin');
+    expect(scans).toEqual([]);
+  });
+
   it("is refused until a new lot's item without a BrickLink number is acknowledged, then leaves it out by name", async () => {
     const { db, service, orderId } = await shop();
     insertItem(db, { no: 'rb-only-1', name: 'A part BrickLink does not number', source: 'rebrickable:parts' });
@@ -220,4 +265,44 @@ describeEachStore('the put-away list of an order coming in (issue 65 §3)', () =
     expect(done.leftOut.find((l) => l.line === unknown.id)?.reason).toBe('no-number');
     expect(done.upload?.content).not.toContain('rb-only-1');
   });
+});
+
+it("a category's bin is the one most of its lots are in, as the plan chooses among lots (a tie: the first in natural order)", () => {
+  const counts = [
+    { location: 'A10', lots: 2 },
+    { location: 'B2', lots: 3 },
+    { location: 'A2', lots: 3 },
+  ];
+  expect(busiestLocation(counts)).toBe('A2');
+  expect(busiestLocation([{ location: 'B2', lots: 4 }, ...counts])).toBe('B2');
+  expect(busiestLocation([])).toBeNull();
+  // The same as the plan's own rule over the lots themselves.
+  const lots = counts.flatMap(({ location, lots: n }) =>
+    Array.from({ length: n }, (_, i) => ({
+      lot: i,
+      lotId: null,
+      item: { type: 'P', no: '3001', colour: 5 },
+      condition: null,
+      quantity: 1,
+      location,
+    })),
+  );
+  expect(mostCommonLocation(lots)).toBe(busiestLocation(counts));
+});
+
+it("typed locations are checked as the contract's arguments: line ids written plainly, a location up to 100 characters", () => {
+  const check = (locations: unknown) => checkArguments('putAway.list', { orderId: 1, locations });
+  expect(check({ '12': 'B-3', '7': 'K & 1 <top>' })).toBeNull();
+  expect(check({})).toBeNull();
+  for (const key of ['0', '012', 'B2', '1.5', '-3', '99999999999999999'])
+    expect(check({ [key]: 'A1' }), key).toMatch(/not an order line id/);
+  // Own keys only, as JSON gives them from the renderer: `__proto__` is a key like any other, and refused.
+  expect(check(JSON.parse('{"__proto__": "A1"}'))).toMatch(/not an order line id/);
+  expect(check({ '1': 'x'.repeat(101) })).toMatch(/up to 100 characters/);
+  expect(check({ '1': 3 })).toMatch(/must be text/);
+  expect(check(['A1'])).toMatch(/must be an object/);
+  expect(check(Object.fromEntries(Array.from({ length: 5_001 }, (_, i) => [String(i + 1), 'A1'])))).toMatch(
+    /at most 5000 entries/,
+  );
+  expect(checkArguments('putAway.export', { orderId: 1, accept: ['no-bricklink-number'] })).toBeNull();
 });

@@ -9,6 +9,7 @@ import { stockLotsOfOrder } from '../../src/stock/lots.ts';
 import { startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { insertColour, storeWithCatalogue } from '../helpers/store-builder.ts';
+import { describeEachStore } from '../helpers/stores.ts';
 
 type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
@@ -60,78 +61,80 @@ async function shop(credentials: Credentials | null = TEST_CREDENTIALS) {
   return { db, service, standIn, used };
 }
 
-it("imports the store's inventory from BrickLink's API as the stock: its lots, lot ids and bins (from the remarks), the call counted in the look-up's budget", async () => {
-  const { db, service, standIn, used } = await shop();
-  expect(await used()).toBe(0);
-  const done = await ok(service.call('stock.lookup', {}));
-  expect(standIn.requests).toEqual(['inventories']);
-  expect(done.fetched).toBe(3);
-  expect(done.fileName).toMatch(/^BrickLink store inventory \d{4}-\d{2}-\d{2}\.xml$/);
-  expect(done.budget).toMatchObject({ used: 1 });
-  // Catalogue & jobs shows the look-up's budget: this call is in it.
-  expect(await used()).toBe(1);
-  expect(done.stock).toMatchObject({
-    fileName: done.fileName,
-    lots: 3,
-    pieces: 44,
-    unplaced: 0,
-    locations: 2,
-    lotsWithoutLocation: 1,
-    lotsWithLotId: 3,
+describeEachStore("the stock from BrickLink's API (issue 65 §1)", () => {
+  it("imports the store's inventory from BrickLink's API as the stock: its lots, lot ids and bins (from the remarks), the call counted in the look-up's budget", async () => {
+    const { db, service, standIn, used } = await shop();
+    expect(await used()).toBe(0);
+    const done = await ok(service.call('stock.lookup', {}));
+    expect(standIn.requests).toEqual(['inventories']);
+    expect(done.fetched).toBe(3);
+    expect(done.fileName).toMatch(/^BrickLink store inventory \d{4}-\d{2}-\d{2}\.xml$/);
+    expect(done.budget).toMatchObject({ used: 1 });
+    // Catalogue & jobs shows the look-up's budget: this call is in it.
+    expect(await used()).toBe(1);
+    expect(done.stock).toMatchObject({
+      fileName: done.fileName,
+      lots: 3,
+      pieces: 44,
+      unplaced: 0,
+      locations: 2,
+      lotsWithoutLocation: 1,
+      lotsWithLotId: 3,
+    });
+    expect(done.replaced).toEqual([]);
+    expect(await ok(service.call('stock.info', {}))).toEqual(done.stock);
+    const lots = stockLotsOfOrder(db, done.stock.orderId).map((l) => [
+      l.lotId,
+      l.item.no,
+      l.item.colour,
+      l.quantity,
+      l.condition,
+      l.location,
+    ]);
+    expect(lots).toEqual([
+      ['9001', '3001', 5, 40, 'N', 'A10'],
+      ['9002', '3003', 11, 3, 'U', 'B-1-9'],
+      ['9003', '3001', 11, 1, 'N', null],
+    ]);
+    // One undo step, as an import of the stock: Undo takes it back.
+    const state = await ok(service.call('history.state', {}));
+    expect(state.undo?.label).toBe(`Import of the stock from ${done.fileName}`);
+
+    // The same inventory again: the stock already, nothing written; the call was made, so it counts.
+    const again = await refused(service.call('stock.lookup', {}));
+    expect(again.code).toBe('duplicate-document');
+    expect(again.message).toContain('stock');
+    expect(await used()).toBe(2);
+    expect(standIn.requests).toEqual(['inventories', 'inventories']);
   });
-  expect(done.replaced).toEqual([]);
-  expect(await ok(service.call('stock.info', {}))).toEqual(done.stock);
-  const lots = stockLotsOfOrder(db, done.stock.orderId).map((l) => [
-    l.lotId,
-    l.item.no,
-    l.item.colour,
-    l.quantity,
-    l.condition,
-    l.location,
-  ]);
-  expect(lots).toEqual([
-    ['9001', '3001', 5, 40, 'N', 'A10'],
-    ['9002', '3003', 11, 3, 'U', 'B-1-9'],
-    ['9003', '3001', 11, 1, 'N', null],
-  ]);
-  // One undo step, as an import of the stock: Undo takes it back.
-  const state = await ok(service.call('history.state', {}));
-  expect(state.undo?.label).toBe(`Import of the stock from ${done.fileName}`);
 
-  // The same inventory again: the stock already, nothing written; the call was made, so it counts.
-  const again = await refused(service.call('stock.lookup', {}));
-  expect(again.code).toBe('duplicate-document');
-  expect(again.message).toContain('stock');
-  expect(await used()).toBe(2);
-  expect(standIn.requests).toEqual(['inventories', 'inventories']);
-});
+  it("is refused in BrickLink's words when the signature is wrong: the call counted, no stock written", async () => {
+    const { service, standIn, used } = await shop({ ...TEST_CREDENTIALS, tokenSecret: 'wrong' });
+    const no = await refused(service.call('stock.lookup', {}));
+    expect(no.code).toBe('source-error');
+    expect(no.message).toContain('BAD_OAUTH_REQUEST');
+    expect(standIn.requests).toEqual(['inventories']);
+    expect(await used()).toBe(1);
+    expect(await ok(service.call('stock.info', {}))).toBeNull();
+    expect((await ok(service.call('history.state', {}))).undo).toBeNull();
+  });
 
-it("is refused in BrickLink's words when the signature is wrong: the call counted, no stock written", async () => {
-  const { service, standIn, used } = await shop({ ...TEST_CREDENTIALS, tokenSecret: 'wrong' });
-  const no = await refused(service.call('stock.lookup', {}));
-  expect(no.code).toBe('source-error');
-  expect(no.message).toContain('BAD_OAUTH_REQUEST');
-  expect(standIn.requests).toEqual(['inventories']);
-  expect(await used()).toBe(1);
-  expect(await ok(service.call('stock.info', {}))).toBeNull();
-  expect((await ok(service.call('history.state', {}))).undo).toBeNull();
-});
+  it('is refused before anything is sent when the day’s budget is used up, or there are no credentials', async () => {
+    const { service, standIn, used } = await shop();
+    await ok(service.call('settings.set', { key: 'daily-call-limit', value: '0' }));
+    const spent = await refused(service.call('stock.lookup', {}));
+    expect(spent.code).toBe('budget-exhausted');
+    expect(spent.message).toContain('budget is used up');
+    expect(standIn.requests).toEqual([]);
+    expect(await used()).toBe(0);
+    expect(await ok(service.call('stock.info', {}))).toBeNull();
 
-it('is refused before anything is sent when the day’s budget is used up, or there are no credentials', async () => {
-  const { service, standIn, used } = await shop();
-  await ok(service.call('settings.set', { key: 'daily-call-limit', value: '0' }));
-  const spent = await refused(service.call('stock.lookup', {}));
-  expect(spent.code).toBe('budget-exhausted');
-  expect(spent.message).toContain('budget is used up');
-  expect(standIn.requests).toEqual([]);
-  expect(await used()).toBe(0);
-  expect(await ok(service.call('stock.info', {}))).toBeNull();
-
-  const none = await shop(null);
-  const missing = await refused(none.service.call('stock.lookup', {}));
-  expect(missing.code).toBe('no-credentials');
-  expect(missing.message).toContain('credentials');
-  expect(none.standIn.requests).toEqual([]);
-  expect(await none.used()).toBe(0);
-  expect(await ok(none.service.call('stock.info', {}))).toBeNull();
+    const none = await shop(null);
+    const missing = await refused(none.service.call('stock.lookup', {}));
+    expect(missing.code).toBe('no-credentials');
+    expect(missing.message).toContain('credentials');
+    expect(none.standIn.requests).toEqual([]);
+    expect(await none.used()).toBe(0);
+    expect(await ok(none.service.call('stock.info', {}))).toBeNull();
+  });
 });

@@ -22,6 +22,9 @@ const LATE = [
   'undo_step_by_state',
   'undo_change_by_row',
   'colour_placement_by_colour',
+  // The stock's (issue 65): a document's lines of an item; a category's items.
+  'order_line_by_document_item',
+  'catalogue_item_by_category',
 ];
 
 function indexes(db: StoreDb): string[] {

@@ -11,7 +11,14 @@ import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';
-import { stockLotsForOrder, stockLotsOf } from '../../src/store/stock.ts';
+import {
+  categoriesOfOrderItems,
+  stockLotsForOrder,
+  stockLotsOf,
+  stockLocationsOfCategory,
+  stockLotsOfOrderItems,
+} from '../../src/store/stock.ts';
+import { startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';
 import { lookupStarter } from '../../src/app/work.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { bsx, file } from '../helpers/documents.ts';
@@ -263,6 +270,29 @@ async function driveEveryCall(
   await call('pick.unmark', { orderId: picking, key: stop.key });
   await call('pick.printable', { orderId: picking, paper: 'a4', orientation: 'portrait', pictures: true });
   await call('pick.file', { orderId: picking, as: 'csv' });
+  stockLotsOfOrderItems(db, order.id);
+  categoriesOfOrderItems(db, order.id);
+  stockLocationsOfCategory(db, 1);
+  // The put-away list of an order coming in, its files, and the stock from BrickLink's API (a stand-in).
+  await call('putAway.list', { orderId: order.id, locations: { [String(sample.byNumber.id)]: 'K1' } });
+  await call('putAway.export', { orderId: order.id, accept: ['no-bricklink-number', 'no-rebrickable-number'] });
+  const standIn = await startStandIn(
+    {},
+    {
+      inventory: [
+        {
+          inventory_id: 1,
+          item: { no: '3001', type: 'PART' },
+          color_id: colour,
+          quantity: 4,
+          new_or_used: 'N',
+          remarks: 'A3',
+        },
+      ],
+    },
+  );
+  await call('settings.set', { key: 'api-url', value: standIn.url });
+  await call('stock.lookup', {});
 
   await call('export.summary', {});
   await call('export.bricklink', { orderId: order.id, accept: ['no-bricklink-number', 'no-rebrickable-number'] });
@@ -315,7 +345,8 @@ describeEachStore('every statement a call runs is answered by an index (issue 61
       desk: 'front',
       credentials: {
         encrypted: false,
-        get: () => ({ consumerKey: 'k', consumerSecret: 's', token: 't', tokenSecret: 'u' }),
+        // The stand-in's, so that stock.lookup is answered.
+        get: () => TEST_CREDENTIALS,
         set: () => {},
       },
       // The look-up is queued as the app queues it; its run (the job runner's, against BrickLink) is not driven.

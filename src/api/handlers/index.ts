@@ -33,8 +33,8 @@ export const CALL_TABLE: CallTable = {
   ...COMPARE_CALLS,
   ...PICTURES_CALLS,
   ...STOCK_CALLS,
-  ...PUT_AWAY_CALLS,
   ...PICK_CALLS,
+  ...PUT_AWAY_CALLS,
 };
 
 /** The calls that write to the store (or start a job that does): refused up front on a store that can't be written. */

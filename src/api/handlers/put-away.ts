@@ -130,7 +130,7 @@ export const PUT_AWAY_CALLS = {
           ? ['Nothing to put away: no line goes into a lot or makes a new one.']
           : []),
         ...(left === null ? [] : [left]),
-        'Nothing is sent to BrickLink: give it the files (Inventory → Mass Update, Mass Upload).',
+        'Nothing is sent to BrickLink: give it the files (its Mass Inventory Update and Mass Inventory Upload).',
         STOCK_UNCHANGED_NOTE,
       ].join(' '),
     };

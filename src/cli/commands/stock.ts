@@ -107,3 +107,27 @@ export const stockInfo: ContractCommand = {
     };
   },
 };
+
+// ── Issue 65 put-away (branch i65-putaway) ──
+export const stockLookup: ContractCommand = {
+  name: ['stock', 'lookup'],
+  synopsis: '',
+  summary:
+    "import the shop's stock straight from BrickLink's API: its store inventory in one call within the day's budget (BRICKLINK_* credentials), each lot's location from its remarks; replaces the stock before it (undo brings that back)",
+  args: { min: 0, max: 0 },
+  calls: ['stock.lookup'],
+  async run(api) {
+    const done = await api.call('stock.lookup', {});
+    const replaced = done.replaced
+      .map(
+        (r) =>
+          `\nIt replaces the stock imported on ${shownTime(r.importedAt)} from ${r.fileName} (undo brings that back).`,
+      )
+      .join('');
+    const text =
+      `Asked BrickLink for the store's inventory: ${counted(done.fetched, 'lot')}, imported as the stock ` +
+      `${done.fileName} (order #${done.stock.orderId}, document ${done.stock.documentId}): ${stockText(done.stock)}${replaced}` +
+      `\nToday's budget: ${done.budget.used} of ${done.budget.limit} calls used, ${done.budget.left} left.`;
+    return { json: done, text };
+  },
+};
