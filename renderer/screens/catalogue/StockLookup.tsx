@@ -18,6 +18,8 @@ export function StockLookup() {
   useEffect(() => void load(), [load]);
   if (!settings?.credentialsStored) return null;
   const take = async () => {
+    // Not disabled meanwhile (a disabled button drops the focus): a second press waits for the first.
+    if (busy) return;
     setBusy(true);
     try {
       const r = await attempt(() => call('stock.lookup', {}));
@@ -36,7 +38,7 @@ export function StockLookup() {
   };
   return (
     <div className="row">
-      <button data-testid="stock-lookup" disabled={busy || budget?.left === 0} onClick={() => void take()}>
+      <button data-testid="stock-lookup" aria-busy={busy} disabled={budget?.left === 0} onClick={() => void take()}>
         Take it from BrickLink
       </button>
       <span className="muted" data-testid="stock-lookup-budget">

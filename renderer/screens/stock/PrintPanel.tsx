@@ -13,11 +13,14 @@ export function printHtml(html: string): void {
   frame.setAttribute('aria-hidden', 'true');
   frame.tabIndex = -1;
   frame.dataset['testid'] = 'print-frame';
+  // Where the worker was (the Print button): the focus goes back there once the dialog has closed.
+  const back = document.activeElement;
   frame.onload = () => {
     const w = frame.contentWindow;
     if (w === null) return;
     w.focus();
     w.print();
+    if (back instanceof HTMLElement && back.isConnected) back.focus();
     // print() returns once the dialog is closed (or at once where printing is done elsewhere): kept a
     // while for the latter, then gone.
     setTimeout(() => frame.remove(), 60_000);
@@ -36,6 +39,8 @@ export function PrintPanel({ orderId }: { orderId: number }) {
   const [pictures, setPictures] = useState(true);
   const [busy, setBusy] = useState(false);
   const print = async () => {
+    // Not disabled meanwhile (a disabled button drops the focus): a second press waits for the first.
+    if (busy) return;
     setBusy(true);
     try {
       const page = await attempt(() => call('pick.printable', { orderId, paper, orientation, pictures }));
@@ -72,7 +77,7 @@ export function PrintPanel({ orderId }: { orderId: number }) {
       </label>
       <button
         data-testid="pick-print"
-        disabled={busy}
+        aria-busy={busy}
         title="The pick list on paper, in walking order, with a box to tick for each lot"
         onClick={() => void print()}
       >
