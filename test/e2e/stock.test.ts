@@ -149,6 +149,17 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       // Read: the next key imports it.
       await page.getByTestId('stock-confirm').and(page.locator(':focus')).waitFor();
       await shot('01-stock-preview');
+      // Locations from a column the file lacks: said in words; back to the remarks, the preview as before.
+      await page.getByTestId('stock-location-from').selectOption('column');
+      await page.getByTestId('stock-location-column').fill('Bin');
+      await page.getByTestId('stock-location-column').press('Enter');
+      await page
+        .getByText(/has no field "Bin" to read the location from/)
+        .first()
+        .waitFor();
+      await page.getByTestId('stock-location-from').selectOption('remarks');
+      await keeps.waitFor();
+      await page.getByTestId('stock-confirm').and(page.locator(':focus')).waitFor();
       await page.keyboard.press('Enter');
       await card.getByTestId('stock-holds').waitFor();
       expect(await card.getByTestId('stock-holds').textContent()).toBe(
