@@ -12,6 +12,8 @@ import { openFilePicker } from './components/FilePicker.tsx';
 import { useApp, type Screen } from './state/app.ts';
 import { READ_ONLY_TITLE, readOnlyBanner } from './store-banner.ts';
 import { useOrders } from './state/orders.ts';
+import { usePick } from './state/pick.ts';
+import { usePutAway } from './state/put-away.ts';
 import { count } from './format.ts';
 import type { JobOrderLines } from '../src/api/contract.ts';
 
@@ -176,7 +178,11 @@ export function App() {
               aria-current={screen === id ? 'page' : undefined}
               onClick={() => {
                 go(id);
-                if (id === 'orders') useOrders.getState().close();
+                if (id === 'orders') {
+                  useOrders.getState().close();
+                  usePick.getState().close();
+                  usePutAway.getState().close();
+                }
               }}
             >
               {label}

@@ -138,6 +138,10 @@ export function FirstStart({ orders }: { orders: number }) {
           </div>
         </li>
       </ol>
+      <p className="muted" data-testid="first-start-stock">
+        And the shop’s stock, when you keep one: import the shop’s inventory (Catalogue & jobs → Stock) to pick orders
+        and put purchases away.
+      </p>
     </div>
   );
 }

@@ -4,11 +4,15 @@ import { useCatalogue } from '../state/catalogue.ts';
 import { CatalogueCard } from './catalogue/CatalogueCard.tsx';
 import { JobsTable } from './catalogue/JobsTable.tsx';
 import { LookupCard } from './catalogue/LookupCard.tsx';
+import { StockCard, StockPreview } from './catalogue/StockCard.tsx';
+import { useStock } from '../state/stock.ts';
 
-/** Catalogue and jobs (SPEC §9.5). */
+/** Catalogue and jobs (SPEC §9.5), and the stock (SPEC §16): what every order is read against. */
 export function Catalogue() {
   const reload = useCatalogue((s) => s.reload);
   useReloadOnChange(reload);
+  const reloadStock = useStock((s) => s.reload);
+  useReloadOnChange(reloadStock);
   // Another desk's (or process's) load: its progress is written to the store as it goes, told to no one
   // until it ends (SPEC §14) — read again every second while it runs.
   const elsewhere = useCatalogue((s) => s.status?.job?.state === 'running' && s.status.job.alive && s.live === null);
@@ -24,8 +28,10 @@ export function Catalogue() {
       </div>
       <div className="cards">
         <CatalogueCard />
+        <StockCard />
         <LookupCard />
       </div>
+      <StockPreview />
       <JobsTable />
     </section>
   );

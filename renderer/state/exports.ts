@@ -11,6 +11,12 @@ export function deliver(file: ExportFileView): void {
     useApp.getState().say(`Saved ${file.savedTo}.${leftOut}`);
     return;
   }
+  download(file);
+  useApp.getState().say(`Exported ${file.name}.${leftOut}`);
+}
+
+/** The page's download of a file the core made (the browser host: no save dialog there). */
+export function download(file: { readonly name: string; readonly content: string }): void {
   const url = URL.createObjectURL(
     new Blob([file.content], { type: file.name.endsWith('.csv') ? 'text/csv' : 'application/xml' }),
   );
@@ -19,7 +25,6 @@ export function deliver(file: ExportFileView): void {
   a.download = file.name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  useApp.getState().say(`Exported ${file.name}.${leftOut}`);
 }
 
 export const TARGET_NAMES: Readonly<Record<ExportTarget, string>> = {

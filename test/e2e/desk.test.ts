@@ -109,6 +109,10 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the desk walk'))('the desk,
     });
     // Point 5: the first-start guide's file picker is a button Tab reaches; Enter opens the file chooser.
     await page.getByTestId('first-start').waitFor();
+    // It says what the stock is for, in one line (issue 65 §4).
+    expect(await page.getByTestId('first-start-stock').textContent()).toContain(
+      'import the shop’s inventory (Catalogue & jobs → Stock) to pick orders and put purchases away',
+    );
     let reached = false;
     for (let i = 0; i < 20 && !reached; i++) {
       await page.keyboard.press('Tab');

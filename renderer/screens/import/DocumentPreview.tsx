@@ -7,7 +7,7 @@ import { count } from '../../format.ts';
 import { attempt } from '../../state/app.ts';
 import { call } from '../../state/call.ts';
 import { useImport } from '../../state/import.ts';
-import { Reading } from './Reading.tsx';
+import { Reading, type ReadingControls } from './Reading.tsx';
 import { Revival } from './Revival.tsx';
 
 /** The colour a preview line gives: the document's name for it, else the catalogue's, else its id. */
@@ -80,12 +80,15 @@ export function DocumentPreview({
   previewId,
   index,
   refusalSaid = false,
+  controls,
 }: {
   doc: PreviewDocumentView;
   previewId: string;
   index: number;
   /** Its refusal is said once above, for every document it refuses: here only its few words. */
   refusalSaid?: boolean;
+  /** Another preview's (the stock's): its boxes, its choice, and what a take-back reads again; else the import's. */
+  controls?: ReadingControls & { refresh(): Promise<void> };
 }) {
   // The preview brings its first lines; more come page by page (a 200,000-line answer would stall the screens).
   const [more, setMore] = useState<readonly PreviewLineView[]>([]);
@@ -136,12 +139,12 @@ export function DocumentPreview({
         <TakeBack
           doc={doc.duplicateOf}
           label="Take back that import"
-          onDone={() => void useImport.getState().refresh()}
+          onDone={() => void (controls ?? useImport.getState()).refresh()}
           // Then the preview offers to revive it: the next key is Import (Revive).
           focusAfter={['[data-testid="confirm-import"]:not([disabled])', 'main']}
         />
       ) : null}
-      <Reading doc={doc} />
+      <Reading doc={doc} controls={controls} />
       <Revival doc={doc} />
       <PreviewTable lines={shown} />
       {doc.counts.total > shown.length ? (

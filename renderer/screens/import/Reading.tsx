@@ -1,6 +1,11 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { PreviewDocumentView } from '../../../src/api/contract.ts';
-import { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, type ColourNumbering } from '../../../src/reading.ts';
+import {
+  COLOUR_NUMBERING_NAMES,
+  COLOUR_NUMBERINGS,
+  type ColourNumbering,
+  type WarningCode,
+} from '../../../src/reading.ts';
 import { useImport } from '../../state/import.ts';
 
 const HOW_WORDS: Readonly<Record<NonNullable<PreviewDocumentView['colourNumbering']>['how'], string>> = {
@@ -18,12 +23,21 @@ const MODELS: readonly string[] = ['ldraw-model', 'studio-model'];
 /** "BrickLink’s": a numbering as the preview says it. */
 const numberingWords = (n: ColourNumbering) => `${COLOUR_NUMBERING_NAMES[n]}’s`;
 
+/** What the reading's boxes and choice change: the import's, or another preview's (the stock's). */
+export interface ReadingControls {
+  readonly acknowledged: readonly WarningCode[];
+  acknowledge(code: WarningCode, seen: boolean): void;
+  readonly colourNumbering: ColourNumbering | null;
+  setColourNumbering(numbering: ColourNumbering | null): Promise<void>;
+  readonly busy: boolean;
+}
+
 /**
  * How the file was read (SPEC §8): the columns read and not read, the numbering of its colour numbers
  * (which staff may change for a list), and what the reader assumed, each with the box that acknowledges it.
  */
-export function Reading({ doc }: { doc: PreviewDocumentView }) {
-  const { acknowledged, acknowledge, colourNumbering, setColourNumbering, busy } = useImport(
+export function Reading({ doc, controls }: { doc: PreviewDocumentView; controls?: ReadingControls }) {
+  const imports = useImport(
     useShallow((s) => ({
       acknowledged: s.acknowledged,
       acknowledge: s.acknowledge,
@@ -32,6 +46,7 @@ export function Reading({ doc }: { doc: PreviewDocumentView }) {
       busy: s.busy,
     })),
   );
+  const { acknowledged, acknowledge, colourNumbering, setColourNumbering, busy } = controls ?? imports;
   const c = doc.colourNumbering;
   return (
     <div className="reading" data-testid="reading">

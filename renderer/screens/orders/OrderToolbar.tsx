@@ -6,6 +6,10 @@ import { useCompare } from '../../state/compare.ts';
 import { useExports } from '../../state/exports.ts';
 import { useOrders } from '../../state/orders.ts';
 import { useApp } from '../../state/app.ts';
+import { usePick } from '../../state/pick.ts';
+import { usePutAway } from '../../state/put-away.ts';
+import { useStock } from '../../state/stock.ts';
+import { useEffect } from 'react';
 
 /** The order's header: back, its name and counts, the unplaced filter, its export, and "Find in lines". */
 export function OrderToolbar(props: {
@@ -24,6 +28,12 @@ export function OrderToolbar(props: {
       setUnplacedOnly: s.setUnplacedOnly,
     })),
   );
+  // The stock's own order has no pick or put-away list: its lines are the stock.
+  const stock = useStock((s) => s.info);
+  useEffect(() => {
+    if (stock === undefined) void useStock.getState().reload();
+  }, [stock]);
+  const isStock = stock?.orderId === order.id;
   return (
     <div className="toolbar">
       <button onClick={() => close()}>← Orders</button>
@@ -51,6 +61,24 @@ export function OrderToolbar(props: {
       >
         Export BrickLink XML…
       </button>
+      {isStock ? null : (
+        <>
+          <button
+            data-testid="order-pick"
+            title="The pick list of this order going out: the stock's lots in walking order"
+            onClick={() => void usePick.getState().open(order.id)}
+          >
+            Pick
+          </button>
+          <button
+            data-testid="order-put-away"
+            title="The put-away list of this order coming in: each line to its lot, or a new one"
+            onClick={() => void usePutAway.getState().open(order.id)}
+          >
+            Put away
+          </button>
+        </>
+      )}
       <button data-testid="order-compare" onClick={() => useCompare.getState().startFrom(order)}>
         Compare with…
       </button>
