@@ -11,15 +11,15 @@ import { orderSummary } from '../store/orders.ts';
 import {
   categoriesOfOrderItems,
   stockLocationsOfCategory,
-  stockLotsOfOrderItems,
+  stockLocationsOfItems,
+  stockLotsForOrder,
   stockOrderId,
   stockSummary,
   type StockSummary,
 } from '../store/stock.ts';
 import { stockItemKey } from './items.ts';
 import { planLot } from './lots.ts';
-import { compareLocations } from './natural-order.ts';
-import { planPutAway } from './put-away-plan.ts';
+import { busiestLocation, linesForNewLots, planPutAway, type LocationCount } from './put-away-plan.ts';
 import type { OrderLine, PutAwayPlan, StockLot } from './types.ts';
 
 /** Refused when there is no current stock: the lists need one. */
@@ -54,22 +54,6 @@ export function savedOrderLine(l: LineView): OrderLine {
     : { ...base, item: { type: l.placed.type, no: l.placed.no, colour: l.placed.colour }, unplaced: null };
 }
 
-/** The location most lots are in; a tie goes to the first in natural order, as `mostCommonLocation` decides. */
-export function busiestLocation(
-  counts: readonly { readonly location: string; readonly lots: number }[],
-): string | null {
-  let best: string | null = null;
-  let most = 0;
-  for (const { location, lots } of counts) {
-    const at = location.trim();
-    if (at !== '' && (lots > most || (lots === most && compareLocations(at, best) < 0))) {
-      best = at;
-      most = lots;
-    }
-  }
-  return best;
-}
-
 export interface OrderPutAway {
   readonly order: { readonly id: number; readonly reference: string };
   readonly stock: StockSummary;
@@ -98,8 +82,18 @@ export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMa
   const stock = stockSummary(db);
   if (stock === null) throw noStockYet();
   const saved = orderLines(db, orderId);
-  const lots = stockLotsOfOrderItems(db, orderId).map(planLot);
-  const held = new Set(lots.map((l) => stockItemKey(l.item)));
+  const lines = saved.map(savedOrderLine);
+  // The lots of the lines' items in their colours; for the lines going into a new lot, where the stock
+  // keeps their items (counted by the store, however many colours an item has).
+  const lots = stockLotsForOrder(db, orderId).map(planLot);
+  const asking = new Map(linesForNewLots(lines, lots).map((l) => [stockItemKey(l.item), l.item]));
+  const itemLocations = new Map<string, LocationCount[]>();
+  for (const r of stockLocationsOfItems(db, [...asking.values()])) {
+    const key = stockItemKey({ type: r.itemType, no: r.itemNo });
+    const counts = itemLocations.get(key);
+    if (counts === undefined) itemLocations.set(key, [r]);
+    else counts.push(r);
+  }
   // Only an item the stock holds nothing of asks its category; each category is read once, as its bins
   // counted by the store. The plan takes the bin most of them are in as one lot standing for them: what it
   // would choose from them lot by lot (`mostCommonLocation`), without carrying thousands of lots here.
@@ -108,7 +102,7 @@ export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMa
   for (const c of categoriesOfOrderItems(db, orderId)) {
     const item = { type: c.itemType, no: c.itemNo, colour: null };
     const key = stockItemKey(item);
-    if (held.has(key)) continue;
+    if (!asking.has(key) || itemLocations.has(key)) continue;
     let ofCategory = byCategory.get(c.categoryId);
     if (ofCategory === undefined) {
       const at = busiestLocation(stockLocationsOfCategory(db, c.categoryId));
@@ -117,7 +111,7 @@ export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMa
     }
     categoryLots.set(key, ofCategory);
   }
-  const plan = planPutAway({ lines: saved.map(savedOrderLine), lots, categoryLots, typed });
+  const plan = planPutAway({ lines, lots, categoryLots, typed, itemLocations });
   return {
     order: { id: order.id, reference: order.reference },
     stock,

@@ -34,6 +34,37 @@ export interface PutAwayInput {
   readonly categoryLots?: ReadonlyMap<string, readonly StockLot[]>;
   /** Locations staff typed for new lots, by order line id: a typed one replaces the suggestion. */
   readonly typed?: ReadonlyMap<number, string>;
+  /**
+   * Where the stock keeps each item of the lines that goes into a new lot (any colour and condition), by
+   * `stockItemKey`: its lots counted by location (null: lots without one), an item absent holding none.
+   * Given, it is what the item's suggestion is made from, and `lots` need hold only the lots of the
+   * lines' items in their colours (`linesForNewLots` says which items ask): a store that counts them
+   * need not carry every lot of an item in twenty colours out one by one.
+   */
+  readonly itemLocations?: ReadonlyMap<string, readonly LocationCount[]>;
+}
+
+/** How many of an item's (or a category's) lots are in one location; null: lots without one. */
+export interface LocationCount {
+  readonly location: string | null;
+  readonly lots: number;
+}
+
+/** The location most lots are in, by counts; a tie goes to the first in natural order. Null: none has one. */
+export function busiestLocation(counts: readonly LocationCount[]): string | null {
+  const total = new Map<string, number>();
+  for (const { location, lots } of counts) {
+    const at = location?.trim() ?? '';
+    if (at !== '') total.set(at, (total.get(at) ?? 0) + lots);
+  }
+  let best: string | null = null;
+  let most = 0;
+  for (const [at, n] of total)
+    if (n > most || (n === most && compareLocations(at, best) < 0)) {
+      best = at;
+      most = n;
+    }
+  return best;
 }
 
 /**
@@ -41,19 +72,7 @@ export interface PutAwayInput {
  * a tie goes to the first in natural order. Null where none has a location.
  */
 export function mostCommonLocation(lots: readonly StockLot[]): string | null {
-  const counts = new Map<string, number>();
-  for (const l of lots) {
-    const at = l.location?.trim() ?? '';
-    if (at !== '') counts.set(at, (counts.get(at) ?? 0) + 1);
-  }
-  let best: string | null = null;
-  let most = 0;
-  for (const [at, n] of counts)
-    if (n > most || (n === most && compareLocations(at, best) < 0)) {
-      best = at;
-      most = n;
-    }
-  return best;
+  return busiestLocation(lots.map((l) => ({ location: l.location, lots: 1 })));
 }
 
 function suggestion(
@@ -64,11 +83,12 @@ function suggestion(
   const typed = input.typed?.get(line.line)?.trim() ?? '';
   if (typed !== '') return { location: typed, from: 'typed' };
   // The item's other lots (other colours, or its colour in the other condition): where staff keep it.
-  const byItem = mostCommonLocation(ofItem);
+  const counted = input.itemLocations ? (input.itemLocations.get(stockItemKey(line.item)) ?? []) : null;
+  const byItem = counted !== null ? busiestLocation(counted) : mostCommonLocation(ofItem);
   if (byItem !== null) return { location: byItem, from: 'item' };
   // Only for an item the stock holds nothing of does its category speak.
-  const byCategory =
-    ofItem.length === 0 ? mostCommonLocation(input.categoryLots?.get(stockItemKey(line.item)) ?? []) : null;
+  const holdsItem = counted !== null ? counted.length > 0 : ofItem.length > 0;
+  const byCategory = holdsItem ? null : mostCommonLocation(input.categoryLots?.get(stockItemKey(line.item)) ?? []);
   return byCategory !== null ? { location: byCategory, from: 'category' } : { location: null, from: null };
 }
 
@@ -83,6 +103,18 @@ function lotFor(line: PlacedOrderLine, walk: readonly StockLot[]): StockLot | nu
     walk.find((l) => l.condition === line.condition) ??
     walk.find((l) => l.condition === null || line.condition === null) ??
     null
+  );
+}
+
+/**
+ * The lines that go into a new lot, given `lots` holding at least every lot of the lines' items in their
+ * colours: the items whose suggestion `itemLocations` is asked for.
+ */
+export function linesForNewLots(lines: readonly OrderLine[], lots: readonly StockLot[]): PlacedOrderLine[] {
+  const groups = lotsByItemColour(lots);
+  return lines.filter(
+    (l): l is PlacedOrderLine =>
+      l.item !== null && l.quantity > 0 && lotFor(l, groups.get(stockItemColourKey(l.item)) ?? []) === null,
   );
 }
 

@@ -6,7 +6,7 @@
  * fixes, memories and Undo treat it as any line.
  */
 import type { ReadableDb, StoreDb } from './db.ts';
-import { onServer } from './dialect.ts';
+import { onServer, pairsOfJson } from './dialect.ts';
 import { insertFromJson, SERVER_BATCH } from './insert-rows.ts';
 
 /** The stock order's id, or null before the first stock import. */
@@ -136,24 +136,35 @@ export function stockLotsForOrder(db: ReadableDb, orderId: number): StockLotRow[
 }
 
 /**
- * Every lot of the current stock of an item (in any colour and condition) that a placed saved line of order
- * `orderId` has: where a put-away list puts each received line, and where it suggests a new lot's location
- * from the item's other lots. One query, by the order's lines and the stock document's lines of each item.
+ * Where the current stock keeps each of `items` (in any colour and condition): each location its lots
+ * have (null: lots without one), with how many lots are there — what a put-away list suggests a new lot's
+ * bin from. Counted here: an item's lots in twenty colours need not be carried out one by one. By each
+ * item, then the stock document's lines of it (`order_line_by_document_item`), never the stock whole.
  */
-export function stockLotsOfOrderItems(db: ReadableDb, orderId: number): StockLotRow[] {
-  return db
+export function stockLocationsOfItems(
+  db: ReadableDb,
+  items: readonly { readonly type: string; readonly no: string }[],
+): { readonly itemType: string; readonly itemNo: string; readonly location: string | null; readonly lots: number }[] {
+  if (items.length === 0) return [];
+  const rows = db
     .prepare(
-      `SELECT DISTINCT ${LOT_COLUMNS}
-         FROM document od
-         JOIN order_line o ON o.document_id = od.id AND o.item_no IS NOT NULL
-         JOIN stock_order s ON s.id = 1
+      // CROSS JOIN: SQLite keeps this order — the items asked, then each one's lines in the stock.
+      `SELECT l.item_type AS itemType, l.item_no AS itemNo, k.location AS location, count(*) AS lots
+         FROM stock_order s
          JOIN document d ON d.order_id = s.order_id AND d.state = 'imported'
-         JOIN order_line l ON l.document_id = d.id AND l.item_type = o.item_type AND l.item_no = o.item_no
+         CROSS JOIN (${pairsOfJson(db)}) i
+         CROSS JOIN order_line l
          LEFT JOIN stock_lot k ON k.line_id = l.id
-        WHERE od.order_id = ? AND od.state = 'imported'
-        ORDER BY l.id`,
+        WHERE s.id = 1 AND l.document_id = d.id AND l.item_type = i.a AND l.item_no = i.b
+        GROUP BY l.item_type, l.item_no, k.location`,
     )
-    .all(orderId) as StockLotRow[];
+    .all(JSON.stringify(items.map((i) => [i.type, i.no]))) as {
+    itemType: string;
+    itemNo: string;
+    location: string | null;
+    lots: number | string;
+  }[];
+  return rows.map((r) => ({ ...r, lots: Number(r.lots) }));
 }
 
 /** The catalogue's category of each item a placed saved line of order `orderId` has, where it gives one. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { stockItemKey } from '../../src/stock/items.ts';
-import { mostCommonLocation, planPutAway, STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
+import {
+  busiestLocation,
+  linesForNewLots,
+  mostCommonLocation,
+  planPutAway,
+  STOCK_UNCHANGED_NOTE,
+} from '../../src/stock/put-away-plan.ts';
 import type { PutAwayPlan } from '../../src/stock/types.ts';
 import { brick, lot, placed, unplacedLine } from '../helpers/stock-lines.ts';
 
@@ -55,6 +61,50 @@ describe('the put-away list (issue 65 §3)', () => {
       categoryLots: new Map([[stockItemKey(a), [lot(brick('3002'), 1, 'Z1', 'N', 46)]]]),
     });
     expect(said(plan)).toEqual(['1: new at D4 (item)']);
+  });
+
+  it("suggests the same from the item's lots counted by location (as the store counts them) as from the lots themselves", () => {
+    const a = brick('3001', 5);
+    const b = brick('3002', 5);
+    const c = brick('3003', 5);
+    const all = [
+      lot(brick('3001', 1), 2, 'D4', 'N', 41),
+      lot(brick('3001', 11), 2, 'D4', 'N', 42),
+      lot(brick('3001', 2), 99, 'A1', 'N', 43),
+      lot(brick('3001', 5), 7, 'D4', 'U', 44),
+      lot(brick('3001', 3), 1, null, 'N', 45),
+      lot(brick('3002', 1), 1, null, 'N', 46),
+      lot(b, 4, 'F2', 'N', 47),
+    ];
+    const lines = [placed(a, 4, 'N', 1), placed(b, 1, 'N', 2), placed(c, 2, 'N', 3)];
+    const categoryLots = new Map([
+      [stockItemKey(b), [lot(brick('3010'), 1, 'Q2', 'N', 63)]],
+      [stockItemKey(c), [lot(brick('3011'), 1, 'Q7', 'N', 64)]],
+    ]);
+    const byLots = planPutAway({ lines, lots: all, categoryLots });
+    // Only the lines' items in their colours, and only the items of lines going into a new lot counted.
+    const inTheirColours = all.filter((l) =>
+      lines.some((x) => x.item?.no === l.item.no && x.item.colour === l.item.colour),
+    );
+    const asking = linesForNewLots(lines, inTheirColours).map((l) => stockItemKey(l.item));
+    expect(asking).toEqual([stockItemKey(a), stockItemKey(c)]);
+    const itemLocations = new Map(
+      asking.map((key) => {
+        const counts = new Map<string | null, number>();
+        for (const l of all.filter((x) => stockItemKey(x.item) === key))
+          counts.set(l.location, (counts.get(l.location) ?? 0) + 1);
+        return [key, [...counts].map(([location, lots]) => ({ location, lots }))] as const;
+      }),
+    );
+    const counted = planPutAway({ lines, lots: inTheirColours, categoryLots, itemLocations });
+    expect(said(counted)).toEqual(said(byLots));
+    expect(said(counted)).toEqual(['1: new at D4 (item)', '2: lot 47 at F2 4→5', '3: new at Q7 (category)']);
+    expect(
+      busiestLocation([
+        { location: null, lots: 9 },
+        { location: 'B2', lots: 1 },
+      ]),
+    ).toBe('B2');
   });
 
   it('breaks a tie between locations by natural order', () => {

@@ -6,8 +6,7 @@
 import { expect, it } from 'vitest';
 import type { PutAwayExportView, PutAwayListView } from '../../src/api/contract.ts';
 import { checkArguments } from '../../src/api/validate.ts';
-import { mostCommonLocation, STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
-import { busiestLocation } from '../../src/stock/put-away-list.ts';
+import { busiestLocation, mostCommonLocation, STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
 import { parseXmlTree } from '../../src/text/xml.ts';
 import { file, orderXml } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';

@@ -16,7 +16,7 @@ import {
   stockLotsForOrder,
   stockLotsOf,
   stockLocationsOfCategory,
-  stockLotsOfOrderItems,
+  stockLocationsOfItems,
 } from '../../src/store/stock.ts';
 import { startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';
 import { lookupStarter } from '../../src/app/work.ts';
@@ -270,7 +270,10 @@ async function driveEveryCall(
   await call('pick.unmark', { orderId: picking, key: stop.key });
   await call('pick.printable', { orderId: picking, paper: 'a4', orientation: 'portrait', pictures: true });
   await call('pick.file', { orderId: picking, as: 'csv' });
-  stockLotsOfOrderItems(db, order.id);
+  stockLocationsOfItems(db, [
+    { type: 'P', no: '3001' },
+    { type: 'P', no: '3002' },
+  ]);
   categoriesOfOrderItems(db, order.id);
   stockLocationsOfCategory(db, 1);
   // The put-away list of an order coming in, its files, and the stock from BrickLink's API (a stand-in).
