@@ -460,6 +460,11 @@ export interface PickFileView {
   readonly name: string;
   readonly content: string;
   readonly base64: boolean;
+  /**
+   * Where the app saved it (a CSV or HTML list, offered through its save dialog as every export is); null
+   * where the page downloads it itself (the browser host), staff cancelled, or for a PDF (the CLI writes it).
+   */
+  readonly savedTo: string | null;
 }
 
 export interface PutAwayEntryView {

@@ -259,6 +259,8 @@ describe('the Electron main process (electron mocked)', () => {
         },
       ],
       ['putAway.export', { orderId: 1 }, (r) => expect(r.value.note).toContain('Nothing is sent to BrickLink')],
+      // The pick list as CSV goes through the app's save dialog, as every export does.
+      ['pick.file', { orderId: 1, as: 'csv' }, (r) => expect(r.value.savedTo).toBe(path.join(dir, 'summary.csv'))],
       // No call leaves this machine: the day's budget is set to none first, so the look-up is refused before.
       ['settings.set', { key: 'daily-call-limit', value: '0' }, (r) => expect(r.ok).toBe(true)],
       ['stock.lookup', {}, (r) => expect(r.error).toMatchObject({ code: 'budget-exhausted' })],

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { attempt, useApp } from '../../state/app.ts';
 import { call } from '../../state/call.ts';
-import { download } from '../../state/exports.ts';
+import { deliver } from '../../state/exports.ts';
 
 /**
  * Prints `html` from a hidden frame (its `srcdoc`, then its window's print()): in the app, Electron's own
@@ -51,12 +51,10 @@ export function PrintPanel({ orderId }: { orderId: number }) {
       setBusy(false);
     }
   };
-  // The same list as CSV, the page's download (in the app, Electron asks where to save it, as downloads go).
+  // The same list as CSV, as every export goes: the app's save dialog, or the page's download.
   const saveCsv = async () => {
     const file = await attempt(() => call('pick.file', { orderId, as: 'csv' }));
-    if (file === null) return;
-    download(file);
-    useApp.getState().say(`Exported ${file.name}.`);
+    if (file !== null) deliver(file);
   };
   return (
     <span className="print-panel" data-testid="print-panel">

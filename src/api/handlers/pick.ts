@@ -183,17 +183,19 @@ export const PICK_CALLS = {
     const printable = pickPrintable(list, pictures ? keptPictures(d, list) : () => null);
     return { name: `${fileNameOf(list)}.html`, html: printableHtml(printable, { paper, orientation, pictures }) };
   }),
-  'pick.file': reads((d) => ({ orderId, as, paper = 'a4', orientation = 'portrait', pictures = true }) => {
+  'pick.file': reads((d) => async ({ orderId, as, paper = 'a4', orientation = 'portrait', pictures = true }) => {
     const list = listOf(d, orderId);
-    if (as === 'csv') return { name: `${fileNameOf(list)}.csv`, content: pickCsv(list), base64: false };
+    // A text file goes as every export does: through the app's save dialog, or back to the page.
+    if (as === 'csv') return { ...(await d.exported(`${fileNameOf(list)}.csv`, pickCsv(list))), base64: false };
     const printable = pickPrintable(list, pictures ? keptPictures(d, list) : () => null);
     const layout = { paper, orientation, pictures };
     return as === 'html'
-      ? { name: `${fileNameOf(list)}.html`, content: printableHtml(printable, layout), base64: false }
+      ? { ...(await d.exported(`${fileNameOf(list)}.html`, printableHtml(printable, layout))), base64: false }
       : {
           name: `${fileNameOf(list)}.pdf`,
           content: Buffer.from(printablePdf(printable, layout)).toString('base64'),
           base64: true,
+          savedTo: null,
         };
   }),
 } satisfies PartialCallTable;
