@@ -8,87 +8,28 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
-import { readDocumentFile } from '../../src/documents/read-document.ts';
-import { formatMoneyE4 } from '../../src/documents/values.ts';
-import { identityOf } from '../../src/identity/owner.ts';
-import { openStore } from '../../src/store/open.ts';
+import { describe, expect, it } from 'vitest';
 import { parseXmlTree } from '../../src/text/xml.ts';
-import { csv, file } from '../helpers/documents.ts';
+import { file } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
-import { serviceFor } from '../helpers/service.ts';
+import { binOf, ok, pabPresent, pabStore } from '../helpers/pab-stock.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
-import { tempDir } from '../helpers/temp.ts';
 import { bricklinkMassUpdateProblems, bricklinkXmlProblems } from '../helpers/xml-check.ts';
 
-const pab = sharedFile('brickstore-bsx', 'PAB_inventory_US_July_22_2012.bsx');
 const tie = sharedFile('brickstore-bsx', 'Tie Fighter 9492-1.bsx');
-const tables = [
-  sharedFile('rebrickable', 'parts.csv.gz'),
-  sharedFile('rebrickable', 'part_categories.csv.gz'),
-  sharedFile('bricklink', 'colors.txt'),
-  sharedFile('rebrickable', 'part-crossrefs.ron.gz'),
-  sharedFile('rebrickable', 'colors-api.json.gz'),
-];
-const present = pab !== null && tie !== null && tables.every((t) => t !== null);
-
-/** A bin for the i-th lot: eight cabinets of forty drawers, several lots a drawer. */
-const binOf = (i: number) => `${'ABCDEFGH'[i % 8] ?? 'A'}-${(Math.floor(i / 8) % 40) + 1}`;
-
-async function ok<T>(
-  answer: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>,
-) {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
 
 const itemsOf = (xml: string) =>
   parseXmlTree(xml, 'x.xml').children.map((item) => Object.fromEntries(item.children.map((c) => [c.name, c.text])));
 
 describe.runIf(
   needs(
-    present,
+    pabPresent(tie),
     '../shared/data (the PAB inventory, the Tie Fighter and the Rebrickable tables)',
     'the Tie Fighter put away into the PAB stock',
   ),
 )('the Tie Fighter put away into the PAB stock (issue 65 §3, real data)', () => {
   it('every line of the order is put into a lot, a new lot, or left out with its reason; both files as BrickLink takes them', async () => {
-    const storePath = path.join(tempDir(), 'brick-work.sqlite');
-    const store = await openStore(storePath);
-    onTestFinished(() => store.close());
-    await loadCatalogue(
-      store.db,
-      storePath,
-      (tables as string[]).map((t) => ({
-        name: path.basename(t).replace(/\.gz$/, ''),
-        content: t.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(t)) : fs.readFileSync(t),
-      })),
-      { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
-    );
-    const [inventory] = readDocumentFile(file(path.basename(pab ?? ''), fs.readFileSync(pab ?? '')));
-    const lots = inventory?.lines ?? [];
-    expect(lots).toHaveLength(1_532);
-    const stockFile = file(
-      'PAB stock.csv',
-      csv(
-        ['Lot ID', 'Item Type', 'Item ID', 'Color ID', 'Qty', 'Price', 'Condition', 'Location'],
-        lots.map((l, i) => [
-          String(500_000 + i),
-          l.given.type ?? '',
-          l.given.no ?? '',
-          l.given.colourId ?? '',
-          l.quantity,
-          l.unitPriceE4 === null ? '' : formatMoneyE4(l.unitPriceE4),
-          l.condition ?? '',
-          binOf(i),
-        ]),
-      ),
-    );
-    const service = serviceFor(store.db, storePath);
+    const { service, stockFile, lots } = await pabStore();
     const stock = (await ok(service.call('stock.import', { file: stockFile, locationFrom: 'Location' }))).stock;
     expect(stock).toMatchObject({ lots: 1_532, lotsWithLotId: 1_532 });
     const [received] = await ok(

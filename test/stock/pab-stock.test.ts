@@ -4,77 +4,21 @@
  * Every lot accounted for: placed with its location, or unplaced with its reason; printed with the results.
  * With ../shared/data absent, it says so and proves nothing here (import.test.ts makes its own stock).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import zlib from 'node:zlib';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
-import { readDocumentFile } from '../../src/documents/read-document.ts';
-import { formatMoneyE4 } from '../../src/documents/values.ts';
-import { identityOf } from '../../src/identity/owner.ts';
-import { openStore } from '../../src/store/open.ts';
+import { describe, expect, it } from 'vitest';
 import { stockLotsOf } from '../../src/store/stock.ts';
-import { csv, file } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
-import { serviceFor } from '../helpers/service.ts';
-import { sharedFile } from '../helpers/shared-data.ts';
-import { tempDir } from '../helpers/temp.ts';
-
-const pab = sharedFile('brickstore-bsx', 'PAB_inventory_US_July_22_2012.bsx');
-const tables = [
-  sharedFile('rebrickable', 'parts.csv.gz'),
-  sharedFile('bricklink', 'colors.txt'),
-  sharedFile('rebrickable', 'part-crossrefs.ron.gz'),
-  sharedFile('rebrickable', 'colors-api.json.gz'),
-];
-const present = pab !== null && tables.every((t) => t !== null);
-
-/** A bin for the i-th lot: eight cabinets of forty drawers, several lots a drawer. */
-const binOf = (i: number) => `${'ABCDEFGH'[i % 8] ?? 'A'}-${(Math.floor(i / 8) % 40) + 1}`;
-
-async function ok<T>(
-  answer: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>,
-) {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
+import { binOf, ok, pabPresent, pabStore } from '../helpers/pab-stock.ts';
 
 describe.runIf(
-  needs(present, '../shared/data (the PAB inventory and the Rebrickable tables)', 'the PAB inventory as the stock'),
+  needs(
+    pabPresent(),
+    '../shared/data (the PAB inventory and the Rebrickable tables)',
+    'the PAB inventory as the stock',
+  ),
 )('the PAB inventory as the stock (issue 65 §1, real data)', () => {
   it('every lot is in the stock with the bin the test gave it, placed or unplaced with its reason', async () => {
-    const storePath = path.join(tempDir(), 'brick-work.sqlite');
-    const store = await openStore(storePath);
-    onTestFinished(() => store.close());
-    await loadCatalogue(
-      store.db,
-      storePath,
-      (tables as string[]).map((t) => ({
-        name: path.basename(t).replace(/\.gz$/, ''),
-        content: t.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(t)) : fs.readFileSync(t),
-      })),
-      { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
-    );
-    const [inventory] = readDocumentFile(file(path.basename(pab ?? ''), fs.readFileSync(pab ?? '')));
-    const lots = inventory?.lines ?? [];
+    const { store, service, lots, stockFile } = await pabStore();
     expect(lots).toHaveLength(1_532);
-    const list = csv(
-      ['Item Type', 'Item ID', 'Color ID', 'Qty', 'Price', 'Condition', 'Location'],
-      lots.map((l, i) => [
-        l.given.type ?? '',
-        l.given.no ?? '',
-        l.given.colourId ?? '',
-        l.quantity,
-        l.unitPriceE4 === null ? '' : formatMoneyE4(l.unitPriceE4),
-        l.condition ?? '',
-        binOf(i),
-      ]),
-    );
-
-    const service = serviceFor(store.db, storePath);
-    const stockFile = file('PAB stock.csv', list);
     const preview = await ok(service.call('stock.preview', { file: stockFile, locationFrom: 'Location' }));
     expect(preview.refusal).toBeNull();
     const done = await ok(service.call('stock.import', { file: stockFile, locationFrom: 'Location' }));

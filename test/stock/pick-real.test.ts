@@ -7,78 +7,25 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
-import { readDocumentFile } from '../../src/documents/read-document.ts';
-import { formatMoneyE4 } from '../../src/documents/values.ts';
-import { identityOf } from '../../src/identity/owner.ts';
+import { describe, expect, it } from 'vitest';
 import { compareLocations } from '../../src/stock/natural-order.ts';
-import { openStore } from '../../src/store/open.ts';
-import { csv, file } from '../helpers/documents.ts';
+import { file } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
-import { serviceFor } from '../helpers/service.ts';
+import { ok, pabPresent, pabStore } from '../helpers/pab-stock.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
-import { tempDir } from '../helpers/temp.ts';
 
-const pab = sharedFile('brickstore-bsx', 'PAB_inventory_US_July_22_2012.bsx');
 const market = sharedFile('brickstore-bsx', 'Inventory for 10190-1 Market Street.bsx');
-const tables = [
-  sharedFile('rebrickable', 'parts.csv.gz'),
-  sharedFile('bricklink', 'colors.txt'),
-  sharedFile('rebrickable', 'part-crossrefs.ron.gz'),
-  sharedFile('rebrickable', 'colors-api.json.gz'),
-];
-const present = pab !== null && market !== null && tables.every((t) => t !== null);
-
-/** A bin for the i-th lot: eight cabinets of forty drawers, several lots a drawer (as pab-stock.test.ts). */
-const binOf = (i: number) => `${'ABCDEFGH'[i % 8] ?? 'A'}-${(Math.floor(i / 8) % 40) + 1}`;
-
-async function ok<T>(
-  answer: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>,
-) {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
 
 describe.runIf(
   needs(
-    present,
+    pabPresent(market),
     '../shared/data (the PAB inventory, Market Street and the Rebrickable tables)',
     'Market Street picked from the PAB stock',
   ),
 )('Market Street picked from the PAB inventory (issue 65 §2, real data)', () => {
   it('every line of the order is accounted for, and each placed line’s takes and shortfall add up to it', async () => {
-    const storePath = path.join(tempDir(), 'brick-work.sqlite');
-    const store = await openStore(storePath);
-    onTestFinished(() => store.close());
-    await loadCatalogue(
-      store.db,
-      storePath,
-      (tables as string[]).map((t) => ({
-        name: path.basename(t).replace(/\.gz$/, ''),
-        content: t.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(t)) : fs.readFileSync(t),
-      })),
-      { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
-    );
-    const [inventory] = readDocumentFile(file(path.basename(pab ?? ''), fs.readFileSync(pab ?? '')));
-    const lots = inventory?.lines ?? [];
-    const list = csv(
-      ['Item Type', 'Item ID', 'Color ID', 'Qty', 'Price', 'Condition', 'Location'],
-      lots.map((l, i) => [
-        l.given.type ?? '',
-        l.given.no ?? '',
-        l.given.colourId ?? '',
-        l.quantity,
-        l.unitPriceE4 === null ? '' : formatMoneyE4(l.unitPriceE4),
-        l.condition ?? '',
-        binOf(i),
-      ]),
-    );
-    const service = serviceFor(store.db, storePath);
-    await ok(service.call('stock.import', { file: file('PAB stock.csv', list), locationFrom: 'Location' }));
+    const { service, stockFile } = await pabStore();
+    await ok(service.call('stock.import', { file: stockFile, locationFrom: 'Location' }));
     const [imported] = await ok(
       service.call('import.confirm', { file: file(path.basename(market ?? ''), fs.readFileSync(market ?? '')) }),
     );

@@ -9,51 +9,15 @@ import { printablePdf } from '../../stock/print/pdf.ts';
 import type { PickMark, PickProgress, Shortfall } from '../../stock/types.ts';
 import type { LineView } from '../../store/lines.ts';
 import { pickMarksOfOrder } from '../../store/pick-marks.ts';
-import type {
-  PickEntryView,
-  PickListView,
-  PickMarkView,
-  PickProgressView,
-  ShortfallView,
-  StockItemView,
-} from '../contract.ts';
+import type { PickEntryView, PickListView, PickMarkView, PickProgressView, ShortfallView } from '../contract.ts';
 import { pickCsv, pickPrintable } from '../pick-files.ts';
 import { fileNamePart, stepView } from '../views.ts';
+import { stockItemViews } from './stock-items.ts';
 import { reads, writes, type PartialCallTable, type ReadDeps } from './define.ts';
 
 /** A mark as the views read it: how many, and the desk that set it. */
 export interface MarkSeen extends PickMark {
   readonly desk: string | null;
-}
-
-/** The lines' items as staff read them: each number in the shop numbering, the catalogue's name and colour. */
-function itemViews(d: ReadDeps, pick: OrderPick): (line: number) => StockItemView {
-  const numbered = new Map<number, NumberedLine>();
-  for (const l of pick.lines.values())
-    if (l.placed !== null)
-      numbered.set(l.id, { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) });
-  const shown = d.numberShower([...numbered.values()]);
-  return (line) => {
-    const l = pick.lines.get(line);
-    const n = numbered.get(line);
-    if (l === undefined || l.placed === null || n === undefined)
-      throw new Error(`line ${line} is not a placed line of the order`);
-    return itemView(l, l.placed, shown(n).shown);
-  };
-}
-
-function itemView(l: LineView, p: NonNullable<LineView['placed']>, shown: string): StockItemView {
-  const colourName =
-    p.colourName ??
-    (p.colour !== null && p.colour === l.given.colourId ? l.given.colourName : null) ??
-    `colour ${p.colour}`;
-  return {
-    type: p.type,
-    no: p.no,
-    shown,
-    name: p.name,
-    colour: p.colour === null ? null : { id: p.colour, name: colourName },
-  };
 }
 
 const shortfallView = (s: Shortfall, ordered: number): ShortfallView => ({
@@ -66,7 +30,7 @@ export const progressView = (p: PickProgress): PickProgressView => ({ ...p, text
 
 /** The pick list as the contract shows it, with the marks given (every desk's). */
 export function pickListView(d: ReadDeps, pick: OrderPick, marks: readonly MarkSeen[]): PickListView {
-  const item = itemViews(d, pick);
+  const item = stockItemViews(d, pick.lines);
   const byKey = new Map(marks.map((m) => [m.key, m]));
   const entries: PickEntryView[] = pick.plan.entries.map((e) => {
     const m = byKey.get(e.key);

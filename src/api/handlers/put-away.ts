@@ -1,17 +1,16 @@
 /** The put-away list of an order coming in, its files for BrickLink, and the stock from BrickLink's API (SPEC §16). */
-import { saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
 import { leftOutNote, planOrderExport, sharedNote, unpricedNote } from '../../exports/plan.ts';
 import { STOCK_UNCHANGED_NOTE } from '../../stock/put-away-plan.ts';
 import { orderPutAway, type OrderPutAway } from '../../stock/put-away-list.ts';
 import { putAwayXml } from '../../stock/put-away-xml.ts';
 import { lookUpStock } from '../../stock/lookup.ts';
 import { counted } from '../../words.ts';
-import type { LineView } from '../../store/lines.ts';
 import { getSetting } from '../../store/settings.ts';
 import { stockSummary } from '../../store/stock.ts';
-import type { PutAwayEntryView, PutAwayListView, StockItemView } from '../contract.ts';
+import type { PutAwayEntryView, PutAwayListView } from '../contract.ts';
 import { missingCredentials } from '../credentials.ts';
 import { fileNamePart } from '../views.ts';
+import { stockItemViews } from './stock-items.ts';
 import { reads, withCredentials, writes, type PartialCallTable, type ReadDeps } from './define.ts';
 
 /** Staff's typed locations, by line id, as the plan takes them. */
@@ -19,38 +18,9 @@ function typedOf(locations: Readonly<Record<string, string>> | undefined): Map<n
   return new Map(Object.entries(locations ?? {}).map(([line, at]) => [Number(line), at]));
 }
 
-/** The lines' items as staff read them: each number in the shop numbering, the catalogue's name and colour. */
-function itemViews(d: ReadDeps, put: OrderPutAway): (line: number) => StockItemView {
-  const numbered = new Map<number, NumberedLine>();
-  for (const l of put.lines.values())
-    if (l.placed !== null)
-      numbered.set(l.id, { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) });
-  const shown = d.numberShower([...numbered.values()]);
-  return (line) => {
-    const l = put.lines.get(line);
-    const n = numbered.get(line);
-    if (l?.placed == null || n === undefined) throw new Error(`line ${line} is not a placed line of the order`);
-    return itemView(l as LineView & { placed: NonNullable<LineView['placed']> }, shown(n).shown);
-  };
-}
-
-function itemView(l: LineView & { placed: NonNullable<LineView['placed']> }, shown: string): StockItemView {
-  const p = l.placed;
-  // The catalogue's colour name; the document's where the catalogue has no colours; else its id.
-  const colourName =
-    p.colourName ?? (p.colour === l.given.colourId ? l.given.colourName : null) ?? `colour ${String(p.colour)}`;
-  return {
-    type: p.type,
-    no: p.no,
-    shown,
-    name: p.name,
-    colour: p.colour === null ? null : { id: p.colour, name: colourName },
-  };
-}
-
 /** The put-away list as the contract shows it. */
 export function putAwayListView(d: ReadDeps, put: OrderPutAway): PutAwayListView {
-  const item = itemViews(d, put);
+  const item = stockItemViews(d, put.lines);
   const entries = put.plan.entries.map((e): PutAwayEntryView => ({
     kind: e.kind,
     line: e.line,
