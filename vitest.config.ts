@@ -65,7 +65,7 @@ const E2E = ['test/e2e/**/*.test.ts', 'test/host/token.test.ts'];
  * Browser walks that also time the screens (a gross slowdown fails them; the bars are `npm run bench`'s):
  * they run after the rest, one at a time, on a machine the other tests have left quiet.
  */
-const E2E_TIMED = ['test/e2e/morning.test.ts', 'test/e2e/app.test.ts'];
+const E2E_TIMED = ['test/e2e/morning.test.ts', 'test/e2e/app.test.ts', 'test/e2e/stock.test.ts'];
 
 const project = (
   name: string,
