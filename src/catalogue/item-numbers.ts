@@ -1,4 +1,5 @@
 import type { ReadableDb } from '../store/db.ts';
+import type { LineView } from '../store/lines.ts';
 import { NUMBERING_NAMES, numberingOfFormat, numberingOfSource, type Numbering } from '../numberings.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
@@ -255,6 +256,13 @@ export function saidOf(
 /** A placed line (or a compare's lot) as its number is asked: its item, and what its document said, if anything. */
 export interface NumberedLine extends ItemKey {
   readonly said?: Said | null;
+}
+
+/** A saved line as its number is asked (`lineNumber`): its item, and what its document said of it; null: unplaced. */
+export function numberedSavedLine(l: LineView): NumberedLine | null {
+  return l.placed === null
+    ? null
+    : { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) };
 }
 
 /**

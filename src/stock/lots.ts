@@ -3,7 +3,7 @@
  * (`store/stock.ts`): what a `pick.list` or `putAway.list` hands its plan.
  */
 import type { ReadableDb } from '../store/db.ts';
-import { stockLotsForOrder, stockLotsOf, type StockLotRow } from '../store/stock.ts';
+import { stockLotsForOrder, type StockLotRow } from '../store/stock.ts';
 import type { StockLot } from './types.ts';
 
 /** A stock lot's row as a plan's lot. */
@@ -21,12 +21,4 @@ export function planLot(row: StockLotRow): StockLot {
 /** Every lot of the current stock of an item and colour a placed saved line of order `orderId` has. */
 export function stockLotsOfOrder(db: ReadableDb, orderId: number): StockLot[] {
   return stockLotsForOrder(db, orderId).map(planLot);
-}
-
-/** The current stock's lots of one item (in one colour where given), for a put-away's suggestion by the item's other lots. */
-export function stockLotsOfItem(
-  db: ReadableDb,
-  item: { readonly type: string; readonly no: string; readonly colour?: number | null },
-): StockLot[] {
-  return stockLotsOf(db, { itemType: item.type, itemNo: item.no, colourId: item.colour }).map(planLot);
 }

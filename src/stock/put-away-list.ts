@@ -12,13 +12,12 @@ import {
   categoriesOfOrderItems,
   stockLocationsOfCategory,
   stockLocationsOfItems,
-  stockLotsForOrder,
   stockOrderId,
   stockSummary,
   type StockSummary,
 } from '../store/stock.ts';
 import { stockItemKey } from './items.ts';
-import { planLot } from './lots.ts';
+import { stockLotsOfOrder } from './lots.ts';
 import { busiestLocation, linesForNewLots, planPutAway, type LocationCount } from './put-away-plan.ts';
 import type { OrderLine, PutAwayPlan, StockLot } from './types.ts';
 
@@ -85,7 +84,7 @@ export function orderPutAway(db: ReadableDb, orderId: number, typed?: ReadonlyMa
   const lines = saved.map(savedOrderLine);
   // The lots of the lines' items in their colours; for the lines going into a new lot, where the stock
   // keeps their items (counted by the store, however many colours an item has).
-  const lots = stockLotsForOrder(db, orderId).map(planLot);
+  const lots = stockLotsOfOrder(db, orderId);
   const asking = new Map(linesForNewLots(lines, lots).map((l) => [stockItemKey(l.item), l.item]));
   const itemLocations = new Map<string, LocationCount[]>();
   for (const r of stockLocationsOfItems(db, [...asking.values()])) {

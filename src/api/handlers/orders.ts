@@ -1,26 +1,19 @@
 /** Orders and their lines, and the hand placement of a line (SPEC §8, §9). */
 import { newestStep } from '../../undo/history.ts';
-import { itemToPlace, saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
+import { itemToPlace, numberedSavedLine } from '../../catalogue/item-numbers.ts';
 import { placeByHand } from '../../hand/placement.ts';
 import { catalogueLookup } from '../../placement/catalogue-lookup.ts';
 import { lineFacts, oneLineFacts } from '../../placement/line-facts.ts';
 import { documentsOfOrder } from '../../store/documents.ts';
-import { getLine, orderLines, type LineView } from '../../store/lines.ts';
+import { getLine, orderLines } from '../../store/lines.ts';
 import { listOrders, orderSummary } from '../../store/orders.ts';
 import { lineView, orderView, stepView } from '../views.ts';
 import { documentsShown } from './documents.ts';
 import { reads, writes, type PartialCallTable, type ReadDeps } from './define.ts';
 
-/** A placed line as its number is asked (`lineNumber`): its item, and what its document said of it. */
-function numberedLine(l: LineView): NumberedLine | null {
-  return l.placed === null
-    ? null
-    : { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) };
-}
-
 /** Lines as the contract shows them, each placed one's number as the shop reads it and its export writes it. */
 function lineViews(d: ReadDeps, facts: ReturnType<typeof lineFacts>) {
-  const numbered = facts.map((f) => numberedLine(f.line));
+  const numbered = facts.map((f) => numberedSavedLine(f.line));
   const shown = d.numberShower(numbered.filter((n) => n !== null));
   return facts.map((f, i) => {
     const n = numbered[i];

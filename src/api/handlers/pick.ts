@@ -1,5 +1,5 @@
 /** The pick list of an order going out (SPEC §16): its walk against the stock, its marks, on paper. */
-import { saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
+import { numberedSavedLine } from '../../catalogue/item-numbers.ts';
 import { pictureKey, pictureSources } from '../../pictures/address.ts';
 import { orderPick, shortfallText, type OrderPick } from '../../stock/pick-list.ts';
 import { markPicked, unmarkPicked, type Marked, type ShownItem } from '../../stock/pick-marks.ts';
@@ -7,7 +7,6 @@ import { pickProgress, pickProgressText } from '../../stock/pick-plan.ts';
 import { printableHtml } from '../../stock/print/html.ts';
 import { printablePdf } from '../../stock/print/pdf.ts';
 import type { PickMark, PickProgress, Shortfall } from '../../stock/types.ts';
-import type { LineView } from '../../store/lines.ts';
 import { pickMarksOfOrder } from '../../store/pick-marks.ts';
 import type { PickEntryView, PickListView, PickMarkView, PickProgressView, ShortfallView } from '../contract.ts';
 import { pickCsv, pickPrintable } from '../pick-files.ts';
@@ -71,18 +70,11 @@ export function pickListView(d: ReadDeps, pick: OrderPick, marks: readonly MarkS
   };
 }
 
-/** A saved placed line as its number is asked (`numberShower`). */
-function numberedOf(l: LineView): NumberedLine | null {
-  return l.placed === null
-    ? null
-    : { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) };
-}
-
 /** How a step's label names an entry's item: `3001`, as the shop numbering shows it. */
 const shownOf =
   (d: ReadDeps): ShownItem =>
   (entry, line) => {
-    const n = numberedOf(line);
+    const n = numberedSavedLine(line);
     return n === null ? entry.item.no : d.numberShower([n])(n).shown;
   };
 

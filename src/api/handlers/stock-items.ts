@@ -1,5 +1,5 @@
 /** The items of a pick or put-away list's lines as staff read them (SPEC §16): one way for both lists. */
-import { saidOf, type NumberedLine } from '../../catalogue/item-numbers.ts';
+import { numberedSavedLine, type NumberedLine } from '../../catalogue/item-numbers.ts';
 import type { LineView } from '../../store/lines.ts';
 import type { StockItemView } from '../contract.ts';
 import type { ReadDeps } from './define.ts';
@@ -11,9 +11,10 @@ import type { ReadDeps } from './define.ts';
  */
 export function stockItemViews(d: ReadDeps, lines: ReadonlyMap<number, LineView>): (line: number) => StockItemView {
   const numbered = new Map<number, NumberedLine>();
-  for (const l of lines.values())
-    if (l.placed !== null)
-      numbered.set(l.id, { type: l.placed.type, no: l.placed.no, said: saidOf(l.documentFormat, l.given, l.placed) });
+  for (const l of lines.values()) {
+    const n = numberedSavedLine(l);
+    if (n !== null) numbered.set(l.id, n);
+  }
   const shown = d.numberShower([...numbered.values()]);
   return (line) => {
     const l = lines.get(line);
