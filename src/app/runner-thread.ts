@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
-import { damagedStore, toErrorValue } from '../errors.ts';
+import { damagedStore } from '../errors.ts';
+import { toErrorValue } from '../store/errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';
 import { identityOf } from '../identity/owner.ts';
