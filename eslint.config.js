@@ -147,6 +147,19 @@ const VIEWS_READ_NOTHING = [
 const SQL_IN_THE_STORE = 'SQL and the engine’s choice live in src/store: call a store function (issue 50 §2).';
 const SQL_WORDS =
   '/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|DROP|ALTER|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|PRAGMA|VACUUM)\\b/';
+/**
+ * The engines' error codes are read in src/store only (issue 66 §1): SQLite's result codes (SQLITE_…) and
+ * the server's SQLSTATEs become refusals there (store/errors.ts, store/postgres/); outside, code takes
+ * the refusal, or asks the store's storeTrouble, and never tells an engine by its codes.
+ */
+const ENGINE_CODES_IN_THE_STORE =
+  'An engine’s error codes are read in src/store: use its refusal, or storeTrouble/toErrorValue of src/store/errors.ts (issue 66 §1).';
+const NO_ENGINE_CODES = [
+  'Literal[value=/^SQLITE_/]',
+  'TemplateElement[value.raw=/^SQLITE_/]',
+  "MemberExpression[property.name='sqlstate']",
+].map((selector) => ({ selector, message: ENGINE_CODES_IN_THE_STORE }));
+
 const NO_SQL = {
   'no-restricted-syntax': [
     'error',
@@ -157,6 +170,7 @@ const NO_SQL = {
       `Literal[value=${SQL_WORDS}]`,
       `TemplateElement[value.raw=${SQL_WORDS}]`,
     ].map((selector) => ({ selector, message: SQL_IN_THE_STORE })),
+    ...NO_ENGINE_CODES,
   ],
 };
 

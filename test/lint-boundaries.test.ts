@@ -283,6 +283,26 @@ describe('SQL and the engine live in src/store (issue 50 §2)', () => {
     expect(await restricted('src/undo/x.ts', "import { storeName } from '../store-location.ts';")).toEqual([]);
     expect(await restricted('src/undo/x.ts', "import '../store/history.ts';")).toEqual([]);
   });
+
+  it("refuses reading an engine's error codes outside the store (issue 66 §1)", async () => {
+    const codes = 'An engine’s error codes are read in src/store';
+    expect(
+      await sql('src/errors.ts', "declare const e: { code: string }; export const b = e.code === 'SQLITE_BUSY';"),
+    ).toEqual([expect.stringContaining(codes)]);
+    expect(
+      await sql('src/app/x.ts', 'declare const code: string; export const c = code.startsWith(`SQLITE_IOERR`);'),
+    ).toEqual([expect.stringContaining(codes)]);
+    expect(
+      await sql('electron/x.ts', "declare const e: { sqlstate: string }; export const s = e.sqlstate === '55P03';"),
+    ).toEqual([expect.stringContaining(codes)]);
+    // The store reads them; and a refusal's code is the project's, not an engine's.
+    expect(
+      await sql('src/store/x.ts', "declare const e: { code: string }; export const b = e.code === 'SQLITE_BUSY';"),
+    ).toEqual([]);
+    expect(
+      await sql('src/app/x.ts', "declare const e: { code: string }; export const b = e.code === 'store-busy';"),
+    ).toEqual([]);
+  });
 });
 
 describe('rooms a newcomer can read (issue 50 §3)', () => {
