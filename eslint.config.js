@@ -14,9 +14,10 @@ const NOT_THE_SHELLS = {
  * The core's folders, lowest first. Each may import the root modules (src/*.ts) and the folders before
  * it, never one after it: so no two folders can need each other (no cycles), and a change low down is
  * the only kind that reaches far. The app wiring (threads, job host, start-up) is `app`, above the
- * service (`api`) it runs; the three adapters (Electron's IPC, `host`, `cli`) sit on top.
+ * service (`api`) it runs; the three adapters (Electron's IPC, `host`, `cli`) sit on top. Every folder of
+ * src/ is in it (test/lint-layers.test.ts): a folder left out would be held by no layer.
  */
-const LAYERS = [
+export const LAYERS = [
   'text',
   'identity',
   'store',
@@ -24,6 +25,7 @@ const LAYERS = [
   'undo',
   'jobs',
   'catalogue',
+  'pictures',
   'suggest',
   'documents',
   'hand',
@@ -64,7 +66,23 @@ function appEntries(shell, app) {
   };
 }
 
-/** The rule for a shell's own files: the contract, its part of src/app/, nothing below; `more` besides. */
+/** The pattern that keeps the files of `src/<layer>` (null: the root modules) from every folder above it. */
+function foldersAbove(layer) {
+  const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
+  const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
+  if (above.length === 0) return [];
+  return [
+    {
+      group: above.map((l) => `**/${l}/**`),
+      message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).`,
+    },
+  ];
+}
+
+/**
+ * The rule for a shell's own files: the contract, its part of src/app/, nothing below, no shell above it
+ * in LAYERS (the host is no CLI); `more` besides.
+ */
 function shellRule(shell, more = []) {
   const electron = shell === 'electron/';
   const src = electron ? '**/src/' : '**/';
@@ -72,9 +90,13 @@ function shellRule(shell, more = []) {
     'no-restricted-imports': [
       'error',
       {
-        paths: [...(electron ? [] : [ELECTRON_ONLY]), { name: 'better-sqlite3', message: THROUGH_THE_ROOT }],
+        paths: [
+          ...(electron ? [] : [ELECTRON_ONLY]),
+          { name: 'better-sqlite3', message: THROUGH_THE_ROOT },
+          { name: 'pg', message: THROUGH_THE_ROOT },
+        ],
         patterns: [
-          ...(electron ? [] : [NOT_THE_SHELLS]),
+          ...(electron ? [] : [NOT_THE_SHELLS, ...foldersAbove(shell.slice('src/'.length, -1))]),
           { group: BELOW_THE_ROOT.map((l) => `${src}${l}/**`), message: THROUGH_THE_ROOT },
           appEntries(shell, `${src}app`),
           ...more,
@@ -83,6 +105,8 @@ function shellRule(shell, more = []) {
     ],
   };
 }
+
+const RENDERER_STORE = 'The renderer reaches the store only through window.brickWork.';
 
 const ENGINE_IN_THE_STORE =
   'The engine is settled inside src/store: call a store function named for what it does (issue 50 §2).';
@@ -95,8 +119,6 @@ const BELOW_THE_API = LAYERS.slice(0, LAYERS.indexOf('api'));
  * store, neither the engines' drivers nor the store's engine-specific modules; `more` besides.
  */
 function layerRule(layer, more = []) {
-  const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
-  const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
   const store = layer === 'store';
   return {
     'no-restricted-imports': [
@@ -113,14 +135,7 @@ function layerRule(layer, more = []) {
         ],
         patterns: [
           NOT_THE_SHELLS,
-          ...(above.length === 0
-            ? []
-            : [
-                {
-                  group: above.map((l) => `**/${l}/**`),
-                  message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).`,
-                },
-              ]),
+          ...foldersAbove(layer),
           ...(store ? [] : [{ group: ['**/store/dialect.ts', '**/store/postgres/**'], message: ENGINE_IN_THE_STORE }]),
           ...(store || !BELOW_THE_API.includes(layer)
             ? []
@@ -217,7 +232,11 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [ELECTRON_ONLY, { name: 'better-sqlite3', message: CONTRACT_ONLY }],
+          paths: [
+            ELECTRON_ONLY,
+            { name: 'better-sqlite3', message: CONTRACT_ONLY },
+            { name: 'pg', message: CONTRACT_ONLY },
+          ],
           patterns: [
             NOT_THE_SHELLS,
             {
@@ -254,12 +273,13 @@ export default tseslint.config(
         {
           paths: [
             ELECTRON_ONLY,
-            { name: 'better-sqlite3', message: 'The renderer reaches the store only through window.brickWork.' },
+            { name: 'better-sqlite3', message: RENDERER_STORE },
+            { name: 'pg', message: RENDERER_STORE },
           ],
           patterns: [
             {
               group: ['**/src/store', '**/src/store/**'],
-              message: 'The renderer reaches the store only through window.brickWork.',
+              message: RENDERER_STORE,
             },
             { group: ['node:*'], message: 'The renderer is web code: no Node modules.' },
           ],

@@ -15,6 +15,7 @@ describe('import boundaries (docs/architecture.md, "Boundaries")', () => {
   it('keep electron, better-sqlite3, src/store and Node modules out of the renderer', async () => {
     expect(await restricted('renderer/x.ts', "import 'electron';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import 'better-sqlite3';")).toHaveLength(1);
+    expect(await restricted('renderer/x.ts', "import 'pg';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import '../src/store/open.ts';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import 'node:fs';")).toHaveLength(1);
     expect(
@@ -217,6 +218,7 @@ describe('each shell takes from src/app/ only its entry and the functions meant 
       ]);
     }
     expect(await restricted('electron/x.ts', "import Database from 'better-sqlite3';")).toHaveLength(1);
+    expect(await restricted('electron/x.ts', "import pg from 'pg';")).toHaveLength(1);
   });
 
   it('and the tree keeps to it: no file of src/cli/ names a store, a db or a service context', () => {
