@@ -260,6 +260,62 @@ describe('SQL and the engine live in src/store (issue 50 §2)', () => {
     expect(await sql('src/text/x.ts', words)).toEqual([]);
   });
 
+  it('refuses SQL in lower case too (issue 66 §4), told from staff’s words by its shape', async () => {
+    for (const statement of [
+      "'select id from job'",
+      "'Select id From job where id = 1'",
+      "'insert into setting values (1)'",
+      '`insert or replace into ${table} values (1)`',
+      "'update order_line set qty = 1'",
+      "'delete from job where id = 1'",
+      '`delete from ${table}`',
+      '`select count(*) from ${table}`',
+      "'with x as (select 1) select * from x'",
+      "'create unique index i on t (a)'",
+      "'drop table t'",
+      "'alter table t add b'",
+    ]) {
+      const code = `declare const table: string; export const q = ${statement};`;
+      expect(await sql('src/compare/x.ts', code), statement).toEqual([expect.stringContaining('live in src/store')]);
+      expect(await sql('src/store/x.ts', code), statement).toEqual([]);
+    }
+    for (const words of [
+      'Select a file from your computer',
+      'Select the colour from the list',
+      'Insert into the document',
+      'Delete from this desk',
+      'Update the catalogue, then set it aside',
+      'update',
+      'with',
+      'with a BrickLink lot id.',
+      'Create a table of parts',
+    ]) {
+      expect(await sql('src/compare/x.ts', `export const w = ${JSON.stringify(words)};`), words).toEqual([]);
+    }
+  });
+
+  it('refuses an engine question outside the store (issue 66 §4), by its name or any name that asks it', async () => {
+    for (const [file, code] of [
+      ['src/placement/x.ts', "import { lookupReadsAhead } from '../store/lookup.ts';"],
+      ['src/jobs/x.ts', "import { onServer } from '../store/open.ts';"],
+      ['src/app/x.ts', "import { isPostgres } from '../store/open.ts';"],
+      ['src/catalogue/x.ts', "import { usesSqlite } from '../store/db.ts';"],
+      ['src/api/handlers/x.ts', "import { isOnServer } from '../../store/info.ts';"],
+    ]) {
+      expect(await restricted(file!, code!), `${file}: ${code}`).toEqual([
+        expect.stringContaining('The engine is settled inside src/store'),
+      ]);
+    }
+    // The store asks itself; a store function named for what it does is anyone's.
+    expect(await restricted('src/store/x.ts', "import { lookupReadsAhead } from './lookup.ts';")).toEqual([]);
+    expect(await restricted('src/app/x.ts', "import { openServerStore } from '../store/open.ts';")).toEqual([]);
+    // The caller issue 66 §1 takes the question from (ENGINE_QUESTIONS_LEFT): only the question is let through.
+    const left = 'src/placement/catalogue-lookup.ts';
+    expect(await restricted(left, "import { lookupReadsAhead } from '../store/lookup.ts';")).toEqual([]);
+    expect(await restricted(left, "import { onServer } from '../store/dialect.ts';")).toHaveLength(1);
+    expect(await restricted(left, "import '../undo/history.ts'; import 'pg';")).toHaveLength(2);
+  });
+
   it('refuses telling the engines apart outside the store', async () => {
     expect(
       await sql(
