@@ -243,6 +243,15 @@ async function ruled(rule: string, file: string, code: string): Promise<string[]
 }
 const sql = (file: string, code: string) => ruled('no-restricted-syntax', file, code);
 
+/** Each of `cases` (a file, its code) is refused once, for asking the engine outside the store. */
+async function settledInTheStore(cases: readonly (readonly [string, string])[]): Promise<void> {
+  for (const [file, code] of cases) {
+    expect(await restricted(file, code), `${file}: ${code}`).toEqual([
+      expect.stringContaining('The engine is settled inside src/store'),
+    ]);
+  }
+}
+
 describe('SQL and the engine live in src/store (issue 50 §2)', () => {
   it('refuses a statement prepared, run or written outside the store', async () => {
     const inside = "declare const db: any; db.prepare('SELECT 1').get();";
@@ -295,17 +304,13 @@ describe('SQL and the engine live in src/store (issue 50 §2)', () => {
   });
 
   it('refuses an engine question outside the store (issue 66 §4), by its name or any name that asks it', async () => {
-    for (const [file, code] of [
+    await settledInTheStore([
       ['src/placement/x.ts', "import { lookupReadsAhead } from '../store/lookup.ts';"],
       ['src/jobs/x.ts', "import { onServer } from '../store/open.ts';"],
       ['src/app/x.ts', "import { isPostgres } from '../store/open.ts';"],
       ['src/catalogue/x.ts', "import { usesSqlite } from '../store/db.ts';"],
       ['src/api/handlers/x.ts', "import { isOnServer } from '../../store/info.ts';"],
-    ]) {
-      expect(await restricted(file!, code!), `${file}: ${code}`).toEqual([
-        expect.stringContaining('The engine is settled inside src/store'),
-      ]);
-    }
+    ]);
     // The store asks itself; a store function named for what it does is anyone's.
     expect(await restricted('src/store/x.ts', "import { lookupReadsAhead } from './lookup.ts';")).toEqual([]);
     expect(await restricted('src/app/x.ts', "import { openServerStore } from '../store/open.ts';")).toEqual([]);
@@ -323,18 +328,14 @@ describe('SQL and the engine live in src/store (issue 50 §2)', () => {
         'declare const db: unknown, PostgresDatabase: any; db instanceof PostgresDatabase;',
       ),
     ).toHaveLength(1);
-    for (const [file, code] of [
+    await settledInTheStore([
       ['src/undo/x.ts', "import '../store/dialect.ts';"],
       ['src/placement/x.ts', "import '../store/postgres/database.ts';"],
       ['src/app/x.ts', "import '../store/postgres/listener.ts';"],
       ['src/catalogue/x.ts', "import Database from 'better-sqlite3';"],
       ['src/api/x.ts', "import pg from 'pg';"],
       ['src/catalogue/x.ts', "import { isServerAddress } from '../store-location.ts';"],
-    ]) {
-      expect(await restricted(file!, code!), `${file}: ${code}`).toEqual([
-        expect.stringContaining('The engine is settled inside src/store'),
-      ]);
-    }
+    ]);
     // The store itself; an address's kind for words and views above the core; a store function anywhere.
     expect(await restricted('src/store/x.ts', "import '../store/dialect.ts'; import 'better-sqlite3';")).toEqual([]);
     expect(await restricted('src/api/x.ts', "import { isServerAddress } from '../store-location.ts';")).toEqual([]);
