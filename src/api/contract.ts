@@ -397,7 +397,7 @@ export interface UnplacedListLineView extends ListLineView {
 
 /** One stop of a pick list's walk: take `take` pieces from one lot for one order line. */
 export interface PickEntryView {
-  /** `pickEntryKey(line, lot)`: what a mark names. */
+  /** `pickEntryKey(line, lot key)`: what a mark names, the same across imports of the same stock. */
   readonly key: string;
   readonly line: number;
   readonly position: number;

@@ -1,6 +1,3 @@
-import type { PictureBases } from '../pictures/address.ts';
-import type { PictureAnswer, PictureCounts } from '../pictures/fetcher.ts';
-import type { CachedPicture, PictureCacheStats } from '../store/picture-cache.ts';
 /**
  * What the contract's service needs from whoever starts it (SPEC §1): the store, the clock, the job
  * runner, the credentials, the file dialogs, the events, the threads. The app, the browser host, the CLI
@@ -12,6 +9,7 @@ import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ItemType } from '../item-types.ts';
 import type { RecoveredJob } from '../jobs/queue.ts';
 import type { DamageMark } from '../store/damage.ts';
+import type { PicturePort } from '../pictures/port.ts';
 import type { UpgradeReport } from '../store/upgrade-runner.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
 import type { ApiEvents, CallName, ErrorValue, EventName, Result } from './contract.ts';
@@ -108,24 +106,6 @@ export interface ServiceContext {
   readonly apiUrl?: string;
   /** Pictures of items (SPEC §15): the app's and the browser host's; absent (the CLI), every picture is none. */
   readonly pictures?: PicturePort | null;
-}
-
-/** Where pictures come from: the cache and its fetcher (`src/pictures/`), and the bases of their addresses. */
-export interface PicturePort {
-  readonly bases: () => PictureBases;
-  readonly network: () => boolean;
-  /** What there is for each address now, in order (never waits; what is missing is fetched meanwhile). */
-  answers(urls: readonly string[]): PictureAnswer[];
-  /**
-   * The pictures the cache keeps for each address, in order (null: none kept), with nothing fetched: what a
-   * list on paper takes. Absent: none is kept.
-   */
-  kept?(urls: readonly string[]): (CachedPicture['picture'] | null)[];
-  counts(): PictureCounts;
-  cached(): PictureCacheStats;
-  /** Why pictures are kept in memory for this start (the cache's file left as it is); null: in the file. */
-  inMemory(): string | null;
-  clear(): void;
 }
 
 /** Runs a call on the thread that owns it, and answers with its value; null: it runs on this thread. */
