@@ -449,10 +449,15 @@ export interface PickMarkView {
   readonly progress: PickProgressView;
 }
 
-/** A printable list (a pick list on paper): its name and the HTML the screens print. */
+/**
+ * A printable list (a pick list on paper): its name, and how it went. In the app the core has printed it
+ * through the app's own printing (`printed`: sent, or the dialog cancelled) and `html` is empty; where
+ * there is no such printing (the browser host) `printed` is null and the screens print `html`.
+ */
 export interface PrintableView {
   readonly name: string;
   readonly html: string;
+  readonly printed: 'printed' | 'cancelled' | null;
 }
 
 /** The pick list as a file (the CLI's --csv, --html, --pdf): `base64`, its bytes so written (a PDF). */
@@ -819,7 +824,10 @@ export interface ApiResults {
   'pick.mark': PickMarkView;
   /** Takes an entry's mark back (picked 0). One undo step; an unmarked entry is refused in words. */
   'pick.unmark': PickMarkView;
-  /** The pick list on paper: HTML the screens print, pictures from the picture cache only. */
+  /**
+   * The pick list on paper, pictures from the picture cache only: printed by the app's own printing where
+   * there is one (answered once its dialog is done), else HTML the screens print.
+   */
   'pick.printable': PrintableView;
   /**
    * The pick list as a file, given back (not saved): CSV (every stop, then the missing and unplaced lines),

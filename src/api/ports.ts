@@ -67,6 +67,20 @@ export interface FileDialogs {
   save(name: string, content: string): Promise<string | null>;
 }
 
+/**
+ * The app's own printing (SPEC §16): a page made by the core printed through the system's print dialog,
+ * never through the screens' page. The browser host and the CLI have none (the page prints it there).
+ */
+export interface PrintPort {
+  /** Prints `html` (self-contained) on this paper; answers once the dialog is done: printed, or cancelled. */
+  print(html: string, layout: PrintPaper): Promise<'printed' | 'cancelled'>;
+}
+
+export interface PrintPaper {
+  readonly paper: 'a4' | 'letter';
+  readonly orientation: 'portrait' | 'landscape';
+}
+
 export interface ServiceContext {
   readonly db: StoreDb;
   readonly storePath: string;
@@ -77,6 +91,8 @@ export interface ServiceContext {
   readonly jobs: JobControl;
   readonly credentials: CredentialStore;
   readonly files: FileDialogs | null;
+  /** The app's own printing; absent or null (the browser host, the CLI): a page to print is given back to the page. */
+  readonly printer?: PrintPort | null;
   /** The desk's "Shop server" choice; absent where there is none to make (the CLI: `--db`). */
   readonly shopServer?: ShopServerPort | null;
   /** This desk's name (SPEC §8: the steps it writes are its own to undo); absent: the computer's name. */
