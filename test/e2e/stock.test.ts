@@ -146,6 +146,9 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       expect(await keeps.textContent()).toBe(
         'Locations from each lot’s remarks: 505 locations; 505 with BrickLink’s lot id. It is the first stock.',
       );
+      // Its document is named by the file chosen, never by its key (a hash of its content).
+      const headings = await page.getByTestId('stock-preview').getByRole('heading').allTextContents();
+      expect(headings).toEqual(['The stock from inventory.xml', expect.stringMatching(/^inventory\.xml /)]);
       // Read: the next key imports it.
       await page.getByTestId('stock-confirm').and(page.locator(':focus')).waitFor();
       await shot('01-stock-preview');
