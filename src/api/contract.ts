@@ -508,10 +508,13 @@ export interface PutAwayExportView {
   readonly leftOut: readonly LeftOutView[];
   readonly note: string;
 }
-/** The stock taken from BrickLink's API (`stock.lookup`): the import's answer, and what was fetched. */
-export interface StockLookupView extends StockImportView {
-  /** The download's name the stock's document has (`storeInventoryFileName`). */
-  readonly fileName: string;
+/**
+ * The store's inventory taken from BrickLink's API (`stock.lookup`), as its download: the file to preview
+ * (`stock.preview`) and import (`stock.import`) as the stock, as a file staff chose would be.
+ */
+export interface StockLookupView {
+  /** `BrickLink store inventory DAY.xml` (`storeInventoryFileName`): BrickLink's inventory download. */
+  readonly file: FileArg;
   /** Lots BrickLink's answer held. */
   readonly fetched: number;
   /** The day's look-up budget after this call (counted before it was sent). */
@@ -849,7 +852,8 @@ export interface ApiResults {
   'putAway.export': PutAwayExportView;
   /**
    * The shop's store inventory from BrickLink's API (one call, counted against the day's budget before it
-   * is sent), written as the inventory download and imported as the stock (locations from REMARKS).
+   * is sent, off the writer thread), written as the inventory download: a file to preview and import as
+   * the stock (locations from REMARKS). Nothing but the budget is written.
    */
   'stock.lookup': StockLookupView;
   // ── end of issue 65 put-away ──

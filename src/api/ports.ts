@@ -1,4 +1,5 @@
 import type { PictureBases } from '../pictures/address.ts';
+import type { FetchedStock } from '../stock/lookup.ts';
 import type { PictureAnswer, PictureCounts } from '../pictures/fetcher.ts';
 import type { CachedPicture, PictureCacheStats } from '../store/picture-cache.ts';
 /**
@@ -21,6 +22,11 @@ export interface JobControl {
   /** `type`: the kind of item in BrickLink items downloads, as chosen; null where each file's name says. */
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: ItemType | null): void;
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number;
+  /**
+   * The shop's store inventory from BrickLink's API (`stock.lookup`), off the writer thread: the job
+   * runner thread counts the call and sends it. Absent (the CLI, a test's service): in this process.
+   */
+  fetchStoreInventory?(credentials: Credentials, apiUrl: string): Promise<FetchedStock>;
 }
 
 /** Where the BrickLink credentials live: encrypted by Electron's safeStorage in the app; in memory in the browser host. */

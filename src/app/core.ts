@@ -253,6 +253,7 @@ function coreService(
         startLookup: () => {
           throw refusedWrite();
         },
+        fetchStoreInventory: () => Promise.reject(refusedWrite()),
       },
       credentials: {
         encrypted: options.credentials.encrypted,
