@@ -14,25 +14,14 @@ import type { PrintPaper, PrintPort } from '../src/api/ports.ts';
 import { BrickWorkError } from '../src/errors.ts';
 import type { ElectronDeps } from './app.ts';
 import { appPage, type AppPage } from './page.ts';
+import { LOCKED_PAGE } from './security.ts';
 
 /** The print windows' session: not `persist:`, so in memory only, and shared with no page of the app's. */
 export const PRINT_PARTITION = 'brick-work-print';
 
-/** A print window's web preferences: no preload, no script, no Node, sandboxed, in its own session. */
+/** A print window's web preferences: a locked page (no preload), running no script, in its own session. */
 export function printWebPreferences(): WebPreferences {
-  return {
-    partition: PRINT_PARTITION,
-    sandbox: true,
-    contextIsolation: true,
-    javascript: false,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    spellcheck: false,
-    images: true,
-  };
+  return { ...LOCKED_PAGE, partition: PRINT_PARTITION, javascript: false, images: true };
 }
 
 /** What the print dialog opens with: the paper and orientation chosen on the screen, backgrounds printed. */
