@@ -46,6 +46,8 @@ export const ERROR_CODES = [
   /** The computer's keychain would not give up a secret the desk stored (denied, locked, another signature). */
   'keychain-refused',
   'source-error',
+  /** The app's own printing failed (no printer, the system refused): nothing was printed. */
+  'print-failed',
   /** Staff stopped a long piece of work (an import) before it wrote anything. */
   'cancelled',
   /** A thread doing the call stopped (it is started again): the call may or may not have been done. */

@@ -7,6 +7,7 @@ import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ItemType } from '../item-types.ts';
+import type { FetchedStock } from '../stock/lookup.ts';
 import type { RecoveredJob } from '../jobs/queue.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { PicturePort } from '../pictures/port.ts';
@@ -19,6 +20,11 @@ export interface JobControl {
   /** `type`: the kind of item in BrickLink items downloads, as chosen; null where each file's name says. */
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: ItemType | null): void;
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number;
+  /**
+   * The shop's store inventory from BrickLink's API (`stock.lookup`), off the writer thread: the job
+   * runner thread counts the call and sends it. Absent (the CLI, a test's service): in this process.
+   */
+  fetchStoreInventory?(credentials: Credentials, apiUrl: string): Promise<FetchedStock>;
 }
 
 /** Where the BrickLink credentials live: encrypted by Electron's safeStorage in the app; in memory in the browser host. */
@@ -65,6 +71,20 @@ export interface FileDialogs {
   save(name: string, content: string): Promise<string | null>;
 }
 
+/**
+ * The app's own printing (SPEC §16): a page made by the core printed through the system's print dialog,
+ * never through the screens' page. The browser host and the CLI have none (the page prints it there).
+ */
+export interface PrintPort {
+  /** Prints `html` (self-contained) on this paper; answers once the dialog is done: printed, or cancelled. */
+  print(html: string, layout: PrintPaper): Promise<'printed' | 'cancelled'>;
+}
+
+export interface PrintPaper {
+  readonly paper: 'a4' | 'letter';
+  readonly orientation: 'portrait' | 'landscape';
+}
+
 export interface ServiceContext {
   readonly db: StoreDb;
   readonly storePath: string;
@@ -75,6 +95,8 @@ export interface ServiceContext {
   readonly jobs: JobControl;
   readonly credentials: CredentialStore;
   readonly files: FileDialogs | null;
+  /** The app's own printing; absent or null (the browser host, the CLI): a page to print is given back to the page. */
+  readonly printer?: PrintPort | null;
   /** The desk's "Shop server" choice; absent where there is none to make (the CLI: `--db`). */
   readonly shopServer?: ShopServerPort | null;
   /** This desk's name (SPEC §8: the steps it writes are its own to undo); absent: the computer's name. */

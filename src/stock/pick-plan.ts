@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { compareText, lineApart, lotsByItemColour, stockItemColourKey, unplacedApart } from './items.ts';
 import { sortByLocation } from './natural-order.ts';
 import type {
@@ -32,7 +31,21 @@ export function pickEntryKey(line: number, lotKey: string): string {
   return `${line}:${lotKey}`;
 }
 
-const hash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 12);
+/**
+ * A short hash of a lot's description (53 bits, two 32-bit FNV-1a lanes): pure, since the screens' code
+ * computes the walk too (renderer/state/pick.ts), and far from colliding among one order's lots.
+ */
+function hash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return ((b >>> 0) & 0x1fffff).toString(36).padStart(5, '0') + (a >>> 0).toString(36).padStart(7, '0');
+}
 
 /**
  * Each lot's key across stock imports: BrickLink's lot id where the stock gave one; else the lot's bin,

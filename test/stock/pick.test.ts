@@ -186,8 +186,14 @@ it('on paper: the walk in order with the location, item, colour and take, a shor
     service.call('pick.printable', { orderId, paper: 'letter', orientation: 'landscape', pictures: false }),
   );
   expect(printable.name).toBe('pick list order.html');
+  // No printing of the app's here (the browser host, the CLI): the page prints the HTML given back.
+  expect(printable.printed).toBeNull();
   const html = printable.html;
   expect(html).toContain('<title>Pick list: order order.xml</title>');
+  // Nothing but itself loads in it: no script, no address; pictures only as data.
+  expect(html).toContain(
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">`,
+  );
   expect(html).toContain('size: letter landscape');
   expect(html).toMatch(
     /4 lots, 12 pieces \(picked: 0 of 4 lots, 0 of 12 pieces\) · stock inventory\.xml, imported \d{4}-\d\d-\d\d/,
@@ -249,6 +255,36 @@ it('prints the pictures the cache keeps, and asks for none to be fetched', async
   const cells = [...html.matchAll(/<td class="picture">(.*?)<\/td>/g)].map((m) => m[1]);
   const img = `<img alt="" src="data:image/png;base64,${Buffer.from(png).toString('base64')}">`;
   expect(cells).toEqual([img, img, '', img]);
+});
+
+it('in the app, the list goes to its own printing with the paper chosen, and no page comes back to print', async () => {
+  const { db, dbPath } = await shop();
+  const printed: { html: string; layout: unknown }[] = [];
+  let outcome: 'printed' | 'cancelled' = 'printed';
+  const service = serviceFor(db, dbPath, {
+    printer: {
+      print: async (html, layout) => {
+        printed.push({ html, layout });
+        return outcome;
+      },
+    },
+  });
+  const orderId = await withOrder(service);
+  const args = { orderId, paper: 'letter', orientation: 'landscape', pictures: false } as const;
+  expect(await ok(service.call('pick.printable', args))).toEqual({
+    name: 'pick list order.html',
+    html: '',
+    printed: 'printed',
+  });
+  expect(printed).toHaveLength(1);
+  expect(printed[0]?.layout).toEqual({ paper: 'letter', orientation: 'landscape' });
+  expect(printed[0]?.html).toContain('size: letter landscape');
+  expect(printed[0]?.html).toContain('<td class="where">A2</td>');
+  outcome = 'cancelled';
+  expect(await ok(service.call('pick.printable', { ...args, paper: 'a4', orientation: 'portrait' }))).toMatchObject({
+    printed: 'cancelled',
+  });
+  expect(printed[1]?.layout).toEqual({ paper: 'a4', orientation: 'portrait' });
 });
 
 describeEachStore('pick marks', () => {
