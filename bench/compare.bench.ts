@@ -276,7 +276,7 @@ async function benchSize(
       compareMs.push(performance.now() - t);
       t = performance.now();
       // As the screen asks: the first rows of each group that differs (the lines that agree are hidden at first).
-      const shown = COMPARE_GROUPS.filter((g) => g !== 'same').flatMap((g): CompareRow[] => result[g].slice(0, FIRST));
+      const shown = COMPARE_GROUPS.filter((g) => g !== 'same').flatMap((g): CompareRow[] => result.rowsOf(g, 0, FIRST));
       const names = rowNamer(db, shown);
       for (const row of shown) names(row);
       nameMs.push(performance.now() - t);

@@ -6,6 +6,7 @@
  * Money is exact: ten-thousandths of the currency unit, as the store keeps it.
  */
 import { saidOf, type Said } from '../catalogue/item-numbers.ts';
+import { COMPARE_GROUPS, type CompareGroup } from '../compare-kinds.ts';
 import { numberingOfFormat } from '../numberings.ts';
 import { foldName } from '../placement/fold.ts';
 import type { GivenLine, LineToCompare } from '../store/lines.ts';
@@ -98,6 +99,10 @@ export interface SideTotals {
 }
 
 export interface CompareResult {
+  /** How many rows each group holds, known without making them. */
+  readonly sizes: Readonly<Record<CompareGroup, number>>;
+  /** Rows `from` to `from + count` of a group, made for the asking (a screen's page): the groups' arrays are made only when read. */
+  rowsOf(group: CompareGroup, from: number, count: number): CompareRow[];
   readonly onlyLeft: readonly PlacedRow[];
   readonly onlyRight: readonly PlacedRow[];
   readonly quantityDiffers: readonly PlacedRow[];
@@ -116,35 +121,6 @@ export interface CompareResult {
     readonly missingValueE4: number;
     readonly extraValueE4: number;
   };
-}
-
-/**
- * One key's running sums, which become its row: one flat object per key, mutated in place (at 200,000
- * keys the allocations are the cost).
- */
-interface Acc {
-  item: { readonly type: string; readonly no: string; readonly colour: number | null } | null;
-  given: GivenLine | null;
-  /** What the key's lines' documents called the item, while they agree (`mixed` once they don't). */
-  said: Said | null;
-  mixed: boolean;
-  condition: 'N' | 'U' | null;
-  left: number;
-  right: number;
-  difference: number;
-  leftUnitPriceE4: number | null;
-  rightUnitPriceE4: number | null;
-  /** Lines (a lot of 0 pieces is still a lot: real BrickStore files keep them), Σ quantity × price and
-   * Σ quantity of the priced lines, on the left (0) and the right (1). */
-  n0: number;
-  n1: number;
-  v0: number;
-  v1: number;
-  p0: number;
-  p1: number;
-  /** A placed key's colour and condition as one number, and the next key of the same item (a short chain). */
-  ck: number;
-  next: Acc | null;
 }
 
 /**
@@ -195,67 +171,82 @@ export function comparePages(
   options: CompareOptions = {},
 ): CompareResult {
   const keys = new KeySums(options.withoutCondition !== true);
-  for (const page of left) sumLeft(keys, page);
-  for (const page of right) sumRight(keys, page);
-  return groupRows(keys.rows, options.prices === true);
+  for (const page of left) sumSide(keys, page, 0);
+  for (const page of right) sumSide(keys, page, 1);
+  return groupRows(keys.done(), options.prices === true);
 }
 
-function sumLeft(keys: KeySums, lines: readonly CompareLine[]): void {
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i] as CompareLine;
-    const acc = keys.of(l);
-    const quantity = l[QUANTITY];
-    const price = l[UNIT_PRICE_E4];
-    acc.left += quantity;
-    acc.n0 += 1;
-    if (price !== null) {
-      acc.v0 += quantity * price;
-      acc.p0 += quantity;
-    }
-  }
-}
+// A key's sums, `SUMS` numbers a key in `KeySums.sums`: pieces on the left and the right; lines (a lot of
+// 0 pieces is still a lot: real BrickStore files keep them), Σ quantity × price and Σ quantity of the
+// priced lines, on each side.
+const LEFT = 0;
+const LINES = 2;
+const VALUE = 4;
+const PRICED = 6;
+const SUMS = 8;
 
-function sumRight(keys: KeySums, lines: readonly CompareLine[]): void {
+/** Adds a page's lines to their keys' sums, on the left (`side` 0) or the right (1). */
+function sumSide(keys: KeySums, lines: readonly CompareLine[], side: 0 | 1): void {
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i] as CompareLine;
-    const acc = keys.of(l);
+    const at = keys.of(l) * SUMS + side;
+    const sums = keys.sums; // after `of`, which may have grown it
     const quantity = l[QUANTITY];
     const price = l[UNIT_PRICE_E4];
-    acc.right += quantity;
-    acc.n1 += 1;
+    (sums[at + LEFT] as number) += quantity;
+    (sums[at + LINES] as number) += 1;
     if (price !== null) {
-      acc.v1 += quantity * price;
-      acc.p1 += quantity;
+      (sums[at + VALUE] as number) += quantity * price;
+      (sums[at + PRICED] as number) += quantity;
     }
   }
 }
 
 /**
- * The keys of both sides' lines, each with its running sums. Placed lines are keyed by number, then type,
- * colour and condition in a short chain per number (colour and condition as one small number): one look-up
- * a line, no key string built (at 400,000 lines, building and hashing key strings was most of the time).
- * Unplaced lines, a few, by their key string.
+ * The keys of both sides' lines, each a number, its sums in one array of numbers and what names it in
+ * arrays beside: no object is made for a key while the lines are summed (at 10,000 lines a side, making
+ * an object a key as the lines came was a third of the compare), and only the rows read are ever made
+ * (`groupRows`). Placed lines are keyed by number, then type, colour and condition in a short chain per
+ * number (colour and condition as one small number): one look-up a line, no key string built. Unplaced
+ * lines, a few, by their key string.
  */
 class KeySums {
-  private readonly placed = new Map<string, Acc>();
-  private readonly unplaced = new Map<string, Acc>();
-  /** The keys in the order they were first met. */
-  readonly rows: Acc[] = [];
+  private readonly placed = new Map<string, number>();
+  private readonly unplaced = new Map<string, number>();
+
+  /** Done summing: the look-ups go (a result is kept for its pages and exports; they are not). */
+  done(): this {
+    this.placed.clear();
+    this.unplaced.clear();
+    return this;
+  }
+  /** How many keys, numbered from 0 in the order first met. */
+  size = 0;
+  sums = new Float64Array(1024 * SUMS);
+  private next = new Int32Array(1024);
+  private ck = new Int32Array(1024);
+  readonly type: string[] = [];
+  /** A placed key's item number; an unplaced key's, null. */
+  readonly no: (string | null)[] = [];
+  readonly colour: (number | null)[] = [];
+  readonly condition: ('N' | 'U' | null)[] = [];
+  /** An unplaced key's first line's given values; a placed key's, null. */
+  readonly given: (GivenLine | null)[] = [];
+  /** What a placed key's lines' documents called the item, while they agree (`mixed` once they don't). */
+  readonly said: (Said | null)[] = [];
+  readonly mixed: boolean[] = [];
 
   constructor(private readonly withCondition: boolean) {}
 
-  /**
-   * The sums of `line`'s key. A key's objects are made when the key is first met, from that line's
-   * columns: the other lines of the key make none.
-   */
-  of(line: CompareLine): Acc {
+  /** The number of `line`'s key, made when the key is first met, from that line's columns. */
+  of(line: CompareLine): number {
     const type = line[ITEM_TYPE];
     const no = line[ITEM_NO];
     const condition = this.withCondition ? line[CONDITION] : null;
     if (type === null || no === null) {
       const key = compareKey(line, this.withCondition);
-      let acc = this.unplaced.get(key);
-      if (acc === undefined) {
+      let k = this.unplaced.get(key);
+      if (k === undefined) {
         const given: GivenLine = {
           type: line[GIVEN_TYPE],
           no: line[GIVEN_NO],
@@ -263,13 +254,14 @@ class KeySums {
           colourId: line[GIVEN_COLOUR_ID],
           colourName: line[GIVEN_COLOUR_NAME],
         };
-        this.unplaced.set(key, (acc = this.fresh(null, given, condition, 0, null)));
+        this.unplaced.set(key, (k = this.fresh(line[GIVEN_TYPE] ?? '', null, null, condition, given, 0)));
       }
-      return acc;
+      return k;
     }
-    const acc = this.placedAcc(line, type, no, condition);
-    if (!acc.mixed && line[GIVEN_NO] !== null && this.speaks(line[DOCUMENT_FORMAT])) hear(acc, line, type);
-    return acc;
+    const k = this.placedKey(line, type, no, condition);
+    if (this.mixed[k] === false && line[GIVEN_NO] !== null && this.speaks(line[DOCUMENT_FORMAT]))
+      this.hear(k, line, type);
+    return k;
   }
 
   private lastFormat: string | null = null;
@@ -288,97 +280,129 @@ class KeySums {
     return this.lastSpeaks;
   }
 
-  private placedAcc(line: CompareLine, type: string, no: string, condition: Acc['condition']): Acc {
+  private placedKey(line: CompareLine, type: string, no: string, condition: 'N' | 'U' | null): number {
     const colour = line[COLOUR];
     const ck = ((colour ?? -1) + 1) * 3 + (condition === 'N' ? 1 : condition === 'U' ? 2 : 0);
     const first = this.placed.get(no);
     if (first === undefined) {
-      const acc = this.fresh({ type, no, colour }, null, condition, ck, null);
-      this.placed.set(no, acc);
-      return acc;
+      const k = this.fresh(type, no, colour, condition, null, ck);
+      this.placed.set(no, k);
+      return k;
     }
-    for (let acc: Acc | null = first; acc !== null; acc = acc.next)
-      if (acc.ck === ck && (acc.item as { type: string }).type === type) return acc;
+    for (let k = first; k !== -1; k = this.next[k] as number) if (this.ck[k] === ck && this.type[k] === type) return k;
     // Another colour, condition or type of a number met before: after the chain's first, which the map keeps.
-    const acc = this.fresh({ type, no, colour }, null, condition, ck, first.next);
-    first.next = acc;
-    return acc;
+    const k = this.fresh(type, no, colour, condition, null, ck);
+    this.next[k] = this.next[first] as number;
+    this.next[first] = k;
+    return k;
   }
 
   private fresh(
-    item: Acc['item'],
+    type: string,
+    no: string | null,
+    colour: number | null,
+    condition: 'N' | 'U' | null,
     given: GivenLine | null,
-    condition: Acc['condition'],
     ck: number,
-    next: Acc | null,
-  ): Acc {
-    const acc: Acc = {
-      item,
-      given,
-      said: null,
-      mixed: false,
-      condition,
-      left: 0,
-      right: 0,
-      difference: 0,
-      leftUnitPriceE4: null,
-      rightUnitPriceE4: null,
-      n0: 0,
-      n1: 0,
-      v0: 0,
-      v1: 0,
-      p0: 0,
-      p1: 0,
-      ck,
-      next,
+  ): number {
+    const k = this.size++;
+    if (k === this.ck.length) this.grow();
+    this.next[k] = -1;
+    this.ck[k] = ck;
+    this.type.push(type);
+    this.no.push(no);
+    this.colour.push(colour);
+    this.condition.push(condition);
+    this.given.push(given);
+    this.said.push(null);
+    this.mixed.push(false);
+    return k;
+  }
+
+  private grow(): void {
+    const n = this.ck.length * 2;
+    const sums = new Float64Array(n * SUMS);
+    sums.set(this.sums);
+    this.sums = sums;
+    const next = new Int32Array(n);
+    next.set(this.next);
+    this.next = next;
+    const ck = new Int32Array(n);
+    ck.set(this.ck);
+    this.ck = ck;
+  }
+
+  /** What a placed line's document called its item, heard into its key's: kept while its lines agree. */
+  private hear(k: number, line: CompareLine, type: string): void {
+    const said = saidOf(
+      line[DOCUMENT_FORMAT] ?? '',
+      { type: line[GIVEN_TYPE], no: line[GIVEN_NO] },
+      { type, by: line[PLACED_BY] },
+    );
+    if (said === null) return;
+    const before = this.said[k] ?? null;
+    if (before === null) this.said[k] = said;
+    else if (
+      before.numbering !== said.numbering ||
+      (before.no !== said.no && before.no.toLowerCase() !== said.no.toLowerCase())
+    ) {
+      this.said[k] = null;
+      this.mixed[k] = true;
+    } else if (before.byName && !said.byName) this.said[k] = said; // found by name only while every line was
+  }
+
+  /** Key `k` as its row: its sums and what it is, one object with the fields the row types name. */
+  row(k: number): CompareRow {
+    const at = k * SUMS;
+    const s = this.sums;
+    const left = s[at + LEFT] as number;
+    const right = s[at + LEFT + 1] as number;
+    const p0 = s[at + PRICED] as number;
+    const p1 = s[at + PRICED + 1] as number;
+    const no = this.no[k] ?? null;
+    const placed = no !== null;
+    const row = {
+      condition: this.condition[k] ?? null,
+      left,
+      right,
+      difference: right - left,
+      leftUnitPriceE4: p0 === 0 ? null : Math.round((s[at + VALUE] as number) / p0),
+      rightUnitPriceE4: p1 === 0 ? null : Math.round((s[at + VALUE + 1] as number) / p1),
+      item: placed ? { type: this.type[k] as string, no, colour: this.colour[k] ?? null } : null,
+      given: placed ? null : (this.given[k] as GivenLine),
+      said: placed ? (this.said[k] ?? null) : null,
     };
-    this.rows.push(acc);
-    return acc;
+    return row as CompareRow;
   }
 }
 
-/** What a placed line's document called its item, heard into its key's: kept while its lines agree. */
-function hear(acc: Acc, line: CompareLine, type: string): void {
-  const said = saidOf(
-    line[DOCUMENT_FORMAT] ?? '',
-    { type: line[GIVEN_TYPE], no: line[GIVEN_NO] },
-    { type, by: line[PLACED_BY] },
-  );
-  if (said === null) return;
-  if (acc.said === null) acc.said = said;
-  else if (
-    acc.said.numbering !== said.numbering ||
-    (acc.said.no !== said.no && acc.said.no.toLowerCase() !== said.no.toLowerCase())
-  ) {
-    acc.said = null;
-    acc.mixed = true;
-  } else if (acc.said.byName && !said.byName) acc.said = said; // found by name only while every line was
-}
-
-/** The keys' sums finished into rows, sorted into the result's groups, with both sides' totals; `prices`: rows whose unit prices differ too. */
-function groupRows(rows: readonly Acc[], prices: boolean): CompareResult {
-  const groups = {
-    onlyLeft: [] as PlacedRow[],
-    onlyRight: [] as PlacedRow[],
-    quantityDiffers: [] as PlacedRow[],
-    same: [] as PlacedRow[],
-    priceDiffers: [] as PlacedRow[],
-    unplaced: [] as UnplacedRow[],
+/**
+ * The keys' sums sorted into the result's groups — each group the keys' numbers, its rows made when it is
+ * read (`rowsOf` makes a page's) —, with both sides' totals; `prices`: rows whose unit prices differ too.
+ */
+function groupRows(keys: KeySums, prices: boolean): CompareResult {
+  const groups: Record<CompareGroup, number[]> = {
+    onlyLeft: [],
+    onlyRight: [],
+    quantityDiffers: [],
+    same: [],
+    priceDiffers: [],
+    unplaced: [],
   };
   const totals = { left: { lots: 0, pieces: 0 }, right: { lots: 0, pieces: 0 }, missing: 0, extra: 0 };
   let missingValueE4 = 0;
   let extraValueE4 = 0;
-  for (const row of rows) {
-    const l = row.left;
-    const r = row.right;
-    row.difference = r - l;
-    row.leftUnitPriceE4 = row.p0 === 0 ? null : Math.round(row.v0 / row.p0);
-    row.rightUnitPriceE4 = row.p1 === 0 ? null : Math.round(row.v1 / row.p1);
-    const acc = row;
-    // An accumulator is its row: a placed key's holds its item and no given, an unplaced key's the reverse.
-    const done = row as unknown as CompareRow;
-    const onLeft = acc.n0 > 0;
-    const onRight = acc.n1 > 0;
+  const s = keys.sums;
+  const unit = (at: number, side: 0 | 1) => {
+    const priced = s[at + PRICED + side] as number;
+    return priced === 0 ? null : Math.round((s[at + VALUE + side] as number) / priced);
+  };
+  for (let k = 0; k < keys.size; k++) {
+    const at = k * SUMS;
+    const l = s[at + LEFT] as number;
+    const r = s[at + LEFT + 1] as number;
+    const onLeft = (s[at + LINES] as number) > 0;
+    const onRight = (s[at + LINES + 1] as number) > 0;
     if (onLeft) {
       totals.left.lots += 1;
       totals.left.pieces += l;
@@ -389,30 +413,44 @@ function groupRows(rows: readonly Acc[], prices: boolean): CompareResult {
     }
     if (r < l) {
       totals.missing += l - r;
-      missingValueE4 += (l - r) * (row.leftUnitPriceE4 ?? row.rightUnitPriceE4 ?? 0);
+      missingValueE4 += (l - r) * (unit(at, 0) ?? unit(at, 1) ?? 0);
     } else if (r > l) {
       totals.extra += r - l;
-      extraValueE4 += (r - l) * (row.rightUnitPriceE4 ?? row.leftUnitPriceE4 ?? 0);
+      extraValueE4 += (r - l) * (unit(at, 1) ?? unit(at, 0) ?? 0);
     }
-    if (done.item === null) {
-      groups.unplaced.push(done);
+    if (keys.no[k] === null) {
+      groups.unplaced.push(k);
       continue;
     }
-    if (!onRight) groups.onlyLeft.push(done);
-    else if (!onLeft) groups.onlyRight.push(done);
-    else if (l !== r) groups.quantityDiffers.push(done);
-    else groups.same.push(done);
-    if (
-      prices &&
-      onLeft &&
-      onRight &&
-      row.leftUnitPriceE4 !== null &&
-      row.rightUnitPriceE4 !== null &&
-      row.leftUnitPriceE4 !== row.rightUnitPriceE4
-    )
-      groups.priceDiffers.push(done);
+    if (!onRight) groups.onlyLeft.push(k);
+    else if (!onLeft) groups.onlyRight.push(k);
+    else if (l !== r) groups.quantityDiffers.push(k);
+    else groups.same.push(k);
+    if (prices && onLeft && onRight) {
+      const a = unit(at, 0);
+      const b = unit(at, 1);
+      if (a !== null && b !== null && a !== b) groups.priceDiffers.push(k);
+    }
   }
-  return { ...groups, totals: { ...totals, missingValueE4, extraValueE4 } };
+  const sizes = Object.fromEntries(COMPARE_GROUPS.map((g) => [g, groups[g].length])) as Record<CompareGroup, number>;
+  const result = {
+    sizes,
+    rowsOf: (group: CompareGroup, from: number, count: number) =>
+      groups[group].slice(from, from + count).map((k) => keys.row(k)),
+    totals: { ...totals, missingValueE4, extraValueE4 },
+  };
+  // Each group's rows made once, when first read (an export, a test); a screen's page asks `rowsOf`.
+  for (const g of COMPARE_GROUPS)
+    Object.defineProperty(result, g, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const rows = groups[g].map((k) => keys.row(k));
+        Object.defineProperty(result, g, { value: rows, enumerable: true });
+        return rows;
+      },
+    });
+  return result as unknown as CompareResult;
 }
 
 /** Whether any of `lines` gives a condition: a side that gives none is compared without them (`withoutCondition`). */

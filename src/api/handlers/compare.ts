@@ -28,29 +28,30 @@ function rowShower(d: ReadDeps, rows: readonly CompareRow[]): (rows: readonly Co
   const names = rowNamer(d.db, rows, d.catalogueNames());
   // Each lot's number by the rule its lines' is read by, as the compare's exports write it (issue 60 §4).
   const shownNo = d.numberShower(rows.map(lotOf).filter((l) => l !== null));
-  return (shown) =>
-    shown.map((r) => {
-      const sums = {
-        condition: r.condition,
-        left: r.left,
-        right: r.right,
-        difference: r.difference,
-        leftUnitPrice: r.leftUnitPriceE4 === null ? null : formatMoneyE4(r.leftUnitPriceE4),
-        rightUnitPrice: r.rightUnitPriceE4 === null ? null : formatMoneyE4(r.rightUnitPriceE4),
-      };
-      if (r.item === null) return { ...sums, item: null, given: r.given };
+  // Each view one object literal, no spread of the row: spreading made a page's views ten times slower.
+  return (page) =>
+    page.map((r): CompareRowView => {
+      const leftUnitPrice = r.leftUnitPriceE4 === null ? null : formatMoneyE4(r.leftUnitPriceE4);
+      const rightUnitPrice = r.rightUnitPriceE4 === null ? null : formatMoneyE4(r.rightUnitPriceE4);
+      const { condition, left, right, difference } = r;
+      if (r.item === null)
+        return { condition, left, right, difference, leftUnitPrice, rightUnitPrice, item: null, given: r.given };
       const n = names(r);
-      const number = shownNo({ type: r.item.type, no: r.item.no, said: r.said });
+      const { type, no, colour } = r.item;
+      const number = shownNo({ type, no, said: r.said });
+      const { shown, sharedWith } = number;
+      const item =
+        sharedWith.length === 0
+          ? { type, no, colour, shown, name: n.name, colourName: n.colourName, colourRgb: n.colourRgb }
+          : { type, no, colour, shown, sharedWith, name: n.name, colourName: n.colourName, colourRgb: n.colourRgb };
       return {
-        ...sums,
-        item: {
-          ...r.item,
-          shown: number.shown,
-          ...(number.sharedWith.length === 0 ? {} : { sharedWith: number.sharedWith }),
-          name: n.name,
-          colourName: n.colourName,
-          colourRgb: n.colourRgb,
-        },
+        condition,
+        left,
+        right,
+        difference,
+        leftUnitPrice,
+        rightUnitPrice,
+        item,
         given: null,
       };
     });
@@ -79,13 +80,17 @@ export const COMPARE_CALLS = {
     for (const old of d.compares.keys()) if (d.compares.size > COMPARES_KEPT) d.compares.delete(old);
     // Only the rows shown are named: the counts come at once, however many rows agree.
     const shownOf = (g: CompareGroup) => (g === 'same' ? (sameFirst ?? first) : first);
-    const page = (g: CompareGroup): readonly CompareRow[] => {
-      const n = shownOf(g);
-      return n === undefined ? r[g] : r[g].slice(0, n);
-    };
-    const views = rowShower(d, COMPARE_GROUPS.flatMap(page));
-    const shown = (g: CompareGroup) => views(page(g));
-    const counts = Object.fromEntries(COMPARE_GROUPS.map((g) => [g, r[g].length])) as Record<CompareGroup, number>;
+    const page = (g: CompareGroup): readonly CompareRow[] => r.rowsOf(g, 0, shownOf(g) ?? r.sizes[g]);
+    const pages = Object.fromEntries(COMPARE_GROUPS.map((g) => [g, page(g)])) as Record<
+      CompareGroup,
+      readonly CompareRow[]
+    >;
+    const views = rowShower(
+      d,
+      COMPARE_GROUPS.flatMap((g) => pages[g]),
+    );
+    const shown = (g: CompareGroup) => views(pages[g]);
+    const counts = r.sizes;
     return {
       compareId,
       counts,
@@ -108,7 +113,7 @@ export const COMPARE_CALLS = {
     };
   }),
   'compare.rows': onReader((d) => ({ compareId, group, from, count }) => {
-    const rows = kept(d, compareId).result[group].slice(from, from + count);
+    const rows = kept(d, compareId).result.rowsOf(group, from, count);
     return rowShower(d, rows)(rows);
   }),
   'compare.export': fileOnReader((d) => async ({ compareId, as, accept }) => {
