@@ -5,7 +5,8 @@ import { SETTING_FIELDS, type SettingKey } from '../setting-keys.ts';
  * `store.changed` after every write. The app, the browser host, the CLI and each service thread make one
  * over their own store connection and ports (`ports.ts`).
  */
-import { useDesk } from '../undo/desk.ts';
+import { thisComputer } from '../identity/desk.ts';
+import { writeSession } from '../store/session.ts';
 import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, numbersMemo, type Numbering } from '../catalogue/item-numbers.ts';
 import { catalogueAnswers } from '../placement/catalogue-lookup.ts';
@@ -41,8 +42,6 @@ export function createApiService(ctx: ServiceContext) {
     (Object.keys(CALL_TABLE) as CallName[]).map((name) => [name, CALL_TABLE[name].make(deps)]),
   ) as Handlers;
   const { damage } = deps;
-  // The steps written through this connection are this desk's (SPEC §8).
-  if (ctx.desk !== undefined) useDesk(ctx.db, ctx.desk);
 
   /**
    * Checks the arguments, runs the call, and answers with a value: the result, or the refusal. Typed for
@@ -95,7 +94,10 @@ export function createApiService(ctx: ServiceContext) {
     return { ok: true, value: { ...file, savedTo: await ctx.files.save(file.name, file.content) } };
   }
 
-  return { handlers, call };
+  /** This desk was renamed (a service thread told so): the next steps written here are the new name's. */
+  const renameDesk = (desk: string) => deps.renameDesk(desk);
+
+  return { handlers, call, renameDesk };
 }
 
 export type ApiService = ReturnType<typeof createApiService>;
@@ -116,6 +118,8 @@ function throttled(report: Progress): Progress {
 /** What the handlers share, made once per service. */
 function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: DamageMark } {
   const { db, clock } = ctx;
+  // The steps written through this connection are this desk's (SPEC §8), made once for the service.
+  const session = writeSession(db, ctx.desk ?? thisComputer());
   const changed = (reason: string) => ctx.emit('store.changed', { reason });
   const damage = ctx.damage ?? new DamageMark();
   /** This connection's own index (the CLI, a read-only store): built when first asked; a damaged catalogue says why there is none. */
@@ -155,6 +159,11 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
   const shopNumbering = () => ctx.numbering ?? (getSetting(db, 'numbering') as Numbering);
   return {
     db,
+    session,
+    desk: () => session.desk,
+    renameDesk: (desk) => {
+      session.desk = desk;
+    },
     clock,
     ctx,
     damage,

@@ -8,7 +8,7 @@ import { reserveCall, type BudgetStatus } from '../catalogue/budget.ts';
 import { BrickLinkApi } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ImportHooks } from '../documents/import.ts';
-import type { StoreDb } from '../store/db.ts';
+import type { WriteSession } from '../store/session.ts';
 import { confirmStockImport, REMARKS, type StockImportResult } from './import.ts';
 import { storeInventoryFileName, storeInventoryLots, storeInventoryXml } from './store-inventory.ts';
 
@@ -28,18 +28,18 @@ export interface StockLookup extends StockImportResult {
  * made), and nothing else is written. Refused as any stock import otherwise (the stock already).
  */
 export async function lookUpStock(
-  db: StoreDb,
+  session: WriteSession,
   clock: Clock,
   api: { readonly credentials: Credentials; readonly url: string },
   hooks: (fileName: string) => ImportHooks = () => ({}),
 ): Promise<StockLookup> {
-  const budget = reserveCall(db, clock);
+  const budget = reserveCall(session.db, clock);
   const answer = await new BrickLinkApi(api.url, api.credentials).fetchStoreInventory();
   const lots = storeInventoryLots(answer);
   const fileName = storeInventoryFileName(clock.now());
   const file = { name: fileName, content: new TextEncoder().encode(storeInventoryXml(lots)) };
   // BrickLink's own numbers, colour ids and quantities, no names: nothing the reader would assume, so no
   // warning to acknowledge (the call takes no `acknowledge`).
-  const imported = confirmStockImport(db, { file, locationFrom: REMARKS }, clock, hooks(fileName));
+  const imported = confirmStockImport(session, { file, locationFrom: REMARKS }, clock, hooks(fileName));
   return { ...imported, fileName, fetched: lots.length, budget };
 }

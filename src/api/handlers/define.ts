@@ -6,6 +6,7 @@
  */
 import type { CatalogueAnswers } from '../../placement/catalogue-lookup.ts';
 import type { ReadableDb, StoreDb } from '../../store/db.ts';
+import type { WriteSession } from '../../store/session.ts';
 import type { Clock } from '../../clock.ts';
 import type { Numbering, NumberedLine, ShownNumber } from '../../catalogue/item-numbers.ts';
 import type { CompareResult } from '../../compare/compare.ts';
@@ -64,6 +65,12 @@ export type PartialCallTable = { readonly [K in CallName]?: Entry<K> };
 /** What the handlers share, built once per service (`createApiService`). */
 export interface ServiceDeps {
   readonly db: StoreDb;
+  /** The connection a write goes through with the desk whose steps, marks and claims it writes (SPEC §8). */
+  readonly session: WriteSession;
+  /** This desk's name, as the steps it writes record it (Undo and Redo find its steps by it). */
+  desk(): string;
+  /** Staff renamed this desk (Settings → This desk): the next steps written here are the new name's. */
+  renameDesk(desk: string): void;
   readonly clock: Clock;
   readonly ctx: ServiceContext;
   /** Tells the screens the store changed (`store.changed`), after a write. */
@@ -116,7 +123,7 @@ export interface ServiceDeps {
  * What a call that does not write is made from: the same parts, its store only to read (Signal's
  * `ReadableDB`), so that a write reached from it fails to compile.
  */
-export type ReadDeps = Omit<ServiceDeps, 'db' | 'ctx'> & {
+export type ReadDeps = Omit<ServiceDeps, 'db' | 'ctx' | 'session'> & {
   readonly db: ReadableDb;
   readonly ctx: Omit<ServiceContext, 'db'>;
 };

@@ -6,11 +6,11 @@
 import type { DeskView } from '../contract.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { deskNameProblem } from '../desk-name.ts';
-import { deskOf, thisComputer, useDesk } from '../../undo/desk.ts';
+import { thisComputer } from '../../identity/desk.ts';
 import { type ReadDeps, outsideStore, type PartialCallTable } from './define.ts';
 
 function view(d: ReadDeps): DeskView {
-  return { name: deskOf(d.db), computer: thisComputer(), canChange: (d.ctx.deskName ?? null) !== null };
+  return { name: d.desk(), computer: thisComputer(), canChange: (d.ctx.deskName ?? null) !== null };
 }
 
 export const DESK_CALLS = {
@@ -28,7 +28,7 @@ export const DESK_CALLS = {
     const desk = given === null || given === thisComputer() ? null : given;
     port.set(desk);
     // This thread's connection and the writer's write the next steps as this desk's.
-    useDesk(d.db, desk ?? thisComputer());
+    d.renameDesk(desk ?? thisComputer());
     d.ctx.threads?.tellDesk?.(desk ?? thisComputer());
     d.changed('this desk was renamed');
     return view(d);

@@ -112,7 +112,7 @@ export const PUT_AWAY_CALLS = {
       let found;
       try {
         found = await lookUpStock(
-          d.db,
+          d.session,
           d.clock,
           { credentials, url: d.ctx.apiUrl ?? getSetting(d.db, 'api-url') },
           (name) => d.importHooks('confirm', name),
