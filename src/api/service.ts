@@ -6,6 +6,7 @@ import { SETTING_FIELDS, type SettingKey } from '../setting-keys.ts';
  * over their own store connection and ports (`ports.ts`).
  */
 import { thisComputer } from '../identity/desk.ts';
+import { readerBeside } from '../store/reader.ts';
 import { writeSession } from '../store/session.ts';
 import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, numbersMemo, type Numbering } from '../catalogue/item-numbers.ts';
@@ -27,7 +28,7 @@ import {
   type SuggestionsView,
 } from './contract.ts';
 import { CALL_TABLE, readsCredentials, WRITING_CALLS } from './handlers/index.ts';
-import type { Handler, KeptCompare, ServiceDeps } from './handlers/define.ts';
+import { makeHandler, type Handler, type KeptCompare, type ReadDeps, type ServiceDeps } from './handlers/define.ts';
 import type { ServiceContext } from './ports.ts';
 import { checkArguments } from './validate.ts';
 
@@ -37,9 +38,9 @@ type Handlers = { [K in CallName]: Handler<K> };
 
 /** The contract's calls on the core, over `ctx`'s store and ports. */
 export function createApiService(ctx: ServiceContext) {
-  const deps = serviceDeps(ctx);
+  const { writer: deps, reader } = handlerDeps(ctx);
   const handlers = Object.fromEntries(
-    (Object.keys(CALL_TABLE) as CallName[]).map((name) => [name, CALL_TABLE[name].make(deps)]),
+    (Object.keys(CALL_TABLE) as CallName[]).map((name) => [name, makeHandler(CALL_TABLE[name], deps, reader)]),
   ) as Handlers;
   const { damage } = deps;
 
@@ -95,7 +96,9 @@ export function createApiService(ctx: ServiceContext) {
   }
 
   /** This desk was renamed (a service thread told so): the next steps written here are the new name's. */
-  const renameDesk = (desk: string) => deps.renameDesk(desk);
+  const renameDesk = (desk: string) => {
+    deps.session.desk = desk;
+  };
 
   return { handlers, call, renameDesk };
 }
@@ -113,6 +116,29 @@ function throttled(report: Progress): Progress {
     last = { phase, done, at };
     report(phase, done, total);
   };
+}
+
+/**
+ * What the calls that write are made from, and what those that only read are: the same parts, but for
+ * them a connection that can't write in place of the writer's (opened at the first read, once for the
+ * service: `store/reader.ts`), and a context without the jobs and the threads (issue 66 §2).
+ */
+export function handlerDeps(ctx: ServiceContext): {
+  readonly writer: ServiceDeps & { readonly damage: DamageMark };
+  readonly reader: ReadDeps;
+} {
+  const writer = serviceDeps(ctx);
+  const { db: _db, ctx: _ctx, session: _session, ...shared } = writer;
+  const { db: _ctxDb, jobs: _jobs, threads: _threads, ...readContext } = ctx;
+  const connection = readerBeside(ctx.db);
+  const reader: ReadDeps = {
+    ...shared,
+    ctx: readContext,
+    get db() {
+      return connection();
+    },
+  };
+  return { writer, reader };
 }
 
 /** What the handlers share, made once per service. */
@@ -163,6 +189,7 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
     desk: () => session.desk,
     renameDesk: (desk) => {
       session.desk = desk;
+      ctx.threads?.tellDesk?.(desk);
     },
     clock,
     ctx,

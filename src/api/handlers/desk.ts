@@ -27,9 +27,8 @@ export const DESK_CALLS = {
     if (problem !== null) throw new BrickWorkError('invalid-argument', `That name can't be used: ${problem}.`);
     const desk = given === null || given === thisComputer() ? null : given;
     port.set(desk);
-    // This thread's connection and the writer's write the next steps as this desk's.
+    // This service and the app's threads write the next steps as this desk's.
     d.renameDesk(desk ?? thisComputer());
-    d.ctx.threads?.tellDesk?.(desk ?? thisComputer());
     d.changed('this desk was renamed');
     return view(d);
   }),
