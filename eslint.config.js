@@ -14,9 +14,10 @@ const NOT_THE_SHELLS = {
  * The core's folders, lowest first. Each may import the root modules (src/*.ts) and the folders before
  * it, never one after it: so no two folders can need each other (no cycles), and a change low down is
  * the only kind that reaches far. The app wiring (threads, job host, start-up) is `app`, above the
- * service (`api`) it runs; the three adapters (Electron's IPC, `host`, `cli`) sit on top.
+ * service (`api`) it runs; the three adapters (Electron's IPC, `host`, `cli`) sit on top. Every folder of
+ * src/ is in it (test/lint-layers.test.ts): a folder left out would be held by no layer.
  */
-const LAYERS = [
+export const LAYERS = [
   'text',
   'identity',
   'store',
@@ -24,6 +25,7 @@ const LAYERS = [
   'undo',
   'jobs',
   'catalogue',
+  'pictures',
   'suggest',
   'documents',
   'hand',
@@ -64,7 +66,23 @@ function appEntries(shell, app) {
   };
 }
 
-/** The rule for a shell's own files: the contract, its part of src/app/, nothing below; `more` besides. */
+/** The pattern that keeps the files of `src/<layer>` (null: the root modules) from every folder above it. */
+function foldersAbove(layer) {
+  const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
+  const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
+  if (above.length === 0) return [];
+  return [
+    {
+      group: above.map((l) => `**/${l}/**`),
+      message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).`,
+    },
+  ];
+}
+
+/**
+ * The rule for a shell's own files: the contract, its part of src/app/, nothing below, no shell above it
+ * in LAYERS (the host is no CLI); `more` besides.
+ */
 function shellRule(shell, more = []) {
   const electron = shell === 'electron/';
   const src = electron ? '**/src/' : '**/';
@@ -72,9 +90,13 @@ function shellRule(shell, more = []) {
     'no-restricted-imports': [
       'error',
       {
-        paths: [...(electron ? [] : [ELECTRON_ONLY]), { name: 'better-sqlite3', message: THROUGH_THE_ROOT }],
+        paths: [
+          ...(electron ? [] : [ELECTRON_ONLY]),
+          { name: 'better-sqlite3', message: THROUGH_THE_ROOT },
+          { name: 'pg', message: THROUGH_THE_ROOT },
+        ],
         patterns: [
-          ...(electron ? [] : [NOT_THE_SHELLS]),
+          ...(electron ? [] : [NOT_THE_SHELLS, ...foldersAbove(shell.slice('src/'.length, -1))]),
           { group: BELOW_THE_ROOT.map((l) => `${src}${l}/**`), message: THROUGH_THE_ROOT },
           appEntries(shell, `${src}app`),
           ...more,
@@ -84,8 +106,24 @@ function shellRule(shell, more = []) {
   };
 }
 
+const RENDERER_STORE = 'The renderer reaches the store only through window.brickWork.';
+
 const ENGINE_IN_THE_STORE =
   'The engine is settled inside src/store: call a store function named for what it does (issue 50 §2).';
+
+/**
+ * An engine question outside the store (issue 66 §4): a store function that answers which engine a store
+ * is on lets its caller choose what the store should have chosen. Any name that asks it (`onServer`,
+ * `isPostgres`, `usesSqlite`...), and those that ask it under another name.
+ */
+const ENGINE_QUESTIONS = [
+  { group: ['**/store/**'], importNames: ['lookupReadsAhead'], message: ENGINE_IN_THE_STORE },
+  {
+    group: ['**/store/**'],
+    importNamePattern: '^(?:on|is|uses?)\\w*(?:Server|Postgres|Pg|Sqlite|SQLite)',
+    message: ENGINE_IN_THE_STORE,
+  },
+];
 
 /** Below the API, what a store's address is decides nothing: the store function does (its words are the API's and errors'). */
 const BELOW_THE_API = LAYERS.slice(0, LAYERS.indexOf('api'));
@@ -95,8 +133,6 @@ const BELOW_THE_API = LAYERS.slice(0, LAYERS.indexOf('api'));
  * store, neither the engines' drivers nor the store's engine-specific modules; `more` besides.
  */
 function layerRule(layer, more = []) {
-  const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
-  const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
   const store = layer === 'store';
   return {
     'no-restricted-imports': [
@@ -113,15 +149,9 @@ function layerRule(layer, more = []) {
         ],
         patterns: [
           NOT_THE_SHELLS,
-          ...(above.length === 0
-            ? []
-            : [
-                {
-                  group: above.map((l) => `**/${l}/**`),
-                  message: `${where} may not import ${above.join(', ')}: the folders are layered (eslint.config.js, LAYERS).`,
-                },
-              ]),
+          ...foldersAbove(layer),
           ...(store ? [] : [{ group: ['**/store/dialect.ts', '**/store/postgres/**'], message: ENGINE_IN_THE_STORE }]),
+          ...(store ? [] : ENGINE_QUESTIONS),
           ...(store || !BELOW_THE_API.includes(layer)
             ? []
             : [{ group: ['**/store-location.ts'], importNames: ['isServerAddress'], message: ENGINE_IN_THE_STORE }]),
@@ -147,6 +177,36 @@ const VIEWS_READ_NOTHING = [
 const SQL_IN_THE_STORE = 'SQL and the engine’s choice live in src/store: call a store function (issue 50 §2).';
 const SQL_WORDS =
   '/^\\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|DROP|ALTER|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|PRAGMA|VACUUM)\\b/';
+/**
+ * SQL in any case (issue 66 §4): a statement's shape, not its first word alone, since "Select a file" and
+ * "with" are staff's words. A word that starts a phrase of prose ("from the list") is no table's name; a
+ * text that ends after `from`/`into` is a template's first part, the table in its substitution.
+ */
+const PROSE = '(?!(?:a|an|the|this|that|these|those|your|its|their|each|every|which|what|some|all|any|one|it|them)\\b)';
+const TABLE = `(?:\\s+${PROSE}[\\w."]|\\s*$)`;
+const SQL_SHAPES = `/^\\s*(?:${[
+  `select\\s+${PROSE}[\\s\\S]*?\\bfrom${TABLE}`,
+  `insert\\s+(?:or\\s+\\w+\\s+)?into${TABLE}`,
+  `update\\s+${PROSE}[\\w."]+\\s+set\\b`,
+  `delete\\s+from${TABLE}`,
+  `with\\s+(?:recursive\\s+)?\\w+\\s*(?:\\([^)]*\\)\\s*)?as\\s*\\(`,
+  `(?:create|drop)\\s+(?:temp\\w*\\s+|unique\\s+)?(?:table|index|view|trigger)\\b`,
+  `alter\\s+table\\b`,
+].join('|')})/i`;
+
+/**
+ * The engines' error codes are read in src/store only (issue 66 §1): SQLite's result codes (SQLITE_…) and
+ * the server's SQLSTATEs become refusals there (store/errors.ts, store/postgres/); outside, code takes
+ * the refusal, or asks the store's storeTrouble, and never tells an engine by its codes.
+ */
+const ENGINE_CODES_IN_THE_STORE =
+  'An engine’s error codes are read in src/store: use its refusal, or storeTrouble/toErrorValue of src/store/errors.ts (issue 66 §1).';
+const NO_ENGINE_CODES = [
+  'Literal[value=/^SQLITE_/]',
+  'TemplateElement[value.raw=/^SQLITE_/]',
+  "MemberExpression[property.name='sqlstate']",
+].map((selector) => ({ selector, message: ENGINE_CODES_IN_THE_STORE }));
+
 const NO_SQL = {
   'no-restricted-syntax': [
     'error',
@@ -156,7 +216,11 @@ const NO_SQL = {
       "BinaryExpression[operator='instanceof'][right.name='PostgresDatabase']",
       `Literal[value=${SQL_WORDS}]`,
       `TemplateElement[value.raw=${SQL_WORDS}]`,
+      // Each text refused once: the shapes rule takes what the upper-case words rule leaves.
+      `Literal[value=${SQL_SHAPES}]:not([value=${SQL_WORDS}])`,
+      `TemplateElement[value.raw=${SQL_SHAPES}]:not([value.raw=${SQL_WORDS}])`,
     ].map((selector) => ({ selector, message: SQL_IN_THE_STORE })),
+    ...NO_ENGINE_CODES,
   ],
 };
 
@@ -217,7 +281,11 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [ELECTRON_ONLY, { name: 'better-sqlite3', message: CONTRACT_ONLY }],
+          paths: [
+            ELECTRON_ONLY,
+            { name: 'better-sqlite3', message: CONTRACT_ONLY },
+            { name: 'pg', message: CONTRACT_ONLY },
+          ],
           patterns: [
             NOT_THE_SHELLS,
             {
@@ -254,12 +322,13 @@ export default tseslint.config(
         {
           paths: [
             ELECTRON_ONLY,
-            { name: 'better-sqlite3', message: 'The renderer reaches the store only through window.brickWork.' },
+            { name: 'better-sqlite3', message: RENDERER_STORE },
+            { name: 'pg', message: RENDERER_STORE },
           ],
           patterns: [
             {
               group: ['**/src/store', '**/src/store/**'],
-              message: 'The renderer reaches the store only through window.brickWork.',
+              message: RENDERER_STORE,
             },
             { group: ['node:*'], message: 'The renderer is web code: no Node modules.' },
           ],

@@ -10,6 +10,7 @@ const INTEGRATION = [
   'test/pictures/host.test.ts',
   'test/api/off-main-thread.test.ts',
   'test/api/previews-off-writer.test.ts',
+  'test/stock/stock-lookup-threads.test.ts',
   'test/jobs/dead-desk.test.ts',
   'test/jobs/dead-desk-taken-up.test.ts',
   'test/app/waiting.test.ts',

@@ -269,10 +269,10 @@ export function benchQuality(): QualityOutput[] {
         `for learning), each with its line's colour, against its part's number in ${catalogue} (the same number, or Rebrickable's for BrickLink's); ` +
         `"learned from both halves" has seen the measured half too: not a result, the most renamed words can give`,
       measuredMs: pct(mine.at5, mine.n),
-      baselineName: 'the 70 % bar',
+      baselineName: 'the 70 % goal (issue 24)',
       baselineMs: 70,
       maxRatio: null,
-      minRatio: 1,
+      reportOnly: "SPEC §12: the data here has no table of LEGO's names",
       unit: '%',
       details: hitTable([
         ["ours, name and the line's colour", mine],

@@ -2,7 +2,9 @@
  * Issue 65 §5 (SPEC §12, §16): a pick list and a put-away list for a 500-line order against a 50,000-lot
  * stock, on a SQLite file and on a PostgreSQL server, p99 within 100 ms each. The store is made through the contract (a catalogue
  * load, the stock's import, the order's import) and that is timed and printed, never counted; the call is
- * timed as the screens make it (after one untimed call: its statements prepared).
+ * timed as the screens make it (after one untimed call: its statements prepared). Then the picking keys
+ * on that walk in Chromium through the browser host (the SQLite file): from a key to the screen showing its
+ * answer, p99 within 50 ms; beside them, what a mark's call (`pick.mark`) takes on each engine.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +18,7 @@ import { bytes, files } from '../test/helpers/catalogue-files.ts';
 import { csv, file, inventoryXml } from '../test/helpers/documents.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres } from '../test/helpers/postgres.ts';
 import { serviceFor } from '../test/helpers/service.ts';
+import { buildScreens, hasChromium, openApp } from '../test/helpers/browser.ts';
 import { collectGarbage, median, percentile, type BenchRow } from './report.ts';
 
 const BAR_MS = 100;
@@ -25,6 +28,10 @@ const COLOURS = 20;
 const LOTS = PARTS * COLOURS;
 const ORDER_LINES = 500;
 const SAMPLES = 100;
+/** A picking key is answered at once (SPEC §12). */
+const KEY_BAR_MS = 50;
+/** Keys of each kind timed in the page: ↓, Space, a number key, and Enter after it. */
+const KEY_ROUNDS = 40;
 
 type Service = ReturnType<typeof serviceFor>;
 
@@ -69,7 +76,7 @@ function orderXml(): string {
 /** A store with the catalogue, the stock and the order, made through the contract; how long that took. */
 async function madeStore(
   location: string,
-): Promise<{ service: Service; orderId: number; madeMs: number; close(): void }> {
+): Promise<{ service: Service; orderId: number; reference: string; madeMs: number; close(): void }> {
   const t = performance.now();
   const store = await openStore(location);
   const items = Array.from({ length: PARTS }, (_, i) => ({ no: partNo(i), name: `Bench part ${i}` }));
@@ -89,7 +96,13 @@ async function madeStore(
     throw new Error(`the stock is ${JSON.stringify(stock.stock)}`);
   const [order] = await ok(service.call('import.confirm', { file: file('order.xml', orderXml()) }));
   if (order === undefined) throw new Error('no order');
-  return { service, orderId: order.order.id, madeMs: performance.now() - t, close: () => store.close() };
+  return {
+    service,
+    orderId: order.order.id,
+    reference: order.order.reference,
+    madeMs: performance.now() - t,
+    close: () => store.close(),
+  };
 }
 
 /** Times a call `SAMPLES` times after one untimed. */
@@ -105,8 +118,32 @@ async function timed(service: Service, name: CallName, args: object): Promise<{ 
   return { times, answer };
 }
 
+/**
+ * A mark's call as a Space makes it, on `SAMPLES` stops of the walk (each once, after one untimed), each
+ * taken back after (untimed): the walk is left unmarked for the keys.
+ */
+async function markTimes(service: Service, orderId: number): Promise<number[]> {
+  const list = await ok(service.call('pick.list', { orderId }));
+  const stops = list.entries.slice(0, SAMPLES + 1);
+  const times: number[] = [];
+  for (const [i, e] of stops.entries()) {
+    const t = performance.now();
+    await ok(service.call('pick.mark', { orderId, key: e.key, picked: e.take }));
+    if (i > 0) times.push(performance.now() - t);
+  }
+  for (const e of stops) await ok(service.call('pick.unmark', { orderId, key: e.key }));
+  return times;
+}
+
+/** What one engine measured: its rows, and the mark's call times for the keys' row. */
+interface EngineRun {
+  readonly rows: BenchRow[];
+  readonly marks: number[];
+  readonly reference: string;
+}
+
 /** The rows of one engine: each list's p99 against the bar, its p50 beside it. */
-async function rowsOn(engine: string, location: string, ranOn: string): Promise<BenchRow[]> {
+async function rowsOn(engine: string, location: string, ranOn: string): Promise<EngineRun> {
   const made = await madeStore(location);
   try {
     const { service, orderId } = made;
@@ -133,9 +170,101 @@ async function rowsOn(engine: string, location: string, ranOn: string): Promise<
         ],
       });
     }
-    return rows;
+    return { rows, marks: await markTimes(service, orderId), reference: made.reference };
   } finally {
     made.close();
+  }
+}
+
+/**
+ * In the page: each key dispatched to the walk, and the time until the screen shows its answer — the
+ * selection moved (↓), the stop marked (Space), the number typed shown (a digit), the stop marked in part
+ * or whole (Enter after it). A pause between keys, as a worker's hands leave one.
+ */
+const KEYS_IN_PAGE = (rounds: number) => `(async () => {
+  const walk = document.querySelector('[data-testid="pick-walk"]');
+  const selected = () => document.querySelector('.pick-row.selected');
+  const shown = (done) => new Promise((resolve) => {
+    const check = () => (done() ? resolve() : setTimeout(check, 0));
+    check();
+  });
+  const press = async (key, done) => {
+    const t0 = performance.now();
+    walk.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    await shown(done);
+    const ms = performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 60));
+    return ms;
+  };
+  const out = { move: [], mark: [], digit: [], enter: [] };
+  for (let i = 0; i < ${rounds}; i++) {
+    let row = selected();
+    out.move.push(await press('ArrowDown', () => selected() !== row));
+    row = selected();
+    out.mark.push(await press(' ', () => row.getAttribute('data-state') === 'picked'));
+    row = selected();
+    out.digit.push(await press('1', () => row.querySelector('[data-testid="pick-typing"]') !== null));
+    const before = row.getAttribute('data-state');
+    out.enter.push(await press('Enter', () => row.getAttribute('data-state') !== before));
+  }
+  return out;
+})()`;
+
+/** The picking keys on the walk in Chromium through the browser host on the SQLite file; null without Chromium. */
+async function keysRow(
+  location: string,
+  reference: string,
+  marks: readonly { engine: string; times: readonly number[] }[],
+  ranOn: string,
+): Promise<BenchRow | null> {
+  if (!hasChromium()) return null;
+  // The screens as `npm run serve` builds them, beside the store (the bench's own folder, removed after).
+  const screens = path.join(path.dirname(location), 'screens');
+  buildScreens(screens);
+  const app = await openApp(location, ['--renderer', screens]);
+  try {
+    const { page } = app;
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Orders' }).click();
+    await page
+      .getByRole('table', { name: 'Order list' })
+      .getByRole('row', { name: new RegExp(reference) })
+      .click();
+    await page.getByRole('heading', { name: new RegExp(`Order ${reference}`) }).waitFor();
+    await page.getByTestId('order-pick').click();
+    await page.getByTestId('pick-row').first().waitFor();
+    await page.getByTestId('pick-walk').and(page.locator(':focus')).waitFor();
+    const times = (await page.evaluate(KEYS_IN_PAGE(KEY_ROUNDS))) as Record<
+      'move' | 'mark' | 'digit' | 'enter',
+      number[]
+    >;
+    const all = Object.values(times).flat();
+    const kinds = [
+      ['↓', times.move],
+      ['Space', times.mark],
+      ['a number key', times.digit],
+      ['Enter after it', times.enter],
+    ] as const;
+    return {
+      name: `picking keys in Chromium: ↓, Space and a number key on a ${ORDER_LINES}-line order's walk against a ${LOTS.toLocaleString('en')}-lot stock, p99 from the key to its answer on screen`,
+      ranOn: `${ranOn}; Debian Chromium through the browser host, ${all.length} keys 60 ms apart, each mark's call (pick.mark) sent as it is`,
+      measuredMs: percentile(all, 0.99),
+      baselineName: `the ${KEY_BAR_MS} ms bar`,
+      baselineMs: KEY_BAR_MS,
+      maxRatio: 1,
+      details: [
+        kinds
+          .map(([kind, ms]) => `${kind}: p50 ${median(ms).toFixed(1)} ms, p99 ${percentile(ms, 0.99).toFixed(1)} ms`)
+          .join('; '),
+        `a mark's call (pick.mark, one undo step) as the screen sends it, over ${SAMPLES} stops: ` +
+          marks
+            .map(
+              (m) => `${m.engine} p50 ${median(m.times).toFixed(1)} ms, p99 ${percentile(m.times, 0.99).toFixed(1)} ms`,
+            )
+            .join('; '),
+      ],
+    };
+  } finally {
+    await app.close();
   }
 }
 
@@ -143,19 +272,26 @@ export async function benchStock(print: (row: BenchRow) => void): Promise<void> 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brick-work-bench-stock-'));
   const shape = `${PARTS.toLocaleString('en')} parts in ${COLOURS} colours, each a lot of the stock in natural-order bins; an order of ${ORDER_LINES} lines over them (one in fifty the stock lacks)`;
   try {
-    for (const row of await rowsOn('SQLite', path.join(dir, 'brick-work.sqlite'), `a SQLite file: ${shape}`))
-      print(row);
-    if (!hasPostgres()) {
-      console.log(`stock lists on PostgreSQL: skipped, ${NEEDS_POSTGRES}\n`);
-      return;
+    const sqlite = path.join(dir, 'brick-work.sqlite');
+    const onFile = await rowsOn('SQLite', sqlite, `a SQLite file: ${shape}`);
+    for (const row of onFile.rows) print(row);
+    const marks = [{ engine: 'SQLite', times: onFile.marks }];
+    if (!hasPostgres()) console.log(`stock lists on PostgreSQL: skipped, ${NEEDS_POSTGRES}\n`);
+    else {
+      const server = await startPostgres({ durable: true });
+      try {
+        server.createDatabase('stock');
+        const onServer = await rowsOn('PostgreSQL', server.url('stock'), `a server on loopback: ${shape}`);
+        for (const row of onServer.rows) print(row);
+        marks.push({ engine: 'PostgreSQL', times: onServer.marks });
+      } finally {
+        server.close();
+      }
     }
-    const server = await startPostgres({ durable: true });
-    try {
-      server.createDatabase('stock');
-      for (const row of await rowsOn('PostgreSQL', server.url('stock'), `a server on loopback: ${shape}`)) print(row);
-    } finally {
-      server.close();
-    }
+    const keys = await keysRow(sqlite, onFile.reference, marks, `the SQLite file: ${shape}`);
+    if (keys === null)
+      console.log("picking keys: skipped, Debian's Chromium (its browser) is missing: apt-get install -y chromium\n");
+    else print(keys);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

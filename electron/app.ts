@@ -14,6 +14,7 @@ import { registerIpc, sendEvent } from './ipc.ts';
 import { menuTemplate } from './menu.ts';
 import { electronNativeBinding } from './native.ts';
 import { appPage } from './page.ts';
+import { appPrinter } from './print.ts';
 import { keepWindowPlace, MIN_SIZE, windowPlace } from './window-place.ts';
 import { lockDown, lockDownApp, lockDownSession, showWhenReady, webPreferences } from './security.ts';
 
@@ -116,6 +117,7 @@ export async function startApp(
     nativeBinding: binding,
     credentials: safeStorageCredentials(safeStorage, userData),
     files: fileDialogs(dialog, window),
+    printer: appPrinter(electron),
     emit,
     log,
   });

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { ApiEvents } from '../src/api/contract.ts';
 import { DOCUMENT_EXTENSIONS } from '../src/document-kinds.ts';
-import { toErrorValue } from '../src/errors.ts';
+import { toErrorValue } from '../src/app/store-place.ts';
 import { readChosenFile } from './dialogs.ts';
 
 export type OpenedDocument = ApiEvents['document.opened'];

@@ -1,19 +1,21 @@
 import type { App, BrowserWindow, Session, WebContents } from 'electron';
 import type { AppPage } from './page.ts';
 
-/** The window's web preferences (SPEC §11): isolated, sandboxed, no Node in the page. */
+/** What every page the app makes runs with (SPEC §11): isolated, sandboxed, no Node in the page. */
+export const LOCKED_PAGE: Electron.WebPreferences = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  webviewTag: false,
+  spellcheck: false,
+};
+
+/** The window's web preferences: a locked page, with the preload that gives it the contract. */
 export function webPreferences(preload: string): Electron.WebPreferences {
-  return {
-    preload,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    spellcheck: false,
-  };
+  return { preload, ...LOCKED_PAGE };
 }
 
 /** No navigation away from the app's page, no new windows. */

@@ -1,12 +1,11 @@
 import type { PlacementConfirmation } from './confirmations.ts';
-import fs from 'node:fs';
-import path from 'node:path';
 import { isServerAddress, storeName } from './store-location.ts';
 
 /**
  * Refusals are values with a code and a plain message for staff (SPEC §10). They travel as
  * `BrickWorkError` inside the core (so a refusal unwinds a transaction) and as `ErrorValue` across
- * every boundary: CLI output, the API contract, the screen. Never a stack trace.
+ * every boundary: CLI output, the API contract, the screen. Never a stack trace. The store's engine
+ * errors become these refusals in src/store (`store/errors.ts`: `storeTrouble`, `toErrorValue`).
  */
 export const ERROR_CODES = [
   'not-a-store',
@@ -47,6 +46,8 @@ export const ERROR_CODES = [
   /** The computer's keychain would not give up a secret the desk stored (denied, locked, another signature). */
   'keychain-refused',
   'source-error',
+  /** The app's own printing failed (no printer, the system refused): nothing was printed. */
+  'print-failed',
   /** Staff stopped a long piece of work (an import) before it wrote anything. */
   'cancelled',
   /** A thread doing the call stopped (it is started again): the call may or may not have been done. */
@@ -105,7 +106,7 @@ export function quote(value: string): string {
 }
 
 /** "this store (PATH)", or "this store" when the path is not known. */
-function thisStore(storePath: string | null): string {
+export function thisStore(storePath: string | null): string {
   return storePath === null ? 'this store' : `this store (${storeName(storePath)})`;
 }
 
@@ -170,69 +171,4 @@ export function diskFull(what: string): BrickWorkError {
     'disk-full',
     `The disk is full: brick-work could not write to ${what}. Nothing was changed; free some space on that disk and try again.`,
   );
-}
-
-/** The disk a store lives on is (nearly) full: what an I/O error there most likely was. */
-const FULL_BELOW_BYTES = 1024 * 1024;
-function diskIsFull(storePath: string): boolean {
-  try {
-    const s = fs.statfsSync(path.dirname(storePath));
-    return s.bavail * s.bsize < FULL_BELOW_BYTES;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The store's own troubles — SQLite's result codes and the file system's errno, read by their code
- * strings so this module needs neither — as refusals in plain words (SPEC §10). Null for anything else.
- * SQLite reports a disk that fills up under its shared-memory index or a checkpoint as an I/O error
- * (SQLITE_IOERR_SHMSIZE, …), not SQLITE_FULL; such an error on a disk with next to no space left is
- * taken as the full disk it is.
- */
-export function storeTrouble(e: unknown, storePath: string | null = null): BrickWorkError | null {
-  const code = typeof (e as { code?: unknown } | null)?.code === 'string' ? (e as { code: string }).code : '';
-  const sqlite = code.startsWith('SQLITE_');
-  const where = thisStore(storePath);
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return storeBusy(storePath);
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') {
-    // A file system error names the file it was writing when it can (an export, a backup); SQLite's is the store's.
-    const file = sqlite ? null : (e as { path?: unknown }).path;
-    return diskFull(typeof file === 'string' ? file : where);
-  }
-  if (code.startsWith('SQLITE_IOERR') && storePath !== null && !isServerAddress(storePath) && diskIsFull(storePath))
-    return diskFull(where);
-  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
-    return readOnlyStore(storePath);
-  }
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return damagedStore(storePath, `SQLite can't read part of it: ${code}`);
-  }
-  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')) {
-    return new BrickWorkError(
-      'store-damaged',
-      `brick-work could not read ${where}: the disk reported an error (${code}). Nothing was changed; ` +
-        'check the disk or network drive it is on, then try again.',
-    );
-  }
-  return null;
-}
-
-/** How better-sqlite3 (its `bindings` package) says it has no binary: npm never built it. */
-const NO_SQLITE_BINARY = 'Could not locate the bindings file.';
-const NOT_BUILT =
-  'brick-work’s SQLite library (better-sqlite3) is not built for this Node.js (npm install --ignore-scripts ' +
-  'skips building it). In the checkout, run  npm rebuild better-sqlite3  (or npm install without --ignore-scripts).';
-
-/**
- * Anything thrown, as a value fit to show: our refusals as they are, the store's own troubles (busy,
- * read-only, damaged, disk full) in plain words, and only the truly unexpected as `internal`.
- */
-export function toErrorValue(e: unknown, storePath: string | null = null): ErrorValue {
-  if (isBrickWorkError(e)) return e.toValue();
-  const trouble = storeTrouble(e, storePath);
-  if (trouble !== null) return trouble.toValue();
-  if (e instanceof Error && e.message.startsWith(NO_SQLITE_BINARY)) return { code: 'internal', message: NOT_BUILT };
-  const detail = e instanceof Error ? e.message : String(e);
-  return { code: 'internal', message: `Something went wrong inside brick-work: ${quote(detail)}` };
 }

@@ -15,6 +15,7 @@ describe('import boundaries (docs/architecture.md, "Boundaries")', () => {
   it('keep electron, better-sqlite3, src/store and Node modules out of the renderer', async () => {
     expect(await restricted('renderer/x.ts', "import 'electron';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import 'better-sqlite3';")).toHaveLength(1);
+    expect(await restricted('renderer/x.ts', "import 'pg';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import '../src/store/open.ts';")).toHaveLength(1);
     expect(await restricted('renderer/x.ts', "import 'node:fs';")).toHaveLength(1);
     expect(
@@ -217,6 +218,7 @@ describe('each shell takes from src/app/ only its entry and the functions meant 
       ]);
     }
     expect(await restricted('electron/x.ts', "import Database from 'better-sqlite3';")).toHaveLength(1);
+    expect(await restricted('electron/x.ts', "import pg from 'pg';")).toHaveLength(1);
   });
 
   it('and the tree keeps to it: no file of src/cli/ names a store, a db or a service context', () => {
@@ -241,6 +243,15 @@ async function ruled(rule: string, file: string, code: string): Promise<string[]
 }
 const sql = (file: string, code: string) => ruled('no-restricted-syntax', file, code);
 
+/** Each of `cases` (a file, its code) is refused once, for asking the engine outside the store. */
+async function settledInTheStore(cases: readonly (readonly [string, string])[]): Promise<void> {
+  for (const [file, code] of cases) {
+    expect(await restricted(file, code), `${file}: ${code}`).toEqual([
+      expect.stringContaining('The engine is settled inside src/store'),
+    ]);
+  }
+}
+
 describe('SQL and the engine live in src/store (issue 50 §2)', () => {
   it('refuses a statement prepared, run or written outside the store', async () => {
     const inside = "declare const db: any; db.prepare('SELECT 1').get();";
@@ -258,6 +269,57 @@ describe('SQL and the engine live in src/store (issue 50 §2)', () => {
     expect(await sql('src/text/x.ts', words)).toEqual([]);
   });
 
+  it('refuses SQL in lower case too (issue 66 §4), told from staff’s words by its shape', async () => {
+    for (const statement of [
+      "'select id from job'",
+      "'Select id From job where id = 1'",
+      "'insert into setting values (1)'",
+      '`insert or replace into ${table} values (1)`',
+      "'update order_line set qty = 1'",
+      "'delete from job where id = 1'",
+      '`delete from ${table}`',
+      '`select count(*) from ${table}`',
+      "'with x as (select 1) select * from x'",
+      "'create unique index i on t (a)'",
+      "'drop table t'",
+      "'alter table t add b'",
+    ]) {
+      const code = `declare const table: string; export const q = ${statement};`;
+      expect(await sql('src/compare/x.ts', code), statement).toEqual([expect.stringContaining('live in src/store')]);
+      expect(await sql('src/store/x.ts', code), statement).toEqual([]);
+    }
+    for (const words of [
+      'Select a file from your computer',
+      'Select the colour from the list',
+      'Insert into the document',
+      'Delete from this desk',
+      'Update the catalogue, then set it aside',
+      'update',
+      'with',
+      'with a BrickLink lot id.',
+      'Create a table of parts',
+    ]) {
+      expect(await sql('src/compare/x.ts', `export const w = ${JSON.stringify(words)};`), words).toEqual([]);
+    }
+  });
+
+  it('refuses an engine question outside the store (issue 66 §4), by its name or any name that asks it', async () => {
+    await settledInTheStore([
+      ['src/placement/x.ts', "import { lookupReadsAhead } from '../store/lookup.ts';"],
+      ['src/jobs/x.ts', "import { onServer } from '../store/open.ts';"],
+      ['src/app/x.ts', "import { isPostgres } from '../store/open.ts';"],
+      ['src/catalogue/x.ts', "import { usesSqlite } from '../store/db.ts';"],
+      ['src/api/handlers/x.ts', "import { isOnServer } from '../../store/info.ts';"],
+    ]);
+    // The store asks itself; a store function named for what it does is anyone's.
+    expect(await restricted('src/store/x.ts', "import { lookupReadsAhead } from './lookup.ts';")).toEqual([]);
+    expect(await restricted('src/app/x.ts', "import { openServerStore } from '../store/open.ts';")).toEqual([]);
+    // The placement lookup, which asked it until the store gave it a reader (issue 66 §1), is held as its folder.
+    const lookup = 'src/placement/catalogue-lookup.ts';
+    expect(await restricted(lookup, "import { lookupReadsAhead } from '../store/lookup.ts';")).toHaveLength(1);
+    expect(await restricted(lookup, "import { catalogueReader } from '../store/lookup.ts';")).toEqual([]);
+  });
+
   it('refuses telling the engines apart outside the store', async () => {
     expect(
       await sql(
@@ -265,23 +327,39 @@ describe('SQL and the engine live in src/store (issue 50 §2)', () => {
         'declare const db: unknown, PostgresDatabase: any; db instanceof PostgresDatabase;',
       ),
     ).toHaveLength(1);
-    for (const [file, code] of [
+    await settledInTheStore([
       ['src/undo/x.ts', "import '../store/dialect.ts';"],
       ['src/placement/x.ts', "import '../store/postgres/database.ts';"],
       ['src/app/x.ts', "import '../store/postgres/listener.ts';"],
       ['src/catalogue/x.ts', "import Database from 'better-sqlite3';"],
       ['src/api/x.ts', "import pg from 'pg';"],
       ['src/catalogue/x.ts', "import { isServerAddress } from '../store-location.ts';"],
-    ]) {
-      expect(await restricted(file!, code!), `${file}: ${code}`).toEqual([
-        expect.stringContaining('The engine is settled inside src/store'),
-      ]);
-    }
+    ]);
     // The store itself; an address's kind for words and views above the core; a store function anywhere.
     expect(await restricted('src/store/x.ts', "import '../store/dialect.ts'; import 'better-sqlite3';")).toEqual([]);
     expect(await restricted('src/api/x.ts', "import { isServerAddress } from '../store-location.ts';")).toEqual([]);
     expect(await restricted('src/undo/x.ts', "import { storeName } from '../store-location.ts';")).toEqual([]);
     expect(await restricted('src/undo/x.ts', "import '../store/history.ts';")).toEqual([]);
+  });
+
+  it("refuses reading an engine's error codes outside the store (issue 66 §1)", async () => {
+    const codes = 'An engine’s error codes are read in src/store';
+    expect(
+      await sql('src/errors.ts', "declare const e: { code: string }; export const b = e.code === 'SQLITE_BUSY';"),
+    ).toEqual([expect.stringContaining(codes)]);
+    expect(
+      await sql('src/app/x.ts', 'declare const code: string; export const c = code.startsWith(`SQLITE_IOERR`);'),
+    ).toEqual([expect.stringContaining(codes)]);
+    expect(
+      await sql('electron/x.ts', "declare const e: { sqlstate: string }; export const s = e.sqlstate === '55P03';"),
+    ).toEqual([expect.stringContaining(codes)]);
+    // The store reads them; and a refusal's code is the project's, not an engine's.
+    expect(
+      await sql('src/store/x.ts', "declare const e: { code: string }; export const b = e.code === 'SQLITE_BUSY';"),
+    ).toEqual([]);
+    expect(
+      await sql('src/app/x.ts', "declare const e: { code: string }; export const b = e.code === 'store-busy';"),
+    ).toEqual([]);
   });
 });
 

@@ -397,7 +397,7 @@ export interface UnplacedListLineView extends ListLineView {
 
 /** One stop of a pick list's walk: take `take` pieces from one lot for one order line. */
 export interface PickEntryView {
-  /** `pickEntryKey(line, lot)`: what a mark names. */
+  /** `pickEntryKey(line, lot key)`: what a mark names, the same across imports of the same stock. */
   readonly key: string;
   readonly line: number;
   readonly position: number;
@@ -449,10 +449,15 @@ export interface PickMarkView {
   readonly progress: PickProgressView;
 }
 
-/** A printable list (a pick list on paper): its name and the HTML the screens print. */
+/**
+ * A printable list (a pick list on paper): its name, and how it went. In the app the core has printed it
+ * through the app's own printing (`printed`: sent, or the dialog cancelled) and `html` is empty; where
+ * there is no such printing (the browser host) `printed` is null and the screens print `html`.
+ */
 export interface PrintableView {
   readonly name: string;
   readonly html: string;
+  readonly printed: 'printed' | 'cancelled' | null;
 }
 
 /** The pick list as a file (the CLI's --csv, --html, --pdf): `base64`, its bytes so written (a PDF). */
@@ -503,10 +508,13 @@ export interface PutAwayExportView {
   readonly leftOut: readonly LeftOutView[];
   readonly note: string;
 }
-/** The stock taken from BrickLink's API (`stock.lookup`): the import's answer, and what was fetched. */
-export interface StockLookupView extends StockImportView {
-  /** The download's name the stock's document has (`storeInventoryFileName`). */
-  readonly fileName: string;
+/**
+ * The store's inventory taken from BrickLink's API (`stock.lookup`), as its download: the file to preview
+ * (`stock.preview`) and import (`stock.import`) as the stock, as a file staff chose would be.
+ */
+export interface StockLookupView {
+  /** `BrickLink store inventory DAY.xml` (`storeInventoryFileName`): BrickLink's inventory download. */
+  readonly file: FileArg;
   /** Lots BrickLink's answer held. */
   readonly fetched: number;
   /** The day's look-up budget after this call (counted before it was sent). */
@@ -819,7 +827,10 @@ export interface ApiResults {
   'pick.mark': PickMarkView;
   /** Takes an entry's mark back (picked 0). One undo step; an unmarked entry is refused in words. */
   'pick.unmark': PickMarkView;
-  /** The pick list on paper: HTML the screens print, pictures from the picture cache only. */
+  /**
+   * The pick list on paper, pictures from the picture cache only: printed by the app's own printing where
+   * there is one (answered once its dialog is done), else HTML the screens print.
+   */
   'pick.printable': PrintableView;
   /**
    * The pick list as a file, given back (not saved): CSV (every stop, then the missing and unplaced lines),
@@ -841,7 +852,8 @@ export interface ApiResults {
   'putAway.export': PutAwayExportView;
   /**
    * The shop's store inventory from BrickLink's API (one call, counted against the day's budget before it
-   * is sent), written as the inventory download and imported as the stock (locations from REMARKS).
+   * is sent, off the writer thread), written as the inventory download: a file to preview and import as
+   * the stock (locations from REMARKS). Nothing but the budget is written.
    */
   'stock.lookup': StockLookupView;
   // ── end of issue 65 put-away ──

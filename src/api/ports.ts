@@ -1,6 +1,3 @@
-import type { PictureBases } from '../pictures/address.ts';
-import type { PictureAnswer, PictureCounts } from '../pictures/fetcher.ts';
-import type { CachedPicture, PictureCacheStats } from '../store/picture-cache.ts';
 /**
  * What the contract's service needs from whoever starts it (SPEC §1): the store, the clock, the job
  * runner, the credentials, the file dialogs, the events, the threads. The app, the browser host, the CLI
@@ -10,8 +7,10 @@ import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ItemType } from '../item-types.ts';
+import type { FetchedStock } from '../stock/lookup.ts';
 import type { RecoveredJob } from '../jobs/queue.ts';
 import type { DamageMark } from '../store/damage.ts';
+import type { PicturePort } from '../pictures/port.ts';
 import type { UpgradeReport } from '../store/upgrade-runner.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
 import type { ApiEvents, CallName, ErrorValue, EventName, Result } from './contract.ts';
@@ -21,6 +20,11 @@ export interface JobControl {
   /** `type`: the kind of item in BrickLink items downloads, as chosen; null where each file's name says. */
   startCatalogueLoad(files: readonly { name: string; content: Uint8Array }[], type: ItemType | null): void;
   startLookup(limit: number | null, credentials: Credentials, apiUrl: string): number;
+  /**
+   * The shop's store inventory from BrickLink's API (`stock.lookup`), off the writer thread: the job
+   * runner thread counts the call and sends it. Absent (the CLI, a test's service): in this process.
+   */
+  fetchStoreInventory?(credentials: Credentials, apiUrl: string): Promise<FetchedStock>;
 }
 
 /** Where the BrickLink credentials live: encrypted by Electron's safeStorage in the app; in memory in the browser host. */
@@ -67,6 +71,20 @@ export interface FileDialogs {
   save(name: string, content: string): Promise<string | null>;
 }
 
+/**
+ * The app's own printing (SPEC §16): a page made by the core printed through the system's print dialog,
+ * never through the screens' page. The browser host and the CLI have none (the page prints it there).
+ */
+export interface PrintPort {
+  /** Prints `html` (self-contained) on this paper; answers once the dialog is done: printed, or cancelled. */
+  print(html: string, layout: PrintPaper): Promise<'printed' | 'cancelled'>;
+}
+
+export interface PrintPaper {
+  readonly paper: 'a4' | 'letter';
+  readonly orientation: 'portrait' | 'landscape';
+}
+
 export interface ServiceContext {
   readonly db: StoreDb;
   readonly storePath: string;
@@ -77,6 +95,8 @@ export interface ServiceContext {
   readonly jobs: JobControl;
   readonly credentials: CredentialStore;
   readonly files: FileDialogs | null;
+  /** The app's own printing; absent or null (the browser host, the CLI): a page to print is given back to the page. */
+  readonly printer?: PrintPort | null;
   /** The desk's "Shop server" choice; absent where there is none to make (the CLI: `--db`). */
   readonly shopServer?: ShopServerPort | null;
   /** This desk's name (SPEC §8: the steps it writes are its own to undo); absent: the computer's name. */
@@ -108,24 +128,6 @@ export interface ServiceContext {
   readonly apiUrl?: string;
   /** Pictures of items (SPEC §15): the app's and the browser host's; absent (the CLI), every picture is none. */
   readonly pictures?: PicturePort | null;
-}
-
-/** Where pictures come from: the cache and its fetcher (`src/pictures/`), and the bases of their addresses. */
-export interface PicturePort {
-  readonly bases: () => PictureBases;
-  readonly network: () => boolean;
-  /** What there is for each address now, in order (never waits; what is missing is fetched meanwhile). */
-  answers(urls: readonly string[]): PictureAnswer[];
-  /**
-   * The pictures the cache keeps for each address, in order (null: none kept), with nothing fetched: what a
-   * list on paper takes. Absent: none is kept.
-   */
-  kept?(urls: readonly string[]): (CachedPicture['picture'] | null)[];
-  counts(): PictureCounts;
-  cached(): PictureCacheStats;
-  /** Why pictures are kept in memory for this start (the cache's file left as it is); null: in the file. */
-  inMemory(): string | null;
-  clear(): void;
 }
 
 /** Runs a call on the thread that owns it, and answers with its value; null: it runs on this thread. */

@@ -8,7 +8,7 @@ import { openStore, type Store } from '../store/open.ts';
 import type { RecoveredJob } from '../jobs/queue.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import { credentialsAsRead, readCredentials } from '../api/credentials.ts';
-import type { CredentialStore, DeskNamePort, FileDialogs, ShopServerPort } from '../api/ports.ts';
+import type { CredentialStore, DeskNamePort, FileDialogs, PrintPort, ShopServerPort } from '../api/ports.ts';
 import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
 import { recoverAtStart } from './start-recovery.ts';
@@ -32,6 +32,8 @@ export interface CoreOptions {
   /** The desk's "Shop server" choice (Settings); absent where the store is given by `--db`. */
   readonly shopServer?: ShopServerPort | null;
   readonly files: FileDialogs | null;
+  /** The app's own printing (Electron's); absent: the page prints. */
+  readonly printer?: PrintPort | null;
   readonly emit: <E extends EventName>(name: E, payload: ApiEvents[E]) => void;
   readonly log: (line: string) => void;
   readonly clock?: Clock;
@@ -251,6 +253,7 @@ function coreService(
         startLookup: () => {
           throw refusedWrite();
         },
+        fetchStoreInventory: () => Promise.reject(refusedWrite()),
       },
       credentials: {
         encrypted: options.credentials.encrypted,
@@ -266,6 +269,7 @@ function coreService(
         },
       },
       files: options.files,
+      printer: options.printer ?? null,
       shopServer: options.shopServer ?? null,
       deskName: options.desk === undefined ? (options.deskName ?? null) : null,
       emit: parts.emit,

@@ -11,6 +11,8 @@ import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 import { startWorker } from '../worker-start.ts';
+import { BrickWorkError, type ErrorValue } from '../errors.ts';
+import type { FetchedStock } from '../stock/lookup.ts';
 
 export { startWorker };
 
@@ -55,6 +57,12 @@ export class JobHost implements JobControl {
   private desk: string | null = null;
   /** A wake asked for while the thread was not ready: sent once it is. */
   private wakeWhenReady = false;
+  /** `stock.lookup`s handed to the thread and not answered, each with the thread it was sent to (null: not yet). */
+  private readonly fetches = new Map<
+    number,
+    { worker: Worker | null; answer: (fetched: FetchedStock | null, error: ErrorValue | null) => void }
+  >();
+  private nextFetch = 1;
   /** The work handed to the thread and not finished yet, by kind, with its last progress. */
   private readonly unfinished = new Map<string, { done: number; total: number | null }>();
 
@@ -80,6 +88,15 @@ export class JobHost implements JobControl {
     worker.on('error', (e: unknown) => options.log(`the job runner stopped: ${describeFailure(e)}`));
     worker.on('exit', (code) => {
       if (this.worker === worker) this.worker = null;
+      // A store inventory it was fetching: never left unanswered (the call may have been counted).
+      for (const f of this.fetches.values())
+        if (f.worker === worker)
+          f.answer(null, {
+            code: this.stopping ? 'cancelled' : 'interrupted',
+            message: this.stopping
+              ? 'brick-work closed before BrickLink answered.'
+              : 'brick-work’s job runner stopped while it asked BrickLink for the store’s inventory, and starts again by itself: try again.',
+          });
       if (this.stopping) return;
       if (this.loadingOn === worker) {
         // The load it had can't go on (its files were the thread's): said in words, never left "started".
@@ -112,6 +129,10 @@ export class JobHost implements JobControl {
       return;
     }
     if (m.type === 'catalogue-load') this.loadingOn = this.worker;
+    if (m.type === 'stock-fetch') {
+      const f = this.fetches.get(m.id);
+      if (f) f.worker = this.worker;
+    }
     this.worker.postMessage(
       { ...m, clockMs: this.options.clock.now().getTime() } satisfies StampedHostMessage,
       transfer,
@@ -152,6 +173,7 @@ export class JobHost implements JobControl {
       emit('store.changed', { reason: `${m.kind} ${waiting ? 'waits' : m.error ? 'failed' : 'finished'}` });
       if (m.error) this.options.log(`${m.kind}: ${m.error.message}`);
     } else if (m.type === 'changed') emit('store.changed', { reason: m.reason });
+    else if (m.type === 'stock-fetched') this.fetches.get(m.id)?.answer(m.fetched, m.error);
     else if (m.type === 'log') this.options.log(m.line);
     else if (m.type === 'failed') this.options.log(`the job runner could not open the store: ${m.error.message}`);
   }
@@ -183,6 +205,25 @@ export class JobHost implements JobControl {
   runLookup(jobId: number, credentials: Credentials, apiUrl: string): void {
     this.unfinished.set(LOOKUP_JOB_KIND, { done: 0, total: null });
     this.send({ type: 'lookup', jobId, credentials, apiUrl });
+  }
+
+  /**
+   * The shop's store inventory from BrickLink (`stock.lookup`), asked on the runner thread: its connection
+   * counts the call, then sends it, while the writer thread goes on writing.
+   */
+  fetchStoreInventory(credentials: Credentials, apiUrl: string): Promise<FetchedStock> {
+    const id = this.nextFetch++;
+    return new Promise<FetchedStock>((resolve, reject) => {
+      this.fetches.set(id, {
+        worker: null,
+        answer: (fetched, error) => {
+          this.fetches.delete(id);
+          if (fetched !== null) resolve(fetched);
+          else reject(new BrickWorkError(error?.code ?? 'internal', error?.message ?? 'BrickLink gave no answer.'));
+        },
+      });
+      this.send({ type: 'stock-fetch', id, credentials, apiUrl });
+    });
   }
 
   /** The work this app's runner thread has and has not finished (a quit asks first while there is some). */

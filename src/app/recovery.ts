@@ -4,7 +4,7 @@
  */
 import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
-import { toErrorValue } from '../errors.ts';
+import { toErrorValue } from '../store/errors.ts';
 import { withBusyTimeout } from '../store/busy.ts';
 import { placeLinesLeftWaiting, recoverCatalogueJob, type RecoveredCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { ownerWords, recoverJobs, type RecoveredJob } from '../jobs/queue.ts';

@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
-import { damagedStore, toErrorValue } from '../errors.ts';
+import { damagedStore } from '../errors.ts';
+import { toErrorValue } from '../store/errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';
 import { identityOf } from '../identity/owner.ts';
@@ -25,6 +26,7 @@ import { ReaderThreadClient } from '../catalogue/reader-thread-client.ts';
 import { startWorker, threadUrl } from '../worker-start.ts';
 import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 import { lookupRunner, runCatalogueLoad } from './work.ts';
+import { fetchStoreInventory } from '../stock/lookup.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('runner-thread runs as a worker thread');
@@ -173,8 +175,35 @@ async function handle(m: StampedHostMessage): Promise<void> {
   }
 }
 
+/**
+ * `stock.lookup`: the store's inventory, the call counted on this thread's connection (the screens told,
+ * so the budget shows it) before it is sent. Beside the queue, not in it: a catalogue load under way does
+ * not hold it up, and it holds nothing up while BrickLink answers.
+ */
+async function fetchStock(m: Extract<StampedHostMessage, { type: 'stock-fetch' }>): Promise<void> {
+  const found = damage.found();
+  if (found !== null)
+    return post({ type: 'stock-fetched', id: m.id, fetched: null, error: damagedStore(storePath, found).toValue() });
+  let counted = false;
+  try {
+    const api = { credentials: m.credentials, url: m.apiUrl };
+    const fetched = await fetchStoreInventory(store.db, clock, api, () => {
+      counted = true;
+      post({ type: 'changed', reason: 'stock look-up' });
+    });
+    post({ type: 'stock-fetched', id: m.id, fetched, error: null });
+  } catch (e) {
+    damage.note(e);
+    post({ type: 'stock-fetched', id: m.id, fetched: null, error: toErrorValue(e, storePath) });
+  } finally {
+    // Counted and refused, or answered: the budget the screens show is read again.
+    if (counted) post({ type: 'changed', reason: 'stock look-up' });
+  }
+}
+
 port.on('message', (m: StampedHostMessage) => {
   reading = { clockMs: m.clockMs, at: performance.now() };
+  if (m.type === 'stock-fetch') return void fetchStock(m);
   queue = queue
     .then(() => handle(m))
     .catch((e: unknown) => post({ type: 'log', line: `runner thread: ${String(e)}` }))

@@ -11,7 +11,8 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Clock } from '../clock.ts';
-import { storeBusy, toErrorValue, type ErrorValue } from '../errors.ts';
+import { storeBusy, type ErrorValue } from '../errors.ts';
+import { toErrorValue } from '../store/errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';
 import { credentialsAsRead, type CredentialsRead } from '../api/credentials.ts';

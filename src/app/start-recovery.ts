@@ -5,7 +5,7 @@
  * tried without waiting on the thread that answers the screens.
  */
 import type { Clock } from '../clock.ts';
-import { toErrorValue } from '../errors.ts';
+import { toErrorValue } from '../store/errors.ts';
 import type { StoreDb } from '../store/db.ts';
 import type { RecoveredJob } from '../jobs/queue.ts';
 import { recoverDeadOwnersNow } from './recovery.ts';

@@ -5,6 +5,12 @@
 import path from 'node:path';
 import { passwordOnCommandLine, resolveStorePath, STORE_FILE_NAME } from '../store/paths.ts';
 
+/**
+ * Anything thrown, as a shell shows it: the store says its own troubles (a store that can't be opened,
+ * read-only, busy, damaged) in words, having read its engine's codes itself (`store/errors.ts`).
+ */
+export { toErrorValue } from '../store/errors.ts';
+
 /** The store a command line chose, or why it can't be used. */
 export type ChosenStore =
   { readonly ok: true; readonly path: string } | { readonly ok: false; readonly problem: string };

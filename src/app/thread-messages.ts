@@ -1,11 +1,14 @@
 import type { JobOrderLines } from '../api/contract.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import type { ErrorValue } from '../errors.ts';
+import type { FetchedStock } from '../stock/lookup.ts';
 
 /** What the main thread asks of the runner thread. */
 export type HostMessage =
   | { type: 'catalogue-load'; files: { name: string; content: Uint8Array }[]; itemType: string | null }
   | { type: 'lookup'; jobId: number; credentials: Credentials; apiUrl: string }
+  /** `stock.lookup`: the store's inventory, its call counted here, then sent; answered `stock-fetched`. */
+  | { type: 'stock-fetch'; id: number; credentials: Credentials; apiUrl: string }
   | { type: 'credentials'; credentials: Credentials; apiUrl: string }
   | { type: 'wake' }
   /** This desk was renamed (Settings): the jobs the thread claims and the loads it starts are the new name's. */
@@ -34,4 +37,6 @@ export type ThreadMessage =
       orders?: readonly JobOrderLines[];
     }
   | { type: 'changed'; reason: string }
+  /** The answer to `stock-fetch` `id`: the inventory, or why not. */
+  | { type: 'stock-fetched'; id: number; fetched: FetchedStock | null; error: ErrorValue | null }
   | { type: 'log'; line: string };

@@ -1,24 +1,27 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
-import { catalogueJobRow, catalogueJobRowReader } from '../store/catalogue-job-row.ts';
+import {
+  catalogueJobPlace,
+  catalogueJobReadPlace,
+  type CatalogueJobPlace,
+  type StoredJobRecord,
+} from '../store/catalogue-job-place.ts';
+import { readCatalogueJobFile } from '../store/catalogue-job-file.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines, placeWaitingLinesNow } from '../placement/place-lines.ts';
 import { waitingLines } from '../store/line-placements.ts';
 import { thisComputer } from '../identity/desk.ts';
-import { writeFileAtomically } from '../files.ts';
-import { STORE_FILE_NAME } from '../store/paths.ts';
 import type { JobProgress } from '../jobs/types.ts';
 
 /**
- * catalogue-job.json (SPEC §4): the one catalogue job of a store, beside the store file. Its
- * check-and-claim runs under the store's write lock, so two processes can't both start one; every
- * write is atomic (temporary file, fsync, rename), so a crash never leaves it torn; a file that can't
- * be read is reported and treated as no job, never as Busy for good.
+ * The one catalogue job of a store (SPEC §4, §14), its record kept where the store keeps it
+ * (`store/catalogue-job-place.ts`: catalogue-job.json beside a file, a row on a server). Its
+ * check-and-claim runs under the store's write lock, so two processes can't both start one; a record
+ * that can't be read is reported and treated as no job, never as Busy for good.
  */
 
 export const CATALOGUE_JOB_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
@@ -46,12 +49,6 @@ export type CatalogueJobFile =
   | { readonly status: 'none' }
   | { readonly status: 'ok'; readonly record: CatalogueJobRecord }
   | { readonly status: 'corrupt'; readonly problem: string };
-
-export function catalogueJobPath(storePath: string): string {
-  const base = path.basename(storePath);
-  const name = base === STORE_FILE_NAME ? 'catalogue-job.json' : `${base}.catalogue-job.json`;
-  return path.join(path.dirname(storePath), name);
-}
 
 function isOwner(v: unknown): v is OwnerIdentity {
   const o = v as Record<string, unknown> | null;
@@ -88,78 +85,22 @@ function validate(v: unknown): CatalogueJobRecord | string {
   };
 }
 
+/** catalogue-job.json as the catalogue job reads it (the record beside a store file at `file`). */
 export function readCatalogueJob(file: string): CatalogueJobFile {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'none' };
-    return { status: 'corrupt', problem: (e as Error).message };
-  }
-  return parseRecord(text);
+  return parseRecord(readCatalogueJobFile(file));
 }
 
-function parseRecord(text: string | null): CatalogueJobFile {
-  if (text === null) return { status: 'none' };
+function parseRecord(stored: StoredJobRecord): CatalogueJobFile {
+  if (stored.status === 'none') return { status: 'none' };
+  if (stored.status === 'unreadable') return { status: 'corrupt', problem: stored.problem };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(stored.text);
   } catch (e) {
     return { status: 'corrupt', problem: `it is not valid JSON (${(e as Error).message})` };
   }
   const record = validate(parsed);
   return typeof record === 'string' ? { status: 'corrupt', problem: record } : { status: 'ok', record };
-}
-
-/**
- * The file is padded with spaces (JSON allows them) to whole blocks of this size, so that the disk has
- * already given it room for the next state: a load that fills the disk can still say it failed.
- */
-const BLOCK = 4096;
-
-function write(file: string, record: CatalogueJobRecord): void {
-  const json = `${JSON.stringify(record, null, 2)}\n`;
-  const text = json.padEnd(Math.ceil((Buffer.byteLength(json) + 1) / BLOCK) * BLOCK, ' ');
-  try {
-    writeFileAtomically(file, text);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOSPC' && code !== 'EDQUOT') throw e;
-    // No room for a new copy: over the old one, in the blocks it already has (one block, written whole,
-    // is not torn in practice; a torn one reads as corrupt, which counts as no job — never busy for good).
-    if (!rewriteInPlace(file, text)) throw e;
-  }
-}
-
-/** Writes `text` over `file` if it fits in the room the file already has; whether it did. */
-function rewriteInPlace(file: string, text: string): boolean {
-  const bytes = Buffer.from(text);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r+');
-  } catch {
-    return false;
-  }
-  try {
-    if (fs.fstatSync(fd).size < bytes.length) return false;
-    fs.writeSync(fd, bytes, 0, bytes.length, 0);
-    fs.ftruncateSync(fd, bytes.length);
-    fs.fsyncSync(fd);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Temporary files left by writers that were killed mid-write. Only called under the write lock. */
-function removeLeftovers(file: string): void {
-  const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.`;
-  for (const name of fs.readdirSync(dir)) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
-  }
 }
 
 export interface CatalogueJobOptions {
@@ -221,62 +162,18 @@ export function catalogueJobRecord(db: StoreDb, storePath: string): CatalogueJob
   return placeOf(db, storePath).read();
 }
 
-/**
- * Where a store keeps its catalogue job's record: catalogue-job.json beside a SQLite file, the
- * `catalogue_job_state` row on a server (SPEC §14), written in the same transaction as the lock it is
- * read under.
- */
-interface RecordPlace {
-  readonly name: string;
-  read(): CatalogueJobFile;
-  write(record: CatalogueJobRecord): void;
-  /**
-   * Writes progress where every desk sees it at once. `inside`: the caller's own transaction is open (a
-   * file's merge), whose writes no other desk sees before it ends: on a server the row is then written on
-   * a connection of its own, as the file beside a SQLite store is seen at once. False when it could not be.
-   */
-  writeProgress(record: CatalogueJobRecord, inside: boolean): boolean;
-  /** Leaves nothing of writers that were killed mid-write (under the write lock). */
-  tidy(): void;
-}
+/** The store's place for the record, its content read as the job's record. */
+type RecordPlace = Omit<CatalogueJobPlace, 'read'> & { read(): CatalogueJobFile };
 
 /** The place as a reader sees it: its name and the record in it. */
 function readPlaceOf(db: ReadableDb, storePath: string): Pick<RecordPlace, 'name' | 'read'> {
-  const row = catalogueJobRowReader(db);
-  if (row !== null) return { name: ROW_NAME, read: () => parseRecord(row()) };
-  const file = catalogueJobPath(storePath);
-  return { name: file, read: () => readCatalogueJob(file) };
+  const place = catalogueJobReadPlace(db, storePath);
+  return { name: place.name, read: () => parseRecord(place.read()) };
 }
 
-const ROW_NAME = 'the store’s catalogue_job_state row';
-
 function placeOf(db: StoreDb, storePath: string): RecordPlace {
-  const row = catalogueJobRow(db);
-  if (row !== null) {
-    return {
-      name: ROW_NAME,
-      read: () => parseRecord(row.read()),
-      write: (record) => row.write(JSON.stringify(record)),
-      writeProgress: (record, inside) => {
-        const json = JSON.stringify(record);
-        if (inside) return row.writeAside(json);
-        row.write(json);
-        return true;
-      },
-      tidy: () => {},
-    };
-  }
-  const file = catalogueJobPath(storePath);
-  return {
-    name: file,
-    read: () => readCatalogueJob(file),
-    write: (record) => write(file, record),
-    writeProgress: (record) => {
-      write(file, record);
-      return true;
-    },
-    tidy: () => removeLeftovers(file),
-  };
+  const place = catalogueJobPlace(db, storePath);
+  return { ...place, read: () => parseRecord(place.read()) };
 }
 
 /** Serialises a read-modify-write of the file through the store's write lock. */

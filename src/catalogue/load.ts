@@ -1,6 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
 import type { Clock } from '../clock.ts';
-import { BrickWorkError, toErrorValue } from '../errors.ts';
+import { BrickWorkError } from '../errors.ts';
+import { toErrorValue } from '../store/errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { CatalogueJob } from './catalogue-job.ts';

@@ -1,6 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
 import { isoNow, nextUtcDay, utcDay, type Clock } from '../clock.ts';
-import { BrickWorkError, isBrickWorkError, quote, toErrorValue } from '../errors.ts';
+import { BrickWorkError, isBrickWorkError, quote } from '../errors.ts';
+import { toErrorValue } from '../store/errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { foldName } from '../placement/fold.ts';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { storeFromOption } from '../app/store-place.ts';
-import { toErrorValue, isBrickWorkError } from '../errors.ts';
+import { storeFromOption, toErrorValue } from '../app/store-place.ts';
+import { isBrickWorkError } from '../errors.ts';
 import { APP_NAME, APP_VERSION } from '../version.ts';
 import { cliApi } from './adapter.ts';
 import { COMMANDS } from './all-commands.ts';

@@ -4,10 +4,10 @@
  * is opened at the first picture asked, and only where its file is there: no cache is made for a look.
  */
 import fs from 'node:fs';
-import type { PicturePort } from '../api/ports.ts';
 import type { ReadableDb } from '../store/db.ts';
 import { PictureCache, pictureCacheFile } from '../store/picture-cache.ts';
 import { getSetting } from '../store/settings.ts';
+import type { PicturePort } from './port.ts';
 
 const NOT_FETCHED = 'this process fetches no pictures: the app and the browser host do';
 

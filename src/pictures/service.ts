@@ -5,7 +5,6 @@
  * the cache on their own thread.
  */
 import type { Worker } from 'node:worker_threads';
-import type { PicturePort } from '../api/ports.ts';
 import type { StoreDb } from '../store/db.ts';
 import { PictureCache, pictureCacheFile } from '../store/picture-cache.ts';
 import { getSetting } from '../store/settings.ts';
@@ -13,6 +12,7 @@ import { startWorker, threadUrl } from '../worker-start.ts';
 import type { FetchOutcome } from './fetch-queue.ts';
 import type { FromPicturesThread, PicturesThreadData, ToPicturesThread } from './fetch-thread-messages.ts';
 import { localFetches, PictureFetcher, type PictureFetches } from './fetcher.ts';
+import type { PicturePort } from './port.ts';
 
 /**
  * The cache beside the store; where something else sits at its path (left as it is), or it can't be

@@ -1,12 +1,12 @@
 import type { ReadableDb } from '../store/db.ts';
 import {
-  crossReferences,
-  lookupReader,
-  lookupReadsAhead,
+  catalogueReader,
   type CatalogueNumber,
+  type CatalogueReader,
   type ElementRow,
   type MemoryRow,
 } from '../store/lookup.ts';
+import type { LookupAhead } from '../store/lookup-ahead.ts';
 import { NUMBERING_NAMES, numberingOfSource, type Numbering } from '../numberings.ts';
 import { elementColourId } from './element-colour.ts';
 import { key, readAhead, type AnswersAhead, type LineToPlace } from './read-ahead.ts';
@@ -69,11 +69,11 @@ function signature(line: LineToPlace): string {
 }
 
 /** The answers read ahead for the lines a memory has not seen, added to those it has. */
-function aheadWith(db: ReadableDb, lines: readonly LineToPlace[], memory: LookupMemory): AnswersAhead {
+function aheadWith(reads: LookupAhead, lines: readonly LineToPlace[], memory: LookupMemory): AnswersAhead {
   const fresh = lines.filter((l) => !memory.seen.has(signature(l)));
   for (const l of fresh) memory.seen.add(signature(l));
   if (fresh.length === 0 && memory.ahead !== null) return memory.ahead;
-  const read = readAhead(db, fresh);
+  const read = readAhead(reads, fresh);
   if (memory.ahead === null) return (memory.ahead = read);
   for (const name of Object.keys(read) as (keyof AnswersAhead)[]) {
     const into = memory.ahead[name] as Map<string, unknown>;
@@ -84,11 +84,11 @@ function aheadWith(db: ReadableDb, lines: readonly LineToPlace[], memory: Lookup
 
 /**
  * The lookup's questions of the store, each answered from the answers read ahead where there are some
- * (`ahead`), else by the store's statements (prepared once: `lookupReader`) — a colour question once per
+ * (`ahead`), else by the store's statements (prepared once: `CatalogueReader.ask`) — a colour question once per
  * plan, or per memory, where answers are read ahead.
  */
 function questions(
-  db: ReadableDb,
+  store: CatalogueReader,
   ahead: AnswersAhead | null,
   memory: LookupMemory | undefined,
   snapshot: CatalogueAnswers | undefined,
@@ -102,8 +102,8 @@ function questions(
   };
   /** A question of the shop's own data (memories): in a snapshot, once a lookup. */
   const shop = <A extends unknown[], V>(ask: (...args: A) => V) => (snapshot !== undefined ? once(ask) : ask);
-  const reader = lookupReader(db);
-  const references = crossReferences(db);
+  const reader = store.ask;
+  const references = store.references;
   let coloursLoaded: boolean | undefined;
   let colourTable: boolean | undefined;
   // A line's own questions of the catalogue are asked once each only in a snapshot: a list's lines repeat them.
@@ -410,9 +410,9 @@ function catalogueItemOf(q: Questions, type: CatalogueItem['item']['type'], no: 
  * placements (items) and colour placements, through prepared statements (`store/lookup.ts`). Whether
  * colours are loaded is read once per lookup, so make a new lookup after loading a catalogue.
  *
- * `lines`: the lines a plan will place. On a server store their answers are read ahead (`read-ahead.ts`)
- * and each colour question asked once, so a plan makes a few round trips, not one a question; a SQLite
- * store asks each question as it comes.
+ * `lines`: the lines a plan will place. Where the store asks many keys at once (`CatalogueReader.ahead`:
+ * a server) their answers are read ahead (`read-ahead.ts`) and each colour question asked once, so a plan
+ * makes a few round trips, not one a question; elsewhere each question is asked as it comes.
  */
 export function catalogueLookup(
   db: ReadableDb,
@@ -424,9 +424,10 @@ export function catalogueLookup(
    */
   snapshot?: CatalogueAnswers,
 ): PlacementLookup {
-  const server = lines.length > 0 && lookupReadsAhead(db);
-  const ahead = !server ? null : memory ? aheadWith(db, lines, memory) : readAhead(db, lines);
-  const q = questions(db, ahead, memory, snapshot);
+  const store = catalogueReader(db);
+  const reads = lines.length > 0 ? store.ahead : null;
+  const ahead = reads === null ? null : memory ? aheadWith(reads, lines, memory) : readAhead(reads, lines);
+  const q = questions(store, ahead, memory, snapshot);
   const colours = numberColours(q, snapshot?.byNumber);
   return {
     itemNumber: (type, no) => q.itemNumber(type, no) ?? null,

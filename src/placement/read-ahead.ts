@@ -1,28 +1,17 @@
-import type { ReadableDb } from '../store/db.ts';
 import type { CatalogueNumber, ElementRow, MemoryRow, NumberElementRow, SharedElement } from '../store/lookup.ts';
-import {
-  bricklinkNumbersOf,
-  catalogueNumbersOf,
-  elementRowsOf,
-  itemsNamedOf,
-  numberElementsOf,
-  rebrickableNumbersOf,
-  rememberedForNames,
-  rememberedForNumbers,
-  sharedElementsOf,
-} from '../store/lookup-ahead.ts';
+import type { LookupAhead } from '../store/lookup-ahead.ts';
 import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
 import { foldName } from './fold.ts';
 import { numberingOfSource, type Numbering } from '../numberings.ts';
 import { elementIdBeside, type GivenItem, type ItemRef } from './rule.ts';
 
 /**
- * A plan's look-ups read ahead, for a store on a server (ADR 0027): there every statement is a round trip
- * (about 0.1 ms), and placing a 10,000-line document asks some 16,000 of them. Given the lines, the
- * answers to what the placement rule will ask of them are read first, a question at a time for all lines
- * at once, with the very conditions of the lookup's own statements (so the same answers); the lookup
- * answers from them and asks the store whatever else it needs. Keys are the rule's (`placeItem`): the
- * trimmed number, the item type, the folded name. A SQLite store is in-process: its lookup asks line by line.
+ * A plan's look-ups read ahead, where the store asks many keys at once (`CatalogueReader.ahead`: a server,
+ * ADR 0027, where every statement is a round trip of about 0.1 ms, and placing a 10,000-line document asks
+ * some 16,000 of them). Given the lines, the answers to what the placement rule will ask of them are read
+ * first, a question at a time for all lines at once, with the very conditions of the lookup's own
+ * statements (so the same answers); the lookup answers from them and asks the store whatever else it needs. Keys are the rule's (`placeItem`): the
+ * trimmed number, the item type, the folded name.
  */
 export interface AnswersAhead {
   /** By `key(type, no)`: the catalogue's own spelling of the number and its row's source, or null. */
@@ -60,12 +49,10 @@ function clean(text: string | null | undefined): string | null {
   return t ? t : null;
 }
 
-/** PostgreSQL's text can't hold NUL: such a key is left to the lookup's own statement, and its answer. */
-const storable = (s: string) => !s.includes('\u0000');
-
-function unique(pairs: Iterable<readonly [string, string]>): [string, string][] {
+/** Each pair once, of those the store can ask ahead (the rest are left to the lookup's own statements). */
+function unique(ahead: LookupAhead, pairs: Iterable<readonly [string, string]>): [string, string][] {
   const seen = new Map<string, [string, string]>();
-  for (const [a, b] of pairs) if (storable(a) && storable(b)) seen.set(key(a, b), [a, b]);
+  for (const [a, b] of pairs) if (ahead.askable(a) && ahead.askable(b)) seen.set(key(a, b), [a, b]);
   return [...seen.values()];
 }
 
@@ -106,17 +93,23 @@ function lineKeys(lines: readonly LineToPlace[]): LineKey[] {
 const ref = (r: ItemRef): ItemRef => ({ type: r.type, no: r.no });
 
 /** Each (type, number) pair the keys give, once. */
-const numbersOf = (keys: readonly LineKey[]) =>
-  unique(keys.flatMap((k) => (k.no === null ? [] : [[k.type, k.no] as const])));
+const numbersOf = (ahead: LookupAhead, keys: readonly LineKey[]) =>
+  unique(
+    ahead,
+    keys.flatMap((k) => (k.no === null ? [] : [[k.type, k.no] as const])),
+  );
 
 /**
  * The numbers' element rows in the BrickLink and Rebrickable numberings (a number in its colour, step 3),
  * and those of the items found (the colours a memory's item is made in, step 2): whichever the rule asks.
  */
-function numberElementAnswers(db: ReadableDb, numbers: readonly string[]): Map<string, NumberElementRow[]> {
-  const asked = unique(numbers.flatMap((no) => [['bricklink', no] as const, ['rebrickable', no] as const]));
+function numberElementAnswers(ahead: LookupAhead, numbers: readonly string[]): Map<string, NumberElementRow[]> {
+  const asked = unique(
+    ahead,
+    numbers.flatMap((no) => [['bricklink', no] as const, ['rebrickable', no] as const]),
+  );
   const out = new Map<string, NumberElementRow[]>(asked.map(([a, b]) => [key(a, b), []]));
-  for (const r of numberElementsOf(db, asked)) {
+  for (const r of ahead.numberElements(asked)) {
     const { a, b, ...row } = r;
     out.get(key(a, b))?.push(row);
   }
@@ -129,32 +122,35 @@ function numberElementAnswers(db: ReadableDb, numbers: readonly string[]): Map<s
  * which has its say over any step.
  */
 function partAnswers(
-  db: ReadableDb,
+  ahead: LookupAhead,
   parts: readonly LineKey[],
   placed: readonly LineKey[],
   /** The elements the lines' numbers are listed under (step 3 in a colour asks what each is). */
   numberElementIds: readonly string[],
 ) {
-  const ids = unique([
+  const ids = unique(ahead, [
     ...parts.flatMap((k) => [k.no, k.element].flatMap((id) => (id === null ? [] : [['', id] as const]))),
     ...placed.flatMap((k) => (k.element === null ? [] : [['', k.element] as const])),
     ...numberElementIds.map((id) => ['', id] as const),
   ]);
   const elementRows = new Map<string, ElementRow[]>(ids.map(([, id]) => [id, []]));
-  for (const r of elementRowsOf(db, ids))
+  for (const r of ahead.elementRows(ids))
     elementRows.get(r.b)?.push({ numbering: r.numbering, item_no: r.item_no, colour: r.colour });
-  const partNumbers = unique(parts.flatMap((k) => (k.no === null ? [] : [['', k.no] as const])));
+  const partNumbers = unique(
+    ahead,
+    parts.flatMap((k) => (k.no === null ? [] : [['', k.no] as const])),
+  );
   const bricklinkOf = new Map<string, string[]>(partNumbers.map(([, no]) => [no, []]));
-  for (const r of bricklinkNumbersOf(db, partNumbers)) bricklinkOf.get(r.b)?.push(r.no);
+  for (const r of ahead.bricklinkNumbers(partNumbers)) bricklinkOf.get(r.b)?.push(r.no);
   const rebrickableOf = new Map<string, string[]>(
     partNumbers.flatMap(([, no]) => [[key('bricklink', no), []] as const, [key('ldraw', no), []] as const]),
   );
-  for (const r of rebrickableNumbersOf(db, partNumbers)) rebrickableOf.get(key(r.numbering, r.b))?.push(r.no);
+  for (const r of ahead.rebrickableNumbers(partNumbers)) rebrickableOf.get(key(r.numbering, r.b))?.push(r.no);
 
   // …and the items of the other numbering that share an element with the number (elements' fall-through).
   const sharedElements = new Map<string, SharedElement[]>(partNumbers.map(([, no]) => [no, []]));
   const seenShared = new Set<string>();
-  for (const r of sharedElementsOf(db, partNumbers)) {
+  for (const r of ahead.sharedElements(partNumbers)) {
     const k = `${r.b}\t${r.given}\t${r.numbering}\t${r.no}`;
     if (seenShared.has(k)) continue; // DISTINCT, as the lookup's own statement reads
     seenShared.add(k);
@@ -165,10 +161,13 @@ function partAnswers(
 }
 
 /** Step 4 of the rule: a unique name. */
-function namedAnswers(db: ReadableDb, open: readonly LineKey[]): Map<string, ItemRef[]> {
-  const names = unique(open.flatMap((k) => (k.nameKey === null ? [] : [[k.type, k.nameKey] as const])));
+function namedAnswers(ahead: LookupAhead, open: readonly LineKey[]): Map<string, ItemRef[]> {
+  const names = unique(
+    ahead,
+    open.flatMap((k) => (k.nameKey === null ? [] : [[k.type, k.nameKey] as const])),
+  );
   const named = new Map<string, ItemRef[]>(names.map(([a, b]) => [key(a, b), []]));
-  for (const r of itemsNamedOf(db, names)) {
+  for (const r of ahead.itemsNamed(names)) {
     const found = named.get(key(r.a, r.b));
     // Two are enough to know a name is not unique, as the lookup's own statement reads (LIMIT 2).
     if (found !== undefined && found.length < 2) found.push(ref(r));
@@ -176,7 +175,7 @@ function namedAnswers(db: ReadableDb, open: readonly LineKey[]): Map<string, Ite
   return named;
 }
 
-export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): AnswersAhead {
+export function readAhead(ahead: LookupAhead, lines: readonly LineToPlace[]): AnswersAhead {
   const keys = lineKeys(lines);
 
   // Step 1 of the rule: the number in the catalogue — which places a line only in the document's numbering.
@@ -184,10 +183,10 @@ export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): Answer
     pairs: readonly (readonly [string, string])[],
     into = new Map<string, CatalogueNumber | null>(),
   ) => {
-    for (const r of catalogueNumbersOf(db, pairs)) into.set(key(r.a, r.b), { no: r.no, source: r.source });
+    for (const r of ahead.catalogueNumbers(pairs)) into.set(key(r.a, r.b), { no: r.no, source: r.source });
     return answers(pairs as [string, string][], into, null);
   };
-  const itemNumber = catalogue(numbersOf(keys));
+  const itemNumber = catalogue(numbersOf(ahead, keys));
   const placedByNumber = (k: LineKey) => {
     const found = k.no === null ? null : (itemNumber.get(key(k.type, k.no)) ?? null);
     const speaks = found === null ? null : numberingOfSource(found.source);
@@ -197,17 +196,14 @@ export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): Answer
   const open = keys.filter((k) => !placedByNumber(k));
 
   // Step 2: a remembered hand placement, by number, or by name for a line without one.
-  const remembered = (asked: [string, string][], read: typeof rememberedForNumbers) =>
-    answers(
-      asked,
-      new Map(read(db, asked).map(({ a, b, ...memory }) => [key(a, b), memory])),
-      null as MemoryRow | null,
-    );
-  const rememberedNumber = remembered(numbersOf(open), rememberedForNumbers);
+  const remembered = (asked: [string, string][], read: LookupAhead['rememberedForNumbers']) =>
+    answers(asked, new Map(read(asked).map(({ a, b, ...memory }) => [key(a, b), memory])), null as MemoryRow | null);
+  const rememberedNumber = remembered(numbersOf(ahead, open), ahead.rememberedForNumbers);
   const nameless = unique(
+    ahead,
     open.flatMap((k) => (k.no === null && k.nameKey !== null ? [[k.type, k.nameKey] as const] : [])),
   );
-  const rememberedName = remembered(nameless, rememberedForNames);
+  const rememberedName = remembered(nameless, ahead.rememberedForNames);
   const memoryItems = [...rememberedNumber.values(), ...rememberedName.values()].flatMap((m) =>
     m === null ? [] : [[m.type, m.no] as const],
   );
@@ -217,11 +213,11 @@ export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): Answer
   const partNumbers = [...open.map((k) => [k.type, k.no] as const), ...memoryItems].flatMap(([type, no]) =>
     type === 'P' && no !== null ? [no] : [],
   );
-  const numberElements = numberElementAnswers(db, partNumbers);
+  const numberElements = numberElementAnswers(ahead, partNumbers);
   const numberElementIds = [...numberElements.values()].flatMap((rows) => rows.map((r) => r.element));
 
   const parts = partAnswers(
-    db,
+    ahead,
     open.filter((k) => k.type === 'P'),
     keys.filter((k) => k.type === 'P' && placedByNumber(k)),
     numberElementIds,
@@ -229,9 +225,9 @@ export function readAhead(db: ReadableDb, lines: readonly LineToPlace[]): Answer
   // The catalogue's items of the memories, and of the numbers the elements' other table gives.
   const others = [...parts.elementRows.values()].flatMap((rows) => rows.map((r) => ['P', r.item_no] as const));
   catalogue(
-    unique([...memoryItems, ...others]).filter(([a, b]) => !itemNumber.has(key(a, b))),
+    unique(ahead, [...memoryItems, ...others]).filter(([a, b]) => !itemNumber.has(key(a, b))),
     itemNumber,
   );
-  const named = namedAnswers(db, open);
+  const named = namedAnswers(ahead, open);
   return { itemNumber, rememberedNumber, rememberedName, named, numberElements, ...parts };
 }

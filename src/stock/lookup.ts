@@ -1,45 +1,48 @@
 /**
  * The stock straight from BrickLink's API (issue 65 §1, SPEC §16): the shop's store inventory in one call,
- * counted against the day's budget before it is sent, written as BrickLink's inventory download and
- * imported as the stock through the stock's own import (locations from the lots' remarks).
+ * counted against the day's budget (committed) before it is sent, and written as BrickLink's inventory
+ * download — a file the worker previews and imports as the stock as any stock file (locations from the
+ * lots' remarks). The call is made off the writer thread (the job runner's, in the app and the browser
+ * host), so that no write waits while BrickLink answers.
  */
 import type { Clock } from '../clock.ts';
 import { reserveCall, type BudgetStatus } from '../catalogue/budget.ts';
 import { BrickLinkApi } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import type { ImportHooks } from '../documents/import.ts';
-import type { WriteSession } from '../store/session.ts';
-import { confirmStockImport, REMARKS, type StockImportResult } from './import.ts';
+import type { StoreDb } from '../store/db.ts';
 import { storeInventoryFileName, storeInventoryLots, storeInventoryXml } from './store-inventory.ts';
 
-export interface StockLookup extends StockImportResult {
-  /** The name the stock's document goes under, as a download's would. */
-  readonly fileName: string;
+/** BrickLink's answer as its inventory download, with what it held and the day's budget after the call. */
+export interface FetchedStock {
+  /** `BrickLink store inventory DAY.xml`, as a download's would be named. */
+  readonly name: string;
+  /** BrickLink's inventory download (XML), UTF-8. */
+  readonly content: Uint8Array;
   /** Lots BrickLink's answer held. */
   readonly fetched: number;
-  /** The day's budget after the call. */
   readonly budget: BudgetStatus;
 }
 
 /**
- * Asks BrickLink for the store's inventory and imports it as the stock. Refused before anything is sent
- * when the day's budget is used up (`budget-exhausted`); refused in BrickLink's words (`source-error`)
- * when it refuses or gives an answer that is not a whole inventory — the call stays counted (it was
- * made), and nothing else is written. Refused as any stock import otherwise (the stock already).
+ * Asks BrickLink for the store's inventory. Refused before anything is sent when the day's budget is used
+ * up (`budget-exhausted`); refused in BrickLink's words (`source-error`) when it refuses or gives an
+ * answer that is not a whole inventory — the call stays counted (it was made). `counted` is told once
+ * the call is counted, before it is sent. Nothing else is written.
  */
-export async function lookUpStock(
-  session: WriteSession,
+export async function fetchStoreInventory(
+  db: StoreDb,
   clock: Clock,
   api: { readonly credentials: Credentials; readonly url: string },
-  hooks: (fileName: string) => ImportHooks = () => ({}),
-): Promise<StockLookup> {
-  const budget = reserveCall(session.db, clock);
+  counted: () => void = () => {},
+): Promise<FetchedStock> {
+  const budget = reserveCall(db, clock);
+  counted();
   const answer = await new BrickLinkApi(api.url, api.credentials).fetchStoreInventory();
   const lots = storeInventoryLots(answer);
-  const fileName = storeInventoryFileName(clock.now());
-  const file = { name: fileName, content: new TextEncoder().encode(storeInventoryXml(lots)) };
-  // BrickLink's own numbers, colour ids and quantities, no names: nothing the reader would assume, so no
-  // warning to acknowledge (the call takes no `acknowledge`).
-  const imported = confirmStockImport(session, { file, locationFrom: REMARKS }, clock, hooks(fileName));
-  return { ...imported, fileName, fetched: lots.length, budget };
+  return {
+    name: storeInventoryFileName(clock.now()),
+    content: new TextEncoder().encode(storeInventoryXml(lots)),
+    fetched: lots.length,
+    budget,
+  };
 }

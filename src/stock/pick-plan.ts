@@ -22,9 +22,54 @@ import type {
  * line has its pieces; the whole walk in walking order (by location, naturally; lots without one last).
  */
 
-/** An entry's key, as a mark names it: the order line and the stock lot. */
-export function pickEntryKey(line: number, lot: number): string {
-  return `${line}:${lot}`;
+/**
+ * An entry's key, as a mark names it: the order line and the lot as the shop knows it (`lotKeys`), so that
+ * a newer import of the same stock — the morning's fresh download, in the middle of a walk — keeps the
+ * marks made on its lots.
+ */
+export function pickEntryKey(line: number, lotKey: string): string {
+  return `${line}:${lotKey}`;
+}
+
+/**
+ * A short hash of a lot's description (53 bits, two 32-bit FNV-1a lanes): pure, since the screens' code
+ * computes the walk too (renderer/state/pick.ts), and far from colliding among one order's lots.
+ */
+function hash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return ((b >>> 0) & 0x1fffff).toString(36).padStart(5, '0') + (a >>> 0).toString(36).padStart(7, '0');
+}
+
+/**
+ * Each lot's key across stock imports: BrickLink's lot id where the stock gave one; else the lot's bin,
+ * item, colour and condition (a short hash of them: a location may hold any character), with a count for
+ * lots alike in all of these, in the stock's order. The store's line ids change with every import.
+ */
+export function lotKeys(lots: readonly StockLot[]): Map<number, string> {
+  const keys = new Map<number, string>();
+  const met = new Map<string, number>();
+  for (const lot of [...lots].sort((a, b) => a.lot - b.lot)) {
+    const id = lot.lotId?.trim() ?? '';
+    // A lot id as BrickLink gives it is short; another source's, whatever it is, is hashed as a bin is.
+    const base = /^[\w-]{1,20}$/.test(id)
+      ? `L${id}`
+      : hash(
+          id !== ''
+            ? `lot\t${id}`
+            : [lot.location ?? '', lot.item.type, lot.item.no, lot.item.colour ?? '', lot.condition ?? ''].join('\t'),
+        );
+    const n = (met.get(base) ?? 0) + 1;
+    met.set(base, n);
+    keys.set(lot.lot, n === 1 ? base : `${base}.${n}`);
+  }
+  return keys;
 }
 
 const otherOf = (c: Condition): Condition => (c === 'N' ? 'U' : 'N');
@@ -87,6 +132,7 @@ export function planPick(lines: readonly OrderLine[], lots: readonly StockLot[])
     return walk;
   };
   const left = new Map(lots.map((l) => [l.lot, Math.max(0, l.quantity)]));
+  const keyOf = lotKeys(lots);
   const entries: PickEntry[] = [];
   const missing: PickMissing[] = [];
   const nothingAsked: LineApart[] = [];
@@ -113,7 +159,7 @@ export function planPick(lines: readonly OrderLine[], lots: readonly StockLot[])
       left.set(lot.lot, there - take);
       need -= take;
       taken.push({
-        key: pickEntryKey(line.line, lot.lot),
+        key: pickEntryKey(line.line, keyOf.get(lot.lot) ?? `${lot.lot}`),
         line: line.line,
         position: line.position,
         where: line.where,

@@ -94,7 +94,7 @@ export interface OtherCondition {
 
 /** One stop of the walk: take `take` pieces from one lot for one order line. */
 export interface PickEntry {
-  /** The entry's key, as marks name it: `pickEntryKey(line, lot)`. */
+  /** The entry's key, as marks name it: `pickEntryKey(line, lot key)` (`lotKeys`). */
   readonly key: string;
   readonly line: number;
   readonly position: number;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { diskFull, storeTrouble } from '../errors.ts';
+import { diskFull } from '../errors.ts';
+import { storeTrouble } from './errors.ts';
 import { nativeOptions } from './native.ts';
 
 /** Where the upgrade from `fromVersion` keeps its copy: `brick-work.sqlite.4.1.bak`, next to the store. */

@@ -1,18 +1,23 @@
 /**
  * The catalogue job's record on a server store (SPEC §14): one row of `catalogue_job_state`, where a
- * SQLite store keeps catalogue-job.json. Read and written under the store's write lock by
- * `src/catalogue/catalogue-job.ts`, in the same transaction, so its check-and-claim is one step.
+ * SQLite store keeps catalogue-job.json (`catalogue-job-place.ts` gives one or the other). Read and written
+ * under the store's write lock by `src/catalogue/catalogue-job.ts`, in the same transaction, so its
+ * check-and-claim is one step.
  */
 import type { ReadableDb, StoreDb } from './db.ts';
 import { PostgresDatabase } from './postgres/database.ts';
+import type { CatalogueJobPlace, CatalogueJobReadPlace, StoredJobRecord } from './catalogue-job-place.ts';
+
+/** How the jobs list and warnings name the row. */
+const ROW_NAME = 'the store’s catalogue_job_state row';
 
 /** The record's JSON text, or null when there has been no catalogue job. */
-export function readCatalogueJobRow(db: ReadableDb): string | null {
+function readCatalogueJobRow(db: ReadableDb): string | null {
   const text = db.prepare('SELECT state FROM catalogue_job_state WHERE one = 1').pluck().get() as string | undefined;
   return text ?? null;
 }
 
-export function writeCatalogueJobRow(db: StoreDb, json: string): void {
+function writeCatalogueJobRow(db: StoreDb, json: string): void {
   db.prepare(
     'INSERT INTO catalogue_job_state (one, state) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET state = excluded.state',
   ).run(json);
@@ -23,33 +28,34 @@ export function writeCatalogueJobRow(db: StoreDb, json: string): void {
  * progress during its merge, SPEC §14); false when it could not be (it is best effort: the next write
  * tries again). Only on a server, and only while this connection's own transaction is open.
  */
-export function writeCatalogueJobRowAside(db: StoreDb, json: string): boolean {
+function writeCatalogueJobRowAside(db: StoreDb, json: string): boolean {
   if (!(db instanceof PostgresDatabase)) throw new Error('only a server store writes its catalogue job row aside');
   return db.writeAside('UPDATE catalogue_job_state SET state = ? WHERE one = 1', [json]);
 }
 
-/** The `catalogue_job_state` row as the catalogue job reads and writes it (JSON text). */
-export interface CatalogueJobRow {
-  read(): string | null;
-  write(json: string): void;
-  /** `writeCatalogueJobRowAside`: seen by every desk while this connection's transaction is open. */
-  writeAside(json: string): boolean;
+/** What the row holds: its JSON text, or no record yet. */
+function readRow(db: ReadableDb): StoredJobRecord {
+  const text = readCatalogueJobRow(db);
+  return text === null ? { status: 'none' } : { status: 'text', text };
 }
 
-/**
- * Where this store keeps its catalogue job's record: the row, on a server; null for a store file,
- * which keeps it in catalogue-job.json beside it (`src/catalogue/catalogue-job.ts`).
- */
-export function catalogueJobRow(db: StoreDb): CatalogueJobRow | null {
-  if (!(db instanceof PostgresDatabase)) return null;
+/** The row as the catalogue job's place (`catalogue-job-place.ts`). */
+export function catalogueJobRowPlace(db: StoreDb): CatalogueJobPlace {
   return {
-    read: () => readCatalogueJobRow(db),
-    write: (json) => writeCatalogueJobRow(db, json),
-    writeAside: (json) => writeCatalogueJobRowAside(db, json),
+    name: ROW_NAME,
+    read: () => readRow(db),
+    write: (record) => writeCatalogueJobRow(db, JSON.stringify(record)),
+    writeProgress: (record, inside) => {
+      const json = JSON.stringify(record);
+      if (inside) return writeCatalogueJobRowAside(db, json);
+      writeCatalogueJobRow(db, json);
+      return true;
+    },
+    tidy: () => {},
   };
 }
 
-/** The same place, for a reader: the row's read on a server; null for a store file. */
-export function catalogueJobRowReader(db: ReadableDb): (() => string | null) | null {
-  return db instanceof PostgresDatabase ? () => readCatalogueJobRow(db) : null;
+/** The same place, for a reader. */
+export function catalogueJobRowReadPlace(db: ReadableDb): CatalogueJobReadPlace {
+  return { name: ROW_NAME, read: () => readRow(db) };
 }

@@ -5,16 +5,48 @@ import type { ElementRow, LookupItem, MemoryRow, NumberElementRow, SharedElement
 /**
  * The lookup's questions asked for many keys at once (`placement/read-ahead.ts`), each with the very
  * conditions of its line-by-line statement (`lookup.ts`), so the same answers. Each row names the pair
- * it answers (`a`, `b`); a key that gives no row has no answer.
+ * it answers (`a`, `b`); a key that gives no row has no answer. The store hands them out where they pay
+ * (`catalogueReader` in lookup.ts): a server, where every statement is a round trip.
  */
 
 type Pairs = readonly (readonly [string, string])[];
 
+/** The questions for many keys at once, bound to a store (`lookupAhead`). */
+export interface LookupAhead {
+  /**
+   * Whether a key can be asked ahead: PostgreSQL's text can't hold NUL, so such a key is left to the
+   * lookup's own statement, and its answer.
+   */
+  askable(text: string): boolean;
+  catalogueNumbers(pairs: Pairs): ReturnType<typeof catalogueNumbersOf>;
+  numberElements(pairs: Pairs): ReturnType<typeof numberElementsOf>;
+  rememberedForNumbers(pairs: Pairs): MemoryOfPair[];
+  rememberedForNames(pairs: Pairs): MemoryOfPair[];
+  elementRows(pairs: Pairs): ReturnType<typeof elementRowsOf>;
+  bricklinkNumbers(pairs: Pairs): ReturnType<typeof bricklinkNumbersOf>;
+  rebrickableNumbers(pairs: Pairs): ReturnType<typeof rebrickableNumbersOf>;
+  sharedElements(pairs: Pairs): ReturnType<typeof sharedElementsOf>;
+  itemsNamed(pairs: Pairs): ItemOfPair[];
+}
+
+/** The questions of a server store, asked ahead (the only store `catalogueReader` gives them for). */
+export function lookupAhead(db: ReadableDb): LookupAhead {
+  return {
+    askable: (text) => !text.includes('\u0000'),
+    catalogueNumbers: (pairs) => catalogueNumbersOf(db, pairs),
+    numberElements: (pairs) => numberElementsOf(db, pairs),
+    rememberedForNumbers: (pairs) => rememberedForNumbers(db, pairs),
+    rememberedForNames: (pairs) => rememberedForNames(db, pairs),
+    elementRows: (pairs) => elementRowsOf(db, pairs),
+    bricklinkNumbers: (pairs) => bricklinkNumbersOf(db, pairs),
+    rebrickableNumbers: (pairs) => rebrickableNumbersOf(db, pairs),
+    sharedElements: (pairs) => sharedElementsOf(db, pairs),
+    itemsNamed: (pairs) => itemsNamedOf(db, pairs),
+  };
+}
+
 /** For (type, number) pairs: the catalogue's own spelling of the number, and its row's source. */
-export function catalogueNumbersOf(
-  db: ReadableDb,
-  pairs: Pairs,
-): { a: string; b: string; no: string; source: string }[] {
+function catalogueNumbersOf(db: ReadableDb, pairs: Pairs): { a: string; b: string; no: string; source: string }[] {
   return forPairs(
     db,
     pairs,
@@ -24,7 +56,7 @@ export function catalogueNumbersOf(
 }
 
 /** For (numbering, part number) pairs: the number's element rows in that numbering (as `numberElements` reads them). */
-export function numberElementsOf(db: ReadableDb, pairs: Pairs): (NumberElementRow & { a: string; b: string })[] {
+function numberElementsOf(db: ReadableDb, pairs: Pairs): (NumberElementRow & { a: string; b: string })[] {
   return forPairs(
     db,
     pairs,
@@ -41,12 +73,12 @@ type ItemOfPair = { a: string; b: string } & LookupItem;
 type MemoryOfPair = { a: string; b: string } & MemoryRow;
 
 /** For (type, number) pairs: the memory for the given number. */
-export function rememberedForNumbers(db: ReadableDb, pairs: Pairs): MemoryOfPair[] {
+function rememberedForNumbers(db: ReadableDb, pairs: Pairs): MemoryOfPair[] {
   return remembered(db, pairs, 'h.given_no = j.b');
 }
 
 /** For (type, folded name) pairs: the memory for the name given without a number. */
-export function rememberedForNames(db: ReadableDb, pairs: Pairs): MemoryOfPair[] {
+function rememberedForNames(db: ReadableDb, pairs: Pairs): MemoryOfPair[] {
   return remembered(db, pairs, 'h.given_no IS NULL AND h.name_key = j.b');
 }
 
@@ -66,7 +98,7 @@ function remembered(db: ReadableDb, pairs: Pairs, on: string): MemoryOfPair[] {
 }
 
 /** For ('', element id) pairs: the element tables' rows of the id (`b`). */
-export function elementRowsOf(db: ReadableDb, pairs: Pairs): (ElementRow & { b: string })[] {
+function elementRowsOf(db: ReadableDb, pairs: Pairs): (ElementRow & { b: string })[] {
   return forPairs(
     db,
     pairs,
@@ -75,7 +107,7 @@ export function elementRowsOf(db: ReadableDb, pairs: Pairs): (ElementRow & { b: 
 }
 
 /** For ('', Rebrickable number) pairs: the BrickLink numbers it is (`no`). */
-export function bricklinkNumbersOf(db: ReadableDb, pairs: Pairs): { b: string; no: string }[] {
+function bricklinkNumbersOf(db: ReadableDb, pairs: Pairs): { b: string; no: string }[] {
   return forPairs(
     db,
     pairs,
@@ -86,7 +118,7 @@ export function bricklinkNumbersOf(db: ReadableDb, pairs: Pairs): { b: string; n
 }
 
 /** For ('', number) pairs: the Rebrickable numbers (`no`) that give it as a BrickLink or LDraw number. */
-export function rebrickableNumbersOf(db: ReadableDb, pairs: Pairs): { b: string; numbering: string; no: string }[] {
+function rebrickableNumbersOf(db: ReadableDb, pairs: Pairs): { b: string; numbering: string; no: string }[] {
   return forPairs(
     db,
     pairs,
@@ -100,7 +132,7 @@ export function rebrickableNumbersOf(db: ReadableDb, pairs: Pairs): { b: string;
  * For ('', part number) pairs: the other numbering's items that share an element with it, a row per
  * element shared (the caller keeps each once, in item number order, as `sharedElements` reads).
  */
-export function sharedElementsOf(db: ReadableDb, pairs: Pairs): (SharedElement & { b: string })[] {
+function sharedElementsOf(db: ReadableDb, pairs: Pairs): (SharedElement & { b: string })[] {
   return forPairs(
     db,
     pairs,
@@ -112,7 +144,7 @@ export function sharedElementsOf(db: ReadableDb, pairs: Pairs): (SharedElement &
 }
 
 /** For (type, folded name) pairs: the items of that name (the caller keeps two, as `itemsNamed` reads). */
-export function itemsNamedOf(db: ReadableDb, pairs: Pairs): ItemOfPair[] {
+function itemsNamedOf(db: ReadableDb, pairs: Pairs): ItemOfPair[] {
   return forPairs(
     db,
     pairs,

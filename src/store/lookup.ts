@@ -1,5 +1,6 @@
 import type { ReadableDb, StoreDb } from './db.ts';
 import { onServer } from './dialect.ts';
+import { lookupAhead, type LookupAhead } from './lookup-ahead.ts';
 import type { ItemType } from '../item-types.ts';
 
 /**
@@ -48,14 +49,6 @@ export interface SharedElement {
   readonly given: 'bricklink' | 'rebrickable';
   readonly numbering: 'bricklink' | 'rebrickable';
   readonly no: string;
-}
-
-/**
- * Whether a lookup should read a plan's answers ahead: on a server store every statement is a round trip
- * (ADR 0027), so a few statements for all lines beat one a question; a SQLite store is in-process.
- */
-export function lookupReadsAhead(db: ReadableDb): boolean {
-  return onServer(db);
 }
 
 /**
@@ -168,6 +161,22 @@ export function lookupReader(db: ReadableDb) {
     /** Whether the cross-references are loaded. */
     hasCrossReferences: (): boolean => db.prepare('SELECT EXISTS (SELECT 1 FROM part_number)').pluck().get() === 1,
   };
+}
+
+/**
+ * The placement lookup's reader of a store: its questions asked one at a time (`ask`, `references`), and
+ * asked for many keys at once where that pays (`ahead`). On a server store every statement is a round trip
+ * (ADR 0027), so a few statements for all of a plan's lines beat one a question; a SQLite store is
+ * in-process, where a question at a time is as quick, and it gives none (null).
+ */
+export interface CatalogueReader {
+  readonly ask: ReturnType<typeof lookupReader>;
+  readonly references: ReturnType<typeof crossReferences>;
+  readonly ahead: LookupAhead | null;
+}
+
+export function catalogueReader(db: ReadableDb): CatalogueReader {
+  return { ask: lookupReader(db), references: crossReferences(db), ahead: onServer(db) ? lookupAhead(db) : null };
 }
 
 /** An item of the catalogue: its number as the catalogue spells it, and its folded name. */

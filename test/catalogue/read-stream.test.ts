@@ -4,7 +4,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { startWorker } from '../../src/app/job-host.ts';
 import { identityOf } from '../../src/identity/owner.ts';
-import { catalogueJobPath, readCatalogueJob, requestCatalogueJobCancel } from '../../src/catalogue/catalogue-job.ts';
+import { readCatalogueJob, requestCatalogueJobCancel } from '../../src/catalogue/catalogue-job.ts';
+import { catalogueJobPath } from '../../src/store/catalogue-job-file.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { readCatalogueFile, type NamedContent } from '../../src/catalogue/read-file.ts';
 import {

@@ -90,9 +90,18 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       const standIn = await startStandIn(
         { 'P 3039': { name: 'Slope 45 2 x 2' } },
         {
-          // The shop's store inventory, for `stock lookup`.
+          // The shop's store inventory, for `stock lookup`: past a preview's first page (200 lines), so that
+          // its preview is asked whole, page by page, as a shop's thousands of lots are.
           inventory: [
             { inventory_id: 1, item: { no: '3001', type: 'PART' }, color_id: 5, quantity: 2, new_or_used: 'N' },
+            ...Array.from({ length: 200 }, (_, i) => ({
+              inventory_id: 2 + i,
+              item: { no: '3001', type: 'PART' },
+              color_id: 5,
+              quantity: 1,
+              new_or_used: 'N',
+              remarks: `Z${i}`,
+            })),
           ],
         },
       ); // stops when the test ends
@@ -193,7 +202,7 @@ describe('the CLI is a third adapter over the contract (SPEC §1, §10)', () => 
       expect(putAwayFiles.json.export.note).toContain('Nothing is sent to BrickLink');
       const stockLookup = await counted('stock lookup', ['stock', 'lookup'], env);
       expect(stockLookup.code, stockLookup.stderr).toBe(0);
-      expect(stockLookup.json.stock).toMatchObject({ lots: 1, lotsWithLotId: 1 });
+      expect(stockLookup.json.stock).toMatchObject({ lots: 201, lotsWithLotId: 201 });
       // The pick list: of order 1, taken back above (nothing to pick, as its exports say), and of the order
       // received, its CSV, and marks of entries its walk has not.
       expect((await counted('pick', ['pick', '1'])).json.error.code).toBe('already-undone');

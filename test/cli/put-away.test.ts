@@ -155,7 +155,7 @@ it('put-away: the list in words and as JSON, the files written into a folder and
   expect(both.json.entries).toHaveLength(4);
 });
 
-it('stock lookup: the store inventory from BrickLink (a stand-in) imported as the stock, the call counted; refused in words without credentials', async () => {
+it('stock lookup: the store inventory from BrickLink (a stand-in) previewed (--dry-run), or imported as the stock, the call counted each time; refused in words without credentials', async () => {
   const { store } = await shop();
   const standIn = await startStandIn(
     {},
@@ -179,12 +179,24 @@ it('stock lookup: the store inventory from BrickLink (a stand-in) imported as th
   expect(standIn.requests).toEqual([]);
 
   const env = { ...CREDENTIALS_ENV, BRICKLINK_API_URL: standIn.url };
+  const asked = String.raw`Asked BrickLink for the store's inventory: 1 lot, as BrickLink store inventory \d{4}-\d{2}-\d{2}\.xml\. Today's budget: 1 of 5000 calls used, 4999 left\.`;
+  // --dry-run: what BrickLink gave, as the stock's preview; the call counted, the stock not written.
+  const dry = await cli(['--db', store, 'stock', 'lookup', '--dry-run'], env);
+  expect(dry.code, dry.stderr).toBe(0);
+  expect(dry.stdout).toMatch(new RegExp(`^${asked}\nWould import the stock:`));
+  expect(dry.stdout).toContain('Locations from their remarks: 1 location; 1 lot with a BrickLink lot id.');
+  expect(dry.stdout).toContain('It would be the first stock.');
+  expect((await cliJson(['--db', store, 'stock', 'info'])).json.stock).toBeNull();
+
   const done = await cli(['--db', store, 'stock', 'lookup'], env);
   expect(done.code, done.stderr).toBe(0);
   expect(done.stdout).toMatch(
-    /^Asked BrickLink for the store's inventory: 1 lot, imported as the stock BrickLink store inventory \d{4}-\d{2}-\d{2}\.xml \(order #1, document 1\): 1 lot, 9 pieces, 0 unplaced; 1 location; 1 lot with a BrickLink lot id\.\nToday's budget: 1 of 5000 calls used, 4999 left\.\n$/,
+    new RegExp(
+      `^${asked.replace('1 of 5000 calls used, 4999', '2 of 5000 calls used, 4998')}\n` +
+        String.raw`Imported the stock from BrickLink store inventory \d{4}-\d{2}-\d{2}\.xml \(order #1, document 1\): 1 lot, 9 pieces, 0 unplaced; 1 location; 1 lot with a BrickLink lot id\.\n$`,
+    ),
   );
-  expect(standIn.requests).toEqual(['inventories']);
+  expect(standIn.requests).toEqual(['inventories', 'inventories']);
   const info = await cliJson(['--db', store, 'stock', 'info']);
   expect(info.json.stock).toMatchObject({ lots: 1, lotsWithLotId: 1, locations: 1 });
 
@@ -192,4 +204,6 @@ it('stock lookup: the store inventory from BrickLink (a stand-in) imported as th
   const again = await cliJson(['--db', store, 'stock', 'lookup'], env);
   expect(again.code).toBe(1);
   expect(again.json.error.code).toBe('duplicate-document');
+  expect(standIn.requests).toEqual(['inventories', 'inventories', 'inventories']);
+  expect((await cliJson(['--db', store, 'stock', 'info'])).json.stock).toMatchObject({ documentId: 1 });
 });

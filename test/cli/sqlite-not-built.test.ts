@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toErrorValue } from '../../src/errors.ts';
+import { toErrorValue } from '../../src/store/errors.ts';
 import { cli, cliJson } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 

@@ -146,6 +146,9 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       expect(await keeps.textContent()).toBe(
         'Locations from each lot’s remarks: 505 locations; 505 with BrickLink’s lot id. It is the first stock.',
       );
+      // Its document is named by the file chosen, never by its key (a hash of its content).
+      const headings = await page.getByTestId('stock-preview').getByRole('heading').allTextContents();
+      expect(headings).toEqual(['The stock from inventory.xml', expect.stringMatching(/^inventory\.xml /)]);
       // Read: the next key imports it.
       await page.getByTestId('stock-confirm').and(page.locator(':focus')).waitFor();
       await shot('01-stock-preview');
@@ -399,7 +402,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       await page.getByTestId('line-table').and(page.locator(':focus')).waitFor();
     });
 
-    it('takes the stock from BrickLink once the credentials are stored: one call, counted in the day’s budget', async () => {
+    it('takes the stock from BrickLink once the credentials are stored: one call, counted in the day’s budget, shown, then imported', async () => {
       // BrickLink's API as a stand-in answers the store's inventory: two lots, their bins in the remarks.
       const standIn = await startStandIn(
         {},
@@ -445,14 +448,26 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
       const take = page.getByTestId('stock-lookup');
       await take.waitFor();
       expect(await page.getByTestId('stock-lookup-budget').textContent()).toContain('5,000 left of 5,000');
+      const before = await page.getByTestId('stock-holds').textContent();
       await take.click();
-      await page.getByTestId('notice').filter({ hasText: 'The stock is now BrickLink’s store inventory' }).waitFor();
+      // What BrickLink gave is shown first, as a stock file is: the next key imports it.
+      await page.getByTestId('notice').filter({ hasText: 'BrickLink’s store inventory (' }).waitFor();
       expect(standIn.requests).toEqual(['inventories']);
-      await page.getByTestId('stock-lookup').and(page.locator(':focus')).waitFor();
+      await expect.poll(() => page.getByTestId('stock-lookup-budget').textContent()).toContain('4,999 left of 5,000');
+      const keeps = page.getByTestId('stock-preview-keeps');
+      await keeps.waitFor();
+      expect(await keeps.textContent()).toMatch(
+        /^Locations from each lot’s remarks: 2 locations; 2 with BrickLink’s lot id\. It replaces the stock from /,
+      );
+      const headings = await page.getByTestId('stock-preview').getByRole('heading').allTextContents();
+      expect(headings[0]).toMatch(/^The stock from BrickLink store inventory \d{4}-\d\d-\d\d\.xml$/);
+      expect(await page.getByTestId('stock-holds').textContent()).toBe(before);
+      await page.getByTestId('stock-confirm').and(page.locator(':focus')).press('Enter');
+      await page.getByTestId('notice').filter({ hasText: 'The stock is now BrickLink store inventory' }).waitFor();
       await expect
         .poll(() => page.getByTestId('stock-holds').textContent())
         .toBe('2 lots, 43 pieces in 2 locations; 0 unplaced.');
-      await expect.poll(() => page.getByTestId('stock-lookup-budget').textContent()).toContain('4,999 left of 5,000');
+      expect(standIn.requests).toEqual(['inventories']);
     });
   },
 );

@@ -259,6 +259,22 @@ describe('the Electron main process (electron mocked)', () => {
         },
       ],
       ['putAway.export', { orderId: 1 }, (r) => expect(r.value.note).toContain('Nothing is sent to BrickLink')],
+      // The pick list on paper goes through the app's own printing: a hidden window of its own, then closed.
+      [
+        'pick.printable',
+        { orderId: 1, paper: 'letter', orientation: 'landscape', pictures: true },
+        (r) => {
+          expect(r.value).toEqual({ name: 'pick list Market Street.html', html: '', printed: 'printed' });
+          expect(fake.printed.map((p) => p.options)).toEqual([
+            { silent: false, printBackground: true, landscape: true, pageSize: 'Letter' },
+          ]);
+          expect(fake.printed[0]?.html).toContain('Pick list: order Market Street.bsx');
+          const printWindow = fake.windows.at(-1);
+          expect(printWindow).not.toBe(fake.windows[0]);
+          expect(printWindow.options.show).toBe(false);
+          expect(printWindow.isDestroyed()).toBe(true);
+        },
+      ],
       // The pick list as CSV goes through the app's save dialog, as every export does.
       ['pick.file', { orderId: 1, as: 'csv' }, (r) => expect(r.value.savedTo).toBe(path.join(dir, 'summary.csv'))],
       // No call leaves this machine: the day's budget is set to none first, so the look-up is refused before.
@@ -330,5 +346,29 @@ describe('the Electron main process (electron mocked)', () => {
     }
     const r = await invoke('settings.get', {});
     expect(r.value.currency).toBe('USD');
+  });
+
+  it("prints nothing a frame that is not the app's asks for", async () => {
+    const { invoke, fake, pageUrl, doc } = await startFakeApp();
+    const file = { name: 'Market Street.bsx', content: new Uint8Array(fs.readFileSync(doc)) };
+    expect((await invoke('import.confirm', { file })).ok).toBe(true);
+    expect((await invoke('stock.import', { file })).ok).toBe(true);
+    const args = { orderId: 1, paper: 'a4', orientation: 'portrait', pictures: false };
+    const strangers = [
+      { sender: fake.webContents, senderFrame: { url: pageUrl } }, // an iframe of the page
+      { sender: { other: true }, senderFrame: fake.webContents.mainFrame }, // another window
+    ];
+    for (const event of strangers) {
+      const settled = await Promise.race([
+        invoke('pick.printable', args, event).then(() => 'answered'),
+        new Promise((r) => setTimeout(() => r('no answer'), 100)),
+      ]);
+      expect(settled).toBe('no answer');
+    }
+    expect(fake.windows).toHaveLength(1);
+    expect(fake.printed).toEqual([]);
+    // The app's own window is answered, and printed for.
+    expect((await invoke('pick.printable', args)).value).toMatchObject({ printed: 'printed' });
+    expect(fake.printed).toHaveLength(1);
   });
 });

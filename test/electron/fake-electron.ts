@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { vi } from 'vitest';
 import type { ElectronDeps } from '../../electron/app.ts';
 
@@ -27,6 +28,13 @@ export function fakeElectron(options: {
   /** The system's appearance at the start: dark or (by default) light. */
   dark?: boolean;
 }) {
+  /** How the print dialog ends (webContents.print's callback): set before a print to have it cancelled or fail. */
+  const printDialog = {
+    success: true,
+    failureReason: '',
+    /** Looks at the window while its dialog is open. */
+    during: null as ((window: any) => void) | null,
+  };
   /** The keychain: set `refuses` to have it deny every read and write, as macOS's does on Deny or when locked. */
   const keychain = { refuses: false };
   const refuse = () => {
@@ -40,6 +48,8 @@ export function fakeElectron(options: {
   let permission: Handler | null = null;
   let permissionCheck: Handler | null = null;
   const appEvents = new Map<string, Handler[]>();
+  /** The sessions of partitions (the print windows'), with what was set on them. */
+  const partitions = new Map<string, any>();
   const sent: [string, ...unknown[]][] = [];
   const menus: any[] = [];
   const mainFrame = { url: '' };
@@ -50,8 +60,26 @@ export function fakeElectron(options: {
     send: (channel: string, ...args: unknown[]) => sent.push([channel, ...args]),
   };
   const windows: any[] = [];
+  /** What each print window printed: the page's file as it was then, and the options given. */
+  const printed: { html: string; file: string; options: any }[] = [];
+  /** A window other than the app's (the print windows) has web contents of its own. */
+  const ownContents = (window: { loaded: string | null }) => ({
+    mainFrame: { url: '' },
+    on: vi.fn(),
+    setWindowOpenHandler: vi.fn(),
+    send: vi.fn(),
+    print: vi.fn((printOptions: any, callback: (success: boolean, failureReason: string) => void) => {
+      const file = window.loaded ?? '';
+      printed.push({ html: fs.readFileSync(file, 'utf8'), file, options: printOptions });
+      printDialog.during?.(window);
+      callback(printDialog.success, printDialog.failureReason);
+    }),
+  });
   class BrowserWindow {
-    readonly webContents = webContents;
+    /** The file it loaded. */
+    loaded: string | null = null;
+    /** The app's window (the one with the preload) has the web contents the tests look at; any other, its own. */
+    readonly webContents: any;
     /** Its handlers by event, and its state as a window manager would keep it. */
     readonly events = new Map<string, Handler[]>();
     bounds: { x: number; y: number; width: number; height: number };
@@ -60,10 +88,12 @@ export function fakeElectron(options: {
     visible = false;
     constructor(readonly options: any) {
       windows.push(this);
+      this.webContents = options.webPreferences?.preload === undefined ? ownContents(this) : webContents;
       this.bounds = { x: options.x ?? 40, y: options.y ?? 30, width: options.width, height: options.height };
     }
     loadFile = vi.fn(async (file: string) => {
-      mainFrame.url = chromiumFileUrl(file);
+      this.loaded = file;
+      this.webContents.mainFrame.url = chromiumFileUrl(file);
     });
     on = vi.fn((event: string, fn: Handler) => {
       this.events.set(event, [...(this.events.get(event) ?? []), fn]);
@@ -85,7 +115,9 @@ export function fakeElectron(options: {
     isMaximized = () => this.maximized;
     isVisible = () => this.visible;
     getNormalBounds = () => this.bounds;
-    isDestroyed = () => false;
+    destroyed = false;
+    isDestroyed = () => this.destroyed;
+    destroy = vi.fn(() => (this.destroyed = true));
     static getAllWindows = () => windows;
   }
   const app = {
@@ -159,6 +191,18 @@ export function fakeElectron(options: {
         ).toString(),
     },
     session: {
+      fromPartition: (name: string) => {
+        const made = partitions.get(name) ?? {
+          beforeRequest: null as Handler | null,
+          permission: null as Handler | null,
+          permissionCheck: null as Handler | null,
+          webRequest: { onBeforeRequest: (fn: Handler) => (made.beforeRequest = fn) },
+          setPermissionRequestHandler: (fn: Handler) => (made.permission = fn),
+          setPermissionCheckHandler: (fn: Handler) => (made.permissionCheck = fn),
+        };
+        partitions.set(name, made);
+        return made;
+      },
       defaultSession: {
         webRequest: { onBeforeRequest: (fn: Handler) => (beforeRequest = fn) },
         setPermissionRequestHandler: (fn: Handler) => (permission = fn),
@@ -175,6 +219,9 @@ export function fakeElectron(options: {
     contentsEvents,
     webContents,
     windows,
+    printed,
+    printDialog,
+    partitions,
     sent,
     menus,
     windowOpen: () => windowOpen,

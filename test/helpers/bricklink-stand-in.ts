@@ -87,10 +87,18 @@ export async function startStandIn(
       timestamp: fields['oauth_timestamp'] ?? '',
     }).signature;
     if (url.pathname === '/api/store/v1/inventories' && options.inventory) {
+      const inventory = options.inventory;
       requests.push('inventories');
-      if (fields['oauth_signature'] !== expected)
-        return answer(401, { meta: { code: 401, message: 'BAD_OAUTH_REQUEST', description: 'Invalid signature' } });
-      return answer(200, { meta: { code: 200, message: 'OK', description: 'OK' }, data: options.inventory });
+      for (const w of waiting.splice(0)) w('inventories');
+      const reply = () => {
+        if (fields['oauth_signature'] !== expected)
+          return answer(401, { meta: { code: 401, message: 'BAD_OAUTH_REQUEST', description: 'Invalid signature' } });
+        return answer(200, { meta: { code: 200, message: 'OK', description: 'OK' }, data: inventory });
+      };
+      // Held as item requests are (`hold()`): BrickLink slow to answer.
+      if (holding) held.push(reply);
+      else reply();
+      return;
     }
     const m = /^\/api\/store\/v1\/items\/([A-Z_]+)\/([^/]+)$/.exec(url.pathname);
     if (!m) return answer(404, { meta: { code: 404, message: 'NOT_FOUND', description: 'no such resource' } });

@@ -6,11 +6,11 @@ import { BrickWorkError } from '../../src/errors.ts';
 import { identityOf, type OwnerIdentity } from '../../src/identity/owner.ts';
 import {
   CatalogueJob,
-  catalogueJobPath,
   catalogueJobStatus,
   readCatalogueJob,
   requestCatalogueJobCancel,
 } from '../../src/catalogue/catalogue-job.ts';
+import { catalogueJobPath } from '../../src/store/catalogue-job-file.ts';
 import { openStore } from '../../src/store/open.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';

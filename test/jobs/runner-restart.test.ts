@@ -9,12 +9,8 @@ import { openStore } from '../../src/store/open.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { releaseOwnJobs } from '../../src/jobs/queue.ts';
-import {
-  CatalogueJob,
-  catalogueJobPath,
-  failOwnCatalogueJob,
-  readCatalogueJob,
-} from '../../src/catalogue/catalogue-job.ts';
+import { CatalogueJob, failOwnCatalogueJob, readCatalogueJob } from '../../src/catalogue/catalogue-job.ts';
+import { catalogueJobPath } from '../../src/store/catalogue-job-file.ts';
 import { insertJob, insertJobOwner } from '../helpers/store-builder.ts';
 import { holdLock } from '../helpers/soak-lock.ts';
 import { JobHost } from '../../src/app/job-host.ts';

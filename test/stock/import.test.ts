@@ -73,6 +73,9 @@ it('a BrickLink inventory download is the stock: each lot placed, its bin from R
   expect(await stockInfo(service)).toBeNull();
   const preview = await ok(service.call('stock.preview', { file: FIRST }));
   expect(preview.refusal).toBeNull();
+  // The screens name it by the file the worker chose; its key is its content's, for the store.
+  expect(preview.fileName).toBe('inventory.xml');
+  expect(preview.documents[0]?.key).toMatch(/^stock:[0-9a-f]{16}$/);
   expect(preview.stock).toMatchObject({
     locationFrom: 'remarks',
     locations: 4,

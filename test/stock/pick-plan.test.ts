@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickEntryKey, pickProgress, pickProgressText, planPick } from '../../src/stock/pick-plan.ts';
+import { lotKeys, pickEntryKey, pickProgress, pickProgressText, planPick } from '../../src/stock/pick-plan.ts';
 import type { PickPlan } from '../../src/stock/types.ts';
 import { brick, lot, placed, unplacedLine } from '../helpers/stock-lines.ts';
 
@@ -29,7 +29,7 @@ describe('the pick list (issue 65 §2)', () => {
     expect(walk(plan)).toEqual(['A2: 2×2/12', 'A10: 1×3/13', 'B-1-10: 4×1/11']);
     expect(plan.entries.every((e) => e.short === null)).toBe(true);
     expect(plan.entries[0]).toMatchObject({
-      key: pickEntryKey(2, 12),
+      key: pickEntryKey(2, 'L84'),
       where: 'order.xml #2',
       item: b,
       ordered: 2,
@@ -38,6 +38,36 @@ describe('the pick list (issue 65 §2)', () => {
       inLot: 3,
       take: 2,
     });
+  });
+
+  it('keys a mark by the lot as the shop knows it, so a newer import of the same stock keeps it', () => {
+    const a = brick('3001');
+    const b = brick('3003', 11);
+    const first = [
+      lot(a, 5, 'A10', 'N', 31),
+      { ...lot(a, 2, 'Drawer 3', 'U', 32), lotId: null },
+      { ...lot(b, 1, 'A2', null, 33), lotId: null },
+    ];
+    // The same lots, imported again: new lines in the store, quantities moved on.
+    const again = [
+      lot(a, 4, 'A10', 'N', 131),
+      { ...lot(a, 1, 'Drawer 3', 'U', 132), lotId: null },
+      { ...lot(b, 1, 'A2', null, 133), lotId: null },
+    ];
+    again[0] = { ...again[0]!, lotId: first[0]!.lotId };
+    const k1 = lotKeys(first);
+    const k2 = lotKeys(again);
+    expect(k1.get(31)).toBe(`L${first[0]!.lotId}`);
+    expect([k2.get(131), k2.get(132), k2.get(133)]).toEqual([k1.get(31), k1.get(32), k1.get(33)]);
+    expect(new Set(k1.values()).size).toBe(3);
+    // Lots alike in bin, item, colour and condition, without lot ids: counted in the stock's order.
+    const twins = lotKeys([
+      { ...lot(a, 1, 'B1', 'N', 41), lotId: null },
+      { ...lot(a, 9, 'B1', 'N', 42), lotId: null },
+    ]);
+    expect(twins.get(42)).toBe(`${twins.get(41)}.2`);
+    const plan = planPick([placed(a, 3, 'N', 1)], first);
+    expect(plan.entries.map((e) => e.key)).toEqual([pickEntryKey(1, k1.get(31)!)]);
   });
 
   it('takes a line from several bins: the first in walking order first, then the next, until the line is met', () => {
@@ -51,7 +81,7 @@ describe('the pick list (issue 65 §2)', () => {
     const plan = planPick([placed(a, 10, 'N', 1)], lots);
     // A9 (3), A10 (4), then 3 of C3's 5; D1 is not needed and never shown.
     expect(walk(plan)).toEqual(['A9: 3×1/23', 'A10: 4×1/22', 'C3: 3×1/21']);
-    expect(plan.entries.map((e) => e.key)).toEqual(['1:23', '1:22', '1:21']);
+    expect(plan.entries.map((e) => e.key)).toEqual(['1:L161', '1:L154', '1:L147']);
     expect(plan.missing).toEqual([]);
   });
 
@@ -224,8 +254,8 @@ describe('picking progress (issue 65 §2)', () => {
 
   it('counts lots and pieces from marks: "2 of 3 lots, 7 of 13 pieces"', () => {
     const p = pickProgress(plan.entries, [
-      { key: '1:601', picked: 4 },
-      { key: '2:603', picked: 3 },
+      { key: '1:L4207', picked: 4 },
+      { key: '2:L4221', picked: 3 },
     ]);
     expect(p).toEqual({ lots: 3, lotsDone: 2, pieces: 13, piecesDone: 7 });
     expect(pickProgressText(p)).toBe('2 of 3 lots, 7 of 13 pieces');
@@ -233,13 +263,13 @@ describe('picking progress (issue 65 §2)', () => {
   });
 
   it('counts a part of a lot as pieces, and the lot once all its pieces are picked', () => {
-    expect(pickProgress(plan.entries, [{ key: '1:602', picked: 5 }])).toEqual({
+    expect(pickProgress(plan.entries, [{ key: '1:L4214', picked: 5 }])).toEqual({
       lots: 3,
       lotsDone: 0,
       pieces: 13,
       piecesDone: 5,
     });
-    expect(pickProgress(plan.entries, [{ key: '1:602', picked: 6 }])).toEqual({
+    expect(pickProgress(plan.entries, [{ key: '1:L4214', picked: 6 }])).toEqual({
       lots: 3,
       lotsDone: 1,
       pieces: 13,
@@ -249,13 +279,13 @@ describe('picking progress (issue 65 §2)', () => {
 
   it('never counts a mark for more than its entry asks, twice, or for an entry the list does not hold', () => {
     const p = pickProgress(plan.entries, [
-      { key: '1:601', picked: 40 },
+      { key: '1:L4207', picked: 40 },
       // Two desks marked the same lot: the same pieces, counted once.
-      { key: '2:603', picked: 2 },
-      { key: '2:603', picked: 3 },
-      { key: '2:603', picked: 1 },
+      { key: '2:L4221', picked: 2 },
+      { key: '2:L4221', picked: 3 },
+      { key: '2:L4221', picked: 1 },
       { key: '9:999', picked: 5 },
-      { key: '1:602', picked: -4 },
+      { key: '1:L4214', picked: -4 },
     ]);
     expect(p).toEqual({ lots: 3, lotsDone: 2, pieces: 13, piecesDone: 7 });
     expect(pickProgressText({ lots: 1, lotsDone: 1, pieces: 1, piecesDone: 1 })).toBe('1 of 1 lot, 1 of 1 piece');

@@ -97,7 +97,7 @@ it('walks the bins in natural order, a line from several bins first in walking o
   expect(l.stock).toMatchObject({ fileName: 'inventory.xml', lots: 5 });
   expect(walkOf(l)).toEqual(['A2: 3 × 3001', 'A10: 4 × 3001', 'B-1-9: 2 × 3003', 'B-1-10: 3 × 3001']);
   expect(l.entries[0]).toEqual({
-    key: expect.stringMatching(/^\d+:\d+$/),
+    key: expect.stringMatching(/^\d+:L13$/),
     line: expect.any(Number),
     position: 1,
     where: 'order.xml #1',
@@ -186,8 +186,14 @@ it('on paper: the walk in order with the location, item, colour and take, a shor
     service.call('pick.printable', { orderId, paper: 'letter', orientation: 'landscape', pictures: false }),
   );
   expect(printable.name).toBe('pick list order.html');
+  // No printing of the app's here (the browser host, the CLI): the page prints the HTML given back.
+  expect(printable.printed).toBeNull();
   const html = printable.html;
   expect(html).toContain('<title>Pick list: order order.xml</title>');
+  // Nothing but itself loads in it: no script, no address; pictures only as data.
+  expect(html).toContain(
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">`,
+  );
   expect(html).toContain('size: letter landscape');
   expect(html).toMatch(
     /4 lots, 12 pieces \(picked: 0 of 4 lots, 0 of 12 pieces\) · stock inventory\.xml, imported \d{4}-\d\d-\d\d/,
@@ -249,6 +255,36 @@ it('prints the pictures the cache keeps, and asks for none to be fetched', async
   const cells = [...html.matchAll(/<td class="picture">(.*?)<\/td>/g)].map((m) => m[1]);
   const img = `<img alt="" src="data:image/png;base64,${Buffer.from(png).toString('base64')}">`;
   expect(cells).toEqual([img, img, '', img]);
+});
+
+it('in the app, the list goes to its own printing with the paper chosen, and no page comes back to print', async () => {
+  const { db, dbPath } = await shop();
+  const printed: { html: string; layout: unknown }[] = [];
+  let outcome: 'printed' | 'cancelled' = 'printed';
+  const service = serviceFor(db, dbPath, {
+    printer: {
+      print: async (html, layout) => {
+        printed.push({ html, layout });
+        return outcome;
+      },
+    },
+  });
+  const orderId = await withOrder(service);
+  const args = { orderId, paper: 'letter', orientation: 'landscape', pictures: false } as const;
+  expect(await ok(service.call('pick.printable', args))).toEqual({
+    name: 'pick list order.html',
+    html: '',
+    printed: 'printed',
+  });
+  expect(printed).toHaveLength(1);
+  expect(printed[0]?.layout).toEqual({ paper: 'letter', orientation: 'landscape' });
+  expect(printed[0]?.html).toContain('size: letter landscape');
+  expect(printed[0]?.html).toContain('<td class="where">A2</td>');
+  outcome = 'cancelled';
+  expect(await ok(service.call('pick.printable', { ...args, paper: 'a4', orientation: 'portrait' }))).toMatchObject({
+    printed: 'cancelled',
+  });
+  expect(printed[1]?.layout).toEqual({ paper: 'a4', orientation: 'portrait' });
 });
 
 describeEachStore('pick marks', () => {
@@ -331,6 +367,33 @@ describeEachStore('pick marks', () => {
     expect(now.entries[0]).toMatchObject({ picked: 0, pickedBy: null });
     expect(now.progress).toMatchObject({ lotsDone: 0, piecesDone: 0 });
     expect((await refused(service.call('pick.mark', { orderId, key: a2.key, picked: 1 }))).code).toBe('not-found');
+  });
+
+  it('a newer import of the same stock (a fresh download, mid-walk) keeps the marks on its lots, by lot id or by bin', async () => {
+    const { service } = await shop();
+    const orderId = await withOrder(service);
+    const a2 = (await list(service, orderId)).entries[0];
+    if (a2 === undefined) throw new Error('no A2');
+    await ok(service.call('pick.mark', { orderId, key: a2.key, picked: 3 }));
+    // The same lots, downloaded again after a sale elsewhere: B-1-10 holds fewer.
+    const fresh = storeInventory([
+      { lot: '11', no: '3001', colour: 5, qty: 4, bin: 'A10' },
+      { lot: '12', no: '3001', colour: 5, qty: 40, bin: 'B-1-10' },
+      { lot: '13', no: '3001', colour: 5, qty: 3, bin: 'A2' },
+    ]);
+    await ok(service.call('stock.import', { file: file('inventory.xml', fresh) }));
+    const now = await list(service, orderId);
+    expect(walkOf(now)).toEqual(['A2: 3 × 3001', 'A10: 4 × 3001', 'B-1-10: 3 × 3001']);
+    expect(now.entries[0]).toMatchObject({ key: a2.key, picked: 3, pickedBy: 'counter' });
+    // A stock without lot ids (a CSV of bins): its lots are known by bin, item, colour and condition.
+    const csv = (qty: number) =>
+      file('stock.csv', `Part,Color,Quantity,Condition,Location\n3001,5,${qty},N,A2\n3001,5,30,N,A10\n`);
+    await ok(service.call('stock.import', { file: csv(3), locationFrom: 'Location', colourNumbering: 'bricklink' }));
+    const byBin = (await list(service, orderId)).entries[0];
+    if (byBin === undefined) throw new Error('no A2');
+    await ok(service.call('pick.mark', { orderId, key: byBin.key, picked: 2 }));
+    await ok(service.call('stock.import', { file: csv(5), locationFrom: 'Location', colourNumbering: 'bricklink' }));
+    expect((await list(service, orderId)).entries[0]).toMatchObject({ location: 'A2', key: byBin.key, picked: 2 });
   });
 
   it('two desks marking the same entry: one row, the later mark’s count, never added up; each sees the other’s', async () => {

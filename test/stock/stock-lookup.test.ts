@@ -1,7 +1,8 @@
 /**
  * The stock straight from BrickLink's API (issue 65 §1, SPEC §16): `stock.lookup` asks the shop's store
  * inventory in one signed call, counted against the day's budget before it is sent (Catalogue & jobs shows
- * it), and imports it as the stock as the inventory download would be; each refusal writes no stock.
+ * it), and gives it back as BrickLink's inventory download — previewed and imported as the stock as that
+ * file would be; each refusal writes no stock. (Off the writer thread in the app: stock-lookup-threads.test.ts.)
  */
 import { expect, it } from 'vitest';
 import type { Credentials } from '../../src/catalogue/bricklink/oauth.ts';
@@ -62,18 +63,32 @@ async function shop(credentials: Credentials | null = TEST_CREDENTIALS) {
 }
 
 describeEachStore("the stock from BrickLink's API (issue 65 §1)", () => {
-  it("imports the store's inventory from BrickLink's API as the stock: its lots, lot ids and bins (from the remarks), the call counted in the look-up's budget", async () => {
+  it("gives the store's inventory as BrickLink's download, the call counted; previewed, then imported as the stock: its lots, lot ids and bins (from the remarks)", async () => {
     const { db, service, standIn, used } = await shop();
     expect(await used()).toBe(0);
-    const done = await ok(service.call('stock.lookup', {}));
+    const got = await ok(service.call('stock.lookup', {}));
     expect(standIn.requests).toEqual(['inventories']);
-    expect(done.fetched).toBe(3);
-    expect(done.fileName).toMatch(/^BrickLink store inventory \d{4}-\d{2}-\d{2}\.xml$/);
-    expect(done.budget).toMatchObject({ used: 1 });
-    // Catalogue & jobs shows the look-up's budget: this call is in it.
+    expect(got.fetched).toBe(3);
+    expect(got.file.name).toMatch(/^BrickLink store inventory \d{4}-\d{2}-\d{2}\.xml$/);
+    expect(new TextDecoder().decode(got.file.content)).toMatch(/^<INVENTORY>\n {2}<ITEM>\n {4}<LOTID>9001<\/LOTID>/);
+    expect(got.budget).toMatchObject({ used: 1 });
+    // Catalogue & jobs shows the look-up's budget: this call is in it. Nothing else is written yet.
     expect(await used()).toBe(1);
+    expect(await ok(service.call('stock.info', {}))).toBeNull();
+    expect((await ok(service.call('history.state', {}))).undo).toBeNull();
+
+    // The worker sees it first, as any stock file: its lots, their locations, the stock it would replace.
+    const request = { file: got.file, locationFrom: null, acknowledge: [], colourNumbering: null };
+    const preview = await ok(service.call('stock.preview', request));
+    expect(preview.refusal).toBeNull();
+    expect(preview.fileName).toBe(got.file.name);
+    expect(preview.documents[0]?.counts).toMatchObject({ total: 3, unplaced: 0 });
+    expect(preview.stock).toMatchObject({ locationFrom: 'remarks', locations: 2, lotsWithLotId: 3, replaces: null });
+    expect(await ok(service.call('stock.info', {}))).toBeNull();
+
+    const done = await ok(service.call('stock.import', request));
     expect(done.stock).toMatchObject({
-      fileName: done.fileName,
+      fileName: got.file.name,
       lots: 3,
       pieces: 44,
       unplaced: 0,
@@ -98,17 +113,21 @@ describeEachStore("the stock from BrickLink's API (issue 65 §1)", () => {
     ]);
     // One undo step, as an import of the stock: Undo takes it back.
     const state = await ok(service.call('history.state', {}));
-    expect(state.undo?.label).toBe(`Import of the stock from ${done.fileName}`);
+    expect(state.undo?.label).toBe(`Import of the stock from ${got.file.name}`);
+    // The budget counted once: the preview and the import asked BrickLink nothing.
+    expect(standIn.requests).toEqual(['inventories']);
+    expect(await used()).toBe(1);
 
-    // The same inventory again: the stock already, nothing written; the call was made, so it counts.
-    const again = await refused(service.call('stock.lookup', {}));
-    expect(again.code).toBe('duplicate-document');
-    expect(again.message).toContain('stock');
+    // The same inventory again: the call was made, so it counts; its preview says it is the stock already.
+    const again = await ok(service.call('stock.lookup', {}));
     expect(await used()).toBe(2);
+    const twice = await ok(service.call('stock.preview', { ...request, file: again.file }));
+    expect(twice.refusal?.code).toBe('duplicate-document');
+    expect(twice.refusal?.message).toContain('stock');
     expect(standIn.requests).toEqual(['inventories', 'inventories']);
   });
 
-  it("is refused in BrickLink's words when the signature is wrong: the call counted, no stock written", async () => {
+  it("is refused in BrickLink's words when the signature is wrong: the call counted, nothing else written", async () => {
     const { service, standIn, used } = await shop({ ...TEST_CREDENTIALS, tokenSecret: 'wrong' });
     const no = await refused(service.call('stock.lookup', {}));
     expect(no.code).toBe('source-error');
@@ -136,5 +155,17 @@ describeEachStore("the stock from BrickLink's API (issue 65 §1)", () => {
     expect(none.standIn.requests).toEqual([]);
     expect(await none.used()).toBe(0);
     expect(await ok(none.service.call('stock.info', {}))).toBeNull();
+  });
+
+  it('counts the call before it is sent: Catalogue & jobs shows it while BrickLink has not answered', async () => {
+    const { service, standIn, used } = await shop();
+    standIn.hold();
+    const asked = standIn.nextRequest();
+    const lookup = service.call('stock.lookup', {});
+    expect(await asked).toBe('inventories');
+    expect(await used()).toBe(1);
+    standIn.release();
+    expect((await ok(lookup)).fetched).toBe(3);
+    expect(await used()).toBe(1);
   });
 });

@@ -216,6 +216,8 @@ export function StockPreview() {
           doc={d}
           previewId={p.previewId}
           index={i}
+          // The file the worker chose, not the stock's key (its content's hash, which the store keeps).
+          heading={p.fileName}
           controls={{
             acknowledged: st.acknowledged,
             acknowledge: st.acknowledge,

@@ -8,7 +8,8 @@ import { useStock } from '../../state/stock.ts';
 
 /**
  * The stock taken straight from BrickLink's API (`stock.lookup`): shown only where the shop's credentials
- * are stored; one call, counted against the day's budget that the look-up card shows.
+ * are stored; one call, counted against the day's budget that the look-up card shows. What BrickLink gives
+ * is previewed as a stock file is (the card's preview), and replaces the stock only on Import.
  */
 export function StockLookup() {
   const settings = useSettings((s) => s.settings);
@@ -23,15 +24,17 @@ export function StockLookup() {
     setBusy(true);
     try {
       const r = await attempt(() => call('stock.lookup', {}));
+      void useCatalogue.getState().reload();
       if (r === null) return;
-      useStock.setState({ info: r.stock });
       useApp
         .getState()
         .say(
-          `The stock is now BrickLink’s store inventory (${r.fileName}): ${plural(r.fetched, 'lot')} fetched, ` +
-            `${r.stock.unplaced.toLocaleString()} unplaced. ${count(r.budget.left)} BrickLink calls left today.`,
+          `BrickLink’s store inventory (${r.file.name}): ${plural(r.fetched, 'lot')} fetched; look it over, then ` +
+            `Import as the stock. ${count(r.budget.left)} BrickLink calls left today.`,
         );
-      void useCatalogue.getState().reload();
+      // Its locations are the lots' remarks: BrickLink's own inventory has no other column.
+      useStock.setState({ file: r.file, locationFrom: null, acknowledged: [], colourNumbering: null, preview: null });
+      await useStock.getState().refresh();
     } finally {
       setBusy(false);
     }
@@ -43,7 +46,7 @@ export function StockLookup() {
       </button>
       <span className="muted" data-testid="stock-lookup-budget">
         One call of today’s {budget ? `${count(budget.left)} left of ${count(budget.limit)}` : 'budget'}; the store’s
-        inventory replaces the stock (Undo takes it back).
+        inventory is shown first, and replaces the stock on Import (Undo takes it back).
       </span>
     </div>
   );

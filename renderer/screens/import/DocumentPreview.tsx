@@ -81,6 +81,7 @@ export function DocumentPreview({
   index,
   refusalSaid = false,
   controls,
+  heading,
 }: {
   doc: PreviewDocumentView;
   previewId: string;
@@ -89,6 +90,8 @@ export function DocumentPreview({
   refusalSaid?: boolean;
   /** Another preview's (the stock's): its boxes, its choice, and what a take-back reads again; else the import's. */
   controls?: ReadingControls & { refresh(): Promise<void> };
+  /** What it is called on screen where its key is not a name (the stock's is its content's hash); else its key. */
+  heading?: string;
 }) {
   // The preview brings its first lines; more come page by page (a 200,000-line answer would stall the screens).
   const [more, setMore] = useState<readonly PreviewLineView[]>([]);
@@ -102,7 +105,7 @@ export function DocumentPreview({
   return (
     <div className="doc-preview" data-testid="preview">
       <h3>
-        {doc.key} <small>{doc.formatName}</small>
+        {heading ?? doc.key} <small>{doc.formatName}</small>
       </h3>
       <dl className="header">
         <dt>Reference</dt>

@@ -2,32 +2,7 @@ import { useState } from 'react';
 import { attempt, useApp } from '../../state/app.ts';
 import { call } from '../../state/call.ts';
 import { deliver } from '../../state/exports.ts';
-
-/**
- * Prints `html` from a hidden frame (its `srcdoc`, then its window's print()): in the app, Electron's own
- * printing; in the browser host, the browser's. The frame goes once the print dialog has closed.
- */
-export function printHtml(html: string): void {
-  const frame = document.createElement('iframe');
-  frame.className = 'print-frame';
-  frame.setAttribute('aria-hidden', 'true');
-  frame.tabIndex = -1;
-  frame.dataset['testid'] = 'print-frame';
-  // Where the worker was (the Print button): the focus goes back there once the dialog has closed.
-  const back = document.activeElement;
-  frame.onload = () => {
-    const w = frame.contentWindow;
-    if (w === null) return;
-    w.focus();
-    w.print();
-    if (back instanceof HTMLElement && back.isConnected) back.focus();
-    // print() returns once the dialog is closed (or at once where printing is done elsewhere): kept a
-    // while for the latter, then gone.
-    setTimeout(() => frame.remove(), 60_000);
-  };
-  frame.srcdoc = html;
-  document.body.append(frame);
-}
+import { printedWords } from './printing.ts';
 
 /** A4 where the desktop's language is not US English; Letter there. */
 const DEFAULT_PAPER = /^en-US$/i.test(navigator.language) ? 'letter' : 'a4';
@@ -45,8 +20,7 @@ export function PrintPanel({ orderId }: { orderId: number }) {
     try {
       const page = await attempt(() => call('pick.printable', { orderId, paper, orientation, pictures }));
       if (page === null) return;
-      printHtml(page.html);
-      useApp.getState().say(`Printing ${page.name}.`);
+      useApp.getState().say(printedWords(page));
     } finally {
       setBusy(false);
     }

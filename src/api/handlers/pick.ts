@@ -134,10 +134,15 @@ export const PICK_CALLS = {
     d.changed('pick mark');
     return markView(d, m);
   }),
-  'pick.printable': reads((d) => ({ orderId, paper, orientation, pictures }) => {
+  'pick.printable': reads((d) => async ({ orderId, paper, orientation, pictures }) => {
     const list = listOf(d, orderId);
     const printable = pickPrintable(list, pictures ? keptPictures(d, list) : () => null);
-    return { name: `${fileNameOf(list)}.html`, html: printableHtml(printable, { paper, orientation, pictures }) };
+    const name = `${fileNameOf(list)}.html`;
+    const html = printableHtml(printable, { paper, orientation, pictures });
+    // The app prints it itself (a page's own print() is unreliable in its sandboxed window); else the page does.
+    const printer = d.ctx.printer ?? null;
+    if (printer === null) return { name, html, printed: null };
+    return { name, html: '', printed: await printer.print(html, { paper, orientation }) };
   }),
   'pick.file': reads((d) => async ({ orderId, as, paper = 'a4', orientation = 'portrait', pictures = true }) => {
     const list = listOf(d, orderId);

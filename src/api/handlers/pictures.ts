@@ -4,8 +4,8 @@ import { bricklinkPicture, pictureKey, pictureSources, type PictureSource } from
 import { givenOfLines } from '../../store/lines.ts';
 import type { ReadableDb } from '../../store/db.ts';
 import type { PictureView, PicturesStatusView } from '../contract.ts';
-import type { PicturePort } from '../ports.ts';
 import type { PictureAnswer } from '../../pictures/fetcher.ts';
+import type { PicturePort } from '../../pictures/port.ts';
 import { reads, type PartialCallTable } from './define.ts';
 
 const NO_PICTURES = 'pictures are shown in the app and the browser host';

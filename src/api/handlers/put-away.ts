@@ -1,17 +1,13 @@
-/** The put-away list of an order coming in, its files for BrickLink, and the stock from BrickLink's API (SPEC §16). */
+/** The put-away list of an order coming in, and its files for BrickLink (SPEC §16). */
 import { leftOutNote, planOrderExport, sharedNote, unpricedNote } from '../../exports/plan.ts';
 import { STOCK_UNCHANGED_NOTE } from '../../stock/put-away-plan.ts';
 import { orderPutAway, type OrderPutAway } from '../../stock/put-away-list.ts';
 import { putAwayXml } from '../../stock/put-away-xml.ts';
-import { lookUpStock } from '../../stock/lookup.ts';
 import { counted } from '../../words.ts';
-import { getSetting } from '../../store/settings.ts';
-import { stockSummary } from '../../store/stock.ts';
 import type { PutAwayEntryView, PutAwayListView } from '../contract.ts';
-import { missingCredentials } from '../credentials.ts';
 import { fileNamePart } from '../views.ts';
 import { stockItemViews } from './stock-items.ts';
-import { reads, withCredentials, writes, type PartialCallTable, type ReadDeps } from './define.ts';
+import { reads, type PartialCallTable, type ReadDeps } from './define.ts';
 
 /** Staff's typed locations, by line id, as the plan takes them. */
 function typedOf(locations: Readonly<Record<string, string>> | undefined): Map<number, string> {
@@ -105,32 +101,4 @@ export const PUT_AWAY_CALLS = {
       ].join(' '),
     };
   }),
-  'stock.lookup': withCredentials(
-    writes((d) => async () => {
-      const credentials = d.ctx.credentials.get();
-      if (credentials === null) throw missingCredentials(d.ctx.credentials.whereToEnter);
-      let found;
-      try {
-        found = await lookUpStock(
-          d.session,
-          d.clock,
-          { credentials, url: d.ctx.apiUrl ?? getSetting(d.db, 'api-url') },
-          (name) => d.importHooks('confirm', name),
-        );
-      } finally {
-        // The call is counted even when BrickLink refuses it: Catalogue & jobs shows the budget as it is.
-        d.changed('stock import');
-      }
-      const stock = stockSummary(d.db);
-      if (stock === null) throw new Error('the stock just imported is not the stock');
-      return {
-        imported: found.imported,
-        replaced: found.replaced.map((r) => ({ documentId: r.id, fileName: r.fileName, importedAt: r.importedAt })),
-        stock: { ...stock },
-        fileName: found.fileName,
-        fetched: found.fetched,
-        budget: { ...found.budget },
-      };
-    }),
-  ),
 } satisfies PartialCallTable;

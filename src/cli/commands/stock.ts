@@ -1,4 +1,4 @@
-import type { StockInfoView, StockPreviewView } from '../../api/contract.ts';
+import type { StockImportView, StockInfoView, StockPreviewView } from '../../api/contract.ts';
 import { BrickWorkError } from '../../errors.ts';
 import type { ColourNumbering } from '../../reading.ts';
 import { counted } from '../../words.ts';
@@ -17,6 +17,23 @@ function stockText(s: StockInfoView): string {
   return (
     `${counted(s.lots, 'lot')}, ${counted(s.pieces, 'piece')}, ${s.unplaced} unplaced; ` +
     `${counted(s.locations, 'location')}${without}; ${counted(s.lotsWithLotId, 'lot')} with a BrickLink lot id.`
+  );
+}
+
+/** The stock just imported, and the stock it replaced. */
+function importedText(done: StockImportView): string {
+  const replaced = done.replaced
+    .map(
+      (r) =>
+        `\nIt replaces the stock imported on ${shownTime(r.importedAt)} from ${r.fileName} (undo brings that back).`,
+    )
+    .join('');
+  return (
+    `Imported the stock from ${done.stock.fileName} (order #${done.stock.orderId}, document ${done.stock.documentId}): ` +
+    `${stockText(done.stock)}${replaced}` +
+    (done.stock.unplaced === 0
+      ? ''
+      : `\nThe unplaced lots are fixed as lines are: brick-work lines ${done.stock.orderId} --unplaced.`)
   );
 }
 
@@ -69,19 +86,7 @@ export const stockImport: ContractCommand = {
       if (!(e instanceof BrickWorkError) || e.code !== 'needs-acknowledgement') throw e;
       throw new RefusalWithResult(e.code, e.message, await wholePreview(api, await api.call('stock.preview', request)));
     });
-    const replaced = done.replaced
-      .map(
-        (r) =>
-          `\nIt replaces the stock imported on ${shownTime(r.importedAt)} from ${r.fileName} (undo brings that back).`,
-      )
-      .join('');
-    const text =
-      `Imported the stock from ${done.stock.fileName} (order #${done.stock.orderId}, document ${done.stock.documentId}): ` +
-      `${stockText(done.stock)}${replaced}` +
-      (done.stock.unplaced === 0
-        ? ''
-        : `\nThe unplaced lots are fixed as lines are: brick-work lines ${done.stock.orderId} --unplaced.`);
-    return { json: done, text };
+    return { json: done, text: importedText(done) };
   },
 };
 
@@ -108,26 +113,29 @@ export const stockInfo: ContractCommand = {
   },
 };
 
-// ── Issue 65 put-away (branch i65-putaway) ──
 export const stockLookup: ContractCommand = {
   name: ['stock', 'lookup'],
-  synopsis: '',
+  synopsis: '[--dry-run]',
   summary:
-    "import the shop's stock straight from BrickLink's API: its store inventory in one call within the day's budget (BRICKLINK_* credentials), each lot's location from its remarks; replaces the stock before it (undo brings that back)",
+    "the shop's stock straight from BrickLink's API: its store inventory in one call within the day's budget (BRICKLINK_* credentials), previewed, then imported as the stock unless --dry-run, each lot's location from its remarks; replaces the stock before it (undo brings that back)",
+  options: { 'dry-run': { type: 'boolean' } },
   args: { min: 0, max: 0 },
-  calls: ['stock.lookup'],
-  async run(api) {
-    const done = await api.call('stock.lookup', {});
-    const replaced = done.replaced
-      .map(
-        (r) =>
-          `\nIt replaces the stock imported on ${shownTime(r.importedAt)} from ${r.fileName} (undo brings that back).`,
-      )
-      .join('');
-    const text =
-      `Asked BrickLink for the store's inventory: ${counted(done.fetched, 'lot')}, imported as the stock ` +
-      `${done.fileName} (order #${done.stock.orderId}, document ${done.stock.documentId}): ${stockText(done.stock)}${replaced}` +
-      `\nToday's budget: ${done.budget.used} of ${done.budget.limit} calls used, ${done.budget.left} left.`;
-    return { json: done, text };
+  calls: ['stock.lookup', 'stock.preview', 'import.previewLines', 'stock.import'],
+  async run(api, _args, options) {
+    // The call is counted (a write) even for a dry run: BrickLink was asked.
+    const got = await api.call('stock.lookup', {});
+    const asked =
+      `Asked BrickLink for the store's inventory: ${counted(got.fetched, 'lot')}, as ${got.file.name}. ` +
+      `Today's budget: ${got.budget.used} of ${got.budget.limit} calls used, ${got.budget.left} left.`;
+    const lookup = { fileName: got.file.name, fetched: got.fetched, budget: got.budget };
+    // BrickLink's own numbers and colour ids: nothing the reader would assume, so nothing to acknowledge.
+    const request = { file: got.file, locationFrom: null, acknowledge: [], colourNumbering: null };
+    const whole = await wholePreview(api, await api.call('stock.preview', request));
+    const previewed = `${asked}\n${stockPreviewText(whole)}`;
+    // A preview that would be refused (the stock already) is said with what it read, as `stock import --dry-run`.
+    refuseDryRun(api, whole, previewed);
+    if (options['dry-run'] === true) return { json: { lookup, preview: whole }, text: previewed };
+    const done = await api.call('stock.import', request);
+    return { json: { lookup, ...done }, text: `${asked}\n${importedText(done)}` };
   },
 };

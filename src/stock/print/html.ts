@@ -79,6 +79,8 @@ export function printableHtml(list: PrintableList, layout: PrintLayout): string 
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
+    // Nothing but itself: no script, no address, pictures only as data.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">`,
     `<title>${esc(list.title)}</title>`,
     `<style>@page { size: ${PAPER_CSS[layout.paper]} ${layout.orientation}; margin: 12mm; }${STYLE}</style>`,
     '</head><body>',
