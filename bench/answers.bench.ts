@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { writeSession } from '../src/store/session.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
@@ -115,7 +116,7 @@ async function baseStore(file: string) {
   });
   const documents =
     real.length > 0 ? real : [{ name: 'generated.csv', content: new TextEncoder().encode(csvOf(parts.text, 1_500)) }];
-  for (const d of documents) confirmImport(store.db, { file: d }, SYSTEM_CLOCK);
+  for (const d of documents) confirmImport(writeSession(store.db), { file: d }, SYSTEM_CLOCK);
   const items = store.db.prepare('SELECT count(*) FROM catalogue_item').pluck().get() as number;
   const lines = store.db.prepare('SELECT count(*) FROM order_line').pluck().get() as number;
   store.close();

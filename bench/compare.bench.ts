@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../src/store/session.ts';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -191,7 +192,11 @@ export async function compareStore(
   const made = orderLines(partRows(parts.text), colours.ids, n);
   const t0 = performance.now();
   const [left, right] = (['left', 'right'] as const).map((side) => {
-    const [r] = confirmImport(db, { file: { name: `${side}-${n}.csv`, content: csvOf(made[side]) } }, SYSTEM_CLOCK);
+    const [r] = confirmImport(
+      writeSession(db),
+      { file: { name: `${side}-${n}.csv`, content: csvOf(made[side]) } },
+      SYSTEM_CLOCK,
+    );
     if (r === undefined) throw new Error(`the ${side} order was not imported`);
     return r.order.id;
   });

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { thisComputer } from '../src/identity/desk.ts';
+import { writeSession } from '../src/store/session.ts';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -72,11 +74,15 @@ export async function benchImport(): Promise<{ importRow: BenchRow; insertOnlyRo
         clock: SYSTEM_CLOCK,
       });
       let t = performance.now();
-      const [result] = confirmImport(store.db, { file: { name: `bench-${run}.bsx`, content } }, SYSTEM_CLOCK);
+      const [result] = confirmImport(
+        writeSession(store.db),
+        { file: { name: `bench-${run}.bsx`, content } },
+        SYSTEM_CLOCK,
+      );
       importMs.push(performance.now() - t);
       placed = result?.lines.placed ?? 0;
       t = performance.now();
-      undo(store.db, SYSTEM_CLOCK, nextUndo(store.db)?.id ?? 0);
+      undo(writeSession(store.db), SYSTEM_CLOCK, nextUndo(store.db, thisComputer())?.id ?? 0);
       undoMs.push(performance.now() - t);
       store.close();
 

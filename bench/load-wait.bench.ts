@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../src/store/session.ts';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { SYSTEM_CLOCK } from '../src/clock.ts';
@@ -89,7 +90,11 @@ async function oneRun(
         `  <Item><ItemID>desk-${i}</ItemID><ItemTypeID>P</ItemTypeID><ColorID>${1 + (i % 90)}</ColorID><Qty>1</Qty><Condition>N</Condition></Item>`,
     );
     const doc = `<?xml version="1.0" encoding="UTF-8"?>\n<BrickStoreXML><Inventory>\n${items.join('\n')}\n</Inventory></BrickStoreXML>\n`;
-    confirmImport(store.db, { file: { name: 'desk.bsx', content: new TextEncoder().encode(doc) } }, SYSTEM_CLOCK);
+    confirmImport(
+      writeSession(store.db),
+      { file: { name: 'desk.bsx', content: new TextEncoder().encode(doc) } },
+      SYSTEM_CLOCK,
+    );
     lineIds = store.db.prepare('SELECT id FROM order_line ORDER BY position').pluck().all() as number[];
   } finally {
     store.close();

@@ -15,6 +15,7 @@
  *                         ms) and length, a call refused store-busy too: { calls: [[startMs, ms], …], refused, ranOut, others }
  */
 import fs from 'node:fs';
+import { writeSession } from '../src/store/session.ts';
 import readline from 'node:readline';
 import { SYSTEM_CLOCK } from '../src/clock.ts';
 import { isBrickWorkError } from '../src/errors.ts';
@@ -40,7 +41,7 @@ const place = (share: Share): number[] =>
   share.map(([lineId, no]) => {
     const t = performance.now();
     // As a desk's screen calls it: naming what it showed (the line unplaced), so another desk's fix is not overwritten.
-    const placed = placeByHand(db, lineId, { type: 'P', no, colourId: null }, SYSTEM_CLOCK, [], null);
+    const placed = placeByHand(writeSession(db), lineId, { type: 'P', no, colourId: null }, SYSTEM_CLOCK, [], null);
     const ms = performance.now() - t;
     others += placed.others.placed + placed.others.moved;
     return ms;
@@ -95,7 +96,7 @@ if (mode === 'during' && work !== null) {
   const me = connectionOwner(db);
   const ran: number[] = [];
   for (;;) {
-    const job = claimNext(db, me, { clock: SYSTEM_CLOCK, kinds: ['bench'] });
+    const job = claimNext(writeSession(db), me, { clock: SYSTEM_CLOCK, kinds: ['bench'] });
     if (job === null) break;
     ran.push(job.id);
     if (!finishJob(db, job.id, me, { state: 'done' }, { clock: SYSTEM_CLOCK }))

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeSession } from '../src/store/session.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -137,7 +138,11 @@ async function importOnBoth(server: PostgresServer, dir: string, parts: Parts): 
       const store = await storeWithCatalogue(location, parts);
       try {
         const t = performance.now();
-        const [result] = confirmImport(store.db, { file: { name: `bench-${run}.bsx`, content } }, SYSTEM_CLOCK);
+        const [result] = confirmImport(
+          writeSession(store.db),
+          { file: { name: `bench-${run}.bsx`, content } },
+          SYSTEM_CLOCK,
+        );
         (kind === 'sqlite' ? sqliteMs : postgresMs).push(performance.now() - t);
         lines = { total: result?.lines.total ?? 0, placed: result?.lines.placed ?? 0 };
         if (run === RUNS - 1) placed[kind] = placements(store.db);
@@ -191,7 +196,7 @@ async function coloursIntoBigStore(server: PostgresServer, dir: string, parts: P
       const store = await storeWithCatalogue(location, parts);
       try {
         for (let d = 0; d < BIG_STORE_DOCUMENTS; d++)
-          confirmImport(store.db, { file: { name: `order-${d}.bsx`, content } }, SYSTEM_CLOCK);
+          confirmImport(writeSession(store.db), { file: { name: `order-${d}.bsx`, content } }, SYSTEM_CLOCK);
         lines = store.db.prepare('SELECT count(*) FROM order_line').pluck().get() as number;
         const t = performance.now();
         await loadCatalogue(store.db, location, [{ name: 'colors.txt', content: colours }], {
@@ -343,7 +348,7 @@ export async function placingAtOnce(
     );
     const doc = `<?xml version="1.0" encoding="UTF-8"?>\n<BrickStoreXML><Inventory>\n${items.join('\n')}\n</Inventory></BrickStoreXML>\n`;
     const [imported] = confirmImport(
-      store.db,
+      writeSession(store.db),
       { file: { name: 'desks.bsx', content: new TextEncoder().encode(doc) } },
       SYSTEM_CLOCK,
     );

@@ -5,6 +5,7 @@
  * there, and the frames while its line table scrolls.
  */
 import { spawn } from 'node:child_process';
+import { writeSession } from '../src/store/session.ts';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -259,7 +260,7 @@ export async function benchScreens(): Promise<BenchRow[] | null> {
   const pictures = await pictureStandIn();
   setSetting(store.db, 'picture-url', pictures.base);
   const [imported] = confirmImport(
-    store.db,
+    writeSession(store.db),
     { file: { name: doc.name, content: Buffer.from(doc.text) } },
     SYSTEM_CLOCK,
   );

@@ -5,7 +5,9 @@ import { SETTING_FIELDS, type SettingKey } from '../setting-keys.ts';
  * `store.changed` after every write. The app, the browser host, the CLI and each service thread make one
  * over their own store connection and ports (`ports.ts`).
  */
-import { useDesk } from '../undo/desk.ts';
+import { thisComputer } from '../identity/desk.ts';
+import { readerBeside } from '../store/reader.ts';
+import { writeSession } from '../store/session.ts';
 import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, numbersMemo, type Numbering } from '../catalogue/item-numbers.ts';
 import { catalogueAnswers } from '../placement/catalogue-lookup.ts';
@@ -27,7 +29,7 @@ import {
   type SuggestionsView,
 } from './contract.ts';
 import { CALL_TABLE, readsCredentials, WRITING_CALLS } from './handlers/index.ts';
-import type { Handler, KeptCompare, ServiceDeps } from './handlers/define.ts';
+import { makeHandler, type Handler, type KeptCompare, type ReadDeps, type ServiceDeps } from './handlers/define.ts';
 import type { ServiceContext } from './ports.ts';
 import { checkArguments } from './validate.ts';
 
@@ -37,13 +39,11 @@ type Handlers = { [K in CallName]: Handler<K> };
 
 /** The contract's calls on the core, over `ctx`'s store and ports. */
 export function createApiService(ctx: ServiceContext) {
-  const deps = serviceDeps(ctx);
+  const { writer: deps, reader } = handlerDeps(ctx);
   const handlers = Object.fromEntries(
-    (Object.keys(CALL_TABLE) as CallName[]).map((name) => [name, CALL_TABLE[name].make(deps)]),
+    (Object.keys(CALL_TABLE) as CallName[]).map((name) => [name, makeHandler(CALL_TABLE[name], deps, reader)]),
   ) as Handlers;
   const { damage } = deps;
-  // The steps written through this connection are this desk's (SPEC §8).
-  if (ctx.desk !== undefined) useDesk(ctx.db, ctx.desk);
 
   /**
    * Checks the arguments, runs the call, and answers with a value: the result, or the refusal. Typed for
@@ -96,7 +96,12 @@ export function createApiService(ctx: ServiceContext) {
     return { ok: true, value: { ...file, savedTo: await ctx.files.save(file.name, file.content) } };
   }
 
-  return { handlers, call };
+  /** This desk was renamed (a service thread told so): the next steps written here are the new name's. */
+  const renameDesk = (desk: string) => {
+    deps.session.desk = desk;
+  };
+
+  return { handlers, call, renameDesk };
 }
 
 export type ApiService = ReturnType<typeof createApiService>;
@@ -114,9 +119,34 @@ function throttled(report: Progress): Progress {
   };
 }
 
+/**
+ * What the calls that write are made from, and what those that only read are: the same parts, but for
+ * them a connection that can't write in place of the writer's (opened at the first read, once for the
+ * service: `store/reader.ts`), and a context without the jobs and the threads (issue 66 §2).
+ */
+export function handlerDeps(ctx: ServiceContext): {
+  readonly writer: ServiceDeps & { readonly damage: DamageMark };
+  readonly reader: ReadDeps;
+} {
+  const writer = serviceDeps(ctx);
+  const { db: _db, ctx: _ctx, session: _session, ...shared } = writer;
+  const { db: _ctxDb, jobs: _jobs, threads: _threads, ...readContext } = ctx;
+  const connection = readerBeside(ctx.db);
+  const reader: ReadDeps = {
+    ...shared,
+    ctx: readContext,
+    get db() {
+      return connection();
+    },
+  };
+  return { writer, reader };
+}
+
 /** What the handlers share, made once per service. */
 function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: DamageMark } {
   const { db, clock } = ctx;
+  // The steps written through this connection are this desk's (SPEC §8), made once for the service.
+  const session = writeSession(db, ctx.desk ?? thisComputer());
   const changed = (reason: string) => ctx.emit('store.changed', { reason });
   const damage = ctx.damage ?? new DamageMark();
   /** This connection's own index (the CLI, a read-only store): built when first asked; a damaged catalogue says why there is none. */
@@ -156,6 +186,12 @@ function serviceDeps(ctx: ServiceContext): ServiceDeps & { readonly damage: Dama
   const shopNumbering = () => ctx.numbering ?? (getSetting(db, 'numbering') as Numbering);
   return {
     db,
+    session,
+    desk: () => session.desk,
+    renameDesk: (desk) => {
+      session.desk = desk;
+      ctx.threads?.tellDesk?.(desk);
+    },
     clock,
     ctx,
     damage,

@@ -14,6 +14,7 @@ import { SYSTEM_CLOCK } from '../clock.ts';
 import { BrickWorkError, type ErrorCode } from '../errors.ts';
 import { writeFileAtomically } from '../files.ts';
 import type { Store } from '../store/open.ts';
+import { writeSession } from '../store/session.ts';
 import { serviceContext } from './context.ts';
 import { keptPicturesOnly } from '../pictures/kept.ts';
 import { credentialsFromEnvironment } from './env-credentials.ts';
@@ -73,12 +74,15 @@ export function openCliService(o: CliServiceOptions): CliService {
     const store = await openForCommand(o.storePath, o.mode, o.log);
     // The pictures the app keeps, for a list on paper (`pick --html`, `--pdf`); none is fetched here.
     const pictures = keptPicturesOnly({ db: store.db, storePath: o.storePath });
+    const choices = o.choices();
+    // The desk this command writes as: its steps, and the jobs and loads it runs here (SPEC §8).
+    const session = writeSession(store.db, choices.desk);
     const service = createApiService(
       serviceContext(store, o.storePath, {
         clock: SYSTEM_CLOCK,
         // The CLI's profile: its background work runs in this process, and it recovers only when told
         // (`jobs recover`, SPEC §4).
-        jobs: (jobs = inProcessJobs(store.db, store.path ?? o.storePath, {
+        jobs: (jobs = inProcessJobs(session, store.path ?? o.storePath, {
           clock: SYSTEM_CLOCK,
           env: o.env,
           log: o.log,
@@ -98,7 +102,7 @@ export function openCliService(o: CliServiceOptions): CliService {
         pictures,
         // BRICKLINK_API_URL overrides the store's api-url for the CLI (a stand-in server, a test).
         ...(o.env['BRICKLINK_API_URL'] ? { apiUrl: o.env['BRICKLINK_API_URL'] } : {}),
-        ...o.choices(),
+        ...choices,
       }),
     );
     opened = { store, service, pictures };

@@ -13,7 +13,7 @@ import { createApiService, type ApiService } from '../api/service.ts';
 import { readOnlyOf, serviceContext, upgradeNotice } from './context.ts';
 import { recoverAtStart } from './start-recovery.ts';
 import { watchOwners } from './owner-watch.ts';
-import { thisComputer } from '../undo/desk.ts';
+import { thisComputer } from '../identity/desk.ts';
 import { ServiceThreads } from './service-threads.ts';
 import { apiUrlOf } from './work.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';

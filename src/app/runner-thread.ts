@@ -17,7 +17,7 @@ import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import { isItemType } from '../item-types.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import { useNativeBinding } from '../store/native.ts';
-import { useDesk } from '../undo/desk.ts';
+import { writeSession } from '../store/session.ts';
 import { openStore, type Store } from '../store/open.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { releaseOwnJobs } from '../jobs/queue.ts';
@@ -68,7 +68,6 @@ const store = await begin().catch((e: unknown) => {
 /** Opens the store, and after a restart ends or queues again what the thread before this one had. */
 async function begin(): Promise<Store> {
   const store = await openStore(storePath, { quickCheck: false }); // the app's main open checked it
-  useDesk(store.db, desk);
   if (restarted !== true) return store;
   try {
     // The thread before this one stopped: what it was running is no one's now, though this process lives.
@@ -90,6 +89,8 @@ async function begin(): Promise<Store> {
 }
 /** Who owns what this thread runs: this process, or on a server this thread's session (SPEC §3, §14). */
 const me = connectionOwner(store.db);
+/** This thread's connection, and the desk the jobs it claims and the loads it runs record. */
+const session = writeSession(store.db, desk);
 // The catalogue reader thread, started now so that the first load does not wait for it: from a checkout
 // its script is beside the sources, in a bundle beside this one (worker-start.ts).
 const reader = new ReaderThreadClient(
@@ -104,7 +105,7 @@ let queue = Promise.resolve();
 function runner(): JobRunner | null {
   if (credentials === null) return null;
   return lookupRunner({
-    db: store.db,
+    session,
     clock,
     me,
     credentials: credentials.credentials,
@@ -117,7 +118,7 @@ function runner(): JobRunner | null {
 
 async function handle(m: StampedHostMessage): Promise<void> {
   if (m.type === 'desk') {
-    useDesk(store.db, m.desk);
+    session.desk = m.desk;
     return;
   }
   if (m.type === 'credentials') {
@@ -135,7 +136,7 @@ async function handle(m: StampedHostMessage): Promise<void> {
   }
   if (m.type === 'catalogue-load') {
     try {
-      const done = await runCatalogueLoad(store.db, storePath, m.files, {
+      const done = await runCatalogueLoad(session, storePath, m.files, {
         type: m.itemType !== null && isItemType(m.itemType) ? m.itemType : null,
         me,
         clock,

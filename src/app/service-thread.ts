@@ -26,7 +26,6 @@ import { storeHolder } from './store-holder.ts';
 import { buildCatalogueIndex } from '../suggest/catalogue-index.ts';
 import type { SuggestIndex } from '../suggest/index.ts';
 import { createApiService } from '../api/service.ts';
-import { useDesk } from '../undo/desk.ts';
 import { serviceContext } from './context.ts';
 import { lookupStarter } from './work.ts';
 import type { FromServiceThread, ServiceThreadData, StampedServiceMessage } from './service-thread-messages.ts';
@@ -128,7 +127,7 @@ function serve(store: Store): void {
     } else if (m.type === 'credentials') {
       credentials = m.credentials;
     } else if (m.type === 'desk') {
-      useDesk(db, m.desk);
+      service.renameDesk(m.desk);
     } else if (m.type === 'build-index') {
       try {
         const built = buildCatalogueIndex(db);

@@ -11,6 +11,7 @@ import { formatApplicationId } from '../store/application-id.ts';
 import { copyStore, type CopyReport } from '../store/copy/index.ts';
 import { inspectStore, type StoreInfo } from '../store/info.ts';
 import type { Store } from '../store/open.ts';
+import { writeSession } from '../store/session.ts';
 import { formatVersion } from '../store/schema-version.ts';
 import { CURRENT_SCHEMA } from '../store/upgrades/index.ts';
 import { openForCommand } from './open-for-command.ts';
@@ -96,7 +97,8 @@ export function loadColoursAt(storePath: string, env: NodeJS.ProcessEnv, log: Lo
     if (credentials === null) {
       throw new BrickWorkError('no-credentials', `The BrickLink credentials are missing: set ${missing.join(', ')}.`);
     }
-    const { result, summary } = await loadColoursFromApi(store.db, store.path ?? '', {
+    // No --desk here: the load names this computer.
+    const { result, summary } = await loadColoursFromApi(writeSession(store.db), store.path ?? '', {
       clock: SYSTEM_CLOCK,
       credentials,
       apiUrl: apiUrlOf(store.db, env),

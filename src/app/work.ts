@@ -4,6 +4,7 @@
  * job's runner over BrickLink's API.
  */
 import type { StoreDb } from '../store/db.ts';
+import type { WriteSession } from '../store/session.ts';
 import type { Clock } from '../clock.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
@@ -46,12 +47,13 @@ export type { JobOutcome };
 
 /** Loads catalogue files (the catalogue job, SPEC §5; its owner this process unless `me` says) and says what it did. */
 export async function runCatalogueLoad(
-  db: StoreDb,
+  session: WriteSession,
   storePath: string,
   files: readonly { name: string; content: Uint8Array }[],
   options: Omit<LoadOptions, 'me'> & { readonly me?: OwnerIdentity },
 ): Promise<CatalogueLoadDone> {
-  const result = await loadCatalogue(db, storePath, files, { ...options, me: options.me ?? connectionOwner(db) });
+  const { db, desk } = session;
+  const result = await loadCatalogue(db, storePath, files, { ...options, desk, me: options.me ?? connectionOwner(db) });
   // Said beside the rows read: what the catalogue holds now, the Catalogue card's counts (issue 64 §2).
   return { result, summary: catalogueLoadSummary(result, catalogueHeld(db)), orders: ordersTouched(result) };
 }
@@ -62,7 +64,8 @@ export function apiUrlOf(db: StoreDb, env: Readonly<Record<string, string | unde
 }
 
 export interface LookupRunnerOptions {
-  readonly db: StoreDb;
+  /** The connection it writes through, and the desk its claims name. */
+  readonly session: WriteSession;
   readonly clock: Clock;
   readonly credentials: Credentials;
   readonly apiUrl: string;
@@ -76,6 +79,7 @@ export interface LookupRunnerOptions {
 
 /** The runner of look-up jobs (SPEC §5): BrickLink's API behind the budget-keeping Source. */
 export function lookupRunner(o: LookupRunnerOptions): JobRunner {
+  const { db } = o.session;
   const api = new BrickLinkApi(o.apiUrl, o.credentials);
   const fetcher: ItemFetcher = {
     fetchItem: async (type, no) => {
@@ -86,11 +90,11 @@ export function lookupRunner(o: LookupRunnerOptions): JobRunner {
     fetchColours: () => api.fetchColours(),
   };
   return new JobRunner({
-    db: o.db,
+    session: o.session,
     clock: o.clock,
     ...(o.me ? { me: o.me } : {}),
     handlers: {
-      [LOOKUP_JOB_KIND]: lookupHandler(new Source(o.db, o.clock, fetcher), {
+      [LOOKUP_JOB_KIND]: lookupHandler(new Source(db, o.clock, fetcher), {
         clock: o.clock,
         ...(o.stats ? { stats: o.stats } : {}),
       }),
@@ -119,12 +123,17 @@ export function lookupStarter(
 
 /** Loads the colours from BrickLink's API colour list (one call; `brick-work catalogue colours`) and says what it did. */
 export async function loadColoursFromApi(
-  db: StoreDb,
+  session: WriteSession,
   storePath: string,
   options: { readonly clock: Clock; readonly credentials: Credentials; readonly apiUrl: string },
 ): Promise<{ result: Awaited<ReturnType<typeof loadColoursFromSource>>; summary: string }> {
+  const { db, desk } = session;
   const source = new Source(db, options.clock, new BrickLinkApi(options.apiUrl, options.credentials));
-  const result = await loadColoursFromSource(db, storePath, source, { me: connectionOwner(db), clock: options.clock });
+  const result = await loadColoursFromSource(db, storePath, source, {
+    me: connectionOwner(db),
+    desk,
+    clock: options.clock,
+  });
   const summary = catalogueLoadSummary({
     items: 0,
     colours: result.colours,
@@ -154,7 +163,7 @@ export type InProcessResult =
  * process instead, one piece per invocation; `pending()` is that piece (null until one is started).
  */
 export function inProcessJobs(
-  db: StoreDb,
+  session: WriteSession,
   storePath: string,
   o: {
     readonly clock: Clock;
@@ -162,6 +171,7 @@ export function inProcessJobs(
     readonly log: (line: string) => void;
   },
 ): JobControl & { pending(): Promise<InProcessResult> | null } {
+  const { db } = session;
   let pending: Promise<InProcessResult> | null = null;
   const keep = (p: Promise<InProcessResult>) => {
     pending = p;
@@ -171,7 +181,7 @@ export function inProcessJobs(
     startCatalogueLoad(files, type) {
       let reported = -1;
       keep(
-        runCatalogueLoad(db, storePath, files, {
+        runCatalogueLoad(session, storePath, files, {
           type,
           clock: o.clock,
           onProgress: ({ done, total }) => {
@@ -183,7 +193,14 @@ export function inProcessJobs(
     },
     startLookup: lookupStarter(db, o.clock, (jobId, credentials) => {
       const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
-      const runner = lookupRunner({ db, clock: o.clock, credentials, apiUrl: apiUrlOf(db, o.env), stats, log: o.log });
+      const runner = lookupRunner({
+        session,
+        clock: o.clock,
+        credentials,
+        apiUrl: apiUrlOf(db, o.env),
+        stats,
+        log: o.log,
+      });
       keep(
         runner
           .runJob(jobId)

@@ -14,7 +14,7 @@ import { readCatalogueJobFile } from '../store/catalogue-job-file.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { placeUnplacedLines, placeWaitingLinesNow } from '../placement/place-lines.ts';
 import { waitingLines } from '../store/line-placements.ts';
-import { deskOf } from '../undo/desk.ts';
+import { thisComputer } from '../identity/desk.ts';
 import type { JobProgress } from '../jobs/types.ts';
 
 /**
@@ -105,6 +105,8 @@ function parseRecord(stored: StoredJobRecord): CatalogueJobFile {
 
 export interface CatalogueJobOptions {
   readonly me: OwnerIdentity;
+  /** The desk loading, as the job's words name it; absent: this computer's name. */
+  readonly desk?: string;
   readonly clock: Clock;
   readonly proc?: ProcView;
 }
@@ -234,7 +236,7 @@ export class CatalogueJob {
         kind,
         // On a server the session starting it now, even when `me` was named before a cut (owners.ts).
         owner: actingOwner(db, options.me),
-        desk: deskOf(db),
+        desk: options.desk ?? thisComputer(),
         progress: { done: 0, total: null },
         error: null,
         cancelRequested: false,

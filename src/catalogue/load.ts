@@ -30,6 +30,8 @@ export interface LoadOptions {
   /** The kind of item in BrickLink items downloads, as chosen; null: each file's name says (SPEC §5). */
   readonly type: ItemType | null;
   readonly me: OwnerIdentity;
+  /** The desk loading, as the catalogue job's words name it; absent: this computer's name. */
+  readonly desk?: string;
   readonly clock: Clock;
   readonly proc?: ProcView;
   readonly onProgress?: (progress: JobProgress) => void;

@@ -2,6 +2,7 @@ import { dataVersion } from '../store/data-version.ts';
 import { colourNumberingByNames } from './colour-numbering-by-names.ts';
 import { numberingOfFormat, type Numbering } from '../numberings.ts';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
+import type { WriteSession } from '../store/session.ts';
 import { isoNow, shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote, type ErrorValue } from '../errors.ts';
 import { toErrorValue } from '../store/errors.ts';
@@ -603,7 +604,7 @@ function writeRevival(
 
 /** Writes the import: everything in one transaction and one undo step, or refuses with nothing written. */
 export function confirmImport(
-  db: StoreDb,
+  session: WriteSession,
   request: ImportRequest,
   clock: Clock,
   hooks: ImportHooks = {},
@@ -611,11 +612,12 @@ export function confirmImport(
 ): ImportResult[] {
   // Read and placed before the write transaction, so that the write lock is held only while writing
   // and a cancel comes before anything is written. `data_version` moves when another connection commits.
+  const { db } = session;
   const seen = dataVersion(db);
   const first = planImport(db, request, hooks);
   if (first.refusal) throw new BrickWorkError(first.refusal.code, first.refusal.message);
   stopIfCancelled(hooks, request.file.name);
-  return recordStep(db, clock, (rec) => {
+  return recordStep(session, clock, (rec) => {
     // A cancel that came while it waited for the write lock: nothing is written yet, so it still stops.
     stopIfCancelled(hooks, request.file.name);
     // Nothing may change between the plan and the write: when another connection wrote meanwhile, the

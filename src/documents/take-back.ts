@@ -1,9 +1,8 @@
-import type { StoreDb } from '../store/db.ts';
 import { shownTime, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
 import { getDocument, sameFileDocuments, type DocumentRow, type SameFileDocument } from '../store/documents.ts';
 import { NOW } from '../undo/changes.ts';
-import { deskOf } from '../undo/desk.ts';
+import type { WriteSession } from '../store/session.ts';
 import { deskWords, laterStepOfOtherDesk, recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 
 /**
@@ -29,7 +28,7 @@ function alreadyUndone(doc: DocumentRow): BrickWorkError {
 }
 
 export function takeBack(
-  db: StoreDb,
+  session: WriteSession,
   documentId: number,
   options: {
     wholeFile?: boolean;
@@ -38,7 +37,8 @@ export function takeBack(
   },
   clock: Clock,
 ): TakeBackResult {
-  const { value, step } = recordStepWithInfo(db, clock, (rec) => {
+  const { db } = session;
+  const { value, step } = recordStepWithInfo(session, clock, (rec) => {
     // Looked at inside the write transaction: another process may have taken it back meanwhile.
     const doc = getDocument(db, documentId);
     if (doc.state !== 'imported') throw alreadyUndone(doc);
@@ -51,7 +51,7 @@ export function takeBack(
         db,
         targets.map((t) => t.id),
         options.seenAt,
-        deskOf(db),
+        session.desk,
       );
       if (by !== null)
         throw new BrickWorkError(

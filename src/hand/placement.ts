@@ -24,7 +24,7 @@ import {
 } from '../store/hand-candidates.ts';
 import { memoryRow, type MemoryTable } from '../store/hand-memories.ts';
 import { catalogueItemKey } from '../store/lookup.ts';
-import { deskOf } from '../undo/desk.ts';
+import type { WriteSession } from '../store/session.ts';
 import { deskWords, lastStepTouching, recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 import type { StepRecorder } from '../undo/recorder.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
@@ -105,11 +105,14 @@ function linesFor(db: StoreDb, except: number, item: GivenKey | null, colour: Co
   return [...found.values()];
 }
 
-/** Who last changed a row through the history, in words (`otherwise`: what else can have changed it). */
-function changedBy(db: StoreDb, table: string, rowId: number, otherwise: string): string {
-  const step = lastStepTouching(db, table, rowId);
+/**
+ * Who last changed a row through the history, in words (`otherwise`: what else can have changed it), as
+ * `session`'s desk says it.
+ */
+function changedBy(session: WriteSession, table: string, rowId: number, otherwise: string): string {
+  const step = lastStepTouching(session.db, table, rowId);
   if (step === null) return otherwise;
-  const desk = step.desk === deskOf(db) ? 'another window of this desk' : deskWords(step.desk);
+  const desk = step.desk === session.desk ? 'another window of this desk' : deskWords(step.desk);
   return `${desk} ("${step.label}", step ${step.id})`;
 }
 
@@ -118,7 +121,7 @@ function changedBy(db: StoreDb, table: string, rowId: number, otherwise: string)
  * window or a catalogue load changed it since, it is refused (`line-changed`) naming who, nothing written.
  */
 function refuseIfChanged(
-  db: StoreDb,
+  session: WriteSession,
   line: LineView,
   now: LinePlacementNow['columns'],
   seen: { readonly type: string; readonly no: string; readonly colourId: number | null } | null,
@@ -131,8 +134,8 @@ function refuseIfChanged(
         now.item_no.toLowerCase() === seen.no.trim().toLowerCase() &&
         now.colour_id === seen.colourId;
   if (same) return;
-  const who = changedBy(db, 'order_line', line.id, 'the catalogue (a load or a look-up placed it again)');
-  const colour = now.colour_id === null ? null : (colourName(db, now.colour_id) ?? `colour ${now.colour_id}`);
+  const who = changedBy(session, 'order_line', line.id, 'the catalogue (a load or a look-up placed it again)');
+  const colour = now.colour_id === null ? null : (colourName(session.db, now.colour_id) ?? `colour ${now.colour_id}`);
   const shown =
     now.item_no === null
       ? 'it is unplaced now'
@@ -189,13 +192,13 @@ function catalogueFacts(
 
 /** A memory forgotten names what it gave as the desk showed it (SPEC §14): changed since, `line-changed`. */
 function refuseIfMemoryChanged(
-  db: StoreDb,
+  session: WriteSession,
   table: MemoryTable,
   id: number,
   what: string,
   seen: { readonly type?: string; readonly no?: string; readonly colourId?: number },
 ): void {
-  const row = memoryRow(db, table, id);
+  const row = memoryRow(session.db, table, id);
   const gives =
     row === undefined
       ? null
@@ -204,7 +207,7 @@ function refuseIfMemoryChanged(
         : `${String(row['item_type'])} ${String(row['item_no'])}`;
   const shown = seen.colourId !== undefined ? String(seen.colourId) : `${seen.type ?? ''} ${seen.no ?? ''}`;
   if (gives !== null && gives.toLowerCase() === shown.toLowerCase()) return;
-  const who = changedBy(db, table, id, 'another desk');
+  const who = changedBy(session, table, id, 'another desk');
   throw new BrickWorkError(
     'line-changed',
     `${what.charAt(0).toUpperCase()}${what.slice(1)} was changed since this desk showed it, by ${who}: ${gives === null ? 'it is forgotten already' : `it gives ${seen.colourId !== undefined ? `colour ${gives}` : gives} now`}. Nothing was changed; look at it as it is now.`,
@@ -218,6 +221,7 @@ function describeGiven(line: LineView): string {
 
 /** A hand placement asked for: the line, the item (as the catalogue spells it) and colour, and what staff confirmed. */
 interface Placing {
+  readonly session: WriteSession;
   readonly db: StoreDb;
   readonly lineId: number;
   readonly line: LineView;
@@ -245,7 +249,7 @@ interface Placing {
  * whose own colour the catalogue does not know needs one chosen (`needs-colour`).
  */
 export function placeByHand(
-  db: StoreDb,
+  session: WriteSession,
   lineId: number,
   target: { type: string; no: string; colourId: number | null },
   clock: Clock,
@@ -253,6 +257,7 @@ export function placeByHand(
   /** The line's placement as the desk showed it (null: unplaced); undefined: whatever it is now. */
   seen?: { readonly type: string; readonly no: string; readonly colourId: number | null } | null,
 ): HandPlacementResult {
+  const { db } = session;
   const type = target.type.trim().toUpperCase();
   if (!isItemType(type))
     throw new BrickWorkError(
@@ -279,7 +284,7 @@ export function placeByHand(
     );
   }
   const first = catalogueFacts(db, line, { type, no }, target.colourId, generation, item.nameKey);
-  const placing: Placing = { db, lineId, line, type, no, colourId: target.colourId, clock, confirmed, seen };
+  const placing: Placing = { session, db, lineId, line, type, no, colourId: target.colourId, clock, confirmed, seen };
   let made: ReturnType<typeof handStep>;
   try {
     made = handStep(placing, first, true);
@@ -299,8 +304,8 @@ export function placeByHand(
  * and the facts again, as on SQLite, where a read and a write cost no round trips.
  */
 function handStep(p: Placing, first: CatalogueFacts, swap: boolean) {
-  const { db, lineId, line, type, no, clock } = p;
-  return recordStepWithInfo(db, clock, (rec) => {
+  const { session, db, lineId, line, type, no, clock } = p;
+  return recordStepWithInfo(session, clock, (rec) => {
     const { facts, own, colourId, swapped } = writeLine(p, rec, first, swap);
 
     const key = givenKey(line.given);
@@ -308,7 +313,7 @@ function handStep(p: Placing, first: CatalogueFacts, swap: boolean) {
     // The rule looks for a memory only for a known type, and only when the catalogue lacks the given
     // number (§6: number first): a memory would never be used otherwise, so none is made.
     const useful = givenType !== null && (key.no !== null ? !facts.givenNumberKnown : key.nameKey !== null);
-    const remembering = useful ? rememberItem(db, rec, key, { type, no }, colourId, clock) : null;
+    const remembering = useful ? rememberItem(session, rec, key, { type, no }, colourId, clock) : null;
     const colour =
       own.status === 'unknown' && p.colourId !== null ? rememberColour(db, rec, own.key, p.colourId, clock) : null;
     // A name is taught only from a placement of the same type: a minifig's description is no part's name.
@@ -369,7 +374,7 @@ function writeLine(p: Placing, rec: StepRecorder, first: CatalogueFacts, swap: b
     if (swapping === null) return;
     const old = swapping();
     if (old === null) throw new CatalogueMoved();
-    if (p.seen !== undefined) refuseIfChanged(db, line, old, p.seen);
+    if (p.seen !== undefined) refuseIfChanged(p.session, line, old, p.seen);
     rec.updated('order_line', lineId, old, handColumns(p, colourId));
   };
   if (swapping === null) {
@@ -378,7 +383,7 @@ function writeLine(p: Placing, rec: StepRecorder, first: CatalogueFacts, swap: b
       facts = catalogueFacts(db, line, { type: p.type, no: p.no }, p.colourId, now.catalogueGeneration);
       ({ own, colourId } = colourFor(p, facts, inTransaction));
     }
-    if (p.seen !== undefined) refuseIfChanged(db, line, now.columns, p.seen);
+    if (p.seen !== undefined) refuseIfChanged(p.session, line, now.columns, p.seen);
     rec.update('order_line', lineId, handColumns(p, colourId), now.columns);
   }
   return { facts, own, colourId, swapped };
@@ -476,7 +481,7 @@ function displacedMessage(line: LineView, displaced: readonly Candidate[], to: s
  * is placed in, by this desk, now. What it did is known once the write's answer is read.
  */
 function rememberItem(
-  db: StoreDb,
+  session: WriteSession,
   rec: StepRecorder,
   key: GivenKey,
   item: { type: string; no: string },
@@ -498,7 +503,7 @@ function rememberItem(
       item_type: item.type,
       item_no: item.no,
       colour_id: colourId,
-      desk: deskOf(db),
+      desk: session.desk,
       taught_at: now,
     });
   return () => {
@@ -507,7 +512,7 @@ function rememberItem(
       taught(added);
       return 'added';
     }
-    const existing = findItemMemory(db, key.type, key.no, key.nameKey);
+    const existing = findItemMemory(session.db, key.type, key.no, key.nameKey);
     if (existing === null) throw new Error('a memory for the line was neither made nor found');
     taught(existing.id);
     if (existing.itemType === item.type && existing.itemNo === item.no) return 'kept';
@@ -562,13 +567,14 @@ const MEMORY_TABLES = { item: 'hand_placement', colour: 'colour_placement', name
 
 /** Forgets a memory (later imports no longer use it); lines it placed stay placed. One undo step. */
 export function forgetMemory(
-  db: StoreDb,
+  session: WriteSession,
   kind: MemoryKind,
   id: number,
   clock: Clock,
   /** What the memory gave as the desk showed it (its item, or its colour); undefined: whatever it gives now. */
   seen?: { readonly type?: string; readonly no?: string; readonly colourId?: number },
 ): StepInfo {
+  const { db } = session;
   const table = MEMORY_TABLES[kind];
   const row = memoryRow(db, table, id);
   if (row === undefined) {
@@ -583,9 +589,9 @@ export function forgetMemory(
       : kind === 'colour'
         ? `the colour remembered for ${row['numbering'] === 'bricklink-id' ? `colour ${String(row['given_colour_id'])}` : `"${quote(String(row['given_name_key']))}"`}`
         : `the name "${quote(String(row['name']))}" taught to ${String(row['item_type'])} ${String(row['item_no'])}`;
-  return recordStepWithInfo(db, clock, (rec) => {
+  return recordStepWithInfo(session, clock, (rec) => {
     // Read inside the write: another desk's change since the screen showed it is refused, not undone unseen.
-    if (seen !== undefined) refuseIfMemoryChanged(db, table, id, what, seen);
+    if (seen !== undefined) refuseIfMemoryChanged(session, table, id, what, seen);
     rec.delete(table, id);
     if (kind === 'item') placeRefusedAgain(db, rec, row);
     return { value: null, kind: 'forget-placement', label: `Forgetting ${what}` };

@@ -3,7 +3,7 @@ import { isoNow, utcDay, type Clock } from '../clock.ts';
 import { BrickWorkError } from '../errors.ts';
 import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
-import { deskOf } from '../undo/desk.ts';
+import type { WriteSession } from '../store/session.ts';
 import type { ProcView } from '../identity/proc.ts';
 import { insertJob, jobRow, jobRows, jobState, markJobCancelled, runningJobRows, type JobRow } from '../store/jobs.ts';
 import {
@@ -107,7 +107,8 @@ function notFound(id: number): BrickWorkError {
  * Tries to take one candidate: the owner row is written only if it still holds the owner we saw
  * (none, or the dead one), and the job's state only if it is still the state we saw. Both or nothing.
  */
-function tryClaim(db: StoreDb, c: ClaimCandidate, me: OwnerIdentity, clock: Clock): ClaimedJob | null {
+function tryClaim(session: WriteSession, c: ClaimCandidate, me: OwnerIdentity, clock: Clock): ClaimedJob | null {
+  const { db, desk } = session;
   const seen = ownerOf(c);
   const now = isoNow(clock);
   return db
@@ -115,7 +116,7 @@ function tryClaim(db: StoreDb, c: ClaimCandidate, me: OwnerIdentity, clock: Cloc
       if (!takeJobOwner(db, c.id, me, c, now)) return null;
       const takenFromDesk = c.state === 'running' ? jobOwnerDesk(db, c.id) : null;
       // Words name the claiming desk, also once its session (the owner's identity) is gone.
-      setJobOwnerDesk(db, c.id, deskOf(db));
+      setJobOwnerDesk(db, c.id, desk);
       if (!markJobRunning(db, c.id, c.state, now)) throw new LostRace();
       const takenFrom = c.state === 'running' ? seen : null;
       if (c.state === 'running') addJobEvent(db, c.id, 'taken-over', { deadOwner: seen }, now);
@@ -154,7 +155,8 @@ export interface ClaimOptions extends QueueOptions {
  * Claims the oldest job that is `queued`, or `running` with a dead owner (and not waiting for a later
  * day), for `me`. Returns null when there is none to take.
  */
-export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions): ClaimedJob | null {
+export function claimNext(session: WriteSession, me: OwnerIdentity, options: ClaimOptions): ClaimedJob | null {
+  const { db } = session;
   const proc = options.proc ?? SYSTEM_PROC;
   const page = claimCandidatePages(db, options.kinds);
   // The owner the claim records: on a server the session claiming now — a runner named once, whose
@@ -169,7 +171,7 @@ export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions)
       if (!claimable(db, c, proc)) continue;
       if (options.ready && !options.ready({ kind: c.kind, payload: parsePayload(c.payload) })) continue;
       try {
-        const won = tryClaim(db, c, claimant, options.clock);
+        const won = tryClaim(session, c, claimant, options.clock);
         if (won) return won;
       } catch (e) {
         if (!(e instanceof LostRace)) throw e;
@@ -182,7 +184,8 @@ export function claimNext(db: StoreDb, me: OwnerIdentity, options: ClaimOptions)
  * Claims one particular job. Refused as `busy` while a live owner runs it (or another process won the
  * race for it), as `not-found` when it is finished or missing.
  */
-export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: QueueOptions): ClaimedJob {
+export function claimJob(session: WriteSession, id: number, me: OwnerIdentity, options: QueueOptions): ClaimedJob {
+  const { db } = session;
   const proc = options.proc ?? SYSTEM_PROC;
   const c = claimCandidate(db, id);
   if (c === undefined) throw notFound(id);
@@ -195,7 +198,7 @@ export function claimJob(db: StoreDb, id: number, me: OwnerIdentity, options: Qu
   const busy = () => new BrickWorkError('busy', `Job ${id} (${c.kind}) is being run by ${who}.`);
   if (!claimable(db, candidate, proc)) throw busy();
   try {
-    const won = tryClaim(db, candidate, actingOwner(db, me), options.clock);
+    const won = tryClaim(session, candidate, actingOwner(db, me), options.clock);
     if (won) return won;
   } catch (e) {
     if (!(e instanceof LostRace)) throw e;

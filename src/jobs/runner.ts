@@ -1,4 +1,5 @@
 import type { StoreDb } from '../store/db.ts';
+import type { WriteSession } from '../store/session.ts';
 import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { BrickWorkError, isBrickWorkError, type ErrorValue } from '../errors.ts';
 import { toErrorValue } from '../store/errors.ts';
@@ -52,7 +53,8 @@ export interface RunResult {
 }
 
 export interface JobRunnerOptions {
-  readonly db: StoreDb;
+  /** The connection it writes through, and the desk its claims name. */
+  readonly session: WriteSession;
   readonly handlers: Readonly<Record<string, JobHandler>>;
   readonly clock?: Clock;
   readonly proc?: ProcView;
@@ -68,6 +70,7 @@ export interface JobRunnerOptions {
 /** Runs jobs the same way in the app, the browser host and the CLI. */
 export class JobRunner {
   readonly me: OwnerIdentity;
+  private readonly session: WriteSession;
   private readonly db: StoreDb;
   private readonly handlers: Readonly<Record<string, JobHandler>>;
   private readonly clock: Clock;
@@ -77,7 +80,8 @@ export class JobRunner {
   private readonly damage: DamageMark | null;
 
   constructor(options: JobRunnerOptions) {
-    this.db = options.db;
+    this.session = options.session;
+    this.db = options.session.db;
     this.handlers = options.handlers;
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.proc = options.proc ?? SYSTEM_PROC;
@@ -89,7 +93,7 @@ export class JobRunner {
 
   /** Claims and runs the oldest job this runner has a handler for. Null when there is none. */
   async runNext(): Promise<RunResult | null> {
-    const job = claimNext(this.db, this.me, {
+    const job = claimNext(this.session, this.me, {
       clock: this.clock,
       proc: this.proc,
       kinds: Object.keys(this.handlers),
@@ -100,7 +104,7 @@ export class JobRunner {
 
   /** Claims and runs one particular job (refused as `busy` while a live owner has it). */
   async runJob(id: number): Promise<RunResult> {
-    return this.run(claimJob(this.db, id, this.me, { clock: this.clock, proc: this.proc }));
+    return this.run(claimJob(this.session, id, this.me, { clock: this.clock, proc: this.proc }));
   }
 
   async runUntilIdle(): Promise<RunResult[]> {

@@ -20,6 +20,7 @@ import { columnKey } from '../documents/formats/csv-columns.ts';
 import type { ColourNumbering, WarningCode } from '../documents/model.ts';
 import { BrickWorkError, quote, type ErrorValue } from '../errors.ts';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
+import type { WriteSession } from '../store/session.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';
 import {
   currentStockDocumentId,
@@ -150,11 +151,12 @@ export interface StockImportResult {
  * and when the file is the stock already.
  */
 export function confirmStockImport(
-  db: StoreDb,
+  session: WriteSession,
   request: StockImportRequest,
   clock: Clock,
   hooks: ImportHooks = {},
 ): StockImportResult {
+  const { db } = session;
   const fileName = request.file.name.replace(/^.*[\\/]/, '');
   let replaced: number[] = [];
   const write = (w: StoreDb, rec: StepRecorder, written: readonly WrittenDocument[]) => {
@@ -187,7 +189,7 @@ export function confirmStockImport(
   };
   let results: ImportResult[];
   try {
-    results = confirmImport(db, asImport(db, request), clock, hooks, {
+    results = confirmImport(session, asImport(db, request), clock, hooks, {
       write,
       kind: 'stock-import',
       label: `Import of the stock from ${fileName}`,

@@ -6,10 +6,9 @@
  */
 import { isoNow, type Clock } from '../clock.ts';
 import { BrickWorkError, quote } from '../errors.ts';
-import type { StoreDb } from '../store/db.ts';
 import type { LineView } from '../store/lines.ts';
 import { pickMarkOf, pickMarksOfOrder, type PickMarkRow } from '../store/pick-marks.ts';
-import { deskOf } from '../undo/desk.ts';
+import type { WriteSession } from '../store/session.ts';
 import { recordStepWithInfo, type StepInfo } from '../undo/history.ts';
 import { orderPick, type OrderPick } from './pick-list.ts';
 import type { PickEntry } from './types.ts';
@@ -46,15 +45,16 @@ const from = (e: PickEntry) =>
 
 /**
  * Sets entry `key` of order `orderId`'s pick list to `picked` pieces picked (1 to its take), as this
- * connection's desk: one undo step ("Pick 4 × 3001 from A10").
+ * `session`'s desk: one undo step ("Pick 4 × 3001 from A10").
  */
 export function markPicked(
-  db: StoreDb,
+  session: WriteSession,
   clock: Clock,
   args: { readonly orderId: number; readonly key: string; readonly picked: number },
   shown: ShownItem,
 ): Marked {
-  const { value, step } = recordStepWithInfo(db, clock, (rec) => {
+  const { db, desk } = session;
+  const { value, step } = recordStepWithInfo(session, clock, (rec) => {
     const pick = orderPick(db, args.orderId);
     const entry = entryOf(pick, args.key);
     if (!Number.isInteger(args.picked) || args.picked < 1 || args.picked > entry.take)
@@ -64,7 +64,7 @@ export function markPicked(
           ? `Only 1 piece is taken from this lot: mark 1 picked, or take the mark back.`
           : `${entry.take} pieces are taken from this lot: mark 1 to ${entry.take} picked (not ${args.picked}), or take the mark back.`,
       );
-    const values = { picked: args.picked, desk: deskOf(db), marked_at: isoNow(clock) };
+    const values = { picked: args.picked, desk, marked_at: isoNow(clock) };
     const now = pickMarkOf(db, args.orderId, args.key);
     if (now === null) rec.insert('pick_mark', { order_id: args.orderId, entry_key: args.key, ...values });
     else rec.update('pick_mark', now.id, values, { picked: now.picked, desk: now.desk, marked_at: now.markedAt });
@@ -82,12 +82,13 @@ export function markPicked(
  * step. An entry not marked is refused in words: there is nothing to take back.
  */
 export function unmarkPicked(
-  db: StoreDb,
+  session: WriteSession,
   clock: Clock,
   args: { readonly orderId: number; readonly key: string },
   shown: ShownItem,
 ): Marked {
-  const { value, step } = recordStepWithInfo(db, clock, (rec) => {
+  const { db, desk } = session;
+  const { value, step } = recordStepWithInfo(session, clock, (rec) => {
     const pick = orderPick(db, args.orderId);
     const entry = entryOf(pick, args.key);
     const now = pickMarkOf(db, args.orderId, args.key);
@@ -99,7 +100,7 @@ export function unmarkPicked(
     rec.update(
       'pick_mark',
       now.id,
-      { picked: 0, desk: deskOf(db), marked_at: isoNow(clock) },
+      { picked: 0, desk, marked_at: isoNow(clock) },
       { picked: now.picked, desk: now.desk, marked_at: now.markedAt },
     );
     return {

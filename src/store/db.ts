@@ -37,9 +37,11 @@ export interface StoreTransaction<F extends Fn> {
 
 /**
  * The store as a call that only reads holds it (Signal's `ReadableDB`): statements it can prepare and
- * read, never run as writes, no `exec`, no write transaction. A function that only reads takes this; a
+ * read, never run as writes, no `exec`, no pragma, no write transaction. A function that only reads takes this; a
  * read-only call's handler is given only this (`api/handlers/define.ts`), so a write it reaches by
- * mistake fails to compile rather than on a store that can't be written.
+ * mistake fails to compile rather than on a store that can't be written. At run time the service hands
+ * such a call a connection the engine keeps from writing (`reader.ts`): what the types miss (`.all()` on
+ * an `INSERT … RETURNING`) SQLite or the server refuses.
  */
 export interface ReadableDb {
   readonly open: boolean;
@@ -47,11 +49,6 @@ export interface ReadableDb {
   prepare<P extends unknown[] | object = unknown[], R = unknown>(
     sql: string,
   ): P extends unknown[] ? ReadStatement<P, R> : ReadStatement<[P], R>;
-  /**
-   * SQLite's pragmas. A PostgreSQL store answers the few the core asks (`data_version`, `user_version`,
-   * `application_id`, `quick_check`) in its own terms and takes SQLite's connection settings as done.
-   */
-  pragma(source: string, options?: { simple?: boolean }): unknown;
 }
 
 /** The store as a writer holds it (Signal's `WritableDB`): everything a reader has, and writes. */
@@ -60,6 +57,12 @@ export interface StoreDb extends ReadableDb {
     sql: string,
   ): P extends unknown[] ? StoreStatement<P, R> : StoreStatement<[P], R>;
   exec(sql: string): this;
+  /**
+   * SQLite's pragmas, which can write (`user_version = …`, `query_only = 0`): a reader has none. A
+   * PostgreSQL store answers the few the core asks (`data_version`, `user_version`, `application_id`,
+   * `quick_check`) in its own terms and takes SQLite's connection settings as done.
+   */
+  pragma(source: string, options?: { simple?: boolean }): unknown;
   transaction<F extends Fn>(fn: F): StoreTransaction<F>;
   close(): void;
 }

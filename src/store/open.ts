@@ -217,6 +217,8 @@ function memoryStore(unwritable: string | null = null): Store {
   const db = new Database(':memory:', nativeOptions());
   db.pragma('foreign_keys = ON');
   db.transaction(() => createSchema(db))();
+  // Read-only as the store it stands in for: SQLite refuses a write to it (issue 66 §2).
+  db.pragma('query_only = 1');
   return wrap(db, null, true, false, null, { unwritable, damaged: false, snapshot: false, onClose: () => {} });
 }
 

@@ -20,9 +20,9 @@ import {
   type StepKind,
 } from '../store/history.ts';
 import { writeStep } from '../store/history-write.ts';
+import type { WriteSession } from '../store/session.ts';
 import { lineIdsOfDocuments } from '../store/undo-rows.ts';
 import { applySide, type Change } from './changes.ts';
-import { deskOf } from './desk.ts';
 import { StepRecorder } from './recorder.ts';
 
 /**
@@ -44,20 +44,20 @@ export interface Written<T> {
   readonly label: string;
 }
 
-/** Runs `write` as one undo step, in one write transaction with its record. */
-export function recordStep<T>(db: StoreDb, clock: Clock, write: (rec: StepRecorder) => Written<T>): T {
-  return recordStepWithInfo(db, clock, write).value;
+/** Runs `write` as one undo step of `session`'s desk, in one write transaction with its record. */
+export function recordStep<T>(session: WriteSession, clock: Clock, write: (rec: StepRecorder) => Written<T>): T {
+  return recordStepWithInfo(session, clock, write).value;
 }
 
 /** As `recordStep`, and says which step it wrote (what Undo will now name). */
 export function recordStepWithInfo<T>(
-  db: StoreDb,
+  session: WriteSession,
   clock: Clock,
   write: (rec: StepRecorder) => Written<T>,
 ): { value: T; step: StepInfo } {
+  const { db, desk } = session;
   const written = db
     .transaction(() => {
-      const desk = deskOf(db);
       const rec = new StepRecorder(db, clock);
       const { value, kind, label } = write(rec);
       const step = { kind, label, createdAt: isoNow(clock), desk };
@@ -68,13 +68,13 @@ export function recordStepWithInfo<T>(
   return { value: written.value, step: { id: written.id(), ...written.step } };
 }
 
-/** The step Undo takes back on `desk` (this connection's, by default): its newest done one. */
-export function nextUndo(db: ReadableDb, desk: string = deskOf(db)): StepInfo | null {
+/** The step Undo takes back on `desk`: its newest done one. */
+export function nextUndo(db: ReadableDb, desk: string): StepInfo | null {
   return endStepOfDesk(db, desk, 'newest-done');
 }
 
 /** The step Redo puts back on `desk`: its oldest undone one. */
-export function nextRedo(db: ReadableDb, desk: string = deskOf(db)): StepInfo | null {
+export function nextRedo(db: ReadableDb, desk: string): StepInfo | null {
   return endStepOfDesk(db, desk, 'oldest-undone');
 }
 
@@ -162,10 +162,10 @@ function stepMoved(db: StoreDb, direction: 'undo' | 'redo', expected: number, ac
   );
 }
 
-function move(db: StoreDb, direction: 'undo' | 'redo', clock: Clock, expected: number): StepInfo {
+function move(session: WriteSession, direction: 'undo' | 'redo', clock: Clock, expected: number): StepInfo {
+  const { db, desk } = session;
   return db
     .transaction(() => {
-      const desk = deskOf(db);
       const step = direction === 'undo' ? nextUndo(db, desk) : nextRedo(db, desk);
       if (step?.id !== expected) throw stepMoved(db, direction, expected, step);
       // A later step of another desk, still done, that changed a row this step would write back — or a
@@ -195,11 +195,11 @@ function move(db: StoreDb, direction: 'undo' | 'redo', clock: Clock, expected: n
  * when there is nothing left to undo: the caller named a step). Callers that name no step — the CLI
  * without --step — read `nextUndo` first and refuse with `nothing-to-undo` themselves.
  */
-export function undo(db: StoreDb, clock: Clock, expectedStep: number): StepInfo {
-  return move(db, 'undo', clock, expectedStep);
+export function undo(session: WriteSession, clock: Clock, expectedStep: number): StepInfo {
+  return move(session, 'undo', clock, expectedStep);
 }
 
 /** Puts back the step undone last, which must be `expectedStep` (refused with `step-moved` otherwise). */
-export function redo(db: StoreDb, clock: Clock, expectedStep: number): StepInfo {
-  return move(db, 'redo', clock, expectedStep);
+export function redo(session: WriteSession, clock: Clock, expectedStep: number): StepInfo {
+  return move(session, 'redo', clock, expectedStep);
 }

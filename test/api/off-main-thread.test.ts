@@ -4,6 +4,7 @@
  * is the app's main thread. Behaviour only: `npm run bench` holds the 100 ms bar.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writeSession } from '../../src/store/session.ts';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiEvents, EventName, Result } from '../../src/api/contract.ts';
@@ -279,7 +280,7 @@ describe('an import holds the write lock only while it writes', () => {
       ),
     );
     const phases: string[] = [];
-    const [result] = confirmImport(db, { file: doc }, SYSTEM_CLOCK, {
+    const [result] = confirmImport(writeSession(db), { file: doc }, SYSTEM_CLOCK, {
       onProgress: (phase, done, total) => {
         phases.push(phase);
         // Placed, not yet written, and the lock not taken: another process adds 3070b to the catalogue.

@@ -6,6 +6,7 @@
  * the work, each item and each line once. On a SQLite file and on a PostgreSQL server.
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -33,7 +34,11 @@ async function storeWaiting(location: string, parts: number, n: number): Promise
   const store = await openStore(location);
   try {
     const rows = Array.from({ length: n }, (_, i) => [numbers[i % 200] ?? '', 'x', 1]);
-    confirmImport(store.db, { file: file('order.csv', csv(['number', 'name', 'quantity'], rows)) }, SYSTEM_CLOCK);
+    confirmImport(
+      writeSession(store.db),
+      { file: file('order.csv', csv(['number', 'name', 'quantity'], rows)) },
+      SYSTEM_CLOCK,
+    );
   } finally {
     store.close();
   }

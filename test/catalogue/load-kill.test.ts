@@ -6,6 +6,7 @@
  * ../shared/data has it, else a generated one of the same size.
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -111,7 +112,7 @@ describe('a catalogue load killed at any moment (SPEC §5, issue 9)', () => {
       { name: 'Generated Part 1300 with Stud' },
       { name: 'Nothing like it' },
     ];
-    confirmImport(store.db, { file: file('order.bsx', bsx(lines)) }, SYSTEM_CLOCK);
+    confirmImport(writeSession(store.db), { file: file('order.bsx', bsx(lines)) }, SYSTEM_CLOCK);
     store.db.pragma('wal_checkpoint(TRUNCATE)');
     store.close();
     const fresh = (name: string) => {

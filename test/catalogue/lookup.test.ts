@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { Clock } from '../../src/clock.ts';
 import { BrickLinkApi } from '../../src/catalogue/bricklink/api.ts';
 import { budgetStatus } from '../../src/catalogue/budget.ts';
@@ -61,7 +62,7 @@ function runLookup(db: Db, url: string, clock: Clock) {
   const source = new Source(db, clock, new BrickLinkApi(url, TEST_CREDENTIALS));
   const stats: LookupStats = { calls: 0, found: 0, notFound: 0, left: 0 };
   const runner = new JobRunner({
-    db,
+    session: writeSession(db),
     clock,
     handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock, stats }) },
     ready: { [LOOKUP_JOB_KIND]: lookupHasWork },
@@ -239,7 +240,11 @@ describeEachStore('the look-up job against a BrickLink stand-in', () => {
     const clock = dayClock('2026-05-01');
     const { id } = enqueueLookup(db, clock);
     const source = new Source(db, clock, new BrickLinkApi(standIn.url, { ...TEST_CREDENTIALS, tokenSecret: 'wrong' }));
-    const runner = new JobRunner({ db, clock, handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock }) } });
+    const runner = new JobRunner({
+      session: writeSession(db),
+      clock,
+      handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock }) },
+    });
     const result = await runner.runJob(id);
     expect(result).toMatchObject({ outcome: 'failed', error: { code: 'source-error' } });
     expect(result.error?.message).toContain('Invalid signature');

@@ -7,6 +7,7 @@
  * recovery or by the next load.
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it, onTestFinished } from 'vitest';
@@ -31,7 +32,11 @@ async function storeWaiting(dir: string, n: number): Promise<string> {
   const store = await openStore(storePath);
   try {
     const rows = Array.from({ length: n }, (_, i) => [PARTS[i % PARTS.length]?.no ?? '', 'x', 1]);
-    confirmImport(store.db, { file: file('big.csv', csv(['number', 'name', 'quantity'], rows)) }, SYSTEM_CLOCK);
+    confirmImport(
+      writeSession(store.db),
+      { file: file('big.csv', csv(['number', 'name', 'quantity'], rows)) },
+      SYSTEM_CLOCK,
+    );
   } finally {
     store.close();
   }

@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { catalogueLoadSummary, loadCatalogue } from '../../src/catalogue/load.ts';
@@ -112,7 +113,12 @@ describeEachStore('the translation tables (issue 24, point 1)', () => {
       'Loaded 5 element ids (4 in the catalogue now), 7 part translations (3 in the catalogue now), ' +
         '20 colour translations (3 in the catalogue now), 3 relationships.',
     );
-    const again = await runCatalogueLoad(db, file, [{ name: 'codes.txt', content: bytes(TABLES.codes) }], options);
+    const again = await runCatalogueLoad(
+      writeSession(db),
+      file,
+      [{ name: 'codes.txt', content: bytes(TABLES.codes) }],
+      options,
+    );
     expect(again.summary).toMatch(/^Loaded \d+ element ids? \(4 in the catalogue now\)\.$/);
   });
 });

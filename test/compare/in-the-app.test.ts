@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { ApiEvents, CompareRowView, CompareView, Result } from '../../src/api/contract.ts';
 import { startCore } from '../../src/app/core.ts';
 import { COMPARE_GROUPS } from '../../src/compare-kinds.ts';
@@ -32,7 +33,7 @@ describe('compare in the app', () => {
   it('answers counts with the first rows, gives the rest by page, tells progress, and saves an export through the dialog', async () => {
     const { db, dbPath } = await storeWithCatalogue();
     for (let i = 0; i < 3000; i++) insertItem(db, { no: `${10000 + i}`, name: `Part ${i}` });
-    const [imported] = confirmImport(db, { file: list('ordered.csv', 3000) }, SYSTEM_CLOCK);
+    const [imported] = confirmImport(writeSession(db), { file: list('ordered.csv', 3000) }, SYSTEM_CLOCK);
     if (!imported) throw new Error('not imported');
     const progress: ApiEvents['compare.progress'][] = [];
     const saved: { name: string; content: string }[] = [];

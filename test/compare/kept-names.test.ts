@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { CompareView } from '../../src/api/contract.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -32,7 +33,7 @@ describeEachStore('the names a compare shows', () => {
     });
     await loadCatalogue(db, path, [parts('Brick 2 x 4')], { type: 'P', me, clock: SYSTEM_CLOCK });
     const [ordered] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'ordered.csv',

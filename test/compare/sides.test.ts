@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import { expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { compareSides } from '../../src/compare/compare.ts';
@@ -35,7 +36,7 @@ describeEachStore('the sides of a compare', () => {
         ['x77', 'Mystery part', 5, 1, '1.00'],
       ]),
     );
-    const [imported] = confirmImport(db, { file: ordered }, SYSTEM_CLOCK);
+    const [imported] = confirmImport(writeSession(db), { file: ordered }, SYSTEM_CLOCK);
     if (!imported) throw new Error('not imported');
     db.pragma('wal_checkpoint(TRUNCATE)');
     const files = [dbPath, `${dbPath}-wal`].map((f) => (fs.existsSync(f) ? sha256(f) : null));

@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -207,7 +208,7 @@ describeEachStore('issue 60 §3: a colour numbering is read from the whole file'
     // Only that line says it was placed otherwise than by its number.
     expect(doc.lines.filter((l) => /placed by/.test(l.remarks ?? '')).map((l) => l.position)).toEqual([11]);
 
-    const [result] = confirmImport(db, { file: file('parts-list.csv', text) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('parts-list.csv', text) }, SYSTEM_CLOCK);
     expect(orderLines(db, result?.order.id ?? 0).map((l) => l.placed?.colour)).toEqual(
       LDRAW_LIST.map(([, , name]) => colourOfName(name)),
     );

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -22,7 +23,7 @@ describeEachStore('exports (SPEC §8)', () => {
   it('the summary lists only orders with saved lines, with exact totals and formula cells escaped', async () => {
     const { db } = await setUp();
     confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'a.xml',
@@ -41,10 +42,10 @@ describeEachStore('exports (SPEC §8)', () => {
       },
       SYSTEM_CLOCK,
     );
-    confirmImport(db, { file: file('gone.bsx', bsx([{ no: '3003', qty: 1 }])) }, SYSTEM_CLOCK);
+    confirmImport(writeSession(db), { file: file('gone.bsx', bsx([{ no: '3003', qty: 1 }])) }, SYSTEM_CLOCK);
     undoNewest(db, SYSTEM_CLOCK); // gone.bsx: its order has no saved lines now
     confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'b.bsx',
@@ -75,7 +76,7 @@ describeEachStore('exports (SPEC §8)', () => {
   it('the BrickLink XML of an order’s placed lines re-imports through our own parser to the same lines', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'a.bsx',
@@ -133,7 +134,7 @@ describeEachStore('exports (SPEC §8)', () => {
 
   it('export summary and export bricklink through the CLI, to stdout or to a file', async () => {
     const { db, dbPath } = await setUp();
-    confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001', qty: 2, price: '1.5' }])) }, SYSTEM_CLOCK);
+    confirmImport(writeSession(db), { file: file('a.bsx', bsx([{ no: '3001', qty: 2, price: '1.5' }])) }, SYSTEM_CLOCK);
     const out = path.join(tempDir(), 'summary.csv');
     const r = await cliJson(['--db', dbPath, 'export', 'summary', '--out', out]);
     expect(r.json).toMatchObject({ name: 'brick-work-summary.csv', savedTo: out });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -49,7 +50,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
       ],
       { declaration: false },
     ).replace('Bricks &amp; Pieces', 'Bricks & Pieces');
-    const [result] = confirmImport(db, { file: file('order.xml', text) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('order.xml', text) }, SYSTEM_CLOCK);
     expect(result).toMatchObject({
       document: { key: 'bricklink-order:8123456', state: 'imported' },
       order: { reference: '8123456', currency: 'EUR' },
@@ -88,7 +89,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
       { id: '1', buyer: 'ann', lines: [{ no: '3001' }] },
       { id: '2', buyer: 'bob', currency: 'GBP', lines: [{ no: '3003' }, { no: '3020' }] },
     ]);
-    const results = confirmImport(db, { file: file('orders.xml', text) }, SYSTEM_CLOCK);
+    const results = confirmImport(writeSession(db), { file: file('orders.xml', text) }, SYSTEM_CLOCK);
     expect(results.map((r) => [r.document.key, r.order.reference, r.order.currency, r.lines.total])).toEqual([
       ['bricklink-order:1', '1', 'USD', 1],
       ['bricklink-order:2', '2', 'GBP', 2],
@@ -99,7 +100,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
   it('BrickLink XML: a mass upload and a wanted list (MINQTY, MAXPRICE -1 meaning none)', async () => {
     const db = await shopStore();
     const [upload] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('upload.xml', inventoryXml([{ no: '3001', colour: 86, qty: 40, price: '0.125' }])) },
       SYSTEM_CLOCK,
     );
@@ -133,7 +134,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
       { no: '3001old', name: 'Brick 2 x 2', colour: 11, qty: 4 },
       { no: '4444', colour: 86, qty: 2, remarks: 'PAB 4211050' },
     ]);
-    const [result] = confirmImport(db, { file: file('Market Street.bsx', text) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('Market Street.bsx', text) }, SYSTEM_CLOCK);
     expect(result).toMatchObject({
       document: { key: 'Market Street.bsx' },
       lines: { total: 3, placed: 2, unplaced: 1 },
@@ -194,7 +195,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
 
     // Its bare colour column holds a number with no name beside it: read as BrickLink's once acknowledged.
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('plain.csv', plain), acknowledge: ['colour-numbering-guessed'] },
       SYSTEM_CLOCK,
     );
@@ -210,7 +211,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
       `<?xml version="1.0" encoding="ISO-8859-1"?>\n${bsx([{ no: '3001', name: 'Brick 2 x 4', colour: 5, remarks: 'Caf\u00e9 \u00bd' }]).replace(/^<\?xml[^>]*>\n/, '')}`,
       'latin1',
     );
-    const [r] = confirmImport(db, { file: file('latin.bsx', latin1) }, SYSTEM_CLOCK);
+    const [r] = confirmImport(writeSession(db), { file: file('latin.bsx', latin1) }, SYSTEM_CLOCK);
     expect(orderLines(db, r?.order.id ?? 0)[0]?.remarks).toBe('Café ½');
   });
 
@@ -232,7 +233,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
       [...`<?xml version="1.0" encoding="windows-1252"?>\n${body}`].map((c) => cp1252.get(c) ?? c.charCodeAt(0)),
     );
     expect(bytes.includes(0x80)).toBe(true);
-    const [r] = confirmImport(db, { file: file('windows.bsx', bytes) }, SYSTEM_CLOCK);
+    const [r] = confirmImport(writeSession(db), { file: file('windows.bsx', bytes) }, SYSTEM_CLOCK);
     const [line] = orderLines(db, r?.order.id ?? 0);
     expect(line?.given.name).toBe(name);
     expect(line?.remarks).toBe('\u2018Caf\u00e9\u2019 \u2026');
@@ -261,7 +262,7 @@ describeEachStore('importing each format (SPEC §8)', () => {
       const plan = planImport(store.db, { file: { name, content: fs.readFileSync(path.join(dir, name)) } });
       expect(plan.refusal, name).toBeNull();
       const [r] = confirmImport(
-        store.db,
+        writeSession(store.db),
         { file: { name, content: fs.readFileSync(path.join(dir, name)) } },
         SYSTEM_CLOCK,
       );

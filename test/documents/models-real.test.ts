@@ -8,6 +8,7 @@
  * make their own).
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -54,7 +55,7 @@ describe.runIf(
       { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
     );
     const [imported] = confirmImport(
-      store.db,
+      writeSession(store.db),
       { file: file(path.basename(pab ?? ''), fs.readFileSync(pab ?? '')) },
       SYSTEM_CLOCK,
     );

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { expect, it, onTestFinished } from 'vitest';
@@ -118,13 +119,13 @@ describeEachStore('1. no silent quantity of 1', () => {
     });
 
     const before = dumpRows(db);
-    const refusal = refusalOf(() => confirmImport(db, { file: file('names.csv', text) }, SYSTEM_CLOCK));
+    const refusal = refusalOf(() => confirmImport(writeSession(db), { file: file('names.csv', text) }, SYSTEM_CLOCK));
     expect(refusal.code).toBe('needs-acknowledgement');
     expect(refusal.message).toMatch(/no-quantity-column/);
     expect(dumpRows(db)).toEqual(before);
 
     const [result] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('names.csv', text), acknowledge: ['no-quantity-column'] },
       SYSTEM_CLOCK,
     );
@@ -156,7 +157,7 @@ describeEachStore('2. the colour numbering a file speaks is read, shown, never g
       ['4349', null, 'Rebrickable colour 0', null],
       ['2420', null, 'Rebrickable colour 1', null],
     ]);
-    const [result] = confirmImport(db, { file: file('moc.csv', REBRICKABLE_NUM) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('moc.csv', REBRICKABLE_NUM) }, SYSTEM_CLOCK);
     const saved = orderLines(db, result?.order.id ?? 0);
     expect(saved.map((l) => [l.given.colourId, l.placed?.colour ?? null, l.quantity])).toEqual([
       [null, null, 2],
@@ -214,7 +215,7 @@ describeEachStore('2. the colour numbering a file speaks is read, shown, never g
 
     // Acknowledged as BrickLink's.
     const [result] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('tool.csv', text), acknowledge: ['colour-numbering-guessed'] },
       SYSTEM_CLOCK,
     );
@@ -349,7 +350,7 @@ describeEachStore('2. the colour numbering a file speaks is read, shown, never g
     expect(doc.lines[1]?.remarks).toBe('colour number 1 (White) disagrees with the name Blue: placed by the name');
 
     const [result] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('mixed.csv', text), acknowledge: ['colour-number-and-name-disagree'] },
       SYSTEM_CLOCK,
     );
@@ -531,7 +532,7 @@ describeEachStore("4. BrickLink's order history as CSV", () => {
       ['P', '3001', 'Brick 2 x 4', 11, 10, 2500, 'N'],
       ['P', '3023', 'Plate 1 x 2', 86, 1752, 5, 'U'],
     ]);
-    const results = confirmImport(db, { file: file('orders.csv', ORDERS_CSV) }, SYSTEM_CLOCK);
+    const results = confirmImport(writeSession(db), { file: file('orders.csv', ORDERS_CSV) }, SYSTEM_CLOCK);
     expect(results.map((r) => [r.document.key, r.order.reference, r.order.currency])).toEqual([
       ['bricklink-order:21114437', '21114437', 'USD'],
       ['bricklink-order:21114500', '21114500', 'EUR'],
@@ -686,7 +687,7 @@ describeEachStore('6. depth and size of XML', () => {
     const depth = 2_500_000;
     const deep = `<INVENTORY>\n${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}\n</INVENTORY>`;
     const started = process.memoryUsage().heapUsed;
-    const e = refusalOf(() => confirmImport(db, { file: file('deep.xml', deep) }, SYSTEM_CLOCK));
+    const e = refusalOf(() => confirmImport(writeSession(db), { file: file('deep.xml', deep) }, SYSTEM_CLOCK));
     expect(e.code).toBe('parse-error');
     expect(e.message).toMatch(
       new RegExp(

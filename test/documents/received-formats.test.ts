@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { FORMAT_NAMES } from '../../src/documents/model.ts';
@@ -71,7 +72,7 @@ describeEachStore('BrickStock files (BrickStore’s predecessor)', () => {
     expect(FORMAT_NAMES[doc?.parsed.format ?? 'csv']).toBe('BrickStock file');
     expect(doc?.counts).toEqual({ total: 2, placed: 2, unplaced: 0 });
 
-    const [result] = confirmImport(db, { file: file('Old stock.bsx', BRICKSTOCK) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('Old stock.bsx', BRICKSTOCK) }, SYSTEM_CLOCK);
     expect(result).toMatchObject({ document: { key: 'Old stock.bsx' }, order: { reference: 'Old stock.bsx' } });
     expect(db.prepare('SELECT format FROM document').pluck().all()).toEqual(['brickstock']);
     // What the screens are given: the preview and the order's documents say "BrickStock file".
@@ -115,7 +116,7 @@ describeEachStore('BrickLink Studio parts lists', () => {
       ['3023', 'Plate 1 x 2, Studio', 86, 'Light Bluish Gray', 2, 'Element 302326'],
     ]);
 
-    const [result] = confirmImport(db, { file: file('Castle.csv', text) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('Castle.csv', text) }, SYSTEM_CLOCK);
     expect(result?.lines).toEqual({ total: 3, placed: 3, unplaced: 0 });
     expect(
       orderLines(db, result?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.quantity, l.remarks]),
@@ -132,7 +133,7 @@ describeEachStore('BrickLink Studio parts lists', () => {
       ['3003', '300321', '3003', 'Brick 2 x 2', 5, 4, 'Red', 'Solid Colors', 1, 1.35],
       ['', '', '3003pz1', 'Brick 2 x 2 with Zebra Pattern', 11, 0, 'Black', 'Solid Colors', 2, 1.35],
     ]);
-    const [result] = confirmImport(db, { file: file('Zoo.csv', text) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('Zoo.csv', text) }, SYSTEM_CLOCK);
     expect(result?.lines).toEqual({ total: 2, placed: 1, unplaced: 1 });
     const unplaced = orderLines(db, result?.order.id ?? 0)[1];
     expect(unplaced).toMatchObject({
@@ -205,7 +206,7 @@ describeEachStore('the column titles small BrickLink tools write', () => {
         ],
         c.delimiter,
       );
-      const [result] = confirmImport(db, { file: file('tool.csv', text) }, SYSTEM_CLOCK);
+      const [result] = confirmImport(writeSession(db), { file: file('tool.csv', text) }, SYSTEM_CLOCK);
       expect(result?.lines).toEqual({ total: 3, placed: 3, unplaced: 0 });
       expect(
         orderLines(db, result?.order.id ?? 0).map((l) => [

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { writeSession } from '../../src/store/session.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
@@ -234,14 +235,14 @@ describe('bad files are refused with their reason, and the store stays exactly a
       const store = await openStore(path.join(tempDir(), 'brick-work.sqlite'));
       onTestFinished(() => store.close());
       insertItem(store.db, { no: '3001', name: 'Brick 2 x 4' });
-      confirmImport(store.db, { file: file('before.xml', good) }, SYSTEM_CLOCK);
+      confirmImport(writeSession(store.db), { file: file('before.xml', good) }, SYSTEM_CLOCK);
       const before = dumpRows(store.db);
 
       const plan = planImport(store.db, { file: file(bad.name, bad.content) });
       expect(plan.refusal?.message).toMatch(bad.reason);
       let refusal: unknown;
       try {
-        confirmImport(store.db, { file: file(bad.name, bad.content) }, SYSTEM_CLOCK);
+        confirmImport(writeSession(store.db), { file: file(bad.name, bad.content) }, SYSTEM_CLOCK);
       } catch (e) {
         refusal = e;
       }
@@ -498,7 +499,8 @@ describe(`a document of more than ${DOCUMENT_LINE_LIMIT.toLocaleString('en-US')}
     expect(took).toBeLessThan(5_000);
     expect(grew).toBeLessThan(400 * 1024 * 1024);
     expect(
-      refusalOf(() => confirmImport(store.db, { file: { name: 'bulk.csv', content } }, SYSTEM_CLOCK)).message,
+      refusalOf(() => confirmImport(writeSession(store.db), { file: { name: 'bulk.csv', content } }, SYSTEM_CLOCK))
+        .message,
     ).toBe(plan.refusal?.message);
     expect(dumpRows(store.db)).toEqual(before);
   }, 20_000);

@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { Clock } from '../../src/clock.ts';
 import type { BrickWorkError } from '../../src/errors.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
@@ -31,10 +32,10 @@ async function setUp() {
     { no: '9001', name: 'Odd Brick', qty: 1 },
     { no: '9002', name: 'Other Brick', qty: 5, price: '0.5' },
   ]);
-  const [imported] = confirmImport(db, { file: file('Falcon.bsx', v1) }, clock);
+  const [imported] = confirmImport(writeSession(db), { file: file('Falcon.bsx', v1) }, clock);
   const lines = orderLines(db, imported?.order.id ?? 0);
-  placeByHand(db, lines[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock); // fix 9001 by hand
-  placeByHand(db, lines[2]?.id ?? 0, { type: 'P', no: '3020', colourId: null }, clock); // fix 9002 by hand
+  placeByHand(writeSession(db), lines[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock); // fix 9001 by hand
+  placeByHand(writeSession(db), lines[2]?.id ?? 0, { type: 'P', no: '3020', colourId: null }, clock); // fix 9002 by hand
   return { db, imported, lines };
 }
 
@@ -56,7 +57,7 @@ describeEachStore('revival (SPEC §8)', () => {
       [2, lines[1]?.id, []],
       [3, lines[2]?.id, ['number', 'name']],
     ]);
-    const [revived] = confirmImport(db, { file: file('Falcon.bsx', v2) }, clock);
+    const [revived] = confirmImport(writeSession(db), { file: file('Falcon.bsx', v2) }, clock);
     expect(revived).toMatchObject({
       revived: true,
       order: { id: imported?.order.id },
@@ -77,14 +78,14 @@ describeEachStore('revival (SPEC §8)', () => {
     undoNewest(db, clock);
     undoNewest(db, clock); // the document is undone, its hand placements taken back
     // Staff fix a line of the undone document by hand (its lines stay, so they can).
-    placeByHand(db, lines[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
-    placeByHand(db, lines[2]?.id ?? 0, { type: 'P', no: '3020', colourId: null }, clock);
+    placeByHand(writeSession(db), lines[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
+    placeByHand(writeSession(db), lines[2]?.id ?? 0, { type: 'P', no: '3020', colourId: null }, clock);
     const v2 = bsx([
       { no: '3001', name: 'Brick 2 x 4', qty: 2 },
       { no: '9001', name: 'Odd Brick', qty: 3 }, // quantity changed, number and name not: the hand placement stays
       { no: '9009', name: 'Other Brick', qty: 5, price: '0.5' }, // number changed: placed again
     ]);
-    confirmImport(db, { file: file('Falcon.bsx', v2) }, clock);
+    confirmImport(writeSession(db), { file: file('Falcon.bsx', v2) }, clock);
     const after = orderLines(db, imported?.order.id ?? 0);
     expect(after.map((l) => l.id)).toEqual(lines.map((l) => l.id));
     expect(after.map((l) => [l.quantity, l.placed?.no ?? null, l.placed?.by ?? null, l.reason?.text ?? null])).toEqual([
@@ -103,7 +104,7 @@ describeEachStore('revival (SPEC §8)', () => {
     const before = dumpRows(db);
     let refusal: unknown;
     try {
-      confirmImport(db, { file: file('Falcon.bsx', longer) }, clock);
+      confirmImport(writeSession(db), { file: file('Falcon.bsx', longer) }, clock);
     } catch (e) {
       refusal = e;
     }
@@ -112,7 +113,7 @@ describeEachStore('revival (SPEC §8)', () => {
       'Falcon.bsx was undone with 3 lines and this file has 5: lines pair by position, so positions 4–5 have no partner. Import the file as a new document instead (--as-new); the undone one stays undone.',
     );
     expect(dumpRows(db)).toEqual(before);
-    const [asNew] = confirmImport(db, { file: file('Falcon.bsx', longer), asNew: true }, clock);
+    const [asNew] = confirmImport(writeSession(db), { file: file('Falcon.bsx', longer), asNew: true }, clock);
     expect(asNew).toMatchObject({ revived: false, lines: { total: 5 } });
     expect(asNew?.document.id).not.toBe(imported?.document.id);
     expect(db.prepare('SELECT state FROM document WHERE id = ?').pluck().get(imported?.document.id)).toBe('undone');
@@ -125,7 +126,7 @@ describeEachStore('revival (SPEC §8)', () => {
     undoNewest(db, clock);
     const before = dumpRows(db, BOOKKEEPING);
     confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'Falcon.bsx',
@@ -147,7 +148,7 @@ describeEachStore('revival (SPEC §8)', () => {
   it('revives into its order through the header and currency checks of a chosen order', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])) },
       clock,
     );
@@ -155,7 +156,7 @@ describeEachStore('revival (SPEC §8)', () => {
     let refusal: unknown;
     try {
       confirmImport(
-        db,
+        writeSession(db),
         { file: file('o.xml', orderXml([{ id: '77', seller: 'ann', currency: 'USD', lines: [{ no: '3001' }] }])) },
         clock,
       );

@@ -1,4 +1,6 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { thisComputer } from '../../src/identity/desk.ts';
+import { writeSession } from '../../src/store/session.ts';
 import type { Clock } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { takeBack } from '../../src/documents/take-back.ts';
@@ -64,13 +66,13 @@ const twoOrders = () =>
 describeEachStore('taking back an import (SPEC §8)', () => {
   it('takes back an older import while a newer one stays; Undo names it and puts every row back; Redo takes it back again', async () => {
     const { db, clock } = await setUp();
-    const [old] = confirmImport(db, { file: market() }, clock);
-    const [newer] = confirmImport(db, { file: harbour() }, clock);
-    const newerStep = nextUndo(db);
+    const [old] = confirmImport(writeSession(db), { file: market() }, clock);
+    const [newer] = confirmImport(writeSession(db), { file: harbour() }, clock);
+    const newerStep = nextUndo(db, thisComputer());
     const newerChanges = db.prepare('SELECT * FROM undo_change WHERE step_id = ?').all(newerStep?.id);
     const before = dumpRows(db, BOOKKEEPING);
 
-    const r = takeBack(db, old?.document.id ?? 0, {}, clock);
+    const r = takeBack(writeSession(db), old?.document.id ?? 0, {}, clock);
     expect(r.step).toMatchObject({ kind: 'take-back', label: 'Take back of Market Street.bsx' });
     expect(r.documents.map((d) => [d.id, d.state])).toEqual([[old?.document.id, 'undone']]);
     expect(r.documents[0]?.undoneAt).toMatch(/^2026-04-01T09:/);
@@ -89,12 +91,12 @@ describeEachStore('taking back an import (SPEC §8)', () => {
     expect(db.prepare('SELECT * FROM undo_change WHERE step_id = ?').all(newerStep?.id)).toEqual(newerChanges);
     expect(db.prepare('SELECT state FROM undo_step WHERE id = ?').pluck().get(newerStep?.id)).toBe('done');
 
-    expect(nextUndo(db)).toMatchObject({ id: r.step.id, label: 'Take back of Market Street.bsx' });
+    expect(nextUndo(db, thisComputer())).toMatchObject({ id: r.step.id, label: 'Take back of Market Street.bsx' });
     expect(undoNewest(db, clock).label).toBe('Take back of Market Street.bsx');
     expect(dumpRows(db, BOOKKEEPING)).toEqual(before);
-    expect(nextUndo(db)?.id).toBe(newerStep?.id);
+    expect(nextUndo(db, thisComputer())?.id).toBe(newerStep?.id);
 
-    expect(nextRedo(db)?.label).toBe('Take back of Market Street.bsx');
+    expect(nextRedo(db, thisComputer())?.label).toBe('Take back of Market Street.bsx');
     redoNext(db, clock);
     expect(getDocument(db, old?.document.id ?? 0).state).toBe('undone');
     expect(getDocument(db, newer?.document.id ?? 0).state).toBe('imported');
@@ -103,8 +105,8 @@ describeEachStore('taking back an import (SPEC §8)', () => {
 
   it('Undo of a take-back places its lines again when the catalogue has moved on meanwhile', async () => {
     const { db, clock } = await setUp();
-    const [r] = confirmImport(db, { file: market() }, clock);
-    takeBack(db, r?.document.id ?? 0, {}, clock);
+    const [r] = confirmImport(writeSession(db), { file: market() }, clock);
+    takeBack(writeSession(db), r?.document.id ?? 0, {}, clock);
     insertItem(db, { no: '9001', name: 'Odd Brick' }); // a catalogue load while it was taken back
     undoNewest(db, clock);
     expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.given.no, l.placed?.no ?? null, l.reason])).toEqual([
@@ -115,15 +117,15 @@ describeEachStore('taking back an import (SPEC §8)', () => {
 
   it('a taken-back document is revived by importing the file again, in its order, with its own rows', async () => {
     const { db, clock } = await setUp();
-    const [r] = confirmImport(db, { file: market() }, clock);
+    const [r] = confirmImport(writeSession(db), { file: market() }, clock);
     const lineIds = orderLines(db, r?.order.id ?? 0).map((l) => l.id);
-    confirmImport(db, { file: harbour() }, clock);
-    takeBack(db, r?.document.id ?? 0, {}, clock);
+    confirmImport(writeSession(db), { file: harbour() }, clock);
+    takeBack(writeSession(db), r?.document.id ?? 0, {}, clock);
 
     const plan = planImport(db, { file: market() });
     expect(plan.refusal).toBeNull();
     expect(plan.documents[0]?.revival?.document.id).toBe(r?.document.id);
-    const [revived] = confirmImport(db, { file: market() }, clock);
+    const [revived] = confirmImport(writeSession(db), { file: market() }, clock);
     expect(revived).toMatchObject({
       revived: true,
       document: { id: r?.document.id, state: 'imported' },
@@ -137,15 +139,15 @@ describeEachStore('taking back an import (SPEC §8)', () => {
 
   it('one document of a multi-ORDER file is taken back alone; the file’s others stay and are named', async () => {
     const { db, clock } = await setUp();
-    const [a, b] = confirmImport(db, { file: twoOrders() }, clock);
+    const [a, b] = confirmImport(writeSession(db), { file: twoOrders() }, clock);
     // Another file of the same name, imported later, is not part of that file.
     const [other] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('orders.xml', orderXml([{ id: '44', lines: [{ no: '3001' }] }])) },
       clock,
     );
 
-    const r = takeBack(db, a?.document.id ?? 0, { wholeFile: false }, clock);
+    const r = takeBack(writeSession(db), a?.document.id ?? 0, { wholeFile: false }, clock);
     expect(r.step.label).toBe('Take back of bricklink-order:42');
     expect(r.documents.map((d) => d.id)).toEqual([a?.document.id]);
     expect(r.stillImported).toEqual([
@@ -155,7 +157,7 @@ describeEachStore('taking back an import (SPEC §8)', () => {
     expect(getDocument(db, other?.document.id ?? 0).state).toBe('imported');
 
     // The whole file can't come back while its other document is still imported: the refusal says how.
-    const again = refusalOf(() => confirmImport(db, { file: twoOrders() }, clock));
+    const again = refusalOf(() => confirmImport(writeSession(db), { file: twoOrders() }, clock));
     expect(again.code).toBe('duplicate-document');
     expect(again.message).toContain(`brick-work take-back ${b?.document.id}`);
     const plan = planImport(db, { file: twoOrders() });
@@ -167,16 +169,16 @@ describeEachStore('taking back an import (SPEC §8)', () => {
 
   it('the whole of a multi-ORDER file is taken back in one step and imported again whole', async () => {
     const { db, clock } = await setUp();
-    const [a, b] = confirmImport(db, { file: twoOrders() }, clock);
+    const [a, b] = confirmImport(writeSession(db), { file: twoOrders() }, clock);
     const [other] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('orders.xml', orderXml([{ id: '44', lines: [{ no: '3001' }] }])) },
       clock,
     );
     const before = dumpRows(db, BOOKKEEPING);
 
     // From either of its documents.
-    const r = takeBack(db, b?.document.id ?? 0, { wholeFile: true }, clock);
+    const r = takeBack(writeSession(db), b?.document.id ?? 0, { wholeFile: true }, clock);
     expect(r.step).toMatchObject({ kind: 'take-back', label: 'Take back of 2 documents from orders.xml' });
     expect(r.documents.map((d) => [d.id, d.state])).toEqual([
       [a?.document.id, 'undone'],
@@ -190,7 +192,7 @@ describeEachStore('taking back an import (SPEC §8)', () => {
         .map((o) => o.reference),
     ).toEqual(['42', '43']);
 
-    const revived = confirmImport(db, { file: twoOrders() }, clock);
+    const revived = confirmImport(writeSession(db), { file: twoOrders() }, clock);
     expect(revived.map((x) => [x.document.id, x.revived])).toEqual([
       [a?.document.id, true],
       [b?.document.id, true],
@@ -204,49 +206,49 @@ describeEachStore('taking back an import (SPEC §8)', () => {
 
   it('refuses an already-undone document with already-undone, changing nothing; an unknown one with not-found', async () => {
     const { db, clock } = await setUp();
-    const [r] = confirmImport(db, { file: market() }, clock);
-    const step = takeBack(db, r?.document.id ?? 0, {}, clock).step;
+    const [r] = confirmImport(writeSession(db), { file: market() }, clock);
+    const step = takeBack(writeSession(db), r?.document.id ?? 0, {}, clock).step;
     const undoneAt = getDocument(db, r?.document.id ?? 0).undoneAt;
     const before = dumpRows(db);
 
     for (const wholeFile of [false, true]) {
-      const refused = refusalOf(() => takeBack(db, r?.document.id ?? 0, { wholeFile }, clock));
+      const refused = refusalOf(() => takeBack(writeSession(db), r?.document.id ?? 0, { wholeFile }, clock));
       expect(refused.code).toBe('already-undone');
       expect(refused.message).toBe(
         `Market Street.bsx was already taken back on ${undoneAt?.slice(0, 16).replace('T', ' ')}: there is nothing to take back. Import the file again to revive it.`,
       );
     }
     expect(dumpRows(db)).toEqual(before);
-    expect(nextUndo(db)?.id).toBe(step.id);
+    expect(nextUndo(db, thisComputer())?.id).toBe(step.id);
 
     // Undone by Undo of its import is undone just the same.
-    const [h] = confirmImport(db, { file: harbour() }, clock);
+    const [h] = confirmImport(writeSession(db), { file: harbour() }, clock);
     undoNewest(db, clock);
-    expect(refusalOf(() => takeBack(db, h?.document.id ?? 0, {}, clock)).code).toBe('already-undone');
+    expect(refusalOf(() => takeBack(writeSession(db), h?.document.id ?? 0, {}, clock)).code).toBe('already-undone');
     // Undo of that import left a redo; a refusal does not drop it.
-    expect(nextRedo(db)?.label).toBe('Import of Harbour.bsx');
-    expect(refusalOf(() => takeBack(db, 999, {}, clock)).code).toBe('not-found');
+    expect(nextRedo(db, thisComputer())?.label).toBe('Import of Harbour.bsx');
+    expect(refusalOf(() => takeBack(writeSession(db), 999, {}, clock)).code).toBe('not-found');
   });
 
   it('an order whose documents are all taken back is undone: the summary leaves it out and its BrickLink export is refused with the date', async () => {
     const { db, clock } = await setUp();
-    const [r] = confirmImport(db, { file: market() }, clock);
+    const [r] = confirmImport(writeSession(db), { file: market() }, clock);
     confirmImport(
-      db,
+      writeSession(db),
       { file: file('Market Street extra.bsx', bsx([{ no: '3020', qty: 1 }])), orderId: r?.order.id ?? 0 },
       clock,
     );
-    const [kept] = confirmImport(db, { file: harbour() }, clock);
+    const [kept] = confirmImport(writeSession(db), { file: harbour() }, clock);
     const orderId = r?.order.id ?? 0;
     const docs = db.prepare('SELECT id FROM document WHERE order_id = ? ORDER BY id').pluck().all(orderId) as number[];
 
-    takeBack(db, docs[0] ?? 0, {}, clock);
+    takeBack(writeSession(db), docs[0] ?? 0, {}, clock);
     // One of its two documents is still imported: still an open order, and exported.
     expect(orderSummary(db, orderId)).toMatchObject({ state: 'open', undoneAt: null, lines: 1 });
     expect(bricklinkXml(db, orderId).content).toContain('<ITEMID>3020</ITEMID>');
     expect(summaryCsv(db)).toContain('Market Street.bsx,');
 
-    takeBack(db, docs[1] ?? 0, {}, clock);
+    takeBack(writeSession(db), docs[1] ?? 0, {}, clock);
     const undoneAt = getDocument(db, docs[1] ?? 0).undoneAt;
     expect(orderSummary(db, orderId)).toMatchObject({ state: 'undone', undoneAt, lines: 0 });
     expect(orderSummary(db, kept?.order.id ?? 0)).toMatchObject({ state: 'open', undoneAt: null });
@@ -263,8 +265,8 @@ describeEachStore('taking back an import (SPEC §8)', () => {
 
   it('the duplicate-document refusal names the take-back', async () => {
     const { db, clock } = await setUp();
-    const [r] = confirmImport(db, { file: market() }, clock);
-    const refused = refusalOf(() => confirmImport(db, { file: market() }, clock));
+    const [r] = confirmImport(writeSession(db), { file: market() }, clock);
+    const refused = refusalOf(() => confirmImport(writeSession(db), { file: market() }, clock));
     expect(refused.code).toBe('duplicate-document');
     expect(refused.message).toBe(
       `Market Street.bsx was already imported on 2026-04-01 09:00 into order Market Street.bsx (#${r?.order.id}); ` +

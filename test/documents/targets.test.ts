@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { writeSession } from '../../src/store/session.ts';
 import { expect, it, onTestFinished } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
@@ -26,28 +27,28 @@ describeEachStore('where an import goes', () => {
   it('a header-less file makes a new order named by its key, in the shop’s currency', async () => {
     const db = await newStore();
     setSetting(db, 'currency', 'DKK');
-    const [r] = confirmImport(db, { file: file('Falcon.bsx', bsx([{ no: '3001' }])) }, clock);
+    const [r] = confirmImport(writeSession(db), { file: file('Falcon.bsx', bsx([{ no: '3001' }])) }, clock);
     expect(r?.order).toMatchObject({ reference: 'Falcon.bsx', currency: 'DKK' });
-    const [eur] = confirmImport(db, { file: file('Euro.bsx', bsx([{ no: '3001' }], 'EUR')) }, clock);
+    const [eur] = confirmImport(writeSession(db), { file: file('Euro.bsx', bsx([{ no: '3001' }], 'EUR')) }, clock);
     expect(eur?.order.currency).toBe('EUR');
   });
 
   it('into a chosen order: matching header and currency are taken; mismatches are refused naming both values', async () => {
     const db = await newStore();
     const [first] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('a.xml', orderXml([{ id: '500', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])) },
       clock,
     );
     const orderId = first?.order.id ?? 0;
     // A header-less file without a currency takes the order's.
-    const [into] = confirmImport(db, { file: file('extra.bsx', bsx([{ no: '3001' }])), orderId }, clock);
+    const [into] = confirmImport(writeSession(db), { file: file('extra.bsx', bsx([{ no: '3001' }])), orderId }, clock);
     expect(into?.order).toEqual({ id: orderId, reference: '500', currency: 'EUR' });
 
     const before = dumpRows(db);
     const ref = refused(() =>
       confirmImport(
-        db,
+        writeSession(db),
         {
           file: file('b.xml', orderXml([{ id: '501', seller: 'ann', currency: 'EUR', lines: [{ no: '3001' }] }])),
           orderId,
@@ -64,7 +65,7 @@ describeEachStore('where an import goes', () => {
     const withOther = dumpRows(db);
     const who = refused(() =>
       confirmImport(
-        db,
+        writeSession(db),
         {
           file: file('c.xml', orderXml([{ id: '600', seller: 'bob', currency: 'EUR', lines: [{ no: '3001' }] }])),
           orderId: other,
@@ -74,20 +75,24 @@ describeEachStore('where an import goes', () => {
     );
     expect(who.code).toBe('header-mismatch');
     expect(who.message).toBe(`The file's counterparty is "bob", but order 600 (#${other}) has "ann".`);
-    const cur = refused(() => confirmImport(db, { file: file('d.bsx', bsx([{ no: '3001' }], 'USD')), orderId }, clock));
+    const cur = refused(() =>
+      confirmImport(writeSession(db), { file: file('d.bsx', bsx([{ no: '3001' }], 'USD')), orderId }, clock),
+    );
     expect(cur.code).toBe('currency-mismatch');
     expect(cur.message).toBe(`The file is in USD, but order 500 (#${orderId}) is in EUR.`);
     expect(dumpRows(db)).toEqual(withOther);
     expect(
-      refused(() => confirmImport(db, { file: file('e.bsx', bsx([{ no: '3001' }])), orderId: 999 }, clock)).code,
+      refused(() =>
+        confirmImport(writeSession(db), { file: file('e.bsx', bsx([{ no: '3001' }])), orderId: 999 }, clock),
+      ).code,
     ).toBe('not-found');
   });
 
   it('a duplicate is refused, naming when and where it was imported', async () => {
     const db = await newStore();
     const text = orderXml([{ id: '42', seller: 'ann', lines: [{ no: '3001' }] }]);
-    const [r] = confirmImport(db, { file: file('a.xml', text) }, clock);
-    const dup = refused(() => confirmImport(db, { file: file('renamed.xml', text) }, clock));
+    const [r] = confirmImport(writeSession(db), { file: file('a.xml', text) }, clock);
+    const dup = refused(() => confirmImport(writeSession(db), { file: file('renamed.xml', text) }, clock));
     expect(dup.code).toBe('duplicate-document');
     expect(dup.message).toBe(
       `bricklink-order:42 was already imported on 2026-04-01 09:30 into order 42 (#${r?.order.id}); ` +

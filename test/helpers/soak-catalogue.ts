@@ -11,6 +11,7 @@
  * the approach of test/catalogue/load-kill.test.ts.
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -61,7 +62,11 @@ export async function soakCatalogue(o: CatalogueSoakOptions): Promise<KindResult
     { name: 'Generated Part 1300 with Stud' },
     { name: 'Nothing like it' },
   ];
-  confirmImport(store.db, { file: { name: 'order.bsx', content: new TextEncoder().encode(bsx(lines)) } }, SYSTEM_CLOCK);
+  confirmImport(
+    writeSession(store.db),
+    { file: { name: 'order.bsx', content: new TextEncoder().encode(bsx(lines)) } },
+    SYSTEM_CLOCK,
+  );
   store.db.pragma('wal_checkpoint(TRUNCATE)');
   store.close();
 

@@ -11,6 +11,7 @@
  * that lost the job other than by a cancel.
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { SYSTEM_CLOCK, type Clock } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -132,7 +133,7 @@ export async function soakLookup(o: LookupSoakOptions): Promise<KindResult> {
           : [[no, '', '', 1, '0.10']],
       );
       confirmImport(
-        db,
+        writeSession(db),
         {
           file: {
             name: `lookup-${round}.csv`,

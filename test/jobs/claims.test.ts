@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { shiftedClock, SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -60,7 +61,7 @@ describe('claims (SPEC §4)', () => {
     const first = enqueueJob(db, 'lookup', { n: 1 }, { clock });
     enqueueJob(db, 'lookup', { n: 2 }, { clock });
     const me = identityOf();
-    const claimed = claimNext(db, me, { clock });
+    const claimed = claimNext(writeSession(db), me, { clock });
     expect(claimed).toMatchObject({ id: first, kind: 'lookup', payload: { n: 1 }, owner: me, takenFrom: null });
     expect(getJob(db, first)).toMatchObject({ state: 'running', owner: me, alive: true });
   });
@@ -74,13 +75,15 @@ describe('claims (SPEC §4)', () => {
     ownedBy({ db } as Store, live, liveOwner);
     ownedBy({ db } as Store, dead, deadOne);
 
-    const claimed = claimNext(db, identityOf(), { clock });
+    const claimed = claimNext(writeSession(db), identityOf(), { clock });
     expect(claimed?.id).toBe(dead);
     expect(claimed?.takenFrom).toEqual(deadOne);
-    expect(claimNext(db, identityOf(), { clock })).toBeNull();
+    expect(claimNext(writeSession(db), identityOf(), { clock })).toBeNull();
     expect(getJob(db, live)).toMatchObject({ state: 'running', owner: liveOwner, recoveries: 0 });
     expect(getJob(db, dead)).toMatchObject({ state: 'running', owner: identityOf(), recoveries: 1 });
-    expect(() => claimJob(db, live, identityOf(), { clock })).toThrow(expect.objectContaining({ code: 'busy' }));
+    expect(() => claimJob(writeSession(db), live, identityOf(), { clock })).toThrow(
+      expect.objectContaining({ code: 'busy' }),
+    );
   });
 
   it('a job owned by the pid of a live, unrelated process with another start time is recovered and claimed', async () => {
@@ -95,8 +98,8 @@ describe('claims (SPEC §4)', () => {
     expect(recoverJobs(db, { clock }).map((r) => r.id)).toEqual([reused]);
     expect(getJob(db, reused)).toMatchObject({ state: 'queued', recoveries: 1 });
     expect(getJob(db, mine)).toMatchObject({ state: 'running', owner: unrelated, alive: true });
-    expect(claimNext(db, identityOf(), { clock })?.id).toBe(reused);
-    expect(claimNext(db, identityOf(), { clock })).toBeNull();
+    expect(claimNext(writeSession(db), identityOf(), { clock })?.id).toBe(reused);
+    expect(claimNext(writeSession(db), identityOf(), { clock })).toBeNull();
   });
 
   it('recover only dead owners, including rows without identity and pid-only rows of dead pids', async () => {
@@ -124,9 +127,9 @@ describe('claims (SPEC §4)', () => {
       const alive = listJobs(db).map((j) => j.alive);
       const recovered = recoverJobs(db, { clock: c }).map((r) => r.id);
       const claimed = [
-        claimNext(db, me, { clock: c })?.id,
-        claimNext(db, me, { clock: c })?.id,
-        claimNext(db, me, { clock: c })?.id,
+        claimNext(writeSession(db), me, { clock: c })?.id,
+        claimNext(writeSession(db), me, { clock: c })?.id,
+        claimNext(writeSession(db), me, { clock: c })?.id,
       ];
       answers.push({ alive, recovered, claimed });
     }
@@ -141,7 +144,7 @@ describe('state changes are compare-and-set', () => {
     const { db } = await newStore();
     const id = enqueueJob(db, 'lookup', {}, { clock });
     const me = identityOf();
-    claimJob(db, id, me, { clock });
+    claimJob(writeSession(db), id, me, { clock });
     const stranger = anotherLife(me);
     expect(reportProgress(db, id, stranger, { done: 5, total: 10 }, { clock })).toBe(false);
     expect(finishJob(db, id, stranger, { state: 'done' }, { clock })).toBe(false);
@@ -162,7 +165,7 @@ describe('state changes are compare-and-set', () => {
     db.exec('CREATE TABLE effect (n INTEGER)');
     const running = enqueueJob(db, 'count', {}, { clock });
     const runner = new JobRunner({
-      db,
+      session: writeSession(db),
       handlers: {
         count(_job, ctx) {
           for (let n = 1; n <= 10; n++) {
@@ -183,7 +186,7 @@ describe('state changes are compare-and-set', () => {
     const { db } = await newStore();
     const id = enqueueJob(db, 'boom', {}, { clock });
     const runner = new JobRunner({
-      db,
+      session: writeSession(db),
       handlers: {
         boom() {
           throw new BrickWorkError('parse-error', 'parts.csv line 3: the number is missing');
@@ -202,7 +205,7 @@ describe('state changes are compare-and-set', () => {
     const id = enqueueJob(db, 'lookup', {}, { clock });
     const today = new Date('2026-03-01T12:00:00Z');
     const runner = new JobRunner({
-      db,
+      session: writeSession(db),
       clock: { now: () => today },
       handlers: { lookup: (_j, ctx) => void ctx.defer('2026-03-02', 'the day’s BrickLink budget is used up') },
     });
@@ -210,7 +213,7 @@ describe('state changes are compare-and-set', () => {
     expect(getJob(db, id)).toMatchObject({ state: 'queued', notBeforeDay: '2026-03-02' });
     expect(await runner.runNext()).toBeNull();
     const tomorrow = new JobRunner({
-      db,
+      session: writeSession(db),
       clock: { now: () => new Date('2026-03-02T00:00:01Z') },
       handlers: { lookup: (_j, ctx) => void ctx.complete() },
     });

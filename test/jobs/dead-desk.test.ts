@@ -5,10 +5,11 @@
  * load is not refused as busy.
  */
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { EventName } from '../../src/api/contract.ts';
 import { startCore } from '../../src/app/core.ts';
 import { openStore } from '../../src/store/open.ts';
-import { thisComputer } from '../../src/undo/desk.ts';
+import { thisComputer } from '../../src/identity/desk.ts';
 import { describeEachStore, newStoreLocation, storeKind } from '../helpers/stores.ts';
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';
 import { cli } from '../helpers/cli.ts';
@@ -16,7 +17,6 @@ import { bytes, files } from '../helpers/catalogue-files.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { claimNext, enqueueJob } from '../../src/jobs/queue.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
-import { useDesk } from '../../src/undo/desk.ts';
 import { ownerWords } from '../../renderer/jobs-words.ts';
 
 /** The app's core on `storePath`, its events kept with their times (closed when the test ends). */
@@ -133,8 +133,10 @@ describeEachStore('a desk that dies mid-load, seen by another (issue 46, point 3
     }
 
     // The next claim takes it over, and the words follow the new desk.
-    useDesk(setup.db, 'SHOP-3');
-    const taken = claimNext(setup.db, connectionOwner(setup.db), { clock: SYSTEM_CLOCK, kinds: ['held'] });
+    const taken = claimNext(writeSession(setup.db, 'SHOP-3'), connectionOwner(setup.db), {
+      clock: SYSTEM_CLOCK,
+      kinds: ['held'],
+    });
     expect(taken).toMatchObject({ id: jobId, takenFrom: expect.anything() });
     expect(await job()).toMatchObject({ alive: true, desk: server ? 'SHOP-3' : null });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { writeSession } from '../../src/store/session.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { LOOKUP_JOB_KIND, lookupHandler } from '../../src/catalogue/lookup-job.ts';
@@ -25,7 +26,7 @@ describe("a job whose data can't be read", () => {
       fetchColours: () => Promise.resolve([]),
     });
     const runner = new JobRunner({
-      db,
+      session: writeSession(db),
       clock: SYSTEM_CLOCK,
       handlers: { [LOOKUP_JOB_KIND]: lookupHandler(source, { clock: SYSTEM_CLOCK }) },
     });

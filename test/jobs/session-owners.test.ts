@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { writeSession } from '../../src/store/session.ts';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { shiftedClock, SYSTEM_CLOCK } from '../../src/clock.ts';
 import { CatalogueJob, catalogueJobStatus } from '../../src/catalogue/catalogue-job.ts';
@@ -76,17 +77,17 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       const { name, a, b } = await desks();
       const id = enqueueJob(a.db, 'work', {}, { clock });
       const ownerA = connectionOwner(a.db);
-      const claimed = claimJob(a.db, id, ownerA, { clock });
+      const claimed = claimJob(writeSession(a.db), id, ownerA, { clock });
       expect(claimed.owner).toEqual(ownerA);
-      expect(claimNext(b.db, connectionOwner(b.db), { clock })).toBeNull();
-      expect(() => claimJob(b.db, id, connectionOwner(b.db), { clock })).toThrow(
+      expect(claimNext(writeSession(b.db), connectionOwner(b.db), { clock })).toBeNull();
+      expect(() => claimJob(writeSession(b.db), id, connectionOwner(b.db), { clock })).toThrow(
         expect.objectContaining({ code: 'busy' }),
       );
       expect(getJob(b.db, id)?.alive).toBe(true);
 
       expect(cut(name, ownerA.pid)).toBe(true);
       expect(getJob(b.db, id)?.alive).toBe(false);
-      const taken = claimNext(b.db, connectionOwner(b.db), { clock });
+      const taken = claimNext(writeSession(b.db), connectionOwner(b.db), { clock });
       expect(taken).toMatchObject({ id, takenFrom: ownerA, owner: connectionOwner(b.db) });
 
       // Desk A connects again by itself, as a new session: it is not the owner any more, so its
@@ -108,7 +109,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       const { url, name, a, b } = await desks();
       const id = enqueueJob(a.db, 'work', {}, { clock });
       const ownerA = connectionOwner(a.db);
-      claimJob(a.db, id, ownerA, { clock });
+      claimJob(writeSession(a.db), id, ownerA, { clock });
       // Another connection of this process (the screens' beside the runner's) knows the job as its own.
       expect(ownerPlace(b.db, ownerA)).toEqual({ here: true, desk: os.hostname() });
       // Another brick-work (a process of its own, here the CLI) on the same server.
@@ -147,21 +148,21 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       });
       const id = enqueueJob(a.db, 'work', {}, { clock });
       const ownerA = connectionOwner(a.db);
-      claimJob(a.db, id, ownerA, { clock });
+      claimJob(writeSession(a.db), id, ownerA, { clock });
       expect(server.sql(name, `SELECT usename FROM pg_stat_activity WHERE pid = ${ownerA.pid}`)).toBe(`desk_a_${n}`);
       expect(ownerAlive(b.db, ownerA)).toBe(true);
-      expect(claimNext(b.db, connectionOwner(b.db), { clock })).toBeNull();
+      expect(claimNext(writeSession(b.db), connectionOwner(b.db), { clock })).toBeNull();
       expect(getJob(b.db, id)?.owner).toEqual(ownerA);
       expect(cut(name, ownerA.pid)).toBe(true);
       expect(ownerAlive(b.db, ownerA)).toBe(false);
-      expect(claimNext(b.db, connectionOwner(b.db), { clock })).toMatchObject({ id, takenFrom: ownerA });
+      expect(claimNext(writeSession(b.db), connectionOwner(b.db), { clock })).toMatchObject({ id, takenFrom: ownerA });
     });
 
     it('a cut runner of its own job stops, even before anyone takes the job over', async () => {
       const { name, a } = await desks();
       const id = enqueueJob(a.db, 'work', {}, { clock });
       const me = connectionOwner(a.db);
-      claimJob(a.db, id, me, { clock });
+      claimJob(writeSession(a.db), id, me, { clock });
       expect(reportProgress(a.db, id, me, { done: 1, total: 3 }, { clock })).toBe(true);
       cut(name, me.pid);
       expect(reportProgress(a.db, id, me, { done: 2, total: 3 }, { clock })).toBe(false);
@@ -176,7 +177,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       const before = connectionOwner(a.db);
       let runs = 0;
       const runner = new JobRunner({
-        db: a.db,
+        session: writeSession(a.db),
         me: before,
         handlers: {
           work: (_job, ctx) => {
@@ -208,14 +209,14 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'job owners as server sessio
       for (const shift of [-YEAR, YEAR]) {
         const moved = shiftedClock(shift);
         const id = enqueueJob(a.db, 'work', {}, { clock: moved });
-        claimJob(a.db, id, ownerA, { clock: moved });
-        expect(() => claimJob(b.db, id, connectionOwner(b.db), { clock: moved })).toThrow(
+        claimJob(writeSession(a.db), id, ownerA, { clock: moved });
+        expect(() => claimJob(writeSession(b.db), id, connectionOwner(b.db), { clock: moved })).toThrow(
           expect.objectContaining({ code: 'busy' }),
         );
       }
       cut(name, ownerA.pid);
       for (const shift of [-YEAR, YEAR]) {
-        expect(claimNext(b.db, connectionOwner(b.db), { clock: shiftedClock(shift) })).not.toBeNull();
+        expect(claimNext(writeSession(b.db), connectionOwner(b.db), { clock: shiftedClock(shift) })).not.toBeNull();
       }
     });
 

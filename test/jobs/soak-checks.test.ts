@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { thisComputer } from '../../src/identity/desk.ts';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
@@ -16,13 +18,13 @@ const worker = (lines: string[], gone: bigint | null = null) => ({ lines, gone }
  */
 async function stepUndoneRedoneUndoneDropped() {
   const { db } = await storeWithCatalogue();
-  confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001', qty: 1 }])) }, SYSTEM_CLOCK);
-  const step = nextUndo(db);
+  confirmImport(writeSession(db), { file: file('a.bsx', bsx([{ no: '3001', qty: 1 }])) }, SYSTEM_CLOCK);
+  const step = nextUndo(db, thisComputer());
   if (!step) throw new Error('no step');
-  undo(db, SYSTEM_CLOCK, step.id);
-  redo(db, SYSTEM_CLOCK, nextRedo(db)?.id ?? 0);
-  undo(db, SYSTEM_CLOCK, step.id);
-  confirmImport(db, { file: file('b.bsx', bsx([{ no: '3003', qty: 1 }])) }, SYSTEM_CLOCK);
+  undo(writeSession(db), SYSTEM_CLOCK, step.id);
+  redo(writeSession(db), SYSTEM_CLOCK, nextRedo(db, thisComputer())?.id ?? 0);
+  undo(writeSession(db), SYSTEM_CLOCK, step.id);
+  confirmImport(writeSession(db), { file: file('b.bsx', bsx([{ no: '3003', qty: 1 }])) }, SYSTEM_CLOCK);
   return { db, name: `${step.id}@${step.createdAt}` };
 }
 

@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { LineRowView } from '../../src/api/contract.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -53,7 +54,7 @@ async function desk() {
     { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
   );
   const pab = confirmImport(
-    db,
+    writeSession(db),
     {
       file: file(
         'PAB.bsx',
@@ -67,7 +68,7 @@ async function desk() {
     SYSTEM_CLOCK,
   )[0];
   const market = confirmImport(
-    db,
+    writeSession(db),
     {
       file: file('Market Street.bsx', bsx([{ no: '4073', name: 'Plate, Round 1 x 1', colour: 5, colourName: 'Red' }])),
     },

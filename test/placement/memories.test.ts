@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -89,7 +90,7 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
       ],
       { type: 'P', me: identityOf(), clock },
     );
-    const [imported] = confirmImport(db, { file: file(doc.name, doc.text) }, clock);
+    const [imported] = confirmImport(writeSession(db), { file: file(doc.name, doc.text) }, clock);
     const orderId = imported?.order.id ?? 0;
     const given4073 = (lines: LineView[]) => lines.filter((l) => l.given.no === '4073');
     const before = given4073(orderLines(db, orderId));
@@ -97,7 +98,7 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
     expect(new Set(before.map((l) => l.given.colourId)).size).toBeGreaterThanOrEqual(4); // White, Tan, Black, Light Bluish Gray
     const white = before.find((l) => l.given.colourId === 1);
 
-    const result = placeByHand(db, white?.id ?? 0, { type: 'P', no: '6141', colourId: null }, clock);
+    const result = placeByHand(writeSession(db), white?.id ?? 0, { type: 'P', no: '6141', colourId: null }, clock);
     expect(result.line.placed).toMatchObject({ no: '6141', colour: 1, colourName: 'White', by: 'hand' });
     expect(result.remembered).toEqual({ item: 'added', colour: null, name: 'added' });
     expect(result.others).toEqual({ placed: before.length - 1, moved: 0, unplaced: 0 });
@@ -143,14 +144,14 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
     // Cherries: the Red lot stays Red when the Lime one is placed by hand.
     const cherries = orderLines(db, orderId).filter((l) => l.given.no === 'x18');
     const lime = cherries.find((l) => l.given.colourId === 34);
-    placeByHand(db, lime?.id ?? 0, { type: 'P', no: '22667', colourId: null }, clock);
+    placeByHand(writeSession(db), lime?.id ?? 0, { type: 'P', no: '22667', colourId: null }, clock);
     for (const line of orderLines(db, orderId).filter((l) => l.given.no === 'x18')) {
       expect(line.placed).toMatchObject({ no: '22667', colour: line.given.colourId });
     }
 
     // A BrickLink order imported later, with 4073 in colour 11: exported in colour 11.
     const [later] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file('order.xml', orderXml([{ id: '4242', seller: 'ann', lines: [{ no: '4073', colour: 11, qty: 7 }] }])),
       },
@@ -163,7 +164,7 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
     const { db } = await storeWithCatalogue();
     insertColour(db, { id: 11, name: 'Black' });
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'a.bsx',
@@ -176,21 +177,25 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
       clock,
     );
     const [red, black] = orderLines(db, r?.order.id ?? 0);
-    const result = placeByHand(db, red?.id ?? 0, { type: 'P', no: '3001', colourId: 11 }, clock);
+    const result = placeByHand(writeSession(db), red?.id ?? 0, { type: 'P', no: '3001', colourId: 11 }, clock);
     expect(result.remembered).toEqual({ item: 'added', colour: null, name: null });
     expect(colourMemories(db)).toEqual([]);
     expect(orderLines(db, r?.order.id ?? 0).map((l) => [l.id, l.placed?.colour, l.placed?.by])).toEqual([
       [red?.id, 11, 'hand'],
       [black?.id, 11, 'remembered'], // its own colour, which happens to be Black too
     ]);
-    const [later] = confirmImport(db, { file: file('b.bsx', bsx([{ no: '3001old', colour: 5 }])) }, clock);
+    const [later] = confirmImport(
+      writeSession(db),
+      { file: file('b.bsx', bsx([{ no: '3001old', colour: 5 }])) },
+      clock,
+    );
     expect(orderLines(db, later?.order.id ?? 0)[0]?.placed).toMatchObject({ no: '3001', colour: 5, by: 'remembered' });
   });
 
   it('a colour the catalogue does not know needs a colour chosen, which is remembered for that colour in its own numbering', async () => {
     const { db } = await storeWithCatalogue();
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'a.bsx',
@@ -214,7 +219,9 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
 
     // Without a colour chosen it can't be placed: refused, nothing written.
     const rows = dumpRows(db);
-    expect(() => placeByHand(db, first?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock)).toThrow(
+    expect(() =>
+      placeByHand(writeSession(db), first?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock),
+    ).toThrow(
       expect.objectContaining({
         code: 'needs-colour',
         message: 'Line 1 gives colour 999, which the catalogue does not know: choose the colour it should be.',
@@ -222,7 +229,7 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
     );
     expect(dumpRows(db)).toEqual(rows);
 
-    const result = placeByHand(db, first?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
+    const result = placeByHand(writeSession(db), first?.id ?? 0, { type: 'P', no: '3001', colourId: 5 }, clock);
     expect(result.remembered).toEqual({ item: null, colour: 'added', name: null }); // 3001 is placed by number anyway: no item memory
     expect(result.others).toEqual({ placed: 1, moved: 0, unplaced: 0 });
     expect(colourMemories(db)).toMatchObject([
@@ -237,7 +244,7 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
       ['3001', 5, null],
     ]);
     // Later imports use it; the CLI lists it by name, with the item memories.
-    const [later] = confirmImport(db, { file: file('b.bsx', bsx([{ no: '3003', colour: 999 }])) }, clock);
+    const [later] = confirmImport(writeSession(db), { file: file('b.bsx', bsx([{ no: '3003', colour: 999 }])) }, clock);
     expect(orderLines(db, later?.order.id ?? 0)[0]?.placed).toMatchObject({
       no: '3003',
       colour: 5,
@@ -250,30 +257,34 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
     const { db } = await storeWithCatalogue();
     insertItem(db, { no: '3002', name: 'Brick 2 x 3' });
     const [a] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('a.bsx', bsx([{ no: 'old1' }, { no: 'old1' }, { no: 'old1' }, { no: '3001' }])) },
       clock,
     );
-    const [gone] = confirmImport(db, { file: file('gone.bsx', bsx([{ no: 'old1' }])) }, clock);
+    const [gone] = confirmImport(writeSession(db), { file: file('gone.bsx', bsx([{ no: 'old1' }])) }, clock);
     undoNewest(db, clock); // gone.bsx is undone: its line is not a saved line
     const [l1, l2, l3] = orderLines(db, a?.order.id ?? 0);
-    expect(placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).others).toEqual({
-      placed: 2,
-      moved: 0,
-      unplaced: 0,
-    });
-    placeByHand(db, l2?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock); // l2 is now placed by hand
+    expect(placeByHand(writeSession(db), l1?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).others).toEqual(
+      {
+        placed: 2,
+        moved: 0,
+        unplaced: 0,
+      },
+    );
+    placeByHand(writeSession(db), l2?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock); // l2 is now placed by hand
     // Staff correct the memory on l3: the lines the memory had placed move; l1 and l2 (by hand) stay.
-    const corrected = placeByHand(db, l3?.id ?? 0, { type: 'P', no: '3002', colourId: null }, clock);
+    const corrected = placeByHand(writeSession(db), l3?.id ?? 0, { type: 'P', no: '3002', colourId: null }, clock);
     expect(corrected.remembered.item).toBe('changed');
     expect(corrected.others).toEqual({ placed: 0, moved: 0, unplaced: 0 });
-    const [x] = confirmImport(db, { file: file('x.bsx', bsx([{ no: 'old1' }, { no: 'old1' }])) }, clock);
+    const [x] = confirmImport(writeSession(db), { file: file('x.bsx', bsx([{ no: 'old1' }, { no: 'old1' }])) }, clock);
     expect(orderLines(db, x?.order.id ?? 0).map((l) => l.placed?.no)).toEqual(['3002', '3002']);
     // Moving lines a memory placed waits for staff to confirm it (issue 25): refused until then, nothing written.
-    expect(() => placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock)).toThrow(
+    expect(() => placeByHand(writeSession(db), l1?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock)).toThrow(
       expect.objectContaining({ code: 'needs-acknowledgement' }),
     );
-    const again = placeByHand(db, l1?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock, ['moves-lines']);
+    const again = placeByHand(writeSession(db), l1?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock, [
+      'moves-lines',
+    ]);
     expect(again.others).toEqual({ placed: 0, moved: 2, unplaced: 0 });
     expect(orderLines(db, x?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.by])).toEqual([
       ['3001', 'remembered'],
@@ -294,7 +305,7 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
   it('one undo step takes back the placement, its memories and every line it placed at once', async () => {
     const { db } = await storeWithCatalogue();
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'a.bsx',
@@ -309,7 +320,7 @@ describeEachStore('a remembered placement holds the item only (SPEC §6 step 2, 
     );
     const rows = dumpRows(db, BOOKKEEPING);
     const result = placeByHand(
-      db,
+      writeSession(db),
       orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0,
       { type: 'P', no: '3001', colourId: 5 },
       clock,

@@ -6,6 +6,7 @@
  * like the real tables (BrickLink's `970c00` hips and legs is a different Rebrickable item in each colour).
  */
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { itemNumbers } from '../../src/catalogue/item-numbers.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
@@ -13,7 +14,6 @@ import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { reasonOf } from '../../src/reasons.ts';
 import { openStore } from '../../src/store/open.ts';
-import { useDesk } from '../../src/undo/desk.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { bsx, csv, file, orderXml } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
@@ -205,7 +205,7 @@ describeEachStore('a number and its colour are translated together (issue 60 §1
       ['970c00/55', '970c03/11', 'element 4267400 = 970c03 in Black; the line said 970c00 in Sand Blue'],
       ['970c00/5', '970c22/5', 'BrickLink 970c00 in Red = Rebrickable 970c22 (element 4267421)'],
     ]);
-    const [imported] = confirmImport(db, { file: file('PAB.bsx', doc) }, SYSTEM_CLOCK);
+    const [imported] = confirmImport(writeSession(db), { file: file('PAB.bsx', doc) }, SYSTEM_CLOCK);
     const lines = await serviceFor(db, storePath).call('lines.list', { orderId: imported?.order.id ?? 0 });
     expect(lines).toMatchObject({
       ok: true,
@@ -225,7 +225,7 @@ describeEachStore('a number and its colour are translated together (issue 60 §1
   it('lines saved before the element tables are placed on their colour’s item when they load, and say how', async () => {
     const { db, storePath } = await storeWith(false);
     const [imported] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: order(
           [SAND_BLUE, BLACK].map((colour) => ({ no: '970c00', colour })),
@@ -257,7 +257,7 @@ describeEachStore('what the tables cannot settle leads the suggestions (issue 60
   it("BrickLink's 2454 in Red is two Rebrickable moulds: unplaced, the two first among its suggestions; in Black, one", async () => {
     const { db, storePath } = await storeWith();
     const [imported] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: order(
           [RED, BLACK].map((colour) => ({ no: '2454', colour })),
@@ -287,9 +287,9 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
   it('a memory taught in Sand Blue does not place Black and Red: the element tables do', async () => {
     // The worker's fix comes first, with no element tables: every 970c00 is unplaced.
     const { db, storePath } = await storeWith(false);
-    useDesk(db, 'front');
-    const service = serviceFor(db, storePath);
-    const [first] = confirmImport(db, { file: order([{ no: '970c00', colour: SAND_BLUE }], '2001') }, SYSTEM_CLOCK);
+    const front = writeSession(db, 'front');
+    const service = serviceFor(db, storePath, { desk: 'front' });
+    const [first] = confirmImport(front, { file: order([{ no: '970c00', colour: SAND_BLUE }], '2001') }, SYSTEM_CLOCK);
     const listed = await service.call('lines.list', { orderId: first?.order.id ?? 0 });
     if (!listed.ok) throw new Error(listed.error.message);
     const lineId = listed.value[0]?.id ?? 0;
@@ -324,7 +324,11 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
     // No tables: BrickLink's 970c04 lands on Rebrickable's 970c04, saying it was the same text.
     const { db, storePath } = await storeWith(false);
     const service = serviceFor(db, storePath);
-    const [first] = confirmImport(db, { file: order([{ no: '970c04', colour: DARK_AZURE }], '5001') }, SYSTEM_CLOCK);
+    const [first] = confirmImport(
+      writeSession(db),
+      { file: order([{ no: '970c04', colour: DARK_AZURE }], '5001') },
+      SYSTEM_CLOCK,
+    );
     const listed = await service.call('lines.list', { orderId: first?.order.id ?? 0 });
     if (!listed.ok) throw new Error(listed.error.message);
     expect(listed.value[0]?.placed).toMatchObject({ no: '970c04', via: "same number in Rebrickable's numbering" });
@@ -343,10 +347,10 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
 
   it('a memory places another colour only where its item is made in it; else the line names the memory, which can be forgotten from it', async () => {
     const { db, storePath } = await storeWith();
-    useDesk(db, 'front');
-    const service = serviceFor(db, storePath);
+    const front = writeSession(db, 'front');
+    const service = serviceFor(db, storePath, { desk: 'front' });
     // x3001 is no number of any table: taught in Red onto 3001, which the tables make in Red and Black.
-    const [first] = confirmImport(db, { file: order([{ no: 'x3001', colour: RED }], '3001') }, SYSTEM_CLOCK);
+    const [first] = confirmImport(front, { file: order([{ no: 'x3001', colour: RED }], '3001') }, SYSTEM_CLOCK);
     const listed = await service.call('lines.list', { orderId: first?.order.id ?? 0 });
     if (!listed.ok) throw new Error(listed.error.message);
     const lineId = listed.value[0]?.id ?? 0;
@@ -355,7 +359,7 @@ describeEachStore('a fix is remembered for what was taught (issue 60 §2)', () =
     });
 
     const [later] = confirmImport(
-      db,
+      front,
       {
         file: order(
           [RED, BLACK, BLUE].map((colour) => ({ no: 'x3001', colour })),

@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
@@ -157,7 +158,7 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
     );
     const before = planImport(db, { file: file('studio.csv', studio) });
     expect(before.documents[0]?.lines[0]?.remarks).toBe('LDraw 3001 · Element 300121');
-    const [imported] = confirmImport(db, { file: file('studio.csv', studio) }, SYSTEM_CLOCK);
+    const [imported] = confirmImport(writeSession(db), { file: file('studio.csv', studio) }, SYSTEM_CLOCK);
     await loadCatalogue(db, storePath, ALL_TABLES, options);
     const after = planImport(db, { file: file('studio-again.csv', studio) });
     expect(placedOf(after)).toEqual([
@@ -184,7 +185,7 @@ describeEachStore('placing a line through another numbering (issue 24, point 2)'
   it('lines imported before the tables are placed when they load, and say how in the lines view and the CLI', async () => {
     const { db, storePath } = await storeWith('bricklink', false);
     const pab = csv(['elementId', 'quantity'], [['300121', 4]]);
-    const [imported] = confirmImport(db, { file: file('pab.csv', pab) }, SYSTEM_CLOCK);
+    const [imported] = confirmImport(writeSession(db), { file: file('pab.csv', pab) }, SYSTEM_CLOCK);
     const service = serviceFor(db, storePath);
     expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
       ok: true,
@@ -248,7 +249,7 @@ describeEachStore('colours in any numbering or name (issue 24, point 3)', () => 
     const { db, storePath } = await storeWith('bricklink');
     // A number the catalogue does not have, in Rebrickable's colour 4.
     const list = csv(['Part', 'Color', 'Quantity'], [['no-such-part', 4, 2]]);
-    const [imported] = confirmImport(db, { file: file('rebrickable.csv', list) }, SYSTEM_CLOCK);
+    const [imported] = confirmImport(writeSession(db), { file: file('rebrickable.csv', list) }, SYSTEM_CLOCK);
     const service = serviceFor(db, storePath);
     expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({
       ok: true,
@@ -265,7 +266,7 @@ describeEachStore('colours in any numbering or name (issue 24, point 3)', () => 
   it('lines imported before the colour table are placed in their colour when it loads', async () => {
     const { db, storePath } = await storeWith('bricklink', false);
     const list = csv(['Part', 'Color', 'Quantity'], [['3001', 4, 2]]);
-    const [imported] = confirmImport(db, { file: file('rebrickable.csv', list) }, SYSTEM_CLOCK);
+    const [imported] = confirmImport(writeSession(db), { file: file('rebrickable.csv', list) }, SYSTEM_CLOCK);
     const service = serviceFor(db, storePath);
     // Until then: placed, the colour shown by its Rebrickable name, not checked.
     expect(await service.call('lines.list', { orderId: imported?.order.id ?? 0 })).toMatchObject({

@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -60,16 +61,16 @@ describeEachStore('lines placed again in sets', (stores) => {
     const rows = (n: number, colour: number) => Array.from({ length: n }, () => ['3001', 'Brick 2 x 4', colour, 1]);
     const header = ['number', 'name', 'colour', 'quantity'];
     confirmImport(
-      db,
+      writeSession(db),
       { file: file('kept.csv', csv(header, rows(6000, 5))), colourNumbering: 'bricklink' },
       SYSTEM_CLOCK,
     );
     const [undone] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('undone.csv', csv(header, rows(10, 999))), colourNumbering: 'bricklink' },
       SYSTEM_CLOCK,
     );
-    takeBack(db, undone?.document.id ?? 0, {}, SYSTEM_CLOCK);
+    takeBack(writeSession(db), undone?.document.id ?? 0, {}, SYSTEM_CLOCK);
     const undoneLines = () =>
       db
         .prepare(

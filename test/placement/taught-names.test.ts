@@ -1,4 +1,5 @@
 import type { StoreDb } from '../../src/store/db.ts';
+import { writeSession } from '../../src/store/session.ts';
 import { expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -21,7 +22,7 @@ async function renamedPart(givenName = 'Plate, Modified 1 x 2 w/ 1 Stud w/o Groo
   insertItem(db, { no: '3794', name: 'Plate Special 1 x 2 with 1 Stud without Groove [Jumper]' });
   insertItem(db, { no: '15573', name: 'Plate Special 1 x 2 with 1 Stud with Groove [Jumper]' });
   const [imported] = confirmImport(
-    db,
+    writeSession(db),
     { file: file('2012.bsx', bsx([{ no: '3794a', name: givenName, colour: 5 }])) },
     clock,
   );
@@ -37,7 +38,7 @@ describeEachStore('staff teach suggestions names (SPEC §7 rule 3, §8)', () => 
   it("a hand placement whose given name differs from the item's keeps it as an extra name of the item", async () => {
     const { db, lineId, givenName } = await renamedPart();
     expect(taughtSuggestion(db, givenName)).toBeNull();
-    const result = placeByHand(db, lineId, { type: 'P', no: '3794', colourId: null }, clock);
+    const result = placeByHand(writeSession(db), lineId, { type: 'P', no: '3794', colourId: null }, clock);
     expect(result.remembered.name).toBe('added');
     expect(taughtNames(db)).toMatchObject([
       {
@@ -67,21 +68,21 @@ describeEachStore('staff teach suggestions names (SPEC §7 rule 3, §8)', () => 
 
   it('keeps one name per item once; a name the item already has, or none, teaches nothing', async () => {
     const { db, lineId, givenName } = await renamedPart();
-    placeByHand(db, lineId, { type: 'P', no: '3794', colourId: null }, clock);
+    placeByHand(writeSession(db), lineId, { type: 'P', no: '3794', colourId: null }, clock);
     const [again] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('again.bsx', bsx([{ no: 'x1', name: `  ${givenName.toUpperCase()} `, colour: 5 }])) },
       clock,
     );
     const second = placeByHand(
-      db,
+      writeSession(db),
       orderLines(db, again?.order.id ?? 0)[0]?.id ?? 0,
       { type: 'P', no: '3794', colourId: null },
       clock,
     );
     expect(second.remembered.name).toBe('kept');
     const [same] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'same.bsx',
@@ -95,10 +96,10 @@ describeEachStore('staff teach suggestions names (SPEC §7 rule 3, §8)', () => 
     );
     const [ownName, noName] = orderLines(db, same?.order.id ?? 0);
     expect(
-      placeByHand(db, ownName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name,
+      placeByHand(writeSession(db), ownName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name,
     ).toBeNull();
     expect(
-      placeByHand(db, noName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name,
+      placeByHand(writeSession(db), noName?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).remembered.name,
     ).toBeNull();
     expect(taughtNames(db).map((t) => t.item.no)).toEqual(['3794']);
   });
@@ -110,7 +111,7 @@ describeEachStore('staff teach suggestions names (SPEC §7 rule 3, §8)', () => 
       other.close();
     });
     expect(taughtSuggestion(other, givenName)).toBeNull(); // builds (and caches) the other connection's index
-    placeByHand(db, lineId, { type: 'P', no: '3794', colourId: null }, clock);
+    placeByHand(writeSession(db), lineId, { type: 'P', no: '3794', colourId: null }, clock);
     expect(taughtSuggestion(other, givenName)).toMatchObject({ no: '3794' });
     undoNewest(db, clock);
     expect(taughtNames(db)).toEqual([]);
@@ -122,9 +123,9 @@ describeEachStore('staff teach suggestions names (SPEC §7 rule 3, §8)', () => 
 
   it('a forgotten name finds nothing any more, and Undo brings it back', async () => {
     const { db, lineId, givenName } = await renamedPart();
-    placeByHand(db, lineId, { type: 'P', no: '3794', colourId: null }, clock);
+    placeByHand(writeSession(db), lineId, { type: 'P', no: '3794', colourId: null }, clock);
     const [taught] = taughtNames(db);
-    const step = forgetMemory(db, 'name', taught?.id ?? 0, clock);
+    const step = forgetMemory(writeSession(db), 'name', taught?.id ?? 0, clock);
     expect(step.label).toBe(`Forgetting the name "${givenName}" taught to P 3794`);
     expect(taughtSuggestion(db, givenName)).toBeNull();
     // The line stays placed: forgetting is about later suggestions.

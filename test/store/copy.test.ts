@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -344,7 +345,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       const file = path.join(tempDir(), 'busy.sqlite');
       const store = await openStore(file);
       const id = enqueueJob(store.db, 'work', {}, { clock: SYSTEM_CLOCK });
-      claimJob(store.db, id, identityOf(), { clock: SYSTEM_CLOCK });
+      claimJob(writeSession(store.db), id, identityOf(), { clock: SYSTEM_CLOCK });
       expect(getJob(store.db, id)?.alive).toBe(true);
       store.close();
 
@@ -353,7 +354,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'store copy to and from a Po
       const there = await openStore(url);
       try {
         expect(getJob(there.db, id)).toMatchObject({ state: 'running', owner: identityOf(), alive: false });
-        expect(claimNext(there.db, connectionOwner(there.db), { clock: SYSTEM_CLOCK })).toMatchObject({
+        expect(claimNext(writeSession(there.db), connectionOwner(there.db), { clock: SYSTEM_CLOCK })).toMatchObject({
           id,
           takenFrom: identityOf(),
         });

@@ -4,6 +4,8 @@
  * were read; on a file (no round trips to save) never — the caller reads, then writes.
  */
 import { spawn } from 'node:child_process';
+import { thisComputer } from '../../src/identity/desk.ts';
+import { writeSession } from '../../src/store/session.ts';
 import { expect, it, onTestFinished } from 'vitest';
 import { placeByHand } from '../../src/hand/placement.ts';
 import { nextUndo, undo } from '../../src/undo/history.ts';
@@ -30,7 +32,7 @@ async function storeWithLines(rows: [string, number][]) {
     [{ name: 'parts.csv', content: bytes(files.rebrickableParts([{ no: '3001', name: 'Brick 2 x 4' }])) }],
     { type: 'P', me: identityOf(), clock: SYSTEM_CLOCK },
   );
-  confirmImport(store.db, { file: file('one.csv', csv(['number', 'quantity'], rows)) }, SYSTEM_CLOCK);
+  confirmImport(writeSession(store.db), { file: file('one.csv', csv(['number', 'quantity'], rows)) }, SYSTEM_CLOCK);
   return { db: store.db, location };
 }
 
@@ -101,7 +103,14 @@ describeEachStore('a line placement swapped in one statement', (stores) => {
         );
       for (let i = 0; i < 100 && held() === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(held()).toBe(1);
-      const placed = placeByHand(db, lineId ?? 0, { type: 'P', no: '3001', colourId: null }, SYSTEM_CLOCK, [], null);
+      const placed = placeByHand(
+        writeSession(db),
+        lineId ?? 0,
+        { type: 'P', no: '3001', colourId: null },
+        SYSTEM_CLOCK,
+        [],
+        null,
+      );
       expect(await ended).toBe(0);
       expect(catalogueGeneration(db)).toBe(generation + 1);
       // Placed, remembered, and the twin line placed by the memory: all of it one step.
@@ -109,8 +118,8 @@ describeEachStore('a line placement swapped in one statement', (stores) => {
       expect(placed.remembered.item).toBe('added');
       expect(placed.others.placed).toBe(1);
       expect(linePlacementNow(db, twin ?? 0).columns).toMatchObject({ item_no: '3001', placed_by: 'remembered' });
-      expect(nextUndo(db)?.id).toBe(placed.step.id);
-      undo(db, SYSTEM_CLOCK, placed.step.id);
+      expect(nextUndo(db, thisComputer())?.id).toBe(placed.step.id);
+      undo(writeSession(db), SYSTEM_CLOCK, placed.step.id);
       for (const id of [lineId ?? 0, twin ?? 0]) expect(linePlacementNow(db, id).columns.item_no).toBeNull();
       expect(db.prepare('SELECT count(*) FROM hand_placement').pluck().get()).toBe(0);
     });

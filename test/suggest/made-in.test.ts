@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { SuggestionsView } from '../../src/api/contract.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -119,7 +120,7 @@ describeEachStore("an unplaced line's suggestions put the parts made in its colo
       ]),
     );
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'order.bsx',

@@ -1,4 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
+import { writeSession } from '../../src/store/session.ts';
 import type { LineRowView, SuggestionsView } from '../../src/api/contract.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -64,7 +65,11 @@ describeEachStore('suggestions by number (issue 24, point 5)', () => {
     expect(await search('3794')).toEqual(['number:3794a', 'number:3794b', 'number:37940']);
 
     // The same for an unplaced line's own suggestions.
-    const [r] = confirmImport(db, { file: file('list.csv', csv(['Part', 'Quantity'], [['30241', 1]])) }, SYSTEM_CLOCK);
+    const [r] = confirmImport(
+      writeSession(db),
+      { file: file('list.csv', csv(['Part', 'Quantity'], [['30241', 1]])) },
+      SYSTEM_CLOCK,
+    );
     const lines = await service.call('lines.list', { orderId: r?.order.id ?? 0 });
     if (!lines.ok) throw new Error(lines.error.message);
     const lineId = (lines.value as readonly LineRowView[])[0]?.id ?? 0;

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { thisComputer } from '../../src/identity/desk.ts';
+import { writeSession } from '../../src/store/session.ts';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -189,7 +191,7 @@ function write(db: Db, a: Action, stats: { revivals: number }): 'wrote' | 'refus
   try {
     if (a.kind === 'import' || a.kind === 'undo-then-import') {
       const results = confirmImport(
-        db,
+        writeSession(db),
         { file: DOCUMENTS[a.doc] ?? DOCUMENTS[0] ?? file('x', ''), asNew: a.kind === 'import' && a.asNew },
         clock,
       );
@@ -199,7 +201,7 @@ function write(db: Db, a: Action, stats: { revivals: number }): 'wrote' | 'refus
       if (lines.length === 0) return 'refused';
       const item = ITEMS[a.item] ?? ITEMS[0];
       placeByHand(
-        db,
+        writeSession(db),
         lines[a.line % lines.length] ?? 0,
         { type: 'P', no: item[0], colourId: a.colour ? 5 : null },
         clock,
@@ -213,7 +215,7 @@ function write(db: Db, a: Action, stats: { revivals: number }): 'wrote' | 'refus
       ];
       if (all.length === 0) return 'refused';
       const [kind, id] = all[a.which % all.length] ?? ['item', 0];
-      forgetMemory(db, kind, id, clock);
+      forgetMemory(writeSession(db), kind, id, clock);
     }
     return 'wrote';
   } catch (e) {
@@ -270,7 +272,8 @@ describeEachStore('undo and redo, as a property (fast-check)', (stores) => {
               continue;
             }
             if (a.kind === 'undo' || a.kind === 'redo' || a.kind === 'cli-undo') {
-              const canMove = a.kind === 'redo' ? nextRedo(db) !== null : nextUndo(db) !== null;
+              const canMove =
+                a.kind === 'redo' ? nextRedo(db, thisComputer()) !== null : nextUndo(db, thisComputer()) !== null;
               const before = dumpRows(db, NOT_DOMAIN);
               if (a.kind === 'cli-undo') {
                 if (cliRuns >= 12) continue; // real processes are slow: a dozen per run of the property is plenty
@@ -297,7 +300,7 @@ describeEachStore('undo and redo, as a property (fast-check)', (stores) => {
               continue;
             }
             if (a.kind === 'undo-then-import') {
-              if (nextUndo(db) === null) continue;
+              if (nextUndo(db, thisComputer()) === null) continue;
               undoNewest(db, clock);
               checkInvariants(db);
             }
@@ -318,7 +321,7 @@ describeEachStore('undo and redo, as a property (fast-check)', (stores) => {
           }
 
           // Undoing everything gives back the saved data of the start.
-          while (nextUndo(store.db) !== null) undoNewest(store.db, clock);
+          while (nextUndo(store.db, thisComputer()) !== null) undoNewest(store.db, clock);
           checkInvariants(store.db);
           expect(savedData(store.db)).toEqual(start);
         } finally {

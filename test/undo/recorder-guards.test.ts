@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { writeSession } from '../../src/store/session.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
@@ -68,7 +69,7 @@ describe("the undo recorder's guards agree", () => {
   it("an import writes its rows through the recorder, and its step holds one change: the document's state", () => {
     const db = store();
     const lines = Array.from({ length: 500 }, (_, i) => ({ no: `n${i}`, qty: 1 }));
-    const [result] = confirmImport(db, { file: file('big.bsx', bsx(lines)) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(writeSession(db), { file: file('big.bsx', bsx(lines)) }, SYSTEM_CLOCK);
     const documentId = result?.document.id ?? 0;
     const changes = db.prepare('SELECT table_name, row_id, before, after FROM undo_change').all();
     expect(changes).toEqual([
@@ -80,7 +81,7 @@ describe("the undo recorder's guards agree", () => {
       },
     ]);
     const step = db.prepare('SELECT max(id) FROM undo_step').pluck().get() as number;
-    undo(db, SYSTEM_CLOCK, step);
+    undo(writeSession(db), SYSTEM_CLOCK, step);
     // Undone, not deleted: the order and its 500 lines stay for a revival.
     expect(db.prepare('SELECT state FROM document WHERE id = ?').pluck().get(documentId)).toBe('undone');
     expect(db.prepare('SELECT count(*) FROM order_line WHERE document_id = ?').pluck().get(documentId)).toBe(500);
@@ -89,13 +90,17 @@ describe("the undo recorder's guards agree", () => {
 
   it('undo reads a step naming a table it never writes (not written by brick-work): refused in words, nothing deleted', () => {
     const db = store();
-    const [result] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001', qty: 1 }])) }, SYSTEM_CLOCK);
+    const [result] = confirmImport(
+      writeSession(db),
+      { file: file('a.bsx', bsx([{ no: '3001', qty: 1 }])) },
+      SYSTEM_CLOCK,
+    );
     expect(result).toBeDefined();
     const step = db.prepare('SELECT max(id) FROM undo_step').pluck().get() as number;
     // Its change, edited to delete a row of a table undo never writes: the delete path passes the guard too.
     const job = insertJob(db, { kind: 'catalogue-lookup', state: 'queued' });
     db.prepare("UPDATE undo_change SET table_name = 'job', row_id = ?, before = NULL").run(job);
-    expect(() => undo(db, SYSTEM_CLOCK, step)).toThrow(
+    expect(() => undo(writeSession(db), SYSTEM_CLOCK, step)).toThrow(
       expect.objectContaining({ code: 'store-damaged', message: expect.stringContaining('job') }),
     );
     expect(db.prepare('SELECT count(*) FROM job WHERE id = ?').pluck().get(job)).toBe(1);

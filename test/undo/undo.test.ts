@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { thisComputer } from '../../src/identity/desk.ts';
+import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
@@ -23,14 +25,14 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
   it('a hand placement places the line, is remembered for later imports, and is one undo step with its remembering', async () => {
     const { db } = await setUp();
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('a.bsx', bsx([{ no: '3001old', name: 'Brick 2 x 4 old', colour: 5 }, { name: 'Mystery brick' }])) },
       clock,
     );
     const [byNumber, byName] = orderLines(db, r?.order.id ?? 0);
     const before = dumpRows(db, BOOKKEEPING);
-    placeByHand(db, byNumber?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock);
-    placeByHand(db, byName?.id ?? 0, { type: 'p', no: '3003', colourId: null }, clock);
+    placeByHand(writeSession(db), byNumber?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock);
+    placeByHand(writeSession(db), byName?.id ?? 0, { type: 'p', no: '3003', colourId: null }, clock);
     expect(
       orderLines(db, r?.order.id ?? 0).map((l) => [l.placed?.no, l.placed?.colour, l.placed?.by, l.reason]),
     ).toEqual([
@@ -43,7 +45,7 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
     ]);
     // A later import uses the memory for the item, and each line keeps its own colour, checked.
     const [later] = confirmImport(
-      db,
+      writeSession(db),
       {
         file: file(
           'b.bsx',
@@ -65,7 +67,7 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
       ['3003', null, 'remembered', null],
     ]);
     undoNewest(db, clock); // the later import
-    expect(nextUndo(db)?.label).toBe('Hand placement of Mystery brick (a.bsx, line 2) on P 3003');
+    expect(nextUndo(db, thisComputer())?.label).toBe('Hand placement of Mystery brick (a.bsx, line 2) on P 3003');
     undoNewest(db, clock);
     undoNewest(db, clock);
     expect(dumpRows(db, BOOKKEEPING).hand_placement).toEqual([]);
@@ -74,26 +76,31 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
 
   it('refuses a hand placement on an item the catalogue lacks', async () => {
     const { db } = await setUp();
-    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '1' }])) }, clock);
+    const [r] = confirmImport(writeSession(db), { file: file('a.bsx', bsx([{ no: '1' }])) }, clock);
     const line = orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0;
-    expect(() => placeByHand(db, line, { type: 'P', no: '9999', colourId: null }, clock)).toThrow(
+    expect(() => placeByHand(writeSession(db), line, { type: 'P', no: '9999', colourId: null }, clock)).toThrow(
       expect.objectContaining({ code: 'not-found' }),
     );
-    expect(() => placeByHand(db, line, { type: 'P', no: '3001', colourId: 77 }, clock)).toThrow(
+    expect(() => placeByHand(writeSession(db), line, { type: 'P', no: '3001', colourId: 77 }, clock)).toThrow(
       expect.objectContaining({ code: 'not-found' }),
     );
-    expect(() => placeByHand(db, line, { type: 'Z', no: '3001', colourId: null }, clock)).toThrow(
+    expect(() => placeByHand(writeSession(db), line, { type: 'Z', no: '3001', colourId: null }, clock)).toThrow(
       expect.objectContaining({ code: 'invalid-argument' }),
     );
-    expect(nextUndo(db)?.kind).toBe('import');
+    expect(nextUndo(db, thisComputer())?.kind).toBe('import');
   });
 
   it('forgetting a remembered placement is an undo step; undo brings the memory back', async () => {
     const { db } = await setUp();
-    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: 'x1' }])) }, clock);
-    placeByHand(db, orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
+    const [r] = confirmImport(writeSession(db), { file: file('a.bsx', bsx([{ no: 'x1' }])) }, clock);
+    placeByHand(
+      writeSession(db),
+      orderLines(db, r?.order.id ?? 0)[0]?.id ?? 0,
+      { type: 'P', no: '3003', colourId: null },
+      clock,
+    );
     const [memory] = itemMemories(db);
-    forgetMemory(db, 'item', memory?.id ?? 0, clock);
+    forgetMemory(writeSession(db), 'item', memory?.id ?? 0, clock);
     expect(itemMemories(db)).toEqual([]);
     undoNewest(db, clock);
     expect(itemMemories(db)).toEqual([memory]);
@@ -103,7 +110,7 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
 
   it('undo of an import marks the document undone (its rows stay); redo brings it back; a new step ends the redo', async () => {
     const { db } = await setUp();
-    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '3001' }, { no: '3003' }])) }, clock);
+    const [r] = confirmImport(writeSession(db), { file: file('a.bsx', bsx([{ no: '3001' }, { no: '3003' }])) }, clock);
     const rows = dumpRows(db, BOOKKEEPING);
     expect(undoNewest(db, clock).label).toBe('Import of a.bsx');
     expect(orderLines(db, r?.order.id ?? 0)).toEqual([]);
@@ -112,14 +119,14 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
       stamped: 1,
     });
     expect(db.prepare('SELECT count(*) FROM order_line').pluck().get()).toBe(2);
-    expect(nextRedo(db)?.label).toBe('Import of a.bsx');
+    expect(nextRedo(db, thisComputer())?.label).toBe('Import of a.bsx');
     redoNext(db, clock);
     expect(dumpRows(db, BOOKKEEPING)).toEqual(rows);
     undoNewest(db, clock);
-    confirmImport(db, { file: file('c.bsx', bsx([{ no: '3001' }])) }, clock);
-    expect(nextRedo(db)).toBeNull();
+    confirmImport(writeSession(db), { file: file('c.bsx', bsx([{ no: '3001' }])) }, clock);
+    expect(nextRedo(db, thisComputer())).toBeNull();
     // The redo list was dropped by the new step: a Redo that named it is refused, naming what happened.
-    expect(() => redo(db, clock, 1)).toThrow(expect.objectContaining({ code: 'step-moved' }));
+    expect(() => redo(writeSession(db), clock, 1)).toThrow(expect.objectContaining({ code: 'step-moved' }));
   });
 
   it('one history per store, shared by processes and kept across restarts (CLI place, undo, redo)', async () => {
@@ -151,15 +158,15 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
     // 1,300 lines giving one unknown number: placing one by hand places the others at once, one step of
     // 1,301 changes (a server store writes a step of up to 1,000 in the statement that writes the step).
     const [r] = confirmImport(
-      db,
+      writeSession(db),
       { file: file('many.bsx', bsx([...Array.from({ length: 1300 }, () => ({ no: 'gone-1' })), { no: 'gone-2' }])) },
       clock,
     );
     const lines = orderLines(db, r?.order.id ?? 0);
     const before = dumpRows(db, ['undo_step', 'undo_change', 'undo_step_catalogue', 'undo_step_desk']);
     const steps = [
-      placeByHand(db, lines[1300]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).step,
-      placeByHand(db, lines[0]?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).step,
+      placeByHand(writeSession(db), lines[1300]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock).step,
+      placeByHand(writeSession(db), lines[0]?.id ?? 0, { type: 'P', no: '3001', colourId: null }, clock).step,
     ];
     const changes = db.prepare(
       'SELECT step_id AS step, count(*) AS n FROM undo_change GROUP BY step_id ORDER BY step_id',
@@ -195,8 +202,13 @@ describeEachStore('hand placement, remembering, undo and redo (SPEC §8)', () =>
 
   it('undo and redo place the lines they touch again against the current catalogue, hand placements as restored', async () => {
     const { db } = await setUp();
-    const [r] = confirmImport(db, { file: file('a.bsx', bsx([{ no: '5555' }, { no: '6666' }])) }, clock);
-    placeByHand(db, orderLines(db, r?.order.id ?? 0)[1]?.id ?? 0, { type: 'P', no: '3003', colourId: null }, clock);
+    const [r] = confirmImport(writeSession(db), { file: file('a.bsx', bsx([{ no: '5555' }, { no: '6666' }])) }, clock);
+    placeByHand(
+      writeSession(db),
+      orderLines(db, r?.order.id ?? 0)[1]?.id ?? 0,
+      { type: 'P', no: '3003', colourId: null },
+      clock,
+    );
     undoNewest(db, clock);
     undoNewest(db, clock); // the import: document undone
     insertItem(db, { no: '5555', name: 'New in the catalogue' }); // the catalogue grew meanwhile

@@ -8,7 +8,6 @@ import { isBrickWorkError } from '../../src/errors.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
 import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';
-import { useDesk } from '../../src/undo/desk.ts';
 
 const [storePath, holdMs, goFile] = process.argv.slice(2);
 if (!storePath) throw new Error('usage: catalogue-job-worker STORE HOLD_MS [GO_FILE]');
@@ -16,7 +15,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const store = await openStore(storePath);
 const desk = process.env['BRICK_WORK_DESK'];
-if (desk) useDesk(store.db, desk);
 process.stdout.write('ready\n');
 if (goFile) while (!fs.existsSync(goFile)) await sleep(1);
 try {
@@ -27,6 +25,7 @@ try {
     { files: ['parts.csv'] },
     {
       me: connectionOwner(store.db), // this process, or on a server its session (as the app's runner)
+      ...(desk ? { desk } : {}),
       clock: SYSTEM_CLOCK,
     },
   );

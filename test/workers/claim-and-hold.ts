@@ -5,17 +5,19 @@
  * argv: STORE KIND
  */
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { writeSession } from '../../src/store/session.ts';
 import { claimNext } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/open.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
-import { useDesk } from '../../src/undo/desk.ts';
 
 const [storePath, kind] = process.argv.slice(2);
 if (!storePath || !kind) throw new Error('usage: claim-and-hold STORE KIND');
 const store = await openStore(storePath);
 const desk = process.env['BRICK_WORK_DESK'];
-if (desk) useDesk(store.db, desk);
-const job = claimNext(store.db, connectionOwner(store.db), { clock: SYSTEM_CLOCK, kinds: [kind] });
+const job = claimNext(writeSession(store.db, desk || undefined), connectionOwner(store.db), {
+  clock: SYSTEM_CLOCK,
+  kinds: [kind],
+});
 if (job === null) throw new Error(`no ${kind} job to claim`);
 process.stdout.write(`claimed ${job.id}\n`);
 setInterval(() => {}, 60_000); // held until killed

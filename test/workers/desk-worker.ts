@@ -19,6 +19,7 @@
  * argv: STORE DOCS STOP_FILE [drain]   (drain: only run jobs, until none is left to take, then end)
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { isBrickWorkError } from '../../src/errors.ts';
@@ -26,7 +27,6 @@ import { placeByHand } from '../../src/hand/placement.ts';
 import { JobRunner, type JobHandler } from '../../src/jobs/runner.ts';
 import { openStore } from '../../src/store/open.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
-import { useDesk } from '../../src/undo/desk.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
 import { chooseFile, readSoakFiles } from './soak-files.ts';
 
@@ -41,7 +41,7 @@ const store = await openStore(storeUrl);
 const db = store.db;
 // The desk this worker is (SPEC §8): desks of one name share a history, as an app and its CLI do.
 const desk = process.env['BRICK_WORK_DESK'];
-if (desk) useDesk(db, desk);
+const atDesk = writeSession(db, desk || undefined);
 const importedKeys = db.prepare("SELECT doc_key FROM document WHERE state = 'imported'").pluck();
 const lineToPlace = db.prepare(
   `SELECT l.id FROM order_line l JOIN document d ON d.id = l.document_id
@@ -90,7 +90,7 @@ const chaos: JobHandler = async (job, ctx) => {
  * One runner for the desk's life, as the app's job runner thread has (its owner named once, at its
  * start): after a cut its claims must still be made by the session it has then.
  */
-const runner = new JobRunner({ db, handlers: { chaos } });
+const runner = new JobRunner({ session: atDesk, handlers: { chaos } });
 
 /** Nothing to claim just now. */
 class Idle extends Error {}
@@ -154,8 +154,8 @@ if (mode === 'drain') {
     }
     // Read outside the write, as a screen shows them: another desk may move the history meanwhile.
     const seen = read(() => ({
-      toUndo: nextUndo(db),
-      toRedo: nextRedo(db),
+      toUndo: nextUndo(db, atDesk.desk),
+      toRedo: nextRedo(db, atDesk.desk),
       line: r >= 0.58 && r < 0.78 ? (lineToPlace.get() as { id: number } | undefined) : undefined,
       imported: r >= 0.78 ? new Set(importedKeys.all() as string[]) : new Set<string>(),
     }));
@@ -165,14 +165,14 @@ if (mode === 'drain') {
     const allImported = r >= 0.78 && files.every((f) => f.keys.some((k) => imported.has(k)));
     const file = chooseFile(files, (k) => imported.has(k));
     if ((r < 0.5 || (allImported && Math.random() < 0.5)) && toUndo) {
-      await attempt('undo', stepName(toUndo), () => (undo(db, SYSTEM_CLOCK, toUndo.id), '-'));
+      await attempt('undo', stepName(toUndo), () => (undo(atDesk, SYSTEM_CLOCK, toUndo.id), '-'));
     } else if (r < 0.58 && toRedo) {
-      await attempt('redo', stepName(toRedo), () => (redo(db, SYSTEM_CLOCK, toRedo.id), '-'));
+      await attempt('redo', stepName(toRedo), () => (redo(atDesk, SYSTEM_CLOCK, toRedo.id), '-'));
     } else if (r < 0.78 && line) {
       const no = String(items[Math.floor(Math.random() * items.length)]);
       const colourId = Math.random() < 0.5 ? 5 : null;
       await attempt('place', String(line.id), () => {
-        const placed = placeByHand(db, line.id, { type: 'P', no, colourId }, SYSTEM_CLOCK, [
+        const placed = placeByHand(atDesk, line.id, { type: 'P', no, colourId }, SYSTEM_CLOCK, [
           'other-type',
           'moves-lines',
         ]);
@@ -180,7 +180,7 @@ if (mode === 'drain') {
       });
     } else if (file) {
       await attempt('import', file.name, () => {
-        confirmImport(db, { file: { name: file.name, content: file.content } }, SYSTEM_CLOCK);
+        confirmImport(atDesk, { file: { name: file.name, content: file.content } }, SYSTEM_CLOCK);
         return '-';
       });
     }

@@ -11,6 +11,8 @@
  * argv: STORE DOCS STOP_FILE
  */
 import fs from 'node:fs';
+import { thisComputer } from '../../src/identity/desk.ts';
+import { writeSession } from '../../src/store/session.ts';
 import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { isBrickWorkError } from '../../src/errors.ts';
@@ -45,17 +47,17 @@ async function attempt(op: string, arg: string, work: () => unknown): Promise<vo
 
 while (!fs.existsSync(stopFile)) {
   const r = Math.random();
-  const toUndo = nextUndo(db);
-  const toRedo = nextRedo(db);
+  const toUndo = nextUndo(db, thisComputer());
+  const toRedo = nextRedo(db, thisComputer());
   if (r < 0.3 && toUndo) {
-    await attempt('undo', `${toUndo.id}@${toUndo.createdAt}`, () => undo(db, SYSTEM_CLOCK, toUndo.id));
+    await attempt('undo', `${toUndo.id}@${toUndo.createdAt}`, () => undo(writeSession(db), SYSTEM_CLOCK, toUndo.id));
   } else if (r < 0.4 && toRedo) {
-    await attempt('redo', `${toRedo.id}@${toRedo.createdAt}`, () => redo(db, SYSTEM_CLOCK, toRedo.id));
+    await attempt('redo', `${toRedo.id}@${toRedo.createdAt}`, () => redo(writeSession(db), SYSTEM_CLOCK, toRedo.id));
   } else {
     const file = chooseFile(files, (k) => importedKey.get(k) !== undefined);
     if (!file) break;
     await attempt('import', file.name, () =>
-      confirmImport(db, { file: { name: file.name, content: file.content } }, SYSTEM_CLOCK),
+      confirmImport(writeSession(db), { file: { name: file.name, content: file.content } }, SYSTEM_CLOCK),
     );
   }
 }

@@ -10,6 +10,7 @@
  * argv: STORE [GO_FILE]
  */
 import fs from 'node:fs';
+import { writeSession } from '../../src/store/session.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { openStore } from '../../src/store/open.ts';
 
@@ -25,7 +26,7 @@ const db = store.db;
 const effect = db.prepare('INSERT INTO chaos_effect (job_id, key, pid) VALUES (?, ?, ?)');
 
 const runner = new JobRunner({
-  db,
+  session: writeSession(db),
   handlers: {
     async chaos(job, ctx) {
       say(`start ${job.id} ${process.pid} ${now()}`);

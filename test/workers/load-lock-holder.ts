@@ -8,13 +8,11 @@ import { SYSTEM_CLOCK } from '../../src/clock.ts';
 import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
-import { useDesk } from '../../src/undo/desk.ts';
 
 const [storePath, how] = process.argv.slice(2);
 if (!storePath) throw new Error('usage: load-lock-holder STORE [plain]');
 const store = await openStore(storePath);
 const desk = process.env['BRICK_WORK_DESK'];
-if (desk) useDesk(store.db, desk);
 const job =
   how === 'plain'
     ? null
@@ -25,6 +23,7 @@ const job =
         { files: ['parts.csv'] },
         {
           me: connectionOwner(store.db),
+          ...(desk ? { desk } : {}),
           clock: SYSTEM_CLOCK,
         },
       ).job;

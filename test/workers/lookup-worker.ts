@@ -13,6 +13,7 @@
  * argv: STORE DAY API_URL
  */
 import type { Clock } from '../../src/clock.ts';
+import { writeSession } from '../../src/store/session.ts';
 import { BrickLinkApi } from '../../src/catalogue/bricklink/api.ts';
 import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../../src/catalogue/lookup-job.ts';
 import { Source } from '../../src/catalogue/source.ts';
@@ -54,7 +55,7 @@ const source = new Source(db, clock, {
 });
 const inner = lookupHandler(source, { clock });
 const runner = new JobRunner({
-  db,
+  session: writeSession(db),
   clock,
   handlers: {
     [LOOKUP_JOB_KIND]: async (job, ctx) => {

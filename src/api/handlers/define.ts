@@ -6,6 +6,7 @@
  */
 import type { CatalogueAnswers } from '../../placement/catalogue-lookup.ts';
 import type { ReadableDb, StoreDb } from '../../store/db.ts';
+import type { WriteSession } from '../../store/session.ts';
 import type { Clock } from '../../clock.ts';
 import type { Numbering, NumberedLine, ShownNumber } from '../../catalogue/item-numbers.ts';
 import type { CompareResult } from '../../compare/compare.ts';
@@ -64,6 +65,12 @@ export type PartialCallTable = { readonly [K in CallName]?: Entry<K> };
 /** What the handlers share, built once per service (`createApiService`). */
 export interface ServiceDeps {
   readonly db: StoreDb;
+  /** The connection a write goes through with the desk whose steps, marks and claims it writes (SPEC §8). */
+  readonly session: WriteSession;
+  /** This desk's name, as the steps it writes record it (Undo and Redo find its steps by it). */
+  desk(): string;
+  /** Staff renamed this desk (Settings → This desk): the next steps written here and on the app's threads are the new name's. */
+  renameDesk(desk: string): void;
   readonly clock: Clock;
   readonly ctx: ServiceContext;
   /** Tells the screens the store changed (`store.changed`), after a write. */
@@ -112,14 +119,26 @@ export interface ServiceDeps {
   };
 }
 
+/** The service's context as a call that does not write holds it: no store to write, no jobs to start, no threads. */
+export type ReadContext = Omit<ServiceContext, 'db' | 'jobs' | 'threads'>;
+
 /**
  * What a call that does not write is made from: the same parts, its store only to read (Signal's
- * `ReadableDB`), so that a write reached from it fails to compile.
+ * `ReadableDB`), so that a write reached from it fails to compile — and, at run time, a connection the
+ * engine keeps from writing (`store/reader.ts`), with no writer's session, jobs or threads in it at all.
  */
-export type ReadDeps = Omit<ServiceDeps, 'db' | 'ctx'> & {
+export type ReadDeps = Omit<ServiceDeps, 'db' | 'ctx' | 'session'> & {
   readonly db: ReadableDb;
-  readonly ctx: Omit<ServiceContext, 'db'>;
+  readonly ctx: ReadContext;
 };
+
+/**
+ * `entry`'s handler, made from the writer's parts when it writes, else from the reader's. (A registration
+ * that does not write was typed for `ReadDeps` by its trait; `Entry` keeps one signature for the table.)
+ */
+export function makeHandler<K extends CallName>(entry: Entry<K>, writer: ServiceDeps, reader: ReadDeps): Handler<K> {
+  return entry.writes ? entry.make(writer) : (entry.make as unknown as (d: ReadDeps) => Handler<K>)(reader);
+}
 
 /** The registration of a call with these traits: one that writes is given the store to write. */
 function trait(writes: true, thread: Thread): <K extends CallName>(make: (d: ServiceDeps) => Handler<K>) => Entry<K>;

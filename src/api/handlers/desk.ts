@@ -6,11 +6,11 @@
 import type { DeskView } from '../contract.ts';
 import { BrickWorkError } from '../../errors.ts';
 import { deskNameProblem } from '../desk-name.ts';
-import { deskOf, thisComputer, useDesk } from '../../undo/desk.ts';
+import { thisComputer } from '../../identity/desk.ts';
 import { type ReadDeps, outsideStore, type PartialCallTable } from './define.ts';
 
 function view(d: ReadDeps): DeskView {
-  return { name: deskOf(d.db), computer: thisComputer(), canChange: (d.ctx.deskName ?? null) !== null };
+  return { name: d.desk(), computer: thisComputer(), canChange: (d.ctx.deskName ?? null) !== null };
 }
 
 export const DESK_CALLS = {
@@ -27,9 +27,8 @@ export const DESK_CALLS = {
     if (problem !== null) throw new BrickWorkError('invalid-argument', `That name can't be used: ${problem}.`);
     const desk = given === null || given === thisComputer() ? null : given;
     port.set(desk);
-    // This thread's connection and the writer's write the next steps as this desk's.
-    useDesk(d.db, desk ?? thisComputer());
-    d.ctx.threads?.tellDesk?.(desk ?? thisComputer());
+    // This service and the app's threads write the next steps as this desk's.
+    d.renameDesk(desk ?? thisComputer());
     d.changed('this desk was renamed');
     return view(d);
   }),

@@ -126,7 +126,7 @@ export const DOCUMENTS_CALLS = {
   }),
   'import.confirm': writes((d) => ({ file, orderId, asNew, acknowledge, colourNumbering }) => {
     const results = confirmImport(
-      d.db,
+      d.session,
       { file, orderId: orderId ?? null, asNew: asNew === true, acknowledge, colourNumbering },
       d.clock,
       d.importHooks('confirm', file.name),
@@ -141,7 +141,7 @@ export const DOCUMENTS_CALLS = {
     return documentsShown(d.db, listDocuments(d.db, orderId ?? null), historyAt);
   }),
   'documents.takeBack': writes((d) => ({ documentId, wholeFile, seenAt }) => {
-    const r = takeBack(d.db, documentId, { wholeFile: wholeFile === true, seenAt }, d.clock);
+    const r = takeBack(d.session, documentId, { wholeFile: wholeFile === true, seenAt }, d.clock);
     d.changed('take-back');
     return {
       step: stepView(r.step),

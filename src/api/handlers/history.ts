@@ -1,7 +1,6 @@
 /** Undo and redo, and the remembered placements staff can forget (SPEC §8). */
 import { forgetMemory } from '../../hand/placement.ts';
 import { colourMemories, itemMemories, taughtNames } from '../../store/memories.ts';
-import { deskOf } from '../../undo/desk.ts';
 import { historySteps, nextRedo, nextUndo, redo, undo } from '../../undo/history.ts';
 
 /** Steps the history lists when no limit is asked. */
@@ -11,9 +10,9 @@ import { reads, writes, type PartialCallTable } from './define.ts';
 
 export const HISTORY_CALLS = {
   'history.state': reads((d) => () => ({
-    undo: maybeStep(nextUndo(d.db)),
-    redo: maybeStep(nextRedo(d.db)),
-    desk: deskOf(d.db),
+    undo: maybeStep(nextUndo(d.db, d.desk())),
+    redo: maybeStep(nextRedo(d.db, d.desk())),
+    desk: d.desk(),
   })),
   'history.list': reads((d) => ({ limit }) => ({
     steps: historySteps(d.db, limit ?? HISTORY_SHOWN).map((s) => ({
@@ -21,15 +20,15 @@ export const HISTORY_CALLS = {
       state: s.state,
       createdAt: s.createdAt,
     })),
-    desk: deskOf(d.db),
+    desk: d.desk(),
   })),
   'history.undo': writes((d) => ({ expectedStep }) => {
-    const step = undo(d.db, d.clock, expectedStep);
+    const step = undo(d.session, d.clock, expectedStep);
     d.changed('undo');
     return stepView(step);
   }),
   'history.redo': writes((d) => ({ expectedStep }) => {
-    const step = redo(d.db, d.clock, expectedStep);
+    const step = redo(d.session, d.clock, expectedStep);
     d.changed('redo');
     return stepView(step);
   }),
@@ -50,7 +49,7 @@ export const HISTORY_CALLS = {
     };
   }),
   'placements.forget': writes((d) => ({ kind, id, seen }) => {
-    const step = forgetMemory(d.db, kind, id, d.clock, seen);
+    const step = forgetMemory(d.session, kind, id, d.clock, seen);
     d.changed('forgot a placement');
     return { forgotten: id, step: stepView(step) };
   }),

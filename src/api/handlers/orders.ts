@@ -50,7 +50,7 @@ export const ORDERS_CALLS = {
   'lines.place': writes((d) => ({ lineId, type, no, colourId, confirm, seen }) => {
     // The number a suggestion shows first, in the shop numbering, is taken where it names one item (issue 60 §4).
     const item = itemToPlace(d.db, d.shopNumbering(), type, no);
-    const result = placeByHand(d.db, lineId, { ...item, colourId }, d.clock, confirm ?? [], seen);
+    const result = placeByHand(d.session, lineId, { ...item, colourId }, d.clock, confirm ?? [], seen);
     d.changed('hand placement');
     const [line] = lineViews(d, [oneLineFacts(d.db, result.line, catalogueLookup(d.db))]);
     return { ...result, step: stepView(result.step), line: line as NonNullable<typeof line> };

@@ -125,12 +125,12 @@ export const PICK_CALLS = {
         listOf(d, orderId),
   ),
   'pick.mark': writes((d) => ({ orderId, key, picked }) => {
-    const m = markPicked(d.db, d.clock, { orderId, key, picked }, shownOf(d));
+    const m = markPicked(d.session, d.clock, { orderId, key, picked }, shownOf(d));
     d.changed('pick mark');
     return markView(d, m);
   }),
   'pick.unmark': writes((d) => ({ orderId, key }) => {
-    const m = unmarkPicked(d.db, d.clock, { orderId, key }, shownOf(d));
+    const m = unmarkPicked(d.session, d.clock, { orderId, key }, shownOf(d));
     d.changed('pick mark');
     return markView(d, m);
   }),

@@ -40,7 +40,7 @@ export const STOCK_CALLS = {
   }),
   'stock.import': writes((d) => ({ file, locationFrom, acknowledge, colourNumbering }) => {
     const r = confirmStockImport(
-      d.db,
+      d.session,
       { file, locationFrom, acknowledge, colourNumbering },
       d.clock,
       d.importHooks('confirm', file.name),

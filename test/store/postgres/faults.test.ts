@@ -3,6 +3,7 @@
  * the desk reconnects by itself. Through the contract, as the app's screens call it.
  */
 import fs from 'node:fs';
+import { writeSession } from '../../../src/store/session.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -86,7 +87,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     let stopped = false;
     let thrown: unknown = null;
     try {
-      confirmImport(store.db, { file: document }, SYSTEM_CLOCK, {
+      confirmImport(writeSession(store.db), { file: document }, SYSTEM_CLOCK, {
         onProgress: (phase, done) => {
           if (phase === 'writing' && done >= 1_000 && !stopped) {
             stopped = true;
@@ -105,7 +106,7 @@ describe.runIf(needs(hasPostgres(), NEEDS_POSTGRES, 'a shop server going away'))
     expect(count('SELECT count(*) FROM document')).toBe(0);
     expect(count('SELECT count(*) FROM undo_step')).toBe(0);
 
-    const [done] = confirmImport(store.db, { file: document }, SYSTEM_CLOCK);
+    const [done] = confirmImport(writeSession(store.db), { file: document }, SYSTEM_CLOCK);
     expect(done?.lines.total).toBe(3_000);
     expect(count('SELECT count(*) FROM order_line')).toBe(3_000);
     expect(tallyMismatches(store.db)).toEqual([]);
