@@ -11,13 +11,16 @@ const NOT_THE_SHELLS = {
 };
 
 /**
- * The core's folders, lowest first. Each may import the root modules (src/*.ts) and the folders before
- * it, never one after it: so no two folders can need each other (no cycles), and a change low down is
+ * The core's folders, lowest first. Each may import the folders before it, never one after it: so no two folders can need each other (no cycles), and a change low down is
  * the only kind that reaches far. The app wiring (threads, job host, start-up) is `app`, above the
  * service (`api`) it runs; the three adapters (Electron's IPC, `host`, `cli`) sit on top. Every folder of
  * src/ is in it (test/lint-layers.test.ts): a folder left out would be held by no layer.
  */
 export const LAYERS = [
+  // The ground every folder and shell stands on (issue 66 §5): the house's own words (errors, reasons,
+  // kinds, setting keys, confirmations) and the platform's helpers (clock, files, version, threads).
+  'vocabulary',
+  'platform',
   'text',
   'identity',
   'store',
@@ -39,7 +42,9 @@ export const LAYERS = [
 ];
 
 /** The folders below the composition root: the shells (host, cli, electron/) take what they need of them from src/app/. */
-const BELOW_THE_ROOT = LAYERS.slice(0, LAYERS.indexOf('api'));
+/** The ground: the folders every shell may import as freely as the core does (they hold no store and compose nothing). */
+const GROUND = ['vocabulary', 'platform'];
+const BELOW_THE_ROOT = LAYERS.slice(GROUND.length, LAYERS.indexOf('api'));
 const THROUGH_THE_ROOT =
   'The shells reach the core through src/api/ (the contract) and src/app/ (the composition root), never the folders below (SPEC §1).';
 
@@ -66,10 +71,10 @@ function appEntries(shell, app) {
   };
 }
 
-/** The pattern that keeps the files of `src/<layer>` (null: the root modules) from every folder above it. */
+/** The pattern that keeps the files of `src/<layer>` from every folder above it. */
 function foldersAbove(layer) {
-  const above = layer === null ? LAYERS : LAYERS.slice(LAYERS.indexOf(layer) + 1);
-  const where = layer === null ? 'The root modules of src/' : `src/${layer}/`;
+  const above = LAYERS.slice(LAYERS.indexOf(layer) + 1);
+  const where = `src/${layer}/`;
   if (above.length === 0) return [];
   return [
     {
@@ -125,11 +130,14 @@ const ENGINE_QUESTIONS = [
   },
 ];
 
-/** Below the API, what a store's address is decides nothing: the store function does (its words are the API's and errors'). */
-const BELOW_THE_API = LAYERS.slice(0, LAYERS.indexOf('api'));
+/**
+ * Below the API, what a store's address is decides nothing: the store function does. Its words are the
+ * API's and the vocabulary's (an error names the kind of place a store is).
+ */
+const BELOW_THE_API = LAYERS.slice(LAYERS.indexOf('vocabulary') + 1, LAYERS.indexOf('api'));
 
 /**
- * The rule for files of `src/<layer>` (or the root modules, for null): no folder above; and outside the
+ * The rule for files of `src/<layer>`: no folder above; and outside the
  * store, neither the engines' drivers nor the store's engine-specific modules; `more` besides.
  */
 function layerRule(layer, more = []) {
@@ -262,7 +270,6 @@ export default tseslint.config(
       ],
     },
   })),
-  { files: ['src/*.ts'], rules: layerRule(null) },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: layerRule(layer) })),
   // A view only shapes what its handler gives it (issue 50 §3): the handler reads the store. This block's
   // rule replaces the api layer's for the file, so it repeats that rule and adds to it.
@@ -275,7 +282,7 @@ export default tseslint.config(
   },
   {
     // The CLI's contract commands reach the core only through the contract (src/cli/adapter.ts): they
-    // may import the contract's types, the root modules and the CLI's command types, nothing below.
+    // may import the contract's types, the ground (vocabulary, platform) and the CLI's command types, nothing below.
     files: ['src/cli/commands/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -289,7 +296,10 @@ export default tseslint.config(
           patterns: [
             NOT_THE_SHELLS,
             {
-              group: [...LAYERS.filter((l) => l !== 'cli').map((l) => `**/${l}/**`), '!**/api/contract.ts'],
+              group: [
+                ...LAYERS.filter((l) => l !== 'cli' && !GROUND.includes(l)).map((l) => `**/${l}/**`),
+                '!**/api/contract.ts',
+              ],
               message: CONTRACT_ONLY,
             },
             { group: ['**/adapter.ts', '**/shell/**', '**/run.ts'], message: CONTRACT_ONLY },

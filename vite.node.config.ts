@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InlineConfig } from 'vite';
-import { THREAD_SCRIPTS, type ThreadName } from './src/worker-start.ts';
+import { THREAD_SCRIPTS, type ThreadName } from './src/platform/worker-start.ts';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-/** Each thread's source as a build entry, named as `threadUrl` (src/worker-start.ts) looks for its bundle. */
+/** Each thread's source as a build entry, named as `threadUrl` (src/platform/worker-start.ts) looks for its bundle. */
 export function threadEntries(names: readonly ThreadName[]): Record<string, string> {
   return Object.fromEntries(names.map((name) => [name, path.join(root, 'src', ...THREAD_SCRIPTS[name].split('/'))]));
 }

@@ -15,7 +15,7 @@ import { startWorker } from '../src/app/job-host.ts';
 import { DecodeThread } from '../src/host/decode-client.ts';
 import { startHostServer } from '../src/host/server.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT } from '../src/documents/read-document.ts';
 import { identityOf } from '../src/identity/owner.ts';

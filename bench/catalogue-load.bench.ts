@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { identityOf } from '../src/identity/owner.ts';
 import { startWorker } from '../src/app/job-host.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';

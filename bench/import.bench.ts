@@ -4,7 +4,7 @@ import { writeSession } from '../src/store/session.ts';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { readDocumentFile } from '../src/documents/read-document.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { writeSession } from '../src/store/session.ts';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { connectionOwner } from '../src/store/owners.ts';

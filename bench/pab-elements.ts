@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { planImport } from '../src/documents/import.ts';
 import { identityOf } from '../src/identity/owner.ts';

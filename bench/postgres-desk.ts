@@ -17,8 +17,8 @@
 import fs from 'node:fs';
 import { writeSession } from '../src/store/session.ts';
 import readline from 'node:readline';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
-import { isBrickWorkError } from '../src/errors.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
+import { isBrickWorkError } from '../src/vocabulary/errors.ts';
 import { placeByHand } from '../src/hand/placement.ts';
 import { claimNext, finishJob } from '../src/jobs/queue.ts';
 import { openStore } from '../src/store/open.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { identityOf } from '../src/identity/owner.ts';

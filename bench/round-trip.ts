@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompareView, ExportFileView, ImportResultView, LineRowView } from '../src/api/contract.ts';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { identityOf } from '../src/identity/owner.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { openStore } from '../src/store/open.ts';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
 import { confirmImport } from '../src/documents/import.ts';
 import { identityOf } from '../src/identity/owner.ts';

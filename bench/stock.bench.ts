@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CallName } from '../src/api/contract.ts';
 import { loadCatalogue } from '../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../src/clock.ts';
+import { SYSTEM_CLOCK } from '../src/platform/clock.ts';
 import { identityOf } from '../src/identity/owner.ts';
 import { openStore } from '../src/store/open.ts';
 import { bytes, files } from '../test/helpers/catalogue-files.ts';

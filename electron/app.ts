@@ -1,10 +1,10 @@
 import type * as Electron from 'electron';
 import type { ApiEvents, EventName } from '../src/api/contract.ts';
 import { startCore, type Core } from '../src/app/core.ts';
-import { BrickWorkError } from '../src/errors.ts';
+import { BrickWorkError } from '../src/vocabulary/errors.ts';
 import { storeFileIn } from '../src/app/store-place.ts';
-import { APP_NAME } from '../src/version.ts';
-import { serverUrl, storeName } from '../src/store-location.ts';
+import { APP_NAME } from '../src/platform/version.ts';
+import { serverUrl, storeName } from '../src/vocabulary/store-location.ts';
 import type { ShopServerConfig, ShopServerPort } from '../src/api/ports.ts';
 import { followAppearance, windowBackground } from './appearance.ts';
 import { safeStorageCredentials, safeStorageShopServer } from './credentials.ts';

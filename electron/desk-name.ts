@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DeskNamePort } from '../src/api/ports.ts';
-import { writeFileAtomically } from '../src/files.ts';
+import { writeFileAtomically } from '../src/platform/files.ts';
 
 export function fileDeskName(userData: string): DeskNamePort {
   const file = path.join(userData, 'desk.json');

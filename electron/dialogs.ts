@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow, Dialog } from 'electron';
 import type { FileDialogs } from '../src/api/ports.ts';
-import { DOCUMENT_EXTENSIONS } from '../src/document-kinds.ts';
-import { BrickWorkError } from '../src/errors.ts';
-import { readFileWithin, type FilePurpose } from '../src/file-limits.ts';
-import { writeFileAtomically } from '../src/files.ts';
+import { DOCUMENT_EXTENSIONS } from '../src/vocabulary/document-kinds.ts';
+import { BrickWorkError } from '../src/vocabulary/errors.ts';
+import { readFileWithin, type FilePurpose } from '../src/platform/file-limits.ts';
+import { writeFileAtomically } from '../src/platform/files.ts';
 
 /**
  * A file staff chose (the dialog, Finder), read whole: refused in words when it is over the cap for what

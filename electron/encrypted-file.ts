@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { SafeStorage } from 'electron';
-import { BrickWorkError } from '../src/errors.ts';
-import { writeFileAtomically } from '../src/files.ts';
+import { BrickWorkError } from '../src/vocabulary/errors.ts';
+import { writeFileAtomically } from '../src/platform/files.ts';
 
 /**
  * A secret of the desk's (the BrickLink credentials, the shop server's password) in a file of the app's

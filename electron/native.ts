@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { BrickWorkError } from '../src/errors.ts';
+import { BrickWorkError } from '../src/vocabulary/errors.ts';
 
 /**
  * The better-sqlite3 binary built for this Electron (scripts/native-electron.mjs puts it in

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { ApiEvents } from '../src/api/contract.ts';
-import { DOCUMENT_EXTENSIONS } from '../src/document-kinds.ts';
+import { DOCUMENT_EXTENSIONS } from '../src/vocabulary/document-kinds.ts';
 import { toErrorValue } from '../src/app/store-place.ts';
 import { readChosenFile } from './dialogs.ts';
 

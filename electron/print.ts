@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserWindow, WebContentsPrintOptions, WebPreferences } from 'electron';
 import type { PrintPaper, PrintPort } from '../src/api/ports.ts';
-import { BrickWorkError } from '../src/errors.ts';
+import { BrickWorkError } from '../src/vocabulary/errors.ts';
 import type { ElectronDeps } from './app.ts';
 import { appPage, type AppPage } from './page.ts';
 import { LOCKED_PAGE } from './security.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import type { ThreadName } from '../src/worker-start.ts';
+import type { ThreadName } from '../src/platform/worker-start.ts';
 import { threadEntries } from '../vite.node.config.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');

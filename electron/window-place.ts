@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow, Rectangle } from 'electron';
-import { writeFileAtomically } from '../src/files.ts';
+import { writeFileAtomically } from '../src/platform/files.ts';
 
 /** The narrowest and lowest the screens still work at (the line table, the side panel, the header). */
 export const MIN_SIZE = { width: 1024, height: 640 } as const;

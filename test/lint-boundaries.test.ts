@@ -24,13 +24,13 @@ describe('import boundaries (docs/architecture.md, "Boundaries")', () => {
   });
 
   it('let only electron/ import electron', async () => {
-    expect(await restricted('src/x.ts', "import 'electron';")).toHaveLength(1);
+    expect(await restricted('src/vocabulary/x.ts', "import 'electron';")).toHaveLength(1);
     expect(await restricted('test/x.ts', "import 'electron';")).toHaveLength(1);
     expect(await restricted('electron/main.ts', "import 'electron';")).toEqual([]);
   });
 
   it('keep the core free of the app shells', async () => {
-    expect(await restricted('src/x.ts', "import '../renderer/shortcuts.ts';")).toHaveLength(1);
+    expect(await restricted('src/platform/x.ts', "import '../../renderer/shortcuts.ts';")).toHaveLength(1);
   });
 
   it('keep bench/ and scripts/ out of each other: what both need is in tools/ (issue 50)', async () => {
@@ -53,9 +53,9 @@ describe('the core is layered: no folder imports one above it, so no two folders
     expect(message).toMatch(/src\/store\/ may not import .*placement.*the folders are layered/);
     // Type-only imports count too: a cycle of types is still two folders that need each other.
     expect(await restricted('src/jobs/x.ts', "import type { ApiCalls } from '../api/contract.ts';")).toHaveLength(1);
-    expect(await restricted('src/errors.ts', "import { openStore } from './store/open.ts'; openStore;")).toHaveLength(
-      1,
-    );
+    expect(
+      await restricted('src/vocabulary/errors.ts', "import { openStore } from '../store/open.ts'; openStore;"),
+    ).toHaveLength(1);
   });
 
   it('so a cycle fails: placement → hand is refused where hand → placement is allowed', async () => {
@@ -333,19 +333,26 @@ describe('SQL and the engine live in src/store (issue 50 §2)', () => {
       ['src/app/x.ts', "import '../store/postgres/listener.ts';"],
       ['src/catalogue/x.ts', "import Database from 'better-sqlite3';"],
       ['src/api/x.ts', "import pg from 'pg';"],
-      ['src/catalogue/x.ts', "import { isServerAddress } from '../store-location.ts';"],
+      ['src/catalogue/x.ts', "import { isServerAddress } from '../vocabulary/store-location.ts';"],
     ]);
     // The store itself; an address's kind for words and views above the core; a store function anywhere.
     expect(await restricted('src/store/x.ts', "import '../store/dialect.ts'; import 'better-sqlite3';")).toEqual([]);
-    expect(await restricted('src/api/x.ts', "import { isServerAddress } from '../store-location.ts';")).toEqual([]);
-    expect(await restricted('src/undo/x.ts', "import { storeName } from '../store-location.ts';")).toEqual([]);
+    expect(
+      await restricted('src/api/x.ts', "import { isServerAddress } from '../vocabulary/store-location.ts';"),
+    ).toEqual([]);
+    expect(await restricted('src/undo/x.ts', "import { storeName } from '../vocabulary/store-location.ts';")).toEqual(
+      [],
+    );
     expect(await restricted('src/undo/x.ts', "import '../store/history.ts';")).toEqual([]);
   });
 
   it("refuses reading an engine's error codes outside the store (issue 66 §1)", async () => {
     const codes = 'An engine’s error codes are read in src/store';
     expect(
-      await sql('src/errors.ts', "declare const e: { code: string }; export const b = e.code === 'SQLITE_BUSY';"),
+      await sql(
+        'src/vocabulary/errors.ts',
+        "declare const e: { code: string }; export const b = e.code === 'SQLITE_BUSY';",
+      ),
     ).toEqual([expect.stringContaining(codes)]);
     expect(
       await sql('src/app/x.ts', 'declare const code: string; export const c = code.startsWith(`SQLITE_IOERR`);'),

@@ -25,6 +25,11 @@ function layering(folders: readonly string[], layers: readonly string[]) {
   };
 }
 
+/** The modules loose at src/'s root (issue 66 §5: src/ shows only rooms; a loose module would be in no layer). */
+function looseModules(names: readonly string[]): string[] {
+  return names.filter((n) => /\.(ts|tsx|js|mjs)$/.test(n));
+}
+
 async function layers(): Promise<readonly string[]> {
   const config = (await import(pathToFileURL(path.join(REPO_ROOT, 'eslint.config.js')).href)) as {
     LAYERS: readonly string[];
@@ -45,6 +50,8 @@ describe('every folder of src/ is in a layer (eslint.config.js, LAYERS)', () => 
   });
 
   it('and finds nothing wrong in the tree', async () => {
+    expect(looseModules(['errors.ts', 'store', 'README.md'])).toEqual(['errors.ts']);
+    expect(looseModules(fs.readdirSync(path.join(REPO_ROOT, 'src')))).toEqual([]);
     const folders = srcFolders();
     expect(folders).toContain('pictures');
     expect(layering(folders, await layers())).toEqual({ inNoLayer: [], noFolder: [] });

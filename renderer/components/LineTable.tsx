@@ -4,7 +4,7 @@ import type { LineRowView } from '../../src/api/contract.ts';
 import { count, money } from '../format.ts';
 import { Colour } from './Colour.tsx';
 import { Picture } from './Picture.tsx';
-import { DEFAULT_ITEM_TYPE } from '../../src/item-types.ts';
+import { DEFAULT_ITEM_TYPE } from '../../src/vocabulary/item-types.ts';
 
 export const ROW_HEIGHT = 30;
 /** A row's picture: within its height. */

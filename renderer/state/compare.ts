@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ApiEvents, ArgsOf, CompareRowView, CompareView } from '../../src/api/contract.ts';
-import type { CompareExport, CompareGroup } from '../../src/compare-kinds.ts';
-import type { ExportAcknowledgement } from '../../src/export-kinds.ts';
+import type { CompareExport, CompareGroup } from '../../src/vocabulary/compare-kinds.ts';
+import type { ExportAcknowledgement } from '../../src/vocabulary/export-kinds.ts';
 import { attempt, useApp } from './app.ts';
 import { call, messageOf } from './call.ts';
 import { deliver, useExports } from './exports.ts';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ExportFileView, ExportPreviewView, OrderView } from '../../src/api/contract.ts';
-import type { ExportTarget } from '../../src/export-kinds.ts';
+import type { ExportTarget } from '../../src/vocabulary/export-kinds.ts';
 import { attempt, useApp } from './app.ts';
 import { call } from './call.ts';
 

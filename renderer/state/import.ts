@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { ApiEvents, FileArg, ImportPreviewView, ImportResultView, JobOrderLines } from '../../src/api/contract.ts';
-import type { ColourNumbering, WarningCode } from '../../src/reading.ts';
+import type { ColourNumbering, WarningCode } from '../../src/vocabulary/reading.ts';
 import { plural } from '../format.ts';
 import { attempt, useApp } from './app.ts';
 import { call, fileArg, messageOf } from './call.ts';

@@ -3,12 +3,12 @@
  * (the renderer is untrusted), and — read from these by the compiler — their types in the contract
  * (`ArgsOf`). A new call adds a line here, its result in `contract.ts` and its handler in `handlers/`.
  */
-import { COMPARE_EXPORTS, COMPARE_GROUPS } from '../compare-kinds.ts';
-import { EXPORT_ACKNOWLEDGEMENTS, EXPORT_TARGETS } from '../export-kinds.ts';
-import { PLACEMENT_CONFIRMATIONS } from '../confirmations.ts';
-import { ITEM_TYPE_CODES } from '../item-types.ts';
-import { COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
-import { SETTING_KEYS } from '../setting-keys.ts';
+import { COMPARE_EXPORTS, COMPARE_GROUPS } from '../vocabulary/compare-kinds.ts';
+import { EXPORT_ACKNOWLEDGEMENTS, EXPORT_TARGETS } from '../vocabulary/export-kinds.ts';
+import { PLACEMENT_CONFIRMATIONS } from '../vocabulary/confirmations.ts';
+import { ITEM_TYPE_CODES } from '../vocabulary/item-types.ts';
+import { COLOUR_NUMBERINGS, WARNING_CODES } from '../vocabulary/reading.ts';
+import { SETTING_KEYS } from '../vocabulary/setting-keys.ts';
 import {
   arrayOf,
   bool,

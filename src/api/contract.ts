@@ -8,14 +8,14 @@
  * Calls that take a file take `{name, content}`: the renderer never names a path.
  */
 
-import type { ItemType } from '../item-types.ts';
-import type { SETTING_FIELDS, SettingKey } from '../setting-keys.ts';
-import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
-import type { PlacementConfirmation } from '../confirmations.ts';
-import type { CompareGroup } from '../compare-kinds.ts';
-import type { ExportTarget, LeftOutLine, SharedNumberLine } from '../export-kinds.ts';
-import type { ReasonCode } from '../reasons.ts';
-import type { SuggestionRule } from '../suggestion-rules.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
+import type { SETTING_FIELDS, SettingKey } from '../vocabulary/setting-keys.ts';
+import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../vocabulary/reading.ts';
+import type { PlacementConfirmation } from '../vocabulary/confirmations.ts';
+import type { CompareGroup } from '../vocabulary/compare-kinds.ts';
+import type { ExportTarget, LeftOutLine, SharedNumberLine } from '../vocabulary/export-kinds.ts';
+import type { ReasonCode } from '../vocabulary/reasons.ts';
+import type { SuggestionRule } from '../vocabulary/suggestion-rules.ts';
 import type { ArgumentsOf, CallName } from './arguments.ts';
 
 export type ItemTypeCode = ItemType;

@@ -3,7 +3,7 @@
  * (issue 44). A refusal is never read as "none stored": the screens say it, with what to do.
  */
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import type { CredentialStore } from './ports.ts';
 
 export interface CredentialsRead {

@@ -4,9 +4,9 @@
  * and each service thread give their own.
  */
 import type { StoreDb } from '../store/db.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import type { FetchedStock } from '../stock/lookup.ts';
 import type { RecoveredJob } from '../jobs/queue.ts';
 import type { DamageMark } from '../store/damage.ts';

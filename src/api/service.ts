@@ -1,4 +1,4 @@
-import { SETTING_FIELDS, type SettingKey } from '../setting-keys.ts';
+import { SETTING_FIELDS, type SettingKey } from '../vocabulary/setting-keys.ts';
 /**
  * The contract's service (SPEC §1): one handler per call, registered by domain with its traits
  * (`handlers/`), each argument set checked before use (`validate.ts`), every refusal a value, and
@@ -11,7 +11,7 @@ import { writeSession } from '../store/session.ts';
 import { credentialsRefusal, readCredentials, type CredentialsRead } from './credentials.ts';
 import { numberShower, numbersMemo, type Numbering } from '../catalogue/item-numbers.ts';
 import { catalogueAnswers } from '../placement/catalogue-lookup.ts';
-import { damagedStore, readOnlyStore, storeBusy, type ErrorValue } from '../errors.ts';
+import { damagedStore, readOnlyStore, storeBusy, type ErrorValue } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import { relatedParts } from '../placement/related.ts';
 import { itemsBySource, partNumbers, translationCounts } from '../store/catalogue.ts';

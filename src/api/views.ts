@@ -8,7 +8,7 @@ import type { PlannedDocument } from '../documents/import.ts';
 import { FORMAT_NAMES, type DocumentFormat } from '../documents/model.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
 import type { LineFacts } from '../placement/line-facts.ts';
-import { reasonOf } from '../reasons.ts';
+import { reasonOf } from '../vocabulary/reasons.ts';
 import type { ColourInfo } from '../store/colours.ts';
 import type { DocumentRow, SameFileDocument } from '../store/documents.ts';
 import type { OrderSummary } from '../store/orders.ts';

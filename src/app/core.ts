@@ -1,5 +1,5 @@
-import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
-import { damagedStore, readOnlyStore } from '../errors.ts';
+import { SYSTEM_CLOCK, type Clock } from '../platform/clock.ts';
+import { damagedStore, readOnlyStore } from '../vocabulary/errors.ts';
 import { JobHost } from './job-host.ts';
 import { watchDataVersion } from '../store/data-version.ts';
 import { DamageMark } from '../store/damage.ts';

@@ -4,7 +4,7 @@
  */
 import { credentialsFromEnv } from '../catalogue/bricklink/oauth.ts';
 import type { CredentialStore } from '../api/ports.ts';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 
 /** The browser host's: those of the environment at its start, replaced by what Settings enters, for this run. */
 export function credentialsInMemory(env: NodeJS.ProcessEnv): CredentialStore {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import type { Worker } from 'node:worker_threads';
 import type { StoreDb } from '../store/db.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { JobControl } from '../api/ports.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
@@ -10,8 +10,8 @@ import { lookupStarter } from './work.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { HostMessage, StampedHostMessage, ThreadMessage } from './thread-messages.ts';
-import { startWorker } from '../worker-start.ts';
-import { BrickWorkError, type ErrorValue } from '../errors.ts';
+import { startWorker } from '../platform/worker-start.ts';
+import { BrickWorkError, type ErrorValue } from '../vocabulary/errors.ts';
 import type { FetchedStock } from '../stock/lookup.ts';
 
 export { startWorker };

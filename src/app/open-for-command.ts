@@ -3,7 +3,7 @@
  * read-write (upgrading, with its backup) for one that writes — refused in words before it tries when the
  * store can't be written. What the open did is told on the log (stderr).
  */
-import { damagedStore, readOnlyStore } from '../errors.ts';
+import { damagedStore, readOnlyStore } from '../vocabulary/errors.ts';
 import { folderWritable } from '../store/access.ts';
 import { openStore, type Store } from '../store/open.ts';
 import { upgradeNotice } from './context.ts';

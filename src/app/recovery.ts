@@ -3,7 +3,7 @@
  * start, and what `brick-work jobs recover` does when told. Each recovered job is said in a sentence.
  */
 import type { StoreDb } from '../store/db.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import { toErrorValue } from '../store/errors.ts';
 import { withBusyTimeout } from '../store/busy.ts';
 import { placeLinesLeftWaiting, recoverCatalogueJob, type RecoveredCatalogueJob } from '../catalogue/catalogue-job.ts';

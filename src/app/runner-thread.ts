@@ -6,15 +6,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Clock } from '../clock.ts';
-import { damagedStore } from '../errors.ts';
+import type { Clock } from '../platform/clock.ts';
+import { damagedStore } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';
 import { identityOf } from '../identity/owner.ts';
 import { connectionOwner } from '../store/owners.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import { isItemType } from '../item-types.ts';
+import { isItemType } from '../vocabulary/item-types.ts';
 import { LOOKUP_JOB_KIND } from '../catalogue/lookup-job.ts';
 import { useNativeBinding } from '../store/native.ts';
 import { writeSession } from '../store/session.ts';
@@ -23,7 +23,7 @@ import type { JobRunner } from '../jobs/runner.ts';
 import { releaseOwnJobs } from '../jobs/queue.ts';
 import { failOwnCatalogueJob } from '../catalogue/catalogue-job.ts';
 import { ReaderThreadClient } from '../catalogue/reader-thread-client.ts';
-import { startWorker, threadUrl } from '../worker-start.ts';
+import { startWorker, threadUrl } from '../platform/worker-start.ts';
 import type { StampedHostMessage, ThreadMessage } from './thread-messages.ts';
 import { lookupRunner, runCatalogueLoad } from './work.ts';
 import { fetchStoreInventory } from '../stock/lookup.ts';

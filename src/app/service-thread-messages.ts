@@ -1,6 +1,6 @@
 import type { CredentialsRead } from '../api/credentials.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import type { ErrorValue } from '../errors.ts';
+import type { ErrorValue } from '../vocabulary/errors.ts';
 import type { CallName, EventName, Result } from '../api/contract.ts';
 
 /**

@@ -10,8 +10,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { Clock } from '../clock.ts';
-import { storeBusy, type ErrorValue } from '../errors.ts';
+import type { Clock } from '../platform/clock.ts';
+import { storeBusy, type ErrorValue } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import { DamageMark } from '../store/damage.ts';
 import { STORE_DAMAGED } from '../api/contract.ts';

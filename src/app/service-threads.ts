@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import type { StoreDb } from '../store/db.ts';
-import type { Clock } from '../clock.ts';
-import { type ErrorValue } from '../errors.ts';
+import type { Clock } from '../platform/clock.ts';
+import { type ErrorValue } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import type { DamageMark } from '../store/damage.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';

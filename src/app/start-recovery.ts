@@ -4,7 +4,7 @@
  * goes on — reads answer, writes wait for the lock — and the recovery is taken up as soon as it frees,
  * tried without waiting on the thread that answers the screens.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import { toErrorValue } from '../store/errors.ts';
 import type { StoreDb } from '../store/db.ts';
 import type { RecoveredJob } from '../jobs/queue.ts';

@@ -4,9 +4,9 @@
  * the store as it needs, does its one thing, closes it, and answers with plain values the CLI prints.
  */
 import { credentialsFromEnv } from '../catalogue/bricklink/oauth.ts';
-import { SYSTEM_CLOCK } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
-import { storeName } from '../store-location.ts';
+import { SYSTEM_CLOCK } from '../platform/clock.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
+import { storeName } from '../vocabulary/store-location.ts';
 import { formatApplicationId } from '../store/application-id.ts';
 import { copyStore, type CopyReport } from '../store/copy/index.ts';
 import { inspectStore, type StoreInfo } from '../store/info.ts';

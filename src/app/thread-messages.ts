@@ -1,6 +1,6 @@
 import type { JobOrderLines } from '../api/contract.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
-import type { ErrorValue } from '../errors.ts';
+import type { ErrorValue } from '../vocabulary/errors.ts';
 import type { FetchedStock } from '../stock/lookup.ts';
 
 /** What the main thread asks of the runner thread. */

@@ -5,7 +5,7 @@
  */
 import type { StoreDb } from '../store/db.ts';
 import type { WriteSession } from '../store/session.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import { BrickLinkApi, type ItemFetcher } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';
 import {
@@ -26,7 +26,7 @@ import {
 import { Source } from '../catalogue/source.ts';
 import type { JobOrderLines } from '../api/contract.ts';
 import type { JobControl } from '../api/ports.ts';
-import type { ErrorValue } from '../errors.ts';
+import type { ErrorValue } from '../vocabulary/errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
 import { connectionOwner } from '../store/owners.ts';
 import { catalogueHeld } from '../store/catalogue.ts';

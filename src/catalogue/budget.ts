@@ -1,6 +1,6 @@
 import type { ReadableDb, StoreDb } from '../store/db.ts';
-import { utcDay, type Clock } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
+import { utcDay, type Clock } from '../platform/clock.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { getSetting } from '../store/settings.ts';
 import { callsMadeOn, countCallOn } from '../store/budget.ts';
 

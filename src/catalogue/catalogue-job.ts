@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
-import { isoNow, type Clock } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
+import { isoNow, type Clock } from '../platform/clock.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { sameOwner, SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
 import {

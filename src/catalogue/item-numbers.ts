@@ -1,8 +1,8 @@
 import type { ReadableDb } from '../store/db.ts';
 import type { LineView } from '../store/lines.ts';
-import { NUMBERING_NAMES, numberingOfFormat, numberingOfSource, type Numbering } from '../numberings.ts';
-import { BrickWorkError, quote } from '../errors.ts';
-import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
+import { NUMBERING_NAMES, numberingOfFormat, numberingOfSource, type Numbering } from '../vocabulary/numberings.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
+import { DEFAULT_ITEM_TYPE } from '../vocabulary/item-types.ts';
 import {
   crossReferencedFrom,
   crossReferencedTo,

@@ -1,6 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
-import type { Clock } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
+import type { Clock } from '../platform/clock.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import type { OwnerIdentity } from '../identity/owner.ts';
 import type { ProcView } from '../identity/proc.ts';
@@ -9,7 +9,7 @@ import type { JobProgress } from '../jobs/types.ts';
 import { foldName } from '../placement/fold.ts';
 import { askToPlaceAgain, linesWaiting, placeNextBatch, placingAgain } from '../placement/place-lines.ts';
 import type { PlacingScope } from '../store/line-placements.ts';
-import { reasonOf } from '../reasons.ts';
+import { reasonOf } from '../vocabulary/reasons.ts';
 import { analyzeCatalogue, catalogueWriters, type CatalogueHeld } from '../store/catalogue.ts';
 import { openStage, swapTransaction, type CatalogueStage } from '../store/catalogue-stage.ts';
 import { bumpCatalogueGeneration } from '../store/settings.ts';
@@ -20,7 +20,7 @@ import {
   unplacedLinesByOrder,
   unplacedSavedLines,
 } from '../store/catalogue-load.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { readCatalogue, type NamedContent } from './read-file.ts';
 import { ReaderStopped, type ReaderThread, type StreamMessage } from './read-stream.ts';
 import type { CatalogueFile, CatalogueRecord, TranslationRecord } from './records.ts';

@@ -1,6 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
-import { isoNow, nextUtcDay, utcDay, type Clock } from '../clock.ts';
-import { BrickWorkError, isBrickWorkError, quote } from '../errors.ts';
+import { isoNow, nextUtcDay, utcDay, type Clock } from '../platform/clock.ts';
+import { BrickWorkError, isBrickWorkError, quote } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/runner.ts';
@@ -12,7 +12,7 @@ import { numbersStillToAsk, recordLookupAnswer, unplacedLinesGiving } from '../s
 import { activeJobOfKind, jobPayloadText, restartJobRun, setJobPayloadText } from '../store/jobs.ts';
 import type { ItemAnswer } from './bricklink/api.ts';
 import type { BudgetStatus } from './budget.ts';
-import { isItemType, type ItemType } from '../item-types.ts';
+import { isItemType, type ItemType } from '../vocabulary/item-types.ts';
 import type { Source } from './source.ts';
 
 export const LOOKUP_JOB_KIND = 'catalogue-lookup';

@@ -1,6 +1,6 @@
-import { CATALOGUE_FILE_LIMIT, tooBig, tooBigUnpacked } from '../file-limits.ts';
+import { CATALOGUE_FILE_LIMIT, tooBig, tooBigUnpacked } from '../platform/file-limits.ts';
 import zlib from 'node:zlib';
-import { BrickWorkError, quote } from '../errors.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
 import { parseCsv, type CsvTable } from '../text/csv.ts';
 import { decodeText, firstInvalidUtf8, wideEncoding } from '../text/decode.ts';
 import { parseError, parseErrorAt } from '../text/position.ts';
@@ -14,7 +14,7 @@ import {
   readRebrickableColourTable,
   readRebrickableTranslations,
 } from './formats/translations.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import type { CatalogueFile } from './records.ts';
 import { isGzip, plainBytes, plainPieces } from './unpack.ts';
 

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { BrickWorkError, type ErrorValue } from '../errors.ts';
-import type { ItemType } from '../item-types.ts';
+import { BrickWorkError, type ErrorValue } from '../vocabulary/errors.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { foldName } from '../placement/fold.ts';
 import { parseCsv, type CsvDelimiter } from '../text/csv.ts';
 import { inKeyOrder, inStrictKeyOrder } from '../store/catalogue.ts';

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import type { NamedContent } from './read-file.ts';
 import { ReaderStopped, type FileStream, type ReaderThread, type StreamMessage } from './read-stream.ts';
 import type { ReaderRequest } from './reader-thread.ts';

@@ -3,7 +3,7 @@
  * the catalogue job's thread writes them (`read-stream.ts`). It holds no store and writes nothing.
  */
 import { parentPort } from 'node:worker_threads';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import type { NamedContent } from './read-file.ts';
 import { streamFile } from './read-stream.ts';
 import { toWire } from './reader-wire.ts';

@@ -1,4 +1,4 @@
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { foldName } from '../placement/fold.ts';
 import type { StreamMessage } from './read-stream.ts';
 import type { CatalogueRecord } from './records.ts';

@@ -1,4 +1,4 @@
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import type { TranslationRecord } from '../store/catalogue.ts';
 
 /** One row a catalogue file gives, in BrickLink's numbering. */

@@ -1,8 +1,8 @@
 import type { StoreDb } from '../store/db.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { ItemAnswer, ItemFetcher } from './bricklink/api.ts';
 import { reserveCall, type BudgetStatus } from './budget.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 
 /**
  * The BrickLink source under the daily budget (SPEC §5). `reserve()` counts a call, committed, before

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
-import { BrickWorkError, quote } from '../errors.ts';
-import { CATALOGUE_FILE_LIMIT, tooBig, tooBigUnpacked } from '../file-limits.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
+import { CATALOGUE_FILE_LIMIT, tooBig, tooBigUnpacked } from '../platform/file-limits.ts';
 import { parseError } from '../text/position.ts';
 
 /** A catalogue file as it is handed over: its name and its bytes, plain or gzipped. */

@@ -3,8 +3,8 @@ import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import { deskNameProblem } from '../api/desk-name.ts';
 import { checkArguments } from '../api/validate.ts';
 import { callsWrite, openCliService, type CliChoices } from '../app/cli-core.ts';
-import { readFileWithin, type FilePurpose } from '../file-limits.ts';
-import { APP_NAME } from '../version.ts';
+import { readFileWithin, type FilePurpose } from '../platform/file-limits.ts';
+import { APP_NAME } from '../platform/version.ts';
 import { UsageError, type CliApi, type ContractCommand, type OptionValues, type ShellContext } from './command.ts';
 
 /** How the command line names the contract's fields, so that a refused argument is named as it was typed. */

@@ -1,8 +1,8 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { ArgsOf, CallName, FileArg, ResultOf } from '../api/contract.ts';
 import type { BackgroundResult } from '../app/cli-core.ts';
-import { BrickWorkError, type ErrorCode } from '../errors.ts';
-import type { FilePurpose } from '../file-limits.ts';
+import { BrickWorkError, type ErrorCode } from '../vocabulary/errors.ts';
+import type { FilePurpose } from '../platform/file-limits.ts';
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;

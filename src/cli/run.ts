@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { storeFromOption, toErrorValue } from '../app/store-place.ts';
-import { isBrickWorkError } from '../errors.ts';
-import { APP_NAME, APP_VERSION } from '../version.ts';
+import { isBrickWorkError } from '../vocabulary/errors.ts';
+import { APP_NAME, APP_VERSION } from '../platform/version.ts';
 import { cliApi } from './adapter.ts';
 import { COMMANDS } from './all-commands.ts';
 import {

@@ -6,8 +6,8 @@
  * Money is exact: ten-thousandths of the currency unit, as the store keeps it.
  */
 import { saidOf, type Said } from '../catalogue/item-numbers.ts';
-import { COMPARE_GROUPS, type CompareGroup } from '../compare-kinds.ts';
-import { numberingOfFormat } from '../numberings.ts';
+import { COMPARE_GROUPS, type CompareGroup } from '../vocabulary/compare-kinds.ts';
+import { numberingOfFormat } from '../vocabulary/numberings.ts';
 import { foldName } from '../placement/fold.ts';
 import type { GivenLine, LineToCompare } from '../store/lines.ts';
 

@@ -11,7 +11,7 @@
  * not number is never written under another's number, but refused until acknowledged, then left out; lots
  * of unplaced lines are left out. Each left out is named (`leftOut`).
  */
-import type { CompareExport } from '../compare-kinds.ts';
+import type { CompareExport } from '../vocabulary/compare-kinds.ts';
 import {
   catalogueName,
   type ItemNumbers,
@@ -20,7 +20,7 @@ import {
   type Numbering,
 } from '../catalogue/item-numbers.ts';
 import { formatMoneyE4 } from '../documents/values.ts';
-import type { ExportTarget, LeftOutLine, LeftOutReason, SharedNumberLine } from '../export-kinds.ts';
+import type { ExportTarget, LeftOutLine, LeftOutReason, SharedNumberLine } from '../vocabulary/export-kinds.ts';
 import { bricklinkColour, inventoryXml, priceTag, type XmlItem } from '../exports/bricklink-xml.ts';
 import { csvCell } from '../exports/csv-cell.ts';
 import {

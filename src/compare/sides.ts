@@ -4,9 +4,9 @@
  * rule with the remembered placements and the tables), and written nowhere.
  */
 import type { ReadableDb } from '../store/db.ts';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { planImport, type ImportHooks } from '../documents/import.ts';
-import type { ColourNumbering } from '../reading.ts';
+import type { ColourNumbering } from '../vocabulary/reading.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';
 import { linePagesToCompare, linesGiveConditions } from '../store/lines.ts';
 import { getOrder } from '../store/orders.ts';

@@ -1,4 +1,4 @@
-import { COLOUR_NUMBERINGS, type ColourNumbering } from '../reading.ts';
+import { COLOUR_NUMBERINGS, type ColourNumbering } from '../vocabulary/reading.ts';
 import { listedColour, type ColourReader } from './colour-reader.ts';
 import type { ParsedLine } from './model.ts';
 

@@ -1,6 +1,6 @@
-import { quote } from '../errors.ts';
+import { quote } from '../vocabulary/errors.ts';
 import { foldName } from '../placement/fold.ts';
-import { COLOUR_NUMBERING_NAMES, type ColourNumbering } from '../reading.ts';
+import { COLOUR_NUMBERING_NAMES, type ColourNumbering } from '../vocabulary/reading.ts';
 import { listedColour, type ColourReader, type ColourTable } from './colour-reader.ts';
 import type { DocumentWarning, ParsedLine } from './model.ts';
 import { FIELD_LIMITS } from './values.ts';

@@ -1,10 +1,10 @@
 import { dataVersion } from '../store/data-version.ts';
 import { colourNumberingByNames } from './colour-numbering-by-names.ts';
-import { numberingOfFormat, type Numbering } from '../numberings.ts';
+import { numberingOfFormat, type Numbering } from '../vocabulary/numberings.ts';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
 import type { WriteSession } from '../store/session.ts';
-import { isoNow, shownTime, type Clock } from '../clock.ts';
-import { BrickWorkError, quote, type ErrorValue } from '../errors.ts';
+import { isoNow, shownTime, type Clock } from '../platform/clock.ts';
+import { BrickWorkError, quote, type ErrorValue } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import { isDamage } from '../store/damage.ts';
 import { catalogueLookup } from '../placement/catalogue-lookup.ts';
@@ -30,7 +30,7 @@ import type {
   WarningCode,
 } from './model.ts';
 import { readDocumentFile } from './read-document.ts';
-import { counted } from '../words.ts';
+import { counted } from '../vocabulary/words.ts';
 
 /**
  * Import (SPEC §8) in two steps: `planImport` is the preview (it writes nothing) and `confirmImport`

@@ -1,5 +1,5 @@
 import type { GivenItem } from '../placement/rule.ts';
-import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
+import type { ColourNumbering, ColourNumberingHow, WarningCode } from '../vocabulary/reading.ts';
 
 export type DocumentFormat =
   | 'bricklink-order'
@@ -75,8 +75,8 @@ export interface KeptColumn {
   readonly as: string;
 }
 
-export { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, WARNING_CODES } from '../reading.ts';
-export type { ColourNumbering, ColourNumberingHow, WarningCode } from '../reading.ts';
+export { COLOUR_NUMBERING_NAMES, COLOUR_NUMBERINGS, WARNING_CODES } from '../vocabulary/reading.ts';
+export type { ColourNumbering, ColourNumberingHow, WarningCode } from '../vocabulary/reading.ts';
 
 /** What the reader assumed, which staff must see and acknowledge before the import (SPEC §8). */
 export interface DocumentWarning {

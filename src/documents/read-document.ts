@@ -1,6 +1,6 @@
-import { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT, tooBig } from '../file-limits.ts';
+import { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT, tooBig } from '../platform/file-limits.ts';
 import path from 'node:path';
-import { BrickWorkError, quote } from '../errors.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
 import { parseCsv } from '../text/csv.ts';
 import { JsonReader, type JsonHandler } from '../text/json-stream.ts';
 import { decodeText } from '../text/decode.ts';

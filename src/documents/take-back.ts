@@ -1,5 +1,5 @@
-import { shownTime, type Clock } from '../clock.ts';
-import { BrickWorkError, quote } from '../errors.ts';
+import { shownTime, type Clock } from '../platform/clock.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
 import { getDocument, sameFileDocuments, type DocumentRow, type SameFileDocument } from '../store/documents.ts';
 import { NOW } from '../undo/changes.ts';
 import type { WriteSession } from '../store/session.ts';

@@ -1,4 +1,4 @@
-import { quote } from '../errors.ts';
+import { quote } from '../vocabulary/errors.ts';
 import { parseError } from '../text/position.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { ReadableDb } from '../store/db.ts';
-import { shownTime } from '../clock.ts';
+import { shownTime } from '../platform/clock.ts';
 import { catalogueName, lineNumbers, NUMBERING_NAMES, saidOf, type NumberedLine } from '../catalogue/item-numbers.ts';
-import { numberingOfFormat } from '../numberings.ts';
+import { numberingOfFormat } from '../vocabulary/numberings.ts';
 import { remarksToWrite } from '../placement/rule.ts';
-import { BrickWorkError, quote } from '../errors.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
 import {
   needsAcknowledging,
   NO_NUMBER_CODES,
@@ -11,8 +11,8 @@ import {
   type LeftOutLine,
   type LeftOutReason,
   type SharedNumberLine,
-} from '../export-kinds.ts';
-import { DEFAULT_ITEM_TYPE } from '../item-types.ts';
+} from '../vocabulary/export-kinds.ts';
+import { DEFAULT_ITEM_TYPE } from '../vocabulary/item-types.ts';
 import { colourIdsFromBrickLink } from '../store/item-numbers.ts';
 import { documentsOfOrder } from '../store/documents.ts';
 import { orderLines, type LineView } from '../store/lines.ts';

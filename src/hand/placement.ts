@@ -1,10 +1,10 @@
 import { elementColourFor, elementIdBeside } from '../placement/rule.ts';
 import type { StoreDb } from '../store/db.ts';
-import { isoNow, type Clock } from '../clock.ts';
-import { BrickWorkError, quote } from '../errors.ts';
-import { UNPLACED_REASONS } from '../reasons.ts';
-import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE, type ItemType } from '../item-types.ts';
-import type { PlacementConfirmation } from '../confirmations.ts';
+import { isoNow, type Clock } from '../platform/clock.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
+import { UNPLACED_REASONS } from '../vocabulary/reasons.ts';
+import { DEFAULT_ITEM_TYPE, isItemType, ITEM_TYPE_ONE, type ItemType } from '../vocabulary/item-types.ts';
+import type { PlacementConfirmation } from '../vocabulary/confirmations.ts';
 import {
   getLine,
   linePlacementNow,

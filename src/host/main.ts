@@ -10,11 +10,11 @@ import type { ApiEvents, EventName } from '../api/contract.ts';
 import { startCore } from '../app/core.ts';
 import { credentialsInMemory } from '../app/env-credentials.ts';
 import { storeFromOption, toErrorValue } from '../app/store-place.ts';
-import { startWorker, threadUrl } from '../worker-start.ts';
+import { startWorker, threadUrl } from '../platform/worker-start.ts';
 import { DecodeThread } from './decode-client.ts';
 import { startHostServer } from './server.ts';
 import { deskNameProblem } from '../api/desk-name.ts';
-import { storeName } from '../store-location.ts';
+import { storeName } from '../vocabulary/store-location.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const log = (line: string) => process.stderr.write(`brick-work: ${line}\n`);

@@ -3,7 +3,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import type { ApiService } from '../api/service.ts';
 import { encodeWire } from '../api/wire.ts';
-import { quote } from '../errors.ts';
+import { quote } from '../vocabulary/errors.ts';
 import type { EventStreams } from './events.ts';
 import { refuse } from './refuse.ts';
 import { admitted } from './token-and-origin.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ApiEvents, EventName } from '../api/contract.ts';
 import type { ApiService } from '../api/service.ts';
 import type { DecodeThread } from './decode-client.ts';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { EventStreams } from './events.ts';
 import { requestListener } from './routes.ts';
 import { newToken } from './token-and-origin.ts';

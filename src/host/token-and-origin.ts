@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
-import { quote } from '../errors.ts';
+import { quote } from '../vocabulary/errors.ts';
 import { refuse } from './refuse.ts';
 
 /** This start's token: random, never the same twice (SPEC §11). */

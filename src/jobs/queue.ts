@@ -1,6 +1,6 @@
 import type { ReadableDb, StoreDb } from '../store/db.ts';
-import { isoNow, utcDay, type Clock } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
+import { isoNow, utcDay, type Clock } from '../platform/clock.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { actingOwner, isSession, ownerAlive } from '../store/owners.ts';
 import type { WriteSession } from '../store/session.ts';

@@ -1,7 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
 import type { WriteSession } from '../store/session.ts';
-import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
-import { BrickWorkError, isBrickWorkError, type ErrorValue } from '../errors.ts';
+import { SYSTEM_CLOCK, type Clock } from '../platform/clock.ts';
+import { BrickWorkError, isBrickWorkError, type ErrorValue } from '../vocabulary/errors.ts';
 import { toErrorValue } from '../store/errors.ts';
 import { SYSTEM_PROC, type OwnerIdentity } from '../identity/owner.ts';
 import { connectionOwner, isSession } from '../store/owners.ts';

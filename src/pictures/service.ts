@@ -8,7 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import type { StoreDb } from '../store/db.ts';
 import { PictureCache, pictureCacheFile } from '../store/picture-cache.ts';
 import { getSetting } from '../store/settings.ts';
-import { startWorker, threadUrl } from '../worker-start.ts';
+import { startWorker, threadUrl } from '../platform/worker-start.ts';
 import type { FetchOutcome } from './fetch-queue.ts';
 import type { FromPicturesThread, PicturesThreadData, ToPicturesThread } from './fetch-thread-messages.ts';
 import { localFetches, PictureFetcher, type PictureFetches } from './fetcher.ts';

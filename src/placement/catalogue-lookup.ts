@@ -7,7 +7,7 @@ import {
   type MemoryRow,
 } from '../store/lookup.ts';
 import type { LookupAhead } from '../store/lookup-ahead.ts';
-import { NUMBERING_NAMES, numberingOfSource, type Numbering } from '../numberings.ts';
+import { NUMBERING_NAMES, numberingOfSource, type Numbering } from '../vocabulary/numberings.ts';
 import { elementColourId } from './element-colour.ts';
 import { key, readAhead, type AnswersAhead, type LineToPlace } from './read-ahead.ts';
 import type { CatalogueItem, ElementMatch, InColour, ItemRef, Memory, PlacementLookup, Translation } from './rule.ts';

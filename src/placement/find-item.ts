@@ -5,9 +5,9 @@
  * an item for what staff taught, in the colours that item is made in; an element id beside a number that
  * disagrees with it decides, saying so.
  */
-import type { ItemType } from '../item-types.ts';
-import { NUMBERING_NAMES, type Numbering } from '../numberings.ts';
-import { UNPLACED_REASONS, type UnplacedReason } from '../reasons.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
+import { NUMBERING_NAMES, type Numbering } from '../vocabulary/numberings.ts';
+import { UNPLACED_REASONS, type UnplacedReason } from '../vocabulary/reasons.ts';
 import { elementIdBeside, ldrawBeside } from './remarks.ts';
 import type { ElementMatch, InColour, ItemRef, Memory, PlacedBy, PlacementLookup } from './rule.ts';
 

@@ -6,8 +6,8 @@
 import type { ReadableDb } from '../store/db.ts';
 import { catalogueItemName } from '../store/catalogue.ts';
 import { colourInfo } from '../store/colours.ts';
-import type { ItemType } from '../item-types.ts';
-import { FOR_ITS_COLOUR } from '../reasons.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
+import { FOR_ITS_COLOUR } from '../vocabulary/reasons.ts';
 import type { LineView } from '../store/lines.ts';
 import { checkColour, memoryFor, placeItem, viaOf, type PlacementLookup } from './rule.ts';
 import { rememberedVia } from './find-item.ts';

@@ -1,8 +1,8 @@
 import type { CatalogueNumber, ElementRow, MemoryRow, NumberElementRow, SharedElement } from '../store/lookup.ts';
 import type { LookupAhead } from '../store/lookup-ahead.ts';
-import { DEFAULT_ITEM_TYPE, isItemType } from '../item-types.ts';
+import { DEFAULT_ITEM_TYPE, isItemType } from '../vocabulary/item-types.ts';
 import { foldName } from './fold.ts';
-import { numberingOfSource, type Numbering } from '../numberings.ts';
+import { numberingOfSource, type Numbering } from '../vocabulary/numberings.ts';
 import { elementIdBeside, type GivenItem, type ItemRef } from './rule.ts';
 
 /**

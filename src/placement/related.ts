@@ -1,5 +1,5 @@
 import type { StoreDb } from '../store/db.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { crossReferences } from '../store/lookup.ts';
 import { relatedReader } from '../store/related.ts';
 

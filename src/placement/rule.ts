@@ -1,8 +1,8 @@
-import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../item-types.ts';
-import type { Numbering } from '../numberings.ts';
+import { DEFAULT_ITEM_TYPE, isItemType, type ItemType } from '../vocabulary/item-types.ts';
+import type { Numbering } from '../vocabulary/numberings.ts';
 import { colourNameKey, foldName } from './fold.ts';
 import { findItem, type Candidate } from './find-item.ts';
-import { UNPLACED_REASONS, type UnplacedReason } from '../reasons.ts';
+import { UNPLACED_REASONS, type UnplacedReason } from '../vocabulary/reasons.ts';
 import { elementIdBeside, OTHER_NUMBERING_COLOUR } from './remarks.ts';
 
 /** What a document line says about its item; every field may be missing. */

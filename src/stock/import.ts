@@ -6,7 +6,7 @@
  * taken back, so Undo brings the old stock back exactly and Redo the new.
  */
 import { createHash } from 'node:crypto';
-import { shownTime, type Clock } from '../clock.ts';
+import { shownTime, type Clock } from '../platform/clock.ts';
 import {
   confirmImport,
   planImport,
@@ -18,7 +18,7 @@ import {
 } from '../documents/import.ts';
 import { columnKey } from '../documents/formats/csv-columns.ts';
 import type { ColourNumbering, WarningCode } from '../documents/model.ts';
-import { BrickWorkError, quote, type ErrorValue } from '../errors.ts';
+import { BrickWorkError, quote, type ErrorValue } from '../vocabulary/errors.ts';
 import type { ReadableDb, StoreDb } from '../store/db.ts';
 import type { WriteSession } from '../store/session.ts';
 import { getDocument, type DocumentRow } from '../store/documents.ts';

@@ -5,7 +5,7 @@
  * lots' remarks). The call is made off the writer thread (the job runner's, in the app and the browser
  * host), so that no write waits while BrickLink answers.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import { reserveCall, type BudgetStatus } from '../catalogue/budget.ts';
 import { BrickLinkApi } from '../catalogue/bricklink/api.ts';
 import type { Credentials } from '../catalogue/bricklink/oauth.ts';

@@ -3,9 +3,9 @@
  * unplaced, in the order's order: earlier lines take stock first) against the current stock's lots of
  * the same items and colours, planned by `planPick`.
  */
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import type { ReadableDb } from '../store/db.ts';
-import { shownTime } from '../clock.ts';
+import { shownTime } from '../platform/clock.ts';
 import { orderLines, type LineView } from '../store/lines.ts';
 import { orderSummary } from '../store/orders.ts';
 import { stockOrderId, stockSummary, type StockSummary } from '../store/stock.ts';

@@ -4,8 +4,8 @@
  * added — and an entry has one row whichever desk marks it, so two desks never double-count. The entry
  * is looked for in the walk as it is now, inside the write: one the walk no longer has is refused.
  */
-import { isoNow, type Clock } from '../clock.ts';
-import { BrickWorkError, quote } from '../errors.ts';
+import { isoNow, type Clock } from '../platform/clock.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
 import type { LineView } from '../store/lines.ts';
 import { pickMarkOf, pickMarksOfOrder, type PickMarkRow } from '../store/pick-marks.ts';
 import type { WriteSession } from '../store/session.ts';

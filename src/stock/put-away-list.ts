@@ -3,8 +3,8 @@
  * unplaced, in the order's order) against the current stock's lots of the same items in any colour, and,
  * for items the stock holds nothing of, its lots of the same catalogue category — planned by `planPutAway`.
  */
-import { shownTime } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
+import { shownTime } from '../platform/clock.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import type { ReadableDb } from '../store/db.ts';
 import { orderLines, type LineView } from '../store/lines.ts';
 import { orderSummary } from '../store/orders.ts';

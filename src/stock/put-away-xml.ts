@@ -1,4 +1,4 @@
-import type { LeftOutLine, SharedNumberLine } from '../export-kinds.ts';
+import type { LeftOutLine, SharedNumberLine } from '../vocabulary/export-kinds.ts';
 import type { PutAwayNew, PutAwayPlan, PutAwayToLot } from './types.ts';
 import { bricklinkColour, inventoryXml, priceTag, type XmlItem } from '../exports/bricklink-xml.ts';
 import { leftOutText, refuseUnacknowledged, sharedRemark, type ExportPlan, type ExportRow } from '../exports/plan.ts';

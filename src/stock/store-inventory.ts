@@ -3,9 +3,9 @@
  * from the API's JSON, and written as the `INVENTORY` XML of BrickLink's own inventory download, so the
  * stock taken from the API is read, placed and previewed by the same reader as a downloaded file.
  */
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { inventoryXml, type XmlItem } from '../exports/bricklink-xml.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { API_TYPE_NAMES } from '../catalogue/bricklink/api.ts';
 
 /** One lot of the store, in BrickLink's numbers. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { diskFull } from '../errors.ts';
+import { diskFull } from '../vocabulary/errors.ts';
 import { storeTrouble } from './errors.ts';
 import { nativeOptions } from './native.ts';
 

@@ -3,7 +3,7 @@
  * store's writer-lock wait. Set per connection; a caller that must not wait (the thread that answers
  * the screens), or may wait only what is left of a call's time, sets it around its work.
  */
-import { isBrickWorkError } from '../errors.ts';
+import { isBrickWorkError } from '../vocabulary/errors.ts';
 import { storeTrouble } from './errors.ts';
 import { BUSY_TIMEOUT_MS } from './open.ts';
 import type { StoreDb } from './db.ts';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomically } from '../files.ts';
+import { writeFileAtomically } from '../platform/files.ts';
 import type { CatalogueJobPlace, StoredJobRecord } from './catalogue-job-place.ts';
 import { STORE_FILE_NAME } from './paths.ts';
 

@@ -1,6 +1,6 @@
 import type { ReadableDb } from './db.ts';
 import { idsOfJson } from './dialect.ts';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 
 export interface DocumentRow {
   readonly id: number;

@@ -1,7 +1,7 @@
 /**
  * The store's engine errors in the project's terms (SPEC §10): SQLite's result codes and the file
  * system's errno, read here by their code strings (so this module needs neither), become the refusals
- * of src/errors.ts. Outside the store nobody reads an engine's codes: a caller shows anything thrown with
+ * of src/vocabulary/errors.ts. Outside the store nobody reads an engine's codes: a caller shows anything thrown with
  * `toErrorValue`, or asks `storeTrouble` what it was. (A server's SQLSTATEs are read in the store too,
  * by its connection in `postgres/` and by the few statements that expect one, and leave it as refusals.)
  */
@@ -17,8 +17,8 @@ import {
   storeBusy,
   thisStore,
   type ErrorValue,
-} from '../errors.ts';
-import { isServerAddress } from '../store-location.ts';
+} from '../vocabulary/errors.ts';
+import { isServerAddress } from '../vocabulary/store-location.ts';
 
 /** The disk a store lives on is (nearly) full: what an I/O error there most likely was. */
 const FULL_BELOW_BYTES = 1024 * 1024;

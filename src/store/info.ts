@@ -10,13 +10,13 @@ import {
   whyUnwritable,
   type ReadablePlace,
 } from './access.ts';
-import { APP_VERSION } from '../version.ts';
+import { APP_VERSION } from '../platform/version.ts';
 import { inspectFile, readHeader, refusalFor, statusOf, type StoreStatus } from './inspect.ts';
 import { compareVersions, formatVersion } from './schema-version.ts';
 import { CURRENT_SCHEMA } from './upgrades/index.ts';
 import type { StoreDb } from './db.ts';
 import { APPLICATION_ID } from './application-id.ts';
-import { isServerAddress, storeName } from '../store-location.ts';
+import { isServerAddress, storeName } from '../vocabulary/store-location.ts';
 import { foreignDatabase, lookAtServer, SERVER_BORN_AT } from './postgres/open.ts';
 
 /** Row counts reported by `store info`, by the name staff read, for the tables a store of any version has. */

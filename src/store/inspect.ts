@@ -5,8 +5,8 @@ import { headerFromBytes, page1HoldsSchema, type HeaderBytes } from './header-by
 import { strayJournal } from './access.ts';
 import { nativeOptions } from './native.ts';
 import type { StoreDb } from './db.ts';
-import { BrickWorkError, quote } from '../errors.ts';
-import { APP_VERSION } from '../version.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
+import { APP_VERSION } from '../platform/version.ts';
 import { APPLICATION_ID, formatApplicationId } from './application-id.ts';
 import { compareVersions, formatVersion, fromUserVersion, type SchemaVersion } from './schema-version.ts';
 import { BASELINE_SCHEMA, CURRENT_SCHEMA } from './upgrades/index.ts';

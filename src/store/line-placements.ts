@@ -6,7 +6,7 @@
  */
 import type { StoreDb } from './db.ts';
 import { idsOfJson, rowsOfJson } from './dialect.ts';
-import { numberingOfFormat, type Numbering } from '../numberings.ts';
+import { numberingOfFormat, type Numbering } from '../vocabulary/numberings.ts';
 
 /** A line as the placement rule reads it, and whether it was placed before. */
 export interface GivenLineRow {

@@ -1,10 +1,10 @@
 import type { ReadableDb, StoreDb } from './db.ts';
-import { BrickWorkError } from '../errors.ts';
-import type { ItemType } from '../item-types.ts';
-import { reasonOf, type Reason } from '../reasons.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
+import { reasonOf, type Reason } from '../vocabulary/reasons.ts';
 import { CATALOGUE_GENERATION_SQL } from './settings.ts';
 import { idsOfJson, onServer, rowsLater } from './dialect.ts';
-import { numberingOfFormat, type Numbering } from '../numberings.ts';
+import { numberingOfFormat, type Numbering } from '../vocabulary/numberings.ts';
 
 /** What a line's document gave for it: its number, name and colour as written. */
 export interface GivenLine {

@@ -1,7 +1,7 @@
 import type { ReadableDb, StoreDb } from './db.ts';
 import { onServer } from './dialect.ts';
 import { lookupAhead, type LookupAhead } from './lookup-ahead.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 
 /**
  * The placement rule's reads of a store (schema 4.2): catalogue items, colours, the translation tables,

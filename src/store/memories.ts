@@ -1,5 +1,5 @@
 import type { ReadableDb, StoreDb } from './db.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 
 /**
  * What staff taught by placing lines by hand (SPEC §8), tables `hand_placement` (the item for a given

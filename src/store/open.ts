@@ -1,9 +1,9 @@
-import { quote } from '../errors.ts';
+import { quote } from '../vocabulary/errors.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { StoreDb } from './db.ts';
-import { isServerAddress } from '../store-location.ts';
+import { isServerAddress } from '../vocabulary/store-location.ts';
 import { EmptyServerDatabase, openServerStore, type OpenedServerStore } from './postgres/open.ts';
 import { nativeOptions } from './native.ts';
 import { readablePlace, steadyCopy, strayJournal, strayJournalRefusal, whyUnwritable } from './access.ts';

@@ -1,5 +1,5 @@
 import type { ReadableDb } from './db.ts';
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 
 export interface OrderRow {
   readonly id: number;

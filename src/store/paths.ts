@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { APP_NAME } from '../version.ts';
-import { isServerAddress } from '../store-location.ts';
+import { APP_NAME } from '../platform/version.ts';
+import { isServerAddress } from '../vocabulary/store-location.ts';
 import { addressHoldsPassword } from './postgres/address.ts';
 
 export const STORE_FILE_NAME = 'brick-work.sqlite';

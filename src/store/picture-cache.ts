@@ -12,7 +12,7 @@ import path from 'node:path';
 import { headerFromBytes, mainFileHeader } from './header-bytes.ts';
 import { nativeOptions } from './native.ts';
 import { userDataDir } from './paths.ts';
-import { isServerAddress } from '../store-location.ts';
+import { isServerAddress } from '../vocabulary/store-location.ts';
 
 /** Marks the file as brick-work's picture cache ("BRKP"): another file is never taken for one. */
 const CACHE_APPLICATION_ID = 0x42524b50;

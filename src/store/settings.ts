@@ -1,6 +1,6 @@
 import type { ReadableDb, StoreDb } from './db.ts';
-import { BrickWorkError, quote } from '../errors.ts';
-import type { SettingKey } from '../setting-keys.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
+import type { SettingKey } from '../vocabulary/setting-keys.ts';
 
 /**
  * The settings kept in the store (table `setting`), each with its default and its check. Staff see and

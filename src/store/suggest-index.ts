@@ -4,7 +4,7 @@
  * colour tables.
  */
 import type { ReadableDb, StoreDb } from './db.ts';
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 
 /** An item by its kind, number and name: as the catalogue keeps it, or as staff taught a name for it. */
 export interface NamedItem {

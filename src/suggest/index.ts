@@ -1,4 +1,4 @@
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { closenessTokens, nameTokens, tokenSpans, type TokenSpan } from './tokens.ts';
 import { foldNumber, suggestWords } from './words.ts';
 import { EQUIVALENTS } from './equivalents.ts';
@@ -12,7 +12,7 @@ import { df, IndexTables, longestEntry, type TaughtName } from './tables.ts';
 import { NONE_TAKEN } from './top-k.ts';
 import { closest, closestIn, closestReached } from './walk.ts';
 
-import type { SuggestionRule } from '../suggestion-rules.ts';
+import type { SuggestionRule } from '../vocabulary/suggestion-rules.ts';
 
 export type { SuggestionRule, TaughtName };
 

@@ -1,4 +1,4 @@
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { COMMON_PART_PULL, commonness } from './commonness.ts';
 import { madeInBitsets } from './made-in.ts';
 import { closenessTokens, nameTokens } from './tokens.ts';

@@ -1,4 +1,4 @@
-import type { ItemType } from '../item-types.ts';
+import type { ItemType } from '../vocabulary/item-types.ts';
 import { closenessTokens, dimensionsOf, nameTokens } from './tokens.ts';
 import { foldNumber, suggestKey } from './words.ts';
 import { PreparedCatalogue, type IndexedItem } from './prepared.ts';

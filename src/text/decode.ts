@@ -1,4 +1,4 @@
-import { quote } from '../errors.ts';
+import { quote } from '../vocabulary/errors.ts';
 import { lineColumn, parseError, parseErrorAt } from './position.ts';
 import { decodeSingleByte, singleByteEncoding } from './single-byte.ts';
 

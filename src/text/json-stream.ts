@@ -1,4 +1,4 @@
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { parseErrorAt } from './position.ts';
 
 /**

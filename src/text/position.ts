@@ -1,4 +1,4 @@
-import { BrickWorkError } from '../errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 
 /**
  * Line ends, counted the same everywhere (SPEC §11): CR, LF and CRLF are each one line end, so a file

@@ -1,4 +1,4 @@
-import { BrickWorkError, quote } from '../errors.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
 import { lineColumn, parseErrorAt } from './position.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { StoreDb } from '../store/db.ts';
-import { isoNow, type Clock } from '../clock.ts';
-import { BrickWorkError, quote } from '../errors.ts';
+import { isoNow, type Clock } from '../platform/clock.ts';
+import { BrickWorkError, quote } from '../vocabulary/errors.ts';
 import { deleteRow, insertRowWithId, rowExists, updateRow } from '../store/undo-rows.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { ReadableDb, StoreDb } from '../store/db.ts';
-import { isoNow, type Clock } from '../clock.ts';
-import { BrickWorkError } from '../errors.ts';
+import { isoNow, type Clock } from '../platform/clock.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 import { placeLinesAgain } from '../placement/place-lines.ts';
 import { catalogueGeneration } from '../store/settings.ts';
 import {

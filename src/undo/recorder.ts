@@ -1,7 +1,7 @@
 import type { StoreDb } from '../store/db.ts';
 import { insertRows } from '../store/insert-rows.ts';
 import { deleteRow, insertRow, insertRowUnlessThere, rowValues, updateRow } from '../store/undo-rows.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import {
   applySide,
   checkColumns,

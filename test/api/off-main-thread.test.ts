@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiEvents, EventName, Result } from '../../src/api/contract.ts';
 import { startCore, type Core } from '../../src/app/core.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { csv, file } from '../helpers/documents.ts';
 import {

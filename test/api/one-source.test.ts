@@ -5,8 +5,8 @@ import { checkArguments, isCallName } from '../../src/api/validate.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { buildStore } from '../helpers/store-builder.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { DEFAULT_ITEM_TYPE, ITEM_TYPE_CODES, ITEM_TYPES } from '../../src/item-types.ts';
-import { SETTING_KEYS } from '../../src/setting-keys.ts';
+import { DEFAULT_ITEM_TYPE, ITEM_TYPE_CODES, ITEM_TYPES } from '../../src/vocabulary/item-types.ts';
+import { SETTING_KEYS } from '../../src/vocabulary/setting-keys.ts';
 import { SETTINGS } from '../../src/store/settings.ts';
 import { describeEachStore } from '../helpers/stores.ts';
 

@@ -1,5 +1,5 @@
 import { expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { openStore } from '../../src/store/open.ts';

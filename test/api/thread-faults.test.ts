@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { ServiceThreads } from '../../src/app/service-threads.ts';
 import { DamageMark } from '../../src/store/damage.ts';
 import { tempDir } from '../helpers/temp.ts';

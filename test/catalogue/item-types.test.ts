@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, it, onTestFinished } from 'vitest';
 import type { CallName } from '../../src/api/contract.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { openStore } from '../../src/store/open.ts';

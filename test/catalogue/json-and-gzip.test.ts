@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCatalogue, readCatalogueFile, unpacked, type NamedContent } from '../../src/catalogue/read-file.ts';
 import { streamFile, type StreamMessage } from '../../src/catalogue/read-stream.ts';
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { bytes, gzip, TABLES } from '../helpers/catalogue-files.ts';
 import { gzipped, repeated } from '../helpers/hostile-files.ts';
 

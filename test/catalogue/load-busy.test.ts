@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';

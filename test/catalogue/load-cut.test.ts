@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { catalogueJobStatus } from '../../src/catalogue/catalogue-job.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { openStore } from '../../src/store/open.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';

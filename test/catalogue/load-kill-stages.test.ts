@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { LINE_BATCH } from '../../src/placement/place-lines.ts';
 import { waitingLines } from '../../src/store/line-placements.ts';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { readCatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { catalogueJobPath } from '../../src/store/catalogue-job-file.ts';

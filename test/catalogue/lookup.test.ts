@@ -1,6 +1,6 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 import { BrickLinkApi } from '../../src/catalogue/bricklink/api.ts';
 import { budgetStatus } from '../../src/catalogue/budget.ts';
 import {
@@ -14,7 +14,7 @@ import {
 import { Source } from '../../src/catalogue/source.ts';
 import { getJob } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
-import { UNPLACED_REASONS } from '../../src/reasons.ts';
+import { UNPLACED_REASONS } from '../../src/vocabulary/reasons.ts';
 import { placeUnplacedLines } from '../../src/placement/place-lines.ts';
 import { openStore } from '../../src/store/open.ts';
 import { setSetting } from '../../src/store/settings.ts';

@@ -11,7 +11,7 @@ import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';

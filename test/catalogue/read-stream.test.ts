@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { startWorker } from '../../src/app/job-host.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { readCatalogueJob, requestCatalogueJobCancel } from '../../src/catalogue/catalogue-job.ts';
@@ -19,7 +19,7 @@ import {
 import type { CatalogueRecord } from '../../src/catalogue/records.ts';
 import { ReaderThreadClient } from '../../src/catalogue/reader-thread-client.ts';
 import { fromWire, toWire, type WireMessage } from '../../src/catalogue/reader-wire.ts';
-import type { ItemType } from '../../src/item-types.ts';
+import type { ItemType } from '../../src/vocabulary/item-types.ts';
 import { ITEM_BATCH } from '../../src/store/catalogue.ts';
 import { openStore } from '../../src/store/open.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';

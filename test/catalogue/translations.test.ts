@@ -1,6 +1,6 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { catalogueLoadSummary, loadCatalogue } from '../../src/catalogue/load.ts';
 import { runCatalogueLoad } from '../../src/app/work.ts';

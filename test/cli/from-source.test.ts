@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { startWorker, THREAD_SCRIPTS, threadUrl, type ThreadName } from '../../src/worker-start.ts';
+import { startWorker, THREAD_SCRIPTS, threadUrl, type ThreadName } from '../../src/platform/worker-start.ts';
 import { finished, REPO_ROOT, SOURCE_BIN } from '../helpers/cli.ts';
 import { spawn } from 'node:child_process';
 import { files } from '../helpers/catalogue-files.ts';

@@ -2,9 +2,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
 import type { ApiEvents, CompareRowView, CompareView, Result } from '../../src/api/contract.ts';
 import { startCore } from '../../src/app/core.ts';
-import { COMPARE_GROUPS } from '../../src/compare-kinds.ts';
+import { COMPARE_GROUPS } from '../../src/vocabulary/compare-kinds.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { csv, file } from '../helpers/documents.ts';
 import { insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 

@@ -2,7 +2,7 @@ import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
 import type { CompareView } from '../../src/api/contract.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, it, onTestFinished } from 'vitest';
 import type { CompareRowView, CompareView, LineRowView } from '../../src/api/contract.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { writeSession } from '../../src/store/session.ts';
 import { expect, it } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { compareSides } from '../../src/compare/compare.ts';
 import { readSide } from '../../src/compare/sides.ts';
 import { confirmImport } from '../../src/documents/import.ts';

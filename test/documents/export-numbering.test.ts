@@ -1,6 +1,6 @@
 import { expect, it, onTestFinished } from 'vitest';
 import type { CallName, ExportFileView, ExportPreviewView, LineRowView } from '../../src/api/contract.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';

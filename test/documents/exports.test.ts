@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
 import { bricklinkXml } from '../../src/exports/bricklink-xml.ts';

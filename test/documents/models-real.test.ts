@@ -15,7 +15,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CompareRowView, CompareView } from '../../src/api/contract.ts';
 import { itemNumbers } from '../../src/catalogue/item-numbers.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { colourIdsFromBrickLink } from '../../src/store/item-numbers.ts';

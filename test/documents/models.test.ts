@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MODEL_PART_LIMIT } from '../../src/documents/formats/ldraw.ts';
 import { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT, readDocumentFile } from '../../src/documents/read-document.ts';
-import type { BrickWorkError } from '../../src/errors.ts';
+import type { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { file } from '../helpers/documents.ts';
 import {
   distinctPartsLdr,

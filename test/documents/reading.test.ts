@@ -3,7 +3,7 @@ import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { confirmImport, planImport, type ImportRequest } from '../../src/documents/import.ts';

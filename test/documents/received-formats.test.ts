@@ -1,11 +1,11 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { FORMAT_NAMES } from '../../src/documents/model.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
 import { FIELD_LIMITS } from '../../src/documents/values.ts';
-import { UNPLACED_REASONS } from '../../src/reasons.ts';
+import { UNPLACED_REASONS } from '../../src/vocabulary/reasons.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { openStore } from '../../src/store/open.ts';
 import { suggestFor } from '../../src/suggest/catalogue-index.ts';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { writeSession } from '../../src/store/session.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { readCatalogueFile } from '../../src/catalogue/read-file.ts';
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { DOCUMENT_LINE_LIMIT, DOCUMENT_SIZE_LIMIT, readDocumentFile } from '../../src/documents/read-document.ts';
 import { FIELD_LIMITS, type LimitedField } from '../../src/documents/values.ts';

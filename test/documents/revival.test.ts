@@ -1,7 +1,7 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
-import type { Clock } from '../../src/clock.ts';
-import type { BrickWorkError } from '../../src/errors.ts';
+import type { Clock } from '../../src/platform/clock.ts';
+import type { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { placeByHand } from '../../src/hand/placement.ts';
 import { orderLines } from '../../src/store/lines.ts';

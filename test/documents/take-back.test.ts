@@ -1,7 +1,7 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { thisComputer } from '../../src/identity/desk.ts';
 import { writeSession } from '../../src/store/session.ts';
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { takeBack } from '../../src/documents/take-back.ts';
 import { bricklinkXml } from '../../src/exports/bricklink-xml.ts';

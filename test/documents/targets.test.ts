@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { writeSession } from '../../src/store/session.ts';
 import { expect, it, onTestFinished } from 'vitest';
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { openStore } from '../../src/store/open.ts';
 import { setSetting } from '../../src/store/settings.ts';

@@ -124,7 +124,7 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
     const thread = path.join(BUILT, 'postgres-bridge-thread.js');
     expect(fs.existsSync(thread)).toBe(true);
     expect(fs.readFileSync(thread, 'utf8')).toContain('Atomics.notify');
-    // Threads are found by name (src/worker-start.ts, `threadUrl`): `<name>.js` beside the entries, one
+    // Threads are found by name (src/platform/worker-start.ts, `threadUrl`): `<name>.js` beside the entries, one
     // folder up from a chunk in assets/.
     const looking = [BUILT, path.join(BUILT, 'assets')].flatMap((dir) =>
       fs
@@ -151,7 +151,7 @@ describe('the built app (dist/electron) end to end, with a stand-in electron mod
       }
     // pg is bundled (issue 44); pg-native: its optional native client, required only when `pg.native` is
     // read (never). tsx: only in the string a checkout's thread evaluates for a `.ts` script
-    // (src/worker-start.ts); the built app's threads are `.js`, so the packaged app never loads it.
+    // (src/platform/worker-start.ts); the built app's threads are `.js`, so the packaged app never loads it.
     expect([...bare].filter((b) => b !== 'pg-native').sort()).toEqual(['better-sqlite3', 'electron', 'tsx']);
     // (The main process and the runner thread both start threads: that code sits in a chunk they share.)
     const starts = [BUILT, path.join(BUILT, 'assets')].flatMap((dir) =>

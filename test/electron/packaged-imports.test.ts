@@ -41,7 +41,7 @@ describe('the packaged app finds every module it imports', () => {
         const name = m[1] ?? '';
         if (builtins.has(name) || (SHIPPED as readonly string[]).includes(name)) continue;
         // pg's optional native client, required only when `pg.native` is read (never, here); tsx, in the
-        // text of a worker that only a checkout's `.ts` thread starts (src/worker-start.ts).
+        // text of a worker that only a checkout's `.ts` thread starts (src/platform/worker-start.ts).
         if (name === 'pg-native' || name === 'tsx/esm/api') continue;
         outside.add(`${name} (${path.basename(file)})`);
       }

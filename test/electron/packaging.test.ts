@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { electronNativeBinding } from '../../electron/native.ts';
-import { DOCUMENT_EXTENSIONS, DOCUMENT_KINDS } from '../../src/document-kinds.ts';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_KINDS } from '../../src/vocabulary/document-kinds.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 

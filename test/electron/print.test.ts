@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { appPrinter, PRINT_PARTITION } from '../../electron/print.ts';
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { chromiumFileUrl, fakeElectron } from './fake-electron.ts';
 
 const PAGE = '<!doctype html><html><body><h1>Pick list: order Market Street</h1></body></html>';

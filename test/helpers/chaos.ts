@@ -10,8 +10,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { cancelJob, enqueueJob, recoverJobs } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/open.ts';
 import { ownersLost, type KindResult } from './soak-checks.ts';

@@ -6,7 +6,7 @@
 import { CALL_NAMES, type CallName } from '../../src/api/contract.ts';
 import { lookupStarter } from '../../src/app/work.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import type { StoreDb } from '../../src/store/db.ts';
 import {

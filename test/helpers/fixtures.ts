@@ -1,4 +1,4 @@
-import { UNPLACED_REASONS } from '../../src/reasons.ts';
+import { UNPLACED_REASONS } from '../../src/vocabulary/reasons.ts';
 import {
   insertColour,
   insertDocument,

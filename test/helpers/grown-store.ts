@@ -14,7 +14,7 @@
  */
 import type { StoreDb } from '../../src/store/db.ts';
 import { onServer } from '../../src/store/dialect.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { bytes, files } from './catalogue-files.ts';

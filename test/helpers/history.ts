@@ -1,8 +1,8 @@
 import type { StoreDb } from '../../src/store/db.ts';
 import { thisComputer } from '../../src/identity/desk.ts';
 import { writeSession } from '../../src/store/session.ts';
-import type { Clock } from '../../src/clock.ts';
-import { BrickWorkError } from '../../src/errors.ts';
+import type { Clock } from '../../src/platform/clock.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { nextRedo, nextUndo, redo, undo, type StepInfo } from '../../src/undo/history.ts';
 
 /** Undo of the step the history names now, as a screen that just read its label would ask for it. */

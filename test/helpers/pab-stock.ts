@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { onTestFinished } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import type { ParsedLine } from '../../src/documents/model.ts';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
 import { formatMoneyE4 } from '../../src/documents/values.ts';

@@ -1,4 +1,4 @@
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 
 /** The refusal `fn` throws; fails the test when it throws anything else or nothing. */
 export function refusalOf(fn: () => unknown): BrickWorkError {

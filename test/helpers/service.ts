@@ -1,5 +1,5 @@
 import type { StoreDb } from '../../src/store/db.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { createApiService, type ServiceContext } from '../../src/api/service.ts';
 
 /** The contract's service over an open store, as the app and the browser host make it, without a job runner thread. */

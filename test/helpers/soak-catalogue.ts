@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { readCatalogueJob, recoverCatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { catalogueJobPath } from '../../src/store/catalogue-job-file.ts';
 import { confirmImport } from '../../src/documents/import.ts';

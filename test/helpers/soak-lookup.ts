@@ -13,9 +13,9 @@
 import fs from 'node:fs';
 import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
-import { SYSTEM_CLOCK, type Clock } from '../../src/clock.ts';
+import { SYSTEM_CLOCK, type Clock } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { LOOKUP_JOB_KIND, enqueueLookup, lookupHasWork, pendingLookups } from '../../src/catalogue/lookup-job.ts';
 import { cancelJob, getJob } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/open.ts';

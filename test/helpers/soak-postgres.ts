@@ -21,7 +21,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { enqueueJob } from '../../src/jobs/queue.ts';
 import type { StoreDb } from '../../src/store/db.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -75,7 +75,7 @@ export async function buildWorkers(dir: string, mutation: Mutation | null = null
     entryPoints: {
       ...Object.fromEntries(WORKER_NAMES.map((w) => [w, path.join(REPO_ROOT, 'test', 'workers', `${w}.ts`)])),
       // The PostgreSQL store's connection thread, beside the workers, where a bundle looks for it
-      // (src/worker-start.ts: `threadUrl`, relative to the module, which in a bundle is the worker's).
+      // (src/platform/worker-start.ts: `threadUrl`, relative to the module, which in a bundle is the worker's).
       'postgres-bridge-thread': path.join(REPO_ROOT, 'src', 'store', 'postgres', 'bridge-thread.ts'),
     },
     outdir: dir,

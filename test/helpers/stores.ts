@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { needs } from './needs.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres, type PostgresServer } from './postgres.ts';
 import { createHash } from 'node:crypto';
-import { isServerAddress } from '../../src/store-location.ts';
+import { isServerAddress } from '../../src/vocabulary/store-location.ts';
 import { openStore } from '../../src/store/open.ts';
 import { dumpRows } from './store-builder.ts';
 import { sha256, tempDir } from './temp.ts';

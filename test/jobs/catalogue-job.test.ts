@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
-import { BrickWorkError } from '../../src/errors.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { identityOf, type OwnerIdentity } from '../../src/identity/owner.ts';
 import {
   CatalogueJob,

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { shiftedClock, SYSTEM_CLOCK } from '../../src/clock.ts';
-import { BrickWorkError } from '../../src/errors.ts';
+import { shiftedClock, SYSTEM_CLOCK } from '../../src/platform/clock.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { identityOf, PID_ONLY, type OwnerIdentity } from '../../src/identity/owner.ts';
 import {
   cancelJob,

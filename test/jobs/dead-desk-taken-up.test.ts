@@ -9,7 +9,7 @@
 import { expect, it, onTestFinished } from 'vitest';
 import type { JobRowView } from '../../src/api/contract.ts';
 import { startCore } from '../../src/app/core.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { enqueueJob } from '../../src/jobs/queue.ts';
 import { LOOKUP_JOB_KIND } from '../../src/catalogue/lookup-job.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -14,7 +14,7 @@ import { describeEachStore, newStoreLocation, storeKind } from '../helpers/store
 import { exited, lines, spawnWorker } from '../helpers/workers.ts';
 import { cli } from '../helpers/cli.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { claimNext, enqueueJob } from '../../src/jobs/queue.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
 import { ownerWords } from '../../renderer/jobs-words.ts';

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { JobRowView } from '../../src/api/contract.ts';
 import { startCore, type Core } from '../../src/app/core.ts';
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 import { openStore } from '../../src/store/open.ts';
 import { setSetting } from '../../src/store/settings.ts';
 import { startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';

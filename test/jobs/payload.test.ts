@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { writeSession } from '../../src/store/session.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { LOOKUP_JOB_KIND, lookupHandler } from '../../src/catalogue/lookup-job.ts';
 import { Source } from '../../src/catalogue/source.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';

@@ -6,7 +6,7 @@ import { startCore } from '../../src/app/core.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { openStore } from '../../src/store/open.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { releaseOwnJobs } from '../../src/jobs/queue.ts';
 import { CatalogueJob, failOwnCatalogueJob, readCatalogueJob } from '../../src/catalogue/catalogue-job.ts';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { writeSession } from '../../src/store/session.ts';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { shiftedClock, SYSTEM_CLOCK } from '../../src/clock.ts';
+import { shiftedClock, SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { CatalogueJob, catalogueJobStatus } from '../../src/catalogue/catalogue-job.ts';
 import { claimJob, claimNext, enqueueJob, getJob, reportProgress, whileOwner } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';

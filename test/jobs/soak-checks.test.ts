@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { thisComputer } from '../../src/identity/desk.ts';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
 import { bsx, file } from '../helpers/documents.ts';

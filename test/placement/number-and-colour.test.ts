@@ -7,12 +7,12 @@
  */
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { itemNumbers } from '../../src/catalogue/item-numbers.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
-import { reasonOf } from '../../src/reasons.ts';
+import { reasonOf } from '../../src/vocabulary/reasons.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';
 import { bsx, csv, file, orderXml } from '../helpers/documents.ts';

@@ -1,11 +1,11 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport, planImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { openStore } from '../../src/store/open.ts';
-import { reasonOf } from '../../src/reasons.ts';
+import { reasonOf } from '../../src/vocabulary/reasons.ts';
 import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
 import { cliJson } from '../helpers/cli.ts';
 import { csv, file } from '../helpers/documents.ts';

@@ -1,6 +1,6 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { takeBack } from '../../src/documents/take-back.ts';

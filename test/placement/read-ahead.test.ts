@@ -1,10 +1,10 @@
 import { expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
 import { elementRemark, placeItem, type GivenItem } from '../../src/placement/rule.ts';
-import { reasonOf } from '../../src/reasons.ts';
+import { reasonOf } from '../../src/vocabulary/reasons.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files, TABLES } from '../helpers/catalogue-files.ts';
 import { insertHandPlacement, insertItem } from '../helpers/store-builder.ts';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { planImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { catalogueLookup } from '../../src/placement/catalogue-lookup.ts';
-import { UNPLACED_REASONS } from '../../src/reasons.ts';
+import { UNPLACED_REASONS } from '../../src/vocabulary/reasons.ts';
 import { placeItem, type GivenItem } from '../../src/placement/rule.ts';
 import {
   buildStore,

@@ -1,7 +1,7 @@
 import type { StoreDb } from '../../src/store/db.ts';
 import { writeSession } from '../../src/store/session.ts';
 import { expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { forgetMemory, placeByHand } from '../../src/hand/placement.ts';
 import { orderLines } from '../../src/store/lines.ts';

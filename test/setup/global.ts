@@ -2,7 +2,7 @@
  * The test run's start and end (`npm test`). Once per run:
  * - the CLI, the browser host and the core's threads, bundled from this checkout's sources
  *   (vite.node.config.ts): tests start them as built, and a thread a test starts in its own process from
- *   the sources is started from its bundle (`BRICK_WORK_BUILT_THREADS`, src/worker-start.ts);
+ *   the sources is started from its bundle (`BRICK_WORK_BUILT_THREADS`, src/platform/worker-start.ts);
  * - the screens, built into one folder that every browser test's host serves;
  * - a folder for the run (`BRICK_WORK_TEST_RUN`), where the first file that needs PostgreSQL starts the
  *   run's one cluster (test/helpers/postgres.ts), stopped here at the end.

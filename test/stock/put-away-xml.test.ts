@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readDocumentFile } from '../../src/documents/read-document.ts';
-import type { LeftOutLine, SharedNumberLine } from '../../src/export-kinds.ts';
+import type { LeftOutLine, SharedNumberLine } from '../../src/vocabulary/export-kinds.ts';
 import type { ExportRow } from '../../src/exports/plan.ts';
 import { massUpdate, putAwayXml } from '../../src/stock/put-away-xml.ts';
 import { planPutAway } from '../../src/stock/put-away-plan.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { claimJob, claimNext, enqueueJob, getJob } from '../../src/jobs/queue.ts';

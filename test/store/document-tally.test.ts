@@ -2,7 +2,7 @@ import type { StoreDb } from '../../src/store/db.ts';
 import { expect, it, onTestFinished } from 'vitest';
 import type { CallName } from '../../src/api/contract.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { openStore } from '../../src/store/open.ts';
 import { bytes, files } from '../helpers/catalogue-files.ts';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { orderLines } from '../../src/store/lines.ts';
 import { listOrders } from '../../src/store/orders.ts';
 import { colourMemories, itemMemories } from '../../src/store/memories.ts';

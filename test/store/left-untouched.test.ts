@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { openStore } from '../../src/store/open.ts';
 import { APPLICATION_ID } from '../../src/store/application-id.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';

@@ -9,7 +9,7 @@ import { writeSession } from '../../src/store/session.ts';
 import { expect, it, onTestFinished } from 'vitest';
 import { placeByHand } from '../../src/hand/placement.ts';
 import { nextUndo, undo } from '../../src/undo/history.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { openStore } from '../../src/store/open.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';

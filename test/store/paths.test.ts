@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveStorePath, userDataDir } from '../../src/store/paths.ts';
-import { APP_VERSION } from '../../src/version.ts';
+import { APP_VERSION } from '../../src/platform/version.ts';
 import { REPO_ROOT } from '../helpers/cli.ts';
 
 describe('where the store lives', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { inspectStore } from '../../src/store/info.ts';
 import { openStore } from '../../src/store/open.ts';
 import { cliJson } from '../helpers/cli.ts';

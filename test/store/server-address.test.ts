@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { checkServerAddress, MAX_ADDRESS_FILE_BYTES } from '../../src/store/postgres/address.ts';
 import { cliJson } from '../helpers/cli.ts';
 

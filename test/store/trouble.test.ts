@@ -11,7 +11,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { decodeWire, encodeWire } from '../../src/api/wire.ts';
-import { BrickWorkError } from '../../src/errors.ts';
+import { BrickWorkError } from '../../src/vocabulary/errors.ts';
 import { BUSY_TIMEOUT_MS, openStore } from '../../src/store/open.ts';
 import { NEEDS_CHROMIUM, buildScreens, hasChromium, launchBrowser } from '../helpers/browser.ts';
 import { cliJson, cliScript, finished, REPO_ROOT, type CliResult } from '../helpers/cli.ts';

@@ -1,7 +1,7 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { writeSession } from '../../src/store/session.ts';
 import type { LineRowView, SuggestionsView } from '../../src/api/contract.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';

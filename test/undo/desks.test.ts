@@ -10,7 +10,7 @@ import { bytes, files } from '../helpers/catalogue-files.ts';
 import { csv, file } from '../helpers/documents.ts';
 import { serviceFor } from '../helpers/service.ts';
 import { describeEachStore, newStoreLocation } from '../helpers/stores.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { identityOf } from '../../src/identity/owner.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { writeSession } from '../../src/store/session.ts';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import type { UndoableTable } from '../../src/undo/changes.ts';
 import { undo } from '../../src/undo/history.ts';

@@ -3,7 +3,7 @@ import { thisComputer } from '../../src/identity/desk.ts';
 import { writeSession } from '../../src/store/session.ts';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
 import { forgetMemory, placeByHand } from '../../src/hand/placement.ts';
 import { orderLines } from '../../src/store/lines.ts';

@@ -1,5 +1,5 @@
 /** Rewrites FILE atomically in a loop with large, self-checking JSON, until killed. argv: FILE */
-import { writeFileAtomically } from '../../src/files.ts';
+import { writeFileAtomically } from '../../src/platform/files.ts';
 
 const [file] = process.argv.slice(2);
 if (!file) throw new Error('usage: atomic-writer FILE');

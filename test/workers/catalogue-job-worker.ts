@@ -3,8 +3,8 @@
  * passes; prints `started` or `busy`. argv: STORE HOLD_MS [GO_FILE]. Its desk's name from BRICK_WORK_DESK, as the app's.
  */
 import fs from 'node:fs';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
 import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -17,9 +17,9 @@
  * argv: STORE PARTS_CSV [lines]
  */
 import fs from 'node:fs';
-import { SYSTEM_CLOCK, type Clock } from '../../src/clock.ts';
+import { SYSTEM_CLOCK, type Clock } from '../../src/platform/clock.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { connectionOwner } from '../../src/store/owners.ts';
 import { openStore } from '../../src/store/open.ts';
 

@@ -4,7 +4,7 @@
  * Prints `claimed JOB` once it holds it.
  * argv: STORE KIND
  */
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { writeSession } from '../../src/store/session.ts';
 import { claimNext } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -20,9 +20,9 @@
  */
 import fs from 'node:fs';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { placeByHand } from '../../src/hand/placement.ts';
 import { JobRunner, type JobHandler } from '../../src/jobs/runner.ts';
 import { openStore } from '../../src/store/open.ts';

@@ -13,9 +13,9 @@
 import fs from 'node:fs';
 import { thisComputer } from '../../src/identity/desk.ts';
 import { writeSession } from '../../src/store/session.ts';
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { confirmImport } from '../../src/documents/import.ts';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { openStore } from '../../src/store/open.ts';
 import { nextRedo, nextUndo, redo, undo } from '../../src/undo/history.ts';
 import { chooseFile, readSoakFiles } from './soak-files.ts';

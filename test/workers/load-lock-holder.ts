@@ -4,7 +4,7 @@
  * `locked`, and holds both until a line arrives on stdin; then it commits, ends the job, prints `released`.
  * argv: STORE [plain] — `plain`: the write lock only, no catalogue job (another program writing).
  */
-import { SYSTEM_CLOCK } from '../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../src/platform/clock.ts';
 import { CatalogueJob } from '../../src/catalogue/catalogue-job.ts';
 import { openStore } from '../../src/store/open.ts';
 import { connectionOwner } from '../../src/store/owners.ts';

@@ -12,7 +12,7 @@
  *   result JOB OUTCOME    how each run ended (done, deferred, failed:CODE, stopped), once idle
  * argv: STORE DAY API_URL
  */
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 import { writeSession } from '../../src/store/session.ts';
 import { BrickLinkApi } from '../../src/catalogue/bricklink/api.ts';
 import { LOOKUP_JOB_KIND, lookupHandler, lookupHasWork } from '../../src/catalogue/lookup-job.ts';

@@ -9,7 +9,7 @@
  * argv: STORE STOP_FILE
  */
 import fs from 'node:fs';
-import { isBrickWorkError } from '../../src/errors.ts';
+import { isBrickWorkError } from '../../src/vocabulary/errors.ts';
 import { openStore } from '../../src/store/open.ts';
 import { setSetting } from '../../src/store/settings.ts';
 

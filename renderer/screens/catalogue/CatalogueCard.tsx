@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { CatalogueStatusView, ItemTypeCode } from '../../../src/api/contract.ts';
-import { ITEM_TYPES } from '../../../src/item-types.ts';
+import { ITEM_TYPES } from '../../../src/vocabulary/item-types.ts';
 import { FilePicker } from '../../components/FilePicker.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { count, when } from '../../format.ts';

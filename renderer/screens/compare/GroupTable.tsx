@@ -1,7 +1,7 @@
 import { ItemNo } from '../../components/ItemNo.tsx';
 import { memo, useEffect, useRef } from 'react';
 import type { CompareRowView } from '../../../src/api/contract.ts';
-import type { CompareGroup } from '../../../src/compare-kinds.ts';
+import type { CompareGroup } from '../../../src/vocabulary/compare-kinds.ts';
 import { Colour } from '../../components/Colour.tsx';
 import { Picture } from '../../components/Picture.tsx';
 import { count, money } from '../../format.ts';

@@ -1,5 +1,5 @@
 import type { CompareRowView, CompareView } from '../../../src/api/contract.ts';
-import { COMPARE_GROUPS, type CompareGroup } from '../../../src/compare-kinds.ts';
+import { COMPARE_GROUPS, type CompareGroup } from '../../../src/vocabulary/compare-kinds.ts';
 
 /** Each group's title, in a shop worker's words. */
 export const GROUP_TITLES: Readonly<Record<CompareGroup, string>> = {

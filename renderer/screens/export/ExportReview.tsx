@@ -1,4 +1,4 @@
-import { needsAcknowledging } from '../../../src/export-kinds.ts';
+import { needsAcknowledging } from '../../../src/vocabulary/export-kinds.ts';
 import type { LeftOutView } from '../../../src/api/contract.ts';
 import { count, plural } from '../../format.ts';
 import { TARGET_NAMES, useExports, type ExportReview as Review } from '../../state/exports.ts';

@@ -5,7 +5,7 @@ import {
   COLOUR_NUMBERINGS,
   type ColourNumbering,
   type WarningCode,
-} from '../../../src/reading.ts';
+} from '../../../src/vocabulary/reading.ts';
 import { useImport } from '../../state/import.ts';
 
 const HOW_WORDS: Readonly<Record<NonNullable<PreviewDocumentView['colourNumbering']>['how'], string>> = {

@@ -1,4 +1,4 @@
-import type { PlacementConfirmation } from '../../../src/confirmations.ts';
+import type { PlacementConfirmation } from '../../../src/vocabulary/confirmations.ts';
 import { nextUnplacedAfter, placedMessage, type PlaceTarget } from '../../desk.ts';
 import { useApp } from '../app.ts';
 import { call, messageOf } from '../call.ts';

@@ -1,7 +1,7 @@
 /** The orders screen's state, in the parts its slices hold (`list.ts`, `open.ts`, `suggestions.ts`, `search.ts`, `placing.ts`). */
 import type { StateCreator } from 'zustand';
 import type { DocumentView, LineRowView, OrderView, SuggestionView } from '../../../src/api/contract.ts';
-import type { PlacementConfirmation } from '../../../src/confirmations.ts';
+import type { PlacementConfirmation } from '../../../src/vocabulary/confirmations.ts';
 import type { PlaceTarget } from '../../desk.ts';
 
 /** A placement the core asked staff to confirm (SPEC §9): what it would also do, and the second Enter that does it. */

@@ -8,7 +8,7 @@ import {
   requestCatalogueJobCancel,
   stoppedLoadWords,
 } from '../../catalogue/catalogue-job.ts';
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import { isBrickLinkItems } from '../../catalogue/read-file.ts';
 import { itemsTypeOf } from '../../catalogue/formats/bricklink-tab.ts';
 import { listColours } from '../../store/colours.ts';

@@ -1,6 +1,6 @@
 /** Compare (SPEC §13): two sides by what their lines are; a read that writes nothing. */
 import { randomUUID } from 'node:crypto';
-import { COMPARE_GROUPS, type CompareGroup } from '../../compare-kinds.ts';
+import { COMPARE_GROUPS, type CompareGroup } from '../../vocabulary/compare-kinds.ts';
 import { comparePages, type CompareRow } from '../../compare/compare.ts';
 import { exportDifference } from '../../compare/exports.ts';
 import { rowNamer } from '../../compare/names.ts';
@@ -8,7 +8,7 @@ import { lineNumbers, type NumberedLine } from '../../catalogue/item-numbers.ts'
 import { colourIdsFromBrickLink } from '../../store/item-numbers.ts';
 import { readSide } from '../../compare/sides.ts';
 import { formatMoneyE4 } from '../../documents/values.ts';
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import type { CompareRowView } from '../contract.ts';
 import { fileNamePart } from '../views.ts';
 import { type ReadDeps, fileOnReader, onReader, type KeptCompare, type PartialCallTable } from './define.ts';

@@ -7,7 +7,7 @@
 import type { CatalogueAnswers } from '../../placement/catalogue-lookup.ts';
 import type { ReadableDb, StoreDb } from '../../store/db.ts';
 import type { WriteSession } from '../../store/session.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { Numbering, NumberedLine, ShownNumber } from '../../catalogue/item-numbers.ts';
 import type { CompareResult } from '../../compare/compare.ts';
 import type { ImportHooks, PlannedDocument } from '../../documents/import.ts';

@@ -4,7 +4,7 @@
  * the store; the browser host and the CLI are named at their start (`--desk`).
  */
 import type { DeskView } from '../contract.ts';
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import { deskNameProblem } from '../desk-name.ts';
 import { thisComputer } from '../../identity/desk.ts';
 import { type ReadDeps, outsideStore, type PartialCallTable } from './define.ts';

@@ -1,5 +1,5 @@
 /** Pictures of items (SPEC §15, issue 48): answered at once from the cache; what is missing is fetched meanwhile. */
-import { numberingOfFormat } from '../../numberings.ts';
+import { numberingOfFormat } from '../../vocabulary/numberings.ts';
 import { bricklinkPicture, pictureKey, pictureSources, type PictureSource } from '../../pictures/address.ts';
 import { givenOfLines } from '../../store/lines.ts';
 import type { ReadableDb } from '../../store/db.ts';

@@ -3,7 +3,7 @@ import { leftOutNote, planOrderExport, sharedNote, unpricedNote } from '../../ex
 import { STOCK_UNCHANGED_NOTE } from '../../stock/put-away-plan.ts';
 import { orderPutAway, type OrderPutAway } from '../../stock/put-away-list.ts';
 import { putAwayXml } from '../../stock/put-away-xml.ts';
-import { counted } from '../../words.ts';
+import { counted } from '../../vocabulary/words.ts';
 import type { PutAwayEntryView, PutAwayListView } from '../contract.ts';
 import { fileNamePart } from '../views.ts';
 import { stockItemViews } from './stock-items.ts';

@@ -1,5 +1,5 @@
 /** Settings, the BrickLink credentials, and the app's file dialog (SPEC §9). */
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import { setSetting } from '../../store/settings.ts';
 import { outsideStore, reads, writes, type PartialCallTable } from './define.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { ShopServerView } from '../contract.ts';
 import type { ShopServerConfig, ShopServerPort } from '../ports.ts';
-import { BrickWorkError } from '../../errors.ts';
-import { isServerAddress, serverUrl, storeName } from '../../store-location.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
+import { isServerAddress, serverUrl, storeName } from '../../vocabulary/store-location.ts';
 import { openStore } from '../../store/open.ts';
 import { type ReadDeps, outsideStore, type PartialCallTable } from './define.ts';
 

@@ -1,6 +1,6 @@
 /** The store itself: where it is, its schema, what its start did, whether it can be written. */
-import { APP_VERSION } from '../../version.ts';
-import { isServerAddress, storeName } from '../../store-location.ts';
+import { APP_VERSION } from '../../platform/version.ts';
+import { isServerAddress, storeName } from '../../vocabulary/store-location.ts';
 import { reads, type PartialCallTable } from './define.ts';
 
 export const STORE_CALLS = {

@@ -1,7 +1,7 @@
 import { rgbOrNull } from '../records.ts';
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import { decodeEntities } from '../../text/xml.ts';
-import type { ItemType } from '../../item-types.ts';
+import type { ItemType } from '../../vocabulary/item-types.ts';
 import { authorizationHeader, type Credentials } from './oauth.ts';
 
 /** What BrickLink said about one number: the item, or that it has none. */

@@ -1,6 +1,6 @@
 import type { CsvTable } from '../../text/csv.ts';
-import { BRICKLINK_DOWNLOAD_NAMES, itemTypeOfFileName, type ItemType } from '../../item-types.ts';
-import { BrickWorkError, quote } from '../../errors.ts';
+import { BRICKLINK_DOWNLOAD_NAMES, itemTypeOfFileName, type ItemType } from '../../vocabulary/item-types.ts';
+import { BrickWorkError, quote } from '../../vocabulary/errors.ts';
 import { rgbOrNull, type CatalogueFile, type CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';
 

@@ -1,7 +1,7 @@
-import { BrickWorkError, quote } from '../../errors.ts';
+import { BrickWorkError, quote } from '../../vocabulary/errors.ts';
 import { countLineEnds, parseError } from '../../text/position.ts';
 import { forEachRecord } from '../../text/xml.ts';
-import { isItemType } from '../../item-types.ts';
+import { isItemType } from '../../vocabulary/item-types.ts';
 import { rgbOrNull, type CatalogueFile, type CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';
 

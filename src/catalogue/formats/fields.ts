@@ -1,4 +1,4 @@
-import { quote } from '../../errors.ts';
+import { quote } from '../../vocabulary/errors.ts';
 import { parseError } from '../../text/position.ts';
 
 /** Field checks shared by the catalogue formats: each names the file and the line of a bad value. */

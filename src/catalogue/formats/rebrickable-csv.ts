@@ -1,4 +1,4 @@
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import type { CatalogueFile, CatalogueRecord } from '../records.ts';
 import { optionalId, requiredId, requiredText } from './fields.ts';

@@ -1,4 +1,4 @@
-import { BrickWorkError, quote } from '../../errors.ts';
+import { BrickWorkError, quote } from '../../vocabulary/errors.ts';
 import { colourNameKey } from '../../placement/fold.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { JsonReader, JsonRefusal, type JsonHandler } from '../../text/json-stream.ts';

@@ -1,5 +1,5 @@
-import { BrickWorkError, type ErrorCode } from '../../errors.ts';
-import type { ItemType } from '../../item-types.ts';
+import { BrickWorkError, type ErrorCode } from '../../vocabulary/errors.ts';
+import type { ItemType } from '../../vocabulary/item-types.ts';
 import { numberArg, type ContractCommand } from '../command.ts';
 
 export const catalogueImport: ContractCommand = {

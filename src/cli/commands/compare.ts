@@ -1,8 +1,8 @@
-import { counted } from '../../words.ts';
+import { counted } from '../../vocabulary/words.ts';
 import { acknowledgements, leftOutLines, sharedLines } from './exports.ts';
 import { numberText } from './orders.ts';
 import type { ArgsOf, CompareRowView, CompareView } from '../../api/contract.ts';
-import { COMPARE_EXPORTS, type CompareExport } from '../../compare-kinds.ts';
+import { COMPARE_EXPORTS, type CompareExport } from '../../vocabulary/compare-kinds.ts';
 import { UsageError, numberArg, type CliApi, type ContractCommand } from '../command.ts';
 
 type SideArg = ArgsOf<'compare.run'>['left'];

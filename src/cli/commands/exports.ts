@@ -1,5 +1,5 @@
 import type { ExportFileView, LeftOutView } from '../../api/contract.ts';
-import type { ExportAcknowledgement } from '../../export-kinds.ts';
+import type { ExportAcknowledgement } from '../../vocabulary/export-kinds.ts';
 import { numberArg, type CliApi, type CommandOutput, type ContractCommand } from '../command.ts';
 import { fewOf } from './orders.ts';
 

@@ -1,4 +1,4 @@
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import { numberArg, type ContractCommand } from '../command.ts';
 
 function undoRedo(direction: 'undo' | 'redo'): ContractCommand {

@@ -1,7 +1,7 @@
 import type { ImportPreviewView } from '../../api/contract.ts';
-import { BrickWorkError, type ErrorCode } from '../../errors.ts';
-import { COLOUR_NUMBERING_NAMES, type ColourNumbering, type WarningCode } from '../../reading.ts';
-import { counted } from '../../words.ts';
+import { BrickWorkError, type ErrorCode } from '../../vocabulary/errors.ts';
+import { COLOUR_NUMBERING_NAMES, type ColourNumbering, type WarningCode } from '../../vocabulary/reading.ts';
+import { counted } from '../../vocabulary/words.ts';
 import { numberArg, RefusalWithResult, type CliApi, type ContractCommand } from '../command.ts';
 
 /** How a preview read a document, in words: the numbering of its colour numbers, the columns it did not read, its warnings. */

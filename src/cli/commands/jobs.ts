@@ -1,5 +1,5 @@
 import type { CatalogueStatusView, JobRowView } from '../../api/contract.ts';
-import { BrickWorkError } from '../../errors.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import { numberArg, type ContractCommand } from '../command.ts';
 
 function ownerText(job: { owner: JobRowView['owner']; alive: boolean | null; desk?: string | null }): string {

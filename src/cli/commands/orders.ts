@@ -1,5 +1,5 @@
 import type { DocumentView, LineRowView } from '../../api/contract.ts';
-import { shownTime } from '../../clock.ts';
+import { shownTime } from '../../platform/clock.ts';
 import { numberArg, type ContractCommand } from '../command.ts';
 
 export const orders: ContractCommand = {

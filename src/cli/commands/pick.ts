@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PickEntryView, PickListView, PickMarkView } from '../../api/contract.ts';
-import { writeFileAtomically } from '../../files.ts';
+import { writeFileAtomically } from '../../platform/files.ts';
 import { numberArg, UsageError, type CliApi, type ContractCommand, type OptionValues } from '../command.ts';
 
 /** A stop of the walk in a line: where, how many, what, and what is short or picked. */

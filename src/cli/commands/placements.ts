@@ -1,6 +1,6 @@
 import type { ColourPlacementView, MemoriesView, RememberedPlacementView, TaughtNameView } from '../../api/contract.ts';
-import { PLACEMENT_CONFIRMATIONS, type PlacementConfirmation } from '../../confirmations.ts';
-import { BrickWorkError } from '../../errors.ts';
+import { PLACEMENT_CONFIRMATIONS, type PlacementConfirmation } from '../../vocabulary/confirmations.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
 import { numberArg, UsageError, type ContractCommand } from '../command.ts';
 import { lineText } from './orders.ts';
 

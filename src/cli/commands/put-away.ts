@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { PutAwayEntryView, PutAwayExportView, PutAwayListView, StockItemView } from '../../api/contract.ts';
-import { shownTime } from '../../clock.ts';
+import { shownTime } from '../../platform/clock.ts';
 import { numberArg, UsageError, type ContractCommand, type OptionValues } from '../command.ts';
 import { acknowledgements, leftOutLines, sharedLines } from './exports.ts';
 

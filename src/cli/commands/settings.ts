@@ -1,4 +1,4 @@
-import { SETTING_FIELDS, SETTING_KEYS, SETTING_SUMMARIES, type SettingKey } from '../../setting-keys.ts';
+import { SETTING_FIELDS, SETTING_KEYS, SETTING_SUMMARIES, type SettingKey } from '../../vocabulary/setting-keys.ts';
 import { UsageError, type ContractCommand } from '../command.ts';
 
 const isSettingKey = (key: string): key is SettingKey => (SETTING_KEYS as readonly string[]).includes(key);

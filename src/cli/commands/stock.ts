@@ -1,8 +1,8 @@
 import type { StockImportView, StockInfoView, StockPreviewView } from '../../api/contract.ts';
-import { BrickWorkError } from '../../errors.ts';
-import type { ColourNumbering } from '../../reading.ts';
-import { counted } from '../../words.ts';
-import { shownTime } from '../../clock.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
+import type { ColourNumbering } from '../../vocabulary/reading.ts';
+import { counted } from '../../vocabulary/words.ts';
+import { shownTime } from '../../platform/clock.ts';
 import { RefusalWithResult, type ContractCommand } from '../command.ts';
 import { acceptedCodes, previewText, refuseDryRun, wholePreview } from './import.ts';
 

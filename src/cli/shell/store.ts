@@ -1,4 +1,4 @@
-import { counted } from '../../words.ts';
+import { counted } from '../../vocabulary/words.ts';
 import {
   copyStoreTo,
   SERVER_FIRST_SCHEMA,
@@ -7,7 +7,7 @@ import {
   type StoreInfo,
 } from '../../app/store-commands.ts';
 import { storeFromOption } from '../../app/store-place.ts';
-import { APP_NAME } from '../../version.ts';
+import { APP_NAME } from '../../platform/version.ts';
 import { UsageError, type ShellCommand } from '../command.ts';
 
 function describeStatus(info: StoreInfo): string {

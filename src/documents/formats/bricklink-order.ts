@@ -1,4 +1,4 @@
-import { quote } from '../../errors.ts';
+import { quote } from '../../vocabulary/errors.ts';
 import { parseError } from '../../text/position.ts';
 import type { XmlElement } from '../../text/xml.ts';
 import { BRICKLINK_BY_FORMAT, type ParsedDocument, type ParsedLine } from '../model.ts';

@@ -1,6 +1,6 @@
 import { decodeEntities } from '../../text/xml.ts';
-import { quote } from '../../errors.ts';
-import { itemTypeCode } from '../../item-types.ts';
+import { quote } from '../../vocabulary/errors.ts';
+import { itemTypeCode } from '../../vocabulary/item-types.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { parseError } from '../../text/position.ts';
 import type { DocumentReading, ParsedDocument, ParsedLine } from '../model.ts';

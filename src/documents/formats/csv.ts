@@ -1,5 +1,5 @@
-import { BrickWorkError, quote } from '../../errors.ts';
-import { itemTypeCode } from '../../item-types.ts';
+import { BrickWorkError, quote } from '../../vocabulary/errors.ts';
+import { itemTypeCode } from '../../vocabulary/item-types.ts';
 import { elementRemark, otherNumberingColour } from '../../placement/rule.ts';
 import type { CsvTable } from '../../text/csv.ts';
 import { parseError } from '../../text/position.ts';

@@ -9,8 +9,8 @@
  * LDraw's, placed through the cross-references' LDraw ids first (`LDraw part 3001` in the remarks).
  */
 import { createHash } from 'node:crypto';
-import { BrickWorkError } from '../../errors.ts';
-import { DOCUMENT_LINE_LIMIT } from '../../file-limits.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
+import { DOCUMENT_LINE_LIMIT } from '../../platform/file-limits.ts';
 import { ldrawPartRemark, otherNumberingColour } from '../../placement/rule.ts';
 import { parseError } from '../../text/position.ts';
 import type { ParsedDocument, ParsedLine } from '../model.ts';

@@ -5,8 +5,8 @@
  * many entries (counted from the directory's end, before one is read), a name longer than a path, or more
  * unpacked than a document may be, is refused in words; the model is unpacked no further than it says it is.
  */
-import { BrickWorkError } from '../../errors.ts';
-import { DOCUMENT_SIZE_LIMIT } from '../../file-limits.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
+import { DOCUMENT_SIZE_LIMIT } from '../../platform/file-limits.ts';
 import { decodeText } from '../../text/decode.ts';
 import { parseError } from '../../text/position.ts';
 import type { ParsedDocument } from '../model.ts';

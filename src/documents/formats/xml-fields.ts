@@ -1,4 +1,4 @@
-import { BrickWorkError, quote } from '../../errors.ts';
+import { BrickWorkError, quote } from '../../vocabulary/errors.ts';
 import { parseError } from '../../text/position.ts';
 import { childText, type XmlElement } from '../../text/xml.ts';
 import type { DocumentReading, KeptColumn } from '../model.ts';

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BrickWorkError, damagedStore, readOnlyStore } from '../../errors.ts';
-import { isServerAddress, storeName } from '../../store-location.ts';
+import { BrickWorkError, damagedStore, readOnlyStore } from '../../vocabulary/errors.ts';
+import { isServerAddress, storeName } from '../../vocabulary/store-location.ts';
 import { backupStore } from '../backup.ts';
 import type { StoreDb } from '../db.ts';
 import { inspectFile, refusalFor } from '../inspect.ts';

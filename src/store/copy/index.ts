@@ -17,8 +17,8 @@
  * - The receiving store's own fix-up marks (a new SQLite store's `fixup.…` settings) stay, beside the
  *   source's settings: a copy into a file must not be "repaired" again by its next open.
  */
-import { BrickWorkError, isBrickWorkError, quote } from '../../errors.ts';
-import { isServerAddress, storeName } from '../../store-location.ts';
+import { BrickWorkError, isBrickWorkError, quote } from '../../vocabulary/errors.ts';
+import { isServerAddress, storeName } from '../../vocabulary/store-location.ts';
 import path from 'node:path';
 import type { StoreDb } from '../db.ts';
 import { onServer } from '../dialect.ts';

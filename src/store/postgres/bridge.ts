@@ -10,8 +10,8 @@
  */
 import { checkServerAddress } from './address.ts';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { BrickWorkError, storeUnreachable } from '../../errors.ts';
-import { startWorker, threadUrl } from '../../worker-start.ts';
+import { BrickWorkError, storeUnreachable } from '../../vocabulary/errors.ts';
+import { startWorker, threadUrl } from '../../platform/worker-start.ts';
 import { applicationName } from './application-name.ts';
 import {
   NO_PASSWORD,
@@ -23,7 +23,7 @@ import {
   type ToBridge,
 } from './bridge-messages.ts';
 import { serverRefusal } from './server-refusals.ts';
-import { storeName } from '../../store-location.ts';
+import { storeName } from '../../vocabulary/store-location.ts';
 
 /** An error PostgreSQL answered a statement with (not a lost connection): its SQLSTATE, for callers that expect one. */
 export class PostgresError extends Error {

@@ -15,7 +15,7 @@
  * with (at the latest the COMMIT, which then never runs). A transaction that sent nothing ends without
  * a round trip.
  */
-import { storeBusy } from '../../errors.ts';
+import { storeBusy } from '../../vocabulary/errors.ts';
 import type { OwnerIdentity } from '../../identity/owner.ts';
 import type { StoreDb, StoreStatement, StoreTransaction } from '../db.ts';
 import { PostgresBridge, PostgresError, serverName, type BridgeOptions } from './bridge.ts';

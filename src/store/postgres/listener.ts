@@ -5,7 +5,7 @@
  * again by itself after a fault, saying each time it could not.
  */
 import pg from 'pg';
-import { storeName } from '../../store-location.ts';
+import { storeName } from '../../vocabulary/store-location.ts';
 import { applicationName } from './application-name.ts';
 import { givePassword } from './password.ts';
 

@@ -4,9 +4,9 @@
  * SQLite file of another application is.
  */
 import { declaredIndexSql, type TableName } from '../schema/tables-4.2.ts';
-import { BrickWorkError } from '../../errors.ts';
-import { storeName } from '../../store-location.ts';
-import { APP_VERSION } from '../../version.ts';
+import { BrickWorkError } from '../../vocabulary/errors.ts';
+import { storeName } from '../../vocabulary/store-location.ts';
+import { APP_VERSION } from '../../platform/version.ts';
 import { APPLICATION_ID, formatApplicationId } from '../application-id.ts';
 import {
   compareVersions,

@@ -5,7 +5,7 @@
  * what to check, with the server's own message quoted. Null for anything else: a refusal of our own SQL
  * is a bug, and stays one.
  */
-import { BrickWorkError, quote, storeUnreachable } from '../../errors.ts';
+import { BrickWorkError, quote, storeUnreachable } from '../../vocabulary/errors.ts';
 import type { PasswordFrom } from './password.ts';
 
 const SETTINGS = 'Settings → Shop server (or --db)';

@@ -7,7 +7,7 @@ import { writeSession } from '../../../src/store/session.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { SYSTEM_CLOCK } from '../../../src/clock.ts';
+import { SYSTEM_CLOCK } from '../../../src/platform/clock.ts';
 import { confirmImport } from '../../../src/documents/import.ts';
 import { openStore } from '../../../src/store/open.ts';
 import { serverRefusal } from '../../../src/store/postgres/server-refusals.ts';

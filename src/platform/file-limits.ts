@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BrickWorkError } from './errors.ts';
+import { BrickWorkError } from '../vocabulary/errors.ts';
 
 const MiB = 1024 * 1024;
 

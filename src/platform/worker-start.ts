@@ -21,11 +21,11 @@ const HERE = import.meta.url;
 
 /**
  * A thread's script for code that runs from this module's place: its source in a checkout (this file is
- * `src/worker-start.ts`), else the bundled `<name>.js` beside the entry, whether this code sits in an
+ * `src/platform/worker-start.ts`), else the bundled `<name>.js` beside the entry, whether this code sits in an
  * entry or in a shared chunk of `assets/`.
  */
 export function threadUrl(name: ThreadName): URL {
-  if (HERE.endsWith('.ts')) return new URL(`./${THREAD_SCRIPTS[name]}`, HERE);
+  if (HERE.endsWith('.ts')) return new URL(`../${THREAD_SCRIPTS[name]}`, HERE);
   return new URL(`${HERE.includes('/assets/') ? '../' : './'}${name}.js`, HERE);
 }
 
