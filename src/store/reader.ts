@@ -5,8 +5,8 @@
  *   the writer writes, and it never takes the write lock. A connection that is read-only already (a
  *   read-only open, a snapshot copy) is its own reader.
  * - PostgreSQL: a session of its own with `default_transaction_read_only`; a read-only session is its own.
- * Opened when first asked — a service that is only given writes (the writer thread's) opens none — and
- * closed with the connection it reads beside, so that it lives exactly as long as the store it reads.
+ * Opened when first asked — a service that is only given writes (the writer thread's) opens none —, one
+ * for each connection, and closed with it, so that it lives exactly as long as the store it reads.
  */
 import Database from 'better-sqlite3';
 import type { ReadableDb, StoreDb } from './db.ts';
@@ -15,10 +15,19 @@ import { BUSY_TIMEOUT_MS } from './open.ts';
 import { PostgresDatabase } from './postgres/database.ts';
 import { openServerStore } from './postgres/open.ts';
 
+/** Each connection's reader: one per connection, whichever services read beside it. */
+const readers = new WeakMap<StoreDb, ReadableDb>();
+
 /** The reader beside `db`, opened at the first call of the function this gives. */
 export function readerBeside(db: StoreDb): () => ReadableDb {
-  let reader: ReadableDb | null = null;
-  return () => (reader ??= open(db));
+  return () => readerOf(db);
+}
+
+/** The reader beside `db`, opened now if it is not yet (a test's recorder watches both connections). */
+export function readerOf(db: StoreDb): ReadableDb {
+  let reader = readers.get(db);
+  if (reader === undefined) readers.set(db, (reader = open(db)));
+  return reader;
 }
 
 function open(db: StoreDb): ReadableDb {

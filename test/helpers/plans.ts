@@ -4,7 +4,8 @@
  * the values of its first run and the call that ran it; and each statement's plan, read for the tables it
  * reads whole.
  */
-import type { StoreDb } from '../../src/store/db.ts';
+import type { ReadableDb, StoreDb } from '../../src/store/db.ts';
+import { readerOf } from '../../src/store/reader.ts';
 import { onServer } from '../../src/store/dialect.ts';
 import { toPostgres } from '../../src/store/postgres/dialect.ts';
 
@@ -57,22 +58,28 @@ export function recordStatements(db: StoreDb): Recorder {
     p.by.add(now);
     if (p.args === null) p.args = args;
   };
-  const prepare = db.prepare.bind(db);
-  Object.assign(db, {
-    prepare(sql: string) {
-      const p = seen(sql);
-      const statement = prepare(sql) as unknown as Record<string, (...args: unknown[]) => unknown>;
-      for (const method of ['run', 'get', 'all', 'iterate']) {
-        const own = statement[method]?.bind(statement);
-        if (own === undefined) continue;
-        statement[method] = (...args: unknown[]) => {
-          ran(p, args);
-          return own(...args);
-        };
-      }
-      return statement;
-    },
-  });
+  const watch = (connection: ReadableDb) => {
+    const prepare = connection.prepare.bind(connection);
+    Object.assign(connection, {
+      prepare(sql: string) {
+        const p = seen(sql);
+        const statement = prepare(sql) as unknown as Record<string, (...args: unknown[]) => unknown>;
+        for (const method of ['run', 'get', 'all', 'iterate']) {
+          const own = statement[method]?.bind(statement);
+          if (own === undefined) continue;
+          statement[method] = (...args: unknown[]) => {
+            ran(p, args);
+            return own(...args);
+          };
+        }
+        return statement;
+      },
+    });
+  };
+  // The writer's connection, and the reader beside it that a call which only reads goes through (issue 66 §2).
+  watch(db);
+  const reader = readerOf(db);
+  if (reader !== db) watch(reader);
   const server = db as unknown as { later?: (sql: string, args: readonly unknown[]) => unknown };
   if (onServer(db) && server.later !== undefined) {
     const later = server.later.bind(db);
