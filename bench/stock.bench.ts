@@ -18,7 +18,7 @@ import { bytes, files } from '../test/helpers/catalogue-files.ts';
 import { csv, file, inventoryXml } from '../test/helpers/documents.ts';
 import { hasPostgres, NEEDS_POSTGRES, startPostgres } from '../test/helpers/postgres.ts';
 import { serviceFor } from '../test/helpers/service.ts';
-import { buildScreens, hasChromium, openApp } from '../test/helpers/browser.ts';
+import { buildScreens, hasChromium, openApp, openOrderByReference } from '../test/helpers/browser.ts';
 import { collectGarbage, median, percentile, type BenchRow } from './report.ts';
 
 const BAR_MS = 100;
@@ -224,12 +224,7 @@ async function keysRow(
   const app = await openApp(location, ['--renderer', screens]);
   try {
     const { page } = app;
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Orders' }).click();
-    await page
-      .getByRole('table', { name: 'Order list' })
-      .getByRole('row', { name: new RegExp(reference) })
-      .click();
-    await page.getByRole('heading', { name: new RegExp(`Order ${reference}`) }).waitFor();
+    await openOrderByReference(page, reference);
     await page.getByTestId('order-pick').click();
     await page.getByTestId('pick-row').first().waitFor();
     await page.getByTestId('pick-walk').and(page.locator(':focus')).waitFor();

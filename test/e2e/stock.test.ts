@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp } from '../helpers/browser.ts';
+import { buildScreens, hasChromium, NEEDS_CHROMIUM, openApp, openOrderByReference } from '../helpers/browser.ts';
 import { files } from '../helpers/catalogue-files.ts';
 import { CONTRAST_CHECK, failureLines, type ContrastReport } from '../helpers/contrast.ts';
 import { cliJson, REPO_ROOT } from '../helpers/cli.ts';
@@ -187,14 +187,7 @@ describe.runIf(needs(hasChromium(), NEEDS_CHROMIUM, 'the stock, pick and put-awa
     });
 
     /** Opens an order from the Orders screen by its reference. */
-    const openOrder = async (reference: string) => {
-      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Orders' }).click();
-      await page
-        .getByRole('table', { name: 'Order list' })
-        .getByRole('row', { name: new RegExp(reference) })
-        .click();
-      await page.getByRole('heading', { name: new RegExp(`Order ${reference}`) }).waitFor();
-    };
+    const openOrder = (reference: string) => openOrderByReference(page, reference);
 
     /** The walk as shown: each stop's location and state. */
     const walk = async () =>

@@ -178,3 +178,13 @@ export async function openApp(
     },
   };
 }
+
+/** Opens an order from the Orders screen by its reference, and waits for its heading. */
+export async function openOrderByReference(page: Page, reference: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Orders' }).click();
+  await page
+    .getByRole('table', { name: 'Order list' })
+    .getByRole('row', { name: new RegExp(reference) })
+    .click();
+  await page.getByRole('heading', { name: new RegExp(`Order ${reference}`) }).waitFor();
+}
