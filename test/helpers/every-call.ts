@@ -21,7 +21,7 @@ import { bytes, files } from './catalogue-files.ts';
 import { bsx, file } from './documents.ts';
 import { UNKNOWN_COLOUR } from './grown-store.ts';
 import type { Recorder } from './plans.ts';
-import { serviceFor } from './service.ts';
+import { ok, serviceFor } from './service.ts';
 
 type Service = ReturnType<typeof serviceFor>;
 
@@ -32,14 +32,6 @@ const OUTSIDE_THE_STORE: Partial<Record<CallName, string>> = {
   'shopServer.choose': 'connects to another server and keeps the choice beside the store',
   'shopServer.forget': "the app's choice of server, kept beside the store",
 };
-
-async function ok<T>(
-  answer: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>,
-) {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
 
 /** The lines of the newest order of `orderLines` lines the calls name, by what they give. */
 async function linesOfNewestOrder(service: Service, orderLines: number) {

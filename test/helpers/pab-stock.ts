@@ -38,15 +38,6 @@ export function pabPresent(...more: (string | null)[]): boolean {
 /** A bin for the i-th lot: eight cabinets of forty drawers, several lots a drawer. */
 export const binOf = (i: number) => `${'ABCDEFGH'[i % 8] ?? 'A'}-${(Math.floor(i / 8) % 40) + 1}`;
 
-/** A call's value, or its refusal thrown in its words. */
-export async function ok<T>(
-  answer: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>,
-): Promise<T> {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
-
 /**
  * A store with the tables loaded, closed when the test ends; the PAB inventory's lots as read; and the
  * stock file: a CSV of them with a `Location` column (`binOf`) and a `Lot ID` each (500,000 on).

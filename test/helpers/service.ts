@@ -18,3 +18,20 @@ export function serviceFor(db: StoreDb, storePath: string, overrides: Partial<Se
     ...overrides,
   });
 }
+
+/** What a call of the contract answers, as the tests read it. */
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+
+/** A call's value, or its refusal thrown in its words. */
+export async function ok<T>(answer: Promise<Answer<T>>): Promise<T> {
+  const a = await answer;
+  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
+  return a.value;
+}
+
+/** A call's refusal; a call that was not refused fails the test. */
+export async function refused<T>(answer: Promise<Answer<T>>): Promise<{ code: string; message: string }> {
+  const a = await answer;
+  if (a.ok) throw new Error('it was not refused');
+  return a.error;
+}

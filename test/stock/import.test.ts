@@ -4,7 +4,7 @@
  * newer import replaces the stock in one undo step; the stock is no order.
  */
 import { expect, it } from 'vitest';
-import { serviceFor } from '../helpers/service.ts';
+import { serviceFor, ok, refused } from '../helpers/service.ts';
 import { bsx, csv, file, inventoryXml } from '../helpers/documents.ts';
 import { insertColour, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { describeEachStore } from '../helpers/stores.ts';
@@ -12,20 +12,6 @@ import { stockLotsOfOrder } from '../../src/stock/lots.ts';
 import { stockLotsForOrder, stockLotsOf } from '../../src/store/stock.ts';
 
 type Service = ReturnType<typeof serviceFor>;
-
-async function ok<T>(
-  answer: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>,
-) {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
-
-async function refused(answer: Promise<{ ok: boolean; error?: { code: string; message: string } }>) {
-  const a = await answer;
-  if (a.ok) throw new Error('it was not refused');
-  return a.error as { code: string; message: string };
-}
 
 /** BrickLink's store inventory download: INVENTORY of ITEMs with LOTID and the bin in REMARKS. */
 function storeInventory(

@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { parseXmlTree } from '../../src/text/xml.ts';
 import { file } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
-import { binOf, ok, pabPresent, pabStore } from '../helpers/pab-stock.ts';
+import { binOf, pabPresent, pabStore } from '../helpers/pab-stock.ts';
+import { ok } from '../helpers/service.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 import { bricklinkMassUpdateProblems, bricklinkXmlProblems } from '../helpers/xml-check.ts';
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { stockLotsOf } from '../../src/store/stock.ts';
 import { needs } from '../helpers/needs.ts';
-import { binOf, ok, pabPresent, pabStore } from '../helpers/pab-stock.ts';
+import { binOf, pabPresent, pabStore } from '../helpers/pab-stock.ts';
+import { ok } from '../helpers/service.ts';
 
 describe.runIf(
   needs(

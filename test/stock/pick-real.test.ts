@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { compareLocations } from '../../src/stock/natural-order.ts';
 import { file } from '../helpers/documents.ts';
 import { needs } from '../helpers/needs.ts';
-import { ok, pabPresent, pabStore } from '../helpers/pab-stock.ts';
+import { pabPresent, pabStore } from '../helpers/pab-stock.ts';
+import { ok } from '../helpers/service.ts';
 import { sharedFile } from '../helpers/shared-data.ts';
 
 const market = sharedFile('brickstore-bsx', 'Inventory for 10190-1 Market Street.bsx');

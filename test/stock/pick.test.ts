@@ -4,7 +4,7 @@
  * and its marks: absolute, one undo step each, one row an entry whichever desk marks it.
  */
 import { expect, it } from 'vitest';
-import { serviceFor } from '../helpers/service.ts';
+import { serviceFor, ok, refused } from '../helpers/service.ts';
 import { file, inventoryXml } from '../helpers/documents.ts';
 import { insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { describeEachStore } from '../helpers/stores.ts';
@@ -13,19 +13,6 @@ import { pickMarksOfOrder } from '../../src/store/pick-marks.ts';
 import { onTestFinished } from 'vitest';
 
 type Service = ReturnType<typeof serviceFor>;
-type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-
-async function ok<T>(answer: Promise<Answer<T>>): Promise<T> {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
-
-async function refused<T>(answer: Promise<Answer<T>>) {
-  const a = await answer;
-  if (a.ok) throw new Error('it was not refused');
-  return a.error;
-}
 
 /** BrickLink's store inventory download: LOTID, and the bin in REMARKS. */
 function storeInventory(

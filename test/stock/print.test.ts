@@ -4,7 +4,7 @@ import { printableHtml } from '../../src/stock/print/html.ts';
 import { printablePdf } from '../../src/stock/print/pdf.ts';
 import { pngToRgb } from '../../src/stock/print/png-rgb.ts';
 import type { PrintableList, PrintLayout, PrintRow } from '../../src/stock/print/printable.ts';
-import { png } from '../helpers/png.ts';
+import { png, pngChunk } from '../helpers/png.ts';
 
 /** A PNG of any colour type and depth, from its rows' samples (unfiltered but for `filter` on every row). */
 function pngOf(o: {
@@ -18,14 +18,7 @@ function pngOf(o: {
   filter?: number;
   interlace?: number;
 }): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, 'latin1'), data])) >>> 0, 0);
-    return Buffer.concat([head, data, crc]);
-  };
+  const chunk = pngChunk;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(o.width, 0);
   ihdr.writeUInt32BE(o.height, 4);

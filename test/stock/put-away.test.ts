@@ -9,25 +9,11 @@ import { checkArguments } from '../../src/api/validate.ts';
 import { busiestLocation, mostCommonLocation, STOCK_UNCHANGED_NOTE } from '../../src/stock/put-away-plan.ts';
 import { parseXmlTree } from '../../src/text/xml.ts';
 import { file, orderXml } from '../helpers/documents.ts';
-import { serviceFor } from '../helpers/service.ts';
+import { serviceFor, ok, refused } from '../helpers/service.ts';
 import { insertColour, insertItem, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { describeEachStore } from '../helpers/stores.ts';
 import { bricklinkMassUpdateProblems, bricklinkXmlProblems } from '../helpers/xml-check.ts';
 import { explainable, postgresScans, recordStatements, sqliteScans } from '../helpers/plans.ts';
-
-type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-
-async function ok<T>(answer: Promise<Answer<T>>): Promise<T> {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
-
-async function refused<T>(answer: Promise<Answer<T>>) {
-  const a = await answer;
-  if (a.ok) throw new Error('it was not refused');
-  return a.error;
-}
 
 /** BrickLink's store inventory download: a lot's LOTID (where given) and its bin in REMARKS. */
 function storeInventory(lots: { lot?: string; no: string; colour: number; qty: number; bin: string; cond?: string }[]) {

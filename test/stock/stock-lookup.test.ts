@@ -8,23 +8,9 @@ import { expect, it } from 'vitest';
 import type { Credentials } from '../../src/catalogue/bricklink/oauth.ts';
 import { stockLotsOfOrder } from '../../src/stock/lots.ts';
 import { startStandIn, TEST_CREDENTIALS } from '../helpers/bricklink-stand-in.ts';
-import { serviceFor } from '../helpers/service.ts';
+import { serviceFor, ok, refused } from '../helpers/service.ts';
 import { insertColour, storeWithCatalogue } from '../helpers/store-builder.ts';
 import { describeEachStore } from '../helpers/stores.ts';
-
-type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-
-async function ok<T>(answer: Promise<Answer<T>>): Promise<T> {
-  const a = await answer;
-  if (!a.ok) throw new Error(`${a.error.code}: ${a.error.message}`);
-  return a.value;
-}
-
-async function refused<T>(answer: Promise<Answer<T>>) {
-  const a = await answer;
-  if (a.ok) throw new Error('it was not refused');
-  return a.error;
-}
 
 /** The shop's store as BrickLink's API gives it (`GET /inventories`). */
 const LOTS = [
