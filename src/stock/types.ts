@@ -149,16 +149,15 @@ export interface PickProgress {
 
 // ── The put-away list ──────────────────────────────────────────────────────────────────────────────────
 
-/** A received line that goes into a lot the stock holds (same item, colour and condition). */
-export interface PutAwayToLot {
-  readonly kind: 'existing';
-  readonly line: number;
-  readonly position: number;
-  readonly where: string;
-  readonly what: string;
+/** A received line the put-away list places: what it is and how many, as every line apart says it. */
+interface PutAwayLine extends LineApart {
   readonly item: ItemInColour;
   readonly condition: Condition | null;
-  readonly quantity: number;
+}
+
+/** A received line that goes into a lot the stock holds (same item, colour and condition). */
+export interface PutAwayToLot extends PutAwayLine {
+  readonly kind: 'existing';
   readonly lot: number;
   readonly lotId: string | null;
   readonly location: string | null;
@@ -171,15 +170,8 @@ export interface PutAwayToLot {
 export type LocationSource = 'typed' | 'item' | 'category' | null;
 
 /** A received line the stock holds no lot for: a new lot, with a location suggested or typed. */
-export interface PutAwayNew {
+export interface PutAwayNew extends PutAwayLine {
   readonly kind: 'new';
-  readonly line: number;
-  readonly position: number;
-  readonly where: string;
-  readonly what: string;
-  readonly item: ItemInColour;
-  readonly condition: Condition | null;
-  readonly quantity: number;
   /** Null: nothing to suggest from, and none typed ("type one"). */
   readonly location: string | null;
   readonly from: LocationSource;
